@@ -1,0 +1,340 @@
+//! The KPL abstract syntax tree: every node carries the byte span it came from.
+
+use crate::span::Span;
+
+/// A name as written, with its span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+impl Ident {
+    pub fn new(name: impl Into<String>, span: Span) -> Ident {
+        Ident { name: name.into(), span }
+    }
+}
+
+/// A kernel file: declarations, procedures and `main`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    pub name: Ident,
+    pub decls: Vec<Decl>,
+    pub procs: Vec<Proc>,
+    pub main: Block,
+    pub span: Span,
+}
+
+/// Up to three dimensions (x, y, z), each a literal as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dims {
+    pub dims: Vec<(u64, Span)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decl {
+    pub kind: DeclKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeclKind {
+    Groups(Dims),
+    Threads(Dims),
+    Shared { name: Ident, size: (u64, Span) },
+    /// `size` is `None` for `global A[*]`.
+    Global { name: Ident, size: Option<(u64, Span)> },
+    Param(Ident),
+    Requires(Expr),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proc {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub body: Block,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StmtKind {
+    Local(Ident, Option<Expr>),
+    Assign(Ident, Expr),
+    Store(Ident, Expr, Expr),
+    If(Expr, Block, Option<Box<Else>>),
+    While { cond: Expr, invariants: Vec<Expr>, body: Block },
+    Call(Ident, Vec<Expr>),
+    Barrier,
+    Break,
+    Continue,
+    Return,
+    Assert(Expr),
+    Assume(Expr),
+    /// A statement the parser could not read (its error is already reported).
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Else {
+    Block(Block),
+    /// `else if ...`: an `If` statement.
+    If(Stmt),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Axis {
+    X,
+    Y,
+    Z,
+}
+
+impl Axis {
+    pub const ALL: [Axis; 3] = [Axis::X, Axis::Y, Axis::Z];
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn name(self) -> &'static str {
+        ["x", "y", "z"][self as usize]
+    }
+}
+
+/// The built-in thread-dependent and launch values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    Lid,
+    Gid,
+    Threads,
+    Groups,
+}
+
+impl Special {
+    pub fn name(self) -> &'static str {
+        match self {
+            Special::Lid => "lid",
+            Special::Gid => "gid",
+            Special::Threads => "threads",
+            Special::Groups => "groups",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    Num(u64),
+    Bool(bool),
+    Var(Ident),
+    Index(Ident, Box<Expr>),
+    /// `lid`, `gid.y`, `threads.z`, ...; `explicit` is whether the axis was written.
+    Special(Special, Axis, bool),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A built-in function call (`min(a, b)`, `slt(a, b)`, ...).
+    Call(Ident, Vec<Expr>),
+    /// An expression the parser could not read (already reported).
+    Error,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Not,
+    BitNot,
+    Neg,
+}
+
+impl UnOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnOp::Not => "!",
+            UnOp::BitNot => "~",
+            UnOp::Neg => "-",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    LOr,
+    LAnd,
+    BitOr,
+    BitXor,
+    BitAnd,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Shl,
+    Shr,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            LOr => "||",
+            LAnd => "&&",
+            BitOr => "|",
+            BitXor => "^",
+            BitAnd => "&",
+            Eq => "==",
+            Ne => "!=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            Shl => "<<",
+            Shr => ">>",
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+        }
+    }
+    /// Binding strength: higher binds tighter (`?:` is 0, unary is 11).
+    pub fn precedence(self) -> u8 {
+        use BinOp::*;
+        match self {
+            LOr => 1,
+            LAnd => 2,
+            BitOr => 3,
+            BitXor => 4,
+            BitAnd => 5,
+            Eq | Ne => 6,
+            Lt | Le | Gt | Ge => 7,
+            Shl | Shr => 8,
+            Add | Sub => 9,
+            Mul | Div | Rem => 10,
+        }
+    }
+}
+
+/// The built-in functions of KPL.md (and the float extension used by the C front ends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    Slt,
+    Sle,
+    Sgt,
+    Sge,
+    Sdiv,
+    Srem,
+    Ashr,
+    Min,
+    Max,
+    Implies,
+}
+
+impl Builtin {
+    pub const ALL: [Builtin; 10] = [
+        Builtin::Slt,
+        Builtin::Sle,
+        Builtin::Sgt,
+        Builtin::Sge,
+        Builtin::Sdiv,
+        Builtin::Srem,
+        Builtin::Ashr,
+        Builtin::Min,
+        Builtin::Max,
+        Builtin::Implies,
+    ];
+    pub fn name(self) -> &'static str {
+        use Builtin::*;
+        match self {
+            Slt => "slt",
+            Sle => "sle",
+            Sgt => "sgt",
+            Sge => "sge",
+            Sdiv => "sdiv",
+            Srem => "srem",
+            Ashr => "ashr",
+            Min => "min",
+            Max => "max",
+            Implies => "implies",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        Builtin::ALL.iter().copied().find(|b| b.name() == name)
+    }
+    pub fn arity(self) -> usize {
+        2
+    }
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+    pub fn num(n: u64, span: Span) -> Expr {
+        Expr::new(ExprKind::Num(n), span)
+    }
+    pub fn var(name: &str, span: Span) -> Expr {
+        Expr::new(ExprKind::Var(Ident::new(name, span)), span)
+    }
+    /// Does this expression read an array anywhere?
+    pub fn has_reads(&self) -> bool {
+        let mut found = false;
+        self.walk(&mut |e| found |= matches!(e.kind, ExprKind::Index(..)));
+        found
+    }
+    /// Visit every sub-expression, parents first.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Index(_, i) => i.walk(f),
+            ExprKind::Unary(_, a) => a.walk(f),
+            ExprKind::Binary(_, a, b) => {
+                a.walk(f);
+                b.walk(f)
+            }
+            ExprKind::Cond(a, b, c) => {
+                a.walk(f);
+                b.walk(f);
+                c.walk(f)
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| a.walk(f)),
+            ExprKind::Num(_) | ExprKind::Bool(_) | ExprKind::Var(_) | ExprKind::Special(..) | ExprKind::Error => {}
+        }
+    }
+}
+
+impl Kernel {
+    /// The `groups:` and `threads:` declarations, as written (1 for missing dimensions).
+    pub fn declared_dims(&self, threads: bool) -> Option<[u64; 3]> {
+        self.decls.iter().find_map(|d| match (&d.kind, threads) {
+            (DeclKind::Threads(ds), true) | (DeclKind::Groups(ds), false) => {
+                let mut out = [1u64; 3];
+                for (i, (n, _)) in ds.dims.iter().take(3).enumerate() {
+                    out[i] = *n;
+                }
+                Some(out)
+            }
+            _ => None,
+        })
+    }
+}

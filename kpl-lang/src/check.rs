@@ -1,0 +1,581 @@
+//! Name resolution and the well-formedness rules of KPL.md: undeclared and shadowed names,
+//! `break`/`continue` outside a loop, `return` in `main`, recursion, call arity, arrays used
+//! as scalars and scalars as arrays, literals over 32 bits, and the launch declarations.
+
+use crate::ast::*;
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use std::collections::HashMap;
+
+/// What a name of the outermost scope denotes.
+#[derive(Clone, Debug, PartialEq)]
+enum Global {
+    Param,
+    Array { shared: bool },
+    Proc { arity: usize },
+    Builtin,
+}
+
+/// Check a parsed kernel; returns every problem found (empty when the kernel is well formed).
+pub fn check(k: &Kernel) -> Vec<Diagnostic> {
+    let mut c = Checker { diags: Vec::new(), globals: HashMap::new(), scopes: Vec::new() };
+    c.kernel(k);
+    c.diags.sort_by_key(|d| d.span.start);
+    c.diags
+}
+
+struct Checker {
+    diags: Vec<Diagnostic>,
+    globals: HashMap<String, (Global, Span)>,
+    /// The locals in scope, innermost block last: name and declaring span.
+    scopes: Vec<Vec<(String, Span)>>,
+}
+
+/// Where a statement is: in `main` or a proc, and how many loops deep.
+#[derive(Clone, Copy)]
+struct Ctx {
+    in_main: bool,
+    loops: usize,
+}
+
+const MAX32: u64 = u32::MAX as u64;
+
+impl Checker {
+    fn err(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn kernel(&mut self, k: &Kernel) {
+        for b in Builtin::ALL {
+            self.globals.insert(b.name().to_string(), (Global::Builtin, Span::DUMMY));
+        }
+        let mut seen_groups: Option<Span> = None;
+        let mut seen_threads: Option<Span> = None;
+        for d in &k.decls {
+            match &d.kind {
+                DeclKind::Groups(ds) | DeclKind::Threads(ds) => {
+                    let is_threads = matches!(d.kind, DeclKind::Threads(_));
+                    let what = if is_threads { "threads" } else { "groups" };
+                    let slot = if is_threads { &mut seen_threads } else { &mut seen_groups };
+                    if let Some(prev) = *slot {
+                        let diag = Diagnostic::error(format!("`{what}` is declared twice"), d.span)
+                            .with_secondary(prev, "first declared here");
+                        self.err(diag);
+                    } else {
+                        *slot = Some(d.span);
+                    }
+                    self.dims(ds, what);
+                }
+                DeclKind::Shared { name, size } => {
+                    self.size(*size, name);
+                    self.declare_global(name, Global::Array { shared: true });
+                }
+                DeclKind::Global { name, size } => {
+                    if let Some(s) = size {
+                        self.size(*s, name);
+                    }
+                    self.declare_global(name, Global::Array { shared: false });
+                }
+                DeclKind::Param(name) => self.declare_global(name, Global::Param),
+                DeclKind::Requires(_) => {}
+            }
+        }
+        if seen_threads.is_none() {
+            self.err(
+                Diagnostic::error("the kernel has no `threads:` declaration", k.name.span)
+                    .with_help("declare the threads per group, e.g. `threads: 64;`"),
+            );
+        }
+        for p in &k.procs {
+            self.declare_global(&p.name, Global::Proc { arity: p.params.len() });
+        }
+        for d in &k.decls {
+            if let DeclKind::Requires(e) = &d.kind {
+                self.requires(e);
+            }
+        }
+        for p in &k.procs {
+            self.scopes.push(Vec::new());
+            for x in &p.params {
+                self.declare_local(x, "parameter");
+            }
+            self.block(&p.body, Ctx { in_main: false, loops: 0 }, false);
+            self.scopes.pop();
+        }
+        self.block(&k.main, Ctx { in_main: true, loops: 0 }, true);
+        self.recursion(k);
+    }
+
+    fn dims(&mut self, ds: &Dims, what: &str) {
+        if ds.dims.len() > 3 {
+            let extra = ds.dims[3].1.to(ds.dims.last().map(|d| d.1).unwrap_or(ds.span));
+            self.err(Diagnostic::error(format!("`{what}` has more than three dimensions"), extra));
+        }
+        for &(n, sp) in &ds.dims {
+            if n == 0 {
+                self.err(Diagnostic::error(format!("`{what}` must be at least 1 in every dimension"), sp));
+            } else if n > MAX32 {
+                self.err(literal_too_big(sp));
+            }
+        }
+    }
+
+    fn size(&mut self, (n, sp): (u64, Span), name: &Ident) {
+        if n == 0 {
+            self.err(
+                Diagnostic::error(format!("array `{}` has size 0", name.name), sp)
+                    .with_help("an array needs at least one element"),
+            );
+        } else if n > MAX32 {
+            self.err(literal_too_big(sp));
+        }
+    }
+
+    fn declare_global(&mut self, name: &Ident, g: Global) {
+        match self.globals.get(&name.name) {
+            Some((Global::Builtin, _)) => self.err(
+                Diagnostic::error(format!("`{}` is the name of a built-in function", name.name), name.span)
+                    .with_help("choose another name"),
+            ),
+            Some((_, prev)) => {
+                let prev = *prev;
+                self.err(
+                    Diagnostic::error(format!("`{}` is declared twice", name.name), name.span)
+                        .with_secondary(prev, "first declared here"),
+                )
+            }
+            None => {
+                self.globals.insert(name.name.clone(), (g, name.span));
+            }
+        }
+    }
+
+    fn lookup_local(&self, name: &str) -> Option<Span> {
+        self.scopes.iter().rev().flat_map(|s| s.iter()).find(|(n, _)| n == name).map(|(_, sp)| *sp)
+    }
+
+    fn declare_local(&mut self, x: &Ident, what: &str) {
+        if let Some((g, prev)) = self.globals.get(&x.name) {
+            let kind = match g {
+                Global::Param => "a param",
+                Global::Array { .. } => "an array",
+                Global::Proc { .. } => "a proc",
+                Global::Builtin => "a built-in function",
+            };
+            let mut d = Diagnostic::error(format!("{what} `{}` shadows {kind} of the same name", x.name), x.span)
+                .with_help("KPL forbids shadowing; rename it");
+            if *prev != Span::DUMMY {
+                d = d.with_secondary(*prev, "declared here");
+            }
+            self.err(d);
+        } else if let Some(prev) =
+            self.scopes.last().and_then(|s| s.iter().find(|(n, _)| *n == x.name)).map(|(_, sp)| *sp)
+        {
+            self.err(
+                Diagnostic::error(format!("{what} `{}` is declared twice in one scope", x.name), x.span)
+                    .with_secondary(prev, "first declared here"),
+            );
+        } else if let Some(prev) = self.lookup_local(&x.name) {
+            self.err(
+                Diagnostic::error(format!("{what} `{}` shadows a local of an enclosing scope", x.name), x.span)
+                    .with_secondary(prev, "declared here")
+                    .with_help("KPL forbids shadowing; rename it"),
+            );
+        }
+        if let Some(s) = self.scopes.last_mut() {
+            s.push((x.name.clone(), x.span));
+        }
+    }
+
+    fn block(&mut self, b: &Block, ctx: Ctx, new_scope: bool) {
+        if new_scope {
+            self.scopes.push(Vec::new());
+        }
+        for s in &b.stmts {
+            self.stmt(s, ctx);
+        }
+        if new_scope {
+            self.scopes.pop();
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, ctx: Ctx) {
+        match &s.kind {
+            StmtKind::Local(x, init) => {
+                if let Some(e) = init {
+                    self.expr(e);
+                }
+                self.declare_local(x, "local");
+            }
+            StmtKind::Assign(x, e) => {
+                self.assign_target(x);
+                self.expr(e);
+            }
+            StmtKind::Store(a, i, e) => {
+                self.array(a);
+                self.expr(i);
+                self.expr(e);
+            }
+            StmtKind::If(c, t, e) => {
+                self.expr(c);
+                self.block(t, ctx, true);
+                match e.as_deref() {
+                    Some(Else::Block(b)) => self.block(b, ctx, true),
+                    Some(Else::If(s)) => self.stmt(s, ctx),
+                    None => {}
+                }
+            }
+            StmtKind::While { cond, invariants, body } => {
+                self.expr(cond);
+                for inv in invariants {
+                    self.expr(inv);
+                    if inv.has_reads() {
+                        self.err(
+                            Diagnostic::error("an `invariant` cannot read arrays", inv.span)
+                                .with_help("invariants are over locals, params and ids; copy the value into a local first"),
+                        );
+                    }
+                }
+                self.block(body, Ctx { loops: ctx.loops + 1, ..ctx }, true);
+            }
+            StmtKind::Call(f, args) => {
+                for a in args {
+                    self.expr(a);
+                }
+                match self.globals.get(&f.name).cloned() {
+                    Some((Global::Proc { arity }, decl)) => {
+                        if arity != args.len() {
+                            self.err(
+                                Diagnostic::error(
+                                    format!(
+                                        "`{}` takes {arity} argument{} but {} {} given",
+                                        f.name,
+                                        plural(arity),
+                                        args.len(),
+                                        if args.len() == 1 { "was" } else { "were" }
+                                    ),
+                                    s.span,
+                                )
+                                .with_secondary(decl, "declared here"),
+                            );
+                        }
+                    }
+                    Some((Global::Builtin, _)) => self.err(
+                        Diagnostic::error(
+                            format!("built-in function `{}` cannot be called as a statement", f.name),
+                            f.span,
+                        )
+                        .with_help("use its value, e.g. `x := min(a, b);`"),
+                    ),
+                    Some((_, decl)) => self.err(
+                        Diagnostic::error(format!("`{}` is not a proc", f.name), f.span)
+                            .with_secondary(decl, "declared here"),
+                    ),
+                    None => {
+                        let d = Diagnostic::error(format!("no proc named `{}`", f.name), f.span);
+                        self.err(d)
+                    }
+                }
+            }
+            StmtKind::Break | StmtKind::Continue if ctx.loops == 0 => {
+                let what = if matches!(s.kind, StmtKind::Break) { "break" } else { "continue" };
+                self.err(
+                    Diagnostic::error(format!("`{what}` outside a loop"), s.span)
+                        .with_help("`break` and `continue` must be inside a `while` of the same proc or `main`"),
+                );
+            }
+            StmtKind::Return if ctx.in_main => self.err(
+                Diagnostic::error("`return` in `main`", s.span)
+                    .with_help("`main` cannot return (as in the paper); use `if` to skip the rest"),
+            ),
+            StmtKind::Assert(e) | StmtKind::Assume(e) => self.expr(e),
+            StmtKind::Barrier
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Return
+            | StmtKind::Error => {}
+        }
+    }
+
+    fn assign_target(&mut self, x: &Ident) {
+        if self.lookup_local(&x.name).is_some() {
+            return;
+        }
+        match self.globals.get(&x.name).cloned() {
+            Some((Global::Param, decl)) => self.err(
+                Diagnostic::error(format!("cannot assign to param `{}`", x.name), x.span)
+                    .with_secondary(decl, "declared here")
+                    .with_help("params are inputs; copy it into a local"),
+            ),
+            Some((Global::Array { .. }, decl)) => self.err(
+                Diagnostic::error(format!("array `{}` needs an index", x.name), x.span)
+                    .with_secondary(decl, "declared here"),
+            ),
+            Some((Global::Proc { .. }, _)) | Some((Global::Builtin, _)) => self.err(Diagnostic::error(
+                format!("cannot assign to `{}`: it is a function", x.name),
+                x.span,
+            )),
+            None => self.undeclared(x),
+        }
+    }
+
+    fn undeclared(&mut self, x: &Ident) {
+        let mut d = Diagnostic::error(format!("`{}` is not declared", x.name), x.span);
+        if let Some(close) = self.closest_name(&x.name) {
+            d = d.with_help(format!("did you mean `{close}`?"));
+        } else {
+            d = d.with_help(format!("declare it with `local {} := ...;`", x.name));
+        }
+        self.err(d);
+    }
+
+    fn closest_name(&self, name: &str) -> Option<String> {
+        let cands = self
+            .scopes
+            .iter()
+            .flat_map(|s| s.iter().map(|(n, _)| n.clone()))
+            .chain(self.globals.iter().filter(|(_, (g, _))| *g != Global::Builtin).map(|(n, _)| n.clone()));
+        cands
+            .map(|c| (edit_distance(&c, name), c))
+            .filter(|(d, c)| *d <= 2 && *d < c.len().max(name.len()))
+            .min()
+            .map(|(_, c)| c)
+    }
+
+    fn array(&mut self, a: &Ident) {
+        if let Some(decl) = self.lookup_local(&a.name) {
+            self.err(
+                Diagnostic::error(format!("`{}` is a local, not an array", a.name), a.span)
+                    .with_secondary(decl, "declared here"),
+            );
+            return;
+        }
+        match self.globals.get(&a.name).cloned() {
+            Some((Global::Array { .. }, _)) => {}
+            Some((_, decl)) => {
+                let mut d = Diagnostic::error(format!("`{}` is not an array", a.name), a.span);
+                if decl != Span::DUMMY {
+                    d = d.with_secondary(decl, "declared here");
+                }
+                self.err(d)
+            }
+            None => {
+                let mut d = Diagnostic::error(format!("no array named `{}`", a.name), a.span);
+                if let Some(close) = self.closest_name(&a.name) {
+                    d = d.with_help(format!("did you mean `{close}`?"));
+                } else {
+                    d = d.with_help(format!("declare it, e.g. `global {}[*];`", a.name));
+                }
+                self.err(d)
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Num(n) if *n > MAX32 => self.err(literal_too_big(e.span)),
+            ExprKind::Num(_) | ExprKind::Bool(_) | ExprKind::Special(..) | ExprKind::Error => {}
+            ExprKind::Var(x) => {
+                if self.lookup_local(&x.name).is_some() {
+                    return;
+                }
+                match self.globals.get(&x.name).cloned() {
+                    Some((Global::Param, _)) => {}
+                    Some((Global::Array { .. }, decl)) => self.err(
+                        Diagnostic::error(format!("array `{}` used without an index", x.name), x.span)
+                            .with_secondary(decl, "declared here"),
+                    ),
+                    Some((Global::Proc { .. }, _)) | Some((Global::Builtin, _)) => self.err(
+                        Diagnostic::error(format!("`{}` is a function, not a value", x.name), x.span),
+                    ),
+                    None => self.undeclared(x),
+                }
+            }
+            ExprKind::Index(a, i) => {
+                self.array(a);
+                self.expr(i);
+            }
+            ExprKind::Unary(_, a) => self.expr(a),
+            ExprKind::Binary(_, a, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            ExprKind::Cond(a, b, c) => {
+                self.expr(a);
+                self.expr(b);
+                self.expr(c);
+            }
+            ExprKind::Call(f, args) => {
+                for a in args {
+                    self.expr(a);
+                }
+                match Builtin::from_name(&f.name) {
+                    Some(b) if b.arity() != args.len() => self.err(Diagnostic::error(
+                        format!(
+                            "built-in `{}` takes {} argument{} but {} {} given",
+                            f.name,
+                            b.arity(),
+                            plural(b.arity()),
+                            args.len(),
+                            if args.len() == 1 { "was" } else { "were" }
+                        ),
+                        e.span,
+                    )),
+                    Some(_) => {}
+                    None => {
+                        let d = match self.globals.get(&f.name) {
+                            Some((Global::Proc { .. }, decl)) => Diagnostic::error(
+                                format!("proc `{}` cannot be used in an expression", f.name),
+                                f.span,
+                            )
+                            .with_secondary(*decl, "declared here")
+                            .with_help("procs return no value; call it as a statement"),
+                            _ => Diagnostic::error(format!("no built-in function named `{}`", f.name), f.span)
+                                .with_help(
+                                    "the built-ins are slt, sle, sgt, sge, sdiv, srem, ashr, min, max and implies",
+                                ),
+                        };
+                        self.err(d)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `requires` may use params, literals, `threads`/`groups` and built-ins only.
+    fn requires(&mut self, e: &Expr) {
+        self.expr(e);
+        e.walk(&mut |sub| {
+            let bad = match &sub.kind {
+                ExprKind::Index(..) => Some("an array read"),
+                ExprKind::Special(Special::Lid, ..) | ExprKind::Special(Special::Gid, ..) => {
+                    Some("a thread id")
+                }
+                _ => None,
+            };
+            if let Some(what) = bad {
+                self.diags.push(
+                    Diagnostic::error(format!("`requires` cannot use {what}"), sub.span)
+                        .with_help("a `requires` is over params, literals, `threads` and `groups`; use `assume` in `main` instead"),
+                );
+            }
+        });
+    }
+
+    fn recursion(&mut self, k: &Kernel) {
+        let index: HashMap<&str, usize> = k.procs.iter().enumerate().map(|(i, p)| (p.name.name.as_str(), i)).collect();
+        let calls: Vec<Vec<(usize, Span)>> = k
+            .procs
+            .iter()
+            .map(|p| {
+                let mut out = Vec::new();
+                calls_in(&p.body, &mut |f: &Ident| {
+                    if let Some(&j) = index.get(f.name.as_str()) {
+                        out.push((j, f.span));
+                    }
+                });
+                out
+            })
+            .collect();
+        // Depth-first search for a cycle; report each proc on a cycle once.
+        let n = k.procs.len();
+        let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
+        let mut reported = vec![false; n];
+        fn dfs(
+            v: usize,
+            calls: &[Vec<(usize, Span)>],
+            state: &mut [u8],
+            stack: &mut Vec<usize>,
+            cycles: &mut Vec<(usize, Span, Vec<usize>)>,
+        ) {
+            state[v] = 1;
+            stack.push(v);
+            for &(w, sp) in &calls[v] {
+                if state[w] == 1 {
+                    let pos = stack.iter().position(|&x| x == w).unwrap_or(0);
+                    cycles.push((v, sp, stack[pos..].to_vec()));
+                } else if state[w] == 0 {
+                    dfs(w, calls, state, stack, cycles);
+                }
+            }
+            stack.pop();
+            state[v] = 2;
+        }
+        let mut cycles = Vec::new();
+        for v in 0..n {
+            if state[v] == 0 {
+                dfs(v, &calls, &mut state, &mut Vec::new(), &mut cycles);
+            }
+        }
+        for (_, sp, cyc) in cycles {
+            if cyc.iter().any(|&p| reported[p]) {
+                continue;
+            }
+            for &p in &cyc {
+                reported[p] = true;
+            }
+            let names: Vec<&str> = cyc.iter().map(|&p| k.procs[p].name.name.as_str()).collect();
+            let path = if names.len() == 1 {
+                format!("`{}` calls itself", names[0])
+            } else {
+                let mut p = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>();
+                p.push(format!("`{}`", names[0]));
+                format!("the calls {} form a cycle", p.join(" -> "))
+            };
+            self.err(
+                Diagnostic::error(format!("recursion is not allowed: {path}"), sp)
+                    .with_help("KPL procs cannot recurse, directly or not"),
+            );
+        }
+    }
+}
+
+/// Visit the proc called by every call statement in a block.
+pub fn calls_in(b: &Block, f: &mut dyn FnMut(&Ident)) {
+    for s in &b.stmts {
+        calls_in_stmt(s, f);
+    }
+}
+
+fn calls_in_stmt(s: &Stmt, f: &mut dyn FnMut(&Ident)) {
+    match &s.kind {
+        StmtKind::Call(name, _) => f(name),
+        StmtKind::If(_, t, e) => {
+            calls_in(t, f);
+            match e.as_deref() {
+                Some(Else::Block(b)) => calls_in(b, f),
+                Some(Else::If(s)) => calls_in_stmt(s, f),
+                None => {}
+            }
+        }
+        StmtKind::While { body, .. } => calls_in(body, f),
+        _ => {}
+    }
+}
+
+fn literal_too_big(sp: Span) -> Diagnostic {
+    Diagnostic::error("literal does not fit in 32 bits", sp).with_help("KPL values are 32-bit words (at most 4294967295)")
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

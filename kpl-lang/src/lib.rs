@@ -1,0 +1,29 @@
+//! kpl's front end: source text ─► checked KPL AST.
+//!
+//! Pipeline position: the first stage (`.kpl`/`.cu`/`.cl` ─► KPL AST); every other crate
+//! reads what this crate gives.
+//! Takes: source text. Gives: a parsed, name-resolved and checked `ast::Kernel`, its core
+//! form (array reads hoisted into the paper's basic statements), a pretty-printer back to
+//! KPL, and the one `Diagnostic` type.
+//! Must not depend on: any other kpl crate; it does no file or terminal I/O (the binary does).
+//! Parsing never panics on any input.
+
+pub mod ast;
+pub mod diagnostic;
+pub mod lexer;
+pub mod parser;
+pub mod span;
+
+pub use diagnostic::Diagnostic;
+pub use span::Span;
+pub mod check;
+pub mod core;
+pub mod printer;
+pub mod frontend;
+
+pub use frontend::{check_kpl, Checked};
+pub mod launch;
+
+pub use launch::Launch;
+pub mod generate;
+pub mod rng;

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install what building and testing kpl needs on a fresh Debian machine (idempotent).
+#   libz3-dev + libclang-dev: the `z3` crate's bindings (Z3 4.8.12, Debian bookworm)
+#   z3, cvc5: the solvers `kpl check-cert` re-proves certificates with, through SMT-LIB 2
+set -euo pipefail
+pkgs="build-essential pkg-config libz3-dev libclang-dev z3 cvc5 python3"
+missing=""
+for p in $pkgs; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get install -y $missing || { $SUDO apt-get update && $SUDO apt-get install -y $missing; }
+fi
+if ! command -v cargo >/dev/null 2>&1; then
+  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+  # shellcheck disable=SC1091
+  . "$HOME/.cargo/env"
+fi

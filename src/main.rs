@@ -1,0 +1,45 @@
+//! The `kpl` command line: parses options (clap), calls the pipeline's stages and renders
+//! their reports as text or JSON. The only crate that does file and terminal I/O.
+
+mod cmd_check;
+mod cmd_fmt;
+mod exit;
+mod input;
+
+use clap::{Parser, Subcommand};
+use exit::Exit;
+
+/// kpl proves GPU kernels free of data races, barrier divergence, assertion failures and
+/// out-of-bounds accesses, for every input and every pair of threads.
+#[derive(Parser)]
+#[command(name = "kpl", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse, resolve and check kernels; print diagnostics (exit 3 on any error).
+    Check(cmd_check::Args),
+    /// Print a kernel in canonical KPL (with `--core`: its core form, every array access a
+    /// basic statement).
+    Fmt(cmd_fmt::Args),
+}
+
+fn main() {
+    exit::install_panic_hook();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { Exit::BadInput } else { Exit::Ok };
+            let _ = e.print();
+            std::process::exit(code as i32);
+        }
+    };
+    let code = match cli.command {
+        Command::Check(a) => cmd_check::run(a),
+        Command::Fmt(a) => cmd_fmt::run(a),
+    };
+    std::process::exit(code as i32);
+}
