@@ -3,8 +3,12 @@
 
 mod cmd_check;
 mod cmd_fmt;
+mod cmd_run;
 mod exit;
 mod input;
+mod options;
+mod progress;
+mod render;
 
 use clap::{Parser, Subcommand};
 use exit::Exit;
@@ -25,6 +29,9 @@ enum Command {
     /// Print a kernel in canonical KPL (with `--core`: its core form, every array access a
     /// basic statement).
     Fmt(cmd_fmt::Args),
+    /// Run a kernel in the SDV reference interpreter on concrete inputs (all threads, all
+    /// groups); report the first race, divergence, assertion failure or out-of-bounds access.
+    Run(cmd_run::Args),
 }
 
 fn main() {
@@ -40,6 +47,7 @@ fn main() {
     let code = match cli.command {
         Command::Check(a) => cmd_check::run(a),
         Command::Fmt(a) => cmd_fmt::run(a),
+        Command::Run(a) => cmd_run::run(a),
     };
     std::process::exit(code as i32);
 }

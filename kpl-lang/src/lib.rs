@@ -27,3 +27,4 @@ pub mod launch;
 pub use launch::Launch;
 pub mod generate;
 pub mod rng;
+pub mod ops;

@@ -21,6 +21,14 @@ pub fn format_source(k: &Kernel, src: &str, comments: &[Comment]) -> String {
     Printer { src: Some(src), comments, next: std::cell::Cell::new(0) }.render(k)
 }
 
+/// Print one statement (compound statements in full, over several lines).
+pub fn print_stmt(st: &Stmt) -> String {
+    let p = Printer { src: None, comments: &[], next: std::cell::Cell::new(0) };
+    let mut out = String::new();
+    let _ = p.stmt(st).render_fmt(WIDTH, &mut out);
+    out
+}
+
 /// Print one expression (for messages and dumps).
 pub fn print_expr(e: &Expr) -> String {
     let mut out = String::new();

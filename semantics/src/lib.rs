@@ -1,6 +1,22 @@
-//! The SDV reference interpreter (paper, section 3, Figures 4-6). Not yet built.
+//! The SDV reference interpreter: the executable meaning of KPL.
 //!
-//! Pipeline position: `KPL AST ─► semantics` (runs all threads with concrete inputs).
-//! Takes: a checked KPL kernel and concrete inputs. Gives: final memory, or the first error
-//! with both threads, both accesses and a step trace.
+//! Pipeline position: `KPL AST ─► semantics` (runs all threads of all groups with concrete
+//! inputs; confirms the verifier's witnesses; the reference for differential tests).
+//! Takes: a checked kernel's core form, a launch and inputs. Gives: the final memory, or the
+//! first error (race, barrier divergence, assertion, out-of-bounds) with both threads, both
+//! accesses and a step trace. `sdv` follows the paper's rules (section 3, Figures 4-6);
+//! `canonical` is a second, independent executor (GKLEE's canonical schedule) that
+//! differential tests compare against.
 //! Must not depend on: the verifier crates (`reduction`, `certify`).
+
+pub mod canonical;
+pub mod inputs;
+pub mod ir;
+pub mod memory;
+pub mod report;
+pub mod sdv;
+
+pub use inputs::Inputs;
+pub use ir::{compile, Program};
+pub use report::{Defect, Outcome, RunResult};
+pub use sdv::{run, Options};

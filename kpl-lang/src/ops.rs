@@ -1,0 +1,134 @@
+//! The meaning of KPL's operators on 32-bit words (KPL.md, "Meaning"): the SMT-LIB
+//! bit-vector rules, so the interpreter, the verifier and the simplifier agree.
+
+use crate::ast::{BinOp, Builtin, UnOp};
+
+pub fn unary(op: UnOp, a: u32) -> u32 {
+    match op {
+        UnOp::Not => (a == 0) as u32,
+        UnOp::BitNot => !a,
+        UnOp::Neg => a.wrapping_neg(),
+    }
+}
+
+pub fn binary(op: BinOp, a: u32, b: u32) -> u32 {
+    use BinOp::*;
+    match op {
+        LOr => (a != 0 || b != 0) as u32,
+        LAnd => (a != 0 && b != 0) as u32,
+        BitOr => a | b,
+        BitXor => a ^ b,
+        BitAnd => a & b,
+        Eq => (a == b) as u32,
+        Ne => (a != b) as u32,
+        Lt => (a < b) as u32,
+        Le => (a <= b) as u32,
+        Gt => (a > b) as u32,
+        Ge => (a >= b) as u32,
+        Shl => shl(a, b),
+        Shr => lshr(a, b),
+        Add => a.wrapping_add(b),
+        Sub => a.wrapping_sub(b),
+        Mul => a.wrapping_mul(b),
+        Div => udiv(a, b),
+        Rem => urem(a, b),
+    }
+}
+
+pub fn builtin(f: Builtin, a: u32, b: u32) -> u32 {
+    use Builtin::*;
+    match f {
+        Slt => ((a as i32) < (b as i32)) as u32,
+        Sle => ((a as i32) <= (b as i32)) as u32,
+        Sgt => ((a as i32) > (b as i32)) as u32,
+        Sge => ((a as i32) >= (b as i32)) as u32,
+        Sdiv => sdiv(a, b),
+        Srem => srem(a, b),
+        Ashr => ashr(a, b),
+        Min => a.min(b),
+        Max => a.max(b),
+        Implies => (a == 0 || b != 0) as u32,
+    }
+}
+
+/// `bvudiv`: division by zero gives all ones.
+pub fn udiv(a: u32, b: u32) -> u32 {
+    a.checked_div(b).unwrap_or(u32::MAX)
+}
+
+/// `bvurem`: remainder by zero gives the dividend.
+pub fn urem(a: u32, b: u32) -> u32 {
+    a.checked_rem(b).unwrap_or(a)
+}
+
+pub fn shl(a: u32, b: u32) -> u32 {
+    if b >= 32 {
+        0
+    } else {
+        a << b
+    }
+}
+
+pub fn lshr(a: u32, b: u32) -> u32 {
+    if b >= 32 {
+        0
+    } else {
+        a >> b
+    }
+}
+
+/// `bvashr`: shifting by 32 or more gives 0 or all ones by the sign.
+pub fn ashr(a: u32, b: u32) -> u32 {
+    ((a as i32) >> b.min(31)) as u32
+}
+
+/// `bvsdiv`: truncating signed division; by zero, 1 for negative x and all ones otherwise;
+/// `i32::MIN / -1` wraps to `i32::MIN`.
+pub fn sdiv(a: u32, b: u32) -> u32 {
+    let (x, y) = (a as i32, b as i32);
+    if y == 0 {
+        return if x < 0 { 1 } else { u32::MAX };
+    }
+    x.wrapping_div(y) as u32
+}
+
+/// `bvsrem`: the remainder takes the dividend's sign; by zero it is the dividend.
+pub fn srem(a: u32, b: u32) -> u32 {
+    let (x, y) = (a as i32, b as i32);
+    if y == 0 {
+        return a;
+    }
+    x.wrapping_rem(y) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn division_by_zero_follows_smt_lib() {
+        assert_eq!(udiv(7, 0), u32::MAX);
+        assert_eq!(urem(7, 0), 7);
+        assert_eq!(sdiv(-7i32 as u32, 0), 1);
+        assert_eq!(sdiv(7, 0), u32::MAX);
+        assert_eq!(srem(-7i32 as u32, 0), -7i32 as u32);
+        assert_eq!(sdiv(i32::MIN as u32, u32::MAX), i32::MIN as u32);
+        assert_eq!(srem(i32::MIN as u32, u32::MAX), 0);
+    }
+
+    #[test]
+    fn shifts_by_32_or_more() {
+        assert_eq!(shl(1, 32), 0);
+        assert_eq!(lshr(u32::MAX, 40), 0);
+        assert_eq!(ashr(0x8000_0000, 32), u32::MAX);
+        assert_eq!(ashr(0x7000_0000, 99), 0);
+        assert_eq!(ashr(0x8000_0000, 4), 0xF800_0000);
+    }
+
+    #[test]
+    fn signed_remainder_takes_dividend_sign() {
+        assert_eq!(srem(-7i32 as u32, 2) as i32, -1);
+        assert_eq!(srem(7, -2i32 as u32) as i32, 1);
+        assert_eq!(sdiv(-7i32 as u32, 2) as i32, -3);
+    }
+}

@@ -1,0 +1,381 @@
+//! A second executor: GKLEE's canonical schedule. Within each barrier interval the threads
+//! of a group run one after another, each to its next barrier, on one sequentially
+//! consistent memory; groups run one after another. It shares nothing with the SDV executor
+//! but the compiled program and the inputs: the program is flattened to jump code with procs
+//! inlined, and each thread is an ordinary sequential machine. For a race- and
+//! divergence-free kernel it must compute exactly the SDV final memory.
+
+use crate::inputs::Inputs;
+use crate::ir::{ArrayKind, Ex, Program, St, StKind};
+use crate::report::{ArrayContents, Outcome};
+use kpl_lang::ast::Special;
+use kpl_lang::ops;
+use std::collections::BTreeMap;
+
+enum Ins {
+    Set(u32, Ex),
+    Read(u32, u32, Ex),
+    Write(u32, Ex, Ex),
+    /// Jump to the target when the expression is zero.
+    Jz(Ex, usize),
+    Jmp(usize),
+    Barrier(u32),
+    Assert(Ex, u32),
+    Assume(Ex, u32),
+}
+
+struct Flat {
+    code: Vec<Ins>,
+    /// Jump-instruction positions to patch: (position, is break) per enclosing loop.
+    loops: Vec<(usize, Vec<usize>)>,
+    returns: Vec<Vec<usize>>,
+}
+
+impl Flat {
+    fn emit(&mut self, i: Ins) -> usize {
+        self.code.push(i);
+        self.code.len() - 1
+    }
+    fn patch(&mut self, at: usize, to: usize) {
+        match &mut self.code[at] {
+            Ins::Jz(_, t) | Ins::Jmp(t) => *t = to,
+            _ => {}
+        }
+    }
+    fn block(&mut self, p: &Program, stmts: &[St]) {
+        for s in stmts {
+            self.stmt(p, s);
+        }
+    }
+    fn stmt(&mut self, p: &Program, s: &St) {
+        match &s.kind {
+            StKind::Local { slot, init } => {
+                self.emit(Ins::Set(*slot, init.clone().unwrap_or(Ex::Const(0))));
+            }
+            StKind::Assign { slot, value } => {
+                self.emit(Ins::Set(*slot, value.clone()));
+            }
+            StKind::Read { slot, array, index } => {
+                self.emit(Ins::Read(*slot, *array, index.clone()));
+            }
+            StKind::Write { array, index, value } => {
+                self.emit(Ins::Write(*array, index.clone(), value.clone()));
+            }
+            StKind::If { cond, then, els, .. } => {
+                let jz = self.emit(Ins::Jz(cond.clone(), 0));
+                self.block(p, then);
+                let jmp = self.emit(Ins::Jmp(0));
+                let else_at = self.code.len();
+                self.patch(jz, else_at);
+                self.block(p, els);
+                let end = self.code.len();
+                self.patch(jmp, end);
+            }
+            StKind::While { cond, invariants, body, .. } => {
+                let head = self.code.len();
+                for (inv, id) in invariants {
+                    self.emit(Ins::Assert(inv.clone(), *id));
+                }
+                let jz = self.emit(Ins::Jz(cond.clone(), 0));
+                self.loops.push((head, Vec::new()));
+                self.block(p, body);
+                self.emit(Ins::Jmp(head));
+                let end = self.code.len();
+                self.patch(jz, end);
+                let (_, breaks) = self.loops.pop().unwrap_or_default();
+                for b in breaks {
+                    self.patch(b, end);
+                }
+            }
+            StKind::Call { proc, args } => {
+                let pr = &p.procs[*proc as usize];
+                for (slot, a) in pr.params.iter().zip(args) {
+                    self.emit(Ins::Set(*slot, a.clone()));
+                }
+                // A proc's loops are its own: break/continue never cross a call.
+                let outer = std::mem::take(&mut self.loops);
+                self.returns.push(Vec::new());
+                self.block(p, &pr.body);
+                let end = self.code.len();
+                for r in self.returns.pop().unwrap_or_default() {
+                    self.patch(r, end);
+                }
+                self.loops = outer;
+            }
+            StKind::Barrier => {
+                self.emit(Ins::Barrier(s.id));
+            }
+            StKind::Break => {
+                let j = self.emit(Ins::Jmp(0));
+                if let Some(l) = self.loops.last_mut() {
+                    l.1.push(j);
+                }
+            }
+            StKind::Continue => {
+                let head = self.loops.last().map(|l| l.0).unwrap_or(0);
+                self.emit(Ins::Jmp(head));
+            }
+            StKind::Return => {
+                let j = self.emit(Ins::Jmp(0));
+                if let Some(r) = self.returns.last_mut() {
+                    r.push(j);
+                }
+            }
+            StKind::Assert(e) => {
+                self.emit(Ins::Assert(e.clone(), s.id));
+            }
+            StKind::Assume(e) => {
+                self.emit(Ins::Assume(e.clone(), s.id));
+            }
+        }
+    }
+}
+
+/// What a canonical-schedule run gives: an outcome kind and the final memory.
+pub struct CanonicalResult {
+    pub outcome: Outcome,
+    pub memory: Vec<(String, ArrayContents)>,
+}
+
+enum Cells {
+    Dense(Vec<u32>),
+    Sparse(BTreeMap<u32, u32>),
+}
+
+struct Mem<'a> {
+    inputs: &'a Inputs,
+    prog: &'a Program,
+    /// Per array, per instance (group for shared arrays).
+    cells: Vec<Vec<Cells>>,
+}
+
+impl Mem<'_> {
+    fn cell(&mut self, a: u32, g: u32, i: u32) -> &mut u32 {
+        let info = &self.prog.arrays[a as usize];
+        let shared = info.kind == ArrayKind::Shared;
+        let inst = if shared { g as usize } else { 0 };
+        match &mut self.cells[a as usize][inst] {
+            Cells::Dense(d) => &mut d[i as usize],
+            Cells::Sparse(m) => {
+                let (inputs, name) = (self.inputs, &info.name);
+                m.entry(i).or_insert_with(|| inputs.element(name, shared.then_some(g), i))
+            }
+        }
+    }
+}
+
+enum Stop {
+    Barrier(usize),
+    Halt,
+}
+
+/// Run the kernel under the canonical schedule (no race detection: compare only runs of
+/// race-free kernels). Errors it can see: out-of-bounds, assertion, divergence (threads of
+/// a group stopping at different barriers, or some finishing while others wait), `assume`.
+pub fn run(prog: &Program, inputs: &Inputs, max_steps: u64) -> CanonicalResult {
+    let mut flat = Flat { code: Vec::new(), loops: Vec::new(), returns: Vec::new() };
+    flat.block(prog, &prog.main);
+    let code = flat.code;
+    let l = prog.launch;
+    let groups = l.num_groups() as u32;
+    let tpg = l.threads_per_group() as u32;
+    let mut mem = Mem {
+        inputs,
+        prog,
+        cells: prog
+            .arrays
+            .iter()
+            .map(|a| {
+                let shared = a.kind == ArrayKind::Shared;
+                (0..if shared { groups } else { 1 })
+                    .map(|g| match a.size {
+                        Some(n) if n <= 1 << 22 => {
+                            Cells::Dense((0..n).map(|i| inputs.element(&a.name, shared.then_some(g), i)).collect())
+                        }
+                        _ => Cells::Sparse(BTreeMap::new()),
+                    })
+                    .collect()
+            })
+            .collect(),
+    };
+    let params: Vec<u32> = prog.params.iter().map(|p| inputs.param(p)).collect();
+    let mut steps = 0u64;
+    let outcome = (|| {
+        for (e, span) in &prog.requires {
+            let th = Thread { locals: vec![], lid: [0; 3], gid: [0; 3], l: &l, params: &params };
+            if th.eval(e) == 0 {
+                return Outcome::Infeasible { span: *span, thread: None };
+            }
+        }
+        for g in 0..groups {
+            let gid = split(g, l.groups);
+            let mut threads: Vec<(usize, Vec<u32>)> = (0..tpg).map(|_| (0, vec![0; prog.slots.len()])).collect();
+            loop {
+                let mut stops = Vec::with_capacity(tpg as usize);
+                for (li, (pc, locals)) in threads.iter_mut().enumerate() {
+                    let mut th = Thread { locals: std::mem::take(locals), lid: split(li as u32, l.threads), gid, l: &l, params: &params };
+                    let r = th.run(&code, pc, &mut mem, g, &mut steps, max_steps);
+                    *locals = th.locals;
+                    match r {
+                        Ok(s) => stops.push(s),
+                        Err(o) => return o,
+                    }
+                }
+                let at: Vec<Option<usize>> =
+                    stops.iter().map(|s| if let Stop::Barrier(b) = s { Some(*b) } else { None }).collect();
+                if at.iter().all(|s| s.is_none()) {
+                    break;
+                }
+                if at.iter().any(|s| *s != at[0]) {
+                    let at_barrier = at.iter().find_map(|s| *s).unwrap_or(0);
+                    let span = match &code[at_barrier] {
+                        Ins::Barrier(id) => prog.stmts[*id as usize].span,
+                        _ => kpl_lang::Span::DUMMY,
+                    };
+                    let t = |li: usize| crate::report::ThreadId { group: gid, local: split(li as u32, l.threads) };
+                    let en = at.iter().position(|s| s.is_some()).unwrap_or(0);
+                    let dis = at.iter().position(|s| *s != at[en]).unwrap_or(0);
+                    return Outcome::Defect(crate::report::Defect::Divergence { span, enabled: t(en), disabled: t(dis) });
+                }
+                for (pc, _) in threads.iter_mut() {
+                    *pc += 1;
+                }
+            }
+        }
+        Outcome::Ok
+    })();
+    let memory = prog
+        .arrays
+        .iter()
+        .zip(mem.cells)
+        .map(|(a, cells)| {
+            let c = if a.kind == ArrayKind::Shared {
+                if cells.iter().all(|c| matches!(c, Cells::Dense(_))) {
+                    ArrayContents::PerGroup(cells.into_iter().map(|c| if let Cells::Dense(d) = c { d } else { vec![] }).collect())
+                } else {
+                    ArrayContents::SparsePerGroup(cells.into_iter().map(to_map).collect())
+                }
+            } else {
+                match cells.into_iter().next() {
+                    Some(Cells::Dense(d)) => ArrayContents::Dense(d),
+                    Some(c) => ArrayContents::Sparse(to_map(c)),
+                    None => ArrayContents::Sparse(BTreeMap::new()),
+                }
+            };
+            (a.name.clone(), c)
+        })
+        .collect();
+    CanonicalResult { outcome, memory }
+}
+
+fn to_map(c: Cells) -> BTreeMap<u32, u32> {
+    match c {
+        Cells::Dense(d) => d.into_iter().enumerate().map(|(i, v)| (i as u32, v)).collect(),
+        Cells::Sparse(m) => m,
+    }
+}
+
+fn split(mut v: u32, d: [u32; 3]) -> [u32; 3] {
+    let x = v % d[0];
+    v /= d[0];
+    [x, v % d[1], v / d[1]]
+}
+
+struct Thread<'a> {
+    locals: Vec<u32>,
+    lid: [u32; 3],
+    gid: [u32; 3],
+    l: &'a kpl_lang::Launch,
+    params: &'a [u32],
+}
+
+impl Thread<'_> {
+    fn eval(&self, e: &Ex) -> u32 {
+        match e {
+            Ex::Const(c) => *c,
+            Ex::Slot(s) => self.locals[*s as usize],
+            Ex::Param(p) => self.params[*p as usize],
+            Ex::Special(s, a) => match s {
+                Special::Lid => self.lid[a.index()],
+                Special::Gid => self.gid[a.index()],
+                Special::Threads => self.l.threads[a.index()],
+                Special::Groups => self.l.groups[a.index()],
+            },
+            Ex::Un(op, a) => ops::unary(*op, self.eval(a)),
+            Ex::Bin(op, a, b) => ops::binary(*op, self.eval(a), self.eval(b)),
+            Ex::Cond(c, a, b) => {
+                let (c, a, b) = (self.eval(c), self.eval(a), self.eval(b));
+                if c != 0 {
+                    a
+                } else {
+                    b
+                }
+            }
+            Ex::Call(f, a, b) => ops::builtin(*f, self.eval(a), self.eval(b)),
+        }
+    }
+
+    fn thread_id(&self) -> crate::report::ThreadId {
+        crate::report::ThreadId { group: self.gid, local: self.lid }
+    }
+
+    /// Run from `pc` to the next barrier (stopping on it) or to the end.
+    fn run(&mut self, code: &[Ins], pc: &mut usize, mem: &mut Mem, g: u32, steps: &mut u64, max: u64) -> Result<Stop, Outcome> {
+        use crate::report::{Access, Defect, Op};
+        let oob = |mem: &Mem, a: u32, i: u32, op, me: &Thread| -> Result<(), Outcome> {
+            match mem.prog.arrays[a as usize].size {
+                Some(n) if i >= n => Err(Outcome::Defect(Defect::OutOfBounds {
+                    array: mem.prog.arrays[a as usize].name.clone(),
+                    index: i,
+                    size: n,
+                    access: Access { thread: me.thread_id(), op, span: kpl_lang::Span::DUMMY, value: 0 },
+                })),
+                _ => Ok(()),
+            }
+        };
+        while *pc < code.len() {
+            *steps += 1;
+            if *steps > max {
+                return Err(Outcome::Timeout);
+            }
+            match &code[*pc] {
+                Ins::Set(s, e) => self.locals[*s as usize] = self.eval(e),
+                Ins::Read(s, a, i) => {
+                    let i = self.eval(i);
+                    oob(mem, *a, i, Op::Read, self)?;
+                    self.locals[*s as usize] = *mem.cell(*a, g, i);
+                }
+                Ins::Write(a, i, v) => {
+                    let (i, v) = (self.eval(i), self.eval(v));
+                    oob(mem, *a, i, Op::Write, self)?;
+                    *mem.cell(*a, g, i) = v;
+                }
+                Ins::Jz(c, t) => {
+                    if self.eval(c) == 0 {
+                        *pc = *t;
+                        continue;
+                    }
+                }
+                Ins::Jmp(t) => {
+                    *pc = *t;
+                    continue;
+                }
+                Ins::Barrier(_) => return Ok(Stop::Barrier(*pc)),
+                Ins::Assert(e, id) => {
+                    if self.eval(e) == 0 {
+                        let span = mem.prog.stmts[*id as usize].span;
+                        return Err(Outcome::Defect(Defect::Assertion { span, thread: self.thread_id(), invariant_of: None }));
+                    }
+                }
+                Ins::Assume(e, id) => {
+                    if self.eval(e) == 0 {
+                        let span = mem.prog.stmts[*id as usize].span;
+                        return Err(Outcome::Infeasible { span, thread: Some(self.thread_id()) });
+                    }
+                }
+            }
+            *pc += 1;
+        }
+        Ok(Stop::Halt)
+    }
+}

@@ -1,0 +1,158 @@
+//! Inputs of a run: params and initial array contents, given explicitly (`--param`,
+//! `--input IN.json`) or drawn from a seed by a documented deterministic generator.
+//!
+//! The generator: with `H` the 64-bit FNV-1a hash of a name and `mix` SplitMix64's output
+//! function, a param `p` is the high 32 bits of `mix(seed ^ H("param p"))`; element `i` of
+//! a global array `A` is the high 32 bits of `mix(mix(seed ^ H(A)) ^ i)`; element `i` of a
+//! shared array `A` in group `g` (linear index) is the high 32 bits of
+//! `mix(mix(seed ^ H(A)) ^ ((g + 1) << 32) ^ i)`. Elements are generated when first used, so
+//! an unsized array costs only what the run touches.
+
+use kpl_lang::rng::mix;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Values given for one array; everything else comes from the seed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Given {
+    /// Elements for every group (global arrays; or shared arrays, the same in every group).
+    pub all: BTreeMap<u32, u32>,
+    /// Elements for one group of a shared array (linear group index).
+    pub per_group: BTreeMap<u32, BTreeMap<u32, u32>>,
+}
+
+/// The inputs of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    pub seed: u64,
+    pub params: BTreeMap<String, u32>,
+    pub arrays: BTreeMap<String, Given>,
+}
+
+pub fn fnv1a(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+impl Inputs {
+    pub fn from_seed(seed: u64) -> Inputs {
+        Inputs { seed, ..Inputs::default() }
+    }
+
+    pub fn param(&self, name: &str) -> u32 {
+        self.params
+            .get(name)
+            .copied()
+            .unwrap_or_else(|| (mix(self.seed ^ fnv1a(&format!("param {name}"))) >> 32) as u32)
+    }
+
+    /// The initial value of an element (`group` is `None` for a global array).
+    pub fn element(&self, array: &str, group: Option<u32>, index: u32) -> u32 {
+        if let Some(given) = self.arrays.get(array) {
+            if let Some(v) = group.and_then(|g| given.per_group.get(&g)).and_then(|m| m.get(&index)) {
+                return *v;
+            }
+            if let Some(v) = given.all.get(&index) {
+                return *v;
+            }
+        }
+        let base = mix(self.seed ^ fnv1a(array));
+        let g = group.map(|g| (g as u64 + 1) << 32).unwrap_or(0);
+        (mix(base ^ g ^ index as u64) >> 32) as u32
+    }
+
+    /// Read `{"params": {...}, "arrays": {...}}` (CLI.md's witness format). An array is a
+    /// list (elements from 0), an object from index to value, or, for a shared array, a
+    /// list of such per group. Values may be numbers (negative ones wrap) or "0x.." strings.
+    pub fn merge_json(&mut self, text: &str) -> Result<(), String> {
+        let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+        let obj = v.as_object().ok_or("the input must be a JSON object with `params` and `arrays`")?;
+        for key in obj.keys() {
+            if key != "params" && key != "arrays" {
+                return Err(format!("unknown key `{key}` (expected `params` and `arrays`)"));
+            }
+        }
+        if let Some(ps) = obj.get("params") {
+            let ps = ps.as_object().ok_or("`params` must be an object of name: value")?;
+            for (k, v) in ps {
+                self.params.insert(k.clone(), word(v).map_err(|e| format!("param `{k}`: {e}"))?);
+            }
+        }
+        if let Some(arrs) = obj.get("arrays") {
+            let arrs = arrs.as_object().ok_or("`arrays` must be an object of name: contents")?;
+            for (k, v) in arrs {
+                let g = self.arrays.entry(k.clone()).or_default();
+                fill(g, v).map_err(|e| format!("array `{k}`: {e}"))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn word(v: &Value) -> Result<u32, String> {
+    if let Some(n) = v.as_u64() {
+        return u32::try_from(n).map_err(|_| format!("{n} does not fit in 32 bits"));
+    }
+    if let Some(n) = v.as_i64() {
+        return i32::try_from(n).map(|x| x as u32).map_err(|_| format!("{n} does not fit in 32 bits"));
+    }
+    if let Some(s) = v.as_str() {
+        let t = s.trim();
+        let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            Some(h) => u32::from_str_radix(h, 16),
+            None => t.parse::<u32>(),
+        };
+        return r.map_err(|_| format!("`{s}` is not a 32-bit number"));
+    }
+    Err(format!("`{v}` is not a 32-bit number"))
+}
+
+fn elements(v: &Value) -> Result<BTreeMap<u32, u32>, String> {
+    let mut out = BTreeMap::new();
+    match v {
+        Value::Array(xs) => {
+            for (i, x) in xs.iter().enumerate() {
+                out.insert(i as u32, word(x)?);
+            }
+        }
+        Value::Object(m) => {
+            for (k, x) in m {
+                let i: u32 = k.parse().map_err(|_| format!("index `{k}` is not a number"))?;
+                out.insert(i, word(x)?);
+            }
+        }
+        _ => return Err("expected a list or an object of index: value".into()),
+    }
+    Ok(out)
+}
+
+fn fill(g: &mut Given, v: &Value) -> Result<(), String> {
+    if let Value::Array(xs) = v {
+        if xs.first().is_some_and(|x| x.is_array() || x.is_object()) {
+            for (gi, x) in xs.iter().enumerate() {
+                g.per_group.insert(gi as u32, elements(x)?);
+            }
+            return Ok(());
+        }
+    }
+    g.all.extend(elements(v)?);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeded_values_are_deterministic_and_overridable() {
+        let mut i = Inputs::from_seed(1);
+        let a = i.element("A", None, 5);
+        assert_eq!(a, Inputs::from_seed(1).element("A", None, 5));
+        assert_ne!(i.element("A", Some(0), 5), i.element("A", Some(1), 5));
+        i.merge_json(r#"{"params": {"n": -1}, "arrays": {"A": {"5": "0x10"}, "S": [[1], [2]]}}"#).unwrap();
+        assert_eq!(i.param("n"), u32::MAX);
+        assert_eq!(i.element("A", None, 5), 16);
+        assert_eq!(i.element("S", Some(1), 0), 2);
+        assert!(i.merge_json(r#"{"params": {"n": 5000000000}}"#).is_err());
+        assert!(i.merge_json(r#"{"nope": 1}"#).is_err());
+    }
+}

@@ -1,0 +1,312 @@
+//! The interpreter's program form: the core KPL AST with names resolved to slots (locals),
+//! indices (params, arrays, procs) and statement ids (for spans in reports and traces).
+
+use kpl_lang::ast::{self, Axis, BinOp, Builtin, ExprKind, Special, StmtKind, UnOp};
+use kpl_lang::{Launch, Span};
+use std::collections::HashMap;
+
+/// An expression free of array reads.
+#[derive(Clone, Debug)]
+pub enum Ex {
+    Const(u32),
+    Slot(u32),
+    Param(u32),
+    Special(Special, Axis),
+    Un(UnOp, Box<Ex>),
+    Bin(BinOp, Box<Ex>, Box<Ex>),
+    Cond(Box<Ex>, Box<Ex>, Box<Ex>),
+    Call(Builtin, Box<Ex>, Box<Ex>),
+}
+
+#[derive(Clone, Debug)]
+pub struct St {
+    pub kind: StKind,
+    /// Index into `Program::stmts` (span and text).
+    pub id: u32,
+}
+
+#[derive(Clone, Debug)]
+pub enum StKind {
+    /// `local x := e` (a fresh location, 0 then `e` in enabled threads).
+    Local { slot: u32, init: Option<Ex> },
+    Assign { slot: u32, value: Ex },
+    /// `x := A[i]` (basic read); `fresh` when it declares `x`.
+    Read { slot: u32, array: u32, index: Ex },
+    /// `A[i] := e` (basic write).
+    Write { array: u32, index: Ex, value: Ex },
+    If { cond: Ex, then: Vec<St>, els: Vec<St>, jumps: bool },
+    While { cond: Ex, invariants: Vec<(Ex, u32)>, body: Vec<St>, jumps: bool },
+    Call { proc: u32, args: Vec<Ex> },
+    Barrier,
+    Break,
+    Continue,
+    Return,
+    Assert(Ex),
+    Assume(Ex),
+}
+
+impl St {
+    /// Can executing this statement disable threads for the statements after it
+    /// (a `break`, `continue` or `return` not captured inside it)?
+    pub fn jumps(&self) -> bool {
+        match &self.kind {
+            StKind::Break | StKind::Continue | StKind::Return => true,
+            StKind::If { jumps, .. } | StKind::While { jumps, .. } => *jumps,
+            _ => false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArrayKind {
+    Shared,
+    Global,
+}
+
+#[derive(Clone, Debug)]
+pub struct ArrayInfo {
+    pub name: String,
+    pub kind: ArrayKind,
+    /// `None` for `global A[*]`.
+    pub size: Option<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ProcIr {
+    pub name: String,
+    pub params: Vec<u32>,
+    pub body: Vec<St>,
+}
+
+/// What a statement id stands for.
+#[derive(Clone, Debug)]
+pub struct StmtInfo {
+    pub span: Span,
+    pub text: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub name: String,
+    pub launch: Launch,
+    pub params: Vec<String>,
+    pub arrays: Vec<ArrayInfo>,
+    pub requires: Vec<(Ex, Span)>,
+    pub procs: Vec<ProcIr>,
+    pub main: Vec<St>,
+    pub slots: Vec<String>,
+    pub stmts: Vec<StmtInfo>,
+}
+
+impl Program {
+    pub fn array_index(&self, name: &str) -> Option<usize> {
+        self.arrays.iter().position(|a| a.name == name)
+    }
+}
+
+/// Compile a checked kernel's core form for a launch.
+pub fn compile(core: &ast::Kernel, launch: Launch) -> Program {
+    let mut c = Compiler {
+        params: HashMap::new(),
+        arrays: HashMap::new(),
+        procs: HashMap::new(),
+        scope: Vec::new(),
+        prog: Program {
+            name: core.name.name.clone(),
+            launch,
+            params: Vec::new(),
+            arrays: Vec::new(),
+            requires: Vec::new(),
+            procs: Vec::new(),
+            main: Vec::new(),
+            slots: Vec::new(),
+            stmts: Vec::new(),
+        },
+    };
+    for d in &core.decls {
+        match &d.kind {
+            ast::DeclKind::Param(x) => {
+                c.params.insert(x.name.clone(), c.prog.params.len() as u32);
+                c.prog.params.push(x.name.clone());
+            }
+            ast::DeclKind::Shared { name, size } => c.array(name, ArrayKind::Shared, Some(size.0)),
+            ast::DeclKind::Global { name, size } => c.array(name, ArrayKind::Global, size.map(|s| s.0)),
+            _ => {}
+        }
+    }
+    for (i, p) in core.procs.iter().enumerate() {
+        c.procs.insert(p.name.name.clone(), i as u32);
+    }
+    for d in &core.decls {
+        if let ast::DeclKind::Requires(e) = &d.kind {
+            let ex = c.expr(e);
+            c.prog.requires.push((ex, d.span));
+        }
+    }
+    for p in &core.procs {
+        c.scope.clear();
+        let params = p.params.iter().map(|x| c.declare(&x.name)).collect();
+        let body = c.block(&p.body);
+        c.prog.procs.push(ProcIr { name: p.name.name.clone(), params, body });
+    }
+    c.scope.clear();
+    c.prog.main = c.block(&core.main);
+    c.prog
+}
+
+struct Compiler {
+    params: HashMap<String, u32>,
+    arrays: HashMap<String, u32>,
+    procs: HashMap<String, u32>,
+    /// Names in scope; no shadowing in KPL, so a flat list with truncation per block.
+    scope: Vec<(String, u32)>,
+    prog: Program,
+}
+
+impl Compiler {
+    fn array(&mut self, name: &ast::Ident, kind: ArrayKind, size: Option<u64>) {
+        self.arrays.insert(name.name.clone(), self.prog.arrays.len() as u32);
+        self.prog.arrays.push(ArrayInfo {
+            name: name.name.clone(),
+            kind,
+            size: size.map(|s| s.min(u32::MAX as u64) as u32),
+        });
+    }
+
+    fn declare(&mut self, name: &str) -> u32 {
+        let slot = self.prog.slots.len() as u32;
+        self.prog.slots.push(name.to_string());
+        self.scope.push((name.to_string(), slot));
+        slot
+    }
+
+    fn slot(&self, name: &str) -> u32 {
+        // The checker guarantees every name resolves.
+        self.scope.iter().rev().find(|(n, _)| n == name).map(|(_, s)| *s).unwrap_or(0)
+    }
+
+    fn info(&mut self, span: Span, text: String) -> u32 {
+        self.prog.stmts.push(StmtInfo { span, text });
+        (self.prog.stmts.len() - 1) as u32
+    }
+
+    fn block(&mut self, b: &ast::Block) -> Vec<St> {
+        let mark = self.scope.len();
+        let out = b.stmts.iter().map(|s| self.stmt(s)).collect();
+        self.scope.truncate(mark);
+        out
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt) -> St {
+        let text = stmt_text(s);
+        // A read points at its `A[i]`, the access a report names.
+        let span = match &s.kind {
+            StmtKind::Local(_, Some(e)) | StmtKind::Assign(_, e) if matches!(e.kind, ExprKind::Index(..)) => e.span,
+            _ => s.span,
+        };
+        let id = self.info(span, text);
+        let kind = match &s.kind {
+            StmtKind::Local(x, init) => match init.as_ref().map(|e| &e.kind) {
+                Some(ExprKind::Index(a, i)) => {
+                    let index = self.expr(i);
+                    let slot = self.declare(&x.name);
+                    StKind::Read { slot, array: self.arrays[&a.name], index }
+                }
+                _ => {
+                    let init = init.as_ref().map(|e| self.expr(e));
+                    let slot = self.declare(&x.name);
+                    StKind::Local { slot, init }
+                }
+            },
+            StmtKind::Assign(x, e) => {
+                let slot = self.slot(&x.name);
+                match &e.kind {
+                    ExprKind::Index(a, i) => StKind::Read { slot, array: self.arrays[&a.name], index: self.expr(i) },
+                    _ => StKind::Assign { slot, value: self.expr(e) },
+                }
+            }
+            StmtKind::Store(a, i, e) => {
+                StKind::Write { array: self.arrays[&a.name], index: self.expr(i), value: self.expr(e) }
+            }
+            StmtKind::If(c, t, e) => {
+                let cond = self.expr(c);
+                let then = self.block(t);
+                let els = match e.as_deref() {
+                    Some(ast::Else::Block(b)) => self.block(b),
+                    Some(ast::Else::If(s)) => vec![self.stmt(s)],
+                    None => Vec::new(),
+                };
+                let jumps = then.iter().chain(els.iter()).any(St::jumps);
+                StKind::If { cond, then, els, jumps }
+            }
+            StmtKind::While { cond, invariants, body } => {
+                let cond = self.expr(cond);
+                let invariants = invariants
+                    .iter()
+                    .map(|i| {
+                        let id = self.info(i.span, format!("invariant {}", kpl_lang::printer::print_expr(i)));
+                        (self.expr(i), id)
+                    })
+                    .collect();
+                let body = self.block(body);
+                let jumps = body.iter().any(returns);
+                StKind::While { cond, invariants, body, jumps }
+            }
+            StmtKind::Call(f, args) => {
+                StKind::Call { proc: self.procs[&f.name], args: args.iter().map(|a| self.expr(a)).collect() }
+            }
+            StmtKind::Barrier => StKind::Barrier,
+            StmtKind::Break => StKind::Break,
+            StmtKind::Continue => StKind::Continue,
+            StmtKind::Return => StKind::Return,
+            StmtKind::Assert(e) => StKind::Assert(self.expr(e)),
+            StmtKind::Assume(e) => StKind::Assume(self.expr(e)),
+            StmtKind::Error => StKind::Assume(Ex::Const(1)),
+        };
+        St { kind, id }
+    }
+
+    fn expr(&mut self, e: &ast::Expr) -> Ex {
+        match &e.kind {
+            ExprKind::Num(n) => Ex::Const(*n as u32),
+            ExprKind::Bool(b) => Ex::Const(*b as u32),
+            ExprKind::Var(x) => match self.scope.iter().rev().find(|(n, _)| *n == x.name) {
+                Some((_, s)) => Ex::Slot(*s),
+                None => Ex::Param(self.params.get(&x.name).copied().unwrap_or(0)),
+            },
+            ExprKind::Special(s, a, _) => Ex::Special(*s, *a),
+            ExprKind::Unary(op, a) => Ex::Un(*op, Box::new(self.expr(a))),
+            ExprKind::Binary(op, a, b) => Ex::Bin(*op, Box::new(self.expr(a)), Box::new(self.expr(b))),
+            ExprKind::Cond(a, b, c) => Ex::Cond(Box::new(self.expr(a)), Box::new(self.expr(b)), Box::new(self.expr(c))),
+            ExprKind::Call(f, args) => {
+                let b = Builtin::from_name(&f.name).unwrap_or(Builtin::Min);
+                let mut it = args.iter().map(|a| self.expr(a));
+                let a = it.next().unwrap_or(Ex::Const(0));
+                let c = it.next().unwrap_or(Ex::Const(0));
+                Ex::Call(b, Box::new(a), Box::new(c))
+            }
+            // Reads are hoisted by the core form and errors never reach here.
+            ExprKind::Index(..) | ExprKind::Error => Ex::Const(0),
+        }
+    }
+}
+
+/// Does a statement contain a `return` (which escapes loops, unlike break/continue)?
+fn returns(s: &St) -> bool {
+    match &s.kind {
+        StKind::Return => true,
+        StKind::If { then, els, .. } => then.iter().chain(els.iter()).any(returns),
+        StKind::While { body, .. } => body.iter().any(returns),
+        _ => false,
+    }
+}
+
+/// One line of KPL for a statement (compound statements show their head only).
+fn stmt_text(s: &ast::Stmt) -> String {
+    use kpl_lang::printer::{print_expr, print_stmt};
+    match &s.kind {
+        StmtKind::If(c, ..) => format!("if {}", print_expr(c)),
+        StmtKind::While { cond, .. } => format!("while {}", print_expr(cond)),
+        _ => print_stmt(s),
+    }
+}

@@ -1,0 +1,561 @@
+//! The SDV executor: all threads of all groups in lock step under predicates (paper,
+//! section 3, Figures 4-6), with delayed visibility of writes and the error rules.
+//!
+//! A predicate is represented by the sorted list of the threads it enables. Where the paper
+//! introduces fresh flag locations (K-OPEN's break flag, K-ITER's continue flag, K-CALL's
+//! return flag), a thread carries one jump mark: a thread that executed `break`, `continue`
+//! or `return` is dropped from the enabled lists until the construct it left resets its mark
+//! (the end of the loop, of the iteration, of the call), which enables exactly the threads
+//! the paper's `p ∧ ¬v` enables. A thread whose loop guard is false leaves the loop's list at
+//! once: its locals cannot change while it is disabled, so its guard stays false (K-ITER
+//! re-evaluates it to the same value). Locals get one slot per declaration; a `local` zeroes
+//! its slot in the enabled threads only, which is K-VAR's fresh location because a thread
+//! disabled at a declaration stays disabled for the rest of that block.
+
+use crate::inputs::Inputs;
+use crate::ir::{Ex, Program, St, StKind};
+use crate::memory::{Conflict, Memory};
+use crate::report::*;
+use kpl_lang::ast::{Axis, BinOp, Special};
+use kpl_lang::ops;
+use std::collections::VecDeque;
+
+/// How a run is done.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Stop with outcome `timeout` after this many thread-statements.
+    pub max_steps: u64,
+    /// Keep the last `trace` steps for the report (0: none).
+    pub trace: usize,
+    /// Check inter-group races (`--only-intra-group` turns this off).
+    pub inter_group: bool,
+    /// Tolerate write-write races that write equal values.
+    pub benign: bool,
+    /// Called with the step count every 2^22 thread-statements (for a progress line).
+    pub progress: Option<fn(u64)>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { max_steps: 100_000_000, trace: 0, inter_group: true, benign: false, progress: None }
+    }
+}
+
+/// The most threads the interpreter runs (each local is a column of this many words).
+pub const MAX_THREADS: u64 = 1 << 24;
+
+const BREAK: u8 = 1;
+const CONTINUE: u8 = 2;
+const RETURN: u8 = 3;
+
+type Stop = Outcome;
+
+/// Run a compiled kernel on inputs. The launch must have at most `MAX_THREADS` threads.
+pub fn run(prog: &Program, inputs: Inputs, opts: &Options) -> RunResult {
+    let launch = prog.launch;
+    let total = launch.total_threads().min(MAX_THREADS) as usize;
+    let params = prog.params.iter().map(|p| inputs.param(p)).collect();
+    let mut m = Machine {
+        p: prog,
+        tpg: launch.threads_per_group() as u32,
+        slots: vec![Vec::new(); prog.slots.len()],
+        total,
+        params,
+        specials: Default::default(),
+        jump: vec![0; total],
+        mem: Memory::new(prog, inputs, opts.inter_group, opts.benign),
+        steps: 0,
+        opts: opts.clone(),
+        trace: VecDeque::new(),
+        pool: Vec::new(),
+    };
+    let outcome = match m.kernel() {
+        Ok(()) => Outcome::Ok,
+        Err(o) => o,
+    };
+    RunResult { outcome, steps: m.steps, trace: m.trace.into_iter().collect(), memory: m.mem.finish() }
+}
+
+struct Machine<'p> {
+    p: &'p Program,
+    tpg: u32,
+    total: usize,
+    slots: Vec<Vec<u32>>,
+    params: Vec<u32>,
+    /// lid.x, lid.y, lid.z, gid.x, gid.y, gid.z per thread, computed on first use.
+    specials: [Vec<u32>; 6],
+    jump: Vec<u8>,
+    mem: Memory,
+    steps: u64,
+    opts: Options,
+    trace: VecDeque<TraceStep>,
+    pool: Vec<Vec<u32>>,
+}
+
+impl<'p> Machine<'p> {
+    fn kernel(&mut self) -> Result<(), Stop> {
+        for (e, span) in &self.p.requires {
+            let v = self.eval(e, &[0]);
+            if v[0] == 0 {
+                return Err(Outcome::Infeasible { span: *span, thread: None });
+            }
+        }
+        for s in self.slots.iter_mut() {
+            *s = vec![0; self.total];
+        }
+        let mut all: Vec<u32> = (0..self.total as u32).collect();
+        self.block(&self.p.main, &mut all)
+    }
+
+    fn thread(&self, t: u32) -> ThreadId {
+        let l = self.p.launch;
+        let (g, i) = (t / self.tpg, t % self.tpg);
+        let split = |mut v: u32, d: [u32; 3]| {
+            let x = v % d[0];
+            v /= d[0];
+            let y = v % d[1];
+            [x, y, v / d[1]]
+        };
+        ThreadId { group: split(g, l.groups), local: split(i, l.threads) }
+    }
+
+    fn step(&mut self, stmt: u32, n: usize) -> Result<(), Stop> {
+        if let Some(report) = self.opts.progress {
+            if (self.steps >> 22) != ((self.steps + n as u64) >> 22) {
+                report(self.steps + n as u64);
+            }
+        }
+        self.steps += n as u64;
+        if self.opts.trace > 0 {
+            if self.trace.len() == self.opts.trace {
+                self.trace.pop_front();
+            }
+            self.trace.push_back(TraceStep { stmt, enabled: n as u64 });
+        }
+        if self.steps > self.opts.max_steps {
+            return Err(Outcome::Timeout);
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, stmts: &'p [St], act: &mut Vec<u32>) -> Result<(), Stop> {
+        for s in stmts {
+            if act.is_empty() {
+                break;
+            }
+            self.stmt(s, act)?;
+            if s.jumps() {
+                let jump = &self.jump;
+                act.retain(|&t| jump[t as usize] == 0);
+            }
+        }
+        Ok(())
+    }
+
+    fn scatter(&mut self, slot: u32, act: &[u32], vals: Vec<u32>) {
+        let col = &mut self.slots[slot as usize];
+        for (&t, &v) in act.iter().zip(vals.iter()) {
+            col[t as usize] = v;
+        }
+        self.give(vals);
+    }
+
+    fn span(&self, stmt: u32) -> kpl_lang::Span {
+        self.p.stmts[stmt as usize].span
+    }
+
+    fn stmt(&mut self, s: &'p St, act: &mut Vec<u32>) -> Result<(), Stop> {
+        let n = act.len();
+        match &s.kind {
+            StKind::Local { slot, init } => {
+                self.step(s.id, n)?;
+                let vals = match init {
+                    Some(e) => self.eval(e, act),
+                    None => self.eval(&Ex::Const(0), act),
+                };
+                self.scatter(*slot, act, vals);
+            }
+            StKind::Assign { slot, value } => {
+                self.step(s.id, n)?;
+                let vals = self.eval(value, act);
+                self.scatter(*slot, act, vals);
+            }
+            StKind::Read { slot, array, index } => {
+                self.step(s.id, n)?;
+                let idx = self.eval(index, act);
+                self.bounds(*array, act, &idx, Op::Read, None, s.id)?;
+                let mut vals = self.take(n);
+                for (k, &t) in act.iter().enumerate() {
+                    let (g, l) = (t / self.tpg, t % self.tpg);
+                    match self.mem.read(*array, g, l, idx[k], s.id) {
+                        Ok(v) => vals.push(v),
+                        Err(c) => return Err(self.race(*array, idx[k], c, t, Op::Read, 0, s.id, Scope::IntraGroup)),
+                    }
+                }
+                self.inter(*array, act, &idx, Op::Read, None, s.id)?;
+                self.give(idx);
+                self.scatter(*slot, act, vals);
+            }
+            StKind::Write { array, index, value } => {
+                self.step(s.id, n)?;
+                let idx = self.eval(index, act);
+                let vals = self.eval(value, act);
+                self.bounds(*array, act, &idx, Op::Write, Some(&vals), s.id)?;
+                for (k, &t) in act.iter().enumerate() {
+                    let (g, l) = (t / self.tpg, t % self.tpg);
+                    if let Err(c) = self.mem.write(*array, g, l, idx[k], vals[k], s.id) {
+                        return Err(self.race(*array, idx[k], c, t, Op::Write, vals[k], s.id, Scope::IntraGroup));
+                    }
+                }
+                self.inter(*array, act, &idx, Op::Write, Some(&vals), s.id)?;
+                self.give(idx);
+                self.give(vals);
+            }
+            StKind::If { cond, then, els, .. } => {
+                self.step(s.id, n)?;
+                let c = self.eval(cond, act);
+                let mut t_act = self.take(n);
+                let mut e_act = self.take(n);
+                for (&t, &v) in act.iter().zip(c.iter()) {
+                    if v != 0 {
+                        t_act.push(t)
+                    } else {
+                        e_act.push(t)
+                    }
+                }
+                self.give(c);
+                self.block(then, &mut t_act)?;
+                self.block(els, &mut e_act)?;
+                self.give(t_act);
+                self.give(e_act);
+            }
+            StKind::While { cond, invariants, body, .. } => {
+                let mut live = self.take(n);
+                live.extend_from_slice(act);
+                let mut iter = self.take(n);
+                loop {
+                    for (inv, id) in invariants {
+                        self.step(*id, live.len())?;
+                        let v = self.eval(inv, &live);
+                        if let Some(k) = v.iter().position(|&x| x == 0) {
+                            return Err(Outcome::Defect(Defect::Assertion {
+                                span: self.span(*id),
+                                thread: self.thread(live[k]),
+                                invariant_of: Some(self.span(s.id)),
+                            }));
+                        }
+                        self.give(v);
+                    }
+                    self.step(s.id, live.len())?;
+                    let u = self.eval(cond, &live);
+                    let mut k = 0;
+                    live.retain(|_| {
+                        k += 1;
+                        u[k - 1] != 0
+                    });
+                    self.give(u);
+                    if live.is_empty() {
+                        break;
+                    }
+                    iter.clear();
+                    iter.extend_from_slice(&live);
+                    self.block(body, &mut iter)?;
+                    let jump = &mut self.jump;
+                    live.retain(|&t| {
+                        let j = &mut jump[t as usize];
+                        if *j == CONTINUE {
+                            *j = 0;
+                        }
+                        *j == 0
+                    });
+                }
+                self.give(live);
+                self.give(iter);
+                for &t in act.iter() {
+                    if self.jump[t as usize] == BREAK {
+                        self.jump[t as usize] = 0;
+                    }
+                }
+            }
+            StKind::Call { proc, args } => {
+                self.step(s.id, n)?;
+                let pr = &self.p.procs[*proc as usize];
+                let vals: Vec<Vec<u32>> = args.iter().map(|a| self.eval(a, act)).collect();
+                for (slot, v) in pr.params.iter().zip(vals) {
+                    self.scatter(*slot, act, v);
+                }
+                let mut inner = self.take(n);
+                inner.extend_from_slice(act);
+                self.block(&pr.body, &mut inner)?;
+                self.give(inner);
+                for &t in act.iter() {
+                    if self.jump[t as usize] == RETURN {
+                        self.jump[t as usize] = 0;
+                    }
+                }
+            }
+            StKind::Barrier => {
+                self.step(s.id, n)?;
+                self.barrier(act, s.id)?;
+            }
+            StKind::Break | StKind::Continue | StKind::Return => {
+                self.step(s.id, n)?;
+                let mark = match s.kind {
+                    StKind::Break => BREAK,
+                    StKind::Continue => CONTINUE,
+                    _ => RETURN,
+                };
+                for &t in act.iter() {
+                    self.jump[t as usize] = mark;
+                }
+            }
+            StKind::Assert(e) => {
+                self.step(s.id, n)?;
+                let v = self.eval(e, act);
+                if let Some(k) = v.iter().position(|&x| x == 0) {
+                    return Err(Outcome::Defect(Defect::Assertion {
+                        span: self.span(s.id),
+                        thread: self.thread(act[k]),
+                        invariant_of: None,
+                    }));
+                }
+                self.give(v);
+            }
+            StKind::Assume(e) => {
+                self.step(s.id, n)?;
+                let v = self.eval(e, act);
+                if let Some(k) = v.iter().position(|&x| x == 0) {
+                    return Err(Outcome::Infeasible { span: self.span(s.id), thread: Some(self.thread(act[k])) });
+                }
+                self.give(v);
+            }
+        }
+        Ok(())
+    }
+
+    /// G-NO-OP, G-DIVERGENCE, G-SYNC for every group at once (K-DIVERGENCE, K-SYNC).
+    fn barrier(&mut self, act: &[u32], stmt: u32) -> Result<(), Stop> {
+        let tpg = self.tpg;
+        let mut full = Vec::new();
+        let mut i = 0;
+        while i < act.len() {
+            let g = act[i] / tpg;
+            let start = i;
+            while i < act.len() && act[i] / tpg == g {
+                i += 1;
+            }
+            let count = (i - start) as u32;
+            if count < tpg {
+                // The first disabled local id of the group.
+                let mut missing = 0;
+                for (k, &t) in act[start..i].iter().enumerate() {
+                    if t % tpg != k as u32 {
+                        break;
+                    }
+                    missing = k as u32 + 1;
+                }
+                return Err(Outcome::Defect(Defect::Divergence {
+                    span: self.span(stmt),
+                    enabled: self.thread(act[start]),
+                    disabled: self.thread(g * tpg + missing),
+                }));
+            }
+            full.push(g);
+        }
+        for g in full {
+            self.mem.barrier(g);
+        }
+        Ok(())
+    }
+
+    fn access(&self, t: u32, op: Op, value: u32, stmt: u32) -> Access {
+        Access { thread: self.thread(t), op, span: self.span(stmt), value }
+    }
+
+    fn bounds(&mut self, a: u32, act: &[u32], idx: &[u32], op: Op, vals: Option<&[u32]>, stmt: u32) -> Result<(), Stop> {
+        if let Some(size) = self.mem.size(a) {
+            if let Some(k) = idx.iter().position(|&i| i >= size) {
+                let value = vals.map(|v| v[k]).unwrap_or(0);
+                return Err(Outcome::Defect(Defect::OutOfBounds {
+                    array: self.p.arrays[a as usize].name.clone(),
+                    index: idx[k],
+                    size,
+                    access: Access { thread: self.thread(act[k]), op, span: self.span(stmt), value },
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    fn inter(&mut self, a: u32, act: &[u32], idx: &[u32], op: Op, vals: Option<&[u32]>, stmt: u32) -> Result<(), Stop> {
+        if !self.mem.has_inter(a) {
+            return Ok(());
+        }
+        for (k, &t) in act.iter().enumerate() {
+            let (g, l) = (t / self.tpg, t % self.tpg);
+            if let Err(c) = self.mem.inter(a, g, l, idx[k], op, stmt) {
+                let v = vals.map(|v| v[k]).unwrap_or(0);
+                return Err(self.race(a, idx[k], c, t, op, v, stmt, Scope::InterGroup));
+            }
+        }
+        Ok(())
+    }
+
+    /// Build a race report: the earlier (recorded) access first, then the current one.
+    #[allow(clippy::too_many_arguments)]
+    fn race(&mut self, a: u32, index: u32, c: Conflict, t: u32, op: Op, value: u32, stmt: u32, scope: Scope) -> Stop {
+        let other_t = c.group * self.tpg + c.local;
+        let first_value = self.mem.view(a, c.group, c.local, index);
+        let first = self.access(other_t, c.op, first_value, c.stmt);
+        let value = if op == Op::Read { self.mem.view(a, t / self.tpg, t % self.tpg, index) } else { value };
+        let second = self.access(t, op, value, stmt);
+        let kind = if c.op == Op::Write && op == Op::Write { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
+        Outcome::Defect(Defect::Race {
+            kind,
+            scope,
+            array: self.p.arrays[a as usize].name.clone(),
+            index,
+            accesses: [first, second],
+        })
+    }
+
+    fn take(&mut self, n: usize) -> Vec<u32> {
+        let mut v = self.pool.pop().unwrap_or_default();
+        v.clear();
+        v.reserve(n);
+        v
+    }
+
+    fn give(&mut self, v: Vec<u32>) {
+        self.pool.push(v);
+    }
+
+    fn special(&mut self, s: Special, a: Axis) -> Option<usize> {
+        let k = match s {
+            Special::Lid => a.index(),
+            Special::Gid => 3 + a.index(),
+            _ => return None,
+        };
+        if self.specials[k].is_empty() {
+            let col: Vec<u32> = (0..self.total as u32)
+                .map(|t| {
+                    let id = self.thread(t);
+                    if k < 3 {
+                        id.local[k]
+                    } else {
+                        id.group[k - 3]
+                    }
+                })
+                .collect();
+            self.specials[k] = col;
+        }
+        Some(k)
+    }
+
+    /// Evaluate an expression in every thread of `act`, column-wise.
+    fn eval(&mut self, e: &Ex, act: &[u32]) -> Vec<u32> {
+        let n = act.len();
+        match e {
+            Ex::Const(c) => {
+                let mut v = self.take(n);
+                v.resize(n, *c);
+                v
+            }
+            Ex::Param(p) => {
+                let c = self.params[*p as usize];
+                let mut v = self.take(n);
+                v.resize(n, c);
+                v
+            }
+            Ex::Slot(s) => {
+                let mut v = self.take(n);
+                let col = &self.slots[*s as usize];
+                v.extend(act.iter().map(|&t| col[t as usize]));
+                v
+            }
+            Ex::Special(s, a) => match self.special(*s, *a) {
+                Some(k) => {
+                    let mut v = self.take(n);
+                    let col = &self.specials[k];
+                    v.extend(act.iter().map(|&t| col[t as usize]));
+                    v
+                }
+                None => {
+                    let l = self.p.launch;
+                    let c = if *s == Special::Threads { l.threads[a.index()] } else { l.groups[a.index()] };
+                    let mut v = self.take(n);
+                    v.resize(n, c);
+                    v
+                }
+            },
+            Ex::Un(op, a) => {
+                let mut v = self.eval(a, act);
+                for x in v.iter_mut() {
+                    *x = ops::unary(*op, *x);
+                }
+                v
+            }
+            Ex::Bin(op, a, b) => {
+                let mut x = self.eval(a, act);
+                let y = self.eval(b, act);
+                bin_in_place(*op, &mut x, &y);
+                self.give(y);
+                x
+            }
+            Ex::Cond(c, a, b) => {
+                let cv = self.eval(c, act);
+                let mut av = self.eval(a, act);
+                let bv = self.eval(b, act);
+                for k in 0..n {
+                    if cv[k] == 0 {
+                        av[k] = bv[k];
+                    }
+                }
+                self.give(cv);
+                self.give(bv);
+                av
+            }
+            Ex::Call(f, a, b) => {
+                let mut x = self.eval(a, act);
+                let y = self.eval(b, act);
+                for (p, &q) in x.iter_mut().zip(y.iter()) {
+                    *p = ops::builtin(*f, *p, q);
+                }
+                self.give(y);
+                x
+            }
+        }
+    }
+}
+
+/// `x[k] = x[k] op y[k]`, one tight loop per operator.
+fn bin_in_place(op: BinOp, x: &mut [u32], y: &[u32]) {
+    macro_rules! each {
+        ($f:expr) => {
+            for (a, &b) in x.iter_mut().zip(y.iter()) {
+                *a = $f(*a, b);
+            }
+        };
+    }
+    use BinOp::*;
+    match op {
+        Add => each!(|a: u32, b: u32| a.wrapping_add(b)),
+        Sub => each!(|a: u32, b: u32| a.wrapping_sub(b)),
+        Mul => each!(|a: u32, b: u32| a.wrapping_mul(b)),
+        Div => each!(ops::udiv),
+        Rem => each!(ops::urem),
+        BitAnd => each!(|a: u32, b: u32| a & b),
+        BitOr => each!(|a: u32, b: u32| a | b),
+        BitXor => each!(|a: u32, b: u32| a ^ b),
+        Shl => each!(ops::shl),
+        Shr => each!(ops::lshr),
+        Eq => each!(|a: u32, b: u32| (a == b) as u32),
+        Ne => each!(|a: u32, b: u32| (a != b) as u32),
+        Lt => each!(|a: u32, b: u32| (a < b) as u32),
+        Le => each!(|a: u32, b: u32| (a <= b) as u32),
+        Gt => each!(|a: u32, b: u32| (a > b) as u32),
+        Ge => each!(|a: u32, b: u32| (a >= b) as u32),
+        LAnd => each!(|a: u32, b: u32| (a != 0 && b != 0) as u32),
+        LOr => each!(|a: u32, b: u32| (a != 0 || b != 0) as u32),
+    }
+}

@@ -1,0 +1,187 @@
+//! `kpl run`: run a kernel in the SDV reference interpreter on concrete inputs.
+
+use crate::exit::Exit;
+use crate::options::{CheckArgs, LaunchArgs};
+use crate::{input, render};
+use kpl_semantics::report::Outcome;
+use kpl_semantics::{sdv, Inputs};
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The kernel file.
+    file: PathBuf,
+    /// Seed for params and array contents not given otherwise (documented generator).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Params and array contents as JSON: {"params": {..}, "arrays": {..}}.
+    #[arg(long, value_name = "IN.json")]
+    input: Option<PathBuf>,
+    /// Set a param: NAME=V (decimal, 0x hex, or negative).
+    #[arg(long = "param", value_name = "NAME=V")]
+    params: Vec<String>,
+    /// Write the final memory as JSON to this file.
+    #[arg(long, value_name = "OUT.json")]
+    output: Option<PathBuf>,
+    /// Give up with outcome `timeout` after this many thread-statements.
+    #[arg(long = "max-steps", default_value_t = 100_000_000)]
+    max_steps: u64,
+    /// Print the last N statements executed before the end (default 200).
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "200")]
+    trace: Option<usize>,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    launch: LaunchArgs,
+    #[command(flatten)]
+    check: CheckArgs,
+}
+
+fn parse_param(s: &str) -> Result<(String, u32), String> {
+    let (name, v) = s.split_once('=').ok_or_else(|| format!("`--param {s}`: expected NAME=V"))?;
+    let v = v.trim();
+    let val = if let Some(h) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        u32::from_str_radix(h, 16).ok()
+    } else if let Some(n) = v.strip_prefix('-') {
+        n.parse::<u32>().ok().filter(|&n| n <= 1 << 31).map(|n| n.wrapping_neg())
+    } else {
+        v.parse::<u32>().ok()
+    };
+    val.map(|x| (name.trim().to_string(), x)).ok_or_else(|| format!("`--param {s}`: `{v}` is not a 32-bit number"))
+}
+
+pub fn run(a: Args) -> Exit {
+    let (src, c) = match input::load(&a.file) {
+        Ok(x) => x,
+        Err(e) => return e,
+    };
+    let launch = a.launch.apply(kpl_lang::Launch::of(&c.kernel));
+    if launch.total_threads() > sdv::MAX_THREADS {
+        eprintln!(
+            "error: the launch has {} threads; the interpreter runs at most {}",
+            launch.total_threads(),
+            sdv::MAX_THREADS
+        );
+        return Exit::BadInput;
+    }
+    let prog = kpl_semantics::compile(&c.core, launch);
+    let mut inputs = Inputs::from_seed(a.seed);
+    if let Some(path) = &a.input {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", path.display());
+                return Exit::BadInput;
+            }
+        };
+        if let Err(e) = inputs.merge_json(&text) {
+            eprintln!("error: `{}`: {e}", path.display());
+            return Exit::BadInput;
+        }
+    }
+    for p in &a.params {
+        match parse_param(p) {
+            Ok((k, v)) => {
+                inputs.params.insert(k, v);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Exit::BadInput;
+            }
+        }
+    }
+    for k in inputs.params.keys() {
+        if !prog.params.contains(k) {
+            eprintln!("error: the kernel has no param named `{k}` (its params: {})", list(&prog.params));
+            return Exit::BadInput;
+        }
+    }
+    for k in inputs.arrays.keys() {
+        if prog.array_index(k).is_none() {
+            let names: Vec<String> = prog.arrays.iter().map(|a| a.name.clone()).collect();
+            eprintln!("error: the kernel has no array named `{k}` (its arrays: {})", list(&names));
+            return Exit::BadInput;
+        }
+    }
+    let opts = sdv::Options {
+        max_steps: a.max_steps,
+        trace: a.trace.unwrap_or(0),
+        inter_group: !a.check.only_intra_group,
+        benign: a.check.benign_tolerance && !a.check.no_benign_tolerance,
+        progress: std::io::stderr().is_terminal().then_some(crate::progress::steps as fn(u64)),
+    };
+    let r = sdv::run(&prog, inputs, &opts);
+    crate::progress::clear();
+    if let Some(out) = &a.output {
+        let text = serde_json::to_string_pretty(&render::memory_json(&r.memory)).unwrap_or_default();
+        if let Err(e) = std::fs::write(out, text + "\n") {
+            eprintln!("error: cannot write `{}`: {e}", out.display());
+            return Exit::BadInput;
+        }
+    }
+    let n = launch.dims_used();
+    if a.json {
+        let mut v = json!({ "file": src.path, "outcome": r.outcome.name(), "steps": r.steps,
+                            "memory": render::memory_json(&r.memory) });
+        match &r.outcome {
+            Outcome::Defect(d) => v["defect"] = render::defect_json(&src.text, d),
+            Outcome::Infeasible { span, .. } => {
+                let (line, col) = render::pos_json(&src.text, *span);
+                v["infeasible_at"] = json!({ "line": line, "col": col });
+            }
+            _ => {}
+        }
+        if a.trace.is_some() {
+            v["trace"] = r
+                .trace
+                .iter()
+                .map(|t| {
+                    let info = &prog.stmts[t.stmt as usize];
+                    let (line, col) = render::pos_json(&src.text, info.span);
+                    json!({ "line": line, "col": col, "stmt": info.text, "enabled": t.enabled })
+                })
+                .collect();
+        }
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else {
+        if a.trace.is_some() {
+            println!("trace (last {} steps):", r.trace.len());
+            for t in &r.trace {
+                let info = &prog.stmts[t.stmt as usize];
+                let (line, col) = render::pos_json(&src.text, info.span);
+                println!("  {}:{line}:{col}  {:<40} [{} enabled]", src.path, info.text, t.enabled);
+            }
+        }
+        match &r.outcome {
+            Outcome::Ok => println!("{}: ok ({} thread-statements)", src.path, r.steps),
+            Outcome::Timeout => println!("{}: timeout after {} thread-statements (--max-steps)", src.path, r.steps),
+            Outcome::Infeasible { span, thread } => {
+                let who = thread.map(|t| format!(" in {}", render::thread_text(&t, n))).unwrap_or_default();
+                let d = kpl_lang::Diagnostic::note(format!("infeasible: this is false{who}"), *span)
+                    .with_help("the inputs violate a `requires` or an `assume`; the run is not an execution of the kernel");
+                input::report(&src, &[d]);
+                println!("{}: infeasible", src.path);
+            }
+            Outcome::Defect(d) => {
+                input::report(&src, &[render::defect_diagnostic(d, n)]);
+                println!("{}: {} after {} thread-statements", src.path, d.kind(), r.steps);
+            }
+        }
+    }
+    match r.outcome {
+        Outcome::Ok => Exit::Ok,
+        Outcome::Defect(_) => Exit::Defect,
+        Outcome::Infeasible { .. } | Outcome::Timeout => Exit::Inconclusive,
+    }
+}
+
+fn list(xs: &[String]) -> String {
+    if xs.is_empty() {
+        "none".into()
+    } else {
+        xs.iter().map(|x| format!("`{x}`")).collect::<Vec<_>>().join(", ")
+    }
+}

@@ -1,0 +1,117 @@
+//! Rendering reports: source positions, threads and accesses as text and as JSON.
+
+use kpl_lang::span::line_col;
+use kpl_lang::Span;
+use kpl_semantics::report::{Access, ArrayContents, Defect, ThreadId};
+use serde_json::{json, Value};
+
+/// `(3,0,0)`, dropping trailing dimensions that are 0 when the launch is 1-D or 2-D.
+pub fn dims(d: [u32; 3], n: usize) -> String {
+    let parts: Vec<String> = d[..n.max(1)].iter().map(|x| x.to_string()).collect();
+    if n <= 1 {
+        parts[0].clone()
+    } else {
+        format!("({})", parts.join(","))
+    }
+}
+
+pub fn thread_text(t: &ThreadId, n: usize) -> String {
+    format!("thread {} of group {}", dims(t.local, n), dims(t.group, n))
+}
+
+pub fn thread_json(t: &ThreadId) -> Value {
+    json!({ "group": t.group, "local": t.local })
+}
+
+pub fn pos_json(src: &str, span: Span) -> (usize, usize) {
+    line_col(src, span.start)
+}
+
+pub fn access_json(src: &str, a: &Access) -> Value {
+    let (line, col) = pos_json(src, a.span);
+    json!({ "thread": thread_json(&a.thread), "op": a.op.name(), "line": line, "col": col, "value": a.value })
+}
+
+/// A defect as JSON (CLI.md's defect entries).
+pub fn defect_json(src: &str, d: &Defect) -> Value {
+    match d {
+        Defect::Race { kind, scope, array, index, accesses } => json!({
+            "kind": "race", "race": kind.name(), "scope": scope.name(), "array": array, "index": index,
+            "accesses": accesses.iter().map(|a| access_json(src, a)).collect::<Vec<_>>(),
+        }),
+        Defect::Divergence { span, enabled, disabled } => {
+            let (line, col) = pos_json(src, *span);
+            json!({ "kind": "divergence", "line": line, "col": col,
+                    "threads": [ { "thread": thread_json(enabled), "enabled": true },
+                                 { "thread": thread_json(disabled), "enabled": false } ] })
+        }
+        Defect::Assertion { span, thread, invariant_of } => {
+            let (line, col) = pos_json(src, *span);
+            let mut v = json!({ "kind": "assertion", "line": line, "col": col, "thread": thread_json(thread) });
+            if let Some(l) = invariant_of {
+                let (ll, lc) = pos_json(src, *l);
+                v["invariant_of_loop"] = json!({ "line": ll, "col": lc });
+            }
+            v
+        }
+        Defect::OutOfBounds { array, index, size, access } => json!({
+            "kind": "out_of_bounds", "array": array, "index": index, "size": size,
+            "accesses": [access_json(src, access)],
+        }),
+    }
+}
+
+pub fn memory_json(mem: &[(String, ArrayContents)]) -> Value {
+    let sparse = |m: &std::collections::BTreeMap<u32, u32>| {
+        Value::Object(m.iter().map(|(k, v)| (k.to_string(), json!(v))).collect())
+    };
+    Value::Object(
+        mem.iter()
+            .map(|(name, c)| {
+                let v = match c {
+                    ArrayContents::Dense(d) => json!(d),
+                    ArrayContents::PerGroup(gs) => json!(gs),
+                    ArrayContents::Sparse(m) => sparse(m),
+                    ArrayContents::SparsePerGroup(gs) => Value::Array(gs.iter().map(sparse).collect()),
+                };
+                (name.clone(), v)
+            })
+            .collect(),
+    )
+}
+
+/// A defect as a diagnostic with both accesses (or both threads) pointing at the source.
+pub fn defect_diagnostic(d: &Defect, n: usize) -> kpl_lang::Diagnostic {
+    use kpl_lang::Diagnostic;
+    match d {
+        Defect::Race { kind, scope, array, index, accesses: [a, b] } => {
+            let label = |x: &Access| format!("{} of {array}[{index}] by {} (value {})", x.op.name(), thread_text(&x.thread, n), x.value);
+            Diagnostic::error(format!("{} {} data race on {array}[{index}]", kind.name(), scope.name()), b.span)
+                .with_label(label(b))
+                .with_secondary(a.span, label(a))
+        }
+        Defect::Divergence { span, enabled, disabled } => Diagnostic::error("barrier divergence", *span)
+            .with_label(format!(
+                "reached by {} while {} is disabled",
+                thread_text(enabled, n),
+                thread_text(disabled, n)
+            ))
+            .with_help("every thread of a group must reach the same barrier, under a uniform predicate"),
+        Defect::Assertion { span, thread, invariant_of } => {
+            let mut d = Diagnostic::error(
+                if invariant_of.is_some() { "loop invariant does not hold" } else { "assertion failure" },
+                *span,
+            )
+            .with_label(format!("false in {}", thread_text(thread, n)));
+            if let Some(l) = invariant_of {
+                d = d.with_secondary(*l, "at the head of this loop");
+            }
+            d
+        }
+        Defect::OutOfBounds { array, index, size, access } => Diagnostic::error(
+            format!("out-of-bounds {} of {array}[{index}] (size {size})", access.op.name()),
+            access.span,
+        )
+        .with_label(format!("by {}", thread_text(&access.thread, n))),
+    }
+}

@@ -1,0 +1,93 @@
+//! End-to-end tests of `kpl run`: the `// run:` line of every project kernel, inputs and
+//! outputs, and bad options.
+
+mod common;
+use common::*;
+
+#[test]
+fn every_run_line_gives_its_outcome() {
+    let mut n = 0;
+    for k in kernels("tests/kernels", "kpl") {
+        for line in header(&k, "run") {
+            let mut parts = line.split_whitespace();
+            let want = parts.next().unwrap().to_string();
+            let mut args = vec!["run", "--json", "--seed", "1"];
+            let extra: Vec<&str> = parts.collect();
+            args.extend(extra.iter().copied());
+            args.push(s(&k));
+            let o = kpl(&args);
+            let code = match want.as_str() {
+                "ok" => 0,
+                "infeasible" | "timeout" => 2,
+                _ => 1,
+            };
+            assert_eq!(o.code, code, "{}: {}", k.display(), o.stderr);
+            let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+            assert_eq!(v["outcome"], want.as_str(), "{}", k.display());
+            n += 1;
+        }
+    }
+    assert!(n >= 14);
+}
+
+#[test]
+fn a_race_report_names_both_threads_and_accesses() {
+    let o = kpl(&["run", "--json", "--seed", "1", s(&root().join("tests/kernels/reduce_nobarrier.kpl"))]);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let d = &v["defect"];
+    assert_eq!(d["kind"], "race");
+    assert_eq!(d["scope"], "intra-group");
+    assert_eq!(d["array"], "A");
+    let acc = d["accesses"].as_array().unwrap();
+    assert_eq!(acc.len(), 2);
+    assert_ne!(acc[0]["thread"], acc[1]["thread"]);
+    assert!(acc.iter().all(|a| a["line"].as_u64() == Some(13)));
+    // The text report shows both accesses in the source.
+    let t = kpl(&["run", "--seed", "1", s(&root().join("tests/kernels/reduce_nobarrier.kpl"))]);
+    assert!(t.stderr.contains("reduce_nobarrier.kpl:13:"), "{}", t.stderr);
+    assert!(t.stderr.contains("write of A[") && t.stderr.contains("read of A["), "{}", t.stderr);
+}
+
+#[test]
+fn inputs_params_and_outputs() {
+    let dir = std::env::temp_dir().join(format!("kpl-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let k = dir.join("copy.kpl");
+    std::fs::write(&k, "kernel copy { threads: 4; global inp[4]; global out[4]; param add; main { out[lid] := inp[lid] + add; } }").unwrap();
+    let input = dir.join("in.json");
+    std::fs::write(&input, r#"{"params": {"add": 10}, "arrays": {"inp": [1, 2, 3, "0x4"]}}"#).unwrap();
+    let out = dir.join("out.json");
+    let o = kpl(&["run", s(&k), "--input", s(&input), "--output", s(&out)]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let mem: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(mem["out"], serde_json::json!([11, 12, 13, 14]));
+    // --param overrides the file.
+    let o = kpl(&["run", "--json", s(&k), "--input", s(&input), "--param", "add=-1"]);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["memory"]["out"], serde_json::json!([0, 1, 2, 3]));
+    // Unknown names and bad values are bad input.
+    assert_eq!(kpl(&["run", s(&k), "--param", "nope=1"]).code, 3);
+    assert_eq!(kpl(&["run", s(&k), "--param", "add=x"]).code, 3);
+    std::fs::write(&input, r#"{"arrays": {"ghost": [1]}}"#).unwrap();
+    assert_eq!(kpl(&["run", s(&k), "--input", s(&input)]).code, 3);
+    std::fs::write(&input, "not json").unwrap();
+    assert_eq!(kpl(&["run", s(&k), "--input", s(&input)]).code, 3);
+    // Launch overrides.
+    let o = kpl(&["run", "--json", s(&k), "--blockDim=2", "--param", "add=0"]);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["steps"], 4); // two threads, a read and a write each
+    assert_eq!(kpl(&["run", s(&k), "--blockDim=[0]"]).code, 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn trace_and_max_steps() {
+    let k = root().join("tests/kernels/assert_fail.kpl");
+    let o = kpl(&["run", "--trace", s(&k)]);
+    assert_eq!(o.code, 1);
+    assert!(o.stdout.contains("assert x < 48;"), "{}", o.stdout);
+    let k = root().join("tests/kernels/strided_overflow.kpl");
+    let o = kpl(&["run", "--json", "--seed", "1", "--max-steps", "1000", s(&k)]);
+    assert_eq!(o.code, 2);
+    assert!(o.stdout.contains("\"timeout\""));
+}
