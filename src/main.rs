@@ -4,11 +4,13 @@
 mod cmd_check;
 mod cmd_fmt;
 mod cmd_run;
+mod cmd_verify;
 mod exit;
 mod input;
 mod options;
 mod progress;
 mod render;
+mod replay;
 
 use clap::{Parser, Subcommand};
 use exit::Exit;
@@ -32,6 +34,10 @@ enum Command {
     /// Run a kernel in the SDV reference interpreter on concrete inputs (all threads, all
     /// groups); report the first race, divergence, assertion failure or out-of-bounds access.
     Run(cmd_run::Args),
+    /// Prove a kernel free of data races, barrier divergence, assertion failures and
+    /// out-of-bounds accesses for every input and every pair of threads (GPUVerify's
+    /// method); report each defect with a witness replayed in the interpreter.
+    Verify(cmd_verify::Args),
 }
 
 fn main() {
@@ -48,6 +54,7 @@ fn main() {
         Command::Check(a) => cmd_check::run(a),
         Command::Fmt(a) => cmd_fmt::run(a),
         Command::Run(a) => cmd_run::run(a),
+        Command::Verify(a) => cmd_verify::run(a),
     };
     std::process::exit(code as i32);
 }

@@ -15,7 +15,7 @@ fn every_run_line_gives_its_outcome() {
             let extra: Vec<&str> = parts.collect();
             args.extend(extra.iter().copied());
             args.push(s(&k));
-            let o = kpl(&args);
+            let o = kpl_in(k.parent().unwrap(), &args);
             let code = match want.as_str() {
                 "ok" => 0,
                 "infeasible" | "timeout" => 2,

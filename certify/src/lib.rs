@@ -1,5 +1,19 @@
-//! Verification conditions, e-graph simplification, Z3, Houdini, certificates. Not yet built.
+//! Verification conditions, solving, Houdini, witnesses (and, later, simplification and
+//! certificates).
 //!
 //! Pipeline position: `reduction ─► certify ─► verdict, witness, certificate`.
-//! Takes: the two-thread sequential program. Gives: a verdict with witnesses or a certificate.
-//! The only crate that links Z3.
+//! Takes: the two-thread sequential program. Gives: a verdict, the failing assertions with
+//! a witness each (thread ids, params, initial contents), and statistics.
+//! The VC language (`vc`) is an `egg::Language` printable as SMT-LIB 2 (`vc_to_smt`).
+//! The only crate that links Z3 (`vc_to_z3`, `solve`).
+
+pub mod seq_to_vc;
+pub mod solve;
+pub mod vc;
+pub mod vc_to_smt;
+pub mod vc_to_z3;
+pub mod verify;
+pub mod witness;
+
+pub use egg::Id;
+pub use verify::{verify, Finding, Options, Outcome, Report};

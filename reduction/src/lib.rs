@@ -1,6 +1,16 @@
-//! The two-thread reduction (paper, sections 4 and 5.2). Not yet built.
+//! The two-thread reduction (paper, sections 4 and 5.2).
 //!
 //! Pipeline position: `KPL AST ─► reduction ─► certify`.
-//! Takes: a checked KPL kernel and a launch. Gives: a two-thread predicated sequential
-//! program instrumented for races and divergence, with candidate invariants.
+//! Takes: a checked kernel's core form and a launch. Gives: a two-thread predicated
+//! sequential program (`seq`) instrumented for races, divergence, bounds and assertions,
+//! every assertion labelled with the source access, barrier or assert it checks, the
+//! shared-state abstraction chosen per array (`taint`), and candidate loop invariants.
 //! Must not depend on: SMT, egg, or the `certify` crate.
+
+pub mod ast_to_seq;
+pub mod candidates;
+pub mod seq;
+pub mod taint;
+
+pub use ast_to_seq::{reduce, AbstractionChoice, Config};
+pub use seq::Program;

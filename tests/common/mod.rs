@@ -12,7 +12,12 @@ pub struct Out {
 
 /// Run the `kpl` binary with arguments.
 pub fn kpl(args: &[&str]) -> Out {
-    let o = Command::new(env!("CARGO_BIN_EXE_kpl")).args(args).output().expect("run kpl");
+    kpl_in(&root(), args)
+}
+
+/// Run the `kpl` binary in a directory.
+pub fn kpl_in(dir: &Path, args: &[&str]) -> Out {
+    let o = Command::new(env!("CARGO_BIN_EXE_kpl")).current_dir(dir).args(args).output().expect("run kpl");
     Out {
         code: o.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&o.stdout).into_owned(),

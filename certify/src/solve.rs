@@ -1,0 +1,182 @@
+//! Solving: a Z3 session over one encoding, Houdini (section 5.3) and the search for every
+//! failing assertion. Running out of time or an `unknown` answer is a result, never a panic.
+
+use crate::seq_to_vc::Encoding;
+use crate::vc_to_z3::Lowering;
+use egg::Id;
+use std::time::Instant;
+use z3::ast::{Bool, BV};
+use z3::{Model, Params, SatResult, Solver};
+
+pub enum Answer {
+    Sat(Model),
+    Unsat,
+    Unknown(String),
+}
+
+/// Queries over one encoding. Each query gets a fresh, non-incremental solver (Z3 then
+/// bit-blasts with its tactics, much faster on multiplications than its incremental core);
+/// the lowered definitions are shared between queries.
+pub struct Session<'e> {
+    pub enc: &'e Encoding,
+    low: Lowering,
+    defs: Vec<Bool>,
+    deadline: Option<Instant>,
+    pub calls: u32,
+    /// The guards' literals, by candidate.
+    guards: Vec<Bool>,
+    /// The solver of the last query (its model is still in use).
+    last: Option<Solver>,
+}
+
+impl<'e> Session<'e> {
+    pub fn new(enc: &'e Encoding, deadline: Option<Instant>) -> Session<'e> {
+        let mut low = Lowering::new();
+        let defs = enc
+            .defs
+            .iter()
+            .map(|(s, v)| {
+                let (a, b) = (low.lower(&enc.terms, *s), low.lower(&enc.terms, *v));
+                a.eq(&b)
+            })
+            .collect();
+        let guards = enc.guards.iter().map(|g| low.bool(&enc.terms, *g)).collect();
+        Session { enc, low, defs, deadline, calls: 0, guards, last: None }
+    }
+
+    /// Is some goal satisfiable with the candidates in `on` enabled and the others off?
+    pub fn check(&mut self, goals: &[Id], on: &[bool]) -> Answer {
+        if goals.is_empty() {
+            return Answer::Unsat;
+        }
+        let mut ms = 0u32;
+        if let Some(d) = self.deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Answer::Unknown("time limit reached".into());
+            }
+            ms = left.as_millis().clamp(1, u32::MAX as u128) as u32;
+        }
+        // Z3 picks its tactics by logic: pure bit-vector queries go to its bit-blaster.
+        let arrays = self.enc.terms.sorts.values().any(|s| *s == crate::vc::Sort::Array);
+        let solver = Solver::new_for_logic(if arrays { "QF_ABV" } else { "QF_BV" }).unwrap_or_else(Solver::new);
+        let mut params = Params::new();
+        if ms > 0 {
+            params.set_u32("timeout", ms);
+        }
+        solver.set_params(&params);
+        for d in &self.defs {
+            solver.assert(d);
+        }
+        for (i, g) in self.guards.iter().enumerate() {
+            solver.assert(if on.get(i).copied().unwrap_or(false) { g.clone() } else { g.not() });
+        }
+        let gs: Vec<Bool> = goals.iter().map(|g| self.low.bool(&self.enc.terms, *g)).collect();
+        solver.assert(Bool::or(&gs));
+        self.calls += 1;
+        let t0 = Instant::now();
+        let r = solver.check();
+        if std::env::var_os("KPL_DEBUG").is_some() {
+            eprintln!("solver call {}: {:?} in {:?} ({} goals)", self.calls, r, t0.elapsed(), goals.len());
+        }
+        let answer = match r {
+            SatResult::Sat => match solver.get_model() {
+                Some(m) => Answer::Sat(m),
+                None => Answer::Unknown("the solver gave no model".into()),
+            },
+            SatResult::Unsat => Answer::Unsat,
+            SatResult::Unknown => Answer::Unknown(
+                solver.get_reason_unknown().unwrap_or_else(|| "the solver answered unknown".into()),
+            ),
+        };
+        self.last = Some(solver);
+        answer
+    }
+
+    pub fn eval_bool(&mut self, m: &Model, id: Id) -> bool {
+        let b = self.low.bool(&self.enc.terms, id);
+        m.eval(&b, true).and_then(|v| v.as_bool()).unwrap_or(false)
+    }
+
+    pub fn eval_word(&mut self, m: &Model, id: Id) -> u32 {
+        let d = self.low.lower(&self.enc.terms, id);
+        let bv: Option<BV> = d.as_bv();
+        bv.and_then(|b| m.eval(&b, true)).and_then(|v| v.as_u64()).unwrap_or(0) as u32
+    }
+}
+
+/// What Houdini ends with.
+pub struct Houdini {
+    /// Candidates kept (proved inductive together).
+    pub kept: Vec<bool>,
+    pub rounds: u32,
+    /// Set when the solver could not decide a round: nothing about candidates is known.
+    pub unknown: Option<String>,
+}
+
+/// The largest set of candidates that is inductive (and holds on entry) together.
+pub fn houdini(s: &mut Session, progress: &dyn Fn(&str)) -> Houdini {
+    let n = s.enc.guards.len();
+    let mut on = vec![true; n];
+    let mut rounds = 0;
+    loop {
+        let goals: Vec<Id> =
+            (0..n).filter(|&c| on[c]).flat_map(|c| s.enc.candidate_fails[c].iter().copied()).collect();
+        progress(&format!("Houdini round {}, {} candidates", rounds + 1, on.iter().filter(|x| **x).count()));
+        match s.check(&goals, &on) {
+            Answer::Unsat => return Houdini { kept: on, rounds, unknown: None },
+            Answer::Unknown(why) => return Houdini { kept: vec![false; n], rounds, unknown: Some(why) },
+            Answer::Sat(m) => {
+                rounds += 1;
+                let mut dropped = 0;
+                for c in 0..n {
+                    if on[c] && s.enc.candidate_fails[c].clone().iter().any(|f| s.eval_bool(&m, *f)) {
+                        on[c] = false;
+                        dropped += 1;
+                    }
+                }
+                if dropped == 0 {
+                    // Cannot happen with a consistent model; stop rather than loop.
+                    return Houdini { kept: vec![false; n], rounds, unknown: Some("Houdini made no progress".into()) };
+                }
+            }
+        }
+    }
+}
+
+/// Every failing assertion, each turned into a `T` by `extract` from the model that shows
+/// it; stops early at `unknown` (with the reason).
+pub fn failures<T>(
+    s: &mut Session,
+    on: &[bool],
+    progress: &dyn Fn(&str),
+    extract: &mut dyn FnMut(&mut Session, &Model, usize) -> T,
+) -> (Vec<T>, Option<String>) {
+    let mut left: Vec<usize> = (0..s.enc.checks.len()).filter(|&l| s.enc.checks[l].is_some()).collect();
+    let mut found = Vec::new();
+    loop {
+        progress(&format!("checking {} assertions", left.len()));
+        let goals: Vec<Id> = left.iter().filter_map(|&l| s.enc.checks[l].as_ref().map(|c| c.fail)).collect();
+        match s.check(&goals, on) {
+            Answer::Unsat => return (found, None),
+            Answer::Unknown(why) => return (found, Some(why)),
+            Answer::Sat(m) => {
+                let failing: Vec<usize> = left
+                    .iter()
+                    .copied()
+                    .filter(|&l| {
+                        let f = s.enc.checks[l].as_ref().map(|c| c.fail);
+                        f.is_some_and(|f| s.eval_bool(&m, f))
+                    })
+                    .collect();
+                if failing.is_empty() {
+                    return (found, Some("the model shows no failing assertion".into()));
+                }
+                left.retain(|l| !failing.contains(l));
+                for l in failing {
+                    found.push(extract(s, &m, l));
+                }
+            }
+        }
+    }
+}

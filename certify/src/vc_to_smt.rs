@@ -1,0 +1,87 @@
+//! VC terms ─► SMT-LIB 2 text (`--dump=smt`, and the second solver of `check-cert`).
+
+use crate::vc::{Sort, Terms};
+use egg::Id;
+use std::collections::BTreeMap;
+
+pub fn sort_name(s: Sort) -> &'static str {
+    match s {
+        Sort::Bool => "Bool",
+        Sort::Word => "(_ BitVec 32)",
+        Sort::Array => "(Array (_ BitVec 32) (_ BitVec 32))",
+    }
+}
+
+/// Quote a symbol for SMT-LIB when it has characters outside simple symbols.
+pub fn symbol(s: &str) -> String {
+    let simple = s.chars().all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c))
+        && !s.starts_with(|c: char| c.is_ascii_digit());
+    if simple {
+        s.to_string()
+    } else {
+        format!("|{s}|")
+    }
+}
+
+/// Declarations of every variable the roots mention.
+pub fn declarations(t: &Terms, roots: &[Id]) -> String {
+    let mut vars = BTreeMap::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<Id> = roots.to_vec();
+    while let Some(i) = stack.pop() {
+        if !seen.insert(i) {
+            continue;
+        }
+        let n = t.node(i);
+        if let crate::vc::Vc::Var(s) = n {
+            vars.insert(s.as_str().to_string(), t.sorts.get(s).copied().unwrap_or(Sort::Word));
+        }
+        stack.extend(egg::Language::children(n).iter().copied());
+    }
+    vars.into_iter().map(|(n, s)| format!("(declare-fun {} () {})\n", symbol(&n), sort_name(s))).collect()
+}
+
+/// A term as SMT-LIB text, with shared subterms in `let`s when they repeat.
+pub fn term(t: &Terms, id: Id) -> String {
+    // Terms are DAGs; printing through `show` expands sharing, which is fine for the sizes
+    // kpl produces after SSA (every definition is its own equation).
+    let s = t.show(id);
+    quote_symbols(t, &s)
+}
+
+fn quote_symbols(_t: &Terms, s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for tok in s.split_inclusive([' ', '(', ')']) {
+        let (word, delim) = match tok.char_indices().last() {
+            Some((i, c)) if c == ' ' || c == '(' || c == ')' => (&tok[..i], &tok[i..]),
+            _ => (tok, ""),
+        };
+        if word.is_empty() || word.starts_with("#x") || word == "true" || word == "false" {
+            out.push_str(word);
+        } else {
+            out.push_str(&symbol(word));
+        }
+        out.push_str(delim);
+    }
+    out
+}
+
+/// A full SMT-LIB script: declarations, the definitions, and one query per goal, each
+/// between push and pop, with `(check-sat)`.
+pub fn script(t: &Terms, defs: &[(Id, Id)], assumptions: &[Id], goals: &[(String, Id)]) -> String {
+    let mut roots: Vec<Id> = defs.iter().flat_map(|(a, b)| [*a, *b]).collect();
+    roots.extend(assumptions.iter().copied());
+    roots.extend(goals.iter().map(|g| g.1));
+    let mut out = String::from("(set-logic QF_ABV)\n");
+    out.push_str(&declarations(t, &roots));
+    for (s, v) in defs {
+        out.push_str(&format!("(assert (= {} {}))\n", term(t, *s), term(t, *v)));
+    }
+    for a in assumptions {
+        out.push_str(&format!("(assert {})\n", term(t, *a)));
+    }
+    for (name, g) in goals {
+        out.push_str(&format!("; {name}\n(push 1)\n(assert {})\n(check-sat)\n(pop 1)\n", term(t, *g)));
+    }
+    out
+}

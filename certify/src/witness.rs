@@ -1,0 +1,83 @@
+//! Model ─► witness: the two threads, the params and the initial array contents the failing
+//! path reads, and for a race the access thread 1 made, so the interpreter can replay it.
+
+use crate::seq_to_vc::Encoding;
+use crate::solve::Session;
+use kpl_lang::Launch;
+use kpl_reduction::seq::{LabelKind, Program};
+use std::collections::BTreeMap;
+use z3::Model;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Ids {
+    pub group: [u32; 3],
+    pub local: [u32; 3],
+}
+
+impl Ids {
+    /// The linear index of the group (x fastest).
+    pub fn group_index(&self, l: &Launch) -> u32 {
+        self.group[0] + l.groups[0] * (self.group[1] + l.groups[1] * self.group[2])
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Witness {
+    pub threads: [Ids; 2],
+    pub params: BTreeMap<String, u32>,
+    /// Initial contents: array ─► (group for a shared array, index) ─► value.
+    pub arrays: BTreeMap<String, BTreeMap<(Option<u32>, u32), u32>>,
+    pub same_group: bool,
+    /// The label's index (thread 2's access for a race, thread 1's for bounds).
+    pub index: Option<u32>,
+    /// For a race: thread 1's access (source span of its statement).
+    pub logged: Option<(usize, usize)>,
+}
+
+pub fn extract(s: &mut Session, m: &Model, p: &Program, enc: &Encoding, launch: &Launch, label: usize) -> Witness {
+    let mut w = Witness::default();
+    for (name, id) in &enc.inputs {
+        let v = s.eval_word(m, *id);
+        // Thread ids are named `lid1.x` ... `gid2.z`; everything else is a param.
+        let id_of = |prefix: &str| {
+            let rest = name.strip_prefix(prefix)?;
+            let t = if rest.starts_with('1') { 0 } else { 1 };
+            let axis = if rest.ends_with(".y") { 1 } else if rest.ends_with(".z") { 2 } else { 0 };
+            Some((t, axis))
+        };
+        if let Some((t, a)) = id_of("lid") {
+            w.threads[t].local[a] = v;
+        } else if let Some((t, a)) = id_of("gid") {
+            w.threads[t].group[a] = v;
+        } else {
+            w.params.insert(name.clone(), v);
+        }
+    }
+    w.same_group = w.threads[0].group == w.threads[1].group;
+    for n in &enc.notes {
+        if !n.initial || !s.eval_bool(m, n.active) {
+            continue;
+        }
+        let (i, v) = (s.eval_word(m, n.index), s.eval_word(m, n.value));
+        let g = n.shared.then(|| w.threads[n.thread as usize - 1].group_index(launch));
+        w.arrays.entry(n.array.clone()).or_default().entry((g, i)).or_insert(v);
+    }
+    if let Some(check) = enc.checks[label].as_ref() {
+        if let Some(sub) = check.subject {
+            w.index = Some(s.eval_word(m, sub));
+        }
+        if let LabelKind::Race { array, array_index, logged_write, .. } = &p.labels[label].kind {
+            let var = format!("{}_stmt_{array}", if *logged_write { "WR" } else { "RD" });
+            if let Some(v) = p.find(&var) {
+                let sid = s.eval_word(m, check.env[v.0 as usize]);
+                // Only a site of the right array and kind (the model is free elsewhere).
+                w.logged = p
+                    .sites
+                    .get(sid as usize)
+                    .filter(|site| site.array == *array_index && site.write == *logged_write)
+                    .map(|site| site.span);
+            }
+        }
+    }
+    w
+}

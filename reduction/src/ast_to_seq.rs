@@ -1,0 +1,777 @@
+//! KPL core form ─► the two-thread sequential program (paper, section 5.2, Figure 9).
+//!
+//! Two symbolic threads with ids constrained to the launch and distinct; every local
+//! duplicated (`x$1`, `x$2`); predicated execution (a statement of thread t runs under a
+//! boolean predicate `p$t`; a loop runs while either thread's loop predicate holds);
+//! procs inlined; race instrumentation with one tracked access per array and kind, logged
+//! for thread 1 by nondeterministic choice and checked at thread 2's accesses (the pair is
+//! arbitrary, so this covers both orders); a divergence check at each barrier; bounds and
+//! `assert` checks for thread 1 (again enough by symmetry). Each shared array is abstracted
+//! adversarially (reads are arbitrary) or by equality (per-thread copies made arbitrary but
+//! equal at each barrier) (paper, section 4).
+
+use crate::candidates;
+use crate::seq::*;
+use crate::taint;
+use kpl_lang::ast::{self, Axis, BinOp, Builtin, ExprKind, Special, StmtKind, UnOp};
+use kpl_lang::Launch;
+use std::collections::{BTreeMap, HashMap};
+
+/// How arrays are abstracted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbstractionChoice {
+    /// Per array, by the taint analysis.
+    Auto,
+    Equality,
+    Adversarial,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub launch: Launch,
+    pub abstraction: AbstractionChoice,
+    pub only_intra_group: bool,
+    /// Tolerate write-write races writing equal values.
+    pub benign: bool,
+}
+
+/// The race-instrumentation variables of one array (thread 1's tracked accesses).
+#[derive(Clone, Copy, Debug)]
+pub struct Inst {
+    pub wr_exists: VarId,
+    pub wr_elem: VarId,
+    pub wr_stmt: VarId,
+    pub wr_val: VarId,
+    pub rd_exists: VarId,
+    pub rd_elem: VarId,
+    pub rd_stmt: VarId,
+}
+
+type Pair = [Expr; 2];
+
+#[derive(Clone, Default)]
+struct Frame {
+    /// The innermost loop's break and continue flags, in this proc (or main).
+    loop_flags: Option<([VarId; 2], [VarId; 2])>,
+    ret: Option<[VarId; 2]>,
+}
+
+pub(crate) struct Builder<'k> {
+    pub(crate) kernel: &'k ast::Kernel,
+    cfg: Config,
+    pub(crate) prog: Program,
+    /// Locals in scope; `None` marks a proc boundary (a proc sees no caller locals).
+    scope: Vec<Option<(String, [VarId; 2])>>,
+    params: HashMap<String, VarId>,
+    arrays: HashMap<String, usize>,
+    pub(crate) inst: Vec<Inst>,
+    copies: Vec<Option<[VarId; 2]>>,
+    pub(crate) lid: [[Expr; 3]; 2],
+    pub(crate) gid: [[Expr; 3]; 2],
+    pub(crate) same_group: Expr,
+    distinct: Expr,
+    frames: Vec<Frame>,
+    out: Vec<Stmt>,
+    names: HashMap<String, usize>,
+    /// Any barrier emitted so far, or inside a loop that has one (for witness notes).
+    barrier_before: bool,
+    barrier_loops: usize,
+}
+
+/// Build the sequential program of a checked kernel's core form.
+pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
+    let chosen = taint::choose(core);
+    let mut b = Builder {
+        kernel: core,
+        cfg: cfg.clone(),
+        prog: Program {
+            vars: Vec::new(),
+            body: Vec::new(),
+            labels: Vec::new(),
+            loops: Vec::new(),
+            candidates: Vec::new(),
+            arrays: Vec::new(),
+            inputs: Vec::new(),
+            sites: Vec::new(),
+        },
+        scope: Vec::new(),
+        params: HashMap::new(),
+        arrays: HashMap::new(),
+        inst: Vec::new(),
+        copies: Vec::new(),
+        lid: std::array::from_fn(|_| std::array::from_fn(|_| Expr::Word(0))),
+        gid: std::array::from_fn(|_| std::array::from_fn(|_| Expr::Word(0))),
+        same_group: Expr::Bool(true),
+        distinct: Expr::Bool(true),
+        frames: vec![Frame::default()],
+        out: Vec::new(),
+        names: HashMap::new(),
+        barrier_before: false,
+        barrier_loops: 0,
+    };
+    b.prelude(&chosen);
+    let main = &core.main;
+    b.block(main, [Expr::Bool(true), Expr::Bool(true)]);
+    b.prog.body = std::mem::take(&mut b.out);
+    b.prog
+}
+
+impl<'k> Builder<'k> {
+    pub(crate) fn var(&mut self, name: &str, sort: Sort) -> VarId {
+        let n = self.names.entry(name.to_string()).or_insert(0);
+        *n += 1;
+        let full = if *n == 1 { name.to_string() } else { format!("{name}#{n}") };
+        self.prog.vars.push(VarInfo { name: full, sort });
+        VarId(self.prog.vars.len() as u32 - 1)
+    }
+
+    /// A variable for each thread: `name$1`, `name$2` (numbered if the name repeats).
+    pub(crate) fn pair(&mut self, name: &str, sort: Sort) -> [VarId; 2] {
+        let n = self.names.entry(format!("{name}$")).or_insert(0);
+        *n += 1;
+        let base = if *n == 1 { name.to_string() } else { format!("{name}#{n}") };
+        let mk = |b: &mut Builder, t: usize| {
+            b.prog.vars.push(VarInfo { name: format!("{base}${t}"), sort });
+            VarId(b.prog.vars.len() as u32 - 1)
+        };
+        [mk(self, 1), mk(self, 2)]
+    }
+
+    pub(crate) fn emit(&mut self, s: Stmt) {
+        self.out.push(s);
+    }
+
+    pub(crate) fn assign(&mut self, v: VarId, e: Expr) {
+        self.emit(Stmt::Assign(v, e));
+    }
+
+    fn label(&mut self, kind: LabelKind, span: kpl_lang::Span, what: String) -> usize {
+        self.prog.labels.push(Label { kind, span: (span.start, span.end), what, subject: None });
+        self.prog.labels.len() - 1
+    }
+
+    fn assert(&mut self, e: Expr, kind: LabelKind, span: kpl_lang::Span, what: String) {
+        self.assert_about(e, kind, span, what, None);
+    }
+
+    fn assert_about(&mut self, e: Expr, kind: LabelKind, span: kpl_lang::Span, what: String, subject: Option<Expr>) {
+        if e == Expr::Bool(true) {
+            return;
+        }
+        let l = self.label(kind, span, what);
+        self.prog.labels[l].subject = subject;
+        self.emit(Stmt::Assert(e, l));
+    }
+
+    /// A new predicate pair `q$t := e_t`, unless `e` is already a variable or constant.
+    fn pred(&mut self, name: &str, e: Pair) -> Pair {
+        if e.iter().all(|x| matches!(x, Expr::Var(_) | Expr::Bool(_))) {
+            return e;
+        }
+        let q = self.pair(name, Sort::Bool);
+        let [e1, e2] = e;
+        self.assign(q[0], e1);
+        self.assign(q[1], e2);
+        [Expr::Var(q[0]), Expr::Var(q[1])]
+    }
+
+    fn prelude(&mut self, chosen: &BTreeMap<String, Abstraction>) {
+        let l = self.cfg.launch;
+        for t in 0..2 {
+            for a in Axis::ALL {
+                let lv = self.var(&format!("lid{}.{}", t + 1, a.name()), Sort::Word);
+                let gv = self.var(&format!("gid{}.{}", t + 1, a.name()), Sort::Word);
+                self.lid[t][a.index()] = Expr::Var(lv);
+                self.gid[t][a.index()] = Expr::Var(gv);
+                self.prog.inputs.push((format!("lid{}.{}", t + 1, a.name()), lv));
+                self.prog.inputs.push((format!("gid{}.{}", t + 1, a.name()), gv));
+                let bounds = Expr::and2(
+                    Expr::ult(Expr::Var(lv), Expr::Word(l.threads[a.index()])),
+                    Expr::ult(Expr::Var(gv), Expr::Word(l.groups[a.index()])),
+                );
+                self.emit(Stmt::Assume(bounds));
+            }
+        }
+        let same = Expr::and(
+            (0..3).map(|a| Expr::eq(self.gid[0][a].clone(), self.gid[1][a].clone())).collect(),
+        );
+        let same_lid = Expr::and((0..3).map(|a| Expr::eq(self.lid[0][a].clone(), self.lid[1][a].clone())).collect());
+        let sg = self.var("same_group", Sort::Bool);
+        self.assign(sg, same);
+        self.same_group = Expr::Var(sg);
+        let dv = self.var("distinct", Sort::Bool);
+        self.assign(dv, Expr::not(Expr::and2(Expr::Var(sg), same_lid)));
+        self.distinct = Expr::Var(dv);
+        if l.total_threads() >= 2 {
+            self.emit(Stmt::Assume(Expr::Var(dv)));
+        }
+        if self.cfg.only_intra_group {
+            self.emit(Stmt::Assume(Expr::Var(sg)));
+        }
+        for d in &self.kernel.decls {
+            if let ast::DeclKind::Param(x) = &d.kind {
+                let v = self.var(&x.name, Sort::Word);
+                self.params.insert(x.name.clone(), v);
+                self.prog.inputs.push((x.name.clone(), v));
+            }
+        }
+        for d in &self.kernel.decls {
+            if let ast::DeclKind::Requires(e) = &d.kind {
+                let c = Expr::to_bool(self.expr(e, 0));
+                self.emit(Stmt::Assume(c));
+            }
+        }
+        for d in &self.kernel.decls {
+            let (name, shared, size) = match &d.kind {
+                ast::DeclKind::Shared { name, size } => (name, true, Some(size.0 as u32)),
+                ast::DeclKind::Global { name, size } => (name, false, size.map(|s| s.0 as u32)),
+                _ => continue,
+            };
+            let abstraction = match self.cfg.abstraction {
+                AbstractionChoice::Auto => chosen.get(&name.name).copied().unwrap_or(Abstraction::Adversarial),
+                AbstractionChoice::Equality => Abstraction::Equality,
+                AbstractionChoice::Adversarial => Abstraction::Adversarial,
+            };
+            self.arrays.insert(name.name.clone(), self.prog.arrays.len());
+            self.prog.arrays.push(ArrayInfo { name: name.name.clone(), shared, size, abstraction });
+            let n = &name.name;
+            let inst = Inst {
+                wr_exists: self.var(&format!("WR_exists_{n}"), Sort::Bool),
+                wr_elem: self.var(&format!("WR_elem_{n}"), Sort::Word),
+                wr_stmt: self.var(&format!("WR_stmt_{n}"), Sort::Word),
+                wr_val: self.var(&format!("WR_val_{n}"), Sort::Word),
+                rd_exists: self.var(&format!("RD_exists_{n}"), Sort::Bool),
+                rd_elem: self.var(&format!("RD_elem_{n}"), Sort::Word),
+                rd_stmt: self.var(&format!("RD_stmt_{n}"), Sort::Word),
+            };
+            self.assign(inst.wr_exists, Expr::Bool(false));
+            self.assign(inst.rd_exists, Expr::Bool(false));
+            self.inst.push(inst);
+            let copies = (abstraction == Abstraction::Equality).then(|| {
+                let c = self.pair(n, Sort::Array);
+                // All threads start from the same contents; a shared array's only within a group.
+                let same = Expr::eq(Expr::Var(c[0]), Expr::Var(c[1]));
+                let assume = if shared { Expr::implies(Expr::Var(sg), same) } else { same };
+                self.emit(Stmt::Assume(assume));
+                c
+            });
+            self.copies.push(copies);
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<[VarId; 2]> {
+        for s in self.scope.iter().rev() {
+            match s {
+                None => return None,
+                Some((n, v)) if n == name => return Some(*v),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn declare(&mut self, name: &str) -> [VarId; 2] {
+        let v = self.pair(name, Sort::Word);
+        self.scope.push(Some((name.to_string(), v)));
+        v
+    }
+
+    /// A word-valued expression of thread `t` (0 or 1).
+    pub(crate) fn expr(&self, e: &ast::Expr, t: usize) -> Expr {
+        let w = |e: Expr| Expr::to_word(e);
+        let b = |x: &ast::Expr| Expr::to_bool(self.expr(x, t));
+        match &e.kind {
+            ExprKind::Num(n) => Expr::Word(*n as u32),
+            ExprKind::Bool(v) => Expr::Word(*v as u32),
+            ExprKind::Var(x) => match self.lookup(&x.name) {
+                Some(v) => Expr::Var(v[t]),
+                None => self.params.get(&x.name).map(|v| Expr::Var(*v)).unwrap_or(Expr::Word(0)),
+            },
+            ExprKind::Special(s, a, _) => match s {
+                Special::Lid => self.lid[t][a.index()].clone(),
+                Special::Gid => self.gid[t][a.index()].clone(),
+                Special::Threads => Expr::Word(self.cfg.launch.threads[a.index()]),
+                Special::Groups => Expr::Word(self.cfg.launch.groups[a.index()]),
+            },
+            ExprKind::Unary(op, a) => match op {
+                UnOp::Not => w(Expr::not(b(a))),
+                UnOp::BitNot => Expr::BvNot(Box::new(self.expr(a, t))),
+                UnOp::Neg => Expr::Neg(Box::new(self.expr(a, t))),
+            },
+            ExprKind::Binary(op, x, y) => {
+                let (ex, ey) = (|| self.expr(x, t), || self.expr(y, t));
+                use BinOp::*;
+                match op {
+                    LOr => w(Expr::or2(b(x), b(y))),
+                    LAnd => w(Expr::and2(b(x), b(y))),
+                    BitOr => Expr::bin(WordOp::Or, ex(), ey()),
+                    BitXor => Expr::bin(WordOp::Xor, ex(), ey()),
+                    BitAnd => Expr::bin(WordOp::And, ex(), ey()),
+                    Eq => w(Expr::eq(ex(), ey())),
+                    Ne => w(Expr::not(Expr::eq(ex(), ey()))),
+                    Lt => w(Expr::cmp(CmpOp::Ult, ex(), ey())),
+                    Le => w(Expr::cmp(CmpOp::Ule, ex(), ey())),
+                    Gt => w(Expr::cmp(CmpOp::Ult, ey(), ex())),
+                    Ge => w(Expr::cmp(CmpOp::Ule, ey(), ex())),
+                    Shl => Expr::bin(WordOp::Shl, ex(), ey()),
+                    Shr => Expr::bin(WordOp::Lshr, ex(), ey()),
+                    Add => Expr::bin(WordOp::Add, ex(), ey()),
+                    Sub => Expr::bin(WordOp::Sub, ex(), ey()),
+                    Mul => Expr::bin(WordOp::Mul, ex(), ey()),
+                    Div => Expr::bin(WordOp::Udiv, ex(), ey()),
+                    Rem => Expr::bin(WordOp::Urem, ex(), ey()),
+                }
+            }
+            ExprKind::Cond(c, x, y) => Expr::ite(b(c), self.expr(x, t), self.expr(y, t)),
+            ExprKind::Call(f, args) => {
+                let a = args.first().map(|x| self.expr(x, t)).unwrap_or(Expr::Word(0));
+                let c = args.get(1).map(|x| self.expr(x, t)).unwrap_or(Expr::Word(0));
+                match Builtin::from_name(&f.name) {
+                    Some(Builtin::Slt) => w(Expr::cmp(CmpOp::Slt, a, c)),
+                    Some(Builtin::Sle) => w(Expr::cmp(CmpOp::Sle, a, c)),
+                    Some(Builtin::Sgt) => w(Expr::cmp(CmpOp::Slt, c, a)),
+                    Some(Builtin::Sge) => w(Expr::cmp(CmpOp::Sle, c, a)),
+                    Some(Builtin::Sdiv) => Expr::bin(WordOp::Sdiv, a, c),
+                    Some(Builtin::Srem) => Expr::bin(WordOp::Srem, a, c),
+                    Some(Builtin::Ashr) => Expr::bin(WordOp::Ashr, a, c),
+                    Some(Builtin::Min) => Expr::ite(Expr::ult(a.clone(), c.clone()), a, c),
+                    Some(Builtin::Max) => Expr::ite(Expr::ult(a.clone(), c.clone()), c, a),
+                    Some(Builtin::Implies) => w(Expr::implies(Expr::to_bool(a), Expr::to_bool(c))),
+                    None => Expr::Word(0),
+                }
+            }
+            // Not in the core form (reads are statements); errors never get here.
+            ExprKind::Index(..) | ExprKind::Error => Expr::Word(0),
+        }
+    }
+
+    fn pair_of(&self, e: &ast::Expr) -> Pair {
+        [self.expr(e, 0), self.expr(e, 1)]
+    }
+
+    fn cond_pair(&self, e: &ast::Expr) -> Pair {
+        [Expr::to_bool(self.expr(e, 0)), Expr::to_bool(self.expr(e, 1))]
+    }
+
+    fn block(&mut self, b: &ast::Block, p: Pair) {
+        let mark = self.scope.len();
+        let mut p = p;
+        for s in &b.stmts {
+            self.stmt(s, p.clone());
+            if jumps(s) {
+                p = self.refresh(p);
+            }
+        }
+        self.scope.truncate(mark);
+    }
+
+    /// After a statement that may execute `break`, `continue` or `return`: the predicate
+    /// without the threads that did.
+    fn refresh(&mut self, p: Pair) -> Pair {
+        let f = self.frames.last().cloned().unwrap_or_default();
+        let mut flags: Vec<[VarId; 2]> = Vec::new();
+        if let Some((b, c)) = f.loop_flags {
+            flags.push(b);
+            flags.push(c);
+        }
+        if let Some(r) = f.ret {
+            flags.push(r);
+        }
+        let [p1, p2] = p;
+        let mk = |p: Expr, t: usize| {
+            let mut xs = vec![p];
+            xs.extend(flags.iter().map(|f| Expr::not(Expr::Var(f[t]))));
+            Expr::and(xs)
+        };
+        self.pred("p", [mk(p1, 0), mk(p2, 1)])
+    }
+
+    fn site(&mut self, span: kpl_lang::Span, array: usize, write: bool) -> u32 {
+        self.prog.sites.push(Site { span: (span.start, span.end), array, write });
+        self.prog.sites.len() as u32 - 1
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt, p: Pair) {
+        match &s.kind {
+            StmtKind::Local(x, None) => {
+                let v = self.declare(&x.name);
+                self.assign(v[0], Expr::Word(0));
+                self.assign(v[1], Expr::Word(0));
+            }
+            StmtKind::Local(x, Some(e)) => {
+                // A fresh location: its value in a disabled thread is never observed, so the
+                // enabled threads' value can be stored unconditionally.
+                let vals = match &e.kind {
+                    ExprKind::Index(a, i) => self.read(a, i, e.span, &p),
+                    _ => self.pair_of(e),
+                };
+                let v = self.declare(&x.name);
+                let [a, b] = vals;
+                self.assign(v[0], a);
+                self.assign(v[1], b);
+            }
+            StmtKind::Assign(x, e) => {
+                let vals = match &e.kind {
+                    ExprKind::Index(a, i) => self.read(a, i, e.span, &p),
+                    _ => self.pair_of(e),
+                };
+                let Some(v) = self.lookup(&x.name) else { return };
+                for (t, val) in vals.into_iter().enumerate() {
+                    let e = Expr::ite(p[t].clone(), val, Expr::Var(v[t]));
+                    self.assign(v[t], e);
+                }
+            }
+            StmtKind::Store(a, i, e) => self.write(a, i, e, s.span, &p),
+            StmtKind::If(c, t, e) => {
+                let c = self.cond_pair(c);
+                let pt = self.pred("then", [Expr::and2(p[0].clone(), c[0].clone()), Expr::and2(p[1].clone(), c[1].clone())]);
+                let pe = self.pred(
+                    "else",
+                    [Expr::and2(p[0].clone(), Expr::not(c[0].clone())), Expr::and2(p[1].clone(), Expr::not(c[1].clone()))],
+                );
+                self.block(t, pt);
+                match e.as_deref() {
+                    Some(ast::Else::Block(b)) => self.block(b, pe),
+                    Some(ast::Else::If(s)) => {
+                        let mark = self.scope.len();
+                        self.stmt(s, pe);
+                        self.scope.truncate(mark);
+                    }
+                    None => {}
+                }
+            }
+            StmtKind::While { cond, invariants, body } => self.while_loop(s, cond, invariants, body, p),
+            StmtKind::Call(f, args) => self.call(f, args, p),
+            StmtKind::Barrier => self.barrier(s.span, &p),
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return => {
+                let f = self.frames.last().cloned().unwrap_or_default();
+                let flag = match s.kind {
+                    StmtKind::Break => f.loop_flags.map(|l| l.0),
+                    StmtKind::Continue => f.loop_flags.map(|l| l.1),
+                    _ => f.ret,
+                };
+                if let Some(fl) = flag {
+                    for t in 0..2 {
+                        self.assign(fl[t], Expr::or2(Expr::Var(fl[t]), p[t].clone()));
+                    }
+                }
+            }
+            StmtKind::Assert(e) => {
+                let c = Expr::to_bool(self.expr(e, 0));
+                let text = format!("assert {}", kpl_lang::printer::print_expr(e));
+                self.assert(Expr::implies(p[0].clone(), c), LabelKind::Assertion, s.span, text);
+            }
+            StmtKind::Assume(e) => {
+                let c = self.cond_pair(e);
+                let [c1, c2] = c;
+                self.emit(Stmt::Assume(Expr::and2(Expr::implies(p[0].clone(), c1), Expr::implies(p[1].clone(), c2))));
+            }
+            StmtKind::Error => {}
+        }
+    }
+
+    fn array_of(&self, a: &ast::Ident) -> usize {
+        self.arrays.get(&a.name).copied().unwrap_or(0)
+    }
+
+    /// The condition under which thread 2's access to array `k` can race with thread 1's.
+    fn relevant(&self, k: usize) -> Expr {
+        if self.prog.arrays[k].shared {
+            Expr::and2(self.same_group.clone(), self.distinct.clone())
+        } else {
+            self.distinct.clone()
+        }
+    }
+
+    fn bounds(&mut self, k: usize, idx: &Expr, p: &Expr, span: kpl_lang::Span, write: bool) {
+        if let Some(n) = self.prog.arrays[k].size {
+            let name = self.prog.arrays[k].name.clone();
+            let what = format!("{} of {name}", if write { "write" } else { "read" });
+            let ok = Expr::implies(p.clone(), Expr::ult(idx.clone(), Expr::Word(n)));
+            self.assert_about(ok, LabelKind::OutOfBounds { array: name, size: n }, span, what, Some(idx.clone()));
+        }
+    }
+
+    /// Thread 1 maybe logs an access (nondeterministic choice).
+    fn log(&mut self, exists: VarId, elem: VarId, stmt: VarId, val: Option<(VarId, Expr)>, idx: Expr, p: &Expr, sid: u32) {
+        let c = self.var("log", Sort::Bool);
+        self.emit(Stmt::Havoc(c));
+        let sel = Expr::and2(p.clone(), Expr::Var(c));
+        self.assign(exists, Expr::or2(Expr::Var(exists), sel.clone()));
+        self.assign(elem, Expr::ite(sel.clone(), idx, Expr::Var(elem)));
+        self.assign(stmt, Expr::ite(sel.clone(), Expr::Word(sid), Expr::Var(stmt)));
+        if let Some((v, e)) = val {
+            self.assign(v, Expr::ite(sel, e, Expr::Var(v)));
+        }
+    }
+
+    fn read(&mut self, a: &ast::Ident, i: &ast::Expr, span: kpl_lang::Span, p: &Pair) -> Pair {
+        let k = self.array_of(a);
+        let idx = self.pair_of(i);
+        let sid = self.site(span, k, false);
+        let inst = self.inst[k];
+        self.bounds(k, &idx[0], &p[0], span, false);
+        self.log(inst.rd_exists, inst.rd_elem, inst.rd_stmt, None, idx[0].clone(), &p[0], sid);
+        let race = Expr::and(vec![
+            p[1].clone(),
+            self.relevant(k),
+            Expr::Var(inst.wr_exists),
+            Expr::eq(Expr::Var(inst.wr_elem), idx[1].clone()),
+        ]);
+        let name = a.name.clone();
+        self.assert_about(
+            Expr::not(race),
+            LabelKind::Race { array: name.clone(), array_index: k, second_write: false, logged_write: true },
+            span,
+            format!("read of {name}"),
+            Some(idx[1].clone()),
+        );
+        let vals: Vec<Expr> = (0..2)
+            .map(|t| match self.copies[k] {
+                Some(c) => Expr::select(Expr::Var(c[t]), idx[t].clone()),
+                None => {
+                    let v = self.var(&format!("{}_read", a.name), Sort::Word);
+                    self.emit(Stmt::Havoc(v));
+                    Expr::Var(v)
+                }
+            })
+            .collect();
+        let initial = !self.barrier_before && self.barrier_loops == 0;
+        for t in 0..2 {
+            self.emit(Stmt::Note(ReadNote {
+                array: a.name.clone(),
+                thread: t as u8 + 1,
+                index: idx[t].clone(),
+                value: vals[t].clone(),
+                enabled: p[t].clone(),
+                initial,
+                shared: self.prog.arrays[k].shared,
+            }));
+        }
+        [vals[0].clone(), vals[1].clone()]
+    }
+
+    fn write(&mut self, a: &ast::Ident, i: &ast::Expr, e: &ast::Expr, span: kpl_lang::Span, p: &Pair) {
+        let k = self.array_of(a);
+        let idx = self.pair_of(i);
+        let val = self.pair_of(e);
+        let sid = self.site(span, k, true);
+        let inst = self.inst[k];
+        self.bounds(k, &idx[0], &p[0], span, true);
+        let benign = self.cfg.benign.then(|| (inst.wr_val, val[0].clone()));
+        self.log(inst.wr_exists, inst.wr_elem, inst.wr_stmt, benign, idx[0].clone(), &p[0], sid);
+        if let Some(c) = self.copies[k] {
+            let upd = Expr::store(Expr::Var(c[0]), idx[0].clone(), val[0].clone());
+            self.assign(c[0], Expr::ite(p[0].clone(), upd, Expr::Var(c[0])));
+        }
+        let name = a.name.clone();
+        let mut ww = vec![
+            p[1].clone(),
+            self.relevant(k),
+            Expr::Var(inst.wr_exists),
+            Expr::eq(Expr::Var(inst.wr_elem), idx[1].clone()),
+        ];
+        if self.cfg.benign {
+            ww.push(Expr::not(Expr::eq(Expr::Var(inst.wr_val), val[1].clone())));
+        }
+        self.assert_about(
+            Expr::not(Expr::and(ww)),
+            LabelKind::Race { array: name.clone(), array_index: k, second_write: true, logged_write: true },
+            span,
+            format!("write to {name}"),
+            Some(idx[1].clone()),
+        );
+        let rw = Expr::and(vec![
+            p[1].clone(),
+            self.relevant(k),
+            Expr::Var(inst.rd_exists),
+            Expr::eq(Expr::Var(inst.rd_elem), idx[1].clone()),
+        ]);
+        self.assert_about(
+            Expr::not(rw),
+            LabelKind::Race { array: name.clone(), array_index: k, second_write: true, logged_write: false },
+            span,
+            format!("write to {name}"),
+            Some(idx[1].clone()),
+        );
+        if let Some(c) = self.copies[k] {
+            let upd = Expr::store(Expr::Var(c[1]), idx[1].clone(), val[1].clone());
+            self.assign(c[1], Expr::ite(p[1].clone(), upd, Expr::Var(c[1])));
+        }
+    }
+
+    fn barrier(&mut self, span: kpl_lang::Span, p: &Pair) {
+        let both = Expr::and2(self.same_group.clone(), self.distinct.clone());
+        self.assert(
+            Expr::implies(both, Expr::eq(p[0].clone(), p[1].clone())),
+            LabelKind::Divergence,
+            span,
+            "barrier".into(),
+        );
+        self.barrier_before = true;
+        let clear = Expr::and2(self.same_group.clone(), p[0].clone());
+        for k in 0..self.prog.arrays.len() {
+            if let Some(c) = self.copies[k] {
+                let name = self.prog.arrays[k].name.clone();
+                let h1 = self.var(&format!("{name}_sync"), Sort::Array);
+                let h2 = self.var(&format!("{name}_sync"), Sort::Array);
+                self.emit(Stmt::Havoc(h1));
+                self.emit(Stmt::Havoc(h2));
+                self.assign(c[0], Expr::ite(p[0].clone(), Expr::Var(h1), Expr::Var(c[0])));
+                let other = Expr::ite(self.same_group.clone(), Expr::Var(h1), Expr::Var(h2));
+                self.assign(c[1], Expr::ite(p[1].clone(), other, Expr::Var(c[1])));
+            }
+            let inst = self.inst[k];
+            for ex in [inst.wr_exists, inst.rd_exists] {
+                self.assign(ex, Expr::and2(Expr::Var(ex), Expr::not(clear.clone())));
+            }
+        }
+    }
+
+    fn call(&mut self, f: &ast::Ident, args: &[ast::Expr], p: Pair) {
+        let Some(pr) = self.kernel.procs.iter().find(|q| q.name.name == f.name) else { return };
+        let vals: Vec<Pair> = args.iter().map(|a| self.pair_of(a)).collect();
+        let ret = self.pair(&format!("ret_{}", f.name), Sort::Bool);
+        self.assign(ret[0], Expr::Bool(false));
+        self.assign(ret[1], Expr::Bool(false));
+        let mark = self.scope.len();
+        self.scope.push(None);
+        for (x, v) in pr.params.iter().zip(vals) {
+            let pv = self.declare(&x.name);
+            let [a, b] = v;
+            self.assign(pv[0], a);
+            self.assign(pv[1], b);
+        }
+        self.frames.push(Frame { loop_flags: None, ret: Some(ret) });
+        self.block(&pr.body, p);
+        self.frames.pop();
+        self.scope.truncate(mark);
+    }
+
+    fn while_loop(&mut self, s: &ast::Stmt, cond: &ast::Expr, invs: &[ast::Expr], body: &ast::Block, p: Pair) {
+        let brk = self.pair("brk", Sort::Bool);
+        let cont = self.pair("cont", Sort::Bool);
+        let lc = self.pair("lc", Sort::Bool);
+        for t in 0..2 {
+            self.assign(brk[t], Expr::Bool(false));
+            self.assign(lc[t], p[t].clone());
+        }
+        let id = self.prog.loops.len();
+        self.prog.loops.push(LoopInfo { span: (s.span.start, s.span.end) });
+        // Candidate invariants may need snapshots of variables at loop entry.
+        let plan = candidates::plan(self, body, cond);
+        let c = self.cond_pair(cond);
+        let loop_cond = Expr::or2(
+            Expr::and2(Expr::Var(lc[0]), c[0].clone()),
+            Expr::and2(Expr::Var(lc[1]), c[1].clone()),
+        );
+        let mut invariants = Vec::new();
+        for inv in invs {
+            let e = self.cond_pair(inv);
+            let [e1, e2] = e;
+            let both = Expr::and2(Expr::implies(Expr::Var(lc[0]), e1), Expr::implies(Expr::Var(lc[1]), e2));
+            let text = format!("invariant {}", kpl_lang::printer::print_expr(inv));
+            let entry = self.label(LabelKind::Invariant { entry: true }, inv.span, text.clone());
+            let kept = self.label(LabelKind::Invariant { entry: false }, inv.span, text);
+            invariants.push((both, entry, kept));
+        }
+        let outer = std::mem::take(&mut self.out);
+        let has_barrier = contains_barrier(self.kernel, body);
+        if has_barrier {
+            self.barrier_loops += 1;
+        }
+        let u = self.pair("u", Sort::Bool);
+        for t in 0..2 {
+            self.assign(u[t], Expr::and2(Expr::Var(lc[t]), c[t].clone()));
+            self.assign(cont[t], Expr::Bool(false));
+        }
+        let saved = self.frames.last().and_then(|f| f.loop_flags);
+        if let Some(f) = self.frames.last_mut() {
+            f.loop_flags = Some((brk, cont));
+        }
+        self.block(body, [Expr::Var(u[0]), Expr::Var(u[1])]);
+        if let Some(f) = self.frames.last_mut() {
+            f.loop_flags = saved;
+        }
+        let ret = self.frames.last().and_then(|f| f.ret);
+        for t in 0..2 {
+            let mut live = vec![Expr::Var(u[t]), Expr::not(Expr::Var(brk[t]))];
+            if let Some(r) = ret {
+                live.push(Expr::not(Expr::Var(r[t])));
+            }
+            self.assign(lc[t], Expr::and(live));
+        }
+        if has_barrier {
+            self.barrier_loops -= 1;
+        }
+        let body_stmts = std::mem::replace(&mut self.out, outer);
+        candidates::generate(self, id, &plan, lc, &body_stmts);
+        self.emit(Stmt::Loop(Loop { id, cond: loop_cond, invariants, body: body_stmts }));
+    }
+
+    pub(crate) fn scope_locals(&self) -> Vec<(String, [VarId; 2])> {
+        let mut out = Vec::new();
+        for s in self.scope.iter().rev() {
+            match s {
+                None => break,
+                Some(x) => out.push(x.clone()),
+            }
+        }
+        out
+    }
+
+    pub(crate) fn num_groups(&self) -> u64 {
+        self.cfg.launch.num_groups()
+    }
+}
+
+/// Can a statement disable threads for the statements after it in its block?
+fn jumps(s: &ast::Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Break | StmtKind::Continue | StmtKind::Return => true,
+        StmtKind::If(_, t, e) => {
+            t.stmts.iter().any(jumps)
+                || match e.as_deref() {
+                    Some(ast::Else::Block(b)) => b.stmts.iter().any(jumps),
+                    Some(ast::Else::If(s)) => jumps(s),
+                    None => false,
+                }
+        }
+        StmtKind::While { body, .. } => returns(body),
+        _ => false,
+    }
+}
+
+fn returns(b: &ast::Block) -> bool {
+    b.stmts.iter().any(|s| match &s.kind {
+        StmtKind::Return => true,
+        StmtKind::If(_, t, e) => {
+            returns(t)
+                || match e.as_deref() {
+                    Some(ast::Else::Block(b)) => returns(b),
+                    Some(ast::Else::If(s)) => returns(&ast::Block { stmts: vec![s.clone()], span: s.span }),
+                    None => false,
+                }
+        }
+        StmtKind::While { body, .. } => returns(body),
+        _ => false,
+    })
+}
+
+/// Does a block (or a proc it calls) execute a barrier?
+fn contains_barrier(k: &ast::Kernel, b: &ast::Block) -> bool {
+    b.stmts.iter().any(|s| match &s.kind {
+        StmtKind::Barrier => true,
+        StmtKind::If(_, t, e) => {
+            contains_barrier(k, t)
+                || match e.as_deref() {
+                    Some(ast::Else::Block(b)) => contains_barrier(k, b),
+                    Some(ast::Else::If(s)) => contains_barrier(k, &ast::Block { stmts: vec![s.clone()], span: s.span }),
+                    None => false,
+                }
+        }
+        StmtKind::While { body, .. } => contains_barrier(k, body),
+        StmtKind::Call(f, _) => k.procs.iter().find(|p| p.name.name == f.name).is_some_and(|p| contains_barrier(k, &p.body)),
+        _ => false,
+    })
+}

@@ -1,0 +1,341 @@
+//! Candidate loop invariants for Houdini (paper, section 5.3): thread id plus offset,
+//! strided offset, strength reduction, contiguous range, power of two; plus uniformity (a
+//! local equal in both threads, or in both threads of one group), "no access since the
+//! barrier", and bounds from loop guards and monotone updates. Candidates are guesses:
+//! Houdini keeps only those it proves, so a wrong one costs time, never soundness.
+
+use crate::ast_to_seq::Builder;
+use crate::seq::*;
+use kpl_lang::ast::{self, BinOp, ExprKind, StmtKind};
+use std::collections::{BTreeSet, HashMap};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Shape {
+    /// `x := x + c` (or `- c`, with `sub`).
+    Stride { sub: bool },
+    /// `x := x * c` or `x << c`.
+    Grow,
+    /// `x := x / c` or `x >> c`.
+    Shrink,
+    /// `x := c - x`: x takes two values by turns (a buffer index).
+    Reflect,
+}
+
+struct Update {
+    name: String,
+    shape: Shape,
+    step: ast::Expr,
+    /// The step is 2 (or a shift by 1): a power-of-two counter.
+    doubling: bool,
+}
+
+/// What a loop's candidates need, computed before the loop is translated.
+pub(crate) struct Plan {
+    modified: Vec<(String, [VarId; 2])>,
+    updates: Vec<Update>,
+    snapshots: HashMap<String, [VarId; 2]>,
+    /// `x OP e` with x modified and e invariant.
+    guard: Option<(String, BinOp, ast::Expr)>,
+    /// Array accesses in the body: array name, is a write, index.
+    accesses: Vec<(String, bool, ast::Expr)>,
+}
+
+pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan {
+    let locals = b.scope_locals();
+    let mut assigned: HashMap<String, Vec<ast::Expr>> = HashMap::new();
+    let mut accesses = Vec::new();
+    let mut inner: BTreeSet<String> = BTreeSet::new();
+    walk(body, &mut |s| {
+        if let StmtKind::Local(x, _) = &s.kind {
+            inner.insert(x.name.clone());
+        }
+    });
+    walk(body, &mut |s| match &s.kind {
+        StmtKind::Assign(x, e) => {
+            assigned.entry(x.name.clone()).or_default().push(e.clone());
+            if let ExprKind::Index(a, i) = &e.kind {
+                accesses.push((a.name.clone(), false, (**i).clone()));
+            }
+        }
+        StmtKind::Local(_, Some(e)) => {
+            if let ExprKind::Index(a, i) = &e.kind {
+                accesses.push((a.name.clone(), false, (**i).clone()));
+            }
+        }
+        StmtKind::Store(a, i, _) => accesses.push((a.name.clone(), true, i.clone())),
+        _ => {}
+    });
+    let modified: Vec<(String, [VarId; 2])> = locals.iter().filter(|(n, _)| assigned.contains_key(n)).cloned().collect();
+    let names: BTreeSet<String> = modified.iter().map(|(n, _)| n.clone()).collect();
+    // Loop-invariant: mentions neither what the loop changes nor what it declares.
+    let variant: BTreeSet<String> = names.union(&inner).cloned().collect();
+    let invariant = |e: &ast::Expr| !mentions(e, &variant);
+    let mut updates = Vec::new();
+    for (name, _) in &modified {
+        let rhs = &assigned[name];
+        let shapes: Vec<Option<(Shape, ast::Expr, bool)>> = rhs.iter().map(|e| shape_of(name, e, &invariant)).collect();
+        if let Some(Some((shape, step, doubling))) = shapes.first().cloned() {
+            if shapes.iter().all(|s| s.as_ref().map(|x| x.0) == Some(shape)) {
+                let doubling = doubling && shapes.iter().all(|s| s.as_ref().is_some_and(|x| x.2));
+                updates.push(Update { name: name.clone(), shape, step, doubling });
+            }
+        }
+    }
+    let mut snapshots = HashMap::new();
+    for u in &updates {
+        let v = locals.iter().find(|(n, _)| *n == u.name).map(|x| x.1);
+        if let Some(v) = v {
+            let s = b.pair(&format!("{}_entry", u.name), Sort::Word);
+            b.assign(s[0], Expr::Var(v[0]));
+            b.assign(s[1], Expr::Var(v[1]));
+            snapshots.insert(u.name.clone(), s);
+        }
+    }
+    let guard = match &cond.kind {
+        ExprKind::Binary(op, l, r) => match (&l.kind, &r.kind) {
+            (ExprKind::Var(x), _) if names.contains(&x.name) && invariant(r) => Some((x.name.clone(), *op, (**r).clone())),
+            (_, ExprKind::Var(x)) if names.contains(&x.name) && invariant(l) => {
+                let flipped = match op {
+                    BinOp::Lt => BinOp::Gt,
+                    BinOp::Le => BinOp::Ge,
+                    BinOp::Gt => BinOp::Lt,
+                    BinOp::Ge => BinOp::Le,
+                    o => *o,
+                };
+                Some((x.name.clone(), flipped, (**l).clone()))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    Plan { modified, updates, snapshots, guard, accesses }
+}
+
+/// The shape of `x := e` as an update of x, with its step.
+fn shape_of(x: &str, e: &ast::Expr, invariant: &dyn Fn(&ast::Expr) -> bool) -> Option<(Shape, ast::Expr, bool)> {
+    let ExprKind::Binary(op, a, c) = &e.kind else { return None };
+    let is_x = |e: &ast::Expr| matches!(&e.kind, ExprKind::Var(v) if v.name == x);
+    let two = |e: &ast::Expr, n: u64| matches!(e.kind, ExprKind::Num(k) if k == n);
+    match op {
+        BinOp::Add if is_x(a) && invariant(c) => Some((Shape::Stride { sub: false }, (**c).clone(), false)),
+        BinOp::Add if is_x(c) && invariant(a) => Some((Shape::Stride { sub: false }, (**a).clone(), false)),
+        BinOp::Sub if is_x(a) && invariant(c) => Some((Shape::Stride { sub: true }, (**c).clone(), false)),
+        BinOp::Sub if is_x(c) && invariant(a) => Some((Shape::Reflect, (**a).clone(), false)),
+        BinOp::Mul if is_x(a) && invariant(c) => Some((Shape::Grow, (**c).clone(), two(c, 2))),
+        BinOp::Mul if is_x(c) && invariant(a) => Some((Shape::Grow, (**a).clone(), two(a, 2))),
+        BinOp::Shl if is_x(a) && invariant(c) => Some((Shape::Grow, (**c).clone(), two(c, 1))),
+        BinOp::Div if is_x(a) && invariant(c) => Some((Shape::Shrink, (**c).clone(), two(c, 2))),
+        BinOp::Shr if is_x(a) && invariant(c) => Some((Shape::Shrink, (**c).clone(), two(c, 1))),
+        _ => None,
+    }
+}
+
+fn mentions(e: &ast::Expr, names: &BTreeSet<String>) -> bool {
+    let mut hit = false;
+    e.walk(&mut |s| {
+        if let ExprKind::Var(x) = &s.kind {
+            hit |= names.contains(&x.name);
+        }
+        hit |= matches!(s.kind, ExprKind::Index(..));
+    });
+    hit
+}
+
+fn walk(b: &ast::Block, f: &mut dyn FnMut(&ast::Stmt)) {
+    for s in &b.stmts {
+        f(s);
+        match &s.kind {
+            StmtKind::If(_, t, e) => {
+                walk(t, f);
+                match e.as_deref() {
+                    Some(ast::Else::Block(b)) => walk(b, f),
+                    Some(ast::Else::If(s)) => walk(&ast::Block { stmts: vec![s.clone()], span: s.span }, f),
+                    None => {}
+                }
+            }
+            StmtKind::While { body, .. } => walk(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// Variables a statement list assigns or havocs.
+pub fn modified_vars(stmts: &[Stmt], out: &mut BTreeSet<VarId>) {
+    for s in stmts {
+        match s {
+            Stmt::Assign(v, _) | Stmt::Havoc(v) => {
+                out.insert(*v);
+            }
+            Stmt::Loop(l) => modified_vars(&l.body, out),
+            _ => {}
+        }
+    }
+}
+
+/// Split `idx` as `base + x` or `base + x * m` (x a modified local): the term and its kind.
+fn variant_term<'a>(idx: &'a ast::Expr, names: &BTreeSet<String>) -> Option<(String, Option<&'a ast::Expr>)> {
+    let mut terms = Vec::new();
+    fn flatten<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Expr>) {
+        match &e.kind {
+            ExprKind::Binary(BinOp::Add, a, b) => {
+                flatten(a, out);
+                flatten(b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    flatten(idx, &mut terms);
+    let variant: Vec<&&ast::Expr> = terms.iter().filter(|t| mentions(t, names)).collect();
+    if variant.len() != 1 {
+        return None;
+    }
+    match &variant[0].kind {
+        ExprKind::Var(x) => Some((x.name.clone(), None)),
+        ExprKind::Binary(BinOp::Mul, a, m) => match (&a.kind, &m.kind) {
+            (ExprKind::Var(x), _) if !mentions(m, names) => Some((x.name.clone(), Some(&**m))),
+            (_, ExprKind::Var(x)) if !mentions(a, names) => Some((x.name.clone(), Some(&**a))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub(crate) fn generate(b: &mut Builder, loop_id: usize, plan: &Plan, lc: [VarId; 2], body: &[Stmt]) {
+    let mut changed = BTreeSet::new();
+    modified_vars(body, &mut changed);
+    let mut cands: Vec<(Expr, &'static str)> = Vec::new();
+    let multi_group = b.num_groups() > 1;
+    let sg = b.same_group.clone();
+    let uniform = |pair: [VarId; 2], cands: &mut Vec<(Expr, &'static str)>| {
+        let eq = Expr::eq(Expr::Var(pair[0]), Expr::Var(pair[1]));
+        cands.push((eq.clone(), "uniform"));
+        if multi_group {
+            cands.push((Expr::implies(sg.clone(), eq), "uniform in a group"));
+        }
+    };
+    uniform(lc, &mut cands);
+    for (_, pair) in &plan.modified {
+        uniform(*pair, &mut cands);
+    }
+    // What a log names is one of the accesses made so far (keeps witnesses exact).
+    for (k, inst) in b.inst.clone().into_iter().enumerate() {
+        for (write, exists, stmt) in [(true, inst.wr_exists, inst.wr_stmt), (false, inst.rd_exists, inst.rd_stmt)] {
+            let ids: Vec<Expr> = (0..b.prog.sites.len())
+                .filter(|&i| b.prog.sites[i].array == k && b.prog.sites[i].write == write)
+                .map(|i| Expr::eq(Expr::Var(stmt), Expr::Word(i as u32)))
+                .collect();
+            if !ids.is_empty() {
+                cands.push((Expr::implies(Expr::Var(exists), Expr::or(ids)), "a logged access is one of the kernel's"));
+            }
+        }
+    }
+    for inst in b.inst.clone() {
+        for (v, rule) in [(inst.wr_exists, "no write since the barrier"), (inst.rd_exists, "no read since the barrier")] {
+            let none = Expr::not(Expr::Var(v));
+            if multi_group {
+                // Barriers clear what a thread logged only for a partner in its own group.
+                cands.push((Expr::implies(sg.clone(), none.clone()), rule));
+            }
+            cands.push((none, rule));
+        }
+    }
+    let var_of = |name: &str| plan.modified.iter().find(|(n, _)| n == name).map(|x| x.1);
+    for u in &plan.updates {
+        let (Some(v), Some(snap)) = (var_of(&u.name), plan.snapshots.get(&u.name)) else { continue };
+        for t in 0..2 {
+            let x = Expr::Var(v[t]);
+            let x0 = Expr::Var(snap[t]);
+            if u.doubling {
+                let pow2 = Expr::eq(Expr::bin(WordOp::And, x.clone(), Expr::bin(WordOp::Sub, x.clone(), Expr::Word(1))), Expr::Word(0));
+                cands.push((pow2, "power of two"));
+                cands.push((Expr::not(Expr::eq(x.clone(), Expr::Word(0))), "power of two, not zero"));
+            }
+            match u.shape {
+                Shape::Reflect => {
+                    let other = Expr::bin(WordOp::Sub, b.expr(&u.step, t), x0.clone());
+                    let two = Expr::or2(Expr::eq(x.clone(), x0.clone()), Expr::eq(x.clone(), other));
+                    cands.push((two, "alternates between two values"));
+                }
+                Shape::Shrink | Shape::Stride { sub: true } => {
+                    cands.push((Expr::cmp(CmpOp::Ule, x.clone(), x0.clone()), "monotone: at most its entry value"))
+                }
+                Shape::Grow | Shape::Stride { sub: false } => {
+                    cands.push((Expr::cmp(CmpOp::Ule, x0.clone(), x.clone()), "monotone: at least its entry value"))
+                }
+            }
+            if let Shape::Stride { .. } = u.shape {
+                let step = b.expr(&u.step, t);
+                let diff = Expr::bin(WordOp::Sub, x.clone(), x0.clone());
+                cands.push((Expr::eq(Expr::bin(WordOp::Urem, diff, step), Expr::Word(0)), "strength reduction"));
+            }
+        }
+    }
+    if let Some((x, op, e)) = &plan.guard {
+        if let Some(v) = var_of(x) {
+            for t in 0..2 {
+                let (xv, ev) = (Expr::Var(v[t]), b.expr(e, t));
+                match op {
+                    BinOp::Lt | BinOp::Ne => cands.push((Expr::cmp(CmpOp::Ule, xv, ev), "bound from the loop guard")),
+                    BinOp::Gt => cands.push((Expr::cmp(CmpOp::Ule, ev, xv), "bound from the loop guard")),
+                    BinOp::Le => cands.push((Expr::cmp(CmpOp::Ule, xv, Expr::bin(WordOp::Add, ev, Expr::Word(1))), "bound from the loop guard")),
+                    _ => {}
+                }
+            }
+        }
+    }
+    // Access patterns: what the tracked access of thread 1 can be.
+    let names: BTreeSet<String> = plan.modified.iter().map(|(n, _)| n.clone()).collect();
+    for (array, write, idx) in &plan.accesses {
+        let Some(k) = b.prog.arrays.iter().position(|a| a.name == *array) else { continue };
+        let inst = b.inst[k];
+        let (exists, elem) = if *write { (inst.wr_exists, inst.wr_elem) } else { (inst.rd_exists, inst.rd_elem) };
+        let (ex, el) = (Expr::Var(exists), Expr::Var(elem));
+        let idx1 = b.expr(idx, 0);
+        if !mentions(idx, &names) {
+            cands.push((Expr::implies(ex.clone(), Expr::eq(el.clone(), idx1)), "access at thread id plus offset"));
+            continue;
+        }
+        let Some((x, mul)) = variant_term(idx, &names) else { continue };
+        let Some(v) = var_of(&x) else { continue };
+        let x1 = Expr::Var(v[0]);
+        match mul {
+            Some(m) => {
+                let m1 = b.expr(m, 0);
+                let base = Expr::bin(WordOp::Sub, idx1, Expr::bin(WordOp::Mul, x1, m1.clone()));
+                let off = Expr::bin(WordOp::Sub, el.clone(), base);
+                cands.push((Expr::implies(ex.clone(), Expr::eq(Expr::bin(WordOp::Urem, off, m1), Expr::Word(0))), "access at strided offset"));
+            }
+            None => {
+                let base = Expr::bin(WordOp::Sub, idx1, x1);
+                let off = Expr::bin(WordOp::Sub, el.clone(), base);
+                let u = plan.updates.iter().find(|u| u.name == x);
+                if let (Some(u), Some(snap)) = (u, plan.snapshots.get(&x)) {
+                    if let Shape::Stride { .. } = u.shape {
+                        let step = b.expr(&u.step, 0);
+                        let want = Expr::bin(WordOp::Urem, Expr::Var(snap[0]), step.clone());
+                        let got = Expr::bin(WordOp::Urem, off.clone(), step);
+                        cands.push((Expr::implies(ex.clone(), Expr::eq(got, want)), "access at strided offset (strength reduced)"));
+                    }
+                }
+                if let Some((gx, BinOp::Lt, bound)) = &plan.guard {
+                    if *gx == x {
+                        let b1 = b.expr(bound, 0);
+                        cands.push((Expr::implies(ex.clone(), Expr::ult(off, b1)), "access in a contiguous range"));
+                    }
+                }
+            }
+        }
+    }
+    // Keep candidates over variables the loop changes (others survive the loop anyway).
+    let mut seen = BTreeSet::new();
+    for (e, rule) in cands {
+        let mut touches = false;
+        e.vars(&mut |v| touches |= changed.contains(&v));
+        if !touches || e == Expr::Bool(true) {
+            continue;
+        }
+        if seen.insert(b.prog.show(&e)) {
+            b.prog.candidates.push(Candidate { loop_id, expr: e, rule });
+        }
+    }
+}

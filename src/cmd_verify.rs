@@ -1,0 +1,414 @@
+//! `kpl verify`: prove race freedom, divergence freedom, assertions and bounds for all
+//! thread pairs and all inputs; report every defect found with a witness, replayed in the
+//! interpreter (confirmed) or not (possible).
+
+use crate::exit::Exit;
+use crate::options::{CheckArgs, LaunchArgs};
+use crate::replay::{self, ReplayOptions};
+use crate::{input, progress, render};
+use kpl_certify::verify::{self, Options, Outcome, Report};
+use kpl_certify::witness::{Ids, Witness};
+use kpl_lang::span::line_col;
+use kpl_lang::{Diagnostic, Launch, Span};
+use kpl_reduction::seq::LabelKind;
+use kpl_reduction::AbstractionChoice;
+use serde_json::{json, Value};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Kernel files; several are verified in parallel (`--jobs`).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    launch: LaunchArgs,
+    #[command(flatten)]
+    check: CheckArgs,
+    /// Use the equality abstraction for every array.
+    #[arg(long = "equality-abstraction", conflicts_with = "adversarial_abstraction")]
+    equality_abstraction: bool,
+    /// Use the adversarial abstraction for every array.
+    #[arg(long = "adversarial-abstraction")]
+    adversarial_abstraction: bool,
+    /// Give up with verdict `inconclusive` after this many seconds (per file).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    /// Do not infer loop invariants (use only the kernel's own).
+    #[arg(long = "no-infer")]
+    no_infer: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Write stages to files: any of seq, vc, smt (e.g. `--dump=seq,smt`).
+    #[arg(long, value_name = "STAGES", value_delimiter = ',')]
+    dump: Vec<String>,
+    /// Where `--dump` writes (default: the current directory).
+    #[arg(long = "dump-dir", value_name = "DIR", default_value = ".")]
+    dump_dir: PathBuf,
+    /// Verify this many files at once (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+}
+
+struct FileResult {
+    code: Exit,
+    text: String,
+    json: Option<Value>,
+}
+
+pub fn run(a: Args) -> Exit {
+    for d in &a.dump {
+        if !["seq", "vc", "smt"].contains(&d.as_str()) {
+            eprintln!("error: `--dump={d}`: the stages are seq, vc and smt");
+            return Exit::BadInput;
+        }
+    }
+    if let Some(t) = a.timeout {
+        if !(t > 0.0 && t.is_finite()) {
+            eprintln!("error: `--timeout={t}`: expected a positive number of seconds");
+            return Exit::BadInput;
+        }
+    }
+    let n = a.files.len();
+    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|x| x.get()).unwrap_or(1)).clamp(1, n);
+    let next = AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<FileResult>>> = (0..n).map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|sc| {
+        for _ in 0..jobs {
+            sc.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= n {
+                    break;
+                }
+                let r = one(&a, i, n);
+                if let Ok(mut slot) = results[i].lock() {
+                    *slot = Some(r);
+                }
+            });
+        }
+    });
+    progress::clear();
+    let mut worst = Exit::Ok;
+    let mut jsons = Vec::new();
+    for r in results {
+        let Some(r) = r.into_inner().ok().flatten() else { continue };
+        worst = worst.max(r.code);
+        if a.json {
+            if let Some(j) = r.json {
+                jsons.push(j);
+            }
+        } else {
+            print!("{}", r.text);
+        }
+    }
+    if a.json {
+        let v = if jsons.len() == 1 { jsons.pop().unwrap_or(Value::Null) } else { Value::Array(jsons) };
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    }
+    worst
+}
+
+fn one(a: &Args, i: usize, n: usize) -> FileResult {
+    let path = &a.files[i];
+    let (src, c) = match input::load(path) {
+        Ok(x) => x,
+        Err(code) => return FileResult { code, text: String::new(), json: None },
+    };
+    let launch = a.launch.apply(Launch::of(&c.kernel));
+    let opts = Options {
+        launch,
+        abstraction: if a.equality_abstraction {
+            AbstractionChoice::Equality
+        } else if a.adversarial_abstraction {
+            AbstractionChoice::Adversarial
+        } else {
+            AbstractionChoice::Auto
+        },
+        only_intra_group: a.check.only_intra_group,
+        benign: a.check.benign_tolerance && !a.check.no_benign_tolerance,
+        timeout: a.timeout.map(Duration::from_secs_f64),
+        infer: !a.no_infer,
+    };
+    let tty = std::io::stderr().is_terminal();
+    let name = src.path.clone();
+    let show = move |msg: &str| {
+        if tty {
+            let prefix = if n > 1 { format!("[{}/{n}] ", i + 1) } else { String::new() };
+            progress::show(&format!("{prefix}{name}: {msg}"));
+        }
+    };
+    let report = verify::verify(&c.core, &opts, &show);
+    if let Err(e) = dump(a, &src.path, &report) {
+        eprintln!("error: {e}");
+        return FileResult { code: Exit::BadInput, text: String::new(), json: None };
+    }
+    let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: 20_000_000 };
+    let confirmed: Vec<bool> =
+        report.findings.iter().map(|f| replay::confirms(&c, launch, &report.program, f, &ro)).collect();
+    let verdict = verdict(&report, &confirmed);
+    let code = match report.outcome {
+        Outcome::Verified => Exit::Ok,
+        Outcome::Defects => Exit::Defect,
+        Outcome::Inconclusive(_) => Exit::Inconclusive,
+    };
+    let dims = launch.dims_used();
+    let mut diags = Vec::new();
+    let mut defects = Vec::new();
+    for (f, ok) in report.findings.iter().zip(&confirmed) {
+        diags.push(diagnostic(&report, f.label, &f.witness, *ok, dims, launch));
+        defects.push(defect_json(&src.text, &report, f.label, &f.witness, *ok, launch));
+    }
+    progress::clear();
+    if !a.json {
+        input::report(&src, &diags);
+    }
+    let st = &report.stats;
+    let secs = st.time_ms as f64 / 1000.0;
+    let text = match &report.outcome {
+        Outcome::Verified => format!("{}: verified ({secs:.2} s, {} invariants inferred)\n", src.path, st.invariants_kept),
+        Outcome::Defects => {
+            let c = confirmed.iter().filter(|x| **x).count();
+            let mut t = format!(
+                "{}: {verdict}: {} defect{} ({c} confirmed by the interpreter) ({secs:.2} s)\n",
+                src.path,
+                report.findings.len(),
+                if report.findings.len() == 1 { "" } else { "s" }
+            );
+            if let Some(why) = &report.unknown {
+                t.push_str(&format!("{}: the search for more defects stopped: {why}\n", src.path));
+            }
+            t
+        }
+        Outcome::Inconclusive(why) => format!("{}: inconclusive: {why} ({secs:.2} s)\n", src.path),
+    };
+    let json = json!({
+        "file": src.path,
+        "verdict": verdict,
+        "defects": defects,
+        "abstractions": report.program.arrays.iter().map(|x| (x.name.clone(), json!(format!("{:?}", x.abstraction).to_lowercase()))).collect::<serde_json::Map<_, _>>(),
+        "reason": match &report.outcome { Outcome::Inconclusive(w) => json!(w), _ => Value::Null },
+        "stats": {
+            "time_ms": st.time_ms, "vcs": st.vcs, "solver_calls": st.solver_calls,
+            "houdini_rounds": st.houdini_rounds, "candidates": st.candidates,
+            "invariants_kept": st.invariants_kept, "vc_nodes_before": st.vc_nodes, "vc_nodes_after": st.vc_nodes,
+        },
+    });
+    FileResult { code, text, json: Some(json) }
+}
+
+/// The verdict: the first kind found, in the order out_of_bounds, race, divergence,
+/// assertion, among the defects the interpreter confirmed if there are any, else among all.
+fn verdict(r: &Report, confirmed: &[bool]) -> &'static str {
+    match &r.outcome {
+        Outcome::Verified => "verified",
+        Outcome::Inconclusive(_) => "inconclusive",
+        Outcome::Defects => {
+            let any_confirmed = confirmed.iter().any(|c| *c);
+            let kinds: Vec<&str> = r
+                .findings
+                .iter()
+                .zip(confirmed)
+                .filter(|(_, c)| **c || !any_confirmed)
+                .map(|(f, _)| kind(&r.program.labels[f.label].kind))
+                .collect();
+            ["out_of_bounds", "race", "divergence", "assertion"].into_iter().find(|k| kinds.contains(k)).unwrap_or("assertion")
+        }
+    }
+}
+
+fn kind(k: &LabelKind) -> &'static str {
+    match k {
+        LabelKind::Race { .. } => "race",
+        LabelKind::Divergence => "divergence",
+        LabelKind::OutOfBounds { .. } => "out_of_bounds",
+        _ => "assertion",
+    }
+}
+
+fn span(s: (usize, usize)) -> Span {
+    Span::new(s.0, s.1)
+}
+
+fn ids_text(t: &Ids, n: usize) -> String {
+    render::thread_text(&kpl_semantics::report::ThreadId { group: t.group, local: t.local }, n)
+}
+
+fn ids_json(t: &Ids) -> Value {
+    json!({ "group": t.group, "local": t.local })
+}
+
+fn race_kind(second_write: bool, logged_write: bool) -> &'static str {
+    if second_write && logged_write {
+        "write-write"
+    } else {
+        "read-write"
+    }
+}
+
+fn witness_text(w: &Witness, dims: usize) -> String {
+    let mut parts = vec![format!("threads {} and {}", ids_text(&w.threads[0], dims), ids_text(&w.threads[1], dims))];
+    if !w.params.is_empty() {
+        parts.push(format!("params {}", w.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")));
+    }
+    format!("witness: {}", parts.join("; "))
+}
+
+fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usize, launch: Launch) -> Diagnostic {
+    let l = &r.program.labels[label];
+    let status = if confirmed { "confirmed" } else { "possible" };
+    let note = if confirmed {
+        "the interpreter reproduced it from the witness inputs".to_string()
+    } else {
+        "the interpreter did not reproduce it from the witness inputs: it may come from the abstraction or from loop invariants that are too weak".to_string()
+    };
+    let d = match &l.kind {
+        LabelKind::Race { array, second_write, logged_write, .. } => {
+            let scope = if w.same_group { "intra-group" } else { "inter-group" };
+            let idx = w.index.map(|i| format!("[{i}]")).unwrap_or_default();
+            let op = |wr: bool| if wr { "write" } else { "read" };
+            let mut d = Diagnostic::error(
+                format!("{status} {} {scope} race on {array}{idx}", race_kind(*second_write, *logged_write)),
+                span(l.span),
+            )
+            .with_label(format!("{} by {}", op(*second_write), ids_text(&w.threads[1], dims)));
+            if let Some(s) = w.logged {
+                d = d.with_secondary(span(s), format!("{} by {}", op(*logged_write), ids_text(&w.threads[0], dims)));
+            }
+            d
+        }
+        LabelKind::Divergence => Diagnostic::error(format!("{status} barrier divergence"), span(l.span)).with_label(format!(
+            "reached by {} and {} under different predicates",
+            ids_text(&w.threads[0], dims),
+            ids_text(&w.threads[1], dims)
+        )),
+        LabelKind::Assertion => Diagnostic::error(format!("{status} assertion failure: {}", l.what), span(l.span))
+            .with_label(format!("false in {}", ids_text(&w.threads[0], dims))),
+        LabelKind::Invariant { entry } => Diagnostic::error(
+            format!(
+                "{status} assertion failure: loop invariant {}",
+                if *entry { "does not hold on entry" } else { "is not maintained by the loop" }
+            ),
+            span(l.span),
+        )
+        .with_label(l.what.clone()),
+        LabelKind::OutOfBounds { array, size } => {
+            let idx = w.index.map(|i| format!("[{i}]")).unwrap_or_default();
+            Diagnostic::error(format!("{status} out-of-bounds {} {array}{idx} (size {size})", l.what.split(' ').next().unwrap_or("access")), span(l.span))
+                .with_label(format!("by {}", ids_text(&w.threads[0], dims)))
+        }
+        LabelKind::Candidate { .. } => Diagnostic::error("candidate invariant", span(l.span)),
+    };
+    let _ = launch;
+    d.with_help(note).with_help(witness_text(w, dims))
+}
+
+fn witness_json(w: &Witness, launch: Launch, shared: &dyn Fn(&str) -> bool) -> Value {
+    let mut arrays = serde_json::Map::new();
+    for (name, cells) in &w.arrays {
+        if shared(name) {
+            let groups = launch.num_groups() as usize;
+            let mut per: Vec<serde_json::Map<String, Value>> = vec![serde_json::Map::new(); groups.min(1 << 16)];
+            for ((g, i), v) in cells {
+                if let Some(m) = g.and_then(|g| per.get_mut(g as usize)) {
+                    m.insert(i.to_string(), json!(v));
+                }
+            }
+            arrays.insert(name.clone(), Value::Array(per.into_iter().map(Value::Object).collect()));
+        } else {
+            let m: serde_json::Map<String, Value> = cells.iter().map(|((_, i), v)| (i.to_string(), json!(v))).collect();
+            arrays.insert(name.clone(), Value::Object(m));
+        }
+    }
+    json!({ "params": w.params, "arrays": arrays })
+}
+
+fn defect_json(src: &str, r: &Report, label: usize, w: &Witness, confirmed: bool, launch: Launch) -> Value {
+    let l = &r.program.labels[label];
+    let (line, col) = line_col(src, l.span.0);
+    let pos = |s: (usize, usize)| {
+        let (a, b) = line_col(src, s.0);
+        (a, b)
+    };
+    let shared = |name: &str| r.program.arrays.iter().any(|a| a.name == name && a.shared);
+    let mut v = match &l.kind {
+        LabelKind::Race { array, second_write, logged_write, .. } => {
+            let mut accesses = Vec::new();
+            if let Some(s) = w.logged {
+                let (ll, lc) = pos(s);
+                accesses.push(json!({ "thread": ids_json(&w.threads[0]), "op": if *logged_write { "write" } else { "read" }, "line": ll, "col": lc }));
+            }
+            accesses.push(json!({ "thread": ids_json(&w.threads[1]), "op": if *second_write { "write" } else { "read" }, "line": line, "col": col }));
+            json!({ "kind": "race", "race": race_kind(*second_write, *logged_write),
+                    "scope": if w.same_group { "intra-group" } else { "inter-group" },
+                    "array": array, "index": w.index, "accesses": accesses })
+        }
+        LabelKind::Divergence => json!({ "kind": "divergence", "line": line, "col": col,
+            "threads": [ids_json(&w.threads[0]), ids_json(&w.threads[1])] }),
+        LabelKind::Assertion => json!({ "kind": "assertion", "line": line, "col": col, "thread": ids_json(&w.threads[0]), "what": l.what }),
+        LabelKind::Invariant { entry } => json!({ "kind": "assertion", "line": line, "col": col, "invariant": true,
+            "fails": if *entry { "on entry" } else { "not maintained" }, "what": l.what }),
+        LabelKind::OutOfBounds { array, size } => json!({ "kind": "out_of_bounds", "array": array, "index": w.index, "size": size,
+            "accesses": [ { "thread": ids_json(&w.threads[0]), "op": l.what.split(' ').next().unwrap_or("access"), "line": line, "col": col } ] }),
+        LabelKind::Candidate { .. } => json!({ "kind": "assertion" }),
+    };
+    v["confirmed"] = json!(confirmed);
+    v["witness"] = witness_json(w, launch, &shared);
+    v
+}
+
+/// `--dump`: the sequential program, the VCs and an SMT-LIB script replayable with `z3`.
+fn dump(a: &Args, path: &str, r: &Report) -> Result<(), String> {
+    if a.dump.is_empty() {
+        return Ok(());
+    }
+    let stem = std::path::Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("kernel");
+    std::fs::create_dir_all(&a.dump_dir).map_err(|e| format!("cannot create `{}`: {e}", a.dump_dir.display()))?;
+    let write = |ext: &str, text: String| {
+        let p = a.dump_dir.join(format!("{stem}.{ext}"));
+        std::fs::write(&p, text).map_err(|e| format!("cannot write `{}`: {e}", p.display()))
+    };
+    let enc = &r.encoding;
+    let t = &enc.terms;
+    if a.dump.iter().any(|d| d == "seq") {
+        write("seq", r.program.to_string())?;
+    }
+    if a.dump.iter().any(|d| d == "vc") {
+        let mut s = String::new();
+        for (sym, v) in &enc.defs {
+            s.push_str(&format!("(define {} {})\n", t.show(*sym), t.show(*v)));
+        }
+        for (i, c) in enc.candidate_fails.iter().enumerate() {
+            let cand = &r.program.candidates[i];
+            let kept = r.kept.get(i).copied().unwrap_or(false);
+            for f in c {
+                s.push_str(&format!("(candidate {i} {} \"{}\" {})\n", if kept { "kept" } else { "dropped" }, cand.rule, t.show(*f)));
+            }
+        }
+        for (l, c) in enc.checks.iter().enumerate() {
+            if let Some(c) = c {
+                let lab = &r.program.labels[l];
+                s.push_str(&format!("(check {l} \"{:?}: {}\" {})\n", lab.kind, lab.what, t.show(c.fail)));
+            }
+        }
+        write("vc", s)?;
+    }
+    if a.dump.iter().any(|d| d == "smt") {
+        let mut assumptions = Vec::new();
+        let mut terms = t.clone();
+        for (i, g) in enc.guards.iter().enumerate() {
+            let on = r.kept.get(i).copied().unwrap_or(false);
+            assumptions.push(if on { *g } else { terms.not(*g) });
+        }
+        let goals: Vec<(String, kpl_certify::Id)> = enc
+            .checks
+            .iter()
+            .enumerate()
+            .filter_map(|(l, c)| c.as_ref().map(|c| (format!("label {l}: {} (sat = it can fail)", r.program.labels[l].what), c.fail)))
+            .collect();
+        write("smt2", kpl_certify::vc_to_smt::script(&terms, &enc.defs, &assumptions, &goals))?;
+    }
+    Ok(())
+}

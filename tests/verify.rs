@@ -1,0 +1,126 @@
+//! End-to-end tests of `kpl verify`: the `// verify:` line of every project kernel, the
+//! abstractions, dumps replayed by a separate `z3`, several files at once.
+
+mod common;
+use common::*;
+
+fn verdict_of(k: &std::path::Path, extra: &[&str]) -> (i32, String, serde_json::Value) {
+    let mut args = vec!["verify", "--json"];
+    args.extend_from_slice(extra);
+    args.push(s(k));
+    let o = kpl_in(k.parent().unwrap(), &args);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap_or(serde_json::Value::Null);
+    (o.code, v["verdict"].as_str().unwrap_or("").to_string(), v)
+}
+
+#[test]
+fn every_verify_line_holds_and_nothing_defective_is_verified() {
+    let mut n = 0;
+    for k in kernels("tests/kernels", "kpl") {
+        let Some(want) = header(&k, "verify").pop() else { continue };
+        let opts = header(&k, "options").pop().unwrap_or_default();
+        let extra: Vec<&str> = opts.split_whitespace().collect();
+        let (code, got, _) = verdict_of(&k, &extra);
+        if want != "verified" {
+            assert_ne!(code, 0, "UNSOUND: {} has a {want} but was verified", k.display());
+        }
+        assert_eq!(got, want, "{}", k.display());
+        assert_eq!(code, if want == "verified" { 0 } else { 1 }, "{}", k.display());
+        n += 1;
+    }
+    assert!(n >= 30, "only {n} kernels");
+}
+
+#[test]
+fn warshall_needs_the_equality_abstraction() {
+    let k = root().join("tests/kernels/warshall.kpl");
+    let (_, auto, v) = verdict_of(&k, &[]);
+    assert_eq!(auto, "verified");
+    assert_eq!(v["abstractions"]["gr"], "equality");
+    let (code, adv, _) = verdict_of(&k, &["--adversarial-abstraction"]);
+    assert_eq!((code, adv.as_str()), (1, "race"));
+}
+
+#[test]
+fn strided_overflow_is_caught_by_bit_precision() {
+    let (code, verdict, v) = verdict_of(&root().join("tests/kernels/strided_overflow.kpl"), &[]);
+    assert_eq!((code, verdict.as_str()), (1, "race"));
+    let d = &v["defects"][0];
+    assert_eq!(d["scope"], "inter-group");
+    // The witness's n makes gid * n wrap around 2^32.
+    let n = d["witness"]["params"]["n"].as_u64().unwrap();
+    assert!(n * 3 >= 1 << 32, "n = {n} does not overflow");
+}
+
+#[test]
+fn reports_name_both_accesses_and_replay_the_witness() {
+    let (_, _, v) = verdict_of(&root().join("tests/kernels/reduce_nobarrier.kpl"), &[]);
+    let d = &v["defects"][0];
+    assert_eq!(d["kind"], "race");
+    assert_eq!(d["confirmed"], true);
+    assert_eq!(d["accesses"].as_array().unwrap().len(), 2);
+    assert!(v["stats"]["solver_calls"].as_u64().unwrap() >= 1);
+    // The text report shows both accesses in the source.
+    let o = kpl(&["verify", s(&root().join("tests/kernels/reduce_nobarrier.kpl"))]);
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("confirmed read-write intra-group race on A["), "{}", o.stderr);
+    assert!(o.stderr.contains("reduce_nobarrier.kpl:13:"), "{}", o.stderr);
+}
+
+#[test]
+fn a_false_user_invariant_is_reported_not_assumed() {
+    let (code, verdict, v) = verdict_of(&root().join("tests/kernels/false_invariant.kpl"), &[]);
+    assert_eq!((code, verdict.as_str()), (1, "assertion"));
+    assert_eq!(v["defects"][0]["invariant"], true);
+    assert_eq!(v["defects"][0]["fails"], "not maintained");
+}
+
+#[test]
+fn dumps_replay_in_a_separate_solver() {
+    let dir = std::env::temp_dir().join(format!("kpl-dump-{}", std::process::id()));
+    for (kernel, any_sat) in [("reduce", false), ("reduce_nobarrier", true)] {
+        let k = root().join(format!("tests/kernels/{kernel}.kpl"));
+        let o = kpl(&["verify", "--dump=seq,vc,smt", "--dump-dir", s(&dir), s(&k)]);
+        assert!(o.code == 0 || o.code == 1, "{}", o.stderr);
+        for ext in ["seq", "vc", "smt2"] {
+            assert!(dir.join(format!("{kernel}.{ext}")).exists(), "no .{ext} dump");
+        }
+        let z3 = std::process::Command::new("z3").arg(dir.join(format!("{kernel}.smt2"))).output().expect("z3 (scripts/setup.sh installs it)");
+        let out = String::from_utf8_lossy(&z3.stdout);
+        let answers: Vec<&str> = out.lines().filter(|l| *l == "sat" || *l == "unsat").collect();
+        assert!(!answers.is_empty(), "{out}");
+        assert_eq!(answers.contains(&"sat"), any_sat, "{kernel}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn several_files_are_verified_with_a_report_each() {
+    let a = root().join("tests/kernels/reduce.kpl");
+    let b = root().join("tests/kernels/benign_write.kpl");
+    let o = kpl(&["verify", "--jobs", "2", s(&a), s(&b)]);
+    assert_eq!(o.code, 1);
+    assert!(o.stdout.contains("reduce.kpl: verified"), "{}", o.stdout);
+    assert!(o.stdout.contains("benign_write.kpl: race"), "{}", o.stdout);
+    let o = kpl(&["verify", "--json", s(&a), s(&b)]);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn bad_options_exit_3() {
+    let k = root().join("tests/kernels/reduce.kpl");
+    assert_eq!(kpl(&["verify", "--dump=nope", s(&k)]).code, 3);
+    assert_eq!(kpl(&["verify", "--timeout=-1", s(&k)]).code, 3);
+    assert_eq!(kpl(&["verify", "--equality-abstraction", "--adversarial-abstraction", s(&k)]).code, 3);
+    assert_eq!(kpl(&["verify", "--blockDim=[0,1]", s(&k)]).code, 3);
+}
+
+#[test]
+fn a_tiny_time_budget_gives_inconclusive_never_verified() {
+    let k = root().join("tests/kernels/strided_bounded.kpl");
+    let o = kpl(&["verify", "--json", "--timeout=0.001", s(&k)]);
+    assert_eq!(o.code, 2, "{}", o.stdout);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["verdict"], "inconclusive");
+}
