@@ -2,6 +2,7 @@
 
 use crate::exit::Exit;
 use crate::input;
+use crate::options::LaunchArgs;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -9,14 +10,15 @@ pub struct Args {
     /// Kernel files (`.kpl`).
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    #[command(flatten)]
+    launch: LaunchArgs,
 }
 
 pub fn run(a: Args) -> Exit {
     let mut worst = Exit::Ok;
     for f in &a.files {
-        match input::load(f) {
-            Ok((src, c)) => {
-                let l = kpl_lang::Launch::of(&c.kernel);
+        match input::load(f, &a.launch) {
+            Ok((src, c, l)) => {
                 println!(
                     "{}: kernel `{}` is well formed ({} group{} of {} thread{})",
                     src.path,

@@ -2,6 +2,7 @@
 
 use crate::exit::Exit;
 use crate::input;
+use crate::options::LaunchArgs;
 use kpl_lang::printer;
 use std::path::PathBuf;
 
@@ -12,17 +13,23 @@ pub struct Args {
     /// Print the core form: array reads hoisted into their own basic statements.
     #[arg(long)]
     core: bool,
+    #[command(flatten)]
+    launch: LaunchArgs,
 }
 
 pub fn run(a: Args) -> Exit {
-    let (src, c) = match input::load(&a.file) {
+    let (src, c, _) = match input::load(&a.file, &a.launch) {
         Ok(x) => x,
         Err(e) => return e,
     };
+    let is_kpl = a.file.extension().is_some_and(|e| e == "kpl");
     let text = if a.core {
         printer::print_kernel(&c.core)
-    } else {
+    } else if is_kpl {
         printer::format_source(&c.kernel, &src.text, &c.comments)
+    } else {
+        // A CUDA or OpenCL file: the KPL it lowers to.
+        printer::print_kernel(&c.kernel)
     };
     print!("{text}");
     Exit::Ok

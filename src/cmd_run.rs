@@ -54,11 +54,10 @@ fn parse_param(s: &str) -> Result<(String, u32), String> {
 }
 
 pub fn run(a: Args) -> Exit {
-    let (src, c) = match input::load(&a.file) {
+    let (src, c, launch) = match input::load(&a.file, &a.launch) {
         Ok(x) => x,
         Err(e) => return e,
     };
-    let launch = a.launch.apply(kpl_lang::Launch::of(&c.kernel));
     if launch.total_threads() > sdv::MAX_THREADS {
         eprintln!(
             "error: the launch has {} threads; the interpreter runs at most {}",

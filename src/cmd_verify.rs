@@ -39,6 +39,14 @@ pub struct Args {
     /// Do not infer loop invariants (use only the kernel's own).
     #[arg(long = "no-infer")]
     no_infer: bool,
+    /// GPUVerify's modular mode for `__device__` functions. kpl inlines them always (at
+    /// least as precise); their `__requires` are checked at each call and their
+    /// `__ensures` at each return either way.
+    #[arg(long = "no-inline")]
+    no_inline: bool,
+    /// GPUVerify's option; kpl always checks array bounds (KPL's semantics).
+    #[arg(long = "check-array-bounds", hide = true)]
+    check_array_bounds: bool,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -113,11 +121,10 @@ pub fn run(a: Args) -> Exit {
 
 fn one(a: &Args, i: usize, n: usize) -> FileResult {
     let path = &a.files[i];
-    let (src, c) = match input::load(path) {
+    let (src, c, launch) = match input::load(path, &a.launch) {
         Ok(x) => x,
         Err(code) => return FileResult { code, text: String::new(), json: None },
     };
-    let launch = a.launch.apply(Launch::of(&c.kernel));
     let opts = Options {
         launch,
         abstraction: if a.equality_abstraction {
@@ -270,7 +277,7 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
             let idx = w.index.map(|i| format!("[{i}]")).unwrap_or_default();
             let op = |wr: bool| if wr { "write" } else { "read" };
             let mut d = Diagnostic::error(
-                format!("{status} {} {scope} race on {array}{idx}", race_kind(*second_write, *logged_write)),
+                format!("{status} {} race on {array}{idx} ({scope})", race_kind(*second_write, *logged_write)),
                 span(l.span),
             )
             .with_label(format!("{} by {}", op(*second_write), ids_text(&w.threads[1], dims)));

@@ -1,8 +1,10 @@
 //! Reading kernel files: picks the front end by extension, renders diagnostics to stderr.
 
 use crate::exit::Exit;
+use crate::options::LaunchArgs;
+use kpl_lang::c::{Dialect, FrontOptions};
 use kpl_lang::diagnostic::render_all;
-use kpl_lang::{Checked, Diagnostic};
+use kpl_lang::{Checked, Diagnostic, Launch};
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -35,22 +37,47 @@ pub fn report(src: &Source, diags: &[Diagnostic]) {
     eprint!("{}", render_all(diags, &src.path, &src.text, color));
 }
 
-/// Load and check a kernel; diagnostics are printed, errors give exit code 3.
-pub fn load(path: &Path) -> Result<(Source, Checked), Exit> {
+/// Load and check a kernel (`.kpl`, `.cu` or `.cl` by extension); diagnostics are
+/// printed, errors give exit code 3. Gives the launch to use, too.
+pub fn load(path: &Path, args: &LaunchArgs) -> Result<(Source, Checked, Launch), Exit> {
     let src = read(path)?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if ext != "kpl" {
-        let d = Diagnostic::error(
-            format!("unknown kind of kernel file `.{ext}`: expected `.kpl`"),
-            kpl_lang::Span::new(0, 0),
-        );
-        report(&src, &[d]);
-        return Err(Exit::BadInput);
-    }
-    match kpl_lang::check_kpl(&src.text) {
+    let (threads, groups) = match args.given() {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Err(Exit::BadInput);
+        }
+    };
+    let result = match ext {
+        "kpl" => kpl_lang::check_kpl(&src.text),
+        "cu" | "cl" => {
+            let dialect = if ext == "cu" { Dialect::Cuda } else { Dialect::OpenCl };
+            let launch = match (threads, groups) {
+                (Some(t), g) => Some(Launch { threads: t, groups: g.unwrap_or([1, 1, 1]) }),
+                (None, Some(_)) => {
+                    eprintln!("error: the launch needs the threads per group too (`--blockDim=` or `--local_size=`)");
+                    return Err(Exit::BadInput);
+                }
+                (None, None) => None,
+            };
+            let o = FrontOptions { dialect, defines: args.defines.clone(), kernel: args.kernel.clone(), launch };
+            kpl_lang::c::check_c(&src.text, &o)
+        }
+        _ => {
+            let d = Diagnostic::error(
+                format!("unknown kind of kernel file `.{ext}`: expected `.kpl`, `.cu` or `.cl`"),
+                kpl_lang::Span::new(0, 0),
+            );
+            report(&src, &[d]);
+            return Err(Exit::BadInput);
+        }
+    };
+    match result {
         Ok(c) => {
             report(&src, &c.warnings);
-            Ok((src, c))
+            let launch = args.apply(Launch::of(&c.kernel));
+            Ok((src, c, launch))
         }
         Err(errs) => {
             report(&src, &errs);

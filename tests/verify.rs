@@ -63,7 +63,7 @@ fn reports_name_both_accesses_and_replay_the_witness() {
     // The text report shows both accesses in the source.
     let o = kpl(&["verify", s(&root().join("tests/kernels/reduce_nobarrier.kpl"))]);
     assert_eq!(o.code, 1);
-    assert!(o.stderr.contains("confirmed read-write intra-group race on A["), "{}", o.stderr);
+    assert!(o.stderr.contains("confirmed read-write race on A["), "{}", o.stderr);
     assert!(o.stderr.contains("reduce_nobarrier.kpl:13:"), "{}", o.stderr);
 }
 

@@ -215,6 +215,10 @@ impl Enc<'_> {
                 let eq = self.t.add(Vc::Eq([w, z]));
                 self.t.not(eq)
             }
+            Expr::Uf(name, xs) => {
+                let args: Vec<Id> = xs.iter().map(|x| self.term(x)).collect();
+                self.t.add(Vc::App(egg::Symbol::from(*name), args))
+            }
             Expr::ToWord(b) => {
                 let b = self.term(b);
                 match self.t.node(b) {

@@ -63,6 +63,8 @@ define_language! {
         Word(Word),
         Bool(bool),
         Var(Symbol),
+        // An uninterpreted function from words to a word: `(fadd a b)`.
+        App(Symbol, Vec<Id>),
     }
 }
 
@@ -78,6 +80,7 @@ impl Vc {
             Vc::Ite([_, a, _]) => child(*a),
             Vc::Select(_) => Sort::Word,
             Vc::Store(_) => Sort::Array,
+            Vc::App(..) => Sort::Word,
             _ => Sort::Word,
         }
     }

@@ -26,6 +26,7 @@ pub fn symbol(s: &str) -> String {
 /// Declarations of every variable the roots mention.
 pub fn declarations(t: &Terms, roots: &[Id]) -> String {
     let mut vars = BTreeMap::new();
+    let mut funs = BTreeMap::new();
     let mut seen = std::collections::HashSet::new();
     let mut stack: Vec<Id> = roots.to_vec();
     while let Some(i) = stack.pop() {
@@ -33,12 +34,24 @@ pub fn declarations(t: &Terms, roots: &[Id]) -> String {
             continue;
         }
         let n = t.node(i);
-        if let crate::vc::Vc::Var(s) = n {
-            vars.insert(s.as_str().to_string(), t.sorts.get(s).copied().unwrap_or(Sort::Word));
+        match n {
+            crate::vc::Vc::Var(s) => {
+                vars.insert(s.as_str().to_string(), t.sorts.get(s).copied().unwrap_or(Sort::Word));
+            }
+            crate::vc::Vc::App(f, args) => {
+                funs.insert(f.as_str().to_string(), args.len());
+            }
+            _ => {}
         }
         stack.extend(egg::Language::children(n).iter().copied());
     }
-    vars.into_iter().map(|(n, s)| format!("(declare-fun {} () {})\n", symbol(&n), sort_name(s))).collect()
+    let word = sort_name(Sort::Word);
+    let mut out: String = funs
+        .into_iter()
+        .map(|(f, n)| format!("(declare-fun {} ({}) {word})\n", symbol(&f), vec![word; n].join(" ")))
+        .collect();
+    out.extend(vars.into_iter().map(|(n, s)| format!("(declare-fun {} () {})\n", symbol(&n), sort_name(s))));
+    out
 }
 
 /// A term as SMT-LIB text, with shared subterms in `let`s when they repeat.

@@ -104,6 +104,14 @@ impl Lowering {
                 let (a, i, v) = (self.arr(t, a), self.bv(t, i), self.lower(t, v));
                 Dynamic::from_ast(&a.store(&i, &v))
             }
+            Vc::App(f, args) => {
+                let args: Vec<Dynamic> = args.iter().map(|a| self.lower(t, *a)).collect();
+                let word = z3_sort(Sort::Word);
+                let domain: Vec<&z3::Sort> = args.iter().map(|_| &word).collect();
+                let decl = z3::FuncDecl::new(f.as_str(), &domain, &word);
+                let refs: Vec<&dyn z3::ast::Ast> = args.iter().map(|a| a as &dyn z3::ast::Ast).collect();
+                decl.apply(&refs)
+            }
             Vc::Word(w) => Dynamic::from_ast(&BV::from_u64(w.0 as u64, 32)),
             Vc::Bool(b) => Dynamic::from_ast(&Bool::from_bool(b)),
             Vc::Var(s) => {

@@ -42,7 +42,8 @@ pub struct Decl {
 pub enum DeclKind {
     Groups(Dims),
     Threads(Dims),
-    Shared { name: Ident, size: (u64, Span) },
+    /// `size` is `None` for `shared A[*]` (kpl's extension: an OpenCL `__local` pointer).
+    Shared { name: Ident, size: Option<(u64, Span)> },
     /// `size` is `None` for `global A[*]`.
     Global { name: Ident, size: Option<(u64, Span)> },
     Param(Ident),
@@ -235,7 +236,9 @@ impl BinOp {
     }
 }
 
-/// The built-in functions of KPL.md (and the float extension used by the C front ends).
+/// The built-in functions of KPL.md, and kpl's float extension (used by the C front
+/// ends): IEEE single precision on the words' bits in the interpreter, uninterpreted
+/// functions in the verifier (except `fneg` and `fabs`, which are exact bit operations).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {
     Slt,
@@ -248,10 +251,55 @@ pub enum Builtin {
     Min,
     Max,
     Implies,
+    Fadd,
+    Fsub,
+    Fmul,
+    Fdiv,
+    Fneg,
+    Fabs,
+    Flt,
+    Fle,
+    Feq,
+    Fmin,
+    Fmax,
+    Fsqrt,
+    Itof,
+    Utof,
+    Ftoi,
+    Ftou,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 10] = [
+    pub const ALL: [Builtin; 26] = [
+        Builtin::Slt,
+        Builtin::Sle,
+        Builtin::Sgt,
+        Builtin::Sge,
+        Builtin::Sdiv,
+        Builtin::Srem,
+        Builtin::Ashr,
+        Builtin::Min,
+        Builtin::Max,
+        Builtin::Implies,
+        Builtin::Fadd,
+        Builtin::Fsub,
+        Builtin::Fmul,
+        Builtin::Fdiv,
+        Builtin::Fneg,
+        Builtin::Fabs,
+        Builtin::Flt,
+        Builtin::Fle,
+        Builtin::Feq,
+        Builtin::Fmin,
+        Builtin::Fmax,
+        Builtin::Fsqrt,
+        Builtin::Itof,
+        Builtin::Utof,
+        Builtin::Ftoi,
+        Builtin::Ftou,
+    ];
+    /// The built-ins of KPL.md proper (integer words only).
+    pub const INTEGER: [Builtin; 10] = [
         Builtin::Slt,
         Builtin::Sle,
         Builtin::Sgt,
@@ -276,13 +324,37 @@ impl Builtin {
             Min => "min",
             Max => "max",
             Implies => "implies",
+            Fadd => "fadd",
+            Fsub => "fsub",
+            Fmul => "fmul",
+            Fdiv => "fdiv",
+            Fneg => "fneg",
+            Fabs => "fabs",
+            Flt => "flt",
+            Fle => "fle",
+            Feq => "feq",
+            Fmin => "fmin",
+            Fmax => "fmax",
+            Fsqrt => "fsqrt",
+            Itof => "itof",
+            Utof => "utof",
+            Ftoi => "ftoi",
+            Ftou => "ftou",
         }
     }
     pub fn from_name(name: &str) -> Option<Builtin> {
         Builtin::ALL.iter().copied().find(|b| b.name() == name)
     }
     pub fn arity(self) -> usize {
-        2
+        use Builtin::*;
+        match self {
+            Fneg | Fabs | Fsqrt | Itof | Utof | Ftoi | Ftou => 1,
+            _ => 2,
+        }
+    }
+    /// A float operation (opaque to the verifier, IEEE in the interpreter).
+    pub fn is_float(self) -> bool {
+        !Builtin::INTEGER.contains(&self)
     }
 }
 

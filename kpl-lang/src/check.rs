@@ -67,7 +67,9 @@ impl Checker {
                     self.dims(ds, what);
                 }
                 DeclKind::Shared { name, size } => {
-                    self.size(*size, name);
+                    if let Some(s) = size {
+                        self.size(*s, name);
+                    }
                     self.declare_global(name, Global::Array { shared: true });
                 }
                 DeclKind::Global { name, size } => {
@@ -430,10 +432,21 @@ impl Checker {
                             )
                             .with_secondary(*decl, "declared here")
                             .with_help("procs return no value; call it as a statement"),
-                            _ => Diagnostic::error(format!("no built-in function named `{}`", f.name), f.span)
-                                .with_help(
-                                    "the built-ins are slt, sle, sgt, sge, sdiv, srem, ashr, min, max and implies",
-                                ),
+                            _ => {
+                                let close = Builtin::ALL
+                                    .iter()
+                                    .map(|b| (edit_distance(b.name(), &f.name), b.name()))
+                                    .filter(|(d, _)| *d <= 2)
+                                    .min();
+                                let help = match close {
+                                    Some((_, b)) => format!("did you mean `{b}`?"),
+                                    None => format!(
+                                        "the built-ins are {}",
+                                        Builtin::ALL.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
+                                    ),
+                                };
+                                Diagnostic::error(format!("no built-in function named `{}`", f.name), f.span).with_help(help)
+                            }
                         };
                         self.err(d)
                     }

@@ -280,11 +280,7 @@ impl StripSpans {
                         x.1 = Span::DUMMY;
                     }
                 }
-                DeclKind::Shared { name, size } => {
-                    self.id(name);
-                    size.1 = Span::DUMMY;
-                }
-                DeclKind::Global { name, size } => {
+                DeclKind::Shared { name, size } | DeclKind::Global { name, size } => {
                     self.id(name);
                     if let Some(s) = size {
                         s.1 = Span::DUMMY;

@@ -133,7 +133,7 @@ impl Gen {
         decls.push(Decl { kind: DeclKind::Threads(dims_decl(self.threads, n)), span: SP });
         for _ in 0..self.rng.range(0, 2) {
             let s = self.fresh("S");
-            decls.push(Decl { kind: DeclKind::Shared { name: id(&s), size: (tpg as u64, SP) }, span: SP });
+            decls.push(Decl { kind: DeclKind::Shared { name: id(&s), size: Some((tpg as u64, SP)) }, span: SP });
             self.shared.push(s);
         }
         for _ in 0..self.rng.range(0, 2) {
@@ -258,7 +258,7 @@ impl Gen {
                 Expr::new(ExprKind::Cond(Box::new(c), Box::new(t), Box::new(f)), SP)
             }
             7 => {
-                let b = *self.rng.pick(&Builtin::ALL);
+                let b = *self.rng.pick(&Builtin::INTEGER);
                 let args = (0..b.arity()).map(|_| self.expr(ctx, depth - 1)).collect();
                 Expr::new(ExprKind::Call(id(b.name()), args), SP)
             }

@@ -16,6 +16,7 @@ pub mod span;
 
 pub use diagnostic::Diagnostic;
 pub use span::Span;
+pub mod c;
 pub mod check;
 pub mod core;
 pub mod printer;

@@ -35,8 +35,10 @@ pub fn binary(op: BinOp, a: u32, b: u32) -> u32 {
     }
 }
 
+/// A built-in on its arguments (`b` is ignored by the unary ones).
 pub fn builtin(f: Builtin, a: u32, b: u32) -> u32 {
     use Builtin::*;
+    let (x, y) = (f32::from_bits(a), f32::from_bits(b));
     match f {
         Slt => ((a as i32) < (b as i32)) as u32,
         Sle => ((a as i32) <= (b as i32)) as u32,
@@ -48,6 +50,23 @@ pub fn builtin(f: Builtin, a: u32, b: u32) -> u32 {
         Min => a.min(b),
         Max => a.max(b),
         Implies => (a == 0 || b != 0) as u32,
+        Fadd => (x + y).to_bits(),
+        Fsub => (x - y).to_bits(),
+        Fmul => (x * y).to_bits(),
+        Fdiv => (x / y).to_bits(),
+        Fneg => a ^ 0x8000_0000,
+        Fabs => a & 0x7fff_ffff,
+        Flt => (x < y) as u32,
+        Fle => (x <= y) as u32,
+        Feq => (x == y) as u32,
+        Fmin => x.min(y).to_bits(),
+        Fmax => x.max(y).to_bits(),
+        Fsqrt => x.sqrt().to_bits(),
+        Itof => (a as i32 as f32).to_bits(),
+        Utof => (a as f32).to_bits(),
+        // Out of range and NaN saturate (Rust's `as`); C leaves them undefined.
+        Ftoi => x as i32 as u32,
+        Ftou => x as u32,
     }
 }
 
@@ -123,6 +142,17 @@ mod tests {
         assert_eq!(ashr(0x8000_0000, 32), u32::MAX);
         assert_eq!(ashr(0x7000_0000, 99), 0);
         assert_eq!(ashr(0x8000_0000, 4), 0xF800_0000);
+    }
+
+    #[test]
+    fn floats_are_ieee_single_precision_on_the_bits() {
+        let f = |x: f32| x.to_bits();
+        assert_eq!(builtin(Builtin::Fadd, f(1.5), f(2.25)), f(3.75));
+        assert_eq!(builtin(Builtin::Fneg, f(2.0), 0), f(-2.0));
+        assert_eq!(builtin(Builtin::Flt, f(-1.0), f(0.0)), 1);
+        assert_eq!(builtin(Builtin::Itof, -3i32 as u32, 0), f(-3.0));
+        assert_eq!(builtin(Builtin::Ftoi, f(-3.7), 0), -3i32 as u32);
+        assert_eq!(builtin(Builtin::Feq, f(0.0), f(-0.0)), 1);
     }
 
     #[test]

@@ -233,7 +233,8 @@ fn decl(d: &Decl) -> Doc {
     let text = match &d.kind {
         DeclKind::Groups(ds) => format!("groups: {};", dims(ds)),
         DeclKind::Threads(ds) => format!("threads: {};", dims(ds)),
-        DeclKind::Shared { name, size } => format!("shared {}[{}];", name.name, size.0),
+        DeclKind::Shared { name, size: Some(s) } => format!("shared {}[{}];", name.name, s.0),
+        DeclKind::Shared { name, size: None } => format!("shared {}[*];", name.name),
         DeclKind::Global { name, size: Some(s) } => format!("global {}[{}];", name.name, s.0),
         DeclKind::Global { name, size: None } => format!("global {}[*];", name.name),
         DeclKind::Param(x) => format!("param {};", x.name),

@@ -223,7 +223,7 @@ impl<'k> Builder<'k> {
         }
         for d in &self.kernel.decls {
             let (name, shared, size) = match &d.kind {
-                ast::DeclKind::Shared { name, size } => (name, true, Some(size.0 as u32)),
+                ast::DeclKind::Shared { name, size } => (name, true, size.map(|s| s.0 as u32)),
                 ast::DeclKind::Global { name, size } => (name, false, size.map(|s| s.0 as u32)),
                 _ => continue,
             };
@@ -337,6 +337,11 @@ impl<'k> Builder<'k> {
                     Some(Builtin::Min) => Expr::ite(Expr::ult(a.clone(), c.clone()), a, c),
                     Some(Builtin::Max) => Expr::ite(Expr::ult(a.clone(), c.clone()), c, a),
                     Some(Builtin::Implies) => w(Expr::implies(Expr::to_bool(a), Expr::to_bool(c))),
+                    // Floats are opaque except for their sign bit.
+                    Some(Builtin::Fneg) => Expr::bin(WordOp::Xor, a, Expr::Word(0x8000_0000)),
+                    Some(Builtin::Fabs) => Expr::bin(WordOp::And, a, Expr::Word(0x7fff_ffff)),
+                    Some(fb) if fb.arity() == 1 => Expr::Uf(fb.name(), vec![a]),
+                    Some(fb) => Expr::Uf(fb.name(), vec![a, c]),
                     None => Expr::Word(0),
                 }
             }
@@ -653,7 +658,6 @@ impl<'k> Builder<'k> {
         let cont = self.pair("cont", Sort::Bool);
         let lc = self.pair("lc", Sort::Bool);
         for t in 0..2 {
-            self.assign(brk[t], Expr::Bool(false));
             self.assign(lc[t], p[t].clone());
         }
         let id = self.prog.loops.len();
@@ -683,6 +687,9 @@ impl<'k> Builder<'k> {
         let u = self.pair("u", Sort::Bool);
         for t in 0..2 {
             self.assign(u[t], Expr::and2(Expr::Var(lc[t]), c[t].clone()));
+            // A thread that breaks leaves `lc` at the end of this iteration, so the break
+            // flag need not outlive it (and stays out of the loop's state).
+            self.assign(brk[t], Expr::Bool(false));
             self.assign(cont[t], Expr::Bool(false));
         }
         let saved = self.frames.last().and_then(|f| f.loop_flags);
@@ -705,7 +712,7 @@ impl<'k> Builder<'k> {
             self.barrier_loops -= 1;
         }
         let body_stmts = std::mem::replace(&mut self.out, outer);
-        candidates::generate(self, id, &plan, lc, &body_stmts);
+        candidates::generate(self, id, &plan, lc, ret, &body_stmts);
         self.emit(Stmt::Loop(Loop { id, cond: loop_cond, invariants, body: body_stmts }));
     }
 

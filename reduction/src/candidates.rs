@@ -200,7 +200,7 @@ fn variant_term<'a>(idx: &'a ast::Expr, names: &BTreeSet<String>) -> Option<(Str
     }
 }
 
-pub(crate) fn generate(b: &mut Builder, loop_id: usize, plan: &Plan, lc: [VarId; 2], body: &[Stmt]) {
+pub(crate) fn generate(b: &mut Builder, loop_id: usize, plan: &Plan, lc: [VarId; 2], ret: Option<[VarId; 2]>, body: &[Stmt]) {
     let mut changed = BTreeSet::new();
     modified_vars(body, &mut changed);
     let mut cands: Vec<(Expr, &'static str)> = Vec::new();
@@ -214,6 +214,12 @@ pub(crate) fn generate(b: &mut Builder, loop_id: usize, plan: &Plan, lc: [VarId;
         }
     };
     uniform(lc, &mut cands);
+    if let Some(r) = ret {
+        // A thread still in the loop has not returned.
+        for t in 0..2 {
+            cands.push((Expr::implies(Expr::Var(lc[t]), Expr::not(Expr::Var(r[t]))), "a live thread has not returned"));
+        }
+    }
     for (_, pair) in &plan.modified {
         uniform(*pair, &mut cands);
     }

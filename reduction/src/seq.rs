@@ -70,6 +70,8 @@ pub enum Expr {
     ToBool(Box<Expr>),
     /// A condition as a word: 1 or 0.
     ToWord(Box<Expr>),
+    /// An uninterpreted function from words to a word (the float operations).
+    Uf(&'static str, Vec<Expr>),
 }
 
 /// What an assertion checks; the label a counterexample names.
@@ -328,7 +330,7 @@ impl Expr {
                 a.vars(f);
                 b.vars(f)
             }
-            Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| x.vars(f)),
+            Expr::And(xs) | Expr::Or(xs) | Expr::Uf(_, xs) => xs.iter().for_each(|x| x.vars(f)),
             Expr::Ite(a, b, c) | Expr::Store(a, b, c) => {
                 a.vars(f);
                 b.vars(f);
@@ -425,6 +427,13 @@ impl fmt::Display for E<'_> {
             Expr::Store(a, b, c) => write!(f, "(store {} {} {})", sub(a), sub(b), sub(c)),
             Expr::ToBool(a) => write!(f, "(bool {})", sub(a)),
             Expr::ToWord(a) => write!(f, "(word {})", sub(a)),
+            Expr::Uf(name, xs) => {
+                write!(f, "({name}")?;
+                for x in xs {
+                    write!(f, " {}", sub(x))?;
+                }
+                write!(f, ")")
+            }
         }
     }
 }

@@ -129,7 +129,7 @@ pub fn compile(core: &ast::Kernel, launch: Launch) -> Program {
                 c.params.insert(x.name.clone(), c.prog.params.len() as u32);
                 c.prog.params.push(x.name.clone());
             }
-            ast::DeclKind::Shared { name, size } => c.array(name, ArrayKind::Shared, Some(size.0)),
+            ast::DeclKind::Shared { name, size } => c.array(name, ArrayKind::Shared, size.map(|s| s.0)),
             ast::DeclKind::Global { name, size } => c.array(name, ArrayKind::Global, size.map(|s| s.0)),
             _ => {}
         }

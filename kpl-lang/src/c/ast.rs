@@ -1,0 +1,176 @@
+//! The AST of the C subset (CUDA and OpenCL C, tier 1 of CUDA.md), with spans.
+
+use crate::ast::Ident;
+use crate::span::Span;
+
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Item {
+    Func(Func),
+    Var(Decl),
+    /// A file-scope call such as `__axiom(e);`.
+    Call(Ident, Vec<Expr>, Span),
+    /// Something outside the subset, named for the diagnostic.
+    Unsupported(&'static str, Span),
+    Error,
+}
+
+/// A declaration specifier or qualifier word, as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    pub word: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Func {
+    pub specs: Vec<Spec>,
+    pub ptrs: usize,
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub body: Option<Block>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub specs: Vec<Spec>,
+    /// Qualifiers after each `*` (e.g. `__restrict__`).
+    pub ptrs: Vec<Vec<Spec>>,
+    pub name: Option<Ident>,
+    /// `int a[]` parameters are pointers too.
+    pub dims: usize,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Decl {
+    pub specs: Vec<Spec>,
+    pub decls: Vec<Declarator>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Declarator {
+    pub ptrs: usize,
+    pub name: Ident,
+    pub dims: Vec<Option<Expr>>,
+    pub init: Option<Init>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum Init {
+    Expr(Expr),
+    List(Vec<Init>, Span),
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Block(Block),
+    Decl(Decl),
+    Expr(Expr),
+    If(Expr, Box<Stmt>, Option<Box<Stmt>>),
+    While(Expr, Box<Stmt>),
+    DoWhile(Box<Stmt>, Expr),
+    For(Option<Box<Stmt>>, Option<Expr>, Option<Expr>, Box<Stmt>),
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Empty,
+    Unsupported(&'static str),
+    Error,
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeName {
+    pub specs: Vec<Spec>,
+    pub ptrs: usize,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UOp {
+    Neg,
+    Plus,
+    Not,
+    BitNot,
+    Deref,
+    Addr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BOp {
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+    BitXor,
+    BitOr,
+    LAnd,
+    LOr,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// An integer literal: value and whether a `u` suffix (or its size) makes it unsigned.
+    Int(u64, bool),
+    /// A float literal, as single-precision bits.
+    Float(u32),
+    Char(u32),
+    Str,
+    Bool(bool),
+    Ident(Ident),
+    Index(Box<Expr>, Box<Expr>),
+    Call(Box<Expr>, Vec<Expr>),
+    Member(Box<Expr>, Ident),
+    Unary(UOp, Box<Expr>),
+    /// `++x` / `--x` (`inc` tells which).
+    PreInc(bool, Box<Expr>),
+    PostInc(bool, Box<Expr>),
+    Binary(BOp, Box<Expr>, Box<Expr>),
+    /// `x = e` (`None`) or `x op= e`.
+    Assign(Option<BOp>, Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Cast(TypeName, Box<Expr>),
+    Comma(Box<Expr>, Box<Expr>),
+    Unsupported(&'static str),
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+}

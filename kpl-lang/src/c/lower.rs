@@ -1,0 +1,948 @@
+//! C ─► KPL: kernels, parameters, declarations and statements. Every KPL name is unique in
+//! the kernel (C's shadowing and sibling scopes become renamings), `__device__` functions
+//! are inlined at their calls, `return` becomes a flag that disables the returned threads
+//! for the rest of the function (the paper's K-CALL), `for` and `do` become `while`.
+
+use super::ast::*;
+use super::tokens::Dialect;
+use super::FrontOptions;
+use crate::ast::{self as k, DeclKind, Ident};
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use std::collections::{HashMap, HashSet};
+
+/// A C type, as far as the subset needs: every integer is a 32-bit word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ty {
+    Int,
+    UInt,
+    Bool,
+    Float,
+    Void,
+}
+
+/// What a C name denotes.
+#[derive(Clone, Debug)]
+pub(super) enum Entity {
+    /// A KPL local (or a kernel param's local copy).
+    Local { kpl: String, ty: Ty },
+    /// A kernel scalar param that is never assigned.
+    Param { kpl: String, ty: Ty },
+    /// A KPL array: a pointer param or a `__shared__` array (`dims` for 2-D shared arrays).
+    Array { kpl: String, elem: Ty, dims: Vec<u32>, readonly: bool },
+    /// A `__shared__` scalar, stored as element 0 of a one-element shared array.
+    SharedScalar { kpl: String, ty: Ty },
+    /// A declaration already rejected: uses say nothing more.
+    Invalid,
+}
+
+pub(super) struct LoopCtx {
+    /// What `continue` must do first (a `for` step, a `do` condition), as C.
+    pub on_continue: Vec<ContinueAction>,
+}
+
+#[derive(Clone)]
+pub(super) enum ContinueAction {
+    Step(Expr),
+    /// `do ... while (c)`: check c, leave the loop if false.
+    Check(Expr),
+}
+
+/// A function being lowered (the kernel, or an inlined `__device__` function).
+pub(super) struct Frame {
+    pub name: String,
+    /// Where the result goes (`None` for void and the kernel).
+    pub result: Option<(String, Ty)>,
+    /// The flag set by `return` (if the function has a return).
+    pub returned: Option<String>,
+    pub loops: Vec<LoopCtx>,
+    pub ensures: Vec<Expr>,
+}
+
+pub(super) struct Lower<'u> {
+    pub o: &'u FrontOptions,
+    pub funcs: HashMap<String, &'u Func>,
+    pub scopes: Vec<HashMap<String, Entity>>,
+    pub used: HashSet<String>,
+    pub blocks: Vec<Vec<k::Stmt>>,
+    pub decls: Vec<k::Decl>,
+    pub frames: Vec<Frame>,
+    pub errors: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
+    pub temps: usize,
+    /// Invariants written just before a loop, waiting for it.
+    pub pending_invariants: Vec<Expr>,
+}
+
+pub(super) struct Lowered {
+    pub kernel: Option<k::Kernel>,
+    pub errors: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// KPL keywords and built-in names a C name must not become.
+const RESERVED: &[&str] = &[
+    "kernel", "groups", "threads", "shared", "global", "param", "requires", "proc", "main", "local", "if", "else",
+    "while", "invariant", "barrier", "break", "continue", "return", "assert", "assume", "true", "false", "lid", "gid",
+];
+
+pub(super) fn lower(unit: &Unit, o: &FrontOptions) -> Lowered {
+    let mut l = Lower {
+        o,
+        funcs: HashMap::new(),
+        scopes: vec![HashMap::new()],
+        used: HashSet::new(),
+        blocks: Vec::new(),
+        decls: Vec::new(),
+        frames: Vec::new(),
+        errors: Vec::new(),
+        warnings: Vec::new(),
+        temps: 0,
+        pending_invariants: Vec::new(),
+    };
+    for b in crate::ast::Builtin::ALL {
+        l.used.insert(b.name().to_string());
+    }
+    let kernel = l.unit(unit);
+    Lowered { kernel, errors: l.errors, warnings: l.warnings }
+}
+
+pub(super) fn sp_id(name: &str, span: Span) -> Ident {
+    Ident::new(name, span)
+}
+
+impl<'u> Lower<'u> {
+    pub fn err(&mut self, msg: impl Into<String>, span: Span) {
+        self.errors.push(Diagnostic::error(msg, span));
+    }
+
+    pub fn unsupported(&mut self, what: &str, span: Span) {
+        self.errors.push(
+            Diagnostic::error(format!("not supported: {what}"), span)
+                .with_help("kpl accepts the tier-1 subset of CUDA.md; see the README for what is in it"),
+        );
+    }
+
+    /// A fresh KPL name based on a C name.
+    pub fn fresh(&mut self, base: &str) -> String {
+        let base = if RESERVED.contains(&base) { format!("{base}_") } else { base.to_string() };
+        if self.used.insert(base.clone()) {
+            return base;
+        }
+        for n in 1.. {
+            let cand = format!("{base}_{n}");
+            if self.used.insert(cand.clone()) {
+                return cand;
+            }
+        }
+        unreachable!("an unbounded loop always finds a name")
+    }
+
+    pub fn temp(&mut self) -> String {
+        self.temps += 1;
+        let n = self.temps;
+        self.fresh(&format!("_t{n}"))
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<Entity> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).cloned())
+    }
+
+    pub fn bind(&mut self, name: &str, e: Entity) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), e);
+        }
+    }
+
+    pub fn emit(&mut self, kind: k::StmtKind, span: Span) {
+        if let Some(b) = self.blocks.last_mut() {
+            b.push(k::Stmt { kind, span });
+        }
+    }
+
+    /// Lower statements into a new block and give it back.
+    pub fn sub_block(&mut self, f: impl FnOnce(&mut Self), span: Span) -> k::Block {
+        self.blocks.push(Vec::new());
+        self.scopes.push(HashMap::new());
+        f(self);
+        self.scopes.pop();
+        k::Block { stmts: self.blocks.pop().unwrap_or_default(), span }
+    }
+
+    pub fn frame(&mut self) -> &mut Frame {
+        let n = self.frames.len();
+        &mut self.frames[n - 1]
+    }
+
+    // ---- types ----
+
+    pub fn base_type(&mut self, specs: &[Spec]) -> Ty {
+        let has = |w: &str| specs.iter().any(|s| s.word == w);
+        if has("void") {
+            return Ty::Void;
+        }
+        if has("float") || has("double") {
+            return Ty::Float;
+        }
+        if has("bool") || has("_Bool") {
+            return Ty::Bool;
+        }
+        if has("unsigned") || has("size_t") || has("uint") || has("uchar") || has("ushort") || has("ulong") {
+            return Ty::UInt;
+        }
+        Ty::Int
+    }
+
+    fn space(&self, specs: &[Spec]) -> Option<&'static str> {
+        let d = self.o.dialect;
+        for s in specs {
+            match (d, s.word.as_str()) {
+                (Dialect::Cuda, "__shared__") | (Dialect::OpenCl, "__local" | "local") => return Some("shared"),
+                (Dialect::Cuda, "__constant__") | (Dialect::OpenCl, "__constant" | "constant") => return Some("constant"),
+                (Dialect::Cuda, "__device__") => return Some("device"),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn is_kernel(&self, f: &Func) -> bool {
+        f.specs.iter().any(|s| match self.o.dialect {
+            Dialect::Cuda => s.word == "__global__",
+            Dialect::OpenCl => s.word == "__kernel" || s.word == "kernel",
+        })
+    }
+
+    // ---- the unit ----
+
+    fn unit(&mut self, u: &'u Unit) -> Option<k::Kernel> {
+        let mut kernels: Vec<&'u Func> = Vec::new();
+        let mut axioms = Vec::new();
+        for item in &u.items {
+            match item {
+                Item::Func(f) if self.is_kernel(f) => {
+                    if f.body.is_some() {
+                        kernels.push(f);
+                    }
+                }
+                Item::Func(f) => {
+                    if f.body.is_some() || !self.funcs.contains_key(&f.name.name) {
+                        self.funcs.insert(f.name.name.clone(), f);
+                    }
+                }
+                Item::Var(d) => self.global_var(d),
+                Item::Call(f, args, span) if f.name == "__axiom" && args.len() == 1 => axioms.push((args[0].clone(), *span)),
+                Item::Call(f, _, span) => self.err(format!("a call to `{}` outside any function", f.name), *span),
+                Item::Unsupported(what, span) => self.unsupported(what, *span),
+                Item::Error => {}
+            }
+        }
+        let chosen = match &self.o.kernel {
+            Some(name) => match kernels.iter().find(|f| f.name.name == *name) {
+                Some(f) => *f,
+                None => {
+                    let names: Vec<String> = kernels.iter().map(|f| format!("`{}`", f.name.name)).collect();
+                    self.err(
+                        format!("no kernel named `{name}` (the file has {})", if names.is_empty() { "none".into() } else { names.join(", ") }),
+                        Span::new(0, 0),
+                    );
+                    return None;
+                }
+            },
+            None => match kernels.as_slice() {
+                [f] => *f,
+                [] => {
+                    let what = if self.o.dialect == Dialect::Cuda { "`__global__`" } else { "`__kernel`" };
+                    self.err(format!("the file has no {what} function to verify"), Span::new(0, 0));
+                    return None;
+                }
+                many => {
+                    let names: Vec<String> = many.iter().map(|f| format!("`{}`", f.name.name)).collect();
+                    self.errors.push(
+                        Diagnostic::error(format!("the file has several kernels: {}", names.join(", ")), many[1].name.span)
+                            .with_help("choose one with `--kernel=NAME`"),
+                    );
+                    return None;
+                }
+            },
+        };
+        Some(self.kernel(chosen, &axioms))
+    }
+
+    /// File-scope variables: `__shared__` arrays and scalars.
+    fn global_var(&mut self, d: &Decl) {
+        match self.space(&d.specs) {
+            Some("shared") => self.shared_decl(d),
+            Some("constant") => self.unsupported("`__constant__` memory (CUDA.md tier 2)", d.span),
+            Some(_) => self.unsupported("file-scope `__device__` variables (CUDA.md tier 2)", d.span),
+            None => {
+                if d.decls.iter().all(|x| x.init.is_none()) && d.specs.iter().any(|s| s.word == "extern") {
+                    self.unsupported("`extern` declarations", d.span);
+                } else {
+                    self.unsupported("file-scope variables other than `__shared__` ones", d.span);
+                }
+            }
+        }
+    }
+
+    fn shared_decl(&mut self, d: &Decl) {
+        let elem = self.base_type(&d.specs);
+        for x in &d.decls {
+            if x.init.is_some() {
+                self.err("a `__shared__` variable cannot have an initialiser", x.span);
+            }
+            if x.ptrs > 0 {
+                self.unsupported("`__shared__` pointers", x.span);
+                continue;
+            }
+            let name = self.fresh(&x.name.name);
+            if x.dims.is_empty() {
+                self.decls.push(k::Decl {
+                    kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((1, x.span)) },
+                    span: x.span,
+                });
+                self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty: elem });
+                continue;
+            }
+            let mut dims = Vec::new();
+            for dim in &x.dims {
+                match dim.as_ref().and_then(|e| self.const_eval(e)) {
+                    Some(n) if n > 0 && n <= u32::MAX as i64 => dims.push(n as u32),
+                    _ => {
+                        self.err("a `__shared__` array needs a constant positive size", dim.as_ref().map(|e| e.span).unwrap_or(x.span));
+                        return;
+                    }
+                }
+            }
+            if dims.len() > 3 {
+                self.unsupported("arrays of more than three dimensions", x.span);
+                return;
+            }
+            let total: u64 = dims.iter().map(|&d| d as u64).product();
+            if total > u32::MAX as u64 {
+                self.err("this `__shared__` array has more than 2^32 elements", x.span);
+                return;
+            }
+            self.decls.push(k::Decl {
+                kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((total, x.span)) },
+                span: x.span,
+            });
+            self.bind(&x.name.name, Entity::Array { kpl: name, elem, dims, readonly: false });
+        }
+    }
+
+    fn kernel(&mut self, f: &'u Func, axioms: &[(Expr, Span)]) -> k::Kernel {
+        let launch = match self.o.launch {
+            Some(l) => l,
+            None => {
+                let (b, g) = match self.o.dialect {
+                    Dialect::Cuda => ("--blockDim", "--gridDim"),
+                    Dialect::OpenCl => ("--local_size", "--num_groups"),
+                };
+                self.warnings.push(
+                    Diagnostic::warning(format!("no launch given: using one group of one thread"), f.name.span)
+                        .with_help(format!("give the launch with `{b}=` and `{g}=`")),
+                );
+                crate::Launch { groups: [1, 1, 1], threads: [1, 1, 1] }
+            }
+        };
+        let n = launch.dims_used();
+        let dims = |d: [u32; 3]| k::Dims { dims: d[..n].iter().map(|&x| (x as u64, f.name.span)).collect(), span: f.name.span };
+        let mut decls = vec![
+            k::Decl { kind: DeclKind::Groups(dims(launch.groups)), span: f.name.span },
+            k::Decl { kind: DeclKind::Threads(dims(launch.threads)), span: f.name.span },
+        ];
+        let assigned = assigned_names(f.body.as_ref());
+        let mut copies = Vec::new();
+        for p in &f.params {
+            let Some(name) = &p.name else {
+                if !(p.ptrs.is_empty() && p.dims == 0 && self.base_type(&p.specs) == Ty::Void) {
+                    self.err("a kernel parameter needs a name", p.span);
+                }
+                continue;
+            };
+            let ty = self.base_type(&p.specs);
+            let pointer = !p.ptrs.is_empty() || p.dims > 0;
+            if p.ptrs.len() > 1 {
+                self.unsupported("pointers to pointers", p.span);
+                continue;
+            }
+            let kpl = self.fresh(&name.name);
+            if pointer {
+                let space = self.space(&p.specs);
+                let readonly = p.specs.iter().any(|s| s.word == "const") || space == Some("constant");
+                let kind = if space == Some("shared") {
+                    DeclKind::Shared { name: sp_id(&kpl, name.span), size: None }
+                } else {
+                    DeclKind::Global { name: sp_id(&kpl, name.span), size: None }
+                };
+                decls.push(k::Decl { kind, span: p.span });
+                self.bind(&name.name, Entity::Array { kpl, elem: ty, dims: vec![], readonly });
+            } else {
+                if ty == Ty::Void {
+                    self.err("a parameter cannot be `void`", p.span);
+                    continue;
+                }
+                decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
+                if assigned.contains(&name.name) {
+                    // C parameters are assignable; KPL params are not: use a local copy.
+                    let local = self.fresh(&format!("{}_", name.name));
+                    copies.push((local.clone(), kpl.clone(), name.span));
+                    self.bind(&name.name, Entity::Local { kpl: local, ty });
+                } else {
+                    self.bind(&name.name, Entity::Param { kpl, ty });
+                }
+            }
+        }
+        self.blocks.push(Vec::new());
+        for (local, param, span) in copies {
+            self.emit(k::StmtKind::Local(sp_id(&local, span), Some(k::Expr::var(&param, span))), span);
+        }
+        let body = f.body.as_ref().map(|b| b.stmts.as_slice()).unwrap_or(&[]);
+        let returned = has_return(body).then(|| self.fresh("returned"));
+        if let Some(r) = &returned {
+            self.emit(k::StmtKind::Local(sp_id(r, f.name.span), Some(k::Expr::num(0, f.name.span))), f.name.span);
+        }
+        self.frames.push(Frame { name: f.name.name.clone(), result: None, returned, loops: Vec::new(), ensures: Vec::new() });
+        self.scopes.push(HashMap::new());
+        // Leading `__requires` of the kernel are preconditions over its params.
+        let mut rest = body;
+        while let Some((first, tail)) = rest.split_first() {
+            let Some(e) = annotation(first, "__requires") else { break };
+            if let Some(ke) = self.requirement(e) {
+                decls.push(k::Decl { kind: DeclKind::Requires(ke), span: first.span });
+            } else {
+                let c = self.cond(e);
+                self.emit(k::StmtKind::Assume(c), first.span);
+            }
+            rest = tail;
+        }
+        for (e, span) in axioms {
+            match self.requirement(e) {
+                Some(ke) => decls.push(k::Decl { kind: DeclKind::Requires(ke), span: *span }),
+                None => self.err("an `__axiom` may use only launch sizes, params and constants", *span),
+            }
+        }
+        self.stmts(rest);
+        let ensures = std::mem::take(&mut self.frame().ensures);
+        for e in ensures {
+            let c = self.cond(&e);
+            self.emit(k::StmtKind::Assert(c), e.span);
+        }
+        self.scopes.pop();
+        self.frames.pop();
+        let main_stmts = self.blocks.pop().unwrap_or_default();
+        decls.append(&mut self.decls);
+        let span = f.span;
+        let name = self.fresh(&f.name.name);
+        k::Kernel {
+            name: sp_id(&name, f.name.span),
+            decls,
+            procs: Vec::new(),
+            main: k::Block { stmts: main_stmts, span: f.body.as_ref().map(|b| b.span).unwrap_or(span) },
+            span,
+        }
+    }
+
+    /// A kernel `__requires(e)` as a KPL `requires`, if it mentions only params, launch
+    /// sizes and constants (otherwise it becomes an `assume`).
+    fn requirement(&mut self, e: &Expr) -> Option<k::Expr> {
+        let errs = self.errors.len();
+        self.blocks.push(Vec::new());
+        let v = self.expr(e);
+        let emitted = self.blocks.pop().unwrap_or_default();
+        if !emitted.is_empty() || self.errors.len() != errs {
+            self.errors.truncate(errs);
+            return None;
+        }
+        let c = self.to_cond(v);
+        let mut ok = true;
+        c.walk(&mut |s| match &s.kind {
+            k::ExprKind::Index(..) | k::ExprKind::Special(k::Special::Lid | k::Special::Gid, ..) => ok = false,
+            k::ExprKind::Var(x) => {
+                ok &= self.scopes.iter().any(|sc| sc.values().any(|en| matches!(en, Entity::Param { kpl, .. } if *kpl == x.name)))
+            }
+            _ => {}
+        });
+        ok.then_some(c)
+    }
+
+    // ---- statements ----
+
+    /// Lower a statement list; after a statement that may `return`, the rest runs only in
+    /// the threads that did not.
+    pub fn stmts(&mut self, list: &[Stmt]) {
+        for (i, s) in list.iter().enumerate() {
+            if let Some(e) = annotation(s, "__invariant") {
+                self.pending_invariants.push(e.clone());
+                continue;
+            }
+            if !self.pending_invariants.is_empty() && !is_loop(s) {
+                let e = self.pending_invariants.remove(0);
+                self.err("an `__invariant` must come just before a loop or first in its body", e.span);
+                self.pending_invariants.clear();
+            }
+            let may_return = self.stmt(s);
+            let rest = &list[i + 1..];
+            if !may_return || rest.is_empty() {
+                continue;
+            }
+            let Some(flag) = self.frame().returned.clone() else { continue };
+            let span = s.span;
+            if !self.frame().loops.is_empty() {
+                let brk = k::Block { stmts: vec![k::Stmt { kind: k::StmtKind::Break, span }], span };
+                self.emit(k::StmtKind::If(k::Expr::var(&flag, span), brk, None), span);
+            } else {
+                let end = rest.last().map(|r| r.span).unwrap_or(span);
+                let body = self.sub_block(|l| l.stmts(rest), span.to(end));
+                let not = k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&flag, span))), span);
+                self.emit(k::StmtKind::If(not, body, None), span);
+                return;
+            }
+        }
+    }
+
+    /// Lower one statement; gives whether it may execute `return`.
+    fn stmt(&mut self, s: &Stmt) -> bool {
+        let span = s.span;
+        match &s.kind {
+            StmtKind::Block(b) => {
+                self.scopes.push(HashMap::new());
+                self.stmts(&b.stmts);
+                self.scopes.pop();
+                has_return(&b.stmts)
+            }
+            StmtKind::Decl(d) => {
+                self.local_decl(d);
+                false
+            }
+            StmtKind::Expr(e) => {
+                self.expr_stmt(e);
+                false
+            }
+            StmtKind::If(c, t, e) => {
+                let cv = self.cond(c);
+                let tb = self.sub_block(|l| l.stmts(std::slice::from_ref(t)), t.span);
+                let eb = e.as_ref().map(|e| Box::new(k::Else::Block(self.sub_block(|l| l.stmts(std::slice::from_ref(e)), e.span))));
+                self.emit(k::StmtKind::If(cv, tb, eb), span);
+                stmt_returns(t) || e.as_deref().is_some_and(stmt_returns)
+            }
+            StmtKind::While(c, body) => {
+                self.loop_(Some(c), None, None, body, span);
+                stmt_returns(body)
+            }
+            StmtKind::For(init, c, step, body) => {
+                self.scopes.push(HashMap::new());
+                if let Some(i) = init {
+                    self.stmt(i);
+                }
+                self.loop_(c.as_ref(), step.as_ref(), None, body, span);
+                self.scopes.pop();
+                stmt_returns(body)
+            }
+            StmtKind::DoWhile(body, c) => {
+                self.loop_(None, None, Some(c), body, span);
+                stmt_returns(body)
+            }
+            StmtKind::Break => {
+                if self.frame().loops.is_empty() {
+                    self.err("`break` outside a loop", span);
+                } else {
+                    self.emit(k::StmtKind::Break, span);
+                }
+                false
+            }
+            StmtKind::Continue => {
+                let Some(ctx) = self.frame().loops.last().map(|l| l.on_continue.clone()) else {
+                    self.err("`continue` outside a loop", span);
+                    return false;
+                };
+                for a in ctx {
+                    match a {
+                        ContinueAction::Step(e) => self.expr_stmt(&e),
+                        ContinueAction::Check(c) => self.exit_unless(&c),
+                    }
+                }
+                self.emit(k::StmtKind::Continue, span);
+                false
+            }
+            StmtKind::Return(e) => {
+                self.return_(e.as_ref(), span);
+                true
+            }
+            StmtKind::Empty => false,
+            StmtKind::Unsupported(what) => {
+                self.unsupported(what, span);
+                false
+            }
+            StmtKind::Error => false,
+        }
+    }
+
+    /// `if !c { break; }` (with c's side effects first).
+    fn exit_unless(&mut self, c: &Expr) {
+        let cv = self.cond(c);
+        let span = c.span;
+        let not = k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(cv)), span);
+        let brk = k::Block { stmts: vec![k::Stmt { kind: k::StmtKind::Break, span }], span };
+        self.emit(k::StmtKind::If(not, brk, None), span);
+    }
+
+    /// `while (c) body`, `for (; c; step) body` and `do body while (dc)`, with invariants
+    /// from just before the loop and from the start of its body.
+    fn loop_(&mut self, c: Option<&Expr>, step: Option<&Expr>, do_cond: Option<&Expr>, body: &Stmt, span: Span) {
+        let mut invs: Vec<Expr> = std::mem::take(&mut self.pending_invariants);
+        let stmts: &[Stmt] = match &body.kind {
+            StmtKind::Block(b) => &b.stmts,
+            _ => std::slice::from_ref(body),
+        };
+        let mut start = 0;
+        while let Some(e) = stmts.get(start).and_then(|s| annotation(s, "__invariant")) {
+            invs.push(e.clone());
+            start += 1;
+        }
+        let invariants: Vec<k::Expr> = invs.iter().map(|e| self.pure_cond(e, "a loop invariant")).collect();
+        // A condition that needs statements (side effects, guarded reads) or a `do` loop
+        // is checked inside `while true`.
+        let simple = c.filter(|c| !self.needs_statements(c));
+        let mut on_continue = Vec::new();
+        if let Some(st) = step {
+            on_continue.push(ContinueAction::Step(st.clone()));
+        }
+        if let Some(dc) = do_cond {
+            on_continue.push(ContinueAction::Check(dc.clone()));
+        }
+        self.frame().loops.push(LoopCtx { on_continue });
+        let cond_k = match simple {
+            Some(c) => {
+                self.blocks.push(Vec::new());
+                let v = self.cond(c);
+                let _ = self.blocks.pop();
+                v
+            }
+            None => k::Expr::new(k::ExprKind::Bool(true), span),
+        };
+        let rest = &stmts[start..];
+        let kbody = self.sub_block(
+            |l| {
+                if let (Some(c), None) = (c, simple) {
+                    l.exit_unless(c);
+                }
+                l.stmts(rest);
+                if let Some(st) = step {
+                    l.expr_stmt(st);
+                }
+                if let Some(dc) = do_cond {
+                    l.exit_unless(dc);
+                }
+            },
+            body.span,
+        );
+        self.frame().loops.pop();
+        self.emit(k::StmtKind::While { cond: cond_k, invariants, body: kbody }, span);
+    }
+
+    fn return_(&mut self, e: Option<&Expr>, span: Span) {
+        let result = self.frame().result.clone();
+        match (e, &result) {
+            (Some(e), Some((var, ty))) => {
+                let v = self.expr(e);
+                let v = self.convert(v, *ty, e.span);
+                self.emit(k::StmtKind::Assign(sp_id(var, span), v), span);
+            }
+            (Some(e), None) => {
+                if self.frames.len() == 1 {
+                    self.err("a kernel returns nothing", e.span);
+                } else {
+                    self.expr_stmt(e);
+                }
+            }
+            (None, _) => {}
+        }
+        let ensures = self.frame().ensures.clone();
+        for en in ensures {
+            let c = self.cond(&en);
+            self.emit(k::StmtKind::Assert(c), en.span);
+        }
+        if let Some(flag) = self.frame().returned.clone() {
+            self.emit(k::StmtKind::Assign(sp_id(&flag, span), k::Expr::num(1, span)), span);
+            if !self.frame().loops.is_empty() {
+                self.emit(k::StmtKind::Break, span);
+            }
+        }
+    }
+
+    fn local_decl(&mut self, d: &Decl) {
+        if self.space(&d.specs) == Some("shared") {
+            return self.shared_decl(d);
+        }
+        if self.space(&d.specs).is_some() {
+            return self.unsupported("this variable's memory space inside a function", d.span);
+        }
+        let ty = self.base_type(&d.specs);
+        for x in &d.decls {
+            if x.ptrs > 0 {
+                self.unsupported("pointer variables (CUDA.md tier 2)", x.span);
+                self.bind(&x.name.name, Entity::Invalid);
+                continue;
+            }
+            if !x.dims.is_empty() {
+                self.unsupported("per-thread local arrays", x.span);
+                self.bind(&x.name.name, Entity::Invalid);
+                continue;
+            }
+            if ty == Ty::Void {
+                self.err("a variable cannot be `void`", x.span);
+                continue;
+            }
+            let init = match &x.init {
+                Some(Init::Expr(e)) => {
+                    let v = self.expr(e);
+                    Some(self.convert(v, ty, e.span))
+                }
+                Some(Init::List(_, sp)) => {
+                    self.unsupported("initialiser lists", *sp);
+                    None
+                }
+                None => None,
+            };
+            let name = self.fresh(&x.name.name);
+            self.emit(k::StmtKind::Local(sp_id(&name, x.name.span), init), x.span);
+            self.bind(&x.name.name, Entity::Local { kpl: name, ty });
+        }
+    }
+
+    /// Inline a call of a `__device__` function; gives its result variable.
+    pub fn inline_call(&mut self, f: &'u Func, args: &[Expr], span: Span) -> Option<(k::Expr, Ty)> {
+        if self.frames.iter().any(|fr| fr.name == f.name.name) {
+            self.errors.push(
+                Diagnostic::error(format!("recursive call of `{}`", f.name.name), span)
+                    .with_help("kernels cannot recurse (CUDA.md: no recursion)"),
+            );
+            return None;
+        }
+        let Some(body) = &f.body else {
+            self.unsupported(&format!("calling `{}`, which has no body (CUDA.md tier 2)", f.name.name), span);
+            return None;
+        };
+        let params: Vec<&Param> = f.params.iter().filter(|p| !(p.name.is_none() && self.base_type(&p.specs) == Ty::Void)).collect();
+        if params.len() != args.len() {
+            self.err(format!("`{}` takes {} argument(s) but {} were given", f.name.name, params.len(), args.len()), span);
+            return None;
+        }
+        // Arguments are evaluated in the caller, left to right, into fresh locals.
+        let mut bound = Vec::new();
+        for (p, a) in params.iter().zip(args) {
+            if !p.ptrs.is_empty() || p.dims > 0 {
+                self.unsupported("passing arrays to `__device__` functions (CUDA.md tier 2)", a.span);
+                return None;
+            }
+            let ty = self.base_type(&p.specs);
+            let v = self.expr(a);
+            let v = self.convert(v, ty, a.span);
+            let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
+            let local = self.fresh(&format!("{}_{}", f.name.name, pname));
+            self.emit(k::StmtKind::Local(sp_id(&local, a.span), Some(v)), a.span);
+            bound.push((pname, local, ty));
+        }
+        let rty = self.base_type(&f.specs);
+        let result = (rty != Ty::Void && f.ptrs == 0).then(|| (self.fresh(&format!("{}_result", f.name.name)), rty));
+        if let Some((r, _)) = &result {
+            self.emit(k::StmtKind::Local(sp_id(r, span), Some(k::Expr::num(0, span))), span);
+        }
+        let returned = has_return(&body.stmts).then(|| self.fresh(&format!("{}_returned", f.name.name)));
+        if let Some(r) = &returned {
+            self.emit(k::StmtKind::Local(sp_id(r, span), Some(k::Expr::num(0, span))), span);
+        }
+        // The callee sees its params and file-scope names only.
+        let globals = self.scopes[0].clone();
+        let saved = std::mem::replace(&mut self.scopes, vec![globals]);
+        let mut scope = HashMap::new();
+        for (c, kname, ty) in bound {
+            scope.insert(c, Entity::Local { kpl: kname, ty });
+        }
+        self.scopes.push(scope);
+        self.frames.push(Frame { name: f.name.name.clone(), result: result.clone(), returned, loops: Vec::new(), ensures: Vec::new() });
+        let mut rest: &[Stmt] = &body.stmts;
+        loop {
+            let Some((first, tail)) = rest.split_first() else { break };
+            if let Some(e) = annotation(first, "__requires") {
+                let c = self.cond(e);
+                self.emit(k::StmtKind::Assert(c), first.span);
+            } else if let Some(e) = annotation(first, "__ensures") {
+                self.frame().ensures.push(e.clone());
+            } else {
+                break;
+            }
+            rest = tail;
+        }
+        self.stmts(rest);
+        // Falling off the end (a void function) also establishes the postcondition.
+        let ensures = self.frame().ensures.clone();
+        if !ensures.is_empty() {
+            let flag = self.frame().returned.clone();
+            let checks = self.sub_block(
+                |l| {
+                    for en in &ensures {
+                        let c = l.cond(en);
+                        l.emit(k::StmtKind::Assert(c), en.span);
+                    }
+                },
+                span,
+            );
+            match flag {
+                Some(fl) => {
+                    let not = k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&fl, span))), span);
+                    self.emit(k::StmtKind::If(not, checks, None), span);
+                }
+                None => {
+                    if let Some(b) = self.blocks.last_mut() {
+                        b.extend(checks.stmts);
+                    }
+                }
+            }
+        }
+        self.frames.pop();
+        self.scopes = saved;
+        Some(match result {
+            Some((r, ty)) => (k::Expr::var(&r, span), ty),
+            None => (k::Expr::num(0, span), Ty::Void),
+        })
+    }
+
+    /// The value of a constant integer expression (array sizes).
+    pub fn const_eval(&self, e: &Expr) -> Option<i64> {
+        match &e.kind {
+            ExprKind::Int(v, _) => Some(*v as i64),
+            ExprKind::Char(v) => Some(*v as i64),
+            ExprKind::Unary(UOp::Neg, a) => Some(-self.const_eval(a)?),
+            ExprKind::Unary(UOp::Plus, a) => self.const_eval(a),
+            ExprKind::Cast(_, a) => self.const_eval(a),
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.const_eval(a)?, self.const_eval(b)?);
+                Some(match op {
+                    BOp::Add => x.checked_add(y)?,
+                    BOp::Sub => x.checked_sub(y)?,
+                    BOp::Mul => x.checked_mul(y)?,
+                    BOp::Div => x.checked_div(y)?,
+                    BOp::Rem => x.checked_rem(y)?,
+                    BOp::Shl => x.checked_shl(y as u32)?,
+                    BOp::Shr => x.checked_shr(y as u32)?,
+                    BOp::BitAnd => x & y,
+                    BOp::BitOr => x | y,
+                    BOp::BitXor => x ^ y,
+                    _ => return None,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `name(e);` as a statement: the annotation's argument.
+pub(super) fn annotation<'s>(s: &'s Stmt, name: &str) -> Option<&'s Expr> {
+    if let StmtKind::Expr(Expr { kind: ExprKind::Call(f, args), .. }) = &s.kind {
+        if let (ExprKind::Ident(x), [a]) = (&f.kind, args.as_slice()) {
+            if x.name == name {
+                return Some(a);
+            }
+        }
+    }
+    None
+}
+
+fn is_loop(s: &Stmt) -> bool {
+    matches!(s.kind, StmtKind::While(..) | StmtKind::For(..) | StmtKind::DoWhile(..))
+}
+
+pub(super) fn has_return(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(stmt_returns)
+}
+
+fn stmt_returns(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::Block(b) => has_return(&b.stmts),
+        StmtKind::If(_, t, e) => stmt_returns(t) || e.as_deref().is_some_and(stmt_returns),
+        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::For(_, _, _, b) => stmt_returns(b),
+        _ => false,
+    }
+}
+
+/// Names assigned anywhere in a function body (to copy assigned params into locals).
+fn assigned_names(b: Option<&Block>) -> HashSet<String> {
+    let mut out = HashSet::new();
+    fn target(e: &Expr, out: &mut HashSet<String>) {
+        if let ExprKind::Ident(x) = &e.kind {
+            out.insert(x.name.clone());
+        }
+    }
+    fn expr(e: &Expr, out: &mut HashSet<String>) {
+        match &e.kind {
+            ExprKind::Assign(_, l, r) => {
+                target(l, out);
+                expr(l, out);
+                expr(r, out);
+            }
+            ExprKind::PreInc(_, a) | ExprKind::PostInc(_, a) => {
+                target(a, out);
+                expr(a, out);
+            }
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => {
+                expr(a, out);
+                expr(b, out);
+            }
+            ExprKind::Call(f, args) => {
+                expr(f, out);
+                args.iter().for_each(|a| expr(a, out));
+            }
+            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => expr(a, out),
+            ExprKind::Cond(a, b, c) => {
+                expr(a, out);
+                expr(b, out);
+                expr(c, out);
+            }
+            _ => {}
+        }
+    }
+    fn stmt(s: &Stmt, out: &mut HashSet<String>) {
+        match &s.kind {
+            StmtKind::Block(b) => b.stmts.iter().for_each(|s| stmt(s, out)),
+            StmtKind::Decl(d) => d.decls.iter().for_each(|x| {
+                if let Some(Init::Expr(e)) = &x.init {
+                    expr(e, out)
+                }
+            }),
+            StmtKind::Expr(e) => expr(e, out),
+            StmtKind::If(c, t, e) => {
+                expr(c, out);
+                stmt(t, out);
+                if let Some(e) = e {
+                    stmt(e, out);
+                }
+            }
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+                expr(c, out);
+                stmt(b, out);
+            }
+            StmtKind::For(i, c, st, b) => {
+                if let Some(i) = i {
+                    stmt(i, out);
+                }
+                if let Some(c) = c {
+                    expr(c, out);
+                }
+                if let Some(st) = st {
+                    expr(st, out);
+                }
+                stmt(b, out);
+            }
+            StmtKind::Return(Some(e)) => expr(e, out),
+            _ => {}
+        }
+    }
+    if let Some(b) = b {
+        b.stmts.iter().for_each(|s| stmt(s, &mut out));
+    }
+    out
+}

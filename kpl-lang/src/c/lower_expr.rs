@@ -1,0 +1,855 @@
+//! C expressions ─► KPL expressions, with C's integer rules (signed and unsigned 32-bit
+//! words, the usual arithmetic conversions: signed operations become `slt`, `sdiv`, ...),
+//! floats as opaque words (`fadd`, ...), side effects emitted as statements left to right,
+//! and `&&`, `||`, `?:` short-circuiting through branches when an operand reads memory or
+//! has effects (so a guarded read stays guarded).
+
+use super::ast::*;
+use super::lower::{sp_id, Entity, Lower, Ty};
+use super::tokens::Dialect;
+use crate::ast::{self as k, Axis, BinOp, Builtin, Special};
+use crate::span::Span;
+
+/// A lowered value: a KPL expression (free of effects) and its C type.
+pub(super) struct Val {
+    pub e: k::Expr,
+    pub ty: Ty,
+}
+
+fn kx(kind: k::ExprKind, span: Span) -> k::Expr {
+    k::Expr::new(kind, span)
+}
+
+fn bin(op: BinOp, a: k::Expr, b: k::Expr, span: Span) -> k::Expr {
+    kx(k::ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
+}
+
+fn call(f: Builtin, args: Vec<k::Expr>, span: Span) -> k::Expr {
+    kx(k::ExprKind::Call(sp_id(f.name(), span), args), span)
+}
+
+fn not(a: k::Expr, span: Span) -> k::Expr {
+    kx(k::ExprKind::Unary(k::UnOp::Not, Box::new(a)), span)
+}
+
+fn axis(name: &str) -> Option<Axis> {
+    match name {
+        "x" => Some(Axis::X),
+        "y" => Some(Axis::Y),
+        "z" => Some(Axis::Z),
+        _ => None,
+    }
+}
+
+/// An assignable place.
+enum Place {
+    Local(String, Ty),
+    Elem { array: String, index: k::Expr, elem: Ty, readonly: bool },
+}
+
+impl<'u> Lower<'u> {
+    // ---- classification ----
+
+    /// Would lowering `e` emit statements (effects, calls, or guarded reads)?
+    pub fn needs_statements(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Assign(..) | ExprKind::PreInc(..) | ExprKind::PostInc(..) | ExprKind::Comma(..) => true,
+            ExprKind::Call(f, args) => {
+                let user = matches!(&f.kind, ExprKind::Ident(x) if self.funcs.contains_key(&x.name));
+                user || args.iter().any(|a| self.needs_statements(a))
+            }
+            ExprKind::Binary(BOp::LAnd | BOp::LOr, a, b) => {
+                self.needs_statements(a) || self.needs_statements(b) || self.reads(b)
+            }
+            ExprKind::Cond(c, a, b) => {
+                self.needs_statements(c) || self.needs_statements(a) || self.needs_statements(b) || self.reads(a) || self.reads(b)
+            }
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => self.needs_statements(a) || self.needs_statements(b),
+            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => self.needs_statements(a),
+            _ => false,
+        }
+    }
+
+    /// Does `e` read an array (or call a function, which may)?
+    fn reads(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => true,
+            ExprKind::Ident(x) => matches!(self.lookup(&x.name), Some(Entity::SharedScalar { .. })),
+            ExprKind::Call(f, args) => {
+                matches!(&f.kind, ExprKind::Ident(x) if self.funcs.contains_key(&x.name)) || args.iter().any(|a| self.reads(a))
+            }
+            ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) | ExprKind::Assign(_, a, b) => self.reads(a) || self.reads(b),
+            ExprKind::Cond(a, b, c) => self.reads(a) || self.reads(b) || self.reads(c),
+            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::PreInc(_, a) | ExprKind::PostInc(_, a) => {
+                self.reads(a)
+            }
+            _ => false,
+        }
+    }
+
+    // ---- conversions ----
+
+    /// Convert a value to type `to` (C's conversions, floats through `itof`, `ftoi`, ...).
+    pub fn convert(&mut self, v: Val, to: Ty, span: Span) -> k::Expr {
+        match (v.ty, to) {
+            (a, b) if a == b => v.e,
+            (_, Ty::Void) => v.e,
+            (Ty::Void, _) => {
+                self.err("a `void` value is used", span);
+                v.e
+            }
+            (Ty::Float, Ty::Int) => call(Builtin::Ftoi, vec![v.e], span),
+            (Ty::Float, Ty::UInt) => call(Builtin::Ftou, vec![v.e], span),
+            (Ty::Float, Ty::Bool) => not(call(Builtin::Feq, vec![v.e, k::Expr::num(0, span)], span), span),
+            (Ty::Int, Ty::Float) => call(Builtin::Itof, vec![v.e], span),
+            (Ty::UInt | Ty::Bool, Ty::Float) => call(Builtin::Utof, vec![v.e], span),
+            (_, Ty::Bool) => bin(BinOp::Ne, v.e, k::Expr::num(0, span), span),
+            // Between the integer types the bits stay (bool is already 0 or 1).
+            _ => v.e,
+        }
+    }
+
+    /// A value as a KPL condition (a word that is not 0 when true).
+    pub fn to_cond(&mut self, v: Val) -> k::Expr {
+        let span = v.e.span;
+        match v.ty {
+            Ty::Float => not(call(Builtin::Feq, vec![v.e, k::Expr::num(0, span)], span), span),
+            _ => v.e,
+        }
+    }
+
+    pub fn cond(&mut self, e: &Expr) -> k::Expr {
+        let v = self.expr(e);
+        self.to_cond(v)
+    }
+
+    /// A condition that must not need statements (loop invariants).
+    pub fn pure_cond(&mut self, e: &Expr, what: &str) -> k::Expr {
+        self.blocks.push(Vec::new());
+        let c = self.cond(e);
+        let emitted = self.blocks.pop().unwrap_or_default();
+        if !emitted.is_empty() {
+            self.err(format!("{what} must be free of side effects, calls and guarded reads"), e.span);
+        }
+        c
+    }
+
+    /// Bind a value to a fresh local (to fix it before later effects).
+    fn bind_temp(&mut self, v: Val, span: Span) -> Val {
+        if matches!(v.e.kind, k::ExprKind::Num(_) | k::ExprKind::Var(_) | k::ExprKind::Special(..)) {
+            return v;
+        }
+        let t = self.temp();
+        self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);
+        Val { e: k::Expr::var(&t, span), ty: v.ty }
+    }
+
+    // ---- expressions ----
+
+    pub fn expr(&mut self, e: &Expr) -> Val {
+        let span = e.span;
+        let word = |n: u64, ty: Ty| Val { e: k::Expr::num(n, span), ty };
+        match &e.kind {
+            ExprKind::Int(v, unsigned) => {
+                if *v > u32::MAX as u64 {
+                    self.err("this literal does not fit in 32 bits (kpl models every integer type as 32 bits)", span);
+                }
+                let ty = if *unsigned || *v > i32::MAX as u64 { Ty::UInt } else { Ty::Int };
+                word(*v & 0xFFFF_FFFF, ty)
+            }
+            ExprKind::Float(bits) => word(*bits as u64, Ty::Float),
+            ExprKind::Char(c) => word(*c as u64, Ty::Int),
+            ExprKind::Bool(b) => word(*b as u64, Ty::Bool),
+            ExprKind::Str => {
+                self.unsupported("string literals", span);
+                word(0, Ty::Int)
+            }
+            ExprKind::Ident(x) => self.ident(x, span),
+            ExprKind::Member(base, m) => self.member(base, m, span),
+            ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => match self.place(e) {
+                Some(Place::Elem { array, index, elem, .. }) => {
+                    Val { e: kx(k::ExprKind::Index(sp_id(&array, span), Box::new(index)), span), ty: elem }
+                }
+                _ => word(0, Ty::Int),
+            },
+            ExprKind::Call(f, args) => self.call(f, args, span),
+            ExprKind::Unary(op, a) => self.unary(*op, a, span),
+            ExprKind::PreInc(inc, a) => {
+                let Some(p) = self.place(a) else { return word(0, Ty::Int) };
+                self.increment(&p, *inc, span);
+                self.read_place(&p, span)
+            }
+            ExprKind::PostInc(inc, a) => {
+                let Some(p) = self.place(a) else { return word(0, Ty::Int) };
+                let old = self.read_place(&p, span);
+                let old = self.force_temp(old, span);
+                self.increment(&p, *inc, span);
+                old
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, span),
+            ExprKind::Assign(op, l, r) => {
+                let Some(p) = self.place(l) else { return word(0, Ty::Int) };
+                let v = self.assign(&p, *op, r, span);
+                v
+            }
+            ExprKind::Cond(c, a, b) => self.conditional(c, a, b, span),
+            ExprKind::Cast(t, a) => {
+                if t.ptrs > 0 {
+                    self.unsupported("pointer casts (CUDA.md tier 2)", span);
+                    return word(0, Ty::Int);
+                }
+                let to = self.base_type(&t.specs);
+                let v = self.expr(a);
+                let ty = if to == Ty::Void { Ty::Void } else { to };
+                Val { e: self.convert(v, to, span), ty }
+            }
+            ExprKind::Comma(a, b) => {
+                self.expr_stmt(a);
+                self.expr(b)
+            }
+            ExprKind::Unsupported(what) => {
+                self.unsupported(what, span);
+                word(0, Ty::Int)
+            }
+        }
+    }
+
+    /// A temp holding the value now (a post-increment's old value).
+    fn force_temp(&mut self, v: Val, span: Span) -> Val {
+        let t = self.temp();
+        self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);
+        Val { e: k::Expr::var(&t, span), ty: v.ty }
+    }
+
+    fn ident(&mut self, x: &crate::ast::Ident, span: Span) -> Val {
+        match self.lookup(&x.name) {
+            Some(Entity::Local { kpl, ty }) | Some(Entity::Param { kpl, ty }) => Val { e: k::Expr::var(&kpl, span), ty },
+            Some(Entity::SharedScalar { kpl, ty }) => {
+                Val { e: kx(k::ExprKind::Index(sp_id(&kpl, span), Box::new(k::Expr::num(0, span))), span), ty }
+            }
+            Some(Entity::Array { .. }) => {
+                self.unsupported(&format!("using the array `{}` as a value (pointers are CUDA.md tier 2)", x.name), span);
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
+            }
+            Some(Entity::Invalid) => Val { e: k::Expr::num(0, span), ty: Ty::Int },
+            None => {
+                let special = ["threadIdx", "blockIdx", "blockDim", "gridDim"].contains(&x.name.as_str());
+                let mut d = crate::Diagnostic::error(format!("`{}` is not declared", x.name), span);
+                if special {
+                    d = d.with_help(format!("use a component, e.g. `{}.x`", x.name));
+                } else if x.name == "warpSize" {
+                    d = crate::Diagnostic::error("`warpSize` is not supported (warp-synchronous code is CUDA.md tier 2)", span);
+                }
+                self.errors.push(d);
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
+            }
+        }
+    }
+
+    fn member(&mut self, base: &Expr, m: &crate::ast::Ident, span: Span) -> Val {
+        let special = match &base.kind {
+            ExprKind::Ident(x) if self.o.dialect == Dialect::Cuda && self.lookup(&x.name).is_none() => match x.name.as_str() {
+                "threadIdx" => Some(Special::Lid),
+                "blockIdx" => Some(Special::Gid),
+                "blockDim" => Some(Special::Threads),
+                "gridDim" => Some(Special::Groups),
+                _ => None,
+            },
+            _ => None,
+        };
+        match (special, axis(&m.name)) {
+            (Some(s), Some(a)) => Val { e: kx(k::ExprKind::Special(s, a, true), span), ty: Ty::UInt },
+            (Some(_), None) => {
+                self.err(format!("no component `{}`: the components are x, y and z", m.name), m.span);
+                Val { e: k::Expr::num(0, span), ty: Ty::UInt }
+            }
+            _ => {
+                self.unsupported("member access (structs are CUDA.md tier 3)", span);
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
+            }
+        }
+    }
+
+    fn unary(&mut self, op: UOp, a: &Expr, span: Span) -> Val {
+        let v = self.expr(a);
+        let ty = promote(v.ty);
+        match op {
+            UOp::Plus => Val { e: v.e, ty },
+            UOp::Neg if v.ty == Ty::Float => Val { e: call(Builtin::Fneg, vec![v.e], span), ty: Ty::Float },
+            UOp::Neg => Val { e: kx(k::ExprKind::Unary(k::UnOp::Neg, Box::new(v.e)), span), ty },
+            UOp::Not => {
+                let c = self.to_cond(v);
+                Val { e: not(c, span), ty: Ty::Int }
+            }
+            UOp::BitNot if v.ty == Ty::Float => {
+                self.err("`~` needs an integer", span);
+                v
+            }
+            UOp::BitNot => Val { e: kx(k::ExprKind::Unary(k::UnOp::BitNot, Box::new(v.e)), span), ty },
+            UOp::Addr => {
+                self.unsupported("taking an address with `&` (CUDA.md tier 2)", span);
+                v
+            }
+            UOp::Deref => v,
+        }
+    }
+
+    /// The usual arithmetic conversions: the common type of two operands.
+    fn common(a: Ty, b: Ty) -> Ty {
+        match (promote(a), promote(b)) {
+            (Ty::Float, _) | (_, Ty::Float) => Ty::Float,
+            (Ty::UInt, _) | (_, Ty::UInt) => Ty::UInt,
+            _ => Ty::Int,
+        }
+    }
+
+    fn binary(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Val {
+        if matches!(op, BOp::LAnd | BOp::LOr) {
+            return self.logical(op, a, b, span);
+        }
+        let mut va = self.expr(a);
+        if self.needs_statements(b) {
+            va = self.bind_temp(va, a.span);
+        }
+        let vb = self.expr(b);
+        self.arith(op, va, vb, span)
+    }
+
+    /// An arithmetic, bitwise or comparison operator on two values.
+    fn arith(&mut self, op: BOp, va: Val, vb: Val, span: Span) -> Val {
+        let shift = matches!(op, BOp::Shl | BOp::Shr);
+        let ty = if shift { promote(va.ty) } else { Lower::common(va.ty, vb.ty) };
+        if ty == Ty::Float {
+            if shift || matches!(op, BOp::Rem | BOp::BitAnd | BOp::BitOr | BOp::BitXor) {
+                self.err("this operator needs integer operands", span);
+                return Val { e: k::Expr::num(0, span), ty: Ty::Int };
+            }
+            let (x, y) = (self.convert(va, Ty::Float, span), self.convert(vb, Ty::Float, span));
+            let f = |b: Builtin, args: Vec<k::Expr>| call(b, args, span);
+            let (e, ty) = match op {
+                BOp::Add => (f(Builtin::Fadd, vec![x, y]), Ty::Float),
+                BOp::Sub => (f(Builtin::Fsub, vec![x, y]), Ty::Float),
+                BOp::Mul => (f(Builtin::Fmul, vec![x, y]), Ty::Float),
+                BOp::Div => (f(Builtin::Fdiv, vec![x, y]), Ty::Float),
+                BOp::Lt => (f(Builtin::Flt, vec![x, y]), Ty::Int),
+                BOp::Gt => (f(Builtin::Flt, vec![y, x]), Ty::Int),
+                BOp::Le => (f(Builtin::Fle, vec![x, y]), Ty::Int),
+                BOp::Ge => (f(Builtin::Fle, vec![y, x]), Ty::Int),
+                BOp::Eq => (f(Builtin::Feq, vec![x, y]), Ty::Int),
+                BOp::Ne => (not(f(Builtin::Feq, vec![x, y]), span), Ty::Int),
+                _ => (k::Expr::num(0, span), Ty::Int),
+            };
+            return Val { e, ty };
+        }
+        let signed = ty == Ty::Int;
+        let rhs_ty = if shift { promote(vb.ty) } else { ty };
+        let (x, y) = (self.convert(va, ty, span), self.convert(vb, rhs_ty, span));
+        let k2 = |o: BinOp| bin(o, x.clone(), y.clone(), span);
+        let b2 = |f: Builtin| call(f, vec![x.clone(), y.clone()], span);
+        let (e, rty) = match op {
+            BOp::Add => (k2(BinOp::Add), ty),
+            BOp::Sub => (k2(BinOp::Sub), ty),
+            BOp::Mul => (k2(BinOp::Mul), ty),
+            BOp::Div if signed => (b2(Builtin::Sdiv), ty),
+            BOp::Div => (k2(BinOp::Div), ty),
+            BOp::Rem if signed => (b2(Builtin::Srem), ty),
+            BOp::Rem => (k2(BinOp::Rem), ty),
+            BOp::Shl => (k2(BinOp::Shl), ty),
+            BOp::Shr if signed => (b2(Builtin::Ashr), ty),
+            BOp::Shr => (k2(BinOp::Shr), ty),
+            BOp::BitAnd => (k2(BinOp::BitAnd), ty),
+            BOp::BitOr => (k2(BinOp::BitOr), ty),
+            BOp::BitXor => (k2(BinOp::BitXor), ty),
+            BOp::Lt if signed => (b2(Builtin::Slt), Ty::Int),
+            BOp::Le if signed => (b2(Builtin::Sle), Ty::Int),
+            BOp::Gt if signed => (b2(Builtin::Sgt), Ty::Int),
+            BOp::Ge if signed => (b2(Builtin::Sge), Ty::Int),
+            BOp::Lt => (k2(BinOp::Lt), Ty::Int),
+            BOp::Le => (k2(BinOp::Le), Ty::Int),
+            BOp::Gt => (k2(BinOp::Gt), Ty::Int),
+            BOp::Ge => (k2(BinOp::Ge), Ty::Int),
+            BOp::Eq => (k2(BinOp::Eq), Ty::Int),
+            BOp::Ne => (k2(BinOp::Ne), Ty::Int),
+            BOp::LAnd | BOp::LOr => unreachable!("handled by `logical`"),
+        };
+        Val { e, ty: rty }
+    }
+
+    /// `a && b`, `a || b`: KPL's operators when `b` is pure, else a branch (C evaluates
+    /// `b` only when needed, so its reads and effects happen only then).
+    fn logical(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Val {
+        let ca = self.cond(a);
+        if !self.needs_statements(b) && !self.reads(b) {
+            let cb = self.cond(b);
+            let o = if op == BOp::LAnd { BinOp::LAnd } else { BinOp::LOr };
+            return Val { e: bin(o, ca, cb, span), ty: Ty::Int };
+        }
+        let t = self.temp();
+        let first = if op == BOp::LAnd { 0 } else { 1 };
+        self.emit(k::StmtKind::Local(sp_id(&t, span), Some(k::Expr::num(first, span))), span);
+        let guard = if op == BOp::LAnd { ca } else { not(ca, span) };
+        let tb = self.sub_block(
+            |l| {
+                let cb = l.cond(b);
+                let v = bin(BinOp::Ne, cb, k::Expr::num(0, span), span);
+                l.emit(k::StmtKind::Assign(sp_id(&t, span), v), span);
+            },
+            b.span,
+        );
+        self.emit(k::StmtKind::If(guard, tb, None), span);
+        Val { e: k::Expr::var(&t, span), ty: Ty::Int }
+    }
+
+    fn conditional(&mut self, c: &Expr, a: &Expr, b: &Expr, span: Span) -> Val {
+        let cv = self.cond(c);
+        let pure = |l: &Self, e: &Expr| !l.needs_statements(e) && !l.reads(e);
+        if pure(self, a) && pure(self, b) {
+            let (va, vb) = (self.expr(a), self.expr(b));
+            let ty = Lower::common(va.ty, vb.ty);
+            let (x, y) = (self.convert(va, ty, span), self.convert(vb, ty, span));
+            return Val { e: kx(k::ExprKind::Cond(Box::new(cv), Box::new(x), Box::new(y)), span), ty };
+        }
+        // The type of the result needs both branches' types: lower them into blocks first.
+        let t = self.temp();
+        self.emit(k::StmtKind::Local(sp_id(&t, span), None), span);
+        let mut tys = (Ty::Int, Ty::Int);
+        let mut then_vals = None;
+        let tb = self.sub_block(
+            |l| {
+                let v = l.expr(a);
+                tys.0 = v.ty;
+                then_vals = Some(v);
+            },
+            a.span,
+        );
+        let mut else_vals = None;
+        let eb = self.sub_block(
+            |l| {
+                let v = l.expr(b);
+                tys.1 = v.ty;
+                else_vals = Some(v);
+            },
+            b.span,
+        );
+        let ty = Lower::common(tys.0, tys.1);
+        let finish = |l: &mut Self, mut blk: k::Block, v: Option<Val>| {
+            if let Some(v) = v {
+                let e = l.convert(v, ty, span);
+                blk.stmts.push(k::Stmt { kind: k::StmtKind::Assign(sp_id(&t, span), e), span });
+            }
+            blk
+        };
+        let tb = finish(self, tb, then_vals);
+        let eb = finish(self, eb, else_vals);
+        self.emit(k::StmtKind::If(cv, tb, Some(Box::new(k::Else::Block(eb)))), span);
+        Val { e: k::Expr::var(&t, span), ty }
+    }
+
+    // ---- places: locals and array elements ----
+
+    fn place(&mut self, e: &Expr) -> Option<Place> {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Ident(x) => match self.lookup(&x.name) {
+                Some(Entity::Local { kpl, ty }) => Some(Place::Local(kpl, ty)),
+                Some(Entity::SharedScalar { kpl, ty }) => {
+                    Some(Place::Elem { array: kpl, index: k::Expr::num(0, span), elem: ty, readonly: false })
+                }
+                Some(Entity::Param { .. }) => {
+                    self.err(format!("internal: parameter `{}` is assigned but was not copied", x.name), span);
+                    None
+                }
+                Some(Entity::Array { .. }) => {
+                    self.unsupported("assigning to an array name (pointers are CUDA.md tier 2)", span);
+                    None
+                }
+                Some(Entity::Invalid) => None,
+                None => {
+                    self.err(format!("`{}` is not declared", x.name), span);
+                    None
+                }
+            },
+            ExprKind::Unary(UOp::Deref, p) => {
+                let zero = Expr::new(ExprKind::Int(0, false), span);
+                self.element(p, &[&zero], span)
+            }
+            ExprKind::Index(..) => {
+                // Collect `a[i][j]...`: the base and the indices, outermost last.
+                let mut idx: Vec<&Expr> = Vec::new();
+                let mut cur = e;
+                while let ExprKind::Index(a, i) = &cur.kind {
+                    idx.push(i);
+                    cur = a;
+                }
+                idx.reverse();
+                self.element(cur, &idx, span)
+            }
+            _ => {
+                self.err("this expression cannot be assigned", span);
+                None
+            }
+        }
+    }
+
+    fn element(&mut self, base: &Expr, idx: &[&Expr], span: Span) -> Option<Place> {
+        let ExprKind::Ident(x) = &base.kind else {
+            if matches!(base.kind, ExprKind::Unary(UOp::Addr, _)) {
+                self.unsupported("taking an address with `&` (CUDA.md tier 2)", base.span);
+            } else {
+                self.unsupported("pointer arithmetic (CUDA.md tier 2)", base.span);
+            }
+            return None;
+        };
+        let entity = self.lookup(&x.name);
+        let Some(Entity::Array { kpl, elem, dims, readonly }) = entity else {
+            if !matches!(entity, Some(Entity::Invalid)) {
+                self.err(format!("`{}` is not an array", x.name), x.span);
+            }
+            return None;
+        };
+        let want = dims.len().max(1);
+        if idx.len() != want {
+            self.err(format!("`{}` needs {want} index(es), got {}", x.name, idx.len()), span);
+            return None;
+        }
+        // Row-major flattening: ((i0 * d1) + i1) * d2 + i2.
+        let mut flat: Option<k::Expr> = None;
+        for (n, i) in idx.iter().enumerate() {
+            let v = self.expr(i);
+            if v.ty == Ty::Float {
+                self.err("an array index must be an integer", i.span);
+            }
+            let v = self.convert(v, Ty::UInt, i.span);
+            flat = Some(match flat {
+                None => v,
+                Some(f) => {
+                    let d = dims.get(n).copied().unwrap_or(1) as u64;
+                    bin(BinOp::Add, bin(BinOp::Mul, f, k::Expr::num(d, span), span), v, span)
+                }
+            });
+        }
+        let index = flat.unwrap_or_else(|| k::Expr::num(0, span));
+        Some(Place::Elem { array: kpl, index, elem, readonly })
+    }
+
+    fn read_place(&mut self, p: &Place, span: Span) -> Val {
+        match p {
+            Place::Local(name, ty) => Val { e: k::Expr::var(name, span), ty: *ty },
+            Place::Elem { array, index, elem, .. } => {
+                Val { e: kx(k::ExprKind::Index(sp_id(array, span), Box::new(index.clone())), span), ty: *elem }
+            }
+        }
+    }
+
+    fn write_place(&mut self, p: &Place, v: k::Expr, span: Span) {
+        match p {
+            Place::Local(name, _) => self.emit(k::StmtKind::Assign(sp_id(name, span), v), span),
+            Place::Elem { array, index, readonly, .. } => {
+                if *readonly {
+                    self.err("writing through a `const` (or `__constant`) pointer", span);
+                }
+                self.emit(k::StmtKind::Store(sp_id(array, span), index.clone(), v), span);
+            }
+        }
+    }
+
+    /// An array element's index fixed in a temp, so it is computed once.
+    fn pin(&mut self, p: Place, span: Span) -> Place {
+        match p {
+            Place::Elem { array, index, elem, readonly } => {
+                let v = self.bind_temp(Val { e: index, ty: Ty::UInt }, span);
+                Place::Elem { array, index: v.e, elem, readonly }
+            }
+            other => other,
+        }
+    }
+
+    fn increment(&mut self, p: &Place, inc: bool, span: Span) {
+        let cur = self.read_place(p, span);
+        let one = Val { e: k::Expr::num(1, span), ty: Ty::Int };
+        let ty = cur.ty;
+        let v = self.arith(if inc { BOp::Add } else { BOp::Sub }, cur, one, span);
+        let v = self.convert(v, ty, span);
+        self.write_place(p, v, span);
+    }
+
+    fn assign(&mut self, p: &Place, op: Option<BOp>, r: &Expr, span: Span) -> Val {
+        let p = match (&p, op) {
+            (Place::Elem { .. }, _) => self.pin(clone_place(p), span),
+            _ => clone_place(p),
+        };
+        let ty = match &p {
+            Place::Local(_, t) => *t,
+            Place::Elem { elem, .. } => *elem,
+        };
+        let value = match op {
+            None => {
+                let v = self.expr(r);
+                self.convert(v, ty, span)
+            }
+            Some(o) => {
+                let cur = self.read_place(&p, span);
+                let cur = if self.needs_statements(r) { self.bind_temp(cur, span) } else { cur };
+                let rv = self.expr(r);
+                let v = self.arith(o, cur, rv, span);
+                self.convert(v, ty, span)
+            }
+        };
+        // The value of the assignment is the stored value.
+        let v = self.bind_temp(Val { e: value, ty }, span);
+        self.write_place(&p, v.e.clone(), span);
+        v
+    }
+
+    /// An expression statement: effects only.
+    pub fn expr_stmt(&mut self, e: &Expr) {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Assign(op, l, r) => {
+                let Some(p) = self.place(l) else { return };
+                let p = match &p {
+                    Place::Elem { .. } if op.is_some() || self.needs_statements(r) => self.pin(p, span),
+                    _ => p,
+                };
+                let ty = match &p {
+                    Place::Local(_, t) => *t,
+                    Place::Elem { elem, .. } => *elem,
+                };
+                let value = match op {
+                    None => {
+                        let v = self.expr(r);
+                        self.convert(v, ty, span)
+                    }
+                    Some(o) => {
+                        let cur = self.read_place(&p, span);
+                        let cur = if self.needs_statements(r) { self.bind_temp(cur, span) } else { cur };
+                        let rv = self.expr(r);
+                        let v = self.arith(*o, cur, rv, span);
+                        self.convert(v, ty, span)
+                    }
+                };
+                self.write_place(&p, value, span);
+            }
+            ExprKind::PreInc(inc, a) | ExprKind::PostInc(inc, a) => {
+                let Some(p) = self.place(a) else { return };
+                let p = self.pin(p, span);
+                self.increment(&p, *inc, span);
+            }
+            ExprKind::Comma(a, b) => {
+                self.expr_stmt(a);
+                self.expr_stmt(b);
+            }
+            ExprKind::Call(..) => {
+                let _ = self.expr(e);
+            }
+            ExprKind::Cast(_, a) => self.expr_stmt(a),
+            _ => {
+                // Still evaluate: its reads are accesses the verifier must check.
+                let v = self.expr(e);
+                if v.e.has_reads() {
+                    let t = self.temp();
+                    self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);
+                }
+            }
+        }
+    }
+
+    // ---- calls: intrinsics, annotations, device functions ----
+
+    fn call(&mut self, f: &Expr, args: &[Expr], span: Span) -> Val {
+        let zero = Val { e: k::Expr::num(0, span), ty: Ty::Void };
+        // What a call that could not be lowered stands for (its error is reported).
+        let failed = || Val { e: k::Expr::num(0, span), ty: Ty::Int };
+        let ExprKind::Ident(name) = &f.kind else {
+            self.unsupported("calls through expressions (function pointers)", span);
+            return zero;
+        };
+        let n = name.name.as_str();
+        if let Some(func) = self.funcs.get(n).copied() {
+            return match self.inline_call(func, args, span) {
+                Some((e, ty)) => Val { e, ty },
+                None => failed(),
+            };
+        }
+        let arity = |l: &mut Self, k: usize| {
+            if args.len() != k {
+                l.err(format!("`{n}` takes {k} argument(s)"), span);
+                false
+            } else {
+                true
+            }
+        };
+        let cuda = self.o.dialect == Dialect::Cuda;
+        match n {
+            "__syncthreads" if cuda => {
+                arity(self, 0);
+                self.emit(k::StmtKind::Barrier, span);
+                zero
+            }
+            "barrier" | "work_group_barrier" if !cuda => {
+                // The fence flags do not change the SDV semantics.
+                for a in args {
+                    self.expr_stmt(a);
+                }
+                self.emit(k::StmtKind::Barrier, span);
+                zero
+            }
+            // Fences do not change the SDV semantics (recorded for later fence analysis).
+            "__threadfence" | "__threadfence_block" | "__threadfence_system" if cuda => zero,
+            "mem_fence" | "read_mem_fence" | "write_mem_fence" if !cuda => zero,
+            "__assert" | "__assume" => {
+                if arity(self, 1) {
+                    let c = self.cond(&args[0]);
+                    let kind = if n == "__assert" { k::StmtKind::Assert(c) } else { k::StmtKind::Assume(c) };
+                    self.emit(kind, span);
+                }
+                zero
+            }
+            "__requires" => {
+                // Outside a function's first statements: a check here (as GPUVerify does).
+                if arity(self, 1) {
+                    let c = self.cond(&args[0]);
+                    self.emit(k::StmtKind::Assert(c), span);
+                }
+                zero
+            }
+            "__ensures" => {
+                if arity(self, 1) {
+                    self.frame().ensures.push(args[0].clone());
+                }
+                zero
+            }
+            "__invariant" => {
+                self.err("an `__invariant` must come just before a loop or first in its body", span);
+                zero
+            }
+            "__implies" => {
+                if !arity(self, 2) {
+                    return zero;
+                }
+                let a = self.cond(&args[0]);
+                let b = self.cond(&args[1]);
+                Val { e: call(Builtin::Implies, vec![a, b], span), ty: Ty::Int }
+            }
+            "__return_val_int" | "__return_val_bool" => match self.frame().result.clone() {
+                Some((r, ty)) => Val { e: k::Expr::var(&r, span), ty },
+                None => {
+                    self.err(format!("`{n}` outside the `__ensures` of a function with a result"), span);
+                    zero
+                }
+            },
+            "__enabled" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__other_int" | "__other_bool"
+            | "__all" | "__at_most_one" => {
+                self.unsupported(&format!("the two-thread annotation `{n}`"), span);
+                zero
+            }
+            "__global_invariant" | "__read" | "__write" | "__read_offset_bytes" | "__write_offset_bytes" | "__no_read"
+            | "__no_write" | "__read_implies" | "__write_implies" | "__axiom" => {
+                self.unsupported(&format!("`{n}` here (CUDA.md tier 2)"), span);
+                zero
+            }
+            "get_local_id" | "get_group_id" | "get_local_size" | "get_num_groups" | "get_global_id" | "get_global_size"
+                if !cuda =>
+            {
+                if !arity(self, 1) {
+                    return zero;
+                }
+                let Some(d) = self.const_eval(&args[0]).filter(|d| (0..3).contains(d)) else {
+                    self.err(format!("`{n}` needs a constant dimension 0, 1 or 2"), args[0].span);
+                    return zero;
+                };
+                let a = Axis::ALL[d as usize];
+                let sp = |s: Special| kx(k::ExprKind::Special(s, a, true), span);
+                let e = match n {
+                    "get_local_id" => sp(Special::Lid),
+                    "get_group_id" => sp(Special::Gid),
+                    "get_local_size" => sp(Special::Threads),
+                    "get_num_groups" => sp(Special::Groups),
+                    "get_global_id" => bin(BinOp::Add, bin(BinOp::Mul, sp(Special::Gid), sp(Special::Threads), span), sp(Special::Lid), span),
+                    _ => bin(BinOp::Mul, sp(Special::Groups), sp(Special::Threads), span),
+                };
+                Val { e, ty: Ty::UInt }
+            }
+            "get_work_dim" if !cuda => {
+                let d = self.o.launch.map(|l| l.dims_used()).unwrap_or(1) as u64;
+                Val { e: k::Expr::num(d, span), ty: Ty::UInt }
+            }
+            "min" | "max" | "umin" | "umax" => {
+                if !arity(self, 2) {
+                    return zero;
+                }
+                let (a, b) = (self.expr(&args[0]), self.expr(&args[1]));
+                let ty = Lower::common(a.ty, b.ty);
+                let (x, y) = (self.convert(a, ty, span), self.convert(b, ty, span));
+                let is_min = n.ends_with("min");
+                let e = match ty {
+                    Ty::Float => call(if is_min { Builtin::Fmin } else { Builtin::Fmax }, vec![x, y], span),
+                    Ty::Int => {
+                        let lt = call(Builtin::Slt, vec![x.clone(), y.clone()], span);
+                        let (p, q) = if is_min { (x, y) } else { (y, x) };
+                        kx(k::ExprKind::Cond(Box::new(lt), Box::new(p), Box::new(q)), span)
+                    }
+                    _ => call(if is_min { Builtin::Min } else { Builtin::Max }, vec![x, y], span),
+                };
+                Val { e, ty }
+            }
+            "abs" => {
+                if !arity(self, 1) {
+                    return zero;
+                }
+                let v = self.expr(&args[0]);
+                let v = self.bind_temp(v, span);
+                let x = self.convert(v, Ty::Int, span);
+                let neg = kx(k::ExprKind::Unary(k::UnOp::Neg, Box::new(x.clone())), span);
+                let lt = call(Builtin::Slt, vec![x.clone(), k::Expr::num(0, span)], span);
+                Val { e: kx(k::ExprKind::Cond(Box::new(lt), Box::new(neg), Box::new(x)), span), ty: Ty::Int }
+            }
+            "sqrtf" | "sqrt" | "fabsf" | "fabs" | "fminf" | "fmaxf" | "fmin" | "fmax" => {
+                let (b, k) = match n {
+                    "sqrtf" | "sqrt" => (Builtin::Fsqrt, 1),
+                    "fabsf" | "fabs" => (Builtin::Fabs, 1),
+                    "fminf" | "fmin" => (Builtin::Fmin, 2),
+                    _ => (Builtin::Fmax, 2),
+                };
+                if !arity(self, k) {
+                    return zero;
+                }
+                let mut xs = Vec::new();
+                for a in args {
+                    let v = self.expr(a);
+                    xs.push(self.convert(v, Ty::Float, span));
+                }
+                Val { e: call(b, xs, span), ty: Ty::Float }
+            }
+            _ => {
+                let mut d = crate::Diagnostic::error(format!("no function named `{n}`"), name.span);
+                if n.starts_with("atomic") {
+                    d = crate::Diagnostic::error(format!("`{n}`: atomics are CUDA.md tier 2, not supported yet"), name.span);
+                } else if n.starts_with("__shfl") || n == "__syncwarp" {
+                    d = crate::Diagnostic::error(format!("`{n}`: warp-synchronous code is CUDA.md tier 2, not supported yet"), name.span);
+                } else {
+                    d = d.with_help("kpl knows the kernel's `__device__` functions, the thread ids, barriers, fences, GPUVerify's annotations, min/max/abs and sqrtf/fabsf/fminf/fmaxf");
+                }
+                self.errors.push(d);
+                failed()
+            }
+        }
+    }
+}
+
+fn clone_place(p: &Place) -> Place {
+    match p {
+        Place::Local(n, t) => Place::Local(n.clone(), *t),
+        Place::Elem { array, index, elem, readonly } => {
+            Place::Elem { array: array.clone(), index: index.clone(), elem: *elem, readonly: *readonly }
+        }
+    }
+}
+
+/// Integer promotion: bool becomes int.
+fn promote(t: Ty) -> Ty {
+    match t {
+        Ty::Bool => Ty::Int,
+        t => t,
+    }
+}

@@ -1,0 +1,172 @@
+//! The CUDA and OpenCL C front ends (CUDA.md tier 1): a C preprocessor, a logos lexer and a
+//! lalrpop parser for the C subset, and the lowering to a KPL kernel whose spans point into
+//! the C source, so every later stage reports at C lines.
+
+pub mod ast;
+pub mod lexer;
+mod lower;
+mod lower_expr;
+pub mod pp;
+pub mod tokens;
+
+use crate::diagnostic::Diagnostic;
+use crate::launch::Launch;
+use crate::span::Span;
+use crate::{check, core, Checked};
+use lalrpop_util::{lalrpop_mod, ErrorRecovery, ParseError};
+pub use tokens::Dialect;
+
+lalrpop_mod!(
+    #[allow(clippy::all, unused_parens, dead_code)]
+    grammar,
+    "/c/grammar.rs"
+);
+
+/// How to read a C file.
+#[derive(Clone, Debug)]
+pub struct FrontOptions {
+    pub dialect: Dialect,
+    /// `-D NAME[=V]` definitions.
+    pub defines: Vec<String>,
+    /// `--kernel=NAME`: which kernel of the file.
+    pub kernel: Option<String>,
+    /// The launch (`--blockDim`/`--gridDim`, `--local_size`/`--num_groups`); required to
+    /// run or verify, a warning when missing otherwise.
+    pub launch: Option<Launch>,
+}
+
+/// Parse a C file (after preprocessing); gives the unit and every error.
+pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>, Vec<Diagnostic>) {
+    let predefined: &[(&str, &str)] = match o.dialect {
+        Dialect::Cuda => &[("__CUDACC__", "1"), ("__GPUVERIFY__", "1")],
+        Dialect::OpenCl => &[
+            ("__OPENCL_VERSION__", "120"),
+            ("__OPENCL_C_VERSION__", "120"),
+            ("__GPUVERIFY__", "1"),
+            ("CLK_LOCAL_MEM_FENCE", "1"),
+            ("CLK_GLOBAL_MEM_FENCE", "2"),
+        ],
+    };
+    let pre = pp::preprocess(src, &o.defines, predefined);
+    let mut errors = pre.errors;
+    let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
+    errors.extend(terrs);
+    // Constructs outside the subset get one clear diagnostic each, before parsing.
+    let unsupported = tokens::unsupported(&toks);
+    if !unsupported.is_empty() {
+        errors.extend(unsupported);
+        errors.sort_by_key(|d| d.span.start);
+        return (None, errors, pre.warnings);
+    }
+    let mut recovered = Vec::new();
+    let result = grammar::UnitParser::new().parse(&mut recovered, toks.into_iter().map(Ok::<_, ()>));
+    for r in recovered {
+        errors.push(to_diagnostic(r, src));
+    }
+    let unit = match result {
+        Ok(u) => Some(u),
+        Err(e) => {
+            errors.push(to_diagnostic(ErrorRecovery { error: e, dropped_tokens: vec![] }, src));
+            None
+        }
+    };
+    errors.sort_by_key(|d| d.span.start);
+    errors.dedup_by(|a, b| a.span == b.span && a.message == b.message);
+    (unit, errors, pre.warnings)
+}
+
+/// Read, lower and check a CUDA or OpenCL kernel. `Err` holds every error found.
+pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> {
+    let (unit, mut errors, mut warnings) = parse(src, o);
+    let Some(unit) = unit else { return Err(errors) };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let lowered = lower::lower(&unit, o);
+    warnings.extend(lowered.warnings);
+    errors.extend(lowered.errors);
+    let Some(kernel) = lowered.kernel else {
+        errors.sort_by_key(|d| d.span.start);
+        return Err(errors);
+    };
+    if !errors.is_empty() {
+        errors.sort_by_key(|d| d.span.start);
+        return Err(errors);
+    }
+    // The lowering must produce well-formed KPL; a failure here is a bug of ours.
+    let problems = check::check(&kernel);
+    if !problems.is_empty() {
+        return Err(problems
+            .into_iter()
+            .map(|d| Diagnostic { message: format!("internal error in the C lowering: {}", d.message), ..d })
+            .collect());
+    }
+    let core = core::to_core(&kernel);
+    Ok(Checked { kernel, core, comments: Vec::new(), warnings })
+}
+
+/// Tokens that start an expression, and binary operators: named as groups in messages.
+const EXPR_START: &[&str] = &["IDENT", "INT", "FLOAT", "CHAR", "\"(\"", "\"-\"", "\"!\"", "\"~\""];
+const OPERATORS: &[&str] = &["\"+\"", "\"*\"", "\"/\"", "\"==\"", "\"<\"", "\"&&\"", "\"||\"", "\"=\""];
+
+fn describe(expected: &[String]) -> String {
+    let has = |t: &str| expected.iter().any(|e| e == t);
+    let expr = EXPR_START.iter().all(|t| has(t));
+    let ops = OPERATORS.iter().filter(|t| has(t)).count() >= 4;
+    let mut names: Vec<String> = Vec::new();
+    if has("\";\"") {
+        names.push("`;`".into());
+    }
+    if has("\")\"") {
+        names.push("`)`".into());
+    }
+    if has("\"]\"") {
+        names.push("`]`".into());
+    }
+    if expr {
+        names.push("an expression".into());
+    }
+    if ops {
+        names.push("an operator".into());
+    }
+    if names.is_empty() {
+        names = expected
+            .iter()
+            .take(8)
+            .map(|e| match e.as_str() {
+                "IDENT" => "identifier".into(),
+                "SPEC" => "a type".into(),
+                "INT" | "FLOAT" | "CHAR" => "a number".into(),
+                s => format!("`{}`", s.trim_matches('"')),
+            })
+            .collect();
+        names.dedup();
+    }
+    match names.len() {
+        0 => String::new(),
+        1 => format!("expected {}", names[0]),
+        _ => format!("expected one of {}", names.join(", ")),
+    }
+}
+
+fn to_diagnostic(r: ErrorRecovery<usize, tokens::CTok, ()>, src: &str) -> Diagnostic {
+    match r.error {
+        ParseError::UnrecognizedToken { token: (l, t, rr), expected } => {
+            let e = describe(&expected);
+            let msg = if e.is_empty() { format!("unexpected {t}") } else { format!("{e}, found {t}") };
+            let mut d = Diagnostic::error(msg, Span::new(l, rr));
+            let newline_before = src[..l.min(src.len())].trim_end_matches([' ', '\t']).ends_with('\n');
+            if expected.iter().any(|x| x == "\";\"") && newline_before {
+                d = d.with_help("is a `;` missing at the end of the previous line?");
+            }
+            d
+        }
+        ParseError::UnrecognizedEof { location, expected } => {
+            let loc = location.min(src.len());
+            Diagnostic::error("unexpected end of file", Span::new(loc, loc)).with_label(describe(&expected))
+        }
+        ParseError::ExtraToken { token: (l, t, rr) } => Diagnostic::error(format!("unexpected {t}"), Span::new(l, rr)),
+        ParseError::InvalidToken { location } => Diagnostic::error("invalid token", Span::new(location, location + 1)),
+        ParseError::User { .. } => Diagnostic::error("syntax error", Span::new(0, 0)),
+    }
+}

@@ -1,0 +1,190 @@
+//! Preprocessed tokens ─► parser tokens: keywords and specifier words by dialect,
+//! literals classified and valued, `__attribute__((...))` and similar annotations dropped.
+
+use super::lexer::{Kind, PTok};
+use super::pp::{char_value, parse_int};
+use crate::diagnostic::Diagnostic;
+use std::fmt;
+
+/// CUDA or OpenCL C: the same language with other names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Cuda,
+    OpenCl,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum CTok {
+    Ident(String),
+    /// A declaration specifier, qualifier or type word.
+    Spec(String),
+    Int(u64, bool),
+    Float(u32),
+    Char(u32),
+    Str,
+    Kw(&'static str),
+    P(&'static str),
+}
+
+impl fmt::Display for CTok {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CTok::Ident(s) => write!(f, "identifier `{s}`"),
+            CTok::Spec(s) => write!(f, "`{s}`"),
+            CTok::Int(v, _) => write!(f, "number `{v}`"),
+            CTok::Float(_) => write!(f, "a float literal"),
+            CTok::Char(_) => write!(f, "a character literal"),
+            CTok::Str => write!(f, "a string literal"),
+            CTok::Kw(k) => write!(f, "`{k}`"),
+            CTok::P(p) => write!(f, "`{p}`"),
+        }
+    }
+}
+
+const COMMON_SPECS: &[&str] = &[
+    "void", "int", "unsigned", "signed", "long", "short", "char", "float", "double", "bool", "_Bool", "size_t",
+    "const", "volatile", "static", "extern", "inline", "restrict", "__restrict", "__restrict__",
+];
+const CUDA_SPECS: &[&str] =
+    &["__global__", "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__"];
+const OPENCL_SPECS: &[&str] = &[
+    "__kernel", "kernel", "__global", "global", "__local", "local", "__constant", "constant", "__private",
+    "private", "uint", "uchar", "ushort", "ulong", "__read_only", "__write_only",
+];
+const KEYWORDS: &[&str] = &[
+    "if", "else", "for", "while", "do", "break", "continue", "return", "switch", "case", "default", "goto",
+    "sizeof", "typedef", "struct", "union", "enum", "asm", "true", "false", "template", "class",
+];
+const PUNCTS: &[&str] = &[
+    "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=",
+    "%=", "&=", "|=", "^=", "##", "-", "+", "*", "/", "%", "<", ">", "=", "!", "~", "&", "|", "^", "?", ":", ";",
+    ",", ".", "(", ")", "[", "]", "{", "}", "#",
+];
+/// Annotations with a parenthesised argument that carry nothing for verification.
+const DROPPED: &[&str] = &["__attribute__", "__declspec", "__launch_bounds__", "__align__", "__builtin_expect_unused"];
+
+pub fn is_spec(word: &str, d: Dialect) -> bool {
+    COMMON_SPECS.contains(&word)
+        || match d {
+            Dialect::Cuda => CUDA_SPECS.contains(&word),
+            Dialect::OpenCl => OPENCL_SPECS.contains(&word),
+        }
+}
+
+/// Convert preprocessed tokens for the parser; diagnostics for literals it cannot read.
+pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let mut errs = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        let sp = t.span;
+        let tok = match t.kind {
+            Kind::Ident if DROPPED.contains(&t.text.as_str()) => {
+                // Skip the balanced parenthesised argument that follows.
+                let mut j = i + 1;
+                let mut depth = 0;
+                while j < toks.len() {
+                    match toks[j].text.as_str() {
+                        "(" => depth += 1,
+                        ")" => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                i = j + 1;
+                continue;
+            }
+            Kind::Ident if is_spec(&t.text, d) => CTok::Spec(t.text.clone()),
+            Kind::Ident => match KEYWORDS.iter().find(|k| **k == t.text) {
+                Some(k) => CTok::Kw(k),
+                None => CTok::Ident(t.text.clone()),
+            },
+            Kind::Number => match number(&t.text) {
+                Some(n) => n,
+                None => {
+                    errs.push(Diagnostic::error(format!("`{}` is not a number kpl understands", t.text), sp));
+                    CTok::Int(0, false)
+                }
+            },
+            Kind::Char => CTok::Char(char_value(&t.text).unwrap_or_else(|| {
+                errs.push(Diagnostic::error(format!("unknown character literal {}", t.text), sp));
+                0
+            })),
+            Kind::Str => CTok::Str,
+            Kind::Punct => match PUNCTS.iter().find(|p| **p == t.text) {
+                Some(p) => CTok::P(p),
+                None => {
+                    errs.push(Diagnostic::error(format!("unexpected `{}`", t.text), sp));
+                    i += 1;
+                    continue;
+                }
+            },
+        };
+        out.push((sp.start, tok, sp.end.max(sp.start)));
+        i += 1;
+    }
+    (out, errs)
+}
+
+/// Keywords and tokens of constructs outside the subset, with what to say about them.
+const OUTSIDE: &[(&str, &str)] = &[
+    ("struct", "structs (CUDA.md tier 3)"),
+    ("union", "unions"),
+    ("class", "classes (CUDA.md tier 3)"),
+    ("template", "templates (CUDA.md tier 3)"),
+    ("typedef", "`typedef`"),
+    ("enum", "enums"),
+    ("switch", "`switch` (CUDA.md tier 2)"),
+    ("goto", "`goto` (CUDA.md tier 2)"),
+    ("sizeof", "`sizeof`"),
+    ("asm", "inline assembly"),
+    ("->", "`->` (structs are CUDA.md tier 3)"),
+];
+
+/// One diagnostic per construct outside the subset (the first use of each).
+pub fn unsupported(toks: &[(usize, CTok, usize)]) -> Vec<Diagnostic> {
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for (l, t, r) in toks {
+        let word = match t {
+            CTok::Kw(k) => *k,
+            CTok::P(p) => *p,
+            _ => continue,
+        };
+        if let Some((w, what)) = OUTSIDE.iter().find(|(w, _)| *w == word) {
+            if !seen.contains(w) {
+                seen.push(*w);
+                out.push(
+                    Diagnostic::error(format!("not supported: {what}"), crate::span::Span::new(*l, *r))
+                        .with_help("kpl accepts the tier-1 subset of CUDA.md; the README lists it"),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// An integer or floating literal.
+fn number(s: &str) -> Option<CTok> {
+    let lower = s.to_ascii_lowercase();
+    let is_hex = lower.starts_with("0x");
+    let is_float = (!is_hex && (lower.contains('.') || lower.contains('e'))) || (!is_hex && lower.ends_with('f'))
+        || (is_hex && lower.contains('p'));
+    if is_float {
+        let t = lower.trim_end_matches(['f', 'l']);
+        let v: f64 = t.parse().ok()?;
+        return Some(CTok::Float((v as f32).to_bits()));
+    }
+    let v = parse_int(s)?;
+    let unsigned_suffix = lower.trim_end_matches('l').ends_with('u') || lower.contains("ul") || lower.contains("lu");
+    // A decimal literal too big for int is long in C (here: an error); hex and octal ones
+    // that fit in 32 bits become unsigned.
+    let unsigned = unsigned_suffix || (v > i32::MAX as u64 && (is_hex || s.starts_with('0')));
+    Some(CTok::Int(v, unsigned))
+}

@@ -1,0 +1,76 @@
+//! Golden tests of the CUDA and OpenCL front ends: each `lowering/*.cu` or `*.cl` (with its
+//! options on a first `// args:` line) must lower to the KPL in `*.expected`, or give the
+//! diagnostics there. Refresh with `UPDATE_EXPECT=1 cargo test`.
+
+use kpl_lang::c::{check_c, Dialect, FrontOptions};
+use kpl_lang::launch::parse_dims;
+use kpl_lang::printer::print_kernel;
+use kpl_lang::{Launch, Span};
+use std::path::Path;
+
+pub fn options(src: &str, dialect: Dialect) -> FrontOptions {
+    let mut o = FrontOptions { dialect, defines: vec![], kernel: None, launch: None };
+    let mut threads = None;
+    let mut groups = None;
+    let args = src.lines().next().and_then(|l| l.strip_prefix("// args:")).unwrap_or("");
+    for a in args.split_whitespace() {
+        if let Some(v) = a.strip_prefix("--blockDim=").or_else(|| a.strip_prefix("--local_size=")) {
+            threads = parse_dims(v).ok();
+        } else if let Some(v) = a.strip_prefix("--gridDim=").or_else(|| a.strip_prefix("--num_groups=")) {
+            groups = parse_dims(v).ok();
+        } else if let Some(v) = a.strip_prefix("-D") {
+            o.defines.push(v.to_string());
+        } else if let Some(v) = a.strip_prefix("--kernel=") {
+            o.kernel = Some(v.to_string());
+        }
+    }
+    if let Some(t) = threads {
+        o.launch = Some(Launch { threads: t, groups: groups.unwrap_or([1, 1, 1]) });
+    }
+    o
+}
+
+fn line_col(src: &str, s: Span) -> (usize, usize) {
+    kpl_lang::span::line_col(src, s.start)
+}
+
+#[test]
+fn every_lowering_rule_has_its_golden_output() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lowering");
+    let update = std::env::var("UPDATE_EXPECT").is_ok();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for p in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "cu" || e == "cl")) {
+        n += 1;
+        let src = std::fs::read_to_string(p).unwrap();
+        let dialect = if p.extension().is_some_and(|e| e == "cu") { Dialect::Cuda } else { Dialect::OpenCl };
+        let got = match check_c(&src, &options(&src, dialect)) {
+            Ok(c) => {
+                // The lowered kernel must itself be well-formed KPL.
+                let text = print_kernel(&c.kernel);
+                assert!(kpl_lang::check_kpl(&text).is_ok(), "{}: lowered KPL does not check:\n{text}", p.display());
+                text
+            }
+            Err(ds) => ds
+                .iter()
+                .map(|d| {
+                    let (l, c) = line_col(&src, d.span);
+                    format!("{l}:{c}: error: {}\n", d.message)
+                })
+                .collect(),
+        };
+        let exp = p.with_extension(format!("{}.expected", p.extension().unwrap().to_str().unwrap()));
+        if update {
+            std::fs::write(&exp, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&exp).unwrap_or_default();
+        if want != got {
+            failures.push(format!("--- {}\nexpected:\n{want}\ngot:\n{got}", p.display()));
+        }
+    }
+    assert!(n >= 30, "only {n} golden C inputs");
+    assert!(failures.is_empty(), "{} mismatches (UPDATE_EXPECT=1 refreshes):\n{}", failures.len(), failures.join("\n"));
+}

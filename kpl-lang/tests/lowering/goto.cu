@@ -1,0 +1,4 @@
+// args: --blockDim=8 --gridDim=1
+__global__ void k(int *a) {
+  goto done;
+}

@@ -1,0 +1,86 @@
+//! End-to-end tests of the CUDA and OpenCL front ends: every kernel in tests/kernels-cuda
+//! in GPUVerify's test format (line 1 `//pass` or `//xfail:CODE`, line 2 the options,
+//! then `//REGEX` lines that must match the report), and `kpl fmt` on C files.
+
+mod common;
+use common::*;
+
+fn expected_code(first: &str) -> i32 {
+    match first.trim_start_matches("//") {
+        "pass" => 0,
+        "xfail:NOT_ALL_VERIFIED" => 1,
+        "xfail:TIMEOUT" => 2,
+        _ => 3,
+    }
+}
+
+#[test]
+fn every_gpuverify_style_kernel_gets_its_verdict_and_messages() {
+    let mut n = 0;
+    for ext in ["cu", "cl"] {
+        for k in kernels("tests/kernels-cuda", ext) {
+            let text = std::fs::read_to_string(&k).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            let want = expected_code(lines[0]);
+            let mut args = vec!["verify"];
+            args.extend(lines[1].trim_start_matches("//").split_whitespace());
+            args.push(s(&k));
+            let o = kpl_in(k.parent().unwrap(), &args);
+            assert_eq!(o.code, want, "{}:\n{}{}", k.display(), o.stdout, o.stderr);
+            for rx in lines[2..].iter().take_while(|l| l.starts_with("//") && l.len() > 2) {
+                let re = regex::Regex::new(&rx[2..]).unwrap();
+                assert!(re.is_match(&o.stdout) || re.is_match(&o.stderr), "{}: no match for /{}/:\n{}", k.display(), &rx[2..], o.stderr);
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 20, "only {n} kernels");
+}
+
+#[test]
+fn fmt_prints_the_kpl_a_c_kernel_lowers_to() {
+    let k = root().join("tests/kernels-cuda/short_circuit.cu");
+    let o = kpl(&["fmt", "--blockDim=64", "--gridDim=1", s(&k)]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("shared buf[64];"), "{}", o.stdout);
+    // The guarded read stays under its guard.
+    assert!(o.stdout.contains("if slt(i + 1, 64) {"), "{}", o.stdout);
+    assert!(kpl_lang::check_kpl(&o.stdout).is_ok());
+    // Without a launch: a warning, and one thread.
+    let o = kpl(&["check", s(&k)]);
+    assert_eq!(o.code, 0);
+    assert!(o.stderr.contains("no launch given"), "{}", o.stderr);
+}
+
+#[test]
+fn the_launch_options_have_their_gpuverify_forms() {
+    let k = root().join("tests/kernels-cuda/vector_add.cl");
+    for args in [
+        vec!["--global_size=4096", "--local_size=256"],
+        vec!["--local_size=256", "--num_groups=16"],
+        vec!["--blockDim=256", "--gridDim=16"],
+    ] {
+        let mut a = vec!["verify", "--json"];
+        a.extend(args.iter().copied());
+        a.push(s(&k));
+        let o = kpl(&a);
+        assert_eq!(o.code, 0, "{args:?}: {}", o.stderr);
+    }
+    assert_eq!(kpl(&["verify", "--global_size=4000", "--local_size=256", s(&k)]).code, 3);
+    let o = kpl(&["verify", "--blockdim=256", s(&k)]);
+    assert_eq!(o.code, 3);
+    assert!(o.stderr.contains("--blockDim"), "a hint names the close option: {}", o.stderr);
+}
+
+#[test]
+fn defines_and_kernel_selection() {
+    let k = root().join("tests/kernels-cuda/macro_size.cu");
+    assert_eq!(kpl(&["verify", "--blockDim=256", "--gridDim=16", "-DCHUNK=4", s(&k)]).code, 0);
+    let o = kpl(&["verify", "--blockDim=256", "--gridDim=16", s(&k)]);
+    assert_eq!(o.code, 3);
+    assert!(o.stderr.contains("#error CHUNK must be defined"), "{}", o.stderr);
+    let k = root().join("kpl-lang/tests/lowering/two_kernels.cu");
+    assert_eq!(kpl(&["check", "--blockDim=8", s(&k)]).code, 3);
+    assert_eq!(kpl(&["check", "--blockDim=8", "--kernel=k2", s(&k)]).code, 0);
+    assert_eq!(kpl(&["check", "--blockDim=8", "--kernel=k3", s(&k)]).code, 3);
+}
