@@ -18,35 +18,77 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+/// The options of a verification (shared by `verify` and `certify`).
+#[derive(clap::Args, Clone)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// Use the equality abstraction for every array.
+    #[arg(long = "equality-abstraction", conflicts_with = "adversarial_abstraction")]
+    pub equality_abstraction: bool,
+    /// Use the adversarial abstraction for every array.
+    #[arg(long = "adversarial-abstraction")]
+    pub adversarial_abstraction: bool,
+    /// Give up with verdict `inconclusive` after this many seconds (per file).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Do not infer loop invariants (use only the kernel's own).
+    #[arg(long = "no-infer")]
+    pub no_infer: bool,
+    /// GPUVerify's modular mode for `__device__` functions. kpl inlines them always (at
+    /// least as precise); their `__requires` are checked at each call and their
+    /// `__ensures` at each return either way.
+    #[arg(long = "no-inline")]
+    pub no_inline: bool,
+    /// Solve the verification conditions as generated, without e-graph simplification.
+    #[arg(long = "no-simplify")]
+    pub no_simplify: bool,
+    /// Also solve without simplification and report both solver times in the stats.
+    #[arg(long = "compare-simplification")]
+    pub compare_simplification: bool,
+    /// GPUVerify's option; kpl always checks array bounds (KPL's semantics).
+    #[arg(long = "check-array-bounds", hide = true)]
+    pub check_array_bounds: bool,
+}
+
+impl VerifyArgs {
+    pub fn validate(&self) -> Result<(), String> {
+        match self.timeout {
+            Some(t) if !(t > 0.0 && t.is_finite()) => Err(format!("`--timeout={t}`: expected a positive number of seconds")),
+            _ => Ok(()),
+        }
+    }
+
+    pub fn options(&self, launch: Launch, explain: bool) -> Options {
+        Options {
+            launch,
+            abstraction: if self.equality_abstraction {
+                AbstractionChoice::Equality
+            } else if self.adversarial_abstraction {
+                AbstractionChoice::Adversarial
+            } else {
+                AbstractionChoice::Auto
+            },
+            only_intra_group: self.check.only_intra_group,
+            benign: self.check.benign_tolerance && !self.check.no_benign_tolerance,
+            timeout: self.timeout.map(Duration::from_secs_f64),
+            infer: !self.no_infer,
+            simplify: !self.no_simplify || explain,
+            explain,
+            compare: self.compare_simplification,
+        }
+    }
+}
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Kernel files; several are verified in parallel (`--jobs`).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     #[command(flatten)]
-    launch: LaunchArgs,
-    #[command(flatten)]
-    check: CheckArgs,
-    /// Use the equality abstraction for every array.
-    #[arg(long = "equality-abstraction", conflicts_with = "adversarial_abstraction")]
-    equality_abstraction: bool,
-    /// Use the adversarial abstraction for every array.
-    #[arg(long = "adversarial-abstraction")]
-    adversarial_abstraction: bool,
-    /// Give up with verdict `inconclusive` after this many seconds (per file).
-    #[arg(long, value_name = "SECONDS")]
-    timeout: Option<f64>,
-    /// Do not infer loop invariants (use only the kernel's own).
-    #[arg(long = "no-infer")]
-    no_infer: bool,
-    /// GPUVerify's modular mode for `__device__` functions. kpl inlines them always (at
-    /// least as precise); their `__requires` are checked at each call and their
-    /// `__ensures` at each return either way.
-    #[arg(long = "no-inline")]
-    no_inline: bool,
-    /// GPUVerify's option; kpl always checks array bounds (KPL's semantics).
-    #[arg(long = "check-array-bounds", hide = true)]
-    check_array_bounds: bool,
+    v: VerifyArgs,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -61,10 +103,10 @@ pub struct Args {
     jobs: Option<usize>,
 }
 
-struct FileResult {
-    code: Exit,
-    text: String,
-    json: Option<Value>,
+pub struct FileResult {
+    pub code: Exit,
+    pub text: String,
+    pub json: Option<Value>,
 }
 
 pub fn run(a: Args) -> Exit {
@@ -74,11 +116,9 @@ pub fn run(a: Args) -> Exit {
             return Exit::BadInput;
         }
     }
-    if let Some(t) = a.timeout {
-        if !(t > 0.0 && t.is_finite()) {
-            eprintln!("error: `--timeout={t}`: expected a positive number of seconds");
-            return Exit::BadInput;
-        }
+    if let Err(e) = a.v.validate() {
+        eprintln!("error: {e}");
+        return Exit::BadInput;
     }
     let n = a.files.len();
     let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|x| x.get()).unwrap_or(1)).clamp(1, n);
@@ -119,43 +159,50 @@ pub fn run(a: Args) -> Exit {
     worst
 }
 
-fn one(a: &Args, i: usize, n: usize) -> FileResult {
-    let path = &a.files[i];
-    let (src, c, launch) = match input::load(path, &a.launch) {
-        Ok(x) => x,
-        Err(code) => return FileResult { code, text: String::new(), json: None },
-    };
-    let opts = Options {
-        launch,
-        abstraction: if a.equality_abstraction {
-            AbstractionChoice::Equality
-        } else if a.adversarial_abstraction {
-            AbstractionChoice::Adversarial
-        } else {
-            AbstractionChoice::Auto
-        },
-        only_intra_group: a.check.only_intra_group,
-        benign: a.check.benign_tolerance && !a.check.no_benign_tolerance,
-        timeout: a.timeout.map(Duration::from_secs_f64),
-        infer: !a.no_infer,
-    };
+/// A kernel verified: the report and which defects the interpreter confirmed.
+pub struct Analysed {
+    pub src: input::Source,
+    pub launch: Launch,
+    pub opts: Options,
+    pub report: Report,
+    pub confirmed: Vec<bool>,
+}
+
+/// Load, verify and replay the defects of one file (progress on a terminal).
+pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_prefix: String) -> Result<Analysed, Exit> {
+    let (src, c, launch) = input::load(path, &v.launch)?;
+    let opts = v.options(launch, explain);
     let tty = std::io::stderr().is_terminal();
     let name = src.path.clone();
     let show = move |msg: &str| {
         if tty {
-            let prefix = if n > 1 { format!("[{}/{n}] ", i + 1) } else { String::new() };
-            progress::show(&format!("{prefix}{name}: {msg}"));
+            progress::show(&format!("{progress_prefix}{name}: {msg}"));
         }
     };
     let report = verify::verify(&c.core, &opts, &show);
-    if let Err(e) = dump(a, &src.path, &report) {
-        eprintln!("error: {e}");
-        return FileResult { code: Exit::BadInput, text: String::new(), json: None };
-    }
     let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: 20_000_000 };
     let confirmed: Vec<bool> =
         report.findings.iter().map(|f| replay::confirms(&c, launch, &report.program, f, &ro)).collect();
-    let verdict = verdict(&report, &confirmed);
+    Ok(Analysed { src, launch, opts, report, confirmed })
+}
+
+fn one(a: &Args, i: usize, n: usize) -> FileResult {
+    let prefix = if n > 1 { format!("[{}/{n}] ", i + 1) } else { String::new() };
+    let an = match analyse(&a.files[i], &a.v, false, prefix) {
+        Ok(x) => x,
+        Err(code) => return FileResult { code, text: String::new(), json: None },
+    };
+    if let Err(e) = dump(a, &an.src.path, &an.report) {
+        eprintln!("error: {e}");
+        return FileResult { code: Exit::BadInput, text: String::new(), json: None };
+    }
+    present(&an, a.json)
+}
+
+/// The text and JSON reports of a verified file, and its exit code.
+pub fn present(an: &Analysed, json_out: bool) -> FileResult {
+    let (src, report, confirmed, launch) = (&an.src, &an.report, &an.confirmed, an.launch);
+    let verdict = verdict(report, confirmed);
     let code = match report.outcome {
         Outcome::Verified => Exit::Ok,
         Outcome::Defects => Exit::Defect,
@@ -164,13 +211,13 @@ fn one(a: &Args, i: usize, n: usize) -> FileResult {
     let dims = launch.dims_used();
     let mut diags = Vec::new();
     let mut defects = Vec::new();
-    for (f, ok) in report.findings.iter().zip(&confirmed) {
-        diags.push(diagnostic(&report, f.label, &f.witness, *ok, dims, launch));
-        defects.push(defect_json(&src.text, &report, f.label, &f.witness, *ok, launch));
+    for (f, ok) in report.findings.iter().zip(confirmed) {
+        diags.push(diagnostic(report, f.label, &f.witness, *ok, dims, launch));
+        defects.push(defect_json(&src.text, report, f.label, &f.witness, *ok, launch));
     }
     progress::clear();
-    if !a.json {
-        input::report(&src, &diags);
+    if !json_out {
+        input::report(src, &diags);
     }
     let st = &report.stats;
     let secs = st.time_ms as f64 / 1000.0;
@@ -200,7 +247,8 @@ fn one(a: &Args, i: usize, n: usize) -> FileResult {
         "stats": {
             "time_ms": st.time_ms, "vcs": st.vcs, "solver_calls": st.solver_calls,
             "houdini_rounds": st.houdini_rounds, "candidates": st.candidates,
-            "invariants_kept": st.invariants_kept, "vc_nodes_before": st.vc_nodes, "vc_nodes_after": st.vc_nodes,
+            "invariants_kept": st.invariants_kept, "vc_nodes_before": st.vc_nodes_before, "vc_nodes_after": st.vc_nodes_after,
+            "simplify_ms": st.simplify_ms, "solver_ms": st.solver_ms, "solver_ms_unsimplified": st.solver_ms_unsimplified,
         },
     });
     FileResult { code, text, json: Some(json) }

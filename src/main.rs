@@ -1,7 +1,9 @@
 //! The `kpl` command line: parses options (clap), calls the pipeline's stages and renders
 //! their reports as text or JSON. The only crate that does file and terminal I/O.
 
+mod cmd_certify;
 mod cmd_check;
+mod cmd_check_cert;
 mod cmd_fmt;
 mod cmd_run;
 mod cmd_verify;
@@ -38,6 +40,14 @@ enum Command {
     /// out-of-bounds accesses for every input and every pair of threads (GPUVerify's
     /// method); report each defect with a witness replayed in the interpreter.
     Verify(cmd_verify::Args),
+    /// Verify a kernel and write its certificate (DIR/certificate.json): the verification
+    /// conditions before and after simplification, the rewrite steps between them, the
+    /// invariants used and the solver's answers.
+    Certify(cmd_certify::Args),
+    /// Re-check a certificate without trusting the run that made it: re-derive its
+    /// verification conditions from the kernel, replay every rewrite step, and re-prove
+    /// every condition with a second solver (cvc5, or a fresh z3 process).
+    CheckCert(cmd_check_cert::Args),
 }
 
 fn main() {
@@ -55,6 +65,8 @@ fn main() {
         Command::Fmt(a) => cmd_fmt::run(a),
         Command::Run(a) => cmd_run::run(a),
         Command::Verify(a) => cmd_verify::run(a),
+        Command::Certify(a) => cmd_certify::run(a),
+        Command::CheckCert(a) => cmd_check_cert::run(a),
     };
     std::process::exit(code as i32);
 }

@@ -7,7 +7,13 @@
 //! The VC language (`vc`) is an `egg::Language` printable as SMT-LIB 2 (`vc_to_smt`).
 //! The only crate that links Z3 (`vc_to_z3`, `solve`).
 
+pub mod certificate;
+pub mod check_cert;
+pub mod rewrite_check;
+pub mod rules;
 pub mod seq_to_vc;
+pub mod sexp;
+pub mod simplify;
 pub mod solve;
 pub mod vc;
 pub mod vc_to_smt;

@@ -23,6 +23,8 @@ pub struct Session<'e> {
     defs: Vec<Bool>,
     deadline: Option<Instant>,
     pub calls: u32,
+    /// Time spent in the solver.
+    pub solver_time: std::time::Duration,
     /// The guards' literals, by candidate.
     guards: Vec<Bool>,
     /// The solver of the last query (its model is still in use).
@@ -41,7 +43,7 @@ impl<'e> Session<'e> {
             })
             .collect();
         let guards = enc.guards.iter().map(|g| low.bool(&enc.terms, *g)).collect();
-        Session { enc, low, defs, deadline, calls: 0, guards, last: None }
+        Session { enc, low, defs, deadline, calls: 0, solver_time: Default::default(), guards, last: None }
     }
 
     /// Is some goal satisfiable with the candidates in `on` enabled and the others off?
@@ -76,6 +78,7 @@ impl<'e> Session<'e> {
         self.calls += 1;
         let t0 = Instant::now();
         let r = solver.check();
+        self.solver_time += t0.elapsed();
         if std::env::var_os("KPL_DEBUG").is_some() {
             eprintln!("solver call {}: {:?} in {:?} ({} goals)", self.calls, r, t0.elapsed(), goals.len());
         }

@@ -92,6 +92,9 @@ pub struct Terms {
     pub expr: RecExpr<Vc>,
     memo: HashMap<Vc, Id>,
     pub sorts: HashMap<Symbol, Sort>,
+    /// Symbols defined by a term elsewhere (inlined definitions): evaluating a symbol in
+    /// a model means evaluating its term.
+    pub aliases: HashMap<Symbol, Id>,
 }
 
 impl Terms {

@@ -114,6 +114,10 @@ impl Lowering {
             }
             Vc::Word(w) => Dynamic::from_ast(&BV::from_u64(w.0 as u64, 32)),
             Vc::Bool(b) => Dynamic::from_ast(&Bool::from_bool(b)),
+            Vc::Var(s) if t.aliases.contains_key(&s) => {
+                let target = t.aliases[&s];
+                self.lower(t, target)
+            }
             Vc::Var(s) => {
                 let sort = t.sorts.get(&s).copied().unwrap_or(Sort::Word);
                 let name = s.as_str();

@@ -18,6 +18,29 @@ pub struct Options {
     pub timeout: Option<Duration>,
     /// Infer invariants (Houdini); off with `--no-infer`.
     pub infer: bool,
+    /// Simplify the verification conditions (e-graphs) before solving.
+    pub simplify: bool,
+    /// Keep each simplified term's explanation (for certificates).
+    pub explain: bool,
+    /// Also solve the unsimplified conditions, to measure what simplification saves.
+    pub compare: bool,
+}
+
+impl Options {
+    /// Options for a launch with everything else at its default.
+    pub fn new(launch: Launch) -> Options {
+        Options {
+            launch,
+            abstraction: AbstractionChoice::Auto,
+            only_intra_group: false,
+            benign: false,
+            timeout: None,
+            infer: true,
+            simplify: true,
+            explain: false,
+            compare: false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,7 +65,14 @@ pub struct Stats {
     pub houdini_rounds: u32,
     pub candidates: usize,
     pub invariants_kept: usize,
-    pub vc_nodes: usize,
+    /// Size of the verification conditions (nodes of their terms) before and after
+    /// simplification.
+    pub vc_nodes_before: usize,
+    pub vc_nodes_after: usize,
+    pub simplify_ms: u128,
+    pub solver_ms: u128,
+    /// With `compare`: the solver time on the unsimplified conditions.
+    pub solver_ms_unsimplified: Option<u128>,
 }
 
 pub struct Report {
@@ -55,6 +85,8 @@ pub struct Report {
     /// Set when some question went unanswered (the list of defects may be incomplete).
     pub unknown: Option<String>,
     pub stats: Stats,
+    /// What simplification did (explanations only with `explain`).
+    pub simplification: Option<crate::simplify::Report>,
 }
 
 /// The sequential program for a kernel under options (for dumps and tests).
@@ -63,13 +95,42 @@ pub fn program(core: &ast::Kernel, o: &Options) -> Program {
     reduce(core, &cfg)
 }
 
+/// What solving one encoding gives.
+struct Solved {
+    kept: Vec<bool>,
+    findings: Vec<Finding>,
+    unknown: Option<String>,
+    calls: u32,
+    rounds: u32,
+    solver_ms: u128,
+}
+
+fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<Instant>, progress: &dyn Fn(&str)) -> Solved {
+    let mut s = Session::new(encoding, deadline);
+    let h = if o.infer && !program.candidates.is_empty() {
+        houdini(&mut s, progress)
+    } else {
+        crate::solve::Houdini { kept: vec![false; program.candidates.len()], rounds: 0, unknown: None }
+    };
+    let (findings, unknown) = match h.unknown {
+        Some(why) => (Vec::new(), Some(format!("invariant inference: {why}"))),
+        None => {
+            let launch = o.launch;
+            let mut get =
+                |s: &mut Session, m: &z3::Model, l: usize| Finding { label: l, witness: extract(s, m, program, encoding, &launch, l) };
+            failures(&mut s, &h.kept, progress, &mut get)
+        }
+    };
+    Solved { kept: h.kept, findings, unknown, calls: s.calls, rounds: h.rounds, solver_ms: s.solver_time.as_millis() }
+}
+
 pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Report {
     let start = Instant::now();
     let deadline = o.timeout.map(|t| start + t);
     progress("reducing to two threads");
     let program = program(core, o);
     progress("generating verification conditions");
-    let encoding = encode(&program);
+    let mut encoding = encode(&program);
     let mut stats = Stats {
         vcs: encoding.checks.iter().filter(|c| c.is_some()).count(),
         candidates: program.candidates.len(),
@@ -80,37 +141,46 @@ pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repor
         .iter()
         .flat_map(|(a, b)| [*a, *b])
         .chain(encoding.checks.iter().flatten().map(|c| c.fail))
+        .chain(encoding.candidate_fails.iter().flatten().copied())
         .collect();
-    stats.vc_nodes = encoding.terms.size(&roots);
-    let (kept, findings, unknown) = {
-        let mut s = Session::new(&encoding, deadline);
-        let h = if o.infer && !program.candidates.is_empty() {
-            houdini(&mut s, progress)
-        } else {
-            crate::solve::Houdini { kept: vec![false; program.candidates.len()], rounds: 0, unknown: None }
-        };
-        stats.houdini_rounds = h.rounds;
-        if let Some(why) = h.unknown {
-            stats.solver_calls = s.calls;
-            (h.kept, Vec::new(), Some(format!("invariant inference: {why}")))
-        } else {
-            let launch = o.launch;
-            let p = &program;
-            let enc = &encoding;
-            let mut get = |s: &mut Session, m: &z3::Model, l: usize| Finding { label: l, witness: extract(s, m, p, enc, &launch, l) };
-            let (found, unknown) = failures(&mut s, &h.kept, progress, &mut get);
-            stats.solver_calls = s.calls;
-            (h.kept, found, unknown)
-        }
-    };
-    stats.invariants_kept = kept.iter().filter(|k| **k).count();
+    stats.vc_nodes_before = encoding.terms.size(&roots);
+    stats.vc_nodes_after = stats.vc_nodes_before;
+    if o.compare {
+        progress("solving without simplification (for comparison)");
+        let plain = solve(&program, &encoding, o, deadline, progress);
+        stats.solver_ms_unsimplified = Some(plain.solver_ms);
+    }
+    let mut simplification = None;
+    if o.simplify {
+        progress("simplifying (e-graphs)");
+        let t0 = Instant::now();
+        let r = crate::simplify::simplify(&mut encoding, crate::simplify::Budget::default(), o.explain);
+        stats.simplify_ms = t0.elapsed().as_millis();
+        stats.vc_nodes_before = r.nodes_before;
+        stats.vc_nodes_after = r.nodes_after;
+        simplification = Some(r);
+    }
+    let solved = solve(&program, &encoding, o, deadline, progress);
+    stats.solver_calls = solved.calls;
+    stats.houdini_rounds = solved.rounds;
+    stats.solver_ms = solved.solver_ms;
+    stats.invariants_kept = solved.kept.iter().filter(|k| **k).count();
     stats.time_ms = start.elapsed().as_millis();
-    let outcome = if !findings.is_empty() {
+    let outcome = if !solved.findings.is_empty() {
         Outcome::Defects
-    } else if let Some(why) = &unknown {
+    } else if let Some(why) = &solved.unknown {
         Outcome::Inconclusive(why.clone())
     } else {
         Outcome::Verified
     };
-    Report { outcome, findings, program, encoding, kept, unknown, stats }
+    Report {
+        outcome,
+        findings: solved.findings,
+        program,
+        encoding,
+        kept: solved.kept,
+        unknown: solved.unknown,
+        stats,
+        simplification,
+    }
 }

@@ -4,7 +4,6 @@
 use kpl_certify::seq_to_vc::encode;
 use kpl_certify::solve::{Answer, Session};
 use kpl_certify::verify::{verify, Options, Outcome};
-use kpl_reduction::AbstractionChoice;
 
 #[test]
 fn every_kept_candidate_is_proved_in_a_fresh_session() {
@@ -16,14 +15,7 @@ fn every_kept_candidate_is_proved_in_a_fresh_session() {
             continue;
         }
         let c = kpl_lang::check_kpl(&std::fs::read_to_string(&p).unwrap()).unwrap();
-        let o = Options {
-            launch: kpl_lang::Launch::of(&c.kernel),
-            abstraction: AbstractionChoice::Auto,
-            only_intra_group: false,
-            benign: false,
-            timeout: None,
-            infer: true,
-        };
+        let o = Options::new(kpl_lang::Launch::of(&c.kernel));
         let r = verify(&c.core, &o, &|_| {});
         assert!(!matches!(r.outcome, Outcome::Inconclusive(_)), "{}", p.display());
         let enc = encode(&r.program);
@@ -41,14 +33,7 @@ fn every_kept_candidate_is_proved_in_a_fresh_session() {
 fn without_inference_loops_need_their_invariants() {
     let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/kernels/reduce.kpl")).unwrap();
     let c = kpl_lang::check_kpl(&src).unwrap();
-    let mut o = Options {
-        launch: kpl_lang::Launch::of(&c.kernel),
-        abstraction: AbstractionChoice::Auto,
-        only_intra_group: false,
-        benign: false,
-        timeout: None,
-        infer: false,
-    };
+    let mut o = Options { infer: false, ..Options::new(kpl_lang::Launch::of(&c.kernel)) };
     // No invariants: the loop's havoc loses uniformity, so a (false) alarm is expected.
     assert_eq!(verify(&c.core, &o, &|_| {}).outcome, Outcome::Defects);
     o.infer = true;

@@ -1,0 +1,278 @@
+//! Certificates: what a verified kernel's proof consists of, as JSON (serde). The kernel
+//! and how it was read, the launch and options, the abstraction of each array, the
+//! invariants Houdini kept, every definition and verification condition before and after
+//! simplification with the explanation between them, and the solver's answer for each.
+
+use crate::seq_to_vc::Encoding;
+use crate::simplify::{Simplification, Step};
+use crate::solve::{Answer, Session};
+use crate::verify::{Options, Outcome, Report};
+use crate::vc::{Terms, Vc};
+use egg::{Id, Language};
+use kpl_lang::Launch;
+use kpl_reduction::seq::{Abstraction, LabelKind, Program};
+use kpl_reduction::AbstractionChoice;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
+
+pub const FORMAT: &str = "kpl-certificate/1";
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+/// The kernel as read: its source and how the front end was asked to read it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct KernelSource {
+    pub file: String,
+    /// `kpl`, `cuda` or `opencl`.
+    pub language: String,
+    pub source: String,
+    pub sha256: String,
+    #[serde(default)]
+    pub defines: Vec<String>,
+    #[serde(default)]
+    pub kernel: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CertOptions {
+    /// `auto`, `equality` or `adversarial`.
+    pub abstraction: String,
+    pub only_intra_group: bool,
+    pub benign: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Invariant {
+    /// The candidate's index in the reduction's list.
+    pub candidate: usize,
+    pub loop_line: usize,
+    pub rule: String,
+    pub expr: String,
+}
+
+/// A term before and after simplification, with the explanation between them.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TermRecord {
+    pub original: String,
+    pub simplified: String,
+    pub explanation: Vec<Step>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Definition {
+    pub symbol: String,
+    #[serde(flatten)]
+    pub term: TermRecord,
+}
+
+/// One verification condition: its failure condition must be unsatisfiable together with
+/// the definitions it uses and the invariants' switches (kept on, others off).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct VcRecord {
+    /// `label N` (a check of the program) or `candidate C #K` (an invariant's entry or
+    /// preservation check).
+    pub name: String,
+    pub kind: String,
+    pub what: String,
+    pub line: usize,
+    pub col: usize,
+    pub goal: TermRecord,
+    /// The definitions it uses (by symbol).
+    pub definitions: Vec<String>,
+    /// The invariants it assumes.
+    pub invariants: Vec<usize>,
+    pub answer: String,
+    pub time_ms: u128,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Certificate {
+    pub format: String,
+    pub tool: Tool,
+    pub solver: Tool,
+    pub kernel: KernelSource,
+    pub launch: Launch,
+    pub options: CertOptions,
+    pub abstractions: BTreeMap<String, Abstraction>,
+    pub invariants: Vec<Invariant>,
+    pub definitions: Vec<Definition>,
+    pub vcs: Vec<VcRecord>,
+}
+
+pub fn sha256_hex(text: &str) -> String {
+    let d = Sha256::digest(text.as_bytes());
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub fn abstraction_name(a: AbstractionChoice) -> &'static str {
+    match a {
+        AbstractionChoice::Auto => "auto",
+        AbstractionChoice::Equality => "equality",
+        AbstractionChoice::Adversarial => "adversarial",
+    }
+}
+
+pub fn abstraction_of(name: &str) -> Option<AbstractionChoice> {
+    match name {
+        "auto" => Some(AbstractionChoice::Auto),
+        "equality" => Some(AbstractionChoice::Equality),
+        "adversarial" => Some(AbstractionChoice::Adversarial),
+        _ => None,
+    }
+}
+
+/// The kind of a program check, as certificates and reports name it.
+pub fn label_kind(k: &LabelKind) -> &'static str {
+    match k {
+        LabelKind::Race { .. } => "race",
+        LabelKind::Divergence => "divergence",
+        LabelKind::OutOfBounds { .. } => "out_of_bounds",
+        LabelKind::Candidate { .. } => "invariant",
+        _ => "assertion",
+    }
+}
+
+/// The definitions (by symbol) a goal uses, transitively.
+pub fn cone(t: &Terms, defs: &BTreeMap<String, Id>, goal: Id) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![goal];
+    let mut seen = BTreeSet::new();
+    while let Some(i) = stack.pop() {
+        if !seen.insert(i) {
+            continue;
+        }
+        let n = t.node(i);
+        if let Vc::Var(s) = n {
+            if let Some(rhs) = defs.get(s.as_str()) {
+                if out.insert(s.to_string()) {
+                    stack.push(*rhs);
+                }
+            }
+        }
+        stack.extend(n.children().iter().copied());
+    }
+    out
+}
+
+fn record(s: &Simplification) -> TermRecord {
+    TermRecord { original: s.original.to_string(), simplified: s.simplified.to_string(), explanation: s.steps.clone() }
+}
+
+/// Names of the verification conditions, in order: program checks, then candidates.
+pub fn vc_names(enc: &Encoding, kept: &[bool]) -> Vec<(String, Option<usize>, Option<(usize, usize)>)> {
+    let mut out = Vec::new();
+    for (l, c) in enc.checks.iter().enumerate() {
+        if c.is_some() {
+            out.push((format!("label {l}"), Some(l), None));
+        }
+    }
+    for (c, fs) in enc.candidate_fails.iter().enumerate() {
+        if kept.get(c).copied().unwrap_or(false) {
+            for k in 0..fs.len() {
+                out.push((format!("candidate {c} #{k}"), None, Some((c, k))));
+            }
+        }
+    }
+    out
+}
+
+/// Build the certificate of a verified kernel (the report must come from `verify` with
+/// simplification and explanations on).
+pub fn build(file: &str, language: &str, source: &str, defines: &[String], kernel: Option<String>, o: &Options, r: &Report) -> Result<Certificate, String> {
+    if r.outcome != Outcome::Verified {
+        return Err("only a verified kernel has a certificate".into());
+    }
+    let simp = r.simplification.as_ref().filter(|s| !s.checks.is_empty() || r.encoding.checks.iter().all(|c| c.is_none()));
+    let simp = simp.ok_or("certificates need the simplifier with explanations")?;
+    let p: &Program = &r.program;
+    let enc = &r.encoding;
+    let line_of = |off: usize| kpl_lang::span::line_col(source, off);
+    let invariants: Vec<Invariant> = p
+        .candidates
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| r.kept.get(*i).copied().unwrap_or(false))
+        .map(|(i, c)| Invariant {
+            candidate: i,
+            loop_line: line_of(p.loops[c.loop_id].span.0).0,
+            rule: c.rule.to_string(),
+            expr: p.show(&c.expr),
+        })
+        .collect();
+    let kept_ids: Vec<usize> = invariants.iter().map(|i| i.candidate).collect();
+    let def_ids: BTreeMap<String, Id> = enc.defs.iter().map(|(s, v)| (enc.terms.node(*s).to_string(), *v)).collect();
+    let definitions: Vec<Definition> =
+        simp.defs.iter().map(|(sym, s)| Definition { symbol: sym.clone(), term: record(s) }).collect();
+    let mut session = Session::new(enc, None);
+    let mut vcs = Vec::new();
+    for (name, label, cand) in vc_names(enc, &r.kept) {
+        let (goal_id, rec, kind, what, off) = match (label, cand) {
+            (Some(l), _) => {
+                let lab = &p.labels[l];
+                let s = simp.checks.get(l).and_then(|s| s.as_ref()).ok_or("a check has no simplification record")?;
+                let goal = enc.checks[l].as_ref().map(|c| c.fail).ok_or("a check has no goal")?;
+                (goal, record(s), label_kind(&lab.kind).to_string(), lab.what.clone(), lab.span.0)
+            }
+            (_, Some((c, k))) => {
+                let s = simp.candidates.get(c).and_then(|v| v.get(k)).ok_or("a candidate has no simplification record")?;
+                let cd = &p.candidates[c];
+                let what = format!("invariant {} ({}) {}", p.show(&cd.expr), cd.rule, if k == 0 { "on entry" } else { "preserved" });
+                (enc.candidate_fails[c][k], record(s), "invariant".into(), what, p.loops[cd.loop_id].span.0)
+            }
+            _ => continue,
+        };
+        let t0 = Instant::now();
+        let answer = match session.check(&[goal_id], &r.kept) {
+            Answer::Unsat => "unsat",
+            Answer::Sat(_) => "sat",
+            Answer::Unknown(_) => "unknown",
+        };
+        let time_ms = t0.elapsed().as_millis();
+        if answer != "unsat" {
+            return Err(format!("{name} ({what}) is not proved alone: {answer}"));
+        }
+        let (line, col) = line_of(off);
+        let definitions = cone(&enc.terms, &def_ids, goal_id).into_iter().collect();
+        vcs.push(VcRecord {
+            name,
+            kind,
+            what,
+            line,
+            col,
+            goal: rec,
+            definitions,
+            invariants: kept_ids.clone(),
+            answer: answer.into(),
+            time_ms,
+        });
+    }
+    Ok(Certificate {
+        format: FORMAT.into(),
+        tool: Tool { name: "kpl".into(), version: env!("CARGO_PKG_VERSION").into() },
+        solver: Tool { name: "z3".into(), version: z3::full_version().to_string() },
+        kernel: KernelSource {
+            file: file.into(),
+            language: language.into(),
+            source: source.into(),
+            sha256: sha256_hex(source),
+            defines: defines.to_vec(),
+            kernel,
+        },
+        launch: o.launch,
+        options: CertOptions {
+            abstraction: abstraction_name(o.abstraction).into(),
+            only_intra_group: o.only_intra_group,
+            benign: o.benign,
+        },
+        abstractions: p.arrays.iter().map(|a| (a.name.clone(), a.abstraction)).collect(),
+        invariants,
+        definitions,
+        vcs,
+    })
+}

@@ -1,0 +1,89 @@
+//! `kpl certify`: verify, and write the certificate (`DIR/certificate.json`).
+
+use crate::cmd_verify::{analyse, present, VerifyArgs};
+use crate::exit::Exit;
+use kpl_certify::certificate;
+use kpl_certify::Outcome;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The kernel file.
+    file: PathBuf,
+    /// The directory to write the certificate to (created if missing).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    out: PathBuf,
+    #[command(flatten)]
+    v: VerifyArgs,
+}
+
+fn language(path: &std::path::Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("cu") => "cuda",
+        Some("cl") => "opencl",
+        _ => "kpl",
+    }
+}
+
+pub fn run(a: Args) -> Exit {
+    if let Err(e) = a.v.validate() {
+        eprintln!("error: {e}");
+        return Exit::BadInput;
+    }
+    let an = match analyse(&a.file, &a.v, true, String::new()) {
+        Ok(x) => x,
+        Err(e) => return e,
+    };
+    if an.report.outcome != Outcome::Verified {
+        let r = present(&an, false);
+        print!("{}", r.text);
+        eprintln!("no certificate: the kernel is not verified");
+        return r.code;
+    }
+    let file = a.file.file_name().and_then(|f| f.to_str()).unwrap_or("kernel");
+    let cert = match certificate::build(
+        file,
+        language(&a.file),
+        &an.src.text,
+        &a.v.launch.defines,
+        a.v.launch.kernel.clone(),
+        &an.opts,
+        &an.report,
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("kpl: internal error: cannot build the certificate: {e}");
+            return Exit::Internal;
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(&a.out) {
+        eprintln!("error: cannot create `{}`: {e}", a.out.display());
+        return Exit::BadInput;
+    }
+    let path = a.out.join("certificate.json");
+    let text = match serde_json::to_string_pretty(&cert) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("kpl: internal error: {e}");
+            return Exit::Internal;
+        }
+    };
+    if let Err(e) = std::fs::write(&path, text + "\n") {
+        eprintln!("error: cannot write `{}`: {e}", path.display());
+        return Exit::BadInput;
+    }
+    let steps: usize = cert.definitions.iter().map(|d| d.term.explanation.len()).sum::<usize>()
+        + cert.vcs.iter().map(|v| v.goal.explanation.len()).sum::<usize>();
+    let st = &an.report.stats;
+    println!(
+        "{}: verified; certificate written to {} ({} verification conditions, {} invariants, {} rewrite steps; VC nodes {} -> {})",
+        an.src.path,
+        path.display(),
+        cert.vcs.len(),
+        cert.invariants.len(),
+        steps,
+        st.vc_nodes_before,
+        st.vc_nodes_after
+    );
+    Exit::Ok
+}

@@ -1,0 +1,182 @@
+//! `kpl certify` and `kpl check-cert`: every verified project kernel gets a certificate
+//! that checks, and each kind of tampering makes the check fail.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kpl-cert-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn certify(kernel: &Path, extra: &[&str], dir: &Path) {
+    let mut args = vec!["certify"];
+    args.extend_from_slice(extra);
+    args.push(s(kernel));
+    args.push("-o");
+    args.push(s(dir));
+    let o = kpl_in(kernel.parent().unwrap(), &args);
+    assert_eq!(o.code, 0, "{}: {}{}", kernel.display(), o.stdout, o.stderr);
+}
+
+fn check(dir: &Path) -> Out {
+    kpl(&["check-cert", s(dir)])
+}
+
+#[test]
+fn every_verified_kernel_certifies_and_its_certificate_checks() {
+    let mut n = 0;
+    for k in kernels("tests/kernels", "kpl") {
+        if header(&k, "verify").first().map(String::as_str) != Some("verified") {
+            continue;
+        }
+        let opts = header(&k, "options").pop().unwrap_or_default();
+        let extra: Vec<&str> = opts.split_whitespace().collect();
+        let dir = tmp(k.file_stem().unwrap().to_str().unwrap());
+        certify(&k, &extra, &dir);
+        let o = check(&dir);
+        assert_eq!(o.code, 0, "{}: {}{}", k.display(), o.stdout, o.stderr);
+        let _ = std::fs::remove_dir_all(&dir);
+        n += 1;
+    }
+    assert!(n >= 10, "only {n} verified kernels");
+}
+
+#[test]
+fn a_cuda_kernel_certifies_too() {
+    let k = root().join("tests/kernels-cuda/reduce_shared.cu");
+    let dir = tmp("cuda");
+    certify(&k, &["--blockDim=128", "--gridDim=16"], &dir);
+    assert_eq!(check(&dir).code, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_kernel_with_a_defect_gets_no_certificate() {
+    let k = root().join("tests/kernels/reduce_nobarrier.kpl");
+    let dir = tmp("defect");
+    let o = kpl(&["certify", s(&k), "-o", s(&dir)]);
+    assert_eq!(o.code, 1);
+    assert!(!dir.join("certificate.json").exists());
+}
+
+/// Certify reduce.kpl once, then check tampered copies.
+fn tampered(name: &str, edit: impl Fn(&mut Value)) -> Out {
+    let dir = tmp(&format!("tamper-{name}"));
+    certify(&root().join("tests/kernels/reduce.kpl"), &[], &dir);
+    let path = dir.join("certificate.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    edit(&mut v);
+    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let o = check(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    o
+}
+
+/// The first term record (a definition or a VC goal) whose explanation has steps.
+fn with_steps(v: &mut Value) -> &mut Value {
+    let defs = v["definitions"].as_array().unwrap();
+    let i = defs.iter().position(|d| d["explanation"].as_array().is_some_and(|e| !e.is_empty()));
+    match i {
+        Some(i) => &mut v["definitions"][i],
+        None => {
+            let j = v["vcs"].as_array().unwrap().iter().position(|x| !x["goal"]["explanation"].as_array().unwrap().is_empty()).unwrap();
+            &mut v["vcs"][j]["goal"]
+        }
+    }
+}
+
+#[test]
+fn an_untouched_certificate_checks() {
+    assert_eq!(tampered("none", |_| {}).code, 0);
+}
+
+#[test]
+fn dropping_an_invariant_fails_the_check() {
+    let o = tampered("drop-inv", |v| {
+        v["invariants"].as_array_mut().unwrap().remove(0);
+    });
+    assert_eq!(o.code, 1, "{}", o.stderr);
+}
+
+#[test]
+fn changing_an_invariant_fails_the_check() {
+    let o = tampered("change-inv", |v| {
+        v["invariants"][0]["expr"] = Value::String("(= d$1 #x00000000)".into());
+    });
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(o.stderr.contains("is not the kernel's candidate"), "{}", o.stderr);
+}
+
+#[test]
+fn changing_a_vc_term_fails_the_check() {
+    let o = tampered("vc-original", |v| {
+        v["vcs"][0]["goal"]["original"] = Value::String("false".into());
+    });
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("differs from the kernel's"), "{}", o.stderr);
+    let o = tampered("vc-simplified", |v| {
+        v["vcs"][0]["goal"]["simplified"] = Value::String("false".into());
+    });
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("the explanation ends at"), "{}", o.stderr);
+}
+
+#[test]
+fn removing_a_vc_fails_the_check() {
+    let o = tampered("vc-removed", |v| {
+        v["vcs"].as_array_mut().unwrap().remove(0);
+    });
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("no verification condition for"), "{}", o.stderr);
+}
+
+#[test]
+fn removing_an_explanation_step_fails_the_check() {
+    let o = tampered("step-removed", |v| {
+        let t = with_steps(v);
+        t["explanation"].as_array_mut().unwrap().remove(0);
+    });
+    assert_eq!(o.code, 1, "{}", o.stderr);
+}
+
+#[test]
+fn renaming_a_steps_rule_fails_the_check() {
+    let o = tampered("rule-renamed", |v| {
+        let t = with_steps(v);
+        let step = &mut t["explanation"][0];
+        let other = if step["rule"] == "add-comm" { "mul-comm" } else { "add-comm" };
+        step["rule"] = Value::String(other.into());
+    });
+    assert_eq!(o.code, 1, "{}", o.stderr);
+}
+
+#[test]
+fn editing_the_kernel_source_fails_the_check() {
+    let o = tampered("source", |v| {
+        let src = v["kernel"]["source"].as_str().unwrap().replace("d / 2", "d / 4");
+        v["kernel"]["source"] = Value::String(src);
+    });
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("hash"), "{}", o.stderr);
+    // Even with the hash updated, the re-derived conditions differ.
+    let o = tampered("source-rehashed", |v| {
+        let src = v["kernel"]["source"].as_str().unwrap().replace("d / 2", "d / 4");
+        v["kernel"]["sha256"] = Value::String(kpl_certify::certificate::sha256_hex(&src));
+        v["kernel"]["source"] = Value::String(src);
+    });
+    assert_eq!(o.code, 1, "{}", o.stderr);
+}
+
+#[test]
+fn a_malformed_certificate_is_bad_input() {
+    let dir = tmp("malformed");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("certificate.json"), "{ not json").unwrap();
+    assert_eq!(check(&dir).code, 3);
+    assert_eq!(kpl(&["check-cert", "/nonexistent/dir"]).code, 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
