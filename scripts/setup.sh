@@ -2,8 +2,10 @@
 # Install what building and testing kpl needs on a fresh Debian machine (idempotent).
 #   libz3-dev + libclang-dev: the `z3` crate's bindings (Z3 4.8.12, Debian bookworm)
 #   z3, cvc5: the solvers `kpl check-cert` re-proves certificates with, through SMT-LIB 2
+#   pocl-opencl-icd, ocl-icd-libopencl1, ocl-icd-opencl-dev: an OpenCL implementation (CPU)
+#     for `kpl difftest`, and the headers and library `kpl emit`'s host harness builds with
 set -euo pipefail
-pkgs="build-essential pkg-config libz3-dev libclang-dev z3 cvc5 python3"
+pkgs="build-essential pkg-config libz3-dev libclang-dev z3 cvc5 python3 pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev"
 missing=""
 for p in $pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

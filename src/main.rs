@@ -4,11 +4,15 @@
 mod cmd_certify;
 mod cmd_check;
 mod cmd_check_cert;
+mod cmd_difftest;
+mod cmd_emit;
 mod cmd_fmt;
 mod cmd_run;
 mod cmd_verify;
+mod difftest;
 mod exit;
 mod input;
+mod opencl;
 mod options;
 mod progress;
 mod render;
@@ -48,6 +52,11 @@ enum Command {
     /// verification conditions from the kernel, replay every rewrite step, and re-prove
     /// every condition with a second solver (cvc5, or a fresh z3 process).
     CheckCert(cmd_check_cert::Args),
+    /// Emit a kernel as OpenCL C (or CUDA C with `--cuda`) with a host harness.
+    Emit(cmd_emit::Args),
+    /// Run kernels in the interpreter and on a real OpenCL implementation (and CUDA with
+    /// `--cuda`) on the same inputs, and compare the final arrays bit for bit.
+    Difftest(cmd_difftest::Args),
 }
 
 fn main() {
@@ -67,6 +76,8 @@ fn main() {
         Command::Verify(a) => cmd_verify::run(a),
         Command::Certify(a) => cmd_certify::run(a),
         Command::CheckCert(a) => cmd_check_cert::run(a),
+        Command::Emit(a) => cmd_emit::run(a),
+        Command::Difftest(a) => cmd_difftest::run(a),
     };
     std::process::exit(code as i32);
 }

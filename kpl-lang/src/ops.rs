@@ -59,8 +59,10 @@ pub fn builtin(f: Builtin, a: u32, b: u32) -> u32 {
         Flt => (x < y) as u32,
         Fle => (x <= y) as u32,
         Feq => (x == y) as u32,
-        Fmin => x.min(y).to_bits(),
-        Fmax => x.max(y).to_bits(),
+        // NaN loses to a number; otherwise the comparison decides (so -0.0 and 0.0 keep
+        // their order as given, exactly as the emitted OpenCL and CUDA code computes it).
+        Fmin => (if x.is_nan() { y } else if y.is_nan() || x < y { x } else { y }).to_bits(),
+        Fmax => (if x.is_nan() { y } else if y.is_nan() || x > y { x } else { y }).to_bits(),
         Fsqrt => x.sqrt().to_bits(),
         Itof => (a as i32 as f32).to_bits(),
         Utof => (a as f32).to_bits(),

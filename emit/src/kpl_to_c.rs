@@ -1,0 +1,404 @@
+//! KPL core form ─► OpenCL C or CUDA C. Every value is a 32-bit unsigned word; every
+//! operator is spelled so that it means what KPL says for all operands.
+
+use kpl_lang::ast::*;
+use kpl_lang::Launch;
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    OpenCl,
+    Cuda,
+}
+
+/// One argument of the emitted kernel, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// A KPL param (a word).
+    Param(String),
+    /// A global array (`__global uint*`).
+    Global(String),
+    /// A shared array's initial contents for every group, then its final contents
+    /// (`n` words per group), both global buffers.
+    SharedInit { array: String, n: u32 },
+    SharedFinal { array: String, n: u32 },
+    /// An unsized shared array: local memory of `n` words per group (OpenCL only).
+    Local { array: String, n: u32 },
+}
+
+pub struct Emitted {
+    /// The kernel's source (with its helpers).
+    pub source: String,
+    /// The kernel function's name.
+    pub name: String,
+    pub args: Vec<Arg>,
+}
+
+const PRELUDE: &str = r#"/* KPL's meaning of each operation on 32-bit words (the SMT-LIB bit-vector rules). */
+KPL_FN uint kpl_udiv(uint a, uint b) { return b ? a / b : 0xFFFFFFFFu; }
+KPL_FN uint kpl_urem(uint a, uint b) { return b ? a % b : a; }
+KPL_FN uint kpl_shl(uint a, uint b) { return b < 32u ? a << b : 0u; }
+KPL_FN uint kpl_lshr(uint a, uint b) { return b < 32u ? a >> b : 0u; }
+KPL_FN uint kpl_ashr(uint a, uint b) { return (uint)((int)a >> (b < 32u ? b : 31u)); }
+KPL_FN uint kpl_sdiv(uint a, uint b) {
+  int x = (int)a, y = (int)b;
+  if (y == 0) return x < 0 ? 1u : 0xFFFFFFFFu;
+  if (a == 0x80000000u && b == 0xFFFFFFFFu) return a;
+  return (uint)(x / y);
+}
+KPL_FN uint kpl_srem(uint a, uint b) {
+  int x = (int)a, y = (int)b;
+  if (y == 0) return a;
+  if (b == 0xFFFFFFFFu) return 0u;
+  return (uint)(x % y);
+}
+KPL_FN uint kpl_b(int c) { return c ? 1u : 0u; }
+KPL_FN float kpl_f(uint a) { return KPL_AS_FLOAT(a); }
+KPL_FN uint kpl_w(float f) { return KPL_AS_UINT(f); }
+KPL_FN uint kpl_ftoi(uint a) {
+  float f = kpl_f(a);
+  if (f != f) return 0u;
+  if (f >= 2147483648.0f) return 0x7FFFFFFFu;
+  if (f <= -2147483648.0f) return 0x80000000u;
+  return (uint)(int)f;
+}
+KPL_FN uint kpl_ftou(uint a) {
+  float f = kpl_f(a);
+  if (f != f || f <= 0.0f) return 0u;
+  if (f >= 4294967296.0f) return 0xFFFFFFFFu;
+  return (uint)f;
+}
+KPL_FN uint kpl_fmin(uint a, uint b) { float x = kpl_f(a), y = kpl_f(b); return kpl_w(x != x ? y : y != y ? x : (x < y ? x : y)); }
+KPL_FN uint kpl_fmax(uint a, uint b) { float x = kpl_f(a), y = kpl_f(b); return kpl_w(x != x ? y : y != y ? x : (x > y ? x : y)); }
+"#;
+
+fn target_prelude(t: Target) -> &'static str {
+    match t {
+        Target::OpenCl => "#pragma OPENCL FP_CONTRACT OFF\n#define KPL_FN static inline\n#define KPL_AS_FLOAT(a) as_float(a)\n#define KPL_AS_UINT(f) as_uint(f)\n",
+        Target::Cuda => {
+            "typedef unsigned int uint;\n#define KPL_FN __device__ static inline\n#define KPL_AS_FLOAT(a) __uint_as_float(a)\n#define KPL_AS_UINT(f) __float_as_uint(f)\n"
+        }
+    }
+}
+
+struct Em<'k> {
+    t: Target,
+    k: &'k Kernel,
+    out: String,
+    /// Every array with its C parameter list entry (for procs).
+    arrays: Vec<(String, bool, Option<u32>)>,
+    params: Vec<String>,
+}
+
+/// Emit a kernel (its core form). `local_sizes` gives the size of each unsized shared
+/// array (words per group), needed to initialise and read it back.
+pub fn emit(core: &Kernel, launch: Launch, t: Target, local_sizes: &dyn Fn(&str) -> u32) -> Result<Emitted, String> {
+    let mut arrays = Vec::new();
+    let mut params = Vec::new();
+    for d in &core.decls {
+        match &d.kind {
+            DeclKind::Shared { name, size } => arrays.push((name.name.clone(), true, size.map(|s| s.0 as u32))),
+            DeclKind::Global { name, size } => arrays.push((name.name.clone(), false, size.map(|s| s.0 as u32))),
+            DeclKind::Param(x) => params.push(x.name.clone()),
+            _ => {}
+        }
+    }
+    if t == Target::Cuda && arrays.iter().any(|(_, sh, sz)| *sh && sz.is_none()) {
+        return Err("CUDA code needs every shared array's size (`shared A[*]` is OpenCL's `__local` pointer)".into());
+    }
+    let mut e = Em { t, k: core, out: String::new(), arrays, params };
+    e.out.push_str(target_prelude(t));
+    e.out.push_str(PRELUDE);
+    e.out.push('\n');
+    for p in &core.procs {
+        e.proc(p);
+    }
+    let (name, args) = e.kernel(launch, local_sizes);
+    Ok(Emitted { source: e.out, name, args })
+}
+
+impl Em<'_> {
+    /// The C parameters every proc takes for the kernel's arrays.
+    fn array_params(&self) -> String {
+        self.arrays
+            .iter()
+            .map(|(n, shared, _)| match (self.t, shared) {
+                (Target::OpenCl, true) => format!("__local uint *a_{n}"),
+                (Target::OpenCl, false) => format!("__global uint *a_{n}"),
+                (Target::Cuda, _) => format!("uint *a_{n}"),
+            })
+            .chain(self.params.iter().map(|p| format!("uint v_{p}")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn array_args(&self) -> String {
+        self.arrays.iter().map(|(n, _, _)| format!("a_{n}")).chain(self.params.iter().map(|p| format!("v_{p}"))).collect::<Vec<_>>().join(", ")
+    }
+
+    fn proc(&mut self, p: &Proc) {
+        let kw = if self.t == Target::Cuda { "__device__ static" } else { "static" };
+        let mut ps: Vec<String> = p.params.iter().map(|x| format!("uint v_{}", x.name)).collect();
+        let ap = self.array_params();
+        if !ap.is_empty() {
+            ps.push(ap);
+        }
+        let _ = writeln!(self.out, "{kw} void p_{}({}) {{", p.name.name, ps.join(", "));
+        self.block(&p.body, 1);
+        self.out.push_str("}\n\n");
+    }
+
+    fn kernel(&mut self, launch: Launch, local_sizes: &dyn Fn(&str) -> u32) -> (String, Vec<Arg>) {
+        let name = format!("kpl_{}", self.k.name.name);
+        let tpg: u32 = launch.threads.iter().product();
+        let mut args = Vec::new();
+        let mut sig = Vec::new();
+        let g = if self.t == Target::OpenCl { "__global " } else { "" };
+        for p in &self.params {
+            args.push(Arg::Param(p.clone()));
+            sig.push(format!("uint v_{p}"));
+        }
+        let mut body = String::new();
+        let mut init = String::new();
+        let mut fin = String::new();
+        let (lin, gl) = match self.t {
+            Target::OpenCl => (
+                "(uint)(get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)))",
+                "(uint)(get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2)))",
+            ),
+            Target::Cuda => (
+                "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))",
+                "(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))",
+            ),
+        };
+        for (n, shared, size) in self.arrays.clone() {
+            if !shared {
+                args.push(Arg::Global(n.clone()));
+                sig.push(format!("{g}uint *a_{n}"));
+                continue;
+            }
+            let words = size.unwrap_or_else(|| local_sizes(&n)).max(1);
+            match (self.t, size) {
+                (Target::OpenCl, None) => {
+                    args.push(Arg::Local { array: n.clone(), n: words });
+                    sig.push(format!("__local uint *a_{n}"));
+                }
+                (Target::OpenCl, Some(s)) => {
+                    let _ = writeln!(body, "  __local uint a_{n}[{s}];");
+                }
+                (Target::Cuda, _) => {
+                    let _ = writeln!(body, "  __shared__ uint a_{n}[{words}];");
+                }
+            }
+            args.push(Arg::SharedInit { array: n.clone(), n: words });
+            args.push(Arg::SharedFinal { array: n.clone(), n: words });
+            sig.push(format!("{g}uint *init_{n}"));
+            sig.push(format!("{g}uint *final_{n}"));
+            let _ = writeln!(init, "  for (uint i = kpl_lin; i < {words}u; i += {tpg}u) a_{n}[i] = init_{n}[kpl_grp * {words}u + i];");
+            let _ = writeln!(fin, "  for (uint i = kpl_lin; i < {words}u; i += {tpg}u) final_{n}[kpl_grp * {words}u + i] = a_{n}[i];");
+        }
+        let head = match self.t {
+            Target::OpenCl => "__kernel void",
+            Target::Cuda => "extern \"C\" __global__ void",
+        };
+        let _ = writeln!(self.out, "{head} {name}({}) {{", sig.join(", "));
+        self.out.push_str(&body);
+        if !init.is_empty() {
+            let _ = writeln!(self.out, "  uint kpl_lin = {lin};\n  uint kpl_grp = {gl};");
+            self.out.push_str("  /* Shared memory starts with the contents the interpreter gives it. */\n");
+            self.out.push_str(&init);
+            let _ = writeln!(self.out, "  {}", self.barrier());
+        }
+        self.block(&self.k.main.clone(), 1);
+        if !fin.is_empty() {
+            let _ = writeln!(self.out, "  {}", self.barrier());
+            self.out.push_str(&fin);
+        }
+        self.out.push_str("}\n");
+        (name, args)
+    }
+
+    fn barrier(&self) -> &'static str {
+        match self.t {
+            Target::OpenCl => "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);",
+            Target::Cuda => "__syncthreads();",
+        }
+    }
+
+    fn block(&mut self, b: &Block, depth: usize) {
+        for s in &b.stmts {
+            self.stmt(s, depth);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, depth: usize) {
+        let pad = "  ".repeat(depth);
+        match &s.kind {
+            StmtKind::Local(x, None) => {
+                let _ = writeln!(self.out, "{pad}uint v_{} = 0u;", x.name);
+            }
+            StmtKind::Local(x, Some(e)) => {
+                let v = self.rhs(e);
+                let _ = writeln!(self.out, "{pad}uint v_{} = {v};", x.name);
+            }
+            StmtKind::Assign(x, e) => {
+                let v = self.rhs(e);
+                let _ = writeln!(self.out, "{pad}v_{} = {v};", x.name);
+            }
+            StmtKind::Store(a, i, e) => {
+                let (i, v) = (self.expr(i), self.expr(e));
+                let _ = writeln!(self.out, "{pad}a_{}[{i}] = {v};", a.name);
+            }
+            StmtKind::If(c, t, e) => {
+                let c = self.expr(c);
+                let _ = writeln!(self.out, "{pad}if ({c} != 0u) {{");
+                self.block(t, depth + 1);
+                match e.as_deref() {
+                    Some(Else::Block(b)) => {
+                        let _ = writeln!(self.out, "{pad}}} else {{");
+                        self.block(b, depth + 1);
+                    }
+                    Some(Else::If(s)) => {
+                        let _ = writeln!(self.out, "{pad}}} else {{");
+                        self.stmt(s, depth + 1);
+                    }
+                    None => {}
+                }
+                let _ = writeln!(self.out, "{pad}}}");
+            }
+            StmtKind::While { cond, body, .. } => {
+                let c = self.expr(cond);
+                let _ = writeln!(self.out, "{pad}while ({c} != 0u) {{");
+                self.block(body, depth + 1);
+                let _ = writeln!(self.out, "{pad}}}");
+            }
+            StmtKind::Call(f, args) => {
+                let mut xs: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                let aa = self.array_args();
+                if !aa.is_empty() {
+                    xs.push(aa);
+                }
+                let _ = writeln!(self.out, "{pad}p_{}({});", f.name, xs.join(", "));
+            }
+            StmtKind::Barrier => {
+                let _ = writeln!(self.out, "{pad}{}", self.barrier());
+            }
+            StmtKind::Break => {
+                let _ = writeln!(self.out, "{pad}break;");
+            }
+            StmtKind::Continue => {
+                let _ = writeln!(self.out, "{pad}continue;");
+            }
+            StmtKind::Return => {
+                let _ = writeln!(self.out, "{pad}return;");
+            }
+            StmtKind::Assert(e) | StmtKind::Assume(e) => {
+                let what = if matches!(s.kind, StmtKind::Assert(_)) { "assert" } else { "assume" };
+                let _ = writeln!(self.out, "{pad}/* {what} {} */", kpl_lang::printer::print_expr(e).replace("*/", "* /"));
+            }
+            StmtKind::Error => {}
+        }
+    }
+
+    /// The right side of a basic statement: a read `A[i]` or an expression.
+    fn rhs(&self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Index(a, i) => format!("a_{}[{}]", a.name, self.expr(i)),
+            _ => self.expr(e),
+        }
+    }
+
+    fn special(&self, s: Special, a: Axis) -> String {
+        let d = a.index();
+        let c = a.name();
+        match (self.t, s) {
+            (Target::OpenCl, Special::Lid) => format!("(uint)get_local_id({d})"),
+            (Target::OpenCl, Special::Gid) => format!("(uint)get_group_id({d})"),
+            (Target::OpenCl, Special::Threads) => format!("(uint)get_local_size({d})"),
+            (Target::OpenCl, Special::Groups) => format!("(uint)get_num_groups({d})"),
+            (Target::Cuda, Special::Lid) => format!("threadIdx.{c}"),
+            (Target::Cuda, Special::Gid) => format!("blockIdx.{c}"),
+            (Target::Cuda, Special::Threads) => format!("blockDim.{c}"),
+            (Target::Cuda, Special::Groups) => format!("gridDim.{c}"),
+        }
+    }
+
+    fn expr(&self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Num(n) => format!("{}u", *n as u32),
+            ExprKind::Bool(b) => if *b { "1u" } else { "0u" }.into(),
+            ExprKind::Var(x) => format!("v_{}", x.name),
+            ExprKind::Special(s, a, _) => self.special(*s, *a),
+            ExprKind::Unary(op, a) => {
+                let a = self.expr(a);
+                match op {
+                    UnOp::Not => format!("kpl_b({a} == 0u)"),
+                    UnOp::BitNot => format!("(~{a})"),
+                    UnOp::Neg => format!("(0u - {a})"),
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (a, b) = (self.expr(a), self.expr(b));
+                use BinOp::*;
+                match op {
+                    LOr => format!("kpl_b({a} != 0u || {b} != 0u)"),
+                    LAnd => format!("kpl_b({a} != 0u && {b} != 0u)"),
+                    BitOr => format!("({a} | {b})"),
+                    BitXor => format!("({a} ^ {b})"),
+                    BitAnd => format!("({a} & {b})"),
+                    Eq => format!("kpl_b({a} == {b})"),
+                    Ne => format!("kpl_b({a} != {b})"),
+                    Lt => format!("kpl_b({a} < {b})"),
+                    Le => format!("kpl_b({a} <= {b})"),
+                    Gt => format!("kpl_b({a} > {b})"),
+                    Ge => format!("kpl_b({a} >= {b})"),
+                    Shl => format!("kpl_shl({a}, {b})"),
+                    Shr => format!("kpl_lshr({a}, {b})"),
+                    Add => format!("({a} + {b})"),
+                    Sub => format!("({a} - {b})"),
+                    Mul => format!("({a} * {b})"),
+                    Div => format!("kpl_udiv({a}, {b})"),
+                    Rem => format!("kpl_urem({a}, {b})"),
+                }
+            }
+            ExprKind::Cond(c, a, b) => format!("({} != 0u ? {} : {})", self.expr(c), self.expr(a), self.expr(b)),
+            ExprKind::Call(f, args) => {
+                let xs: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                let a = xs.first().cloned().unwrap_or_else(|| "0u".into());
+                let b = xs.get(1).cloned().unwrap_or_else(|| "0u".into());
+                use Builtin::*;
+                match Builtin::from_name(&f.name) {
+                    Some(Slt) => format!("kpl_b((int){a} < (int){b})"),
+                    Some(Sle) => format!("kpl_b((int){a} <= (int){b})"),
+                    Some(Sgt) => format!("kpl_b((int){a} > (int){b})"),
+                    Some(Sge) => format!("kpl_b((int){a} >= (int){b})"),
+                    Some(Sdiv) => format!("kpl_sdiv({a}, {b})"),
+                    Some(Srem) => format!("kpl_srem({a}, {b})"),
+                    Some(Ashr) => format!("kpl_ashr({a}, {b})"),
+                    Some(Min) => format!("({a} < {b} ? {a} : {b})"),
+                    Some(Max) => format!("({a} < {b} ? {b} : {a})"),
+                    Some(Implies) => format!("kpl_b({a} == 0u || {b} != 0u)"),
+                    Some(Fadd) => format!("kpl_w(kpl_f({a}) + kpl_f({b}))"),
+                    Some(Fsub) => format!("kpl_w(kpl_f({a}) - kpl_f({b}))"),
+                    Some(Fmul) => format!("kpl_w(kpl_f({a}) * kpl_f({b}))"),
+                    Some(Fdiv) => format!("kpl_w(kpl_f({a}) / kpl_f({b}))"),
+                    Some(Fneg) => format!("({a} ^ 0x80000000u)"),
+                    Some(Fabs) => format!("({a} & 0x7FFFFFFFu)"),
+                    Some(Flt) => format!("kpl_b(kpl_f({a}) < kpl_f({b}))"),
+                    Some(Fle) => format!("kpl_b(kpl_f({a}) <= kpl_f({b}))"),
+                    Some(Feq) => format!("kpl_b(kpl_f({a}) == kpl_f({b}))"),
+                    Some(Fmin) => format!("kpl_fmin({a}, {b})"),
+                    Some(Fmax) => format!("kpl_fmax({a}, {b})"),
+                    Some(Fsqrt) => format!("kpl_w(sqrt(kpl_f({a})))"),
+                    Some(Itof) => format!("kpl_w((float)(int){a})"),
+                    Some(Utof) => format!("kpl_w((float){a})"),
+                    Some(Ftoi) => format!("kpl_ftoi({a})"),
+                    Some(Ftou) => format!("kpl_ftou({a})"),
+                    None => "0u".into(),
+                }
+            }
+            // Reads are statements in the core form; errors never get here.
+            ExprKind::Index(..) | ExprKind::Error => "0u".into(),
+        }
+    }
+}
