@@ -133,40 +133,84 @@ fn the_emitted_opencl_harness_builds_and_reproduces_kpl_run() {
         assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
         let run = Command::new(dir.join("host")).current_dir(&dir).args(["in.txt", "out.txt"]).output().unwrap();
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-        let out = std::fs::read_to_string(dir.join("out.txt")).unwrap();
-        // The interpreter on the same inputs (the params the emitter chose are in in.txt).
-        let input = std::fs::read_to_string(dir.join("in.txt")).unwrap();
-        let mut args = vec!["run".to_string(), "--json".into(), "--seed".into(), seed.into(), s(&k).into()];
-        for l in input.lines().filter_map(|l| l.strip_prefix("param ")) {
-            let (name, v) = l.split_once(' ').unwrap();
-            args.extend(["--param".to_string(), format!("{name}={v}")]);
-        }
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let r = kpl(&args);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-        let mut compared = 0;
-        for l in out.lines() {
-            let mut words = l.split_whitespace();
-            let (kind, name) = (words.next().unwrap(), words.next().unwrap());
-            // `global NAME N WORDS...` or `shared NAME GROUPS N WORDS...` (group by group).
-            let skip = if kind == "shared" { 2 } else { 1 };
-            let device: Vec<u64> = words.skip(skip).map(|w| w.parse().unwrap()).collect();
-            let interp = &v["memory"][name];
-            if let Some(dense) = interp.as_array() {
-                let flat = |w: &serde_json::Value| w.as_array().map(|g| g.iter().map(|x| x.as_u64().unwrap()).collect()).unwrap_or_else(|| vec![w.as_u64().unwrap()]);
-                let interp: Vec<u64> = dense.iter().flat_map(flat).collect();
-                assert_eq!(device, interp, "{kernel}: {name}");
-                compared += 1;
-            } else if let Some(sparse) = interp.as_object() {
-                for (i, w) in sparse {
-                    assert_eq!(Some(&w.as_u64().unwrap()), device.get(i.parse::<usize>().unwrap()), "{kernel}: {name}[{i}]");
-                }
-                compared += 1;
-            }
-        }
-        assert!(compared > 0, "{kernel}: nothing compared:\n{out}\n{}", r.stdout);
+        assert_outputs_are_kpl_runs(&k, &[], seed, &dir);
     }
+}
+
+/// `kpl emit --cuda` programs, compiled as C++ against a CPU emulation of CUDA (threads and
+/// a barrier per block; tests/difftest/cuda_emulation.h), write the arrays `kpl run`
+/// computes: the CUDA kernel and harness are right without nvcc.
+#[test]
+fn emitted_cuda_programs_reproduce_kpl_run_under_an_emulation_of_cuda() {
+    let cases: [(&str, &[&str], &str); 5] = [
+        ("tests/kernels/reduce.kpl", &[], "5"),
+        ("tests/kernels/scan.kpl", &[], "2"),
+        ("tests/kernels/transpose.kpl", &[], "6"),
+        ("tests/kernels/strided_copy_2d.kpl", &[], "3"),
+        ("tests/kernels-cuda/stencil_2d.cu", &["--blockDim=[8,8]", "--gridDim=[2,2]"], "4"),
+    ];
+    let launch = regex::Regex::new(r"(?m)^(\s*)(\w+)<<<(.*)>>>\((.*)\);$").unwrap();
+    for (kernel, opts, seed) in cases {
+        let k = root().join(kernel);
+        let dir = tempdir(&format!("cuda-{seed}"));
+        let mut args = vec!["emit", "--cuda", s(&k), "-o", s(&dir), "--seed", seed];
+        args.extend_from_slice(opts);
+        let o = kpl(&args);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let cu = std::fs::read_to_string(dir.join("kernel.cu")).unwrap();
+        assert!(launch.is_match(&cu), "no kernel launch in:\n{cu}");
+        let cpp = launch.replace(&cu, "${1}kpl_emu_launch(${3}, [&] { ${2}(${4}); });");
+        std::fs::write(dir.join("kernel.cpp"), cpp.as_ref()).unwrap();
+        let emu = root().join("tests/difftest/cuda_emulation.h");
+        let b = Command::new("g++")
+            .current_dir(&dir)
+            .args(["-std=c++20", "-pthread", "-Wall", "-Werror", "-Wno-unused-variable", "-Wno-unused-but-set-variable", "-include", s(&emu), "kernel.cpp", "-o", "kernel"])
+            .output()
+            .unwrap();
+        assert!(b.status.success(), "{kernel}: {}", String::from_utf8_lossy(&b.stderr));
+        let run = Command::new(dir.join("kernel")).current_dir(&dir).args(["in.txt", "out.txt"]).output().unwrap();
+        assert!(run.status.success(), "{kernel}: {}", String::from_utf8_lossy(&run.stderr));
+        assert_outputs_are_kpl_runs(&k, opts, seed, &dir);
+    }
+}
+
+/// The harness output `DIR/out.txt` holds what `kpl run` computes on `DIR/in.txt`'s inputs.
+fn assert_outputs_are_kpl_runs(k: &Path, opts: &[&str], seed: &str, dir: &Path) {
+    let out = std::fs::read_to_string(dir.join("out.txt")).unwrap();
+    // The interpreter on the same inputs (the params the emitter chose are in in.txt).
+    let input = std::fs::read_to_string(dir.join("in.txt")).unwrap();
+    let mut args = vec!["run".to_string(), "--json".into(), "--seed".into(), seed.into(), s(k).into()];
+    args.extend(opts.iter().map(|o| o.to_string()));
+    for l in input.lines().filter_map(|l| l.strip_prefix("param ")) {
+        let (name, v) = l.split_once(' ').unwrap();
+        args.extend(["--param".to_string(), format!("{name}={v}")]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let r = kpl(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let kernel = k.display();
+    let mut compared = 0;
+    for l in out.lines() {
+        let mut words = l.split_whitespace();
+        let (kind, name) = (words.next().unwrap(), words.next().unwrap());
+        // `global NAME N WORDS...` or `shared NAME GROUPS N WORDS...` (group by group).
+        let skip = if kind == "shared" { 2 } else { 1 };
+        let device: Vec<u64> = words.skip(skip).map(|w| w.parse().unwrap()).collect();
+        let interp = &v["memory"][name];
+        if let Some(dense) = interp.as_array() {
+            let flat = |w: &serde_json::Value| w.as_array().map(|g| g.iter().map(|x| x.as_u64().unwrap()).collect()).unwrap_or_else(|| vec![w.as_u64().unwrap()]);
+            let interp: Vec<u64> = dense.iter().flat_map(flat).collect();
+            assert_eq!(device, interp, "{kernel}: {name}");
+            compared += 1;
+        } else if let Some(sparse) = interp.as_object() {
+            for (i, w) in sparse {
+                assert_eq!(Some(&w.as_u64().unwrap()), device.get(i.parse::<usize>().unwrap()), "{kernel}: {name}[{i}]");
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 0, "{kernel}: nothing compared:\n{out}\n{}", r.stdout);
 }
 
 #[test]

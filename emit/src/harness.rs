@@ -188,7 +188,8 @@ pub fn cuda_program(e: &Emitted, launch: Launch, global_len: &dyn Fn(&str) -> u3
     s.push_str(&table);
     let _ = writeln!(s, "  int n = {n};\n  load(argv[1], items, n);");
     s.push_str("  for (int i = 0; i + 1 < n; i++) if (items[i].kind == 'i') memcpy(items[i + 1].data, items[i].data, items[i].count * sizeof(unsigned));\n");
-    s.push_str("  unsigned *dev[64];\n  for (int i = 0; i < n; i++) if (items[i].kind != 'p') {\n    CHECK(cudaMalloc(&dev[i], items[i].count * sizeof(unsigned)));\n    CHECK(cudaMemcpy(dev[i], items[i].data, items[i].count * sizeof(unsigned), cudaMemcpyHostToDevice));\n  }\n");
+    let _ = writeln!(s, "  unsigned *dev[{}];", n.max(1));
+    s.push_str("  for (int i = 0; i < n; i++) if (items[i].kind != 'p') {\n    CHECK(cudaMalloc(&dev[i], items[i].count * sizeof(unsigned)));\n    CHECK(cudaMemcpy(dev[i], items[i].data, items[i].count * sizeof(unsigned), cudaMemcpyHostToDevice));\n  }\n");
     let args: Vec<String> = e
         .args
         .iter()
