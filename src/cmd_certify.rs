@@ -1,4 +1,5 @@
-//! `kpl certify`: verify, and write the certificate (`DIR/certificate.json`).
+//! `kpl certify`: verify, and write the certificate (`DIR/certificate.json`) and, with
+//! `--isabelle`, an Isabelle/HOL session whose lemmas are its verification conditions.
 
 use crate::cmd_verify::{analyse, present, VerifyArgs};
 use crate::exit::Exit;
@@ -13,6 +14,10 @@ pub struct Args {
     /// The directory to write the certificate to (created if missing).
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     out: PathBuf,
+    /// Also write an Isabelle/HOL session to DIR: the semantics, the kernel, and the
+    /// certificate's verification conditions as lemmas (see `kpl export-isabelle`).
+    #[arg(long)]
+    isabelle: bool,
     #[command(flatten)]
     v: VerifyArgs,
 }
@@ -85,5 +90,40 @@ pub fn run(a: Args) -> Exit {
         st.vc_nodes_before,
         st.vc_nodes_after
     );
+    if a.isabelle {
+        return isabelle(&a, &an, &cert);
+    }
     Exit::Ok
+}
+
+fn isabelle(a: &Args, an: &crate::cmd_verify::Analysed, cert: &certificate::Certificate) -> Exit {
+    let name = an.checked.kernel.name.name.clone();
+    let data = match crate::isabelle::certificate(&name, cert) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("kpl: internal error: the certificate does not replay: {e}");
+            return Exit::Internal;
+        }
+    };
+    let run = match crate::cmd_export_isabelle::run_for(&an.checked, an.launch, &an.src.path, &Default::default()) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    let rules = crate::isabelle::rules();
+    let input = kpl_isabelle::CertInput { cert: &data, rules: &rules };
+    match crate::cmd_export_isabelle::write_session(&a.out, &an.checked, an.launch, run.as_ref(), Some(input)) {
+        Ok(e) => {
+            let n = e.kernel_checked + e.oracle;
+            println!(
+                "Isabelle session written to {} (build with `isabelle build -D {}`): {} of {n} verification conditions simplify to False and are checked by Isabelle's kernel alone ({}%); {} are closed by the SMT oracle",
+                a.out.display(),
+                a.out.display(),
+                e.kernel_checked,
+                (e.kernel_checked * 100).checked_div(n).unwrap_or(100),
+                e.oracle
+            );
+            Exit::Ok
+        }
+        Err(e) => e,
+    }
 }

@@ -1,10 +1,10 @@
 //! `kpl run`: run a kernel in the SDV reference interpreter on concrete inputs.
 
 use crate::exit::Exit;
-use crate::options::{CheckArgs, LaunchArgs};
+use crate::options::{CheckArgs, InputArgs, LaunchArgs};
 use crate::{input, render};
 use kpl_semantics::report::Outcome;
-use kpl_semantics::{sdv, Inputs};
+use kpl_semantics::sdv;
 use serde_json::json;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -13,15 +13,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The kernel file.
     file: PathBuf,
-    /// Seed for params and array contents not given otherwise (documented generator).
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Params and array contents as JSON: {"params": {..}, "arrays": {..}}.
-    #[arg(long, value_name = "IN.json")]
-    input: Option<PathBuf>,
-    /// Set a param: NAME=V (decimal, 0x hex, or negative).
-    #[arg(long = "param", value_name = "NAME=V")]
-    params: Vec<String>,
+    #[command(flatten)]
+    inputs: InputArgs,
     /// Write the final memory as JSON to this file.
     #[arg(long, value_name = "OUT.json")]
     output: Option<PathBuf>,
@@ -40,19 +33,6 @@ pub struct Args {
     check: CheckArgs,
 }
 
-fn parse_param(s: &str) -> Result<(String, u32), String> {
-    let (name, v) = s.split_once('=').ok_or_else(|| format!("`--param {s}`: expected NAME=V"))?;
-    let v = v.trim();
-    let val = if let Some(h) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
-        u32::from_str_radix(h, 16).ok()
-    } else if let Some(n) = v.strip_prefix('-') {
-        n.parse::<u32>().ok().filter(|&n| n <= 1 << 31).map(|n| n.wrapping_neg())
-    } else {
-        v.parse::<u32>().ok()
-    };
-    val.map(|x| (name.trim().to_string(), x)).ok_or_else(|| format!("`--param {s}`: `{v}` is not a 32-bit number"))
-}
-
 pub fn run(a: Args) -> Exit {
     let (src, c, launch) = match input::load(&a.file, &a.launch) {
         Ok(x) => x,
@@ -67,44 +47,10 @@ pub fn run(a: Args) -> Exit {
         return Exit::BadInput;
     }
     let prog = kpl_semantics::compile(&c.core, launch);
-    let mut inputs = Inputs::from_seed(a.seed);
-    if let Some(path) = &a.input {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: cannot read `{}`: {e}", path.display());
-                return Exit::BadInput;
-            }
-        };
-        if let Err(e) = inputs.merge_json(&text) {
-            eprintln!("error: `{}`: {e}", path.display());
-            return Exit::BadInput;
-        }
-    }
-    for p in &a.params {
-        match parse_param(p) {
-            Ok((k, v)) => {
-                inputs.params.insert(k, v);
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Exit::BadInput;
-            }
-        }
-    }
-    for k in inputs.params.keys() {
-        if !prog.params.contains(k) {
-            eprintln!("error: the kernel has no param named `{k}` (its params: {})", list(&prog.params));
-            return Exit::BadInput;
-        }
-    }
-    for k in inputs.arrays.keys() {
-        if prog.array_index(k).is_none() {
-            let names: Vec<String> = prog.arrays.iter().map(|a| a.name.clone()).collect();
-            eprintln!("error: the kernel has no array named `{k}` (its arrays: {})", list(&names));
-            return Exit::BadInput;
-        }
-    }
+    let inputs = match a.inputs.inputs(&prog) {
+        Ok(i) => i,
+        Err(e) => return e,
+    };
     let opts = sdv::Options {
         max_steps: a.max_steps,
         trace: a.trace.unwrap_or(0),
@@ -174,13 +120,5 @@ pub fn run(a: Args) -> Exit {
         Outcome::Ok => Exit::Ok,
         Outcome::Defect(_) => Exit::Defect,
         Outcome::Infeasible { .. } | Outcome::Timeout => Exit::Inconclusive,
-    }
-}
-
-fn list(xs: &[String]) -> String {
-    if xs.is_empty() {
-        "none".into()
-    } else {
-        xs.iter().map(|x| format!("`{x}`")).collect::<Vec<_>>().join(", ")
     }
 }

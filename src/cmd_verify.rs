@@ -162,6 +162,7 @@ pub fn run(a: Args) -> Exit {
 /// A kernel verified: the report and which defects the interpreter confirmed.
 pub struct Analysed {
     pub src: input::Source,
+    pub checked: kpl_lang::Checked,
     pub launch: Launch,
     pub opts: Options,
     pub report: Report,
@@ -183,7 +184,7 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_p
     let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: 20_000_000 };
     let confirmed: Vec<bool> =
         report.findings.iter().map(|f| replay::confirms(&c, launch, &report.program, f, &ro)).collect();
-    Ok(Analysed { src, launch, opts, report, confirmed })
+    Ok(Analysed { src, checked: c, launch, opts, report, confirmed })
 }
 
 fn one(a: &Args, i: usize, n: usize) -> FileResult {

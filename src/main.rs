@@ -6,12 +6,14 @@ mod cmd_check;
 mod cmd_check_cert;
 mod cmd_difftest;
 mod cmd_emit;
+mod cmd_export_isabelle;
 mod cmd_fmt;
 mod cmd_run;
 mod cmd_verify;
 mod difftest;
 mod exit;
 mod input;
+mod isabelle;
 mod opencl;
 mod options;
 mod progress;
@@ -52,6 +54,9 @@ enum Command {
     /// verification conditions from the kernel, replay every rewrite step, and re-prove
     /// every condition with a second solver (cvc5, or a fresh z3 process).
     CheckCert(cmd_check_cert::Args),
+    /// Write an Isabelle/HOL session: KPL's SDV semantics, the kernel as a term, and a
+    /// lemma (by eval) that the executable semantics computes what kpl's interpreter did.
+    ExportIsabelle(cmd_export_isabelle::Args),
     /// Emit a kernel as OpenCL C (or CUDA C with `--cuda`) with a host harness.
     Emit(cmd_emit::Args),
     /// Run kernels in the interpreter and on a real OpenCL implementation (and CUDA with
@@ -76,6 +81,7 @@ fn main() {
         Command::Verify(a) => cmd_verify::run(a),
         Command::Certify(a) => cmd_certify::run(a),
         Command::CheckCert(a) => cmd_check_cert::run(a),
+        Command::ExportIsabelle(a) => cmd_export_isabelle::run(a),
         Command::Emit(a) => cmd_emit::run(a),
         Command::Difftest(a) => cmd_difftest::run(a),
     };

@@ -1,4 +1,5 @@
-//! Options shared by `run`, `verify` and `certify`, with GPUVerify's spellings.
+//! Options shared by `run`, `verify`, `certify` and `export-isabelle`, with GPUVerify's
+//! spellings.
 
 use kpl_lang::launch::parse_dims;
 use kpl_lang::Launch;
@@ -30,9 +31,12 @@ pub struct LaunchArgs {
     pub kernel: Option<String>,
 }
 
+/// Threads per group and groups per grid, each if given.
+pub type GivenShape = (Option<[u32; 3]>, Option<[u32; 3]>);
+
 impl LaunchArgs {
     /// Threads per group and groups as given on the command line, if both are.
-    pub fn given(&self) -> Result<(Option<[u32; 3]>, Option<[u32; 3]>), String> {
+    pub fn given(&self) -> Result<GivenShape, String> {
         let threads = self.block_dim.or(self.local_size);
         let mut groups = self.grid_dim.or(self.num_groups);
         if let Some(global) = self.global_size {
@@ -75,4 +79,78 @@ pub struct CheckArgs {
     /// Report every write-write race, equal values or not (the default, KPL.md).
     #[arg(long = "no-benign-tolerance", visible_alias = "no-benign")]
     pub no_benign_tolerance: bool,
+}
+
+/// The inputs of a run: a seed for everything not given, a JSON file, and params.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct InputArgs {
+    /// Seed for params and array contents not given otherwise (documented generator).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Params and array contents as JSON: {"params": {..}, "arrays": {..}}.
+    #[arg(long, value_name = "IN.json")]
+    pub input: Option<std::path::PathBuf>,
+    /// Set a param: NAME=V (decimal, 0x hex, or negative).
+    #[arg(long = "param", value_name = "NAME=V")]
+    pub params: Vec<String>,
+}
+
+impl InputArgs {
+    /// The inputs for a compiled kernel; unknown names and bad values are errors (printed).
+    pub fn inputs(&self, prog: &kpl_semantics::Program) -> Result<kpl_semantics::Inputs, crate::exit::Exit> {
+        use crate::exit::Exit;
+        let mut inputs = kpl_semantics::Inputs::from_seed(self.seed);
+        if let Some(path) = &self.input {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                eprintln!("error: cannot read `{}`: {e}", path.display());
+                Exit::BadInput
+            })?;
+            inputs.merge_json(&text).map_err(|e| {
+                eprintln!("error: `{}`: {e}", path.display());
+                Exit::BadInput
+            })?;
+        }
+        for p in &self.params {
+            let (k, v) = parse_param(p).map_err(|e| {
+                eprintln!("error: {e}");
+                Exit::BadInput
+            })?;
+            inputs.params.insert(k, v);
+        }
+        for k in inputs.params.keys() {
+            if !prog.params.contains(k) {
+                eprintln!("error: the kernel has no param named `{k}` (its params: {})", list(&prog.params));
+                return Err(Exit::BadInput);
+            }
+        }
+        for k in inputs.arrays.keys() {
+            if prog.array_index(k).is_none() {
+                let names: Vec<String> = prog.arrays.iter().map(|a| a.name.clone()).collect();
+                eprintln!("error: the kernel has no array named `{k}` (its arrays: {})", list(&names));
+                return Err(Exit::BadInput);
+            }
+        }
+        Ok(inputs)
+    }
+}
+
+fn parse_param(s: &str) -> Result<(String, u32), String> {
+    let (name, v) = s.split_once('=').ok_or_else(|| format!("`--param {s}`: expected NAME=V"))?;
+    let v = v.trim();
+    let val = if let Some(h) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        u32::from_str_radix(h, 16).ok()
+    } else if let Some(n) = v.strip_prefix('-') {
+        n.parse::<u32>().ok().filter(|&n| n <= 1 << 31).map(|n| n.wrapping_neg())
+    } else {
+        v.parse::<u32>().ok()
+    };
+    val.map(|x| (name.trim().to_string(), x)).ok_or_else(|| format!("`--param {s}`: `{v}` is not a 32-bit number"))
+}
+
+fn list(xs: &[String]) -> String {
+    if xs.is_empty() {
+        "none".into()
+    } else {
+        xs.iter().map(|x| format!("`{x}`")).collect::<Vec<_>>().join(", ")
+    }
 }

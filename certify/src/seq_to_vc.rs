@@ -35,6 +35,11 @@ pub struct NoteTerms {
     pub shared: bool,
 }
 
+/// The boolean that switches candidate invariant `i` on (Houdini keeps it) or off.
+pub fn guard_symbol(i: usize) -> String {
+    format!("h!{i}")
+}
+
 pub struct Encoding {
     pub terms: Terms,
     /// `symbol = term` for every SSA definition.
@@ -66,7 +71,7 @@ struct Enc<'p> {
 pub fn encode(p: &Program) -> Encoding {
     let mut t = Terms::default();
     let cur: Vec<Id> = p.vars.iter().map(|v| t.var(&v.name, v.sort)).collect();
-    let guards = (0..p.candidates.len()).map(|i| t.var(&format!("h!{i}"), Sort::Bool)).collect();
+    let guards = (0..p.candidates.len()).map(|i| t.var(&guard_symbol(i), Sort::Bool)).collect();
     let reach = t.bool(true);
     let mut e = Enc {
         p,

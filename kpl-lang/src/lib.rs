@@ -29,3 +29,4 @@ pub use launch::Launch;
 pub mod generate;
 pub mod rng;
 pub mod ops;
+pub mod sexp;

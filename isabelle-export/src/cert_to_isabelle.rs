@@ -1,0 +1,310 @@
+//! `Cert_<kernel>.thy`: a certificate as Isabelle lemmas. Each verification condition is a
+//! lemma over `32 word`, `bool` and array variables, assuming the definitions it uses and
+//! the invariants' switches; its proof follows the certificate: every rewrite step of the
+//! explanation is an instance of a lemma of `KPL_Rules.thy` (or a ground evaluation), put
+//! in place by `arg_cong`, and the simplified condition is closed by `simp` when it is
+//! `False`, by the SMT oracle otherwise.
+
+use crate::names::{ident_part, Names};
+use crate::rules_to_isabelle::lemma_name;
+use crate::vc_to_isabelle::{functions, symbols, term, Sort, Sorts};
+use kpl_lang::sexp::Sx;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+/// One rewrite step: `lhs = rhs` is an instance of `rule` (or, for `eval`, an operator on
+/// literals and its value), and `after` is the whole term once the step is done.
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub rule: String,
+    pub lhs: Sx,
+    pub rhs: Sx,
+    /// Where the step rewrites (argument indices from the root).
+    pub position: Vec<usize>,
+    pub after: Sx,
+}
+
+/// A term, its simplified form and the steps between them.
+#[derive(Clone, Debug)]
+pub struct Chain {
+    pub original: Sx,
+    pub steps: Vec<Step>,
+    pub simplified: Sx,
+}
+
+#[derive(Clone, Debug)]
+pub struct Definition {
+    pub symbol: String,
+    pub chain: Chain,
+}
+
+#[derive(Clone, Debug)]
+pub struct Vc {
+    pub name: String,
+    pub kind: String,
+    pub what: String,
+    pub line: usize,
+    pub col: usize,
+    pub goal: Chain,
+}
+
+#[derive(Clone, Debug)]
+pub struct Invariant {
+    pub candidate: usize,
+    pub rule: String,
+    pub expr: Sx,
+}
+
+/// A certificate, as the export needs it.
+#[derive(Clone, Debug)]
+pub struct Certificate {
+    pub kernel: String,
+    pub definitions: Vec<Definition>,
+    pub vcs: Vec<Vc>,
+    /// Each invariant switch (`h!c`) and whether Houdini kept its candidate.
+    pub switches: Vec<(String, bool)>,
+    pub invariants: Vec<Invariant>,
+}
+
+/// The theory, and how many verification conditions Isabelle's kernel checks alone (their
+/// simplified form is `False`) and how many are closed by the SMT oracle.
+pub struct CertTheory {
+    pub name: String,
+    pub text: String,
+    pub kernel_checked: usize,
+    pub oracle: usize,
+}
+
+const EVAL_METHOD: &str = "((simp; fail) | (code_simp; fail) | eval)";
+
+/// The context of the step's position: the term with a hole there, as a lambda.
+fn context(t: &Sx, pos: &[usize], names: &mut Names) -> Option<String> {
+    let hole = Sx::atom("\u{0}hole");
+    let with_hole = t.replace(pos, hole)?;
+    let body = crate::vc_to_isabelle::term_with(&with_hole, &mut |s| if s == "\u{0}hole" { "hole".into() } else { names.get(s) });
+    Some(format!("\\<lambda>hole. {body}"))
+}
+
+/// A proof of `?thesis`, which is `before = after` for one step.
+fn step_proof(before: &Sx, st: &Step, names: &mut Names, ind: &str) -> String {
+    let fact = format!("({}) = ({})", term(&st.lhs, names), term(&st.rhs, names));
+    let method = if st.rule == "eval" { EVAL_METHOD.to_string() } else { format!("(rule {})", lemma_name(&st.rule)) };
+    let place = if st.position.is_empty() {
+        "(rule r)".to_string()
+    } else {
+        match context(before, &st.position, names) {
+            Some(f) => format!("(rule arg_cong[where f = \"{f}\", OF r])"),
+            None => "(rule r)".to_string(),
+        }
+    };
+    format!("{ind}proof -\n{ind}  have r: \"{fact}\" by {method}\n{ind}  show ?thesis by {place}\n{ind}qed\n")
+}
+
+/// A proof of `original = simplified` following the chain.
+fn chain_proof(c: &Chain, names: &mut Names, ind: &str) -> String {
+    // Steps that leave the term as it was prove nothing; drop them.
+    let mut steps: Vec<(&Sx, &Step)> = Vec::new();
+    let mut before = &c.original;
+    for st in &c.steps {
+        if st.after != *before {
+            steps.push((before, st));
+        }
+        before = &st.after;
+    }
+    match steps.len() {
+        0 => format!("{ind}by (rule refl)\n"),
+        1 => format!("{ind}proof -\n{ind}  show ?thesis\n{}{ind}qed\n", step_proof(steps[0].0, steps[0].1, names, &format!("{ind}    "))),
+        _ => {
+            let mut s = format!("{ind}proof -\n");
+            for (i, (b, st)) in steps.iter().enumerate() {
+                let next = term(&st.after, names);
+                if i == 0 {
+                    let _ = writeln!(s, "{ind}  have \"({}) = ({next})\"", term(b, names));
+                } else {
+                    let _ = writeln!(s, "{ind}  also have \"\\<dots> = ({next})\"");
+                }
+                s.push_str(&step_proof(b, st, names, &format!("{ind}    ")));
+            }
+            let _ = writeln!(s, "{ind}  finally show ?thesis .\n{ind}qed");
+            s
+        }
+    }
+}
+
+/// `fixes` for the symbols and functions of some terms.
+fn fixes(syms: &[String], funs: &[String], sorts: &Sorts, names: &mut Names) -> String {
+    let mut parts: Vec<String> = syms.iter().map(|s| format!("{} :: \"{}\"", names.get(s), sorts.of(s).typ())).collect();
+    for f in funs {
+        let arity = sorts.funs.get(f).copied().unwrap_or(1);
+        let ty = vec!["32 word"; arity + 1].join(" \\<Rightarrow> ");
+        parts.push(format!("{} :: \"{ty}\"", names.get(f)));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("  fixes {}\n", parts.join("\n    and "))
+    }
+}
+
+fn all_symbols(ts: &[&Sx]) -> (Vec<String>, Vec<String>) {
+    let (mut syms, mut funs) = (Vec::new(), Vec::new());
+    for t in ts {
+        symbols(t, &mut syms);
+        functions(t, &mut funs);
+    }
+    (syms, funs)
+}
+
+/// The definitions a term needs, transitively, in the certificate's order.
+fn cone(goal: &Sx, defs: &[Definition]) -> Vec<usize> {
+    let index: BTreeMap<&str, usize> = defs.iter().enumerate().map(|(i, d)| (d.symbol.as_str(), i)).collect();
+    let mut seen = BTreeSet::new();
+    let mut stack = Vec::new();
+    symbols(goal, &mut stack);
+    while let Some(s) = stack.pop() {
+        if let Some(&i) = index.get(s.as_str()) {
+            if seen.insert(i) {
+                symbols(&defs[i].chain.original, &mut stack);
+            }
+        }
+    }
+    seen.into_iter().collect()
+}
+
+pub fn theory_name(kernel: &str) -> String {
+    format!("Cert_{}", ident_part(kernel))
+}
+
+/// The theory of a certificate.
+pub fn theory(cert: &Certificate) -> CertTheory {
+    let name = theory_name(&cert.kernel);
+    let defs = &cert.definitions;
+    let goals: Vec<&Sx> = cert.vcs.iter().flat_map(|v| [&v.goal.original, &v.goal.simplified]).collect();
+    let def_terms: Vec<(&str, &Sx)> =
+        defs.iter().flat_map(|d| [(d.symbol.as_str(), &d.chain.original), (d.symbol.as_str(), &d.chain.simplified)]).collect();
+    let mut sorts = Sorts::infer(&goals, &def_terms);
+    for (s, _) in &cert.switches {
+        sorts.vars.insert(s.clone(), Sort::Bool);
+    }
+    let mut names = Names::default();
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "(* Generated by kpl from the certificate of kernel `{}`. Each verification condition is a\n   \
+         lemma; see README.md for what is proved and under which assumptions. *)\n\
+         theory {name}\n  imports KPL_Rules\nbegin\n\nunbundle bit_operations_syntax\n\n\
+         declare [[smt_oracle = true, smt_timeout = 600]]\n\n",
+        cert.kernel
+    );
+    // The invariants Houdini kept, as definitions over their variables.
+    if !cert.invariants.is_empty() {
+        s.push_str("section \\<open>The loop invariants the proof uses (kept by Houdini)\\<close>\n\n");
+    }
+    for inv in &cert.invariants {
+        let mut vars = Vec::new();
+        symbols(&inv.expr, &mut vars);
+        let mut local = Names::default();
+        let params: Vec<String> = vars.iter().map(|v| local.get(v)).collect();
+        let body = term(&inv.expr, &mut local);
+        let _ = writeln!(s, "text \\<open>Candidate {} ({}).\\<close>", inv.candidate, inv.rule.replace("\\<", "<"));
+        let _ = writeln!(s, "definition invariant_{} where\n  \"invariant_{} {} = {body}\"\n", inv.candidate, inv.candidate, params.join(" "));
+    }
+    // Each kept definition's simplification, proved once.
+    s.push_str("section \\<open>The definitions, simplified\\<close>\n\n");
+    let mut def_lemma = vec![false; defs.len()];
+    for (i, d) in defs.iter().enumerate() {
+        let c = &d.chain;
+        if c.steps.is_empty() || c.original == c.simplified {
+            continue;
+        }
+        def_lemma[i] = true;
+        let (syms, funs) = all_symbols(&[&c.original, &c.simplified]);
+        let _ = writeln!(s, "lemma def_{}:", ident_part(&d.symbol));
+        s.push_str(&fixes(&syms, &funs, &sorts, &mut names));
+        let _ = writeln!(s, "  shows \"({}) = ({})\"", term(&c.original, &mut names), term(&c.simplified, &mut names));
+        s.push_str(&chain_proof(c, &mut names, ""));
+        s.push('\n');
+    }
+    s.push_str("section \\<open>The verification conditions\\<close>\n\n");
+    let (mut kernel_checked, mut oracle) = (0, 0);
+    for vc in &cert.vcs {
+        let used = cone(&vc.goal.original, defs);
+        let mut terms: Vec<&Sx> = vec![&vc.goal.original, &vc.goal.simplified];
+        for &i in &used {
+            terms.push(&defs[i].chain.original);
+            terms.push(&defs[i].chain.simplified);
+        }
+        let (mut syms, funs) = all_symbols(&terms);
+        for &i in &used {
+            if !syms.contains(&defs[i].symbol) {
+                syms.push(defs[i].symbol.clone());
+            }
+        }
+        let switches: Vec<&(String, bool)> = cert.switches.iter().filter(|(sw, _)| syms.contains(sw)).collect();
+        let lemma = format!("vc_{}", ident_part(&vc.name));
+        let closed_by_kernel = vc.goal.simplified == Sx::atom("false");
+        let _ = writeln!(
+            s,
+            "text \\<open>{} ({}, {}, line {}:{}): {}.\\<close>",
+            vc.name,
+            vc.kind,
+            vc.what.replace("\\<", "<"),
+            vc.line,
+            vc.col,
+            if closed_by_kernel {
+                "simplified to False, checked by Isabelle's kernel"
+            } else {
+                "closed by the SMT oracle on its simplified form"
+            }
+        );
+        let _ = writeln!(s, "lemma {lemma}:");
+        s.push_str(&fixes(&syms, &funs, &sorts, &mut names));
+        let mut assumes = Vec::new();
+        for &i in &used {
+            let d = &defs[i];
+            assumes.push(format!("d_{}: \"{} = ({})\"", ident_part(&d.symbol), names.get(&d.symbol), term(&d.chain.original, &mut names)));
+        }
+        for (sw, on) in &switches {
+            let v = names.get(sw);
+            assumes.push(format!("s_{}: \"{}{v}\"", ident_part(sw), if *on { "" } else { "\\<not> " }));
+        }
+        if !assumes.is_empty() {
+            let _ = writeln!(s, "  assumes {}", assumes.join("\n    and "));
+        }
+        let _ = writeln!(s, "  shows \"\\<not> ({})\"", term(&vc.goal.original, &mut names));
+        s.push_str("proof -\n");
+        let same = vc.goal.original == vc.goal.simplified;
+        if !same {
+            let _ = writeln!(s, "  have g: \"({}) = ({})\"", term(&vc.goal.original, &mut names), term(&vc.goal.simplified, &mut names));
+            s.push_str(&chain_proof(&vc.goal, &mut names, "  "));
+        }
+        let mut facts = Vec::new();
+        for &i in &used {
+            let d = &defs[i];
+            let id = ident_part(&d.symbol);
+            if def_lemma[i] {
+                let _ = writeln!(
+                    s,
+                    "  have ds_{id}: \"{} = ({})\" using d_{id} def_{id} by (rule trans)",
+                    names.get(&d.symbol),
+                    term(&d.chain.simplified, &mut names)
+                );
+                facts.push(format!("ds_{id}"));
+            } else {
+                facts.push(format!("d_{id}"));
+            }
+        }
+        facts.extend(switches.iter().map(|(sw, _)| format!("s_{}", ident_part(sw))));
+        if closed_by_kernel {
+            s.push_str("  have n: \"\\<not> False\" by simp\n");
+            kernel_checked += 1;
+        } else {
+            let _ = writeln!(s, "  have n: \"\\<not> ({})\"\n    by (smt (z3) {})", term(&vc.goal.simplified, &mut names), facts.join(" "));
+            oracle += 1;
+        }
+        s.push_str(if same { "  show ?thesis by (rule n)\nqed\n\n" } else { "  show ?thesis by (subst g) (rule n)\nqed\n\n" });
+        let _ = writeln!(s, "thm_oracles {lemma}\n");
+    }
+    s.push_str("end\n");
+    CertTheory { name, text: s, kernel_checked, oracle }
+}

@@ -1,0 +1,335 @@
+//! `Kernel_<name>.thy`: a kernel (its core form) as a term of `KPL_Syntax`, its launch, and
+//! the differential check: for the inputs of one `kpl run`, a lemma, proved `by eval`, that
+//! the executable semantics of `KPL_Semantics` ends exactly as kpl's interpreter did (the
+//! outcome, and for a clean run every final array element).
+
+use crate::names::{ident_part, string_lit};
+use kpl_lang::ast::*;
+use kpl_lang::Launch;
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// An array's contents: every element in order, or some elements by index.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Init {
+    Dense(Vec<u32>),
+    Sparse(Vec<(u32, u32)>),
+}
+
+/// What a run left in an array (a shared one: in one group).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observed {
+    pub array: String,
+    pub group: Option<usize>,
+    pub indices: Vec<u32>,
+    pub values: Vec<u32>,
+}
+
+/// A run of kpl's interpreter: its inputs and how it ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunData {
+    /// The command that reproduces it, e.g. `kpl run --seed 1 reduce.kpl`.
+    pub command: String,
+    pub params: Vec<(String, u32)>,
+    pub globals: Vec<(String, Init)>,
+    /// Per shared array, its contents in each group (by linear group id).
+    pub shared: Vec<(String, Vec<Init>)>,
+    /// `ok`, `race`, `divergence`, `assertion`, `out_of_bounds`, `infeasible` or `timeout`.
+    pub outcome: String,
+    /// For `ok`: every array's final contents.
+    pub observed: Vec<Observed>,
+}
+
+pub fn theory_name(kernel: &str) -> String {
+    format!("Kernel_{}", ident_part(kernel))
+}
+
+/// The constant naming the kernel (prefixed, so that no kernel name clashes with HOL's).
+pub fn constant(kernel: &str) -> String {
+    format!("kernel_{}", ident_part(kernel))
+}
+
+struct Printer {
+    params: BTreeSet<String>,
+    floats: bool,
+}
+
+fn axis(a: Axis) -> &'static str {
+    ["AX", "AY", "AZ"][a.index()]
+}
+
+fn list(items: Vec<String>) -> String {
+    format!("[{}]", items.join(", "))
+}
+
+impl Printer {
+    fn expr(&mut self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Num(n) => format!("(ELit {})", *n as u32),
+            ExprKind::Bool(b) => format!("(ELit {})", u32::from(*b)),
+            ExprKind::Var(x) if self.params.contains(&x.name) => format!("(EParam {})", string_lit(&x.name)),
+            ExprKind::Var(x) => format!("(EVar (Named {}))", string_lit(&x.name)),
+            ExprKind::Special(s, a, _) => {
+                let c = match s {
+                    Special::Lid => "ELid",
+                    Special::Gid => "EGid",
+                    Special::Threads => "EThreads",
+                    Special::Groups => "EGroups",
+                };
+                format!("({c} {})", axis(*a))
+            }
+            ExprKind::Unary(op, x) => {
+                let o = match op {
+                    UnOp::Not => "OLNot",
+                    UnOp::BitNot => "OBNot",
+                    UnOp::Neg => "ONeg",
+                };
+                format!("(EUn {o} {})", self.expr(x))
+            }
+            ExprKind::Binary(op, a, b) => {
+                let o = match op {
+                    BinOp::LOr => "OLOr",
+                    BinOp::LAnd => "OLAnd",
+                    BinOp::BitOr => "OOr",
+                    BinOp::BitXor => "OXor",
+                    BinOp::BitAnd => "OAnd",
+                    BinOp::Eq => "OEq",
+                    BinOp::Ne => "ONe",
+                    BinOp::Lt => "OUlt",
+                    BinOp::Le => "OUle",
+                    BinOp::Gt => "OUgt",
+                    BinOp::Ge => "OUge",
+                    BinOp::Shl => "OShl",
+                    BinOp::Shr => "OLShr",
+                    BinOp::Add => "OAdd",
+                    BinOp::Sub => "OSub",
+                    BinOp::Mul => "OMul",
+                    BinOp::Div => "OUDiv",
+                    BinOp::Rem => "OURem",
+                };
+                format!("(EBin {o} {} {})", self.expr(a), self.expr(b))
+            }
+            ExprKind::Cond(c, a, b) => format!("(ECond {} {} {})", self.expr(c), self.expr(a), self.expr(b)),
+            ExprKind::Call(f, args) => {
+                let b = Builtin::from_name(&f.name);
+                let name = match b {
+                    Some(Builtin::Slt) => "FSlt".to_string(),
+                    Some(Builtin::Sle) => "FSle".into(),
+                    Some(Builtin::Sgt) => "FSgt".into(),
+                    Some(Builtin::Sge) => "FSge".into(),
+                    Some(Builtin::Sdiv) => "FSDiv".into(),
+                    Some(Builtin::Srem) => "FSRem".into(),
+                    Some(Builtin::Ashr) => "FAShr".into(),
+                    Some(Builtin::Min) => "FMin".into(),
+                    Some(Builtin::Max) => "FMax".into(),
+                    Some(Builtin::Implies) => "FImplies".into(),
+                    Some(Builtin::Fneg) => "FFNeg".into(),
+                    Some(Builtin::Fabs) => "FFAbs".into(),
+                    _ => {
+                        self.floats = true;
+                        format!("(FFloat {})", string_lit(&f.name))
+                    }
+                };
+                let a = args.first().map(|x| self.expr(x)).unwrap_or_else(|| "(ELit 0)".into());
+                let b = args.get(1).map(|x| self.expr(x)).unwrap_or_else(|| "(ELit 0)".into());
+                format!("(EBuiltin {name} {a} {b})")
+            }
+            // Not in the core form (reads are statements), and errors never get here.
+            ExprKind::Index(..) | ExprKind::Error => "(ELit 0)".into(),
+        }
+    }
+
+    /// `x := e` or, when `e` is a read, `x := A[i]`.
+    fn assign(&mut self, x: &str, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Index(a, i) => format!("(SBasic (BRead (Named {}) {} {}))", string_lit(x), string_lit(&a.name), self.expr(i)),
+            _ => format!("(SBasic (BAssign (Named {}) {}))", string_lit(x), self.expr(e)),
+        }
+    }
+
+    /// A block: statements in sequence; a `local` scopes over the rest of its block.
+    fn block(&mut self, stmts: &[Stmt], ind: usize) -> String {
+        let pad = " ".repeat(ind);
+        let Some((first, rest)) = stmts.split_first() else { return "SSkip".into() };
+        if let StmtKind::Local(x, init) = &first.kind {
+            let body = match init {
+                Some(e) if rest.is_empty() => self.assign(&x.name, e),
+                Some(e) => format!("(SSeq {}\n{pad}  {})", self.assign(&x.name, e), self.block(rest, ind + 2)),
+                None => self.block(rest, ind + 2),
+            };
+            return format!("(SLocal {}\n{pad}  {body})", string_lit(&x.name));
+        }
+        let s = self.stmt(first, ind);
+        if rest.is_empty() {
+            s
+        } else {
+            format!("(SSeq {s}\n{pad}  {})", self.block(rest, ind + 2))
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, ind: usize) -> String {
+        let pad = " ".repeat(ind);
+        match &s.kind {
+            StmtKind::Local(..) => self.block(std::slice::from_ref(s), ind),
+            StmtKind::Assign(x, e) => self.assign(&x.name, e),
+            StmtKind::Store(a, i, e) => format!("(SBasic (BWrite {} {} {}))", string_lit(&a.name), self.expr(i), self.expr(e)),
+            StmtKind::If(c, t, e) => {
+                let els = match e.as_deref() {
+                    None => "SSkip".to_string(),
+                    Some(Else::Block(b)) => self.block(&b.stmts, ind + 2),
+                    Some(Else::If(s)) => self.stmt(s, ind + 2),
+                };
+                format!("(SIf {}\n{pad}  {}\n{pad}  {els})", self.expr(c), self.block(&t.stmts, ind + 2))
+            }
+            StmtKind::While { cond, invariants, body } => {
+                let invs = invariants.iter().map(|i| self.expr(i)).collect();
+                format!("(SWhile {} {}\n{pad}  {})", self.expr(cond), list(invs), self.block(&body.stmts, ind + 2))
+            }
+            StmtKind::Call(f, args) => {
+                let a = args.iter().map(|x| self.expr(x)).collect();
+                format!("(SCall {} {})", string_lit(&f.name), list(a))
+            }
+            StmtKind::Barrier => "SBarrier".into(),
+            StmtKind::Break => "SBreak".into(),
+            StmtKind::Continue => "SContinue".into(),
+            StmtKind::Return => "SReturn".into(),
+            StmtKind::Assert(e) => format!("(SAssert {})", self.expr(e)),
+            StmtKind::Assume(e) => format!("(SAssume {})", self.expr(e)),
+            StmtKind::Error => "SSkip".into(),
+        }
+    }
+}
+
+fn init(i: &Init) -> String {
+    match i {
+        Init::Dense(v) => format!("Dense {}", list(v.iter().map(|w| w.to_string()).collect())),
+        Init::Sparse(m) => format!("Sparse {}", list(m.iter().map(|(k, w)| format!("({k}, {w})")).collect())),
+    }
+}
+
+fn triple(d: [u32; 3]) -> String {
+    format!("({}, {}, {})", d[0], d[1], d[2])
+}
+
+/// The kernel as a term, and whether it uses floating-point built-ins (which the
+/// executable semantics leaves uninterpreted).
+pub fn kernel_term(k: &Kernel) -> (String, bool) {
+    let mut params = BTreeSet::new();
+    let mut arrays = Vec::new();
+    let mut requires = Vec::new();
+    for d in &k.decls {
+        match &d.kind {
+            DeclKind::Param(p) => {
+                params.insert(p.name.clone());
+            }
+            DeclKind::Shared { name, size } | DeclKind::Global { name, size } => {
+                let space = if matches!(d.kind, DeclKind::Shared { .. }) { "SharedSpace" } else { "GlobalSpace" };
+                let size = size.map(|(n, _)| format!("Some {n}")).unwrap_or_else(|| "None".into());
+                arrays.push(format!("\\<lparr>a_name = {}, a_space = {space}, a_size = {size}\\<rparr>", string_lit(&name.name)));
+            }
+            DeclKind::Requires(_) | DeclKind::Groups(_) | DeclKind::Threads(_) => {}
+        }
+    }
+    let mut p = Printer { params: params.clone(), floats: false };
+    for d in &k.decls {
+        if let DeclKind::Requires(e) = &d.kind {
+            requires.push(p.expr(e));
+        }
+    }
+    let procs: Vec<String> = k
+        .procs
+        .iter()
+        .map(|q| {
+            let ps = list(q.params.iter().map(|x| string_lit(&x.name)).collect());
+            format!("\\<lparr>p_name = {}, p_params = {ps},\n      p_body =\n      {}\\<rparr>", string_lit(&q.name.name), p.block(&q.body.stmts, 6))
+        })
+        .collect();
+    let main = p.block(&k.main.stmts, 4);
+    let text = format!(
+        "\\<lparr>k_name = {},\n   k_arrays = {},\n   k_params = {},\n   k_requires = {},\n   k_procs = [{}],\n   k_main =\n    {main}\\<rparr>",
+        string_lit(&k.name.name),
+        list(arrays),
+        list(params.iter().map(|x| string_lit(x)).collect()),
+        list(requires),
+        procs.join(",\n    "),
+    );
+    (text, p.floats)
+}
+
+/// The theory of a kernel, with the differential check of `run` if given.
+pub fn theory(k: &Kernel, launch: Launch, run: Option<&RunData>) -> String {
+    let name = &k.name.name;
+    let thy = theory_name(name);
+    let c = constant(name);
+    let id = ident_part(name);
+    let (term, floats) = kernel_term(k);
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "(* Generated by kpl: kernel `{name}` as a term of KPL_Syntax, and a differential check of kpl's\n   \
+         interpreter against the executable semantics of KPL_Semantics. *)\n\
+         theory {thy}\n  imports KPL_Semantics\nbegin\n\n\
+         definition {c} :: kernel where\n  \"{c} =\n  {term}\"\n\n\
+         definition launch_{id} :: launch where\n  \"launch_{id} = \\<lparr>l_threads = {}, l_groups = {}\\<rparr>\"\n\n",
+        triple(launch.threads),
+        triple(launch.groups)
+    );
+    let Some(run) = run else {
+        s.push_str("end\n");
+        return s;
+    };
+    let params = list(run.params.iter().map(|(k, v)| format!("({}, {v})", string_lit(k))).collect());
+    let globals = list(run.globals.iter().map(|(k, i)| format!("({}, {})", string_lit(k), init(i))).collect());
+    let shared = list(run.shared.iter().map(|(k, is)| format!("({}, {})", string_lit(k), list(is.iter().map(init).collect()))).collect());
+    let _ = write!(
+        s,
+        "text \\<open>The inputs of \\<open>{}\\<close>.\\<close>\n\
+         definition inputs_{id} :: inputs where\n  \"inputs_{id} = \\<lparr>in_params = {params},\n     in_global = {globals},\n     in_shared = {shared}\\<rparr>\"\n\n",
+        run.command
+    );
+    let run_term = format!("run_kernel 100000000 {c} launch_{id} inputs_{id}");
+    if floats {
+        let _ = writeln!(
+            s,
+            "text \\<open>No differential check: the kernel uses floating-point built-ins, which\n  KPL_Semantics leaves uninterpreted. kpl's interpreter said: {}.\\<close>\n",
+            run.outcome
+        );
+    } else if run.outcome == "ok" {
+        let queries = list(
+            run.observed
+                .iter()
+                .map(|o| {
+                    let g = o.group.map(|g| format!("Some {g}")).unwrap_or_else(|| "None".into());
+                    let dense = o.indices.iter().enumerate().all(|(i, &x)| i as u32 == x);
+                    let idx = if dense && !o.indices.is_empty() {
+                        format!("[0..<{}]", o.indices.len())
+                    } else {
+                        list(o.indices.iter().map(|i| i.to_string()).collect())
+                    };
+                    format!("({}, {g}, {idx})", string_lit(&o.array))
+                })
+                .collect(),
+        );
+        let values = list(run.observed.iter().map(|o| list(o.values.iter().map(|v| v.to_string()).collect())).collect());
+        let _ = write!(
+            s,
+            "text \\<open>Differential check: on these inputs kpl's interpreter ends normally with these\n  final arrays; so does the executable semantics.\\<close>\n\
+             lemma run_{id}:\n  \"observe ({run_term})\n     {queries}\n   = Some {values}\"\n  by eval\n\n"
+        );
+    } else if ["race", "divergence", "assertion", "out_of_bounds"].contains(&run.outcome.as_str()) {
+        let _ = write!(
+            s,
+            "text \\<open>Differential check: on these inputs kpl's interpreter stops with a defect; so does\n  the executable semantics.\\<close>\n\
+             lemma run_{id}:\n  \"outcome_name ({run_term}) = ''{}''\"\n  by eval\n\n",
+            run.outcome
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "text \\<open>No differential check: kpl's interpreter ended with outcome {} on these inputs.\\<close>\n",
+            run.outcome
+        );
+    }
+    s.push_str("end\n");
+    s
+}

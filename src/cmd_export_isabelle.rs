@@ -1,0 +1,101 @@
+//! `kpl export-isabelle`: write an Isabelle/HOL session with KPL's semantics, the kernel as a
+//! term and the differential check of one run; `kpl certify --isabelle` adds the
+//! certificate's lemmas through `write_session`.
+
+use crate::difftest::{interpreter_options, reference};
+use crate::exit::Exit;
+use crate::input;
+use crate::options::{InputArgs, LaunchArgs};
+use kpl_isabelle::kpl_to_isabelle::RunData;
+use kpl_isabelle::CertInput;
+use kpl_lang::{Checked, Launch};
+use kpl_semantics::sdv;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The kernel file.
+    file: PathBuf,
+    /// The directory to write the session to (created if missing).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    out: PathBuf,
+    /// The inputs of the differential check. Without `--param` or `--input`, the params of
+    /// input set `--seed` are shrunk until the run is feasible and at most 50,000
+    /// thread-statements long, as `kpl difftest` does.
+    #[command(flatten)]
+    inputs: InputArgs,
+    #[command(flatten)]
+    launch: LaunchArgs,
+}
+
+pub fn run(a: Args) -> Exit {
+    let (src, c, launch) = match input::load(&a.file, &a.launch) {
+        Ok(x) => x,
+        Err(e) => return e,
+    };
+    let run = match run_for(&c, launch, &src.path, &a.inputs) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    match write_session(&a.out, &c, launch, run.as_ref(), None) {
+        Ok(e) => {
+            println!("{}: Isabelle session written to {} ({} files; build with `isabelle build -D {}`)", src.path, a.out.display(), e.files.len(), a.out.display());
+            if let Some(r) = &run {
+                println!("differential check: `{}` ends with outcome {}", r.command, r.outcome);
+            }
+            Exit::Ok
+        }
+        Err(e) => e,
+    }
+}
+
+/// The run the differential check states, when the interpreter can do it.
+pub fn run_for(c: &Checked, launch: Launch, path: &str, given: &InputArgs) -> Result<Option<RunData>, Exit> {
+    if launch.total_threads() > sdv::MAX_THREADS {
+        eprintln!("note: the launch is too large for the interpreter; the session has no differential check");
+        return Ok(None);
+    }
+    let prog = kpl_semantics::compile(&c.core, launch);
+    let (inputs, result) = if given.params.is_empty() && given.input.is_none() {
+        // Short runs: `by eval` runs the semantics inside Isabelle, far slower than kpl.
+        let short = sdv::Options { max_steps: 50_000, ..interpreter_options() };
+        match reference(&prog, given.seed, &short) {
+            Some(r) => (r.inputs, r.result),
+            None => {
+                eprintln!("note: no input set near seed {} is feasible and short; the session has no differential check", given.seed);
+                return Ok(None);
+            }
+        }
+    } else {
+        let inputs = given.inputs(&prog)?;
+        let r = kpl_semantics::run(&prog, inputs.clone(), &interpreter_options());
+        (inputs, r)
+    };
+    let params: String = prog.params.iter().map(|p| format!(" --param {p}={}", inputs.param(p))).collect();
+    let command = format!("kpl run --seed {}{params} {path}", inputs.seed);
+    Ok(Some(crate::isabelle::run_data(&prog, &inputs, &result, command)))
+}
+
+/// Write the session (and check its theories with our syntax checker first).
+pub fn write_session(dir: &Path, c: &Checked, launch: Launch, run: Option<&RunData>, cert: Option<CertInput>) -> Result<kpl_isabelle::Export, Exit> {
+    let e = kpl_isabelle::export(&c.core, launch, run, cert).map_err(|m| {
+        eprintln!("kpl: internal error: Isabelle export: {m}");
+        Exit::Internal
+    })?;
+    let problems = kpl_isabelle::syntax_check::check(&e.files);
+    if !problems.is_empty() {
+        eprintln!("kpl: internal error: the exported theories are malformed:\n  {}", problems.join("\n  "));
+        return Err(Exit::Internal);
+    }
+    std::fs::create_dir_all(dir).map_err(|err| {
+        eprintln!("error: cannot create `{}`: {err}", dir.display());
+        Exit::BadInput
+    })?;
+    for (name, text) in &e.files {
+        std::fs::write(dir.join(name), text).map_err(|err| {
+            eprintln!("error: cannot write `{}`: {err}", dir.join(name).display());
+            Exit::BadInput
+        })?;
+    }
+    Ok(e)
+}
