@@ -58,4 +58,7 @@ definition kpl_fabs :: "word32 \<Rightarrow> word32" where
 
 consts kpl_float_op :: "string \<Rightarrow> word32 \<Rightarrow> word32 \<Rightarrow> word32"
 
+text \<open>Generated code that reaches a float operation raises an exception instead of computing.\<close>
+declare [[code abort: kpl_float_op]]
+
 end
