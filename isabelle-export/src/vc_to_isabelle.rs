@@ -78,17 +78,23 @@ impl Sorts {
                     });
                     Some(Sort::Bool)
                 } else if h == "=" && args.len() == 2 {
-                    let s = self.visit(&args[0], None).or(self.visit(&args[1], None));
-                    if s.is_some() {
-                        self.visit(&args[0], s);
-                        self.visit(&args[1], s);
+                    // Each side once, the first again only if the second fixed the sort: a
+                    // visit with a known sort never revisits, so nesting stays polynomial.
+                    let s0 = self.visit(&args[0], None);
+                    let s1 = self.visit(&args[1], s0);
+                    if s0.is_none() && s1.is_some() {
+                        self.visit(&args[0], s1);
                     }
                     Some(Sort::Bool)
                 } else if h == "ite" && args.len() == 3 {
                     self.visit(&args[0], Some(Sort::Bool));
-                    let s = want.or(self.visit(&args[1], None)).or(self.visit(&args[2], None));
-                    self.visit(&args[1], s);
-                    self.visit(&args[2], s);
+                    let s1 = self.visit(&args[1], want);
+                    let s = want.or(s1);
+                    let s2 = self.visit(&args[2], s);
+                    let s = s.or(s2);
+                    if s1.is_none() && s.is_some() {
+                        self.visit(&args[1], s);
+                    }
                     s
                 } else if h == "select" && args.len() == 2 {
                     self.visit(&args[0], Some(Sort::Array));
@@ -254,6 +260,26 @@ mod tests {
         assert_eq!(s.of("c"), Sort::Bool);
         // `b`, `x`, `y` are unconstrained: words by default.
         assert_eq!(s.of("b"), Sort::Word);
+        // A sort found on the right of `=` or in an `ite`'s else branch flows back.
+        let g = sx("(and (= p (bvult x y)) (= q (ite c r (and p p))))");
+        let s = Sorts::infer(&[&g], &[]);
+        assert_eq!(s.of("p"), Sort::Bool);
+        assert_eq!(s.of("q"), Sort::Bool);
+        assert_eq!(s.of("r"), Sort::Bool);
+    }
+
+    #[test]
+    fn deep_ite_chains_take_polynomial_time() {
+        // Every write in a loop body adds an `ite` to the logged element's definition; one
+        // visit per branch per level would be 2^80 here.
+        let mut t = "u".to_string();
+        for i in 0..80 {
+            t = format!("(ite c{i} (ite d{i} v{i} w{i}) {t})");
+        }
+        let g = sx(&format!("(= {t} z)"));
+        let s = Sorts::infer(&[&g], &[]);
+        assert_eq!(s.of("c79"), Sort::Bool);
+        assert_eq!(s.of("u"), Sort::Word);
     }
 
     #[test]
