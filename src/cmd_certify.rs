@@ -115,12 +115,13 @@ fn isabelle(a: &Args, an: &crate::cmd_verify::Analysed, cert: &certificate::Cert
         Ok(e) => {
             let n = e.kernel_checked + e.oracle;
             println!(
-                "Isabelle session written to {} (build with `isabelle build -D {}`): {} of {n} verification conditions simplify to False and are checked by Isabelle's kernel alone ({}%); {} are closed by the SMT oracle",
+                "Isabelle session written to {} (build with `isabelle build -D {}`): {} of {n} verification conditions simplify to False and are checked by Isabelle's kernel alone ({}%); {} {} closed by the SMT oracle",
                 a.out.display(),
                 a.out.display(),
                 e.kernel_checked,
                 (e.kernel_checked * 100).checked_div(n).unwrap_or(100),
-                e.oracle
+                e.oracle,
+                if e.oracle == 1 { "is" } else { "are" }
             );
             Exit::Ok
         }
