@@ -259,6 +259,11 @@ impl<'k> Builder<'k> {
         }
     }
 
+    /// The kernel's params, which mean the same in every scope.
+    pub(crate) fn param_names(&self) -> std::collections::BTreeSet<String> {
+        self.params.keys().cloned().collect()
+    }
+
     fn lookup(&self, name: &str) -> Option<[VarId; 2]> {
         for s in self.scope.iter().rev() {
             match s {

@@ -50,21 +50,23 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan
             inner.insert(x.name.clone());
         }
     });
-    walk(body, &mut |s| match &s.kind {
-        StmtKind::Assign(x, e) => {
+    walk(body, &mut |s| {
+        if let StmtKind::Assign(x, e) = &s.kind {
             assigned.entry(x.name.clone()).or_default().push(e.clone());
-            if let ExprKind::Index(a, i) = &e.kind {
-                accesses.push((a.name.clone(), false, (**i).clone()));
-            }
         }
-        StmtKind::Local(_, Some(e)) => {
-            if let ExprKind::Index(a, i) = &e.kind {
-                accesses.push((a.name.clone(), false, (**i).clone()));
-            }
-        }
-        StmtKind::Store(a, i, _) => accesses.push((a.name.clone(), true, i.clone())),
-        _ => {}
     });
+    // The accesses of the body, and every access of the kernel (main and procedures) whose
+    // index is over ids, sizes and kernel params only: what the logs hold at the loop head
+    // may come from a procedure the body calls or from before the loop (inter-group logs
+    // outlive barriers), and such an index means the same in the loop's scope.
+    walk(body, &mut |s| access(s, &mut accesses));
+    let params = b.param_names();
+    let mut everywhere = Vec::new();
+    walk(&b.kernel.main, &mut |s| access(s, &mut everywhere));
+    for pr in &b.kernel.procs {
+        walk(&pr.body, &mut |s| access(s, &mut everywhere));
+    }
+    accesses.extend(everywhere.into_iter().filter(|(_, _, i)| !mentions_other_than(i, &params)));
     let modified: Vec<(String, [VarId; 2])> = locals.iter().filter(|(n, _)| assigned.contains_key(n)).cloned().collect();
     let names: BTreeSet<String> = modified.iter().map(|(n, _)| n.clone()).collect();
     // Loop-invariant: mentions neither what the loop changes nor what it declares.
@@ -128,6 +130,32 @@ fn shape_of(x: &str, e: &ast::Expr, invariant: &dyn Fn(&ast::Expr) -> bool) -> O
         BinOp::Shr if is_x(a) && invariant(c) => Some((Shape::Shrink, (**c).clone(), two(c, 1))),
         _ => None,
     }
+}
+
+/// Record the array access a core-form statement makes (reads are hoisted, so each is a
+/// whole right-hand side).
+fn access(s: &ast::Stmt, accesses: &mut Vec<(String, bool, ast::Expr)>) {
+    match &s.kind {
+        StmtKind::Assign(_, e) | StmtKind::Local(_, Some(e)) => {
+            if let ExprKind::Index(a, i) = &e.kind {
+                accesses.push((a.name.clone(), false, (**i).clone()));
+            }
+        }
+        StmtKind::Store(a, i, _) => accesses.push((a.name.clone(), true, i.clone())),
+        _ => {}
+    }
+}
+
+/// Does `e` read a variable that is not one of `allowed`?
+fn mentions_other_than(e: &ast::Expr, allowed: &BTreeSet<String>) -> bool {
+    let mut hit = false;
+    e.walk(&mut |s| {
+        if let ExprKind::Var(x) = &s.kind {
+            hit |= !allowed.contains(&x.name);
+        }
+        hit |= matches!(s.kind, ExprKind::Index(..));
+    });
+    hit
 }
 
 fn mentions(e: &ast::Expr, names: &BTreeSet<String>) -> bool {
