@@ -228,7 +228,9 @@ fn variant_term<'a>(idx: &'a ast::Expr, names: &BTreeSet<String>) -> Option<(Str
     }
 }
 
-pub(crate) fn generate(b: &mut Builder, loop_id: usize, plan: &Plan, lc: [VarId; 2], ret: Option<[VarId; 2]>, body: &[Stmt]) {
+/// `lc` is the loop's pair of "still in the loop" flags and `entry` the predicate the loop
+/// was entered under.
+pub(crate) fn generate(b: &mut Builder, loop_id: usize, plan: &Plan, (lc, entry): ([VarId; 2], &[Expr; 2]), ret: Option<[VarId; 2]>, body: &[Stmt]) {
     let mut changed = BTreeSet::new();
     modified_vars(body, &mut changed);
     let mut cands: Vec<(Expr, &'static str)> = Vec::new();
@@ -242,6 +244,12 @@ pub(crate) fn generate(b: &mut Builder, loop_id: usize, plan: &Plan, lc: [VarId;
         }
     };
     uniform(lc, &mut cands);
+    // A thread is in the loop only if it entered it: keeps dead branches dead in loops.
+    for t in 0..2 {
+        if entry[t] != Expr::Bool(true) {
+            cands.push((Expr::implies(Expr::Var(lc[t]), entry[t].clone()), "in the loop only if it entered"));
+        }
+    }
     if let Some(r) = ret {
         // A thread still in the loop has not returned.
         for t in 0..2 {
