@@ -1,7 +1,10 @@
 //! Candidate loop invariants for Houdini (paper, section 5.3): thread id plus offset,
 //! strided offset, strength reduction, contiguous range, power of two; plus uniformity (a
 //! local equal in both threads, or in both threads of one group), "no access since the
-//! barrier", and bounds from loop guards and monotone updates. Candidates are guesses:
+//! barrier", bounds from loop guards and monotone updates, and "in the loop only if it
+//! entered". Access candidates come from the loop body and from every access of the kernel
+//! whose index is over ids, sizes and params (logs may have been filled by a called
+//! procedure or before the loop). Candidates are guesses:
 //! Houdini keeps only those it proves, so a wrong one costs time, never soundness.
 
 use crate::ast_to_seq::Builder;
