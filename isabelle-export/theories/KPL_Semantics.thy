@@ -367,7 +367,41 @@ definition tstep :: "ctx \<Rightarrow> tstate \<Rightarrow> basic \<Rightarrow> 
                            t_W := (A, eval_e c t e1) # t_W t\<rparr>))"
 
 lemma tstep_is_step_t: "step_t c t b p (tstep c t b p)"
-  by (cases b) (auto simp add: tstep_def intro: step_t.intros)
+proof (cases "holds c t p")
+  case False
+  then have eq: "tstep c t b p = t" by (simp add: tstep_def)
+  from False have "step_t c t b p t" by (rule T_DISABLED)
+  then show ?thesis unfolding eq .
+next
+  case True
+  show ?thesis
+  proof (cases b)
+    case (BAssign v e)
+    from True have eq: "tstep c t (BAssign v e) p = t\<lparr>t_l := (t_l t)(v := eval_e c t e)\<rparr>"
+      by (simp add: tstep_def)
+    from True have "step_t c t (BAssign v e) p (t\<lparr>t_l := (t_l t)(v := eval_e c t e)\<rparr>)"
+      by (rule T_ASSIGN)
+    then show ?thesis unfolding BAssign eq .
+  next
+    case (BRead v A e)
+    from True have eq: "tstep c t (BRead v A e) p =
+        t\<lparr>t_l := (t_l t)(v := t_sh t A (eval_e c t e)), t_R := (A, eval_e c t e) # t_R t\<rparr>"
+      by (simp add: tstep_def)
+    have "step_t c t (BRead v A e) p
+        (t\<lparr>t_l := (t_l t)(v := t_sh t A (eval_e c t e)), t_R := (A, eval_e c t e) # t_R t\<rparr>)"
+      by (rule T_READ[OF True refl])
+    then show ?thesis unfolding BRead eq .
+  next
+    case (BWrite A e1 e2)
+    from True have eq: "tstep c t (BWrite A e1 e2) p =
+        t\<lparr>t_sh := (t_sh t)(A := (t_sh t A)(eval_e c t e1 := eval_e c t e2)), t_W := (A, eval_e c t e1) # t_W t\<rparr>"
+      by (simp add: tstep_def)
+    have "step_t c t (BWrite A e1 e2) p
+        (t\<lparr>t_sh := (t_sh t)(A := (t_sh t A)(eval_e c t e1 := eval_e c t e2)), t_W := (A, eval_e c t e1) # t_W t\<rparr>)"
+      by (rule T_WRITE[OF True refl])
+    then show ?thesis unfolding BWrite eq .
+  qed
+qed
 
 text \<open>The group's record of this step's accesses (each thread adds at most one), so that
   the group sets stay those of rule G-BASIC without repeating earlier entries.\<close>
