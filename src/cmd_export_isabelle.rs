@@ -1,5 +1,5 @@
 //! `kpl export-isabelle`: write an Isabelle/HOL session with KPL's semantics, the kernel as a
-//! term and the differential check of one run; `kpl certify --isabelle` adds the
+//! term and the differential check of one run; `kpl certify` adds the
 //! certificate's lemmas through `write_session`.
 
 use crate::difftest::{interpreter_options, reference};

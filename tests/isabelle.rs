@@ -421,3 +421,19 @@ fn the_semantics_model_catches_a_wrong_lemma_or_kernel_term() {
     assert_eq!(run(&format!("{}{wrong}{}", &golden[..at], &golden[end..])), 1, "a wrong final value");
     assert_eq!(run(&golden.replacen("(EBin OUDiv (EThreads AX) (ELit 2))", "(EBin OUDiv (EThreads AX) (ELit 4))", 1)), 1, "a wrong kernel");
 }
+
+/// CLI.md: `kpl certify FILE -o DIR` writes the certificate and the Isabelle theories;
+/// `--no-isabelle` writes the certificate only.
+#[test]
+fn certify_writes_the_session_unless_asked_not_to() {
+    let dir = tmp("default");
+    let o = kpl(&["certify", "tests/kernels/procedures.kpl", "-o", s(&dir)]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(dir.join("certificate.json").exists() && dir.join("Cert_procedures.thy").exists() && dir.join("ROOT").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = kpl(&["certify", "tests/kernels/procedures.kpl", "-o", s(&dir), "--no-isabelle"]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
+    assert_eq!(files, vec![std::ffi::OsString::from("certificate.json")]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
