@@ -578,27 +578,34 @@ impl<'u> Lower<'u> {
             (Place::Elem { .. }, _) => self.pin(clone_place(p), span),
             _ => clone_place(p),
         };
-        let ty = match &p {
+        // The value of the assignment is the stored value.
+        let stored = self.stored_value(&p, op, r, span);
+        let v = self.bind_temp(stored, span);
+        self.write_place(&p, v.e.clone(), span);
+        v
+    }
+
+    /// What `p = r` or `p op= r` stores: `r` (combined with the current value for a compound
+    /// assignment) converted to the place's type.
+    fn stored_value(&mut self, p: &Place, op: Option<BOp>, r: &Expr, span: Span) -> Val {
+        let ty = match p {
             Place::Local(_, t) => *t,
             Place::Elem { elem, .. } => *elem,
         };
-        let value = match op {
+        let e = match op {
             None => {
                 let v = self.expr(r);
                 self.convert(v, ty, span)
             }
             Some(o) => {
-                let cur = self.read_place(&p, span);
+                let cur = self.read_place(p, span);
                 let cur = if self.needs_statements(r) { self.bind_temp(cur, span) } else { cur };
                 let rv = self.expr(r);
                 let v = self.arith(o, cur, rv, span);
                 self.convert(v, ty, span)
             }
         };
-        // The value of the assignment is the stored value.
-        let v = self.bind_temp(Val { e: value, ty }, span);
-        self.write_place(&p, v.e.clone(), span);
-        v
+        Val { e, ty }
     }
 
     /// An expression statement: effects only.
@@ -611,23 +618,7 @@ impl<'u> Lower<'u> {
                     Place::Elem { .. } if op.is_some() || self.needs_statements(r) => self.pin(p, span),
                     _ => p,
                 };
-                let ty = match &p {
-                    Place::Local(_, t) => *t,
-                    Place::Elem { elem, .. } => *elem,
-                };
-                let value = match op {
-                    None => {
-                        let v = self.expr(r);
-                        self.convert(v, ty, span)
-                    }
-                    Some(o) => {
-                        let cur = self.read_place(&p, span);
-                        let cur = if self.needs_statements(r) { self.bind_temp(cur, span) } else { cur };
-                        let rv = self.expr(r);
-                        let v = self.arith(*o, cur, rv, span);
-                        self.convert(v, ty, span)
-                    }
-                };
+                let value = self.stored_value(&p, *op, r, span).e;
                 self.write_place(&p, value, span);
             }
             ExprKind::PreInc(inc, a) | ExprKind::PostInc(inc, a) => {
