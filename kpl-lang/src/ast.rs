@@ -270,6 +270,7 @@ pub enum Builtin {
 }
 
 impl Builtin {
+    /// Every built-in, the integer ones first.
     pub const ALL: [Builtin; 26] = [
         Builtin::Slt,
         Builtin::Sle,
@@ -298,19 +299,8 @@ impl Builtin {
         Builtin::Ftoi,
         Builtin::Ftou,
     ];
-    /// The built-ins of KPL.md proper (integer words only).
-    pub const INTEGER: [Builtin; 10] = [
-        Builtin::Slt,
-        Builtin::Sle,
-        Builtin::Sgt,
-        Builtin::Sge,
-        Builtin::Sdiv,
-        Builtin::Srem,
-        Builtin::Ashr,
-        Builtin::Min,
-        Builtin::Max,
-        Builtin::Implies,
-    ];
+    /// The built-ins of KPL.md proper (integer words only): the first ten of `ALL`.
+    pub const INTEGER: &'static [Builtin] = Self::ALL.as_slice().split_at(10).0;
     pub fn name(self) -> &'static str {
         use Builtin::*;
         match self {
@@ -408,5 +398,19 @@ impl Kernel {
             }
             _ => None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Builtin;
+
+    #[test]
+    fn the_integer_built_ins_are_exactly_the_non_float_ones() {
+        for b in Builtin::ALL {
+            let float_name = b.name().starts_with('f') || matches!(b.name(), "itof" | "utof");
+            assert_eq!(b.is_float(), float_name, "{}", b.name());
+        }
+        assert_eq!(Builtin::INTEGER.len(), 10);
     }
 }

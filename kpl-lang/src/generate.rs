@@ -258,7 +258,7 @@ impl Gen {
                 Expr::new(ExprKind::Cond(Box::new(c), Box::new(t), Box::new(f)), SP)
             }
             7 => {
-                let b = *self.rng.pick(&Builtin::INTEGER);
+                let b = *self.rng.pick(Builtin::INTEGER);
                 let args = (0..b.arity()).map(|_| self.expr(ctx, depth - 1)).collect();
                 Expr::new(ExprKind::Call(id(b.name()), args), SP)
             }

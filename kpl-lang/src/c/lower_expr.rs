@@ -412,26 +412,15 @@ impl<'u> Lower<'u> {
         // The type of the result needs both branches' types: lower them into blocks first.
         let t = self.temp();
         self.emit(k::StmtKind::Local(sp_id(&t, span), None), span);
-        let mut tys = (Ty::Int, Ty::Int);
-        let mut then_vals = None;
-        let tb = self.sub_block(
-            |l| {
-                let v = l.expr(a);
-                tys.0 = v.ty;
-                then_vals = Some(v);
-            },
-            a.span,
-        );
-        let mut else_vals = None;
-        let eb = self.sub_block(
-            |l| {
-                let v = l.expr(b);
-                tys.1 = v.ty;
-                else_vals = Some(v);
-            },
-            b.span,
-        );
-        let ty = Lower::common(tys.0, tys.1);
+        let branch = |l: &mut Self, e: &Expr| {
+            let mut v = None;
+            let blk = l.sub_block(|l| v = Some(l.expr(e)), e.span);
+            (blk, v)
+        };
+        let (tb, then_val) = branch(self, a);
+        let (eb, else_val) = branch(self, b);
+        let ty_of = |v: &Option<Val>| v.as_ref().map_or(Ty::Int, |v| v.ty);
+        let ty = Lower::common(ty_of(&then_val), ty_of(&else_val));
         let finish = |l: &mut Self, mut blk: k::Block, v: Option<Val>| {
             if let Some(v) = v {
                 let e = l.convert(v, ty, span);
@@ -439,8 +428,8 @@ impl<'u> Lower<'u> {
             }
             blk
         };
-        let tb = finish(self, tb, then_vals);
-        let eb = finish(self, eb, else_vals);
+        let tb = finish(self, tb, then_val);
+        let eb = finish(self, eb, else_val);
         self.emit(k::StmtKind::If(cv, tb, Some(Box::new(k::Else::Block(eb)))), span);
         Val { e: k::Expr::var(&t, span), ty }
     }
