@@ -101,6 +101,11 @@ pub fn run(a: Args) -> Exit {
 }
 
 fn isabelle(a: &Args, an: &crate::cmd_verify::Analysed, cert: &certificate::Certificate) -> Exit {
+    if let Some(d) = crate::cmd_export_isabelle::unsupported(&an.checked) {
+        crate::input::report(&an.src, &[kpl_lang::Diagnostic { severity: kpl_lang::diagnostic::Severity::Warning, ..d }]);
+        eprintln!("note: the certificate is written; the Isabelle session is not (`--no-isabelle` skips it quietly)");
+        return Exit::Ok;
+    }
     let name = an.checked.kernel.name.name.clone();
     let data = match crate::isabelle::certificate(&name, cert) {
         Ok(d) => d,

@@ -33,6 +33,10 @@ pub fn run(a: Args) -> Exit {
         Ok(x) => x,
         Err(e) => return e,
     };
+    if let Some(d) = unsupported(&c) {
+        input::report(&src, &[d]);
+        return Exit::BadInput;
+    }
     let run = match run_for(&c, launch, &src.path, &a.inputs) {
         Ok(r) => r,
         Err(e) => return e,
@@ -47,6 +51,12 @@ pub fn run(a: Args) -> Exit {
         }
         Err(e) => e,
     }
+}
+
+/// What keeps a kernel out of the Isabelle export, as a diagnostic.
+pub fn unsupported(c: &Checked) -> Option<kpl_lang::Diagnostic> {
+    let (span, msg) = kpl_isabelle::kpl_to_isabelle::unsupported(&c.core)?;
+    Some(kpl_lang::Diagnostic::error(msg, span))
 }
 
 /// The run the differential check states, when the interpreter can do it.

@@ -88,6 +88,12 @@ fn model_agrees(dir: &Path, what: &str) -> bool {
     }
 }
 
+/// Kernels whose barriers order less than both memories: the theories' `SBarrier` orders
+/// both, so the export refuses them (`a_partial_fence_is_refused`).
+fn partial_fence(k: &Path) -> bool {
+    std::fs::read_to_string(k).unwrap_or_default().contains("barrier(")
+}
+
 fn export(kernel: &str, extra: &[&str], dir: &Path) -> Out {
     let mut args = vec!["export-isabelle", kernel, "-o", s(dir)];
     args.extend_from_slice(extra);
@@ -147,7 +153,7 @@ fn every_kernel_exports_to_a_well_formed_session() {
     }
     assert!(kernels.len() >= 30);
     let mut checked = 0;
-    for k in &kernels {
+    for k in kernels.iter().filter(|k| !partial_fence(k)) {
         let stem = k.file_stem().unwrap().to_str().unwrap();
         let dir = tmp(&format!("all-{stem}"));
         let run = header(k, "run");
@@ -241,10 +247,14 @@ fn memory(json: &serde_json::Value) -> Observation {
 #[test]
 fn the_differential_lemma_states_what_kpl_run_computes() {
     let mut n = 0;
-    for k in kernels("tests/kernels", "kpl") {
+    for k in kernels("tests/kernels", "kpl").into_iter().filter(|k| !partial_fence(k)) {
         let run = header(&k, "run");
         let Some(first) = run.first() else { continue };
-        if !first.starts_with("ok") {
+        // The theories' semantics has no options (no benign tolerance): only runs that are
+        // `ok` with at most `--param`s.
+        let words: Vec<&str> = first.split_whitespace().collect();
+        let only_params = words[1..].chunks(2).all(|w| w[0] == "--param");
+        if words[0] != "ok" || !only_params {
             continue;
         }
         let dir = tmp(&format!("diff-{}", k.file_stem().unwrap().to_str().unwrap()));
@@ -288,7 +298,7 @@ fn a_defect_run_states_its_kind() {
 #[test]
 fn certify_reports_how_each_vc_lemma_is_closed() {
     let mut n = 0;
-    for k in kernels("tests/kernels", "kpl") {
+    for k in kernels("tests/kernels", "kpl").into_iter().filter(|k| !partial_fence(k)) {
         if header(&k, "verify").first().map(String::as_str) != Some("verified") {
             continue;
         }
@@ -369,6 +379,24 @@ fn bad_input_is_a_diagnostic_with_exit_3() {
     let o = kpl(&["export-isabelle", "tests/kernels/reduce.kpl"]);
     assert_eq!(o.code, 3, "a missing -o is a bad option: {}", o.stderr);
     let _ = std::fs::remove_file(&src);
+}
+
+/// A barrier that orders less than both memories is outside the exported semantics:
+/// `export-isabelle` says so at the barrier (exit 3); `certify` writes the certificate and
+/// warns that it writes no session.
+#[test]
+fn a_partial_fence_is_refused() {
+    let dir = tmp("fence");
+    let o = export("tests/kernels/fence_covers_accesses.kpl", &[], &dir);
+    assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("fence_covers_accesses.kpl:14:"), "{}", o.stderr);
+    assert!(!dir.exists(), "nothing is written");
+    let o = kpl(&["certify", "tests/kernels/fence_covers_accesses.kpl", "-o", s(&dir)]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(dir.join("certificate.json").exists());
+    assert!(!dir.join("ROOT").exists(), "no session");
+    assert!(o.stderr.contains("warning: the Isabelle export models only barriers"), "{}", o.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Generated kernels (every statement form, nested loops, procedures, shared arrays) export

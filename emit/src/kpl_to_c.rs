@@ -225,6 +225,21 @@ impl Em<'_> {
         }
     }
 
+    /// A KPL barrier: OpenCL names the memories its fence covers (`barrier(0)` orders
+    /// none); CUDA's `__syncthreads()` orders both, which is stronger and so agrees with
+    /// KPL on every race-free kernel.
+    fn fenced_barrier(&self, f: &Fence) -> String {
+        if self.t == Target::Cuda || f.as_constant() == Some((true, true)) {
+            return self.barrier().to_string();
+        }
+        let flag = |e: &Expr, name: &str| match e.kind {
+            ExprKind::Bool(b) => (if b { name } else { "0" }).to_string(),
+            ExprKind::Num(n) => (if n != 0 { name } else { "0" }).to_string(),
+            _ => format!("(({}) != 0u ? {name} : 0)", self.expr(e)),
+        };
+        format!("barrier({} | {});", flag(&f.shared, "CLK_LOCAL_MEM_FENCE"), flag(&f.global, "CLK_GLOBAL_MEM_FENCE"))
+    }
+
     fn block(&mut self, b: &Block, depth: usize) {
         for s in &b.stmts {
             self.stmt(s, depth);
@@ -280,8 +295,9 @@ impl Em<'_> {
                 }
                 let _ = writeln!(self.out, "{pad}p_{}({});", f.name, xs.join(", "));
             }
-            StmtKind::Barrier => {
-                let _ = writeln!(self.out, "{pad}{}", self.barrier());
+            StmtKind::Barrier(f) => {
+                let b = self.fenced_barrier(f);
+                let _ = writeln!(self.out, "{pad}{b}");
             }
             StmtKind::Break => {
                 let _ = writeln!(self.out, "{pad}break;");

@@ -78,7 +78,7 @@ pub enum StmtKind {
     If(Expr, Block, Option<Box<Else>>),
     While { cond: Expr, invariants: Vec<Expr>, body: Block },
     Call(Ident, Vec<Expr>),
-    Barrier,
+    Barrier(Fence),
     Break,
     Continue,
     Return,
@@ -86,6 +86,44 @@ pub enum StmtKind {
     Assume(Expr),
     /// A statement the parser could not read (its error is already reported).
     Error,
+}
+
+/// The memories a barrier orders (its fence), per memory a condition each thread
+/// evaluates: a thread's accesses to that memory before the barrier are ordered with
+/// everyone's after it only when its condition holds. `barrier;` orders both.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fence {
+    pub shared: Expr,
+    pub global: Expr,
+}
+
+impl Fence {
+    /// The fence of `barrier;` (and CUDA's `__syncthreads()`): both memories.
+    pub fn both(span: Span) -> Fence {
+        Fence { shared: Expr::new(ExprKind::Bool(true), span), global: Expr::new(ExprKind::Bool(true), span) }
+    }
+    /// A fence whose conditions are the literals given.
+    pub fn constant(shared: bool, global: bool, span: Span) -> Fence {
+        Fence { shared: Expr::new(ExprKind::Bool(shared), span), global: Expr::new(ExprKind::Bool(global), span) }
+    }
+    /// The condition for one kind of memory (`true`: shared).
+    pub fn of(&self, shared: bool) -> &Expr {
+        if shared {
+            &self.shared
+        } else {
+            &self.global
+        }
+    }
+    /// Whether the fence is a literal for both memories (as `barrier;` and every fence of
+    /// real kernels): `Some((shared, global))`.
+    pub fn as_constant(&self) -> Option<(bool, bool)> {
+        let lit = |e: &Expr| match e.kind {
+            ExprKind::Bool(b) => Some(b),
+            ExprKind::Num(n) => Some(n != 0),
+            _ => None,
+        };
+        Some((lit(&self.shared)?, lit(&self.global)?))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -291,8 +291,11 @@ impl Checker {
                     .with_help("`main` cannot return (as in the paper); use `if` to skip the rest"),
             ),
             StmtKind::Assert(e) | StmtKind::Assume(e) => self.expr(e),
-            StmtKind::Barrier
-            | StmtKind::Break
+            StmtKind::Barrier(f) => {
+                self.expr(&f.shared);
+                self.expr(&f.global);
+            }
+            StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Return
             | StmtKind::Error => {}

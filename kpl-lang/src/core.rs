@@ -56,6 +56,7 @@ pub fn is_core(k: &Kernel) -> bool {
             }
             StmtKind::Call(_, args) => args.iter().all(|a| !a.has_reads()),
             StmtKind::Assert(e) | StmtKind::Assume(e) => !e.has_reads(),
+            StmtKind::Barrier(f) => !f.shared.has_reads() && !f.global.has_reads(),
             _ => true,
         }
     }
@@ -172,6 +173,11 @@ impl Desugar {
             StmtKind::Call(f, args) => StmtKind::Call(f.clone(), args.iter().map(|a| self.hoist(a, out)).collect()),
             StmtKind::Assert(e) => StmtKind::Assert(self.hoist(e, out)),
             StmtKind::Assume(e) => StmtKind::Assume(self.hoist(e, out)),
+            StmtKind::Barrier(f) => {
+                let shared = self.hoist(&f.shared, out);
+                let global = self.hoist(&f.global, out);
+                StmtKind::Barrier(Fence { shared, global })
+            }
             other => other.clone(),
         };
         out.push(Stmt { kind, span: s.span });
@@ -251,6 +257,10 @@ fn stmt_names(s: &Stmt, used: &mut HashSet<String>) {
             args.iter().for_each(|a| expr_names(a, used));
         }
         StmtKind::Assert(e) | StmtKind::Assume(e) => expr_names(e, used),
+        StmtKind::Barrier(f) => {
+            expr_names(&f.shared, used);
+            expr_names(&f.global, used);
+        }
         _ => {}
     }
 }
@@ -339,6 +349,10 @@ impl StripSpans {
                 args.iter_mut().for_each(|a| self.expr(a))
             }
             StmtKind::Assert(e) | StmtKind::Assume(e) => self.expr(e),
+            StmtKind::Barrier(f) => {
+                self.expr(&mut f.shared);
+                self.expr(&mut f.global);
+            }
             _ => {}
         }
     }

@@ -370,7 +370,7 @@ impl Gen {
             10 if !deep && ctx.uniform && !ctx.in_plain_loop && !ctx.in_proc => self.barrier_loop(ctx, out),
             11 if !deep && ctx.uniform && !ctx.in_plain_loop && !ctx.in_proc => self.uniform_if(ctx, out),
             12 if ctx.uniform && !ctx.in_plain_loop && !ctx.in_proc => {
-                out.push(stmt(StmtKind::Barrier));
+                out.push(stmt(StmtKind::Barrier(Fence::both(SP))));
                 self.new_modes();
             }
             13 if !self.procs.is_empty() && !ctx.in_proc => {
@@ -430,7 +430,7 @@ impl Gen {
 
     /// `barrier; local i := 0; while i < K { i := i + 1; ...; barrier; }` with K constant.
     fn barrier_loop(&mut self, ctx: Ctx, out: &mut Vec<Stmt>) {
-        out.push(stmt(StmtKind::Barrier));
+        out.push(stmt(StmtKind::Barrier(Fence::both(SP))));
         let i = self.fresh("i");
         out.push(stmt(StmtKind::Local(id(&i), Some(num(0)))));
         self.declare(&i, true);
@@ -439,7 +439,7 @@ impl Gen {
         let inner = Ctx { depth: ctx.depth + 1, ..ctx };
         let mut body = vec![stmt(StmtKind::Assign(id(&i), bin(BinOp::Add, var(&i), num(1))))];
         body.extend(self.body(inner, 4));
-        body.push(stmt(StmtKind::Barrier));
+        body.push(stmt(StmtKind::Barrier(Fence::both(SP))));
         self.new_modes();
         out.push(stmt(StmtKind::While {
             cond: bin(BinOp::Lt, var(&i), num(k)),
@@ -450,7 +450,7 @@ impl Gen {
 
     /// `barrier; if U { ...; barrier; } else { ...; barrier; }` with U uniform in a group.
     fn uniform_if(&mut self, ctx: Ctx, out: &mut Vec<Stmt>) {
-        out.push(stmt(StmtKind::Barrier));
+        out.push(stmt(StmtKind::Barrier(Fence::both(SP))));
         let mut c = match self.rng.below(3) {
             0 if !self.params.is_empty() => bin(BinOp::Rem, var(&self.params[0].clone()), num(2)),
             1 => bin(BinOp::Eq, special(Special::Gid, Axis::X), num(0)),
@@ -462,10 +462,10 @@ impl Gen {
         let inner = Ctx { depth: ctx.depth + 1, ..ctx };
         self.new_modes();
         let mut t = self.body(inner, 3);
-        t.push(stmt(StmtKind::Barrier));
+        t.push(stmt(StmtKind::Barrier(Fence::both(SP))));
         self.new_modes();
         let mut e = self.body(inner, 3);
-        e.push(stmt(StmtKind::Barrier));
+        e.push(stmt(StmtKind::Barrier(Fence::both(SP))));
         self.new_modes();
         out.push(stmt(StmtKind::If(c, block(t), Some(Box::new(Else::Block(block(e)))))));
     }

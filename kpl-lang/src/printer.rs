@@ -218,7 +218,7 @@ impl Printer<'_> {
                 .append(args_doc(args))
                 .append(RcDoc::text(");"))
                 .group(),
-            StmtKind::Barrier => RcDoc::text("barrier;"),
+            StmtKind::Barrier(f) => fence_doc(f),
             StmtKind::Break => RcDoc::text("break;"),
             StmtKind::Continue => RcDoc::text("continue;"),
             StmtKind::Return => RcDoc::text("return;"),
@@ -241,6 +241,24 @@ fn decl(d: &Decl) -> Doc {
         DeclKind::Requires(e) => return RcDoc::text("requires ").append(expr(e, 0)).append(RcDoc::text(";")),
     };
     RcDoc::text(text)
+}
+
+/// `barrier;` when it orders both memories, else `barrier(...)` naming each memory it may
+/// order (`shared`, or `shared: COND` when the condition is not a literal).
+fn fence_doc(f: &Fence) -> Doc {
+    if f.as_constant() == Some((true, true)) {
+        return RcDoc::text("barrier;");
+    }
+    let items = [("shared", &f.shared), ("global", &f.global)].into_iter().filter_map(|(name, e)| match e.kind {
+        ExprKind::Bool(false) => None,
+        ExprKind::Num(0) => None,
+        ExprKind::Bool(true) => Some(RcDoc::text(name)),
+        _ => Some(RcDoc::text(format!("{name}: ")).append(expr(e, 0))),
+    });
+    RcDoc::text("barrier(")
+        .append(RcDoc::intersperse(items, RcDoc::text(", ")))
+        .append(RcDoc::text(");"))
+        .group()
 }
 
 fn dims(ds: &Dims) -> String {

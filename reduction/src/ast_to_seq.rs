@@ -452,7 +452,7 @@ impl<'k> Builder<'k> {
             }
             StmtKind::While { cond, invariants, body } => self.while_loop(s, cond, invariants, body, p),
             StmtKind::Call(f, args) => self.call(f, args, p),
-            StmtKind::Barrier => self.barrier(s.span, &p),
+            StmtKind::Barrier(f) => self.barrier(s.span, f, &p),
             StmtKind::Break | StmtKind::Continue | StmtKind::Return => {
                 let f = self.frames.last().cloned().unwrap_or_default();
                 let flag = match s.kind {
@@ -610,7 +610,11 @@ impl<'k> Builder<'k> {
         }
     }
 
-    fn barrier(&mut self, span: kpl_lang::Span, p: &Pair) {
+    /// A barrier: the divergence check; the arrays' contents made arbitrary (equal for two
+    /// threads of one group); thread 1's logged accesses to an array forgotten when the
+    /// pair is in one group and thread 1's fence covers the array's memory (GPUVerify's
+    /// barrier: accesses a thread's fence does not cover still race with later ones).
+    fn barrier(&mut self, span: kpl_lang::Span, fence: &ast::Fence, p: &Pair) {
         let both = Expr::and2(self.same_group.clone(), self.distinct.clone());
         self.assert(
             Expr::implies(both, Expr::eq(p[0].clone(), p[1].clone())),
@@ -620,6 +624,12 @@ impl<'k> Builder<'k> {
         );
         self.barrier_before = true;
         let clear = Expr::and2(self.same_group.clone(), p[0].clone());
+        let covers = |b: &Self, e: &ast::Expr| match e.kind {
+            ExprKind::Bool(true) => None,
+            _ => Some(Expr::to_bool(b.expr(e, 0))),
+        };
+        let shared_fence = covers(self, &fence.shared);
+        let global_fence = covers(self, &fence.global);
         for k in 0..self.prog.arrays.len() {
             if let Some(c) = self.copies[k] {
                 let name = self.prog.arrays[k].name.clone();
@@ -632,6 +642,11 @@ impl<'k> Builder<'k> {
                 self.assign(c[1], Expr::ite(p[1].clone(), other, Expr::Var(c[1])));
             }
             let inst = self.inst[k];
+            let fenced = if self.prog.arrays[k].shared { &shared_fence } else { &global_fence };
+            let clear = match fenced {
+                None => clear.clone(),
+                Some(f) => Expr::and2(clear.clone(), f.clone()),
+            };
             for ex in [inst.wr_exists, inst.rd_exists] {
                 self.assign(ex, Expr::and2(Expr::Var(ex), Expr::not(clear.clone())));
             }
@@ -773,7 +788,7 @@ fn returns(b: &ast::Block) -> bool {
 /// Does a block (or a proc it calls) execute a barrier?
 fn contains_barrier(k: &ast::Kernel, b: &ast::Block) -> bool {
     b.stmts.iter().any(|s| match &s.kind {
-        StmtKind::Barrier => true,
+        StmtKind::Barrier(_) => true,
         StmtKind::If(_, t, e) => {
             contains_barrier(k, t)
                 || match e.as_deref() {

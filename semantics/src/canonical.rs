@@ -102,7 +102,7 @@ impl Flat {
                 }
                 self.loops = outer;
             }
-            StKind::Barrier => {
+            StKind::Barrier { .. } => {
                 self.emit(Ins::Barrier(s.id));
             }
             StKind::Break => {

@@ -37,7 +37,8 @@ pub enum StKind {
     If { cond: Ex, then: Vec<St>, els: Vec<St>, jumps: bool },
     While { cond: Ex, invariants: Vec<(Ex, u32)>, body: Vec<St>, jumps: bool },
     Call { proc: u32, args: Vec<Ex> },
-    Barrier,
+    /// A barrier with its fence: per thread, whether it orders shared and global memory.
+    Barrier { shared: Ex, global: Ex },
     Break,
     Continue,
     Return,
@@ -96,6 +97,8 @@ pub struct Program {
     pub main: Vec<St>,
     pub slots: Vec<String>,
     pub stmts: Vec<StmtInfo>,
+    /// Some barrier's fence is not a constant (it may differ between threads).
+    pub thread_fences: bool,
 }
 
 impl Program {
@@ -121,6 +124,7 @@ pub fn compile(core: &ast::Kernel, launch: Launch) -> Program {
             main: Vec::new(),
             slots: Vec::new(),
             stmts: Vec::new(),
+            thread_fences: false,
         },
     };
     for d in &core.decls {
@@ -255,7 +259,11 @@ impl Compiler {
             StmtKind::Call(f, args) => {
                 StKind::Call { proc: self.procs[&f.name], args: args.iter().map(|a| self.expr(a)).collect() }
             }
-            StmtKind::Barrier => StKind::Barrier,
+            StmtKind::Barrier(f) => {
+                let (shared, global) = (self.expr(&f.shared), self.expr(&f.global));
+                self.prog.thread_fences |= !matches!((&shared, &global), (Ex::Const(_), Ex::Const(_)));
+                StKind::Barrier { shared, global }
+            }
             StmtKind::Break => StKind::Break,
             StmtKind::Continue => StKind::Continue,
             StmtKind::Return => StKind::Return,

@@ -38,12 +38,18 @@ impl std::hash::Hasher for IndexHasher {
 
 type IndexMap<V> = HashMap<u32, V, std::hash::BuildHasherDefault<IndexHasher>>;
 
-/// The accesses to one element by one group since its last barrier (local ids).
+/// The accesses to one element by one group since its last barrier (local ids): up to two
+/// distinct writers and two distinct readers (enough to find, for any thread, an access
+/// by another thread), the last value written, and whether the writes wrote different
+/// values (then, unless it was already a race, they all came from one thread).
 #[derive(Clone, Copy, Debug)]
 pub struct Rec {
     pub writer: u32,
     pub wstmt: u32,
+    pub w2: u32,
+    pub w2stmt: u32,
     pub value: u32,
+    pub varied: bool,
     pub r1: u32,
     pub r1stmt: u32,
     pub r2: u32,
@@ -51,10 +57,74 @@ pub struct Rec {
 }
 
 impl Rec {
-    const EMPTY: Rec = Rec { writer: NONE, wstmt: 0, value: 0, r1: NONE, r1stmt: 0, r2: NONE, r2stmt: 0 };
+    const EMPTY: Rec =
+        Rec { writer: NONE, wstmt: 0, w2: NONE, w2stmt: 0, value: 0, varied: false, r1: NONE, r1stmt: 0, r2: NONE, r2stmt: 0 };
     fn is_empty(&self) -> bool {
         self.writer == NONE && self.r1 == NONE
     }
+    /// A writer other than `l`, with its statement.
+    fn other_writer(&self, l: u32) -> Option<(u32, u32)> {
+        if self.writer != NONE && self.writer != l {
+            Some((self.writer, self.wstmt))
+        } else if self.w2 != NONE && self.w2 != l {
+            Some((self.w2, self.w2stmt))
+        } else {
+            None
+        }
+    }
+    /// A reader other than `l`, with its statement.
+    fn other_reader(&self, l: u32) -> Option<(u32, u32)> {
+        if self.r1 != NONE && self.r1 != l {
+            Some((self.r1, self.r1stmt))
+        } else if self.r2 != NONE && self.r2 != l {
+            Some((self.r2, self.r2stmt))
+        } else {
+            None
+        }
+    }
+    /// Does a write of `v` by `l` conflict with an earlier write (KPL.md: two writes by
+    /// different threads conflict unless benign tolerance is on and they wrote equal
+    /// values)? Gives the earlier writer.
+    fn write_conflict(&self, l: u32, v: u32, benign: bool) -> Option<(u32, u32)> {
+        let w = self.other_writer(l)?;
+        // Unless `varied`, every earlier write wrote `value`; if `varied`, all came from `w`
+        // and one of them differs from `v`.
+        (!benign || self.varied || self.value != v).then_some(w)
+    }
+    fn add_read(&mut self, l: u32, stmt: u32) {
+        if self.r1 == NONE {
+            self.r1 = l;
+            self.r1stmt = stmt;
+        } else if self.r1 != l && self.r2 == NONE {
+            self.r2 = l;
+            self.r2stmt = stmt;
+        }
+    }
+    fn add_write(&mut self, l: u32, stmt: u32, v: u32) {
+        if self.writer == NONE {
+            self.writer = l;
+            self.wstmt = stmt;
+        } else {
+            self.varied |= self.value != v;
+            if self.writer != l && self.w2 == NONE {
+                self.w2 = l;
+                self.w2stmt = stmt;
+            }
+        }
+        self.value = v;
+    }
+    fn wrote(&self, l: u32) -> bool {
+        l != NONE && (self.writer == l || self.w2 == l)
+    }
+}
+
+/// One logged access, for kernels whose barriers fence memory per thread (`history`).
+#[derive(Clone, Copy, Debug)]
+struct Logged {
+    local: u32,
+    stmt: u32,
+    write: bool,
+    value: u32,
 }
 
 enum Records {
@@ -120,17 +190,32 @@ enum Cells {
     Sparse(IndexMap<u32>),
 }
 
-/// Who in the kernel ever accessed an element of a global array (inter-group races):
-/// the first writer, the first reader and a reader of another group than the first.
+/// Who in the kernel ever accessed an element of a global array (inter-group races), as
+/// `Rec` does for a group, with (group, local, stmt) for each thread: the first writer, a
+/// writer of another group, the first reader and a reader of another group.
 #[derive(Clone, Copy, Debug)]
 pub struct KRec {
     pub w: (u32, u32, u32),
+    pub w2: (u32, u32, u32),
+    pub value: u32,
+    pub varied: bool,
     pub r1: (u32, u32, u32),
     pub r2: (u32, u32, u32),
 }
 
 impl KRec {
-    const EMPTY: KRec = KRec { w: (NONE, 0, 0), r1: (NONE, 0, 0), r2: (NONE, 0, 0) };
+    const EMPTY: KRec = KRec { w: (NONE, 0, 0), w2: (NONE, 0, 0), value: 0, varied: false, r1: (NONE, 0, 0), r2: (NONE, 0, 0) };
+    /// An access of `x` or `y` from another group than `g`.
+    fn other(x: (u32, u32, u32), y: (u32, u32, u32), g: u32) -> Option<(u32, u32, u32)> {
+        [x, y].into_iter().find(|a| a.0 != NONE && a.0 != g)
+    }
+    fn add(first: &mut (u32, u32, u32), second: &mut (u32, u32, u32), a: (u32, u32, u32)) {
+        if first.0 == NONE {
+            *first = a;
+        } else if first.0 != a.0 && second.0 == NONE {
+            *second = a;
+        }
+    }
 }
 
 struct ArrayMem {
@@ -143,6 +228,10 @@ struct ArrayMem {
     /// so that no group sees another's writes (the SDV semantics exactly).
     overlays: Vec<IndexMap<u32>>,
     pending: Vec<Records>,
+    /// Per group, every access since its last barrier, in order; kept only when some
+    /// barrier fences memory per thread (then a barrier may forget some threads' accesses
+    /// and keep the others', and `pending` is rebuilt from what is kept).
+    history: Vec<IndexMap<Vec<Logged>>>,
     kernel: Option<IndexMap<KRec>>,
 }
 
@@ -160,6 +249,8 @@ pub struct Memory {
     arrays: Vec<ArrayMem>,
     groups: u32,
     benign: bool,
+    /// Keep `history` (the program has a barrier whose fence depends on the thread).
+    precise: bool,
     pub inputs: Inputs,
 }
 
@@ -188,11 +279,12 @@ impl Memory {
                     cells,
                     overlays: if multi && !inter_group { (0..groups).map(|_| IndexMap::default()).collect() } else { vec![] },
                     pending: (0..groups).map(|_| Records::new(a.size, groups)).collect(),
+                    history: if prog.thread_fences { (0..groups).map(|_| IndexMap::default()).collect() } else { vec![] },
                     kernel: (multi && inter_group).then(IndexMap::default),
                 }
             })
             .collect();
-        Memory { arrays, groups, benign, inputs }
+        Memory { arrays, groups, benign, precise: prog.thread_fences, inputs }
     }
 
     pub fn size(&self, a: u32) -> Option<u32> {
@@ -224,112 +316,109 @@ impl Memory {
     /// The value thread `l` of group `g` sees at element `i` (its own pending write first).
     pub fn view(&mut self, a: u32, g: u32, l: u32, i: u32) -> u32 {
         let r = self.arrays[a as usize].pending[g as usize].get(i);
-        if r.writer == l {
+        if r.wrote(l) {
             r.value
         } else {
             self.committed(a, g, i)
         }
     }
 
+    fn remember(&mut self, a: u32, g: u32, i: u32, entry: Logged) {
+        if self.precise {
+            self.arrays[a as usize].history[g as usize].entry(i).or_default().push(entry);
+        }
+    }
+
     /// Log a read by thread `l` of group `g`; gives the value read, or the conflicting write.
     pub fn read(&mut self, a: u32, g: u32, l: u32, i: u32, stmt: u32) -> Result<u32, Conflict> {
         let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
-        if rec.writer != NONE && rec.writer != l {
-            return Err(Conflict { group: g, local: rec.writer, stmt: rec.wstmt, op: Op::Write });
+        if let Some((w, ws)) = rec.other_writer(l) {
+            return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
         }
-        if rec.r1 == NONE {
-            rec.r1 = l;
-            rec.r1stmt = stmt;
-        } else if rec.r1 != l && rec.r2 == NONE {
-            rec.r2 = l;
-            rec.r2stmt = stmt;
-        }
-        if rec.writer == l {
-            return Ok(rec.value);
-        }
-        Ok(self.committed(a, g, i))
+        rec.add_read(l, stmt);
+        let own = rec.wrote(l).then_some(rec.value);
+        self.remember(a, g, i, Logged { local: l, stmt, write: false, value: 0 });
+        Ok(match own {
+            Some(v) => v,
+            None => self.committed(a, g, i),
+        })
     }
 
     /// Log a write by thread `l` of group `g`; gives the conflicting access if any. With
-    /// benign tolerance, a second write of the value already pending is not a conflict.
+    /// benign tolerance, writes of equal values by different threads are not a conflict.
     pub fn write(&mut self, a: u32, g: u32, l: u32, i: u32, v: u32, stmt: u32) -> Result<(), Conflict> {
         let benign = self.benign;
         let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
-        if rec.writer != NONE && rec.writer != l && !(benign && rec.value == v) {
-            return Err(Conflict { group: g, local: rec.writer, stmt: rec.wstmt, op: Op::Write });
+        if let Some((w, ws)) = rec.write_conflict(l, v, benign) {
+            return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
         }
-        if rec.r1 != NONE && rec.r1 != l {
-            return Err(Conflict { group: g, local: rec.r1, stmt: rec.r1stmt, op: Op::Read });
+        if let Some((r, rs)) = rec.other_reader(l) {
+            return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
         }
-        if rec.r2 != NONE && rec.r2 != l {
-            return Err(Conflict { group: g, local: rec.r2, stmt: rec.r2stmt, op: Op::Read });
-        }
-        if rec.writer == NONE || rec.writer == l {
-            rec.writer = l;
-            rec.wstmt = stmt;
-            rec.value = v;
-        }
+        rec.add_write(l, stmt, v);
+        self.remember(a, g, i, Logged { local: l, stmt, write: true, value: v });
         Ok(())
     }
 
-    /// Log an access for inter-group races (global arrays of multi-group launches).
-    pub fn inter(&mut self, a: u32, g: u32, l: u32, i: u32, op: Op, stmt: u32) -> Result<(), Conflict> {
+    /// Log an access for inter-group races (global arrays of multi-group launches), with
+    /// the same rules as within a group, over the whole kernel (no barrier separates groups).
+    pub fn inter(&mut self, a: u32, g: u32, l: u32, i: u32, op: Op, value: u32, stmt: u32) -> Result<(), Conflict> {
+        let benign = self.benign;
         let Some(k) = self.arrays[a as usize].kernel.as_mut() else { return Ok(()) };
         let r = k.entry(i).or_insert(KRec::EMPTY);
-        let other = |x: (u32, u32, u32), op| Conflict { group: x.0, local: x.1, stmt: x.2, op };
-        if r.w.0 != NONE && r.w.0 != g {
-            return Err(other(r.w, Op::Write));
-        }
+        let conflict = |x: (u32, u32, u32), op| Conflict { group: x.0, local: x.1, stmt: x.2, op };
+        let me = (g, l, stmt);
         match op {
             Op::Read => {
-                if r.r1.0 == NONE {
-                    r.r1 = (g, l, stmt);
-                } else if r.r1.0 != g && r.r2.0 == NONE {
-                    r.r2 = (g, l, stmt);
+                if let Some(w) = KRec::other(r.w, r.w2, g) {
+                    return Err(conflict(w, Op::Write));
                 }
+                KRec::add(&mut r.r1, &mut r.r2, me);
             }
             Op::Write => {
-                if r.r1.0 != NONE && r.r1.0 != g {
-                    return Err(other(r.r1, Op::Read));
+                if let Some(w) = KRec::other(r.w, r.w2, g) {
+                    if !benign || r.varied || r.value != value {
+                        return Err(conflict(w, Op::Write));
+                    }
                 }
-                if r.r2.0 != NONE && r.r2.0 != g {
-                    return Err(other(r.r2, Op::Read));
+                if let Some(rd) = KRec::other(r.r1, r.r2, g) {
+                    return Err(conflict(rd, Op::Read));
                 }
-                if r.w.0 == NONE {
-                    r.w = (g, l, stmt);
+                if r.w.0 != NONE {
+                    r.varied |= r.value != value;
                 }
+                KRec::add(&mut r.w, &mut r.w2, me);
+                r.value = value;
             }
         }
         Ok(())
     }
 
-    /// A barrier in group `g` (all its threads enabled): commit its writes, clear its logs.
-    pub fn barrier(&mut self, g: u32) {
+    /// A barrier in group `g` (all its threads enabled). `fenced(shared, l)` tells whether
+    /// thread `l`'s fence covers shared (or global) memory: the accesses of the threads it
+    /// covers are ordered before everything after the barrier, so their writes are committed
+    /// and their log entries forgotten; other threads' accesses stay logged (and their
+    /// writes pending), so that they still race with what comes after.
+    pub fn barrier(&mut self, g: u32, fenced: &dyn Fn(bool, u32) -> bool, threads: u32) {
         for arr in &mut self.arrays {
-            let inst = if arr.shared { g as usize } else { 0 };
-            let ArrayMem { cells, overlays, pending, .. } = arr;
-            let overlay = overlays.get_mut(g as usize);
-            match overlay {
-                Some(o) => pending[g as usize].drain_writes(|i, v| {
-                    o.insert(i, v);
-                }),
-                None => {
-                    let cell = &mut cells[inst];
-                    pending[g as usize].drain_writes(|i, v| match cell {
-                        Cells::Dense(d) => d[i as usize] = v,
-                        Cells::Sparse(m) => {
-                            m.insert(i, v);
-                        }
-                    });
+            let covered = (0..threads).filter(|&l| fenced(arr.shared, l)).count() as u32;
+            if covered == threads {
+                arr.commit(g);
+                if let Some(h) = arr.history.get_mut(g as usize) {
+                    h.clear();
                 }
+            } else if covered > 0 {
+                let shared = arr.shared;
+                arr.forget_some(g, &|l| fenced(shared, l));
             }
         }
     }
-
     /// The final memory: pending writes merged as by a barrier, all groups' views joined.
     pub fn finish(mut self) -> Vec<(String, ArrayContents)> {
-        for g in 0..self.groups {
-            self.barrier(g);
+        for arr in &mut self.arrays {
+            for g in 0..self.groups {
+                arr.commit(g);
+            }
         }
         self.arrays
             .into_iter()
@@ -364,6 +453,62 @@ impl Memory {
                 (arr.name, contents)
             })
             .collect()
+    }
+}
+
+impl ArrayMem {
+    /// Make a committed value visible to group `g` (through its overlay if it has one).
+    fn store(cells: &mut [Cells], overlay: Option<&mut IndexMap<u32>>, inst: usize, i: u32, v: u32) {
+        match overlay {
+            Some(o) => {
+                o.insert(i, v);
+            }
+            None => match &mut cells[inst] {
+                Cells::Dense(d) => d[i as usize] = v,
+                Cells::Sparse(m) => {
+                    m.insert(i, v);
+                }
+            },
+        }
+    }
+
+    /// Commit group `g`'s pending writes and clear its logs (the paper's barrier).
+    fn commit(&mut self, g: u32) {
+        let inst = if self.shared { g as usize } else { 0 };
+        let ArrayMem { cells, overlays, pending, .. } = self;
+        let mut overlay = overlays.get_mut(g as usize);
+        pending[g as usize].drain_writes(|i, v| ArrayMem::store(cells, overlay.as_deref_mut(), inst, i, v));
+    }
+
+    /// Forget the logged accesses of the threads `fenced` covers, committing their writes;
+    /// rebuild the logs of the others from `history` (kept whenever a fence can be partial).
+    fn forget_some(&mut self, g: u32, fenced: &dyn Fn(u32) -> bool) {
+        let inst = if self.shared { g as usize } else { 0 };
+        let history = std::mem::take(&mut self.history[g as usize]);
+        let mut kept: IndexMap<Vec<Logged>> = IndexMap::default();
+        {
+            let ArrayMem { cells, overlays, pending, .. } = &mut *self;
+            let mut overlay = overlays.get_mut(g as usize);
+            pending[g as usize].drain_writes(|_, _| {});
+            for (i, entries) in history {
+                let (gone, stay): (Vec<Logged>, Vec<Logged>) = entries.into_iter().partition(|e| fenced(e.local));
+                if let Some(last) = gone.iter().rev().find(|e| e.write) {
+                    ArrayMem::store(cells, overlay.as_deref_mut(), inst, i, last.value);
+                }
+                if !stay.is_empty() {
+                    let rec = pending[g as usize].get_mut(i);
+                    for e in &stay {
+                        if e.write {
+                            rec.add_write(e.local, e.stmt, e.value);
+                        } else {
+                            rec.add_read(e.local, e.stmt);
+                        }
+                    }
+                    kept.insert(i, stay);
+                }
+            }
+        }
+        self.history[g as usize] = kept;
     }
 }
 

@@ -294,9 +294,9 @@ impl<'p> Machine<'p> {
                     }
                 }
             }
-            StKind::Barrier => {
+            StKind::Barrier { shared, global } => {
                 self.step(s.id, n)?;
-                self.barrier(act, s.id)?;
+                self.barrier(act, s.id, shared, global)?;
             }
             StKind::Break | StKind::Continue | StKind::Return => {
                 self.step(s.id, n)?;
@@ -334,7 +334,7 @@ impl<'p> Machine<'p> {
     }
 
     /// G-NO-OP, G-DIVERGENCE, G-SYNC for every group at once (K-DIVERGENCE, K-SYNC).
-    fn barrier(&mut self, act: &[u32], stmt: u32) -> Result<(), Stop> {
+    fn barrier(&mut self, act: &[u32], stmt: u32, shared: &Ex, global: &Ex) -> Result<(), Stop> {
         let tpg = self.tpg;
         let mut full = Vec::new();
         let mut i = 0;
@@ -362,9 +362,17 @@ impl<'p> Machine<'p> {
             }
             full.push(g);
         }
-        for g in full {
-            self.mem.barrier(g);
+        // Every thread of each group in `full` is in `act`, in order.
+        let sh = self.eval(shared, act);
+        let gl = self.eval(global, act);
+        let tpg = self.tpg;
+        for (k, g) in full.into_iter().enumerate() {
+            let base = k * tpg as usize;
+            let fenced = |is_shared: bool, l: u32| (if is_shared { &sh } else { &gl })[base + l as usize] != 0;
+            self.mem.barrier(g, &fenced, tpg);
         }
+        self.give(sh);
+        self.give(gl);
         Ok(())
     }
 
@@ -393,8 +401,8 @@ impl<'p> Machine<'p> {
         }
         for (k, &t) in act.iter().enumerate() {
             let (g, l) = (t / self.tpg, t % self.tpg);
-            if let Err(c) = self.mem.inter(a, g, l, idx[k], op, stmt) {
-                let v = vals.map(|v| v[k]).unwrap_or(0);
+            let v = vals.map(|v| v[k]).unwrap_or(0);
+            if let Err(c) = self.mem.inter(a, g, l, idx[k], op, v, stmt) {
                 return Err(self.race(a, idx[k], c, t, op, v, stmt, Scope::InterGroup));
             }
         }

@@ -202,7 +202,9 @@ impl<'p> Kernel<'p> {
         Ok(())
     }
 
-    fn barrier(&mut self, p: &Pred) -> Result<(), End> {
+    /// G-SYNC, with the fence (KPL.md): a thread's reads and writes of a memory its fence
+    /// covers are merged and forgotten; the others stay in its shadow memory and sets.
+    fn barrier(&mut self, p: &Pred, env: &Env, shared: &Ex, global: &Ex) -> Result<(), End> {
         let tpg = self.groups[0].len();
         self.count((self.groups.len() * tpg) as u64)?;
         for g in &self.groups {
@@ -215,17 +217,25 @@ impl<'p> Kernel<'p> {
             if !Self::holds(&self.groups[gi][0], p) {
                 continue; // G-NO-OP
             }
-            // G-SYNC: merge_i(γ): a written location takes its writer's value, others γ(0)'s.
-            let mut merged = self.groups[gi][0].sh.clone();
-            for t in &self.groups[gi] {
-                for x in &t.w {
-                    merged.insert(*x, t.sh.get(x).copied().unwrap_or(0));
+            let fences: Vec<[bool; 2]> =
+                self.groups[gi].iter().map(|t| [self.eval(t, env, global) != 0, self.eval(t, env, shared) != 0]).collect();
+            let arrays = self.p.arrays.clone();
+            let covered = |f: &[bool; 2], a: u32| f[(arrays[a as usize].kind == ArrayKind::Shared) as usize];
+            // merge_i(γ): a location written under a covering fence takes its writer's value.
+            let mut merged: Vec<(u32, u32, u32)> = Vec::new();
+            for (t, f) in self.groups[gi].iter().zip(&fences) {
+                for &(a, i) in t.w.iter().filter(|x| covered(f, x.0)) {
+                    merged.push((a, i, t.sh.get(&(a, i)).copied().unwrap_or(0)));
                 }
             }
-            for t in &mut self.groups[gi] {
-                t.sh = merged.clone();
-                t.r.clear();
-                t.w.clear();
+            for (t, f) in self.groups[gi].iter_mut().zip(&fences) {
+                for &(a, i, v) in &merged {
+                    if !t.w.contains(&(a, i)) || covered(f, a) {
+                        t.sh.insert((a, i), v);
+                    }
+                }
+                t.r.retain(|x| !covered(f, x.0));
+                t.w.retain(|x| !covered(f, x.0));
             }
         }
         Ok(())
@@ -358,7 +368,7 @@ impl<'p> Kernel<'p> {
                     stack.push((Item::SetLoc(u, a, env.clone()), p.clone()));
                 }
             }
-            StKind::Barrier => self.barrier(&p)?,
+            StKind::Barrier { shared, global } => self.barrier(&p, &env, shared, global)?,
             StKind::Break | StKind::Continue | StKind::Return => {
                 let flag = match s.kind {
                     StKind::Break => env.brk,
@@ -389,7 +399,8 @@ impl<'p> Kernel<'p> {
     /// group that wrote it.
     fn memory(&mut self) -> Vec<(String, ArrayContents)> {
         let all = vec![];
-        let _ = self.barrier(&all); // the final merge (every thread enabled)
+        static BOTH: Ex = Ex::Const(1);
+        let _ = self.barrier(&all, &Env::default(), &BOTH, &BOTH); // the final merge (every thread enabled)
         let mut out = Vec::new();
         for (a, info) in self.p.arrays.iter().enumerate() {
             let a = a as u32;

@@ -663,15 +663,34 @@ impl<'u> Lower<'u> {
         match n {
             "__syncthreads" if cuda => {
                 arity(self, 0);
-                self.emit(k::StmtKind::Barrier, span);
+                self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
                 zero
             }
             "barrier" | "work_group_barrier" if !cuda => {
-                // The fence flags do not change the SDV semantics.
-                for a in args {
+                // The flags name the memories the barrier orders (CUDA.md, OpenCL):
+                // CLK_LOCAL_MEM_FENCE (1) local memory, CLK_GLOBAL_MEM_FENCE (2) global.
+                // A work_group_barrier's memory scope (its second argument) is evaluated
+                // for its effects only.
+                if args.is_empty() || args.len() > 2 || (n == "barrier" && args.len() != 1) {
+                    self.err(format!("`{n}` takes the fence flags (and, for work_group_barrier, a scope)"), span);
+                    return zero;
+                }
+                let fence = match self.const_eval(&args[0]) {
+                    Some(v) => k::Fence::constant(v & 1 != 0, v & 2 != 0, span),
+                    None => {
+                        let v = self.expr(&args[0]);
+                        let flags = self.bind_temp(v, span).e;
+                        let bit = |b: u64| {
+                            let masked = bin(BinOp::BitAnd, flags.clone(), k::Expr::num(b, span), span);
+                            bin(BinOp::Ne, masked, k::Expr::num(0, span), span)
+                        };
+                        k::Fence { shared: bit(1), global: bit(2) }
+                    }
+                };
+                for a in &args[1..] {
                     self.expr_stmt(a);
                 }
-                self.emit(k::StmtKind::Barrier, span);
+                self.emit(k::StmtKind::Barrier(fence), span);
                 zero
             }
             // Fences do not change the SDV semantics (recorded for later fence analysis).

@@ -45,6 +45,13 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
             ("__GPUVERIFY__", "1"),
             ("CLK_LOCAL_MEM_FENCE", "1"),
             ("CLK_GLOBAL_MEM_FENCE", "2"),
+            ("CLK_IMAGE_MEM_FENCE", "4"),
+            // OpenCL 2.0 memory scopes (clang's values), for work_group_barrier.
+            ("memory_scope_work_item", "0"),
+            ("memory_scope_work_group", "1"),
+            ("memory_scope_device", "2"),
+            ("memory_scope_all_svm_devices", "3"),
+            ("memory_scope_sub_group", "4"),
         ],
     };
     let pre = pp::preprocess(src, &o.defines, predefined);
