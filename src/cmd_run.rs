@@ -55,7 +55,7 @@ pub fn run(a: Args) -> Exit {
         max_steps: a.max_steps,
         trace: a.trace.unwrap_or(0),
         inter_group: !a.check.only_intra_group,
-        benign: a.check.benign_tolerance && !a.check.no_benign_tolerance,
+        benign: a.check.benign(&a.file),
         progress: std::io::stderr().is_terminal().then_some(crate::progress::steps as fn(u64)),
     };
     let r = sdv::run(&prog, inputs, &opts);

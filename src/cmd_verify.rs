@@ -5,7 +5,7 @@
 use crate::exit::Exit;
 use crate::options::{CheckArgs, LaunchArgs};
 use crate::replay::{self, ReplayOptions};
-use crate::{input, progress, render};
+use crate::{gpuverify_text, input, progress, render};
 use kpl_certify::verify::{self, Options, Outcome, Report};
 use kpl_certify::witness::{Ids, Witness};
 use kpl_lang::span::line_col;
@@ -61,7 +61,7 @@ impl VerifyArgs {
         }
     }
 
-    pub fn options(&self, launch: Launch, explain: bool) -> Options {
+    pub fn options(&self, file: &std::path::Path, launch: Launch, explain: bool) -> Options {
         Options {
             launch,
             abstraction: if self.equality_abstraction {
@@ -72,7 +72,7 @@ impl VerifyArgs {
                 AbstractionChoice::Auto
             },
             only_intra_group: self.check.only_intra_group,
-            benign: self.check.benign_tolerance && !self.check.no_benign_tolerance,
+            benign: self.check.benign(file),
             timeout: self.timeout.map(Duration::from_secs_f64),
             infer: !self.no_infer,
             simplify: !self.no_simplify || explain,
@@ -172,7 +172,7 @@ pub struct Analysed {
 /// Load, verify and replay the defects of one file (progress on a terminal).
 pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_prefix: String) -> Result<Analysed, Exit> {
     let (src, c, launch) = input::load(path, &v.launch)?;
-    let opts = v.options(launch, explain);
+    let opts = v.options(path, launch, explain);
     let tty = std::io::stderr().is_terminal();
     let name = src.path.clone();
     let show = move |msg: &str| {
@@ -180,10 +180,16 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_p
             progress::show(&format!("{progress_prefix}{name}: {msg}"));
         }
     };
-    let report = verify::verify(&c.core, &opts, &show);
+    let mut report = verify::verify(&c.core, &opts, &show);
     let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: 20_000_000 };
-    let confirmed: Vec<bool> =
-        report.findings.iter().map(|f| replay::confirms(&c, launch, &report.program, f, &ro)).collect();
+    let mut confirmed = Vec::new();
+    for i in 0..report.findings.len() {
+        let seen = replay::reproduce(&c, launch, &report.program, &report.findings[i], &ro);
+        confirmed.push(seen.is_some());
+        if let Some(w) = seen {
+            report.findings[i].witness = w;
+        }
+    }
     Ok(Analysed { src, checked: c, launch, opts, report, confirmed })
 }
 
@@ -219,6 +225,12 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
     progress::clear();
     if !json_out {
         input::report(src, &diags);
+        if let Some(dialect) = gpuverify_dialect(&src.path) {
+            for f in &report.findings {
+                let l = &report.program.labels[f.label];
+                eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, l.span, &f.witness, launch, dialect));
+            }
+        }
     }
     let st = &report.stats;
     let secs = st.time_ms as f64 / 1000.0;
@@ -253,6 +265,15 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
         },
     });
     FileResult { code, text, json: Some(json) }
+}
+
+/// For `.cu` and `.cl` files, defects are also printed as GPUVerify prints them.
+fn gpuverify_dialect(path: &str) -> Option<gpuverify_text::Dialect> {
+    match std::path::Path::new(path).extension().and_then(|e| e.to_str()) {
+        Some("cu") => Some(gpuverify_text::Dialect::Cuda),
+        Some("cl") => Some(gpuverify_text::Dialect::OpenCl),
+        _ => None,
+    }
 }
 
 /// The verdict: the first kind found, in the order out_of_bounds, race, divergence,
@@ -316,7 +337,7 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
     let l = &r.program.labels[label];
     let status = if confirmed { "confirmed" } else { "possible" };
     let note = if confirmed {
-        "the interpreter reproduced it from the witness inputs".to_string()
+        "the interpreter reproduced it from the witness inputs: the element, threads and accesses shown are what it observed".to_string()
     } else {
         "the interpreter did not reproduce it from the witness inputs: it may come from the abstraction or from loop invariants that are too weak".to_string()
     };
@@ -405,7 +426,7 @@ fn defect_json(src: &str, r: &Report, label: usize, w: &Witness, confirmed: bool
             "threads": [ids_json(&w.threads[0]), ids_json(&w.threads[1])] }),
         LabelKind::Assertion => json!({ "kind": "assertion", "line": line, "col": col, "thread": ids_json(&w.threads[0]), "what": l.what }),
         LabelKind::Invariant { entry } => json!({ "kind": "assertion", "line": line, "col": col, "invariant": true,
-            "fails": if *entry { "on entry" } else { "not maintained" }, "what": l.what }),
+            "fails": if *entry { "on entry" } else { "not maintained" }, "what": l.what, "thread": ids_json(&w.threads[0]) }),
         LabelKind::OutOfBounds { array, size } => json!({ "kind": "out_of_bounds", "array": array, "index": w.index, "size": size,
             "accesses": [ { "thread": ids_json(&w.threads[0]), "op": l.what.split(' ').next().unwrap_or("access"), "line": line, "col": col } ] }),
         LabelKind::Candidate { .. } => json!({ "kind": "assertion" }),

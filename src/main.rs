@@ -12,6 +12,7 @@ mod cmd_run;
 mod cmd_verify;
 mod difftest;
 mod exit;
+mod gpuverify_text;
 mod input;
 mod isabelle;
 mod opencl;

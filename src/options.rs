@@ -73,12 +73,24 @@ pub struct CheckArgs {
     /// Check races within groups only (no inter-group races).
     #[arg(long = "only-intra-group")]
     pub only_intra_group: bool,
-    /// Tolerate write-write races that write equal values (GPUVerify's default).
+    /// Tolerate write-write races that write equal values (the default for `.cu` and
+    /// `.cl` files, as in GPUVerify).
     #[arg(long = "benign-tolerance", overrides_with = "no_benign_tolerance")]
     pub benign_tolerance: bool,
-    /// Report every write-write race, equal values or not (the default, KPL.md).
-    #[arg(long = "no-benign-tolerance", visible_alias = "no-benign")]
+    /// Report every write-write race, equal values or not (the default for `.kpl`, KPL.md).
+    #[arg(long = "no-benign-tolerance", visible_alias = "no-benign", overrides_with = "benign_tolerance")]
     pub no_benign_tolerance: bool,
+}
+
+impl CheckArgs {
+    /// Whether equal-value write-write races are tolerated for this file: the options, else
+    /// the default of its language (KPL.md for `.kpl`, GPUVerify's for `.cu`/`.cl`).
+    pub fn benign(&self, file: &std::path::Path) -> bool {
+        if self.benign_tolerance || self.no_benign_tolerance {
+            return self.benign_tolerance;
+        }
+        matches!(file.extension().and_then(|e| e.to_str()), Some("cu" | "cl"))
+    }
 }
 
 /// The inputs of a run: a seed for everything not given, a JSON file, and params.

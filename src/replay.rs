@@ -1,11 +1,12 @@
 //! Confirming a defect: replay the witness (params, initial contents) in the SDV
-//! interpreter and see whether it reports the same kind of defect at the same place.
+//! interpreter and see whether it reports the same kind of defect at the same place; a
+//! confirmed defect is reported with what the interpreter observed.
 
-use kpl_certify::witness::Witness;
+use kpl_certify::witness::{Ids, Witness};
 use kpl_certify::Finding;
 use kpl_lang::{Checked, Launch};
 use kpl_reduction::seq::{LabelKind, Program};
-use kpl_semantics::report::{Defect, Outcome};
+use kpl_semantics::report::{Access, Defect, Op, Outcome, RaceKind, ThreadId};
 use kpl_semantics::{sdv, Inputs};
 
 /// The interpreter's inputs for a witness (everything it does not fix comes from seed 0).
@@ -34,26 +35,60 @@ pub struct ReplayOptions {
     pub max_steps: u64,
 }
 
-/// Does the interpreter reproduce the finding from its witness?
-pub fn confirms(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &ReplayOptions) -> bool {
+/// Replay a finding's witness in the interpreter. When the interpreter reports the same
+/// kind of defect at the same source place (for a race: on the same array, of the same
+/// kind, with the later access at the label's place and of its operation), gives the
+/// witness with the details the interpreter observed: both threads, the element and the
+/// other access. Only those are reported as *confirmed*; the solver's own choice of
+/// threads and element may differ (any pair that races) and is never shown as confirmed.
+pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &ReplayOptions) -> Option<Witness> {
     if launch.total_threads() > sdv::MAX_THREADS {
-        return false;
+        return None;
     }
     let prog = kpl_semantics::compile(&c.core, launch);
     let opts = sdv::Options { max_steps: o.max_steps, inter_group: o.inter_group, benign: o.benign, ..Default::default() };
     let r = sdv::run(&prog, inputs(&f.witness), &opts);
     let label = &p.labels[f.label];
     let at = |s: kpl_lang::Span| (s.start, s.end) == label.span;
-    match (&label.kind, &r.outcome) {
-        (LabelKind::Race { array, .. }, Outcome::Defect(Defect::Race { array: a, accesses, .. })) => {
-            a == array && accesses.iter().any(|x| at(x.span))
+    let ids = |t: &ThreadId| Ids { group: t.group, local: t.local };
+    let mut w = f.witness.clone();
+    let Outcome::Defect(d) = &r.outcome else { return None };
+    match (&label.kind, d) {
+        (LabelKind::Race { array, second_write, logged_write, .. }, Defect::Race { kind, array: a, index, accesses, .. }) => {
+            let ww = *second_write && *logged_write;
+            if a != array || (*kind == RaceKind::WriteWrite) != ww {
+                return None;
+            }
+            let is_write = |x: &Access| x.op == Op::Write;
+            // The access at the label's place that is of the label's operation; the other
+            // is the logged one (both may be at one place: a statement racing with itself).
+            let k = (0..2).rev().find(|&k| at(accesses[k].span) && is_write(&accesses[k]) == *second_write)?;
+            let other = &accesses[1 - k];
+            if is_write(other) != *logged_write {
+                return None;
+            }
+            w.threads = [ids(&other.thread), ids(&accesses[k].thread)];
+            w.same_group = other.thread.group == accesses[k].thread.group;
+            w.index = Some(*index);
+            w.logged = Some((other.span.start, other.span.end));
         }
-        (LabelKind::Divergence, Outcome::Defect(Defect::Divergence { span, .. })) => at(*span),
-        (LabelKind::Assertion, Outcome::Defect(Defect::Assertion { span, invariant_of: None, .. })) => at(*span),
-        (LabelKind::Invariant { .. }, Outcome::Defect(Defect::Assertion { span, invariant_of: Some(_), .. })) => at(*span),
-        (LabelKind::OutOfBounds { array, .. }, Outcome::Defect(Defect::OutOfBounds { array: a, access, .. })) => {
-            a == array && at(access.span)
+        (LabelKind::Divergence, Defect::Divergence { span, enabled, disabled }) if at(*span) => {
+            w.threads = [ids(enabled), ids(disabled)];
+            w.same_group = true;
         }
-        _ => false,
+        (LabelKind::Assertion, Defect::Assertion { span, thread, invariant_of: None })
+        | (LabelKind::Invariant { .. }, Defect::Assertion { span, thread, invariant_of: Some(_) })
+            if at(*span) =>
+        {
+            w.threads[0] = ids(thread);
+        }
+        (LabelKind::OutOfBounds { array, .. }, Defect::OutOfBounds { array: a, index, access, .. })
+            if a == array && at(access.span) =>
+        {
+            w.threads[0] = ids(&access.thread);
+            w.index = Some(*index);
+        }
+        _ => return None,
     }
+    Some(w)
 }

@@ -31,6 +31,59 @@ fn every_verify_line_holds_and_nothing_defective_is_verified() {
     assert!(n >= 30, "only {n} kernels");
 }
 
+/// What a confirmed defect shows is what `kpl run --input` reports on its witness: the kind,
+/// the array and element, and both accesses (thread, operation, line and column).
+#[test]
+fn every_confirmed_defect_is_what_kpl_run_reports_on_its_witness() {
+    let dir = std::env::temp_dir().join(format!("kpl-confirmed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let access = |a: &serde_json::Value| (a["thread"].to_string(), a["op"].to_string(), a["line"].to_string(), a["col"].to_string());
+    let mut n = 0;
+    for k in kernels("tests/kernels", "kpl") {
+        if header(&k, "verify").pop().as_deref() == Some("verified") {
+            continue;
+        }
+        let opts = header(&k, "options").pop().unwrap_or_default();
+        let extra: Vec<&str> = opts.split_whitespace().collect();
+        let (_, _, v) = verdict_of(&k, &extra);
+        for (i, d) in v["defects"].as_array().unwrap().iter().enumerate() {
+            if d["confirmed"] != true {
+                continue;
+            }
+            let input = dir.join(format!("{}-{i}.json", k.file_stem().unwrap().to_str().unwrap()));
+            std::fs::write(&input, d["witness"].to_string()).unwrap();
+            let mut args = vec!["run", "--json", "--input", s(&input)];
+            args.extend(extra.iter().filter(|o| o.contains("benign") || o.contains("intra-group")));
+            args.push(s(&k));
+            let o = kpl(&args);
+            let r: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+            let got = &r["defect"];
+            assert_eq!(r["outcome"], d["kind"], "{}: {}", k.display(), o.stdout);
+            match d["kind"].as_str().unwrap() {
+                "race" => {
+                    assert_eq!((&got["array"], &got["index"]), (&d["array"], &d["index"]), "{}", k.display());
+                    let mut want: Vec<_> = d["accesses"].as_array().unwrap().iter().map(access).collect();
+                    let mut seen: Vec<_> = got["accesses"].as_array().unwrap().iter().map(access).collect();
+                    want.sort();
+                    seen.sort();
+                    assert_eq!(seen, want, "{}", k.display());
+                }
+                "out_of_bounds" => {
+                    assert_eq!((&got["array"], &got["index"]), (&d["array"], &d["index"]), "{}", k.display());
+                    assert_eq!(access(&got["accesses"][0]), access(&d["accesses"][0]), "{}", k.display());
+                }
+                "assertion" => {
+                    assert_eq!((&got["line"], &got["col"], &got["thread"]), (&d["line"], &d["col"], &d["thread"]), "{}", k.display())
+                }
+                _ => assert_eq!((&got["line"], &got["col"]), (&d["line"], &d["col"]), "{}", k.display()),
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 10, "only {n} confirmed defects");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn warshall_needs_the_equality_abstraction() {
     let k = root().join("tests/kernels/warshall.kpl");

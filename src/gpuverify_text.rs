@@ -1,0 +1,148 @@
+//! GPUVerify's text report of a defect, printed for `.cu` and `.cl` files beside kpl's own
+//! diagnostic, so that scripts and test suites written against GPUVerify read kpl's output.
+//!
+//! The wording and layout are GPUVerify's (`GPUVerifyErrorReporter`): `possible write-read
+//! race on A[3]:` then each access with its thread and source line, `this assertion might not
+//! hold for work item ...`, `barrier may be reached by non-uniform control flow`, `possible
+//! array out-of-bounds access on array A[9] by ...`. GPUVerify calls every defect
+//! "possible"; whether kpl's interpreter confirmed it is in kpl's own diagnostic above it.
+
+use kpl_certify::witness::{Ids, Witness};
+use kpl_lang::span::line_col;
+use kpl_lang::Launch;
+use kpl_reduction::seq::LabelKind;
+
+/// How GPUVerify names threads: OpenCL work items or CUDA threads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    OpenCl,
+    Cuda,
+}
+
+/// The highest dimension in use (GPUVerify's BlockHighestDim / GridHighestDim), 0-based.
+fn highest(d: [u32; 3]) -> usize {
+    if d[2] > 1 {
+        2
+    } else if d[1] > 1 {
+        1
+    } else {
+        0
+    }
+}
+
+fn tuple(v: [u32; 3], hi: usize, spaces: bool) -> String {
+    if hi == 0 {
+        return v[0].to_string();
+    }
+    let sep = if spaces { ", " } else { "," };
+    format!("({})", v[..=hi].iter().map(|x| x.to_string()).collect::<Vec<_>>().join(sep))
+}
+
+/// `work item 5 with local id 5 in work group 0` (OpenCL) or `thread 5 in thread block 0
+/// (global id 5)` (CUDA).
+fn thread(t: &Ids, launch: Launch, dialect: Dialect, spaces: bool) -> String {
+    let (bh, gh) = (highest(launch.threads), highest(launch.groups));
+    let global: [u32; 3] = std::array::from_fn(|k| t.group[k].wrapping_mul(launch.threads[k]).wrapping_add(t.local[k]));
+    let (local, group, global) = (tuple(t.local, bh, spaces), tuple(t.group, gh, spaces), tuple(global, bh, spaces));
+    match dialect {
+        Dialect::OpenCl => format!("work item {global} with local id {local} in work group {group}"),
+        Dialect::Cuda => format!("thread {local} in thread block {group} (global id {global})"),
+    }
+}
+
+/// `path:line:col:` and the source line, indented by two spaces as GPUVerify prints it.
+fn place(path: &str, src: &str, start: usize) -> (String, String) {
+    let (line, col) = line_col(src, start);
+    let text = src.lines().nth(line.saturating_sub(1)).unwrap_or("").trim_start();
+    (format!("{path}:{line}:{col}:"), format!("  {text}"))
+}
+
+/// The report of one defect: `label` is what failed, `span` its source span.
+pub fn defect(path: &str, src: &str, kind: &LabelKind, span: (usize, usize), w: &Witness, launch: Launch, dialect: Dialect) -> String {
+    let at = |start: usize| place(path, src, start);
+    let who = |t: usize, spaces: bool| thread(&w.threads[t], launch, dialect, spaces);
+    match kind {
+        LabelKind::Race { array, second_write, logged_write, .. } => {
+            let name = |write: bool| if write { "Write" } else { "Read" };
+            let (first, second) = (name(*logged_write), name(*second_write));
+            let idx = w.index.map(|i| format!("[{i}]")).unwrap_or_default();
+            let (loc2, line2) = at(span.0);
+            let mut out = format!(
+                "\n{path}: error: possible {}-{} race on {array}{idx}:\n\n{second} by {}, {loc2}\n{line2}\n\n",
+                first.to_lowercase(),
+                second.to_lowercase(),
+                who(1, true)
+            );
+            match w.logged {
+                Some(s) => {
+                    let (loc1, line1) = at(s.0);
+                    out.push_str(&format!("{first} by {}, {loc1}\n{line1}\n\n", who(0, true)));
+                }
+                None => out.push_str(&format!("{first} by {}, from external source location\n\n", who(0, true))),
+            }
+            out
+        }
+        LabelKind::Divergence => {
+            let (loc, line) = at(span.0);
+            format!("\n{loc} error: barrier may be reached by non-uniform control flow\n{line}\n")
+        }
+        LabelKind::Assertion => {
+            let (loc, line) = at(span.0);
+            format!("\n{loc} error: this assertion might not hold for {}\n{line}\n\n", who(0, true))
+        }
+        LabelKind::Invariant { entry } => {
+            let (loc, line) = at(span.0);
+            let what = if *entry { "loop invariant might not hold on entry" } else { "loop invariant might not be maintained by the loop" };
+            format!("\n{loc} error: {what} for {}\n{line}\n\n", who(0, true))
+        }
+        LabelKind::OutOfBounds { array, .. } => {
+            let (loc, line) = at(span.0);
+            let idx = w.index.map(|i| format!("[{i}]")).unwrap_or_default();
+            format!("{loc} error: possible array out-of-bounds access on array {array}{idx} by {}:\n{line}\n\n", who(0, false))
+        }
+        LabelKind::Candidate { .. } => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(group: u32, local: u32) -> Ids {
+        Ids { group: [group, 0, 0], local: [local, 0, 0] }
+    }
+
+    #[test]
+    fn a_race_reads_as_gpuverify_prints_it() {
+        let src = "__kernel void foo(__global int *p) {\n  p[0] = get_local_id(0);\n  int y = p[0];\n}\n";
+        let w = Witness { threads: [ids(1, 3), ids(1, 4)], index: Some(0), logged: Some((39, 61)), ..Witness::default() };
+        let kind = LabelKind::Race { array: "p".into(), array_index: 0, second_write: false, logged_write: true };
+        let launch = Launch { threads: [8, 1, 1], groups: [2, 1, 1] };
+        let text = defect("kernel.cl", src, &kind, (73, 77), &w, launch, Dialect::OpenCl);
+        let want = "\nkernel.cl: error: possible write-read race on p[0]:\n\n\
+                    Read by work item 12 with local id 4 in work group 1, kernel.cl:3:11:\n  int y = p[0];\n\n\
+                    Write by work item 11 with local id 3 in work group 1, kernel.cl:2:3:\n  p[0] = get_local_id(0);\n\n";
+        assert_eq!(text, want);
+        let cuda = defect("k.cu", src, &kind, (73, 77), &w, launch, Dialect::Cuda);
+        assert!(cuda.contains("Read by thread 4 in thread block 1 (global id 12), k.cu:3:11:"), "{cuda}");
+    }
+
+    #[test]
+    fn multi_dimensional_ids_are_tuples() {
+        let t = Ids { group: [0, 0, 0], local: [0, 1, 2] };
+        let launch = Launch { threads: [4, 4, 4], groups: [1, 1, 1] };
+        assert_eq!(thread(&t, launch, Dialect::OpenCl, true), "work item (0, 1, 2) with local id (0, 1, 2) in work group 0");
+        assert_eq!(thread(&t, launch, Dialect::OpenCl, false), "work item (0,1,2) with local id (0,1,2) in work group 0");
+    }
+
+    #[test]
+    fn assertions_and_divergence() {
+        let src = "x;\n  __assert(x == 0);\n";
+        let w = Witness { threads: [ids(0, 2), ids(0, 5)], ..Witness::default() };
+        let launch = Launch { threads: [8, 1, 1], groups: [1, 1, 1] };
+        let a = defect("kernel.cl", src, &LabelKind::Assertion, (5, 21), &w, launch, Dialect::OpenCl);
+        assert_eq!(a, "\nkernel.cl:2:3: error: this assertion might not hold for work item 2 with local id 2 in work group 0\n  __assert(x == 0);\n\n");
+        let d = defect("kernel.cl", src, &LabelKind::Divergence, (5, 21), &w, launch, Dialect::OpenCl);
+        assert!(d.contains("kernel.cl:2:3: error: barrier may be reached by non-uniform control flow\n  __assert(x == 0);"), "{d}");
+    }
+}
