@@ -17,7 +17,14 @@ if [ -n "$missing" ]; then
   $SUDO apt-get install -y $missing || { $SUDO apt-get update && $SUDO apt-get install -y $missing; }
 fi
 if ! command -v cargo >/dev/null 2>&1; then
-  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
-  # shellcheck disable=SC1091
-  . "$HOME/.cargo/env"
+  if [ ! -x "$HOME/.cargo/bin/cargo" ]; then
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+  fi
+  # The caller's shell keeps its PATH (`scripts/setup.sh && cargo ...`): put the
+  # toolchain's commands where that PATH already looks.
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  for tool in cargo rustc rustup; do
+    $SUDO ln -sf "$HOME/.cargo/bin/$tool" "/usr/local/bin/$tool"
+  done
 fi

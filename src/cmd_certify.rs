@@ -39,6 +39,16 @@ pub fn run(a: Args) -> Exit {
         eprintln!("error: {e}");
         return Exit::BadInput;
     }
+    if let Err(e) = crate::input::check_output_dir(&a.out) {
+        return e;
+    }
+    let _watchdog = a.v.timeout.map(|t| {
+        let path = a.file.display().to_string();
+        crate::limits::Watchdog::start(std::time::Duration::from_secs_f64(t) + crate::limits::GRACE, move || {
+            crate::progress::clear();
+            println!("{path}: inconclusive: the time limit of {t} s ran out (--timeout)");
+        })
+    });
     let an = match analyse(&a.file, &a.v, true, String::new()) {
         Ok(x) => x,
         Err(e) => return e,

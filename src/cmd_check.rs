@@ -17,16 +17,19 @@ pub struct Args {
 pub fn run(a: Args) -> Exit {
     let mut worst = Exit::Ok;
     for f in &a.files {
-        match input::load(f, &a.launch) {
+        match input::load(f, &a.launch, false) {
             Ok((src, c, l)) => {
+                let count = |n: u64, what: &str| match n {
+                    u64::MAX => format!("more than 2^64 {what}s"),
+                    1 => format!("1 {what}"),
+                    n => format!("{n} {what}s"),
+                };
                 println!(
-                    "{}: kernel `{}` is well formed ({} group{} of {} thread{})",
+                    "{}: kernel `{}` is well formed ({} of {})",
                     src.path,
                     c.kernel.name.name,
-                    l.num_groups(),
-                    if l.num_groups() == 1 { "" } else { "s" },
-                    l.threads_per_group(),
-                    if l.threads_per_group() == 1 { "" } else { "s" },
+                    count(l.num_groups(), "group"),
+                    count(l.threads_per_group(), "thread"),
                 );
             }
             Err(e) => worst = worst.max(e),

@@ -71,7 +71,7 @@ pub fn run(a: Args) -> Exit {
     let mut agreed = 0u64;
     let mut jobs: Vec<(String, Job)> = Vec::new();
     for f in &a.files {
-        jobs.push((f.display().to_string(), input::load(f, &a.launch).map(|(_, c, l)| (c, l))));
+        jobs.push((f.display().to_string(), input::load(f, &a.launch, true).map(|(_, c, l)| (c, l))));
     }
     for g in 0..a.generate.unwrap_or(0) {
         let k = kpl_lang::generate::generate(a.seed.wrapping_mul(1_000_003).wrapping_add(g));
@@ -93,6 +93,10 @@ pub fn run(a: Args) -> Exit {
             v => v,
         };
         match v {
+            Verdict::Agrees { compared: 0, skipped } => {
+                worst = worst.max(Exit::Inconclusive);
+                println!("{name}: not compared: all {skipped} input sets skipped (infeasible or too long)");
+            }
             Verdict::Agrees { compared, skipped } => {
                 agreed += 1;
                 let extra = if skipped > 0 { format!(" ({skipped} input sets skipped: infeasible or too long)") } else { String::new() };
@@ -118,10 +122,17 @@ pub fn run(a: Args) -> Exit {
                     None => {}
                 }
             }
-            Verdict::Skipped(msg) => println!("{name}: skipped: {msg}"),
+            Verdict::Skipped(msg) => {
+                worst = worst.max(Exit::Inconclusive);
+                println!("{name}: skipped: {msg}");
+            }
         }
     }
     println!("{agreed} kernel(s) agree");
+    if agreed == 0 && worst == Exit::Ok {
+        // Nothing was compared: no verdict to give (exit 2, as for any inconclusive run).
+        worst = Exit::Inconclusive;
+    }
     worst
 }
 

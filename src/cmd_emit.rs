@@ -30,10 +30,14 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Exit {
-    let (src, c, launch) = match input::load(&a.file, &a.launch) {
+    let (src, c, launch) = match input::load(&a.file, &a.launch, true) {
         Ok(x) => x,
         Err(e) => return e,
     };
+    if launch.threads_per_group() > u32::MAX as u64 || launch.num_groups() > u32::MAX as u64 {
+        eprintln!("error: the launch has {} threads per group and {} groups; emitted code counts each in 32 bits", launch.threads_per_group(), launch.num_groups());
+        return Exit::BadInput;
+    }
     let target = if a.cuda { Target::Cuda } else { Target::OpenCl };
     // The inputs of difftest's input set `--seed` (params shrunk until the run is feasible
     // and short); unsized arrays get the size that run needs.

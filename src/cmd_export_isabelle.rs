@@ -29,7 +29,10 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Exit {
-    let (src, c, launch) = match input::load(&a.file, &a.launch) {
+    if let Err(e) = input::check_output_dir(&a.out) {
+        return e;
+    }
+    let (src, c, launch) = match input::load(&a.file, &a.launch, true) {
         Ok(x) => x,
         Err(e) => return e,
     };

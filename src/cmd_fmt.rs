@@ -18,7 +18,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Exit {
-    let (src, c, _) = match input::load(&a.file, &a.launch) {
+    let (src, c, _) = match input::load(&a.file, &a.launch, false) {
         Ok(x) => x,
         Err(e) => return e,
     };

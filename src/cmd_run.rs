@@ -34,7 +34,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Exit {
-    let (src, c, launch) = match input::load(&a.file, &a.launch) {
+    let (src, c, launch) = match input::load(&a.file, &a.launch, true) {
         Ok(x) => x,
         Err(e) => return e,
     };

@@ -5,7 +5,7 @@
 use crate::exit::Exit;
 use crate::options::{CheckArgs, LaunchArgs};
 use crate::replay::{self, ReplayOptions};
-use crate::{gpuverify_text, input, progress, render};
+use crate::{gpuverify_text, input, limits, progress, render};
 use kpl_certify::verify::{self, Options, Outcome, Report};
 use kpl_certify::witness::{Ids, Witness};
 use kpl_lang::span::line_col;
@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The options of a verification (shared by `verify` and `certify`).
@@ -53,10 +54,15 @@ pub struct VerifyArgs {
     pub check_array_bounds: bool,
 }
 
+/// The longest `--timeout` (about 30 years): longer ones would overflow the clock.
+const MAX_TIMEOUT: f64 = 1e9;
+
 impl VerifyArgs {
     pub fn validate(&self) -> Result<(), String> {
         match self.timeout {
-            Some(t) if !(t > 0.0 && t.is_finite()) => Err(format!("`--timeout={t}`: expected a positive number of seconds")),
+            Some(t) if !(t > 0.0 && t <= MAX_TIMEOUT) => {
+                Err(format!("`--timeout={t}`: expected a positive number of seconds, at most {MAX_TIMEOUT:e}"))
+            }
             _ => Ok(()),
         }
     }
@@ -123,10 +129,21 @@ pub fn run(a: Args) -> Exit {
     let n = a.files.len();
     let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|x| x.get()).unwrap_or(1)).clamp(1, n);
     let next = AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<FileResult>>> = (0..n).map(|_| std::sync::Mutex::new(None)).collect();
+    let results: Arc<Vec<Mutex<Option<FileResult>>>> = Arc::new((0..n).map(|_| Mutex::new(None)).collect());
+    let paths: Vec<String> = a.files.iter().map(|p| p.display().to_string()).collect();
+    // `--timeout` bounds the whole command: past it (and a grace for the cooperative stop,
+    // which reports more), the watchdog prints what is finished, the rest as inconclusive.
+    let watchdog = a.v.timeout.map(|t| {
+        let limit = Duration::from_secs_f64(t * n.div_ceil(jobs) as f64) + limits::GRACE;
+        let (results, paths, json) = (results.clone(), paths.clone(), a.json);
+        limits::Watchdog::start(limit, move || {
+            progress::clear();
+            print_results(&results, &paths, json, &format!("the time limit of {t} s ran out (--timeout)"));
+        })
+    });
     std::thread::scope(|sc| {
         for _ in 0..jobs {
-            sc.spawn(|| loop {
+            limits::spawn_scoped(sc, || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 if i >= n {
                     break;
@@ -138,24 +155,36 @@ pub fn run(a: Args) -> Exit {
             });
         }
     });
+    if let Some(w) = &watchdog {
+        w.finish();
+    }
     progress::clear();
+    print_results(&results, &paths, a.json, "not verified")
+}
+
+/// Print each file's report in order (text, or one JSON object per line); a file with no
+/// result is reported as inconclusive for `missing`. Gives the worst exit code.
+fn print_results(results: &[Mutex<Option<FileResult>>], paths: &[String], json: bool, missing: &str) -> Exit {
     let mut worst = Exit::Ok;
-    let mut jsons = Vec::new();
-    for r in results {
-        let Some(r) = r.into_inner().ok().flatten() else { continue };
+    let mut out = String::new();
+    for (slot, path) in results.iter().zip(paths) {
+        let r = slot.lock().ok().and_then(|mut g| g.take());
+        let r = r.unwrap_or_else(|| FileResult {
+            code: Exit::Inconclusive,
+            text: format!("{path}: inconclusive: {missing}\n"),
+            json: Some(json!({ "file": path, "verdict": "inconclusive", "reason": missing, "defects": [] })),
+        });
         worst = worst.max(r.code);
-        if a.json {
-            if let Some(j) = r.json {
-                jsons.push(j);
-            }
+        if json {
+            let v = r.json.unwrap_or_else(|| json!({ "file": path, "verdict": "bad_input", "defects": [] }));
+            out.push_str(&serde_json::to_string(&v).unwrap_or_default());
+            out.push('\n');
         } else {
-            print!("{}", r.text);
+            out.push_str(&r.text);
         }
     }
-    if a.json {
-        let v = if jsons.len() == 1 { jsons.pop().unwrap_or(Value::Null) } else { Value::Array(jsons) };
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-    }
+    print!("{out}");
+    let _ = std::io::Write::flush(&mut std::io::stdout());
     worst
 }
 
@@ -171,7 +200,7 @@ pub struct Analysed {
 
 /// Load, verify and replay the defects of one file (progress on a terminal).
 pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_prefix: String) -> Result<Analysed, Exit> {
-    let (src, c, launch) = input::load(path, &v.launch)?;
+    let (src, c, launch) = input::load(path, &v.launch, true)?;
     let opts = v.options(path, launch, explain);
     let tty = std::io::stderr().is_terminal();
     let name = src.path.clone();

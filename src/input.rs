@@ -1,4 +1,5 @@
-//! Reading kernel files: picks the front end by extension, renders diagnostics to stderr.
+//! Reading kernel files: picks the front end by extension, renders diagnostics to stderr;
+//! and the directories commands write to.
 
 use crate::exit::Exit;
 use crate::options::LaunchArgs;
@@ -6,6 +7,7 @@ use kpl_lang::c::{Dialect, FrontOptions};
 use kpl_lang::diagnostic::render_all;
 use kpl_lang::{Checked, Diagnostic, Launch};
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::path::Path;
 
 /// A source file in memory.
@@ -28,18 +30,43 @@ pub fn read(path: &Path) -> Result<Source, Exit> {
     }
 }
 
-/// Print diagnostics for a file to stderr, with colour on a terminal.
+/// How many errors `report` shows per file (`--error-limit`, 0: all), as clang does.
+static ERROR_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_ERROR_LIMIT);
+pub const DEFAULT_ERROR_LIMIT: usize = 20;
+
+pub fn set_error_limit(n: usize) {
+    ERROR_LIMIT.store(if n == 0 { usize::MAX } else { n }, Ordering::Relaxed);
+}
+
+/// Print diagnostics for a file to stderr, with colour on a terminal: the first errors up
+/// to the error limit (with the warnings among them), then how many more there are.
 pub fn report(src: &Source, diags: &[Diagnostic]) {
     if diags.is_empty() {
         return;
     }
+    let limit = ERROR_LIMIT.load(Ordering::Relaxed);
+    let mut errors = 0;
+    let shown: Vec<Diagnostic> = diags
+        .iter()
+        .take_while(|d| {
+            errors += usize::from(d.is_error());
+            errors <= limit
+        })
+        .cloned()
+        .collect();
     let color = std::io::stderr().is_terminal();
-    eprint!("{}", render_all(diags, &src.path, &src.text, color));
+    eprint!("{}", render_all(&shown, &src.path, &src.text, color));
+    let hidden = diags.iter().filter(|d| d.is_error()).count().saturating_sub(limit);
+    if hidden > 0 {
+        eprintln!("{}: {hidden} more error{} not shown (--error-limit={limit}; 0 shows all)", src.path, if hidden == 1 { "" } else { "s" });
+    }
 }
 
 /// Load and check a kernel (`.kpl`, `.cu` or `.cl` by extension); diagnostics are
-/// printed, errors give exit code 3. Gives the launch to use, too.
-pub fn load(path: &Path, args: &LaunchArgs) -> Result<(Source, Checked, Launch), Exit> {
+/// printed, errors give exit code 3. Gives the launch to use, too. A `.cu` or `.cl` file
+/// declares no launch, so commands that run or verify (`need_launch`) require one on the
+/// command line (CUDA.md); `check` and `fmt` only warn.
+pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source, Checked, Launch), Exit> {
     let src = read(path)?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     let (threads, groups) = match args.given() {
@@ -57,6 +84,11 @@ pub fn load(path: &Path, args: &LaunchArgs) -> Result<(Source, Checked, Launch),
                 (Some(t), g) => Some(Launch { threads: t, groups: g.unwrap_or([1, 1, 1]) }),
                 (None, Some(_)) => {
                     eprintln!("error: the launch needs the threads per group too (`--blockDim=` or `--local_size=`)");
+                    return Err(Exit::BadInput);
+                }
+                (None, None) if need_launch => {
+                    let (b, g) = if ext == "cu" { ("--blockDim", "--gridDim") } else { ("--local_size", "--num_groups") };
+                    eprintln!("error: `{}` needs a launch: give the threads per group with `{b}=` (and the groups with `{g}=`, default 1)", src.path);
                     return Err(Exit::BadInput);
                 }
                 (None, None) => None,
@@ -86,4 +118,29 @@ pub fn load(path: &Path, args: &LaunchArgs) -> Result<(Source, Checked, Launch),
             Err(Exit::BadInput)
         }
     }
+}
+
+/// A directory `-o` may write to: one that does not exist yet (kpl creates it), an empty
+/// one, or one that holds only what kpl writes there (a certificate and an Isabelle
+/// session, from an earlier run). Anything else is refused, so that `-o /` or `-o ~`
+/// never scatters files into a directory of the user's.
+pub fn check_output_dir(dir: &Path) -> Result<(), Exit> {
+    let refuse = |why: &str| {
+        eprintln!("error: will not write into `{}`: {why}; give a new or empty directory", dir.display());
+        Err(Exit::BadInput)
+    };
+    if !dir.exists() {
+        return Ok(());
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return refuse("it is not a readable directory") };
+    for e in entries {
+        let Ok(e) = e else { return refuse("it cannot be listed") };
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        let ours = name == "certificate.json" || name == "ROOT" || name == "README.md" || name.ends_with(".thy");
+        if !ours || !e.file_type().is_ok_and(|t| t.is_file()) {
+            return refuse(&format!("it holds `{name}`, which kpl did not write"));
+        }
+    }
+    Ok(())
 }

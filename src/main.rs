@@ -14,6 +14,7 @@ mod difftest;
 mod exit;
 mod gpuverify_text;
 mod input;
+mod limits;
 mod isabelle;
 mod opencl;
 mod options;
@@ -31,7 +32,17 @@ use exit::Exit;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The most memory kpl's heap may use, in MiB (Z3 gets a third as much again); past it
+    /// the command ends as inconclusive (exit 2), naming this limit.
+    #[arg(long = "memory-limit", value_name = "MiB", global = true, default_value_t = limits::DEFAULT_MEMORY_MIB)]
+    memory_limit: u64,
+    /// Show at most this many errors per file (0: all).
+    #[arg(long = "error-limit", value_name = "N", global = true, default_value_t = input::DEFAULT_ERROR_LIMIT)]
+    error_limit: usize,
 }
+
+#[global_allocator]
+static ALLOC: limits::Counting = limits::Counting;
 
 #[derive(Subcommand)]
 enum Command {
@@ -75,7 +86,15 @@ fn main() {
             std::process::exit(code as i32);
         }
     };
-    let code = match cli.command {
+    limits::set_memory_limit(cli.memory_limit);
+    input::set_error_limit(cli.error_limit);
+    kpl_certify::set_solver_memory_limit(cli.memory_limit / 3);
+    let code = limits::with_big_stack(move || dispatch(cli.command));
+    std::process::exit(code as i32);
+}
+
+fn dispatch(command: Command) -> Exit {
+    match command {
         Command::Check(a) => cmd_check::run(a),
         Command::Fmt(a) => cmd_fmt::run(a),
         Command::Run(a) => cmd_run::run(a),
@@ -85,6 +104,5 @@ fn main() {
         Command::ExportIsabelle(a) => cmd_export_isabelle::run(a),
         Command::Emit(a) => cmd_emit::run(a),
         Command::Difftest(a) => cmd_difftest::run(a),
-    };
-    std::process::exit(code as i32);
+    }
 }

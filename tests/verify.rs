@@ -155,9 +155,15 @@ fn several_files_are_verified_with_a_report_each() {
     assert_eq!(o.code, 1);
     assert!(o.stdout.contains("reduce.kpl: verified"), "{}", o.stdout);
     assert!(o.stdout.contains("benign_write.kpl: race"), "{}", o.stdout);
-    let o = kpl(&["verify", "--json", s(&a), s(&b)]);
-    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
-    assert_eq!(v.as_array().unwrap().len(), 2);
+    // `--json` prints one object per file, one per line, in the order of the files; a
+    // file that cannot be read or checked is an object too.
+    let bad = root().join("tests/kernels/does_not_exist.kpl");
+    let o = kpl(&["verify", "--json", s(&a), s(&b), s(&bad)]);
+    assert_eq!(o.code, 3);
+    let v: Vec<serde_json::Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let verdicts: Vec<&str> = v.iter().map(|x| x["verdict"].as_str().unwrap()).collect();
+    assert_eq!(verdicts, ["verified", "race", "bad_input"]);
+    assert!(v[2]["file"].as_str().unwrap().ends_with("does_not_exist.kpl"));
 }
 
 #[test]

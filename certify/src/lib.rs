@@ -23,3 +23,9 @@ pub mod witness;
 
 pub use egg::Id;
 pub use verify::{verify, Finding, Options, Outcome, Report};
+
+/// Bound the memory Z3 may use, in MiB (its `memory_max_size`): past it a query answers
+/// `unknown`, which the verifier reports as inconclusive.
+pub fn set_solver_memory_limit(mib: u64) {
+    z3::set_global_param("memory_max_size", &mib.max(1).to_string());
+}

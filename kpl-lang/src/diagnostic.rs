@@ -75,12 +75,21 @@ impl Diagnostic {
     }
 }
 
+/// Source lines longer than this are shown clipped around the spans (minified or
+/// generated code can hold a whole kernel on one line).
+pub const MAX_LINE: usize = 160;
+
 /// Render diagnostics with snippets; `color` adds ANSI colours.
 pub fn render_all(diags: &[Diagnostic], file: &str, src: &str, color: bool) -> String {
     let files = SimpleFile::new(file, src);
     let config = term::Config::default();
     let mut buf = if color { Buffer::ansi() } else { Buffer::no_color() };
+    let mut clipped = String::new();
     for d in diags {
+        if touches_long_line(d, src) {
+            clipped.push_str(&render_clipped(d, file, src));
+            continue;
+        }
         let clamp = |s: Span| {
             let start = s.start.min(src.len());
             Span::new(start, s.end.clamp(start, src.len()))
@@ -101,5 +110,84 @@ pub fn render_all(diags: &[Diagnostic], file: &str, src: &str, color: bool) -> S
         // Writing into an in-memory buffer cannot fail in a way we could report better.
         let _ = term::emit_to_write_style(&mut buf, &config, &files, &cs);
     }
-    String::from_utf8_lossy(buf.as_slice()).into_owned()
+    String::from_utf8_lossy(buf.as_slice()).into_owned() + &clipped
+}
+
+/// The byte range of the line holding `at`.
+fn line_of(src: &str, at: usize) -> (usize, usize) {
+    let at = at.min(src.len());
+    let start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = src[at..].find('\n').map_or(src.len(), |i| at + i);
+    (start, end)
+}
+
+fn touches_long_line(d: &Diagnostic, src: &str) -> bool {
+    std::iter::once(d.span).chain(d.secondary.iter().map(|s| s.0)).any(|s| {
+        let (a, b) = line_of(src, s.start);
+        b - a > MAX_LINE
+    })
+}
+
+/// The largest char boundary of `s` at or before `i`.
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// A diagnostic on a long line: its header, the line clipped to `MAX_LINE` bytes around
+/// the primary span with the span marked, secondary spans and help as notes.
+fn render_clipped(d: &Diagnostic, file: &str, src: &str) -> String {
+    let sev = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    };
+    let (l, c) = line_col(src, d.span.start);
+    let (ls, le) = line_of(src, d.span.start);
+    let start = d.span.start.clamp(ls, le);
+    let from = floor_boundary(src, start.saturating_sub(MAX_LINE / 4).max(ls));
+    let to = floor_boundary(src, (from + MAX_LINE).min(le));
+    let lead = if from > ls { "…" } else { "" };
+    let tail = if to < le { "…" } else { "" };
+    let excerpt = &src[from..to];
+    let caret_at = src[from..start.min(to)].chars().count() + lead.chars().count();
+    let width = src[start.min(to)..d.span.end.clamp(start, to)].chars().count().max(1);
+    let num = l.to_string();
+    let pad = " ".repeat(num.len());
+    let mut out = format!("{sev}: {}\n{pad} ┌─ {file}:{l}:{c}\n{pad} │\n{num} │ {lead}{excerpt}{tail}\n", d.message);
+    out.push_str(&format!("{pad} │ {}{} {}\n", " ".repeat(caret_at), "^".repeat(width), d.label));
+    for (s, m) in &d.secondary {
+        let (sl, sc) = line_col(src, s.start);
+        out.push_str(&format!("{pad} = note: {file}:{sl}:{sc}: {m}\n"));
+    }
+    for h in &d.help {
+        out.push_str(&format!("{pad} = help: {h}\n"));
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_is_clipped_around_the_span() {
+        let src = format!("x;\n{}BAD{}\n", "a ".repeat(5000), " b".repeat(5000));
+        let at = src.find("BAD").unwrap();
+        let d = Diagnostic::error("bad thing", Span::new(at, at + 3)).with_label("here").with_help("fix it");
+        let text = d.render("f.kpl", &src);
+        assert!(text.len() < 3 * MAX_LINE, "{} bytes:\n{text}", text.len());
+        assert!(text.contains("f.kpl:2:10001"), "{text}");
+        let caret_line = text.lines().find(|l| l.contains('^')).unwrap();
+        let code_line = text.lines().find(|l| l.contains("BAD")).unwrap();
+        assert_eq!(caret_line.find('^').map(|i| caret_line[..i].chars().count()), code_line.find("BAD").map(|i| code_line[..i].chars().count()));
+        assert!(text.contains("help: fix it"));
+        // Short lines keep the full rendering.
+        let short = Diagnostic::error("bad", Span::new(0, 1)).render("f.kpl", "x;\n");
+        assert!(short.contains("1 │ x;"), "{short}");
+    }
 }

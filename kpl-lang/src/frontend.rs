@@ -26,6 +26,10 @@ pub fn check_kpl(src: &str) -> Result<Checked, Vec<Diagnostic>> {
     let Some(kernel) = parsed.kernel else {
         return Err(errors);
     };
+    if let Some(d) = crate::depth::check_kernel(&kernel) {
+        errors.push(d);
+        return Err(errors);
+    }
     errors.extend(check::check(&kernel));
     errors.sort_by_key(|d| d.span.start);
     let (errs, warnings): (Vec<_>, Vec<_>) = errors.into_iter().partition(|d| d.is_error());

@@ -21,14 +21,16 @@ impl Launch {
             threads: clamp(k.declared_dims(true).unwrap_or([1, 1, 1])),
         }
     }
+    /// The sizes multiply without overflow: a product past `u64::MAX` saturates (any
+    /// launch that large is refused as too large wherever its size matters).
     pub fn threads_per_group(&self) -> u64 {
-        self.threads.iter().map(|&x| x as u64).product()
+        self.threads.iter().fold(1u64, |p, &x| p.saturating_mul(x as u64))
     }
     pub fn num_groups(&self) -> u64 {
-        self.groups.iter().map(|&x| x as u64).product()
+        self.groups.iter().fold(1u64, |p, &x| p.saturating_mul(x as u64))
     }
     pub fn total_threads(&self) -> u64 {
-        self.threads_per_group() * self.num_groups()
+        self.threads_per_group().saturating_mul(self.num_groups())
     }
     /// The dimensionality in use: 1 unless a y or z size is over 1.
     pub fn dims_used(&self) -> usize {

@@ -19,6 +19,7 @@ pub use span::Span;
 pub mod c;
 pub mod check;
 pub mod core;
+pub mod depth;
 pub mod printer;
 pub mod frontend;
 

@@ -187,6 +187,15 @@ impl<'u> Lower<'u> {
         if has("bool") || has("_Bool") {
             return Ty::Bool;
         }
+        // `long long`, OpenCL's `long`/`ulong` and CUDA's `long` (LP64) are 64 bits: refused
+        // rather than truncated to kpl's 32-bit words.
+        if let Some(s) = specs.iter().find(|s| s.word == "long" || s.word == "ulong") {
+            let span = s.span;
+            self.err(
+                format!("`{}` is a 64-bit integer type, which kpl does not model yet (its words are 32 bits; a 64-bit value is rejected rather than truncated)", s.word),
+                span,
+            );
+        }
         if has("unsigned") || has("size_t") || has("uint") || has("uchar") || has("ushort") || has("ulong") {
             return Ty::UInt;
         }

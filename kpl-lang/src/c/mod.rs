@@ -6,6 +6,7 @@ pub mod ast;
 pub mod lexer;
 mod lower;
 mod lower_expr;
+mod nesting;
 pub mod pp;
 pub mod tokens;
 
@@ -89,6 +90,9 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
     if !errors.is_empty() {
         return Err(errors);
     }
+    if let Some(d) = nesting::check_unit(&unit) {
+        return Err(vec![d]);
+    }
     let lowered = lower::lower(&unit, o);
     warnings.extend(lowered.warnings);
     errors.extend(lowered.errors);
@@ -99,6 +103,9 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
     if !errors.is_empty() {
         errors.sort_by_key(|d| d.span.start);
         return Err(errors);
+    }
+    if let Some(d) = crate::depth::check_kernel(&kernel) {
+        return Err(vec![d]);
     }
     // The lowering must produce well-formed KPL; a failure here is a bug of ours.
     let problems = check::check(&kernel);

@@ -105,6 +105,13 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
                 Some(k) => CTok::Kw(k),
                 None => CTok::Ident(t.text.clone()),
             },
+            Kind::Number if is_long_long(&t.text) => {
+                errs.push(
+                    Diagnostic::error(format!("`{}` is a 64-bit (`long long`) literal, which kpl does not model yet", t.text), sp)
+                        .with_help("kpl's words are 32 bits; a 64-bit value is rejected rather than truncated"),
+                );
+                CTok::Int(0, false)
+            }
             Kind::Number => match number(&t.text) {
                 Some(n) => n,
                 None => {
@@ -168,6 +175,13 @@ pub fn unsupported(toks: &[(usize, CTok, usize)]) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// An integer literal with an `ll` suffix (`1ULL`, `5ll`).
+fn is_long_long(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    let body = lower.trim_end_matches('u');
+    body.ends_with("ll") && !body.contains('.')
 }
 
 /// An integer or floating literal.

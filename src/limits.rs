@@ -1,0 +1,161 @@
+//! The budgets of the whole process, which kpl enforces itself so that no input ends in a
+//! signal: a large stack for the work (deep kernels recurse deeply), a watchdog that ends
+//! the command when its `--timeout` has run out whatever it is doing, and a heap limit
+//! (`--memory-limit`) checked on every allocation.
+
+use crate::exit::Exit;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+/// The stack of every thread that runs kpl's work. Only the pages a run touches are used;
+/// the front end also bounds nesting (`kpl_lang::depth`), so this is never reached by
+/// the recursion of the stages over a kernel that passed it.
+pub const STACK: usize = 2 << 30;
+/// A smaller stack if the system refuses the large one.
+const FALLBACK_STACK: usize = 256 << 20;
+
+/// Run `f` on a thread with a large stack, and give its result.
+pub fn with_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let f = Arc::new(Mutex::new(Some(f)));
+    for size in [STACK, FALLBACK_STACK] {
+        let g = f.clone();
+        let spawned = std::thread::Builder::new().stack_size(size).spawn(move || {
+            let f = g.lock().ok().and_then(|mut s| s.take());
+            f.map(|f| f())
+        });
+        if let Ok(h) = spawned {
+            match h.join() {
+                Ok(Some(v)) => return v,
+                // A panic already went through the panic hook (exit 4); this is a fallback.
+                _ => std::process::exit(Exit::Internal as i32),
+            }
+        }
+    }
+    let f = f.lock().ok().and_then(|mut s| s.take());
+    match f {
+        Some(f) => f(),
+        None => std::process::exit(Exit::Internal as i32),
+    }
+}
+
+/// Spawn a scoped thread with the large stack (parallel work inside a command).
+pub fn spawn_scoped<'s, 'e, T: Send + 's>(
+    sc: &'s std::thread::Scope<'s, 'e>,
+    f: impl FnOnce() -> T + Send + 's,
+) -> std::thread::ScopedJoinHandle<'s, T> {
+    let b = std::thread::Builder::new().stack_size(STACK);
+    match b.spawn_scoped(sc, f) {
+        Ok(h) => h,
+        Err(_) => {
+            eprintln!("kpl: cannot start a worker thread (out of memory or address space)");
+            std::process::exit(Exit::Inconclusive as i32)
+        }
+    }
+}
+
+/// A time limit for a whole command: unless `finish` is called first, `on_expiry` runs
+/// when `limit` has passed (it prints what the command has to say) and the process ends
+/// with exit code 2.
+pub struct Watchdog {
+    done: Arc<(Mutex<bool>, Condvar)>,
+}
+
+impl Watchdog {
+    pub fn start(limit: Duration, on_expiry: impl FnOnce() + Send + 'static) -> Watchdog {
+        let done = Arc::new((Mutex::new(false), Condvar::new()));
+        let d = done.clone();
+        let _ = std::thread::Builder::new().name("kpl-watchdog".into()).spawn(move || {
+            let (lock, cv) = &*d;
+            let Ok(guard) = lock.lock() else { return };
+            let Ok((finished, _)) = cv.wait_timeout_while(guard, limit, |finished| !*finished) else { return };
+            if !*finished {
+                on_expiry();
+                let _ = std::io::stdout().flush();
+                std::process::exit(Exit::Inconclusive as i32);
+            }
+        });
+        Watchdog { done }
+    }
+
+    pub fn finish(&self) {
+        let (lock, cv) = &*self.done;
+        if let Ok(mut g) = lock.lock() {
+            *g = true;
+            cv.notify_all();
+        }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+/// How long past `--timeout` the watchdog waits for the command's own, cooperative stop
+/// (which reports more) before it ends the process.
+pub const GRACE: Duration = Duration::from_secs(2);
+
+/// The default heap limit in MiB (`--memory-limit`): with Z3's own (a third of it) kpl
+/// stays under 4 GiB.
+pub const DEFAULT_MEMORY_MIB: u64 = 3072;
+
+static USED: AtomicUsize = AtomicUsize::new(0);
+static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// Set the heap limit, in MiB.
+pub fn set_memory_limit(mib: u64) {
+    let bytes = usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
+    LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// The global allocator: the system's, counting live bytes. Past the limit the process
+/// ends with exit code 2 and a message naming the limit (nothing is allocated to say so).
+pub struct Counting;
+
+fn over_limit(size: usize) -> bool {
+    let used = USED.fetch_add(size, Ordering::Relaxed) + size;
+    used > LIMIT.load(Ordering::Relaxed)
+}
+
+#[cold]
+fn out_of_memory() -> ! {
+    // Stop counting first, so that writing the message can never come back here.
+    LIMIT.store(usize::MAX, Ordering::Relaxed);
+    let _ = std::io::stderr().write_all(
+        b"kpl: inconclusive: the memory limit ran out (--memory-limit, in MiB; default 3072)\n",
+    );
+    std::process::exit(Exit::Inconclusive as i32)
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if over_limit(layout.size()) {
+            out_of_memory();
+        }
+        System.alloc(layout)
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if over_limit(layout.size()) {
+            out_of_memory();
+        }
+        System.alloc_zeroed(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        USED.fetch_sub(layout.size(), Ordering::Relaxed);
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if new_size > layout.size() {
+            if over_limit(new_size - layout.size()) {
+                out_of_memory();
+            }
+        } else {
+            USED.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+        }
+        System.realloc(ptr, layout, new_size)
+    }
+}

@@ -1,0 +1,119 @@
+//! Hostile inputs end in a clear answer within their budgets: exit 0-3 (never a signal or
+//! exit 4), within `--timeout` plus 5 s, with a message naming the limit that ended them.
+
+mod common;
+use common::*;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn write(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kpl-robust-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Run kpl; the exit code must be 0-3 (a signal gives -1 in `Out`).
+fn bounded(args: &[&str], within: Duration) -> Out {
+    let t = Instant::now();
+    let o = kpl(args);
+    let took = t.elapsed();
+    assert!((0..=3).contains(&o.code), "{args:?} ended with {}: {}", o.code, o.stderr.chars().take(2000).collect::<String>());
+    assert!(took <= within, "{args:?} took {took:?}");
+    o
+}
+
+#[test]
+fn deep_nesting_is_answered_or_refused_by_a_limit() {
+    let n = 3000;
+    let ifs = format!(
+        "kernel f {{ threads: 4; global A[4]; main {{ {} A[lid] := 1; {} }} }}",
+        "if lid < 9 { ".repeat(n),
+        "} ".repeat(n)
+    );
+    let o = bounded(&["verify", s(&write("ifs.kpl", &ifs))], Duration::from_secs(60));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let procs: String = (0..n).map(|i| format!("proc p{i}(x) {{ p{}(x); }}\n", i + 1)).collect();
+    let calls = format!("kernel c {{ threads: 4; global A[4]; {procs} proc p{n}(x) {{ A[x] := 1; }} main {{ p0(lid); }} }}");
+    assert_eq!(bounded(&["verify", s(&write("calls.kpl", &calls))], Duration::from_secs(60)).code, 0);
+    let cu = format!("__global__ void k(int *A) {{ {} A[threadIdx.x] = 1; {} }}", "if (threadIdx.x < 9) { ".repeat(n), "} ".repeat(n));
+    assert_eq!(bounded(&["verify", "--blockDim=4", s(&write("ifs.cu", &cu))], Duration::from_secs(60)).code, 0);
+    // Past the nesting limit: a diagnostic that names it.
+    let sum = format!("kernel s {{ threads: 4; global A[4]; main {{ A[lid] := {}; }} }}", vec!["lid"; 150_000].join(" + "));
+    for cmd in ["check", "verify", "run"] {
+        let o = bounded(&[cmd, s(&write("sum.kpl", &sum))], Duration::from_secs(60));
+        assert_eq!(o.code, 3, "{cmd}");
+        assert!(o.stderr.contains("nested more than 100000 levels deep"), "{}", &o.stderr[..o.stderr.len().min(500)]);
+        assert!(o.stderr.len() < 10_000, "the 1 MB line is clipped: {} bytes", o.stderr.len());
+    }
+}
+
+#[test]
+fn timeout_bounds_the_whole_command() {
+    let body: String = (0..2000).map(|_| "x := x * 3 + lid; ").collect();
+    let k = format!("kernel big {{ threads: 64; param n; global A[*]; main {{ local x := 0; local i := 0; while i < n {{ {body} i := i + 1; }} A[lid] := x; }} }}");
+    let o = bounded(&["verify", "--timeout", "2", s(&write("big.kpl", &k))], Duration::from_secs(7));
+    assert_eq!(o.code, 2, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("inconclusive"), "{}", o.stdout);
+    let o = bounded(&["verify", "--timeout=1e19", s(&root().join("tests/kernels/reduce.kpl"))], Duration::from_secs(10));
+    assert_eq!(o.code, 3);
+}
+
+#[test]
+fn memory_limit_ends_a_run_as_inconclusive() {
+    let o = bounded(&["--memory-limit", "100", "run", s(&root().join("tests/kernels/strided_overflow.kpl"))], Duration::from_secs(60));
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("memory limit"), "{}", o.stderr);
+}
+
+#[test]
+fn many_errors_on_one_long_line_stop_at_the_error_limit() {
+    let stmts: String = (0..5000).map(|i| format!("x{i} := 1; ")).collect();
+    let p = write("errors.kpl", &format!("kernel e {{\n threads: 4;\n main {{\n{stmts}\n }}\n}}\n"));
+    let o = bounded(&["check", s(&p)], Duration::from_secs(10));
+    assert_eq!(o.code, 3);
+    assert_eq!(o.stderr.matches("error: `x").count(), 20, "{}", o.stderr);
+    assert!(o.stderr.contains("4980 more errors not shown"), "{}", o.stderr);
+    assert!(o.stderr.len() < 20_000, "{} bytes", o.stderr.len());
+    let o = bounded(&["--error-limit", "0", "check", s(&p)], Duration::from_secs(30));
+    assert_eq!(o.stderr.matches("error: `x").count(), 5000);
+}
+
+#[test]
+fn launches_are_required_and_their_sizes_never_overflow() {
+    let huge = write(
+        "huge.kpl",
+        "kernel g {\n  groups: 4294967295, 4294967295, 4294967295;\n  threads: 4294967295, 4294967295, 4294967295;\n  global A[*];\n  main { A[lid] := 1; }\n}\n",
+    );
+    for cmd in [&["check"][..], &["verify"], &["run"], &["emit"]] {
+        let mut args = cmd.to_vec();
+        args.push(s(&huge));
+        bounded(&args, Duration::from_secs(30));
+    }
+    let reduce = root().join("tests/kernels/reduce.kpl");
+    bounded(&["verify", "--blockDim=[65536,65536,65536]", "--gridDim=[65536,65536,65536]", s(&reduce)], Duration::from_secs(60));
+    let cu = write("nolaunch.cu", "__global__ void k(int *A) { A[threadIdx.x] = 1; }\n");
+    for cmd in ["verify", "run"] {
+        let o = bounded(&[cmd, s(&cu)], Duration::from_secs(10));
+        assert_eq!(o.code, 3, "{cmd}");
+        assert!(o.stderr.contains("needs a launch"), "{}", o.stderr);
+    }
+    assert_eq!(bounded(&["check", s(&cu)], Duration::from_secs(10)).code, 0, "check only warns");
+}
+
+#[test]
+fn output_directories_are_new_empty_or_kpls_own() {
+    let reduce = root().join("tests/kernels/reduce.kpl");
+    let o = bounded(&["certify", s(&reduce), "-o", "/"], Duration::from_secs(30));
+    assert_eq!(o.code, 3);
+    assert!(o.stderr.contains("will not write into `/`"), "{}", o.stderr);
+    let dir = std::env::temp_dir().join(format!("kpl-robust-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(bounded(&["certify", s(&reduce), "-o", s(&dir)], Duration::from_secs(60)).code, 0);
+    // Writing again over kpl's own output is fine.
+    assert_eq!(bounded(&["certify", s(&reduce), "-o", s(&dir)], Duration::from_secs(60)).code, 0);
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    assert_eq!(bounded(&["export-isabelle", s(&reduce), "-o", s(&dir)], Duration::from_secs(30)).code, 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,120 @@
+//! The soundness cross-check: generated race-free kernels with one injected defect (a
+//! barrier removed, an index shifted, a guard dropped). Whenever the interpreter finds a
+//! defect on some input, the verifier must not say *verified* (CLAUDE's oracle: `kpl run`
+//! finding a defect means `kpl verify` must not prove the kernel).
+
+use kpl_certify::verify::{verify, Options, Outcome as Verdict};
+use kpl_lang::ast::*;
+use kpl_lang::generate::generate;
+use kpl_lang::printer::print_kernel;
+use kpl_lang::{check_kpl, Launch};
+use kpl_semantics::{compile, run, Inputs, Outcome};
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug)]
+enum Mutation {
+    RemoveBarrier,
+    ShiftIndex,
+    DropGuard,
+}
+
+/// Apply `m` to the `nth` statement it applies to (in source order); false if none.
+fn mutate(b: &mut Block, m: Mutation, nth: &mut usize) -> bool {
+    let mut i = 0;
+    while i < b.stmts.len() {
+        let hit = match (&b.stmts[i].kind, m) {
+            (StmtKind::Barrier(_), Mutation::RemoveBarrier) | (StmtKind::Store(..), Mutation::ShiftIndex) => true,
+            (StmtKind::If(..), Mutation::DropGuard) => true,
+            _ => false,
+        };
+        if hit && *nth == 0 {
+            let s = b.stmts.remove(i);
+            match (s.kind, m) {
+                (StmtKind::Store(a, idx, e), _) => {
+                    let span = idx.span;
+                    let shifted = Expr::new(ExprKind::Binary(BinOp::Add, Box::new(idx), Box::new(Expr::num(1, span))), span);
+                    b.stmts.insert(i, Stmt { kind: StmtKind::Store(a, shifted, e), span: s.span });
+                }
+                (StmtKind::If(_, t, _), _) => {
+                    for (k, st) in t.stmts.into_iter().enumerate() {
+                        b.stmts.insert(i + k, st);
+                    }
+                }
+                _ => {}
+            }
+            return true;
+        }
+        if hit {
+            *nth -= 1;
+        }
+        let done = match &mut b.stmts[i].kind {
+            StmtKind::If(_, t, e) => {
+                mutate(t, m, nth)
+                    || match e.as_deref_mut() {
+                        Some(Else::Block(eb)) => mutate(eb, m, nth),
+                        Some(Else::If(s)) => {
+                            let mut one = Block { stmts: vec![s.clone()], span: s.span };
+                            let r = mutate(&mut one, m, nth);
+                            if r {
+                                *e = Some(Box::new(Else::Block(one)));
+                            }
+                            r
+                        }
+                        None => false,
+                    }
+            }
+            StmtKind::While { body, .. } => mutate(body, m, nth),
+            _ => false,
+        };
+        if done {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+fn mutant(k: &Kernel, m: Mutation, nth: usize) -> Option<Kernel> {
+    let mut k = k.clone();
+    let mut n = nth;
+    for p in &mut k.procs {
+        if mutate(&mut p.body, m, &mut n) {
+            return Some(k);
+        }
+    }
+    mutate(&mut k.main, m, &mut n).then_some(k)
+}
+
+#[test]
+fn no_kernel_the_interpreter_finds_defective_is_verified() {
+    let mut defective = 0;
+    let mut checked = 0;
+    for seed in 0..60u64 {
+        let base = generate(seed);
+        for (j, m) in [Mutation::RemoveBarrier, Mutation::ShiftIndex, Mutation::DropGuard].into_iter().enumerate() {
+            let Some(k) = mutant(&base, m, (seed as usize + j) % 3) else { continue };
+            let text = print_kernel(&k);
+            let Ok(c) = check_kpl(&text) else { continue };
+            let launch = Launch::of(&c.kernel);
+            let prog = compile(&c.core, launch);
+            let found = [seed, seed ^ 0xABCD].into_iter().find_map(|s| {
+                let opts = kpl_semantics::Options { max_steps: 2_000_000, ..Default::default() };
+                match run(&prog, Inputs::from_seed(s), &opts).outcome {
+                    Outcome::Defect(d) => Some(d.kind()),
+                    _ => None,
+                }
+            });
+            checked += 1;
+            let Some(kind) = found else { continue };
+            defective += 1;
+            let opts = Options { timeout: Some(Duration::from_secs(20)), ..Options::new(launch) };
+            let r = verify(&c.core, &opts, &|_| {});
+            assert!(
+                r.outcome != Verdict::Verified,
+                "UNSOUND: generated kernel {seed} with {m:?} has a {kind} in `kpl run` but was verified:\n{text}"
+            );
+        }
+    }
+    assert!(checked >= 100, "only {checked} mutants checked");
+    assert!(defective >= 30, "only {defective} mutants are defective: the mutations no longer inject defects");
+}
