@@ -55,6 +55,7 @@ KPL_FN uint kpl_srem(uint a, uint b) {
 KPL_FN uint kpl_b(int c) { return c ? 1u : 0u; }
 KPL_FN float kpl_f(uint a) { return KPL_AS_FLOAT(a); }
 KPL_FN uint kpl_w(float f) { return KPL_AS_UINT(f); }
+KPL_FN uint kpl_fw(float f) { return f != f ? 0x7FFFFFFFu : KPL_AS_UINT(f); }
 KPL_FN uint kpl_ftoi(uint a) {
   float f = kpl_f(a);
   if (f != f) return 0u;
@@ -68,8 +69,8 @@ KPL_FN uint kpl_ftou(uint a) {
   if (f >= 4294967296.0f) return 0xFFFFFFFFu;
   return (uint)f;
 }
-KPL_FN uint kpl_fmin(uint a, uint b) { float x = kpl_f(a), y = kpl_f(b); return kpl_w(x != x ? y : y != y ? x : (x < y ? x : y)); }
-KPL_FN uint kpl_fmax(uint a, uint b) { float x = kpl_f(a), y = kpl_f(b); return kpl_w(x != x ? y : y != y ? x : (x > y ? x : y)); }
+KPL_FN uint kpl_fmin(uint a, uint b) { float x = kpl_f(a), y = kpl_f(b); return kpl_fw(x != x ? y : y != y ? x : (x < y ? x : y)); }
+KPL_FN uint kpl_fmax(uint a, uint b) { float x = kpl_f(a), y = kpl_f(b); return kpl_fw(x != x ? y : y != y ? x : (x > y ? x : y)); }
 "#;
 
 fn target_prelude(t: Target) -> &'static str {
@@ -150,7 +151,8 @@ impl Em<'_> {
 
     fn kernel(&mut self, launch: Launch, local_sizes: &dyn Fn(&str) -> u32) -> (String, Vec<Arg>) {
         let name = format!("kpl_{}", self.k.name.name);
-        let tpg: u32 = launch.threads.iter().product();
+        // The caller refuses groups of more than 2^32 threads.
+        let tpg = u32::try_from(launch.threads_per_group()).unwrap_or(u32::MAX);
         let mut args = Vec::new();
         let mut sig = Vec::new();
         let g = if self.t == Target::OpenCl { "__global " } else { "" };
@@ -394,10 +396,10 @@ impl Em<'_> {
                     Some(Min) => format!("({a} < {b} ? {a} : {b})"),
                     Some(Max) => format!("({a} < {b} ? {b} : {a})"),
                     Some(Implies) => format!("kpl_b({a} == 0u || {b} != 0u)"),
-                    Some(Fadd) => format!("kpl_w(kpl_f({a}) + kpl_f({b}))"),
-                    Some(Fsub) => format!("kpl_w(kpl_f({a}) - kpl_f({b}))"),
-                    Some(Fmul) => format!("kpl_w(kpl_f({a}) * kpl_f({b}))"),
-                    Some(Fdiv) => format!("kpl_w(kpl_f({a}) / kpl_f({b}))"),
+                    Some(Fadd) => format!("kpl_fw(kpl_f({a}) + kpl_f({b}))"),
+                    Some(Fsub) => format!("kpl_fw(kpl_f({a}) - kpl_f({b}))"),
+                    Some(Fmul) => format!("kpl_fw(kpl_f({a}) * kpl_f({b}))"),
+                    Some(Fdiv) => format!("kpl_fw(kpl_f({a}) / kpl_f({b}))"),
                     Some(Fneg) => format!("({a} ^ 0x80000000u)"),
                     Some(Fabs) => format!("({a} & 0x7FFFFFFFu)"),
                     Some(Flt) => format!("kpl_b(kpl_f({a}) < kpl_f({b}))"),
@@ -405,7 +407,7 @@ impl Em<'_> {
                     Some(Feq) => format!("kpl_b(kpl_f({a}) == kpl_f({b}))"),
                     Some(Fmin) => format!("kpl_fmin({a}, {b})"),
                     Some(Fmax) => format!("kpl_fmax({a}, {b})"),
-                    Some(Fsqrt) => format!("kpl_w(sqrt(kpl_f({a})))"),
+                    Some(Fsqrt) => format!("kpl_fw(sqrt(kpl_f({a})))"),
                     Some(Itof) => format!("kpl_w((float)(int){a})"),
                     Some(Utof) => format!("kpl_w((float){a})"),
                     Some(Ftoi) => format!("kpl_ftoi({a})"),

@@ -50,10 +50,10 @@ pub fn builtin(f: Builtin, a: u32, b: u32) -> u32 {
         Min => a.min(b),
         Max => a.max(b),
         Implies => (a == 0 || b != 0) as u32,
-        Fadd => (x + y).to_bits(),
-        Fsub => (x - y).to_bits(),
-        Fmul => (x * y).to_bits(),
-        Fdiv => (x / y).to_bits(),
+        Fadd => canonical(x + y),
+        Fsub => canonical(x - y),
+        Fmul => canonical(x * y),
+        Fdiv => canonical(x / y),
         Fneg => a ^ 0x8000_0000,
         Fabs => a & 0x7fff_ffff,
         Flt => (x < y) as u32,
@@ -61,14 +61,28 @@ pub fn builtin(f: Builtin, a: u32, b: u32) -> u32 {
         Feq => (x == y) as u32,
         // NaN loses to a number; otherwise the comparison decides (so -0.0 and 0.0 keep
         // their order as given, exactly as the emitted OpenCL and CUDA code computes it).
-        Fmin => (if x.is_nan() { y } else if y.is_nan() || x < y { x } else { y }).to_bits(),
-        Fmax => (if x.is_nan() { y } else if y.is_nan() || x > y { x } else { y }).to_bits(),
-        Fsqrt => x.sqrt().to_bits(),
+        Fmin => canonical(if x.is_nan() { y } else if y.is_nan() || x < y { x } else { y }),
+        Fmax => canonical(if x.is_nan() { y } else if y.is_nan() || x > y { x } else { y }),
+        Fsqrt => canonical(x.sqrt()),
         Itof => (a as i32 as f32).to_bits(),
         Utof => (a as f32).to_bits(),
         // Out of range and NaN saturate (Rust's `as`); C leaves them undefined.
         Ftoi => x as i32 as u32,
         Ftou => x as u32,
+    }
+}
+
+/// The canonical NaN: every float operation whose result is a NaN gives this word, as
+/// NVIDIA's GPUs do (CPUs keep an operand's payload, or make 0xFFC00000), so that the
+/// interpreter, CPU OpenCL and GPUs compute the same bits (`fneg` and `fabs` are bit
+/// operations and keep the payload everywhere).
+pub const CANONICAL_NAN: u32 = 0x7FFF_FFFF;
+
+fn canonical(f: f32) -> u32 {
+    if f.is_nan() {
+        CANONICAL_NAN
+    } else {
+        f.to_bits()
     }
 }
 
@@ -155,6 +169,19 @@ mod tests {
         assert_eq!(builtin(Builtin::Itof, -3i32 as u32, 0), f(-3.0));
         assert_eq!(builtin(Builtin::Ftoi, f(-3.7), 0), -3i32 as u32);
         assert_eq!(builtin(Builtin::Feq, f(0.0), f(-0.0)), 1);
+    }
+
+    #[test]
+    fn a_nan_result_is_the_canonical_nan() {
+        let f = |x: f32| x.to_bits();
+        let payload = 0x7FC0_1234;
+        assert_eq!(builtin(Builtin::Fdiv, f(0.0), f(0.0)), CANONICAL_NAN);
+        assert_eq!(builtin(Builtin::Fadd, payload, f(1.0)), CANONICAL_NAN);
+        assert_eq!(builtin(Builtin::Fsqrt, f(-1.0), 0), CANONICAL_NAN);
+        assert_eq!(builtin(Builtin::Fmin, payload, payload), CANONICAL_NAN);
+        assert_eq!(builtin(Builtin::Fmin, payload, f(2.0)), f(2.0));
+        // Bit operations keep the payload, as on every device.
+        assert_eq!(builtin(Builtin::Fneg, payload, 0), payload ^ 0x8000_0000);
     }
 
     #[test]
