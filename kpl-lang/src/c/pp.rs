@@ -26,7 +26,7 @@ pub struct Preprocessed {
 /// dialect's predefined macros.
 pub fn preprocess(src: &str, defines: &[String], predefined: &[(&str, &str)]) -> Preprocessed {
     let (toks, mut errors) = lex(src);
-    let mut p = Pp { macros: HashMap::new(), errors: Vec::new(), warnings: Vec::new(), depth: 0 };
+    let mut p = Pp { macros: HashMap::new(), errors: Vec::new(), warnings: Vec::new(), depth: 0, budget: MAX_EXPANDED_TOKENS, exhausted: false };
     for (n, v) in predefined {
         p.define_text(n, v);
     }
@@ -39,11 +39,19 @@ pub fn preprocess(src: &str, defines: &[String], predefined: &[(&str, &str)]) ->
     Preprocessed { tokens, errors, warnings: p.warnings }
 }
 
+/// The most tokens macro bodies may produce in one file: past it (a runaway macro that
+/// doubles at each level) expansion stops with a diagnostic.
+pub const MAX_EXPANDED_TOKENS: usize = 2_000_000;
+
 struct Pp {
     macros: HashMap<String, Macro>,
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
     depth: usize,
+    /// Tokens macro bodies may still produce (`MAX_EXPANDED_TOKENS`).
+    budget: usize,
+    /// The budget ran out (and that was reported).
+    exhausted: bool,
 }
 
 /// One level of `#if` nesting.
@@ -247,6 +255,15 @@ impl Pp {
                 i += 1;
                 continue;
             };
+            let cost = m.body.len().max(1);
+            if cost > self.budget {
+                if !self.exhausted {
+                    self.exhausted = true;
+                    self.err(format!("macro expansion produced more than {MAX_EXPANDED_TOKENS} tokens (a runaway macro?)"), t.span);
+                }
+                break;
+            }
+            self.budget -= cost;
             let mut off2 = off.clone();
             off2.insert(t.text.clone());
             match &m.params {
