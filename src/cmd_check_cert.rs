@@ -106,6 +106,7 @@ pub fn run(a: Args) -> Exit {
             report.vcs,
             report.steps
         );
+        println!("{}: {}", path.display(), cert.coverage());
         Exit::Ok
     } else {
         for p in &report.problems {

@@ -171,6 +171,39 @@ fn editing_the_kernel_source_fails_the_check() {
     assert_eq!(o.code, 1, "{}", o.stderr);
 }
 
+/// Every field of a VC and of the kernel's record is checked, not only the terms.
+#[test]
+fn editing_a_vcs_answer_kind_or_definitions_or_the_kernels_names_fails_the_check() {
+    let edits: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+        ("answer", Box::new(|v| v["vcs"][0]["answer"] = Value::String("sat".into()))),
+        ("kind", Box::new(|v| v["vcs"][0]["kind"] = Value::String("assertion".into()))),
+        ("line", Box::new(|v| v["vcs"][0]["line"] = Value::from(1))),
+        ("definitions", Box::new(|v| {
+            v["vcs"][0]["definitions"].as_array_mut().unwrap().pop();
+        })),
+        ("kernel-name", Box::new(|v| v["kernel"]["kernel"] = Value::String("other".into()))),
+        ("file", Box::new(|v| v["kernel"]["file"] = Value::String("reduce.cu".into()))),
+    ];
+    for (name, edit) in edits {
+        let o = tampered(name, edit);
+        assert_eq!(o.code, 1, "editing {name} went unnoticed: {}", o.stdout);
+    }
+}
+
+/// A certificate that checks says what it covers: the launch, and which races.
+#[test]
+fn a_checked_certificate_says_what_it_covers() {
+    let o = tampered("coverage", |_| {});
+    assert!(o.stdout.contains("launched as 1 groups [1,1,1] of 64 threads [64,1,1]"), "{}", o.stdout);
+    assert!(o.stdout.contains("races within groups and between groups"), "{}", o.stdout);
+    let dir = tmp("coverage-intra");
+    certify(&root().join("tests/kernels/reduce.kpl"), &["--only-intra-group"], &dir);
+    let o = check(&dir);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("NOT races between groups"), "{}", o.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_malformed_certificate_is_bad_input() {
     let dir = tmp("malformed");

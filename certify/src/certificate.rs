@@ -105,6 +105,29 @@ pub struct Certificate {
     pub vcs: Vec<VcRecord>,
 }
 
+impl Certificate {
+    /// What a certificate that checks proves, and for which launch and options: a proof
+    /// for one launch says nothing about another, and `only_intra_group` leaves races
+    /// between groups unchecked.
+    pub fn coverage(&self) -> String {
+        let l = &self.launch;
+        let dims = |d: [u32; 3]| format!("[{},{},{}]", d[0], d[1], d[2]);
+        let kernel = self.kernel.kernel.as_deref().map(|k| format!(" (kernel `{k}`)")).unwrap_or_default();
+        format!(
+            "it covers {}{kernel} ({}) launched as {} groups {} of {} threads {}, every input; races within groups{}; {}; barrier divergence, assertions and bounds; abstraction {}",
+            self.kernel.file,
+            self.kernel.language,
+            l.num_groups(),
+            dims(l.groups),
+            l.threads_per_group(),
+            dims(l.threads),
+            if self.options.only_intra_group { " only (NOT races between groups: --only-intra-group)" } else { " and between groups" },
+            if self.options.benign { "write-write races of equal values tolerated" } else { "every write-write race" },
+            self.options.abstraction,
+        )
+    }
+}
+
 pub fn sha256_hex(text: &str) -> String {
     let d = Sha256::digest(text.as_bytes());
     d.iter().map(|b| format!("{b:02x}")).collect()

@@ -4,7 +4,7 @@
 //! `rewrite_check` (not egg); every simplified VC re-proved by a second solver through
 //! SMT-LIB 2 text (the `prove` callback: the binary runs cvc5 or a fresh z3 process).
 
-use crate::certificate::{abstraction_of, sha256_hex, vc_names, Certificate, TermRecord, FORMAT};
+use crate::certificate::{abstraction_of, cone, label_kind, sha256_hex, vc_names, Certificate, TermRecord, FORMAT};
 use crate::rewrite_check::{replay, Subst};
 use crate::seq_to_vc::encode;
 use crate::sexp::{of_term, to_term, Sx};
@@ -121,6 +121,22 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
         report.problem("the kernel in the certificate does not check");
         return report;
     };
+    let ext = std::path::Path::new(&cert.kernel.file).extension().and_then(|e| e.to_str()).unwrap_or("");
+    let lang_ext = match cert.kernel.language.as_str() {
+        "kpl" => "kpl",
+        "cuda" => "cu",
+        _ => "cl",
+    };
+    if ext != lang_ext || cert.kernel.file.contains(['/', '\\']) {
+        report.problem(format!("the kernel's file name `{}` is not a `.{lang_ext}` file name", cert.kernel.file));
+    }
+    match (&cert.kernel.kernel, cert.kernel.language.as_str()) {
+        (Some(k), "kpl") => report.problem(format!("a KPL file has one kernel; the certificate names `{k}`")),
+        (Some(k), _) if *k != c.kernel.name.name => {
+            report.problem(format!("the certificate names kernel `{k}`, the front end read `{}`", c.kernel.name.name))
+        }
+        _ => {}
+    }
     let Some(abstraction) = abstraction_of(&cert.options.abstraction) else {
         report.problem(format!("unknown abstraction `{}`", cert.options.abstraction));
         return report;
@@ -193,17 +209,33 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
         .enumerate()
         .map(|(i, g)| if kept[i] { *g } else { t.not(*g) })
         .collect();
+    let line_of = |off: usize| kpl_lang::span::line_col(&cert.kernel.source, off);
     for (name, label, cand) in expected {
         let Some(vc) = cert.vcs.iter().find(|v| v.name == name) else { continue };
         if vc.invariants != kept_ids {
             report.problem(format!("{name} assumes other invariants than the certificate lists"));
         }
-        let derived_goal = match (label, cand) {
-            (Some(l), _) => enc.checks[l].as_ref().map(|c| inl.goal(c.fail)),
-            (_, Some((c, k))) => Some(inl.goal(enc.candidate_fails[c][k])),
-            _ => None,
+        if vc.answer != "unsat" {
+            report.problem(format!("{name}: its answer is `{}`, not `unsat`: it is not proved", vc.answer));
+        }
+        // What the VC says it checks, and the goal before inlining.
+        let (raw_goal, kind, what, off) = match (label, cand) {
+            (Some(l), _) => {
+                let lab = &p.labels[l];
+                let Some(chk) = enc.checks[l].as_ref() else { continue };
+                (chk.fail, label_kind(&lab.kind).to_string(), lab.what.clone(), lab.span.0)
+            }
+            (_, Some((c, k))) => {
+                let cd = &p.candidates[c];
+                let what = format!("invariant {} ({}) {}", p.show(&cd.expr), cd.rule, if k == 0 { "on entry" } else { "preserved" });
+                (enc.candidate_fails[c][k], "invariant".to_string(), what, p.loops[cd.loop_id].span.0)
+            }
+            _ => continue,
         };
-        let Some(dg) = derived_goal else { continue };
+        if (vc.kind.as_str(), vc.what.as_str(), (vc.line, vc.col)) != (kind.as_str(), what.as_str(), line_of(off)) {
+            report.problem(format!("{name}: it says it checks {} `{}` at {}:{}, the kernel's is {kind} `{what}` at {}:{}", vc.kind, vc.what, vc.line, vc.col, line_of(off).0, line_of(off).1));
+        }
+        let dg = inl.goal(raw_goal);
         match Sx::parse(&vc.goal.original) {
             Ok(g) if g == of_term(&inl.terms, dg) => {}
             _ => {
@@ -219,7 +251,10 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
                 continue;
             }
         };
-        let cone = crate::certificate::cone(&t, &def_rhs, goal);
+        let cone = cone(&t, &def_rhs, goal);
+        if !vc.definitions.iter().eq(cone.iter()) {
+            report.problem(format!("{name}: the definitions it lists are not the ones its goal uses"));
+        }
         let cone_defs: Vec<(Id, Id)> = cone.iter().filter_map(|s| defs.get(s).copied()).collect();
         progress(&format!("re-proving {name}"));
         let script = vc_script(&t, &cone_defs, &switches, goal);
