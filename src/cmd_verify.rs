@@ -10,7 +10,7 @@ use kpl_certify::verify::{self, Options, Outcome, Report};
 use kpl_certify::witness::{Ids, Witness};
 use kpl_lang::span::line_col;
 use kpl_lang::{Diagnostic, Launch, Span};
-use kpl_reduction::seq::LabelKind;
+use kpl_reduction::seq::{AccessKind, LabelKind};
 use kpl_reduction::AbstractionChoice;
 use serde_json::{json, Value};
 use std::io::IsTerminal;
@@ -346,8 +346,9 @@ fn ids_json(t: &Ids) -> Value {
     json!({ "group": t.group, "local": t.local })
 }
 
-fn race_kind(second_write: bool, logged_write: bool) -> &'static str {
-    if second_write && logged_write {
+/// CLI.md's race kinds: an atomic counts as a write (atomics never race each other).
+fn race_kind(second: AccessKind, logged: AccessKind) -> &'static str {
+    if second.writes() && logged.writes() {
         "write-write"
     } else {
         "read-write"
@@ -371,17 +372,16 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
         "the interpreter did not reproduce it from the witness inputs: it may come from the abstraction or from loop invariants that are too weak".to_string()
     };
     let d = match &l.kind {
-        LabelKind::Race { array, second_write, logged_write, .. } => {
+        LabelKind::Race { array, second, logged, .. } => {
             let scope = if w.same_group { "intra-group" } else { "inter-group" };
             let idx = w.index.map(|i| format!("[{i}]")).unwrap_or_default();
-            let op = |wr: bool| if wr { "write" } else { "read" };
             let mut d = Diagnostic::error(
-                format!("{status} {} race on {array}{idx} ({scope})", race_kind(*second_write, *logged_write)),
+                format!("{status} {} race on {array}{idx} ({scope})", race_kind(*second, *logged)),
                 span(l.span),
             )
-            .with_label(format!("{} by {}", op(*second_write), ids_text(&w.threads[1], dims)));
+            .with_label(format!("{} by {}", second.name(), ids_text(&w.threads[1], dims)));
             if let Some(s) = w.logged {
-                d = d.with_secondary(span(s), format!("{} by {}", op(*logged_write), ids_text(&w.threads[0], dims)));
+                d = d.with_secondary(span(s), format!("{} by {}", logged.name(), ids_text(&w.threads[0], dims)));
             }
             d
         }
@@ -440,14 +440,14 @@ fn defect_json(src: &str, r: &Report, label: usize, w: &Witness, confirmed: bool
     };
     let shared = |name: &str| r.program.arrays.iter().any(|a| a.name == name && a.shared);
     let mut v = match &l.kind {
-        LabelKind::Race { array, second_write, logged_write, .. } => {
+        LabelKind::Race { array, second, logged, .. } => {
             let mut accesses = Vec::new();
             if let Some(s) = w.logged {
                 let (ll, lc) = pos(s);
-                accesses.push(json!({ "thread": ids_json(&w.threads[0]), "op": if *logged_write { "write" } else { "read" }, "line": ll, "col": lc }));
+                accesses.push(json!({ "thread": ids_json(&w.threads[0]), "op": logged.name(), "line": ll, "col": lc }));
             }
-            accesses.push(json!({ "thread": ids_json(&w.threads[1]), "op": if *second_write { "write" } else { "read" }, "line": line, "col": col }));
-            json!({ "kind": "race", "race": race_kind(*second_write, *logged_write),
+            accesses.push(json!({ "thread": ids_json(&w.threads[1]), "op": second.name(), "line": line, "col": col }));
+            json!({ "kind": "race", "race": race_kind(*second, *logged),
                     "scope": if w.same_group { "intra-group" } else { "inter-group" },
                     "array": array, "index": w.index, "accesses": accesses })
         }

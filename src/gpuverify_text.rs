@@ -10,7 +10,7 @@
 use kpl_certify::witness::{Ids, Witness};
 use kpl_lang::span::line_col;
 use kpl_lang::Launch;
-use kpl_reduction::seq::LabelKind;
+use kpl_reduction::seq::{AccessKind, LabelKind};
 
 /// How GPUVerify names threads: OpenCL work items or CUDA threads.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -62,9 +62,13 @@ pub fn defect(path: &str, src: &str, kind: &LabelKind, span: (usize, usize), w: 
     let at = |start: usize| place(path, src, start);
     let who = |t: usize, spaces: bool| thread(&w.threads[t], launch, dialect, spaces);
     match kind {
-        LabelKind::Race { array, second_write, logged_write, .. } => {
-            let name = |write: bool| if write { "Write" } else { "Read" };
-            let (first, second) = (name(*logged_write), name(*second_write));
+        LabelKind::Race { array, second, logged, .. } => {
+            let name = |k: AccessKind| match k {
+                AccessKind::Read => "Read",
+                AccessKind::Write => "Write",
+                AccessKind::Atomic => "Atomic",
+            };
+            let (first, second) = (name(*logged), name(*second));
             let idx = w.index.map(|i| format!("[{i}]")).unwrap_or_default();
             let (loc2, line2) = at(span.0);
             let mut out = format!(
@@ -116,7 +120,7 @@ mod tests {
     fn a_race_reads_as_gpuverify_prints_it() {
         let src = "__kernel void foo(__global int *p) {\n  p[0] = get_local_id(0);\n  int y = p[0];\n}\n";
         let w = Witness { threads: [ids(1, 3), ids(1, 4)], index: Some(0), logged: Some((39, 61)), ..Witness::default() };
-        let kind = LabelKind::Race { array: "p".into(), array_index: 0, second_write: false, logged_write: true };
+        let kind = LabelKind::Race { array: "p".into(), array_index: 0, second: AccessKind::Read, logged: AccessKind::Write };
         let launch = Launch { threads: [8, 1, 1], groups: [2, 1, 1] };
         let text = defect("kernel.cl", src, &kind, (73, 77), &w, launch, Dialect::OpenCl);
         let want = "\nkernel.cl: error: possible write-read race on p[0]:\n\n\

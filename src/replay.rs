@@ -5,7 +5,7 @@
 use kpl_certify::witness::{Ids, Witness};
 use kpl_certify::Finding;
 use kpl_lang::{Checked, Launch};
-use kpl_reduction::seq::{LabelKind, Program};
+use kpl_reduction::seq::{AccessKind, LabelKind, Program};
 use kpl_semantics::report::{Access, Defect, Op, Outcome, RaceKind, ThreadId};
 use kpl_semantics::{sdv, Inputs};
 
@@ -54,17 +54,21 @@ pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &Repl
     let mut w = f.witness.clone();
     let Outcome::Defect(d) = &r.outcome else { return None };
     match (&label.kind, d) {
-        (LabelKind::Race { array, second_write, logged_write, .. }, Defect::Race { kind, array: a, index, accesses, .. }) => {
-            let ww = *second_write && *logged_write;
+        (LabelKind::Race { array, second, logged, .. }, Defect::Race { kind, array: a, index, accesses, .. }) => {
+            let ww = second.writes() && logged.writes();
             if a != array || (*kind == RaceKind::WriteWrite) != ww {
                 return None;
             }
-            let is_write = |x: &Access| x.op == Op::Write;
+            let op_of = |x: &Access| match x.op {
+                Op::Read => AccessKind::Read,
+                Op::Write => AccessKind::Write,
+                Op::Atomic => AccessKind::Atomic,
+            };
             // The access at the label's place that is of the label's operation; the other
             // is the logged one (both may be at one place: a statement racing with itself).
-            let k = (0..2).rev().find(|&k| at(accesses[k].span) && is_write(&accesses[k]) == *second_write)?;
+            let k = (0..2).rev().find(|&k| at(accesses[k].span) && op_of(&accesses[k]) == *second)?;
             let other = &accesses[1 - k];
-            if is_write(other) != *logged_write {
+            if op_of(other) != *logged {
                 return None;
             }
             w.threads = [ids(&other.thread), ids(&accesses[k].thread)];

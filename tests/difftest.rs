@@ -147,8 +147,9 @@ fn the_emitted_opencl_harness_builds_and_reproduces_kpl_run() {
 /// computes: the CUDA kernel and harness are right without nvcc.
 #[test]
 fn emitted_cuda_programs_reproduce_kpl_run_under_an_emulation_of_cuda() {
-    let cases: [(&str, &[&str], &str); 5] = [
+    let cases: [(&str, &[&str], &str); 6] = [
         ("tests/kernels/reduce.kpl", &[], "5"),
+        ("tests/kernels/atomic_ops.kpl", &[], "7"),
         ("tests/kernels/scan.kpl", &[], "2"),
         ("tests/kernels/transpose.kpl", &[], "6"),
         ("tests/kernels/strided_copy_2d.kpl", &[], "3"),

@@ -66,15 +66,15 @@ pub fn extract(s: &mut Session, m: &Model, p: &Program, enc: &Encoding, launch: 
         if let Some(sub) = check.subject {
             w.index = Some(s.eval_word(m, sub));
         }
-        if let LabelKind::Race { array, array_index, logged_write, .. } = &p.labels[label].kind {
-            let var = format!("{}_stmt_{array}", if *logged_write { "WR" } else { "RD" });
+        if let LabelKind::Race { array, array_index, logged, .. } = &p.labels[label].kind {
+            let var = format!("{}_stmt_{array}", logged.log_prefix());
             if let Some(v) = p.find(&var) {
                 let sid = s.eval_word(m, check.env[v.0 as usize]);
                 // Only a site of the right array and kind (the model is free elsewhere).
                 w.logged = p
                     .sites
                     .get(sid as usize)
-                    .filter(|site| site.array == *array_index && site.write == *logged_write)
+                    .filter(|site| site.array == *array_index && site.kind == *logged)
                     .map(|site| site.span);
             }
         }

@@ -56,6 +56,10 @@ KPL_FN uint kpl_b(int c) { return c ? 1u : 0u; }
 KPL_FN float kpl_f(uint a) { return KPL_AS_FLOAT(a); }
 KPL_FN uint kpl_w(float f) { return KPL_AS_UINT(f); }
 KPL_FN uint kpl_fw(float f) { return f != f ? 0x7FFFFFFFu : KPL_AS_UINT(f); }
+/* An atomic read-modify-write by compare-and-swap: NEW is an expression of the old value O;
+   gives the old value. (Any address space: a macro, not a function.) */
+#define kpl_atomic_cas_loop(P, O, NEW, CAS) \
+  ({ uint O = *(P), kpl_seen; do { kpl_seen = O; O = CAS((P), kpl_seen, (NEW)); } while (O != kpl_seen); O; })
 KPL_FN uint kpl_ftoi(uint a) {
   float f = kpl_f(a);
   if (f != f) return 0u;
@@ -242,6 +246,53 @@ impl Em<'_> {
         format!("barrier({} | {});", flag(&f.shared, "CLK_LOCAL_MEM_FENCE"), flag(&f.global, "CLK_GLOBAL_MEM_FENCE"))
     }
 
+    /// An atomic as an expression giving the old value: the device's own atomic where it
+    /// has KPL's meaning, else a compare-and-swap loop (`kpl_atomic_cas_loop`).
+    fn atomic(&self, at: &Atomic) -> String {
+        use AtomicOp::*;
+        let elem = format!("a_{}[{}]", at.array.name, self.expr(&at.index));
+        let args: Vec<String> = at.args.iter().map(|e| self.expr(e)).collect();
+        let v = args.first().cloned().unwrap_or_else(|| "0u".into());
+        let op = at.operation();
+        let native = match (self.t, op) {
+            (Target::OpenCl, Add) => Some("atomic_add"),
+            (Target::OpenCl, Sub) => Some("atomic_sub"),
+            (Target::OpenCl, Xchg) => Some("atomic_xchg"),
+            (Target::OpenCl, Min) => Some("atomic_min"),
+            (Target::OpenCl, Max) => Some("atomic_max"),
+            (Target::OpenCl, And) => Some("atomic_and"),
+            (Target::OpenCl, Or) => Some("atomic_or"),
+            (Target::OpenCl, Xor) => Some("atomic_xor"),
+            (Target::Cuda, Add) => Some("atomicAdd"),
+            (Target::Cuda, Sub) => Some("atomicSub"),
+            (Target::Cuda, Xchg) => Some("atomicExch"),
+            (Target::Cuda, Min) => Some("atomicMin"),
+            (Target::Cuda, Max) => Some("atomicMax"),
+            (Target::Cuda, Inc) => Some("atomicInc"),
+            (Target::Cuda, Dec) => Some("atomicDec"),
+            (Target::Cuda, And) => Some("atomicAnd"),
+            (Target::Cuda, Or) => Some("atomicOr"),
+            (Target::Cuda, Xor) => Some("atomicXor"),
+            _ => None,
+        };
+        if let Some(f) = native {
+            return format!("{f}(&{elem}, {v})");
+        }
+        if op == Cas {
+            let f = if self.t == Target::Cuda { "atomicCAS" } else { "atomic_cmpxchg" };
+            return format!("{f}(&{elem}, {}, {})", v, args.get(1).cloned().unwrap_or_else(|| "0u".into()));
+        }
+        // The new value from the old one, `o`.
+        let new = match op {
+            Smin => format!("((int)o < (int)({v}) ? o : ({v}))"),
+            Smax => format!("((int)o > (int)({v}) ? o : ({v}))"),
+            Inc => format!("(o >= ({v}) ? 0u : o + 1u)"),
+            _ => format!("((o == 0u || o > ({v})) ? ({v}) : o - 1u)"),
+        };
+        let cas = if self.t == Target::Cuda { "atomicCAS" } else { "atomic_cmpxchg" };
+        format!("kpl_atomic_cas_loop(&{elem}, o, {new}, {cas})")
+    }
+
     fn block(&mut self, b: &Block, depth: usize) {
         for s in &b.stmts {
             self.stmt(s, depth);
@@ -265,6 +316,14 @@ impl Em<'_> {
             StmtKind::Store(a, i, e) => {
                 let (i, v) = (self.expr(i), self.expr(e));
                 let _ = writeln!(self.out, "{pad}a_{}[{i}] = {v};", a.name);
+            }
+            StmtKind::Atomic(at) => {
+                let call = self.atomic(at);
+                let _ = match (&at.dest, at.declare) {
+                    (Some(x), true) => writeln!(self.out, "{pad}uint v_{} = {call};", x.name),
+                    (Some(x), false) => writeln!(self.out, "{pad}v_{} = {call};", x.name),
+                    (None, _) => writeln!(self.out, "{pad}(void){call};"),
+                };
             }
             StmtKind::If(c, t, e) => {
                 let c = self.expr(c);

@@ -41,14 +41,18 @@ pub struct RunData {
 }
 
 /// A construct of the kernel that the exported semantics does not model, with why: the
-/// theories' `SBarrier` orders both memories, so a barrier with another fence is one.
+/// theories' `SBarrier` orders both memories, so a barrier with another fence is one, and
+/// they have no atomics.
 pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
-    fn block(b: &Block) -> Option<kpl_lang::Span> {
+    fn block(b: &Block) -> Option<(kpl_lang::Span, &'static str)> {
         b.stmts.iter().find_map(stmt)
     }
-    fn stmt(s: &Stmt) -> Option<kpl_lang::Span> {
+    fn stmt(s: &Stmt) -> Option<(kpl_lang::Span, &'static str)> {
         match &s.kind {
-            StmtKind::Barrier(f) if f.as_constant() != Some((true, true)) => Some(s.span),
+            StmtKind::Barrier(f) if f.as_constant() != Some((true, true)) => {
+                Some((s.span, "the Isabelle export models only barriers that order both memories (`barrier;`); this barrier's fence orders less"))
+            }
+            StmtKind::Atomic(_) => Some((s.span, "the Isabelle export does not model atomics yet")),
             StmtKind::If(_, t, e) => block(t).or_else(|| match e.as_deref() {
                 Some(Else::Block(b)) => block(b),
                 Some(Else::If(s)) => stmt(s),
@@ -58,8 +62,8 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
             _ => None,
         }
     }
-    let span = k.procs.iter().find_map(|p| block(&p.body)).or_else(|| block(&k.main))?;
-    Some((span, "the Isabelle export models only barriers that order both memories (`barrier;`); this barrier's fence orders less".into()))
+    let (span, why) = k.procs.iter().find_map(|p| block(&p.body)).or_else(|| block(&k.main))?;
+    Some((span, why.into()))
 }
 
 pub fn theory_name(kernel: &str) -> String {
@@ -211,8 +215,9 @@ impl Printer {
                 let a = args.iter().map(|x| self.expr(x)).collect();
                 format!("(SCall {} {})", string_lit(&f.name), list(a))
             }
-            // `unsupported` keeps other fences out of the export.
+            // `unsupported` keeps other fences, and atomics, out of the export.
             StmtKind::Barrier(_) => "SBarrier".into(),
+            StmtKind::Atomic(_) => "SSkip".into(),
             StmtKind::Break => "SBreak".into(),
             StmtKind::Continue => "SContinue".into(),
             StmtKind::Return => "SReturn".into(),

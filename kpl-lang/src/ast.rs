@@ -79,6 +79,8 @@ pub enum StmtKind {
     While { cond: Expr, invariants: Vec<Expr>, body: Block },
     Call(Ident, Vec<Expr>),
     Barrier(Fence),
+    /// `x := atomic add(A[i], v);` (or `local x := ...`, or no destination).
+    Atomic(Atomic),
     Break,
     Continue,
     Return,
@@ -86,6 +88,94 @@ pub enum StmtKind {
     Assume(Expr),
     /// A statement the parser could not read (its error is already reported).
     Error,
+}
+
+/// An atomic read-modify-write of one array element: the old value goes to `dest`.
+/// Atomics never race with each other; an atomic and a plain access to the same element
+/// by different threads do (CUDA.md tier 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Atomic {
+    pub dest: Option<Ident>,
+    /// `local x := atomic ...`: `dest` is a new local.
+    pub declare: bool,
+    pub op: Ident,
+    pub array: Ident,
+    pub index: Expr,
+    pub args: Vec<Expr>,
+}
+
+/// The atomic operations: `add sub xchg min max smin smax inc dec cas and or xor` (min and
+/// max unsigned, smin and smax signed; inc and dec as CUDA's `atomicInc`/`atomicDec`, which
+/// wrap at their limit; `cas(A[i], compare, value)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Xchg,
+    Min,
+    Max,
+    Smin,
+    Smax,
+    Inc,
+    Dec,
+    Cas,
+    And,
+    Or,
+    Xor,
+}
+
+impl AtomicOp {
+    pub const ALL: [AtomicOp; 13] = [
+        AtomicOp::Add,
+        AtomicOp::Sub,
+        AtomicOp::Xchg,
+        AtomicOp::Min,
+        AtomicOp::Max,
+        AtomicOp::Smin,
+        AtomicOp::Smax,
+        AtomicOp::Inc,
+        AtomicOp::Dec,
+        AtomicOp::Cas,
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+    ];
+    pub fn name(self) -> &'static str {
+        use AtomicOp::*;
+        match self {
+            Add => "add",
+            Sub => "sub",
+            Xchg => "xchg",
+            Min => "min",
+            Max => "max",
+            Smin => "smin",
+            Smax => "smax",
+            Inc => "inc",
+            Dec => "dec",
+            Cas => "cas",
+            And => "and",
+            Or => "or",
+            Xor => "xor",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<AtomicOp> {
+        AtomicOp::ALL.into_iter().find(|o| o.name() == s)
+    }
+    /// The operands after the element (`cas` takes the compared value and the new one).
+    pub fn arity(self) -> usize {
+        if self == AtomicOp::Cas {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+impl Atomic {
+    /// The operation (the checker has made sure the name is one).
+    pub fn operation(&self) -> AtomicOp {
+        AtomicOp::from_name(&self.op.name).unwrap_or(AtomicOp::Add)
+    }
 }
 
 /// The memories a barrier orders (its fence), per memory a condition each thread

@@ -291,6 +291,31 @@ impl Checker {
                     .with_help("`main` cannot return (as in the paper); use `if` to skip the rest"),
             ),
             StmtKind::Assert(e) | StmtKind::Assume(e) => self.expr(e),
+            StmtKind::Atomic(a) => {
+                self.array(&a.array);
+                self.expr(&a.index);
+                for e in &a.args {
+                    self.expr(e);
+                }
+                match AtomicOp::from_name(&a.op.name) {
+                    None => self.err(
+                        Diagnostic::error(format!("`{}` is not an atomic operation", a.op.name), a.op.span).with_help(format!(
+                            "the atomic operations are {}",
+                            AtomicOp::ALL.map(|o| o.name()).join(", ")
+                        )),
+                    ),
+                    Some(op) if op.arity() != a.args.len() => self.err(Diagnostic::error(
+                        format!("atomic `{}` takes the element and {} operand{}", op.name(), op.arity(), plural(op.arity())),
+                        s.span,
+                    )),
+                    Some(_) => {}
+                }
+                match (&a.dest, a.declare) {
+                    (Some(x), true) => self.declare_local(x, "local"),
+                    (Some(x), false) => self.assign_target(x),
+                    (None, _) => {}
+                }
+            }
             StmtKind::Barrier(f) => {
                 self.expr(&f.shared);
                 self.expr(&f.global);

@@ -57,6 +57,7 @@ pub fn is_core(k: &Kernel) -> bool {
             StmtKind::Call(_, args) => args.iter().all(|a| !a.has_reads()),
             StmtKind::Assert(e) | StmtKind::Assume(e) => !e.has_reads(),
             StmtKind::Barrier(f) => !f.shared.has_reads() && !f.global.has_reads(),
+            StmtKind::Atomic(a) => !a.index.has_reads() && a.args.iter().all(|e| !e.has_reads()),
             _ => true,
         }
     }
@@ -173,6 +174,11 @@ impl Desugar {
             StmtKind::Call(f, args) => StmtKind::Call(f.clone(), args.iter().map(|a| self.hoist(a, out)).collect()),
             StmtKind::Assert(e) => StmtKind::Assert(self.hoist(e, out)),
             StmtKind::Assume(e) => StmtKind::Assume(self.hoist(e, out)),
+            StmtKind::Atomic(a) => {
+                let index = self.hoist(&a.index, out);
+                let args = a.args.iter().map(|e| self.hoist(e, out)).collect();
+                StmtKind::Atomic(Atomic { index, args, ..a.clone() })
+            }
             StmtKind::Barrier(f) => {
                 let shared = self.hoist(&f.shared, out);
                 let global = self.hoist(&f.global, out);
@@ -260,6 +266,13 @@ fn stmt_names(s: &Stmt, used: &mut HashSet<String>) {
         StmtKind::Barrier(f) => {
             expr_names(&f.shared, used);
             expr_names(&f.global, used);
+        }
+        StmtKind::Atomic(a) => {
+            if let Some(x) = &a.dest {
+                used.insert(x.name.clone());
+            }
+            expr_names(&a.index, used);
+            a.args.iter().for_each(|e| expr_names(e, used));
         }
         _ => {}
     }
@@ -352,6 +365,15 @@ impl StripSpans {
             StmtKind::Barrier(f) => {
                 self.expr(&mut f.shared);
                 self.expr(&mut f.global);
+            }
+            StmtKind::Atomic(a) => {
+                if let Some(x) = &mut a.dest {
+                    self.id(x);
+                }
+                self.id(&mut a.op);
+                self.id(&mut a.array);
+                self.expr(&mut a.index);
+                a.args.iter_mut().for_each(|e| self.expr(e));
             }
             _ => {}
         }

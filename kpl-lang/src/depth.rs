@@ -83,6 +83,10 @@ impl Nested for Stmt {
             }
             StmtKind::Call(_, args) => out.extend(args.iter().map(|a| a as &dyn Nested)),
             StmtKind::Barrier(f) => out.extend([&f.shared as &dyn Nested, &f.global]),
+            StmtKind::Atomic(a) => {
+                out.push(&a.index);
+                out.extend(a.args.iter().map(|e| e as &dyn Nested));
+            }
             _ => {}
         }
     }

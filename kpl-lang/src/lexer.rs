@@ -41,6 +41,8 @@ pub enum Tok<'a> {
     Invariant,
     #[token("barrier")]
     Barrier,
+    #[token("atomic")]
+    Atomic,
     #[token("break")]
     Break,
     #[token("continue")]
@@ -176,6 +178,7 @@ pub fn token_text(t: &Tok) -> &'static str {
         While => "while",
         Invariant => "invariant",
         Barrier => "barrier",
+        Atomic => "atomic",
         Break => "break",
         Continue => "continue",
         Return => "return",

@@ -72,6 +72,48 @@ pub fn builtin(f: Builtin, a: u32, b: u32) -> u32 {
     }
 }
 
+/// The value an atomic leaves in the element, from the element's old value and the
+/// operands (`cas`: compare, new value). The atomic gives back `old`.
+pub fn atomic(op: crate::ast::AtomicOp, old: u32, args: &[u32]) -> u32 {
+    use crate::ast::AtomicOp::*;
+    let v = args.first().copied().unwrap_or(0);
+    match op {
+        Add => old.wrapping_add(v),
+        Sub => old.wrapping_sub(v),
+        Xchg => v,
+        Min => old.min(v),
+        Max => old.max(v),
+        Smin => (old as i32).min(v as i32) as u32,
+        Smax => (old as i32).max(v as i32) as u32,
+        // CUDA: atomicInc(p, lim) is ((old >= lim) ? 0 : old + 1); atomicDec(p, lim) is
+        // ((old == 0) || (old > lim)) ? lim : old - 1.
+        Inc => {
+            if old >= v {
+                0
+            } else {
+                old + 1
+            }
+        }
+        Dec => {
+            if old == 0 || old > v {
+                v
+            } else {
+                old - 1
+            }
+        }
+        Cas => {
+            if old == v {
+                args.get(1).copied().unwrap_or(0)
+            } else {
+                old
+            }
+        }
+        And => old & v,
+        Or => old | v,
+        Xor => old ^ v,
+    }
+}
+
 /// The canonical NaN: every float operation whose result is a NaN gives this word, as
 /// NVIDIA's GPUs do (CPUs keep an operand's payload, or make 0xFFC00000), so that the
 /// interpreter, CPU OpenCL and GPUs compute the same bits (`fneg` and `fabs` are bit

@@ -219,6 +219,19 @@ impl Printer<'_> {
                 .append(RcDoc::text(");"))
                 .group(),
             StmtKind::Barrier(f) => fence_doc(f),
+            StmtKind::Atomic(a) => {
+                let dest = match (&a.dest, a.declare) {
+                    (Some(x), true) => format!("local {} := ", x.name),
+                    (Some(x), false) => format!("{} := ", x.name),
+                    (None, _) => String::new(),
+                };
+                let mut args = vec![RcDoc::text(format!("{}[", a.array.name)).append(expr(&a.index, 0)).append(RcDoc::text("]"))];
+                args.extend(a.args.iter().map(|e| expr(e, 0)));
+                RcDoc::text(format!("{dest}atomic {}(", a.op.name))
+                    .append(RcDoc::intersperse(args, RcDoc::text(", ")))
+                    .append(RcDoc::text(");"))
+                    .group()
+            }
             StmtKind::Break => RcDoc::text("break;"),
             StmtKind::Continue => RcDoc::text("continue;"),
             StmtKind::Return => RcDoc::text("return;"),

@@ -45,6 +45,8 @@ pub struct Inst {
     pub rd_exists: VarId,
     pub rd_elem: VarId,
     pub rd_stmt: VarId,
+    /// Thread 1's logged atomic (exists, element, statement), for arrays with atomics.
+    pub atomic: Option<(VarId, VarId, VarId)>,
 }
 
 type Pair = [Expr; 2];
@@ -177,6 +179,7 @@ impl<'k> Builder<'k> {
 
     fn prelude(&mut self, chosen: &BTreeMap<String, Abstraction>) {
         let l = self.cfg.launch;
+        let atomics = atomic_arrays(self.kernel);
         for t in 0..2 {
             for a in Axis::ALL {
                 let lv = self.var(&format!("lid{}.{}", t + 1, a.name()), Sort::Word);
@@ -243,9 +246,19 @@ impl<'k> Builder<'k> {
                 rd_exists: self.var(&format!("RD_exists_{n}"), Sort::Bool),
                 rd_elem: self.var(&format!("RD_elem_{n}"), Sort::Word),
                 rd_stmt: self.var(&format!("RD_stmt_{n}"), Sort::Word),
+                atomic: atomics.contains(n.as_str()).then(|| {
+                    (
+                        self.var(&format!("AT_exists_{n}"), Sort::Bool),
+                        self.var(&format!("AT_elem_{n}"), Sort::Word),
+                        self.var(&format!("AT_stmt_{n}"), Sort::Word),
+                    )
+                }),
             };
             self.assign(inst.wr_exists, Expr::Bool(false));
             self.assign(inst.rd_exists, Expr::Bool(false));
+            if let Some((at, _, _)) = inst.atomic {
+                self.assign(at, Expr::Bool(false));
+            }
             self.inst.push(inst);
             let copies = (abstraction == Abstraction::Equality).then(|| {
                 let c = self.pair(n, Sort::Array);
@@ -396,8 +409,8 @@ impl<'k> Builder<'k> {
         self.pred("p", [mk(p1, 0), mk(p2, 1)])
     }
 
-    fn site(&mut self, span: kpl_lang::Span, array: usize, write: bool) -> u32 {
-        self.prog.sites.push(Site { span: (span.start, span.end), array, write });
+    fn site(&mut self, span: kpl_lang::Span, array: usize, kind: AccessKind) -> u32 {
+        self.prog.sites.push(Site { span: (span.start, span.end), array, kind });
         self.prog.sites.len() as u32 - 1
     }
 
@@ -432,6 +445,25 @@ impl<'k> Builder<'k> {
                 }
             }
             StmtKind::Store(a, i, e) => self.write(a, i, e, s.span, &p),
+            StmtKind::Atomic(at) => {
+                let olds = self.atomic(at, s.span, &p);
+                match (&at.dest, at.declare) {
+                    (Some(x), true) => {
+                        let v = self.declare(&x.name);
+                        let [a, b] = olds;
+                        self.assign(v[0], a);
+                        self.assign(v[1], b);
+                    }
+                    (Some(x), false) => {
+                        let Some(v) = self.lookup(&x.name) else { return };
+                        for (t, val) in olds.into_iter().enumerate() {
+                            let e = Expr::ite(p[t].clone(), val, Expr::Var(v[t]));
+                            self.assign(v[t], e);
+                        }
+                    }
+                    (None, _) => {}
+                }
+            }
             StmtKind::If(c, t, e) => {
                 let c = self.cond_pair(c);
                 let pt = self.pred("then", [Expr::and2(p[0].clone(), c[0].clone()), Expr::and2(p[1].clone(), c[1].clone())]);
@@ -493,10 +525,10 @@ impl<'k> Builder<'k> {
         }
     }
 
-    fn bounds(&mut self, k: usize, idx: &Expr, p: &Expr, span: kpl_lang::Span, write: bool) {
+    fn bounds(&mut self, k: usize, idx: &Expr, p: &Expr, span: kpl_lang::Span, kind: AccessKind) {
         if let Some(n) = self.prog.arrays[k].size {
             let name = self.prog.arrays[k].name.clone();
-            let what = format!("{} of {name}", if write { "write" } else { "read" });
+            let what = format!("{} of {name}", kind.name());
             let ok = Expr::implies(p.clone(), Expr::ult(idx.clone(), Expr::Word(n)));
             self.assert_about(ok, LabelKind::OutOfBounds { array: name, size: n }, span, what, Some(idx.clone()));
         }
@@ -515,27 +547,46 @@ impl<'k> Builder<'k> {
         }
     }
 
+    /// Assert that thread 2's access of kind `second` to `idx` does not conflict with
+    /// thread 1's logged access of kind `logged` (unless `tolerated` holds).
+    #[allow(clippy::too_many_arguments)]
+    fn race_check(&mut self, k: usize, idx: &Expr, p: &Expr, second: AccessKind, logged: AccessKind, tolerated: Option<Expr>, span: kpl_lang::Span) {
+        let inst = self.inst[k];
+        let (exists, elem) = match (logged, inst.atomic) {
+            (AccessKind::Read, _) => (inst.rd_exists, inst.rd_elem),
+            (AccessKind::Write, _) => (inst.wr_exists, inst.wr_elem),
+            (AccessKind::Atomic, Some((e, x, _))) => (e, x),
+            // No atomic on this array anywhere: nothing to check against.
+            (AccessKind::Atomic, None) => return,
+        };
+        let mut race = vec![p.clone(), self.relevant(k), Expr::Var(exists), Expr::eq(Expr::Var(elem), idx.clone())];
+        if let Some(t) = tolerated {
+            race.push(Expr::not(t));
+        }
+        let name = self.prog.arrays[k].name.clone();
+        let what = match second {
+            AccessKind::Read => format!("read of {name}"),
+            AccessKind::Write => format!("write to {name}"),
+            AccessKind::Atomic => format!("atomic on {name}"),
+        };
+        self.assert_about(
+            Expr::not(Expr::and(race)),
+            LabelKind::Race { array: name, array_index: k, second, logged },
+            span,
+            what,
+            Some(idx.clone()),
+        );
+    }
+
     fn read(&mut self, a: &ast::Ident, i: &ast::Expr, span: kpl_lang::Span, p: &Pair) -> Pair {
         let k = self.array_of(a);
         let idx = self.pair_of(i);
-        let sid = self.site(span, k, false);
+        let sid = self.site(span, k, AccessKind::Read);
         let inst = self.inst[k];
-        self.bounds(k, &idx[0], &p[0], span, false);
+        self.bounds(k, &idx[0], &p[0], span, AccessKind::Read);
         self.log(inst.rd_exists, inst.rd_elem, inst.rd_stmt, None, idx[0].clone(), &p[0], sid);
-        let race = Expr::and(vec![
-            p[1].clone(),
-            self.relevant(k),
-            Expr::Var(inst.wr_exists),
-            Expr::eq(Expr::Var(inst.wr_elem), idx[1].clone()),
-        ]);
-        let name = a.name.clone();
-        self.assert_about(
-            Expr::not(race),
-            LabelKind::Race { array: name.clone(), array_index: k, second_write: false, logged_write: true },
-            span,
-            format!("read of {name}"),
-            Some(idx[1].clone()),
-        );
+        self.race_check(k, &idx[1], &p[1], AccessKind::Read, AccessKind::Write, None, span);
+        self.race_check(k, &idx[1], &p[1], AccessKind::Read, AccessKind::Atomic, None, span);
         let vals: Vec<Expr> = (0..2)
             .map(|t| match self.copies[k] {
                 Some(c) => Expr::select(Expr::Var(c[t]), idx[t].clone()),
@@ -565,49 +616,57 @@ impl<'k> Builder<'k> {
         let k = self.array_of(a);
         let idx = self.pair_of(i);
         let val = self.pair_of(e);
-        let sid = self.site(span, k, true);
+        let sid = self.site(span, k, AccessKind::Write);
         let inst = self.inst[k];
-        self.bounds(k, &idx[0], &p[0], span, true);
+        self.bounds(k, &idx[0], &p[0], span, AccessKind::Write);
         let benign = self.cfg.benign.then(|| (inst.wr_val, val[0].clone()));
         self.log(inst.wr_exists, inst.wr_elem, inst.wr_stmt, benign, idx[0].clone(), &p[0], sid);
         if let Some(c) = self.copies[k] {
             let upd = Expr::store(Expr::Var(c[0]), idx[0].clone(), val[0].clone());
             self.assign(c[0], Expr::ite(p[0].clone(), upd, Expr::Var(c[0])));
         }
-        let name = a.name.clone();
-        let mut ww = vec![
-            p[1].clone(),
-            self.relevant(k),
-            Expr::Var(inst.wr_exists),
-            Expr::eq(Expr::Var(inst.wr_elem), idx[1].clone()),
-        ];
-        if self.cfg.benign {
-            ww.push(Expr::not(Expr::eq(Expr::Var(inst.wr_val), val[1].clone())));
-        }
-        self.assert_about(
-            Expr::not(Expr::and(ww)),
-            LabelKind::Race { array: name.clone(), array_index: k, second_write: true, logged_write: true },
-            span,
-            format!("write to {name}"),
-            Some(idx[1].clone()),
-        );
-        let rw = Expr::and(vec![
-            p[1].clone(),
-            self.relevant(k),
-            Expr::Var(inst.rd_exists),
-            Expr::eq(Expr::Var(inst.rd_elem), idx[1].clone()),
-        ]);
-        self.assert_about(
-            Expr::not(rw),
-            LabelKind::Race { array: name.clone(), array_index: k, second_write: true, logged_write: false },
-            span,
-            format!("write to {name}"),
-            Some(idx[1].clone()),
-        );
+        let equal = self.cfg.benign.then(|| Expr::eq(Expr::Var(inst.wr_val), val[1].clone()));
+        self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Write, equal, span);
+        self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Read, None, span);
+        self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Atomic, None, span);
         if let Some(c) = self.copies[k] {
             let upd = Expr::store(Expr::Var(c[1]), idx[1].clone(), val[1].clone());
             self.assign(c[1], Expr::ite(p[1].clone(), upd, Expr::Var(c[1])));
         }
+    }
+
+    /// An atomic: logged and checked like a write, but never against atomics; the value it
+    /// gives back, and the element in each thread's copy, are arbitrary (other threads'
+    /// atomics may come in between).
+    fn atomic(&mut self, at: &ast::Atomic, span: kpl_lang::Span, p: &Pair) -> Pair {
+        let k = self.array_of(&at.array);
+        let idx = self.pair_of(&at.index);
+        for e in &at.args {
+            let _ = self.pair_of(e);
+        }
+        let sid = self.site(span, k, AccessKind::Atomic);
+        let inst = self.inst[k];
+        self.bounds(k, &idx[0], &p[0], span, AccessKind::Atomic);
+        if let Some((e, x, st)) = inst.atomic {
+            self.log(e, x, st, None, idx[0].clone(), &p[0], sid);
+        }
+        self.race_check(k, &idx[1], &p[1], AccessKind::Atomic, AccessKind::Write, None, span);
+        self.race_check(k, &idx[1], &p[1], AccessKind::Atomic, AccessKind::Read, None, span);
+        let name = at.array.name.clone();
+        let olds: Vec<Expr> = (0..2)
+            .map(|t| {
+                let v = self.var(&format!("{name}_atomic"), Sort::Word);
+                self.emit(Stmt::Havoc(v));
+                if let Some(c) = self.copies[k] {
+                    let now = self.var(&format!("{name}_atomic_new"), Sort::Word);
+                    self.emit(Stmt::Havoc(now));
+                    let upd = Expr::store(Expr::Var(c[t]), idx[t].clone(), Expr::Var(now));
+                    self.assign(c[t], Expr::ite(p[t].clone(), upd, Expr::Var(c[t])));
+                }
+                Expr::Var(v)
+            })
+            .collect();
+        [olds[0].clone(), olds[1].clone()]
     }
 
     /// A barrier: the divergence check; the arrays' contents made arbitrary (equal for two
@@ -647,7 +706,7 @@ impl<'k> Builder<'k> {
                 None => clear.clone(),
                 Some(f) => Expr::and2(clear.clone(), f.clone()),
             };
-            for ex in [inst.wr_exists, inst.rd_exists] {
+            for ex in [Some(inst.wr_exists), Some(inst.rd_exists), inst.atomic.map(|a| a.0)].into_iter().flatten() {
                 self.assign(ex, Expr::and2(Expr::Var(ex), Expr::not(clear.clone())));
             }
         }
@@ -783,6 +842,35 @@ fn returns(b: &ast::Block) -> bool {
         StmtKind::While { body, .. } => returns(body),
         _ => false,
     })
+}
+
+/// The arrays the kernel accesses atomically anywhere (only they get an atomic log).
+fn atomic_arrays(k: &ast::Kernel) -> std::collections::HashSet<String> {
+    fn block(b: &ast::Block, out: &mut std::collections::HashSet<String>) {
+        for s in &b.stmts {
+            match &s.kind {
+                StmtKind::Atomic(a) => {
+                    out.insert(a.array.name.clone());
+                }
+                StmtKind::If(_, t, e) => {
+                    block(t, out);
+                    match e.as_deref() {
+                        Some(ast::Else::Block(b)) => block(b, out),
+                        Some(ast::Else::If(s)) => block(&ast::Block { stmts: vec![s.clone()], span: s.span }, out),
+                        None => {}
+                    }
+                }
+                StmtKind::While { body, .. } => block(body, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    for p in &k.procs {
+        block(&p.body, &mut out);
+    }
+    block(&k.main, &mut out);
+    out
 }
 
 /// Does a block (or a proc it calls) execute a barrier?

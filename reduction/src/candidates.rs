@@ -264,9 +264,11 @@ pub(crate) fn generate(b: &mut Builder, loop_id: usize, plan: &Plan, (lc, entry)
     }
     // What a log names is one of the accesses made so far (keeps witnesses exact).
     for (k, inst) in b.inst.clone().into_iter().enumerate() {
-        for (write, exists, stmt) in [(true, inst.wr_exists, inst.wr_stmt), (false, inst.rd_exists, inst.rd_stmt)] {
+        let mut logs = vec![(AccessKind::Write, inst.wr_exists, inst.wr_stmt), (AccessKind::Read, inst.rd_exists, inst.rd_stmt)];
+        logs.extend(inst.atomic.map(|(e, _, st)| (AccessKind::Atomic, e, st)));
+        for (kind, exists, stmt) in logs {
             let ids: Vec<Expr> = (0..b.prog.sites.len())
-                .filter(|&i| b.prog.sites[i].array == k && b.prog.sites[i].write == write)
+                .filter(|&i| b.prog.sites[i].array == k && b.prog.sites[i].kind == kind)
                 .map(|i| Expr::eq(Expr::Var(stmt), Expr::Word(i as u32)))
                 .collect();
             if !ids.is_empty() {
@@ -275,7 +277,9 @@ pub(crate) fn generate(b: &mut Builder, loop_id: usize, plan: &Plan, (lc, entry)
         }
     }
     for inst in b.inst.clone() {
-        for (v, rule) in [(inst.wr_exists, "no write since the barrier"), (inst.rd_exists, "no read since the barrier")] {
+        let mut none_since = vec![(inst.wr_exists, "no write since the barrier"), (inst.rd_exists, "no read since the barrier")];
+        none_since.extend(inst.atomic.map(|a| (a.0, "no atomic since the barrier")));
+        for (v, rule) in none_since {
             let none = Expr::not(Expr::Var(v));
             if multi_group {
                 // Barriers clear what a thread logged only for a partner in its own group.

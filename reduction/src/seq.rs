@@ -88,9 +88,8 @@ pub struct Label {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LabelKind {
-    /// Thread 2's access (a write if `second_write`) conflicts with thread 1's logged
-    /// access (a write if `logged_write`).
-    Race { array: String, array_index: usize, second_write: bool, logged_write: bool },
+    /// Thread 2's access (`second`) conflicts with thread 1's logged access (`logged`).
+    Race { array: String, array_index: usize, second: AccessKind, logged: AccessKind },
     Divergence,
     Assertion,
     /// A user `invariant` at a loop: fails on entry (`entry`) or is not maintained.
@@ -140,7 +139,38 @@ pub struct Loop {
 pub struct Site {
     pub span: (usize, usize),
     pub array: usize,
-    pub write: bool,
+    pub kind: AccessKind,
+}
+
+/// How an access touches its element. Atomics race with reads and writes, not with each
+/// other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Read,
+    Write,
+    Atomic,
+}
+
+impl AccessKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+            AccessKind::Atomic => "atomic",
+        }
+    }
+    /// Does it change the element (a write or an atomic)?
+    pub fn writes(self) -> bool {
+        self != AccessKind::Read
+    }
+    /// The name of thread 1's log of this kind for an array (`WR_`, `RD_`, `AT_`).
+    pub fn log_prefix(self) -> &'static str {
+        match self {
+            AccessKind::Read => "RD",
+            AccessKind::Write => "WR",
+            AccessKind::Atomic => "AT",
+        }
+    }
 }
 
 /// A candidate invariant for Houdini, at one loop.

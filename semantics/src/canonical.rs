@@ -8,7 +8,7 @@
 use crate::inputs::Inputs;
 use crate::ir::{ArrayKind, Ex, Program, St, StKind};
 use crate::report::{ArrayContents, Outcome};
-use kpl_lang::ast::Special;
+use kpl_lang::ast::{AtomicOp, Special};
 use kpl_lang::ops;
 use std::collections::BTreeMap;
 
@@ -16,6 +16,8 @@ enum Ins {
     Set(u32, Ex),
     Read(u32, u32, Ex),
     Write(u32, Ex, Ex),
+    /// An atomic: op, the slot for the old value, array, index, operands.
+    Atomic(AtomicOp, Option<u32>, u32, Ex, Vec<Ex>),
     /// Jump to the target when the expression is zero.
     Jz(Ex, usize),
     Jmp(usize),
@@ -60,6 +62,9 @@ impl Flat {
             }
             StKind::Write { array, index, value } => {
                 self.emit(Ins::Write(*array, index.clone(), value.clone()));
+            }
+            StKind::Atomic { op, slot, array, index, args } => {
+                self.emit(Ins::Atomic(*op, *slot, *array, index.clone(), args.clone()));
             }
             StKind::If { cond, then, els, .. } => {
                 let jz = self.emit(Ins::Jz(cond.clone(), 0));
@@ -349,6 +354,17 @@ impl Thread<'_> {
                     let (i, v) = (self.eval(i), self.eval(v));
                     oob(mem, *a, i, Op::Write, self)?;
                     *mem.cell(*a, g, i) = v;
+                }
+                Ins::Atomic(op, s, a, i, args) => {
+                    let i = self.eval(i);
+                    let operands: Vec<u32> = args.iter().map(|e| self.eval(e)).collect();
+                    oob(mem, *a, i, Op::Atomic, self)?;
+                    let cell = mem.cell(*a, g, i);
+                    let old = *cell;
+                    *cell = kpl_lang::ops::atomic(*op, old, &operands);
+                    if let Some(s) = s {
+                        self.locals[*s as usize] = old;
+                    }
                 }
                 Ins::Jz(c, t) => {
                     if self.eval(c) == 0 {

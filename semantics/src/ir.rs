@@ -1,7 +1,7 @@
 //! The interpreter's program form: the core KPL AST with names resolved to slots (locals),
 //! indices (params, arrays, procs) and statement ids (for spans in reports and traces).
 
-use kpl_lang::ast::{self, Axis, BinOp, Builtin, ExprKind, Special, StmtKind, UnOp};
+use kpl_lang::ast::{self, AtomicOp, Axis, BinOp, Builtin, ExprKind, Special, StmtKind, UnOp};
 use kpl_lang::{Launch, Span};
 use std::collections::HashMap;
 
@@ -37,6 +37,9 @@ pub enum StKind {
     If { cond: Ex, then: Vec<St>, els: Vec<St>, jumps: bool },
     While { cond: Ex, invariants: Vec<(Ex, u32)>, body: Vec<St>, jumps: bool },
     Call { proc: u32, args: Vec<Ex> },
+    /// `x := atomic op(A[i], args)`: `slot` receives the old value (`fresh` when the
+    /// statement declares it).
+    Atomic { op: AtomicOp, slot: Option<u32>, array: u32, index: Ex, args: Vec<Ex> },
     /// A barrier with its fence: per thread, whether it orders shared and global memory.
     Barrier { shared: Ex, global: Ex },
     Break,
@@ -258,6 +261,12 @@ impl Compiler {
             }
             StmtKind::Call(f, args) => {
                 StKind::Call { proc: self.procs[&f.name], args: args.iter().map(|a| self.expr(a)).collect() }
+            }
+            StmtKind::Atomic(a) => {
+                let index = self.expr(&a.index);
+                let args = a.args.iter().map(|e| self.expr(e)).collect();
+                let slot = a.dest.as_ref().map(|x| if a.declare { self.declare(&x.name) } else { self.slot(&x.name) });
+                StKind::Atomic { op: a.operation(), slot, array: self.arrays[&a.array.name], index, args }
             }
             StmtKind::Barrier(f) => {
                 let (shared, global) = (self.expr(&f.shared), self.expr(&f.global));

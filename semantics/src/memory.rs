@@ -9,6 +9,7 @@
 use crate::inputs::Inputs;
 use crate::ir::{ArrayKind, Program};
 use crate::report::{ArrayContents, Op};
+use kpl_lang::ast::AtomicOp;
 use std::collections::{BTreeMap, HashMap};
 
 pub const NONE: u32 = u32::MAX;
@@ -54,13 +55,45 @@ pub struct Rec {
     pub r1stmt: u32,
     pub r2: u32,
     pub r2stmt: u32,
+    /// Up to two distinct threads that made atomic accesses.
+    pub a1: u32,
+    pub a1stmt: u32,
+    pub a2: u32,
+    pub a2stmt: u32,
 }
 
 impl Rec {
-    const EMPTY: Rec =
-        Rec { writer: NONE, wstmt: 0, w2: NONE, w2stmt: 0, value: 0, varied: false, r1: NONE, r1stmt: 0, r2: NONE, r2stmt: 0 };
+    const EMPTY: Rec = Rec {
+        writer: NONE,
+        wstmt: 0,
+        w2: NONE,
+        w2stmt: 0,
+        value: 0,
+        varied: false,
+        r1: NONE,
+        r1stmt: 0,
+        r2: NONE,
+        r2stmt: 0,
+        a1: NONE,
+        a1stmt: 0,
+        a2: NONE,
+        a2stmt: 0,
+    };
     fn is_empty(&self) -> bool {
-        self.writer == NONE && self.r1 == NONE
+        self.writer == NONE && self.r1 == NONE && self.a1 == NONE
+    }
+    /// An atomic access by another thread than `l`, with its statement.
+    fn other_atomic(&self, l: u32) -> Option<(u32, u32)> {
+        [(self.a1, self.a1stmt), (self.a2, self.a2stmt)].into_iter().find(|&(t, _)| t != NONE && t != l)
+    }
+    fn add_atomic(&mut self, l: u32, stmt: u32) {
+        if self.a1 == NONE {
+            self.a1 = l;
+            self.a1stmt = stmt;
+        } else if self.a1 != l && self.a2 == NONE {
+            self.a2 = l;
+            self.a2stmt = stmt;
+        }
     }
     /// A writer other than `l`, with its statement.
     fn other_writer(&self, l: u32) -> Option<(u32, u32)> {
@@ -123,7 +156,7 @@ impl Rec {
 struct Logged {
     local: u32,
     stmt: u32,
-    write: bool,
+    op: Op,
     value: u32,
 }
 
@@ -201,10 +234,21 @@ pub struct KRec {
     pub varied: bool,
     pub r1: (u32, u32, u32),
     pub r2: (u32, u32, u32),
+    pub a1: (u32, u32, u32),
+    pub a2: (u32, u32, u32),
 }
 
 impl KRec {
-    const EMPTY: KRec = KRec { w: (NONE, 0, 0), w2: (NONE, 0, 0), value: 0, varied: false, r1: (NONE, 0, 0), r2: (NONE, 0, 0) };
+    const EMPTY: KRec = KRec {
+        w: (NONE, 0, 0),
+        w2: (NONE, 0, 0),
+        value: 0,
+        varied: false,
+        r1: (NONE, 0, 0),
+        r2: (NONE, 0, 0),
+        a1: (NONE, 0, 0),
+        a2: (NONE, 0, 0),
+    };
     /// An access of `x` or `y` from another group than `g`.
     fn other(x: (u32, u32, u32), y: (u32, u32, u32), g: u32) -> Option<(u32, u32, u32)> {
         [x, y].into_iter().find(|a| a.0 != NONE && a.0 != g)
@@ -335,9 +379,12 @@ impl Memory {
         if let Some((w, ws)) = rec.other_writer(l) {
             return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
         }
+        if let Some((t, ts)) = rec.other_atomic(l) {
+            return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
+        }
         rec.add_read(l, stmt);
         let own = rec.wrote(l).then_some(rec.value);
-        self.remember(a, g, i, Logged { local: l, stmt, write: false, value: 0 });
+        self.remember(a, g, i, Logged { local: l, stmt, op: Op::Read, value: 0 });
         Ok(match own {
             Some(v) => v,
             None => self.committed(a, g, i),
@@ -355,9 +402,39 @@ impl Memory {
         if let Some((r, rs)) = rec.other_reader(l) {
             return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
         }
+        if let Some((t, ts)) = rec.other_atomic(l) {
+            return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
+        }
         rec.add_write(l, stmt, v);
-        self.remember(a, g, i, Logged { local: l, stmt, write: true, value: v });
+        self.remember(a, g, i, Logged { local: l, stmt, op: Op::Write, value: v });
         Ok(())
+    }
+
+    /// An atomic by thread `l` of group `g`: it races with other threads' plain accesses
+    /// since the barrier, never with atomics. It acts at once on the memory every thread
+    /// sees (or on the thread's own pending write), and gives the old value.
+    #[allow(clippy::too_many_arguments)]
+    pub fn atomic(&mut self, a: u32, g: u32, l: u32, i: u32, op: AtomicOp, args: &[u32], stmt: u32) -> Result<u32, Conflict> {
+        let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
+        if let Some((w, ws)) = rec.other_writer(l) {
+            return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
+        }
+        if let Some((r, rs)) = rec.other_reader(l) {
+            return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
+        }
+        rec.add_atomic(l, stmt);
+        let own = rec.wrote(l);
+        let old = if own { rec.value } else { self.committed(a, g, i) };
+        let new = kpl_lang::ops::atomic(op, old, args);
+        if own {
+            self.arrays[a as usize].pending[g as usize].get_mut(i).value = new;
+        } else {
+            let arr = &mut self.arrays[a as usize];
+            let inst = if arr.shared { g as usize } else { 0 };
+            ArrayMem::store(&mut arr.cells, arr.overlays.get_mut(g as usize), inst, i, new);
+        }
+        self.remember(a, g, i, Logged { local: l, stmt, op: Op::Atomic, value: new });
+        Ok(old)
     }
 
     /// Log an access for inter-group races (global arrays of multi-group launches), with
@@ -373,7 +450,19 @@ impl Memory {
                 if let Some(w) = KRec::other(r.w, r.w2, g) {
                     return Err(conflict(w, Op::Write));
                 }
+                if let Some(t) = KRec::other(r.a1, r.a2, g) {
+                    return Err(conflict(t, Op::Atomic));
+                }
                 KRec::add(&mut r.r1, &mut r.r2, me);
+            }
+            Op::Atomic => {
+                if let Some(w) = KRec::other(r.w, r.w2, g) {
+                    return Err(conflict(w, Op::Write));
+                }
+                if let Some(rd) = KRec::other(r.r1, r.r2, g) {
+                    return Err(conflict(rd, Op::Read));
+                }
+                KRec::add(&mut r.a1, &mut r.a2, me);
             }
             Op::Write => {
                 if let Some(w) = KRec::other(r.w, r.w2, g) {
@@ -383,6 +472,9 @@ impl Memory {
                 }
                 if let Some(rd) = KRec::other(r.r1, r.r2, g) {
                     return Err(conflict(rd, Op::Read));
+                }
+                if let Some(t) = KRec::other(r.a1, r.a2, g) {
+                    return Err(conflict(t, Op::Atomic));
                 }
                 if r.w.0 != NONE {
                     r.varied |= r.value != value;
@@ -492,16 +584,17 @@ impl ArrayMem {
             pending[g as usize].drain_writes(|_, _| {});
             for (i, entries) in history {
                 let (gone, stay): (Vec<Logged>, Vec<Logged>) = entries.into_iter().partition(|e| fenced(e.local));
-                if let Some(last) = gone.iter().rev().find(|e| e.write) {
+                // (An atomic's value is committed when it happens.)
+                if let Some(last) = gone.iter().rev().find(|e| e.op == Op::Write) {
                     ArrayMem::store(cells, overlay.as_deref_mut(), inst, i, last.value);
                 }
                 if !stay.is_empty() {
                     let rec = pending[g as usize].get_mut(i);
                     for e in &stay {
-                        if e.write {
-                            rec.add_write(e.local, e.stmt, e.value);
-                        } else {
-                            rec.add_read(e.local, e.stmt);
+                        match e.op {
+                            Op::Write => rec.add_write(e.local, e.stmt, e.value),
+                            Op::Read => rec.add_read(e.local, e.stmt),
+                            Op::Atomic => rec.add_atomic(e.local, e.stmt),
                         }
                     }
                     kept.insert(i, stay);

@@ -15,6 +15,8 @@ pub struct ThreadId {
 pub enum Op {
     Read,
     Write,
+    /// An atomic read-modify-write (races with plain accesses, never with atomics).
+    Atomic,
 }
 
 impl Op {
@@ -22,6 +24,7 @@ impl Op {
         match self {
             Op::Read => "read",
             Op::Write => "write",
+            Op::Atomic => "atomic",
         }
     }
 }

@@ -211,6 +211,31 @@ impl<'p> Machine<'p> {
                 self.give(idx);
                 self.give(vals);
             }
+            StKind::Atomic { op, slot, array, index, args } => {
+                self.step(s.id, n)?;
+                let idx = self.eval(index, act);
+                let argv: Vec<Vec<u32>> = args.iter().map(|e| self.eval(e, act)).collect();
+                self.bounds(*array, act, &idx, Op::Atomic, None, s.id)?;
+                let mut olds = self.take(n);
+                // The enabled threads' atomics happen one after another, in thread order.
+                for (k, &t) in act.iter().enumerate() {
+                    let (g, l) = (t / self.tpg, t % self.tpg);
+                    let operands: Vec<u32> = argv.iter().map(|v| v[k]).collect();
+                    match self.mem.atomic(*array, g, l, idx[k], *op, &operands, s.id) {
+                        Ok(v) => olds.push(v),
+                        Err(c) => return Err(self.race(*array, idx[k], c, t, Op::Atomic, 0, s.id, Scope::IntraGroup)),
+                    }
+                }
+                self.inter(*array, act, &idx, Op::Atomic, None, s.id)?;
+                self.give(idx);
+                for v in argv {
+                    self.give(v);
+                }
+                match slot {
+                    Some(slot) => self.scatter(*slot, act, olds),
+                    None => self.give(olds),
+                }
+            }
             StKind::If { cond, then, els, .. } => {
                 self.step(s.id, n)?;
                 let c = self.eval(cond, act);
@@ -417,7 +442,9 @@ impl<'p> Machine<'p> {
         let first = self.access(other_t, c.op, first_value, c.stmt);
         let value = if op == Op::Read { self.mem.view(a, t / self.tpg, t % self.tpg, index) } else { value };
         let second = self.access(t, op, value, stmt);
-        let kind = if c.op == Op::Write && op == Op::Write { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
+        // An atomic counts as a write: atomic-write is write-write, atomic-read read-write.
+        let writes = |o: Op| o != Op::Read;
+        let kind = if writes(c.op) && writes(op) { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
         Outcome::Defect(Defect::Race {
             kind,
             scope,

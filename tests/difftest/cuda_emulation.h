@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -29,6 +30,28 @@ static std::barrier<> *kpl_emu_barrier;
 inline void __syncthreads() { kpl_emu_barrier->arrive_and_wait(); }
 inline float __uint_as_float(unsigned a) { float f; std::memcpy(&f, &a, 4); return f; }
 inline unsigned __float_as_uint(float f) { unsigned a; std::memcpy(&a, &f, 4); return a; }
+
+/* Atomics: one lock for all, which is atomic enough for a correctness emulation. */
+static std::mutex kpl_emu_atomic_lock;
+template <class T, class F> T kpl_emu_rmw(T *p, F f) {
+  std::lock_guard<std::mutex> g(kpl_emu_atomic_lock);
+  T old = *p;
+  *p = f(old);
+  return old;
+}
+inline unsigned atomicAdd(unsigned *p, unsigned v) { return kpl_emu_rmw(p, [=](unsigned o) { return o + v; }); }
+inline unsigned atomicSub(unsigned *p, unsigned v) { return kpl_emu_rmw(p, [=](unsigned o) { return o - v; }); }
+inline unsigned atomicExch(unsigned *p, unsigned v) { return kpl_emu_rmw(p, [=](unsigned) { return v; }); }
+inline unsigned atomicMin(unsigned *p, unsigned v) { return kpl_emu_rmw(p, [=](unsigned o) { return o < v ? o : v; }); }
+inline unsigned atomicMax(unsigned *p, unsigned v) { return kpl_emu_rmw(p, [=](unsigned o) { return o > v ? o : v; }); }
+inline int atomicMin(int *p, int v) { return kpl_emu_rmw(p, [=](int o) { return o < v ? o : v; }); }
+inline int atomicMax(int *p, int v) { return kpl_emu_rmw(p, [=](int o) { return o > v ? o : v; }); }
+inline unsigned atomicInc(unsigned *p, unsigned v) { return kpl_emu_rmw(p, [=](unsigned o) { return o >= v ? 0u : o + 1u; }); }
+inline unsigned atomicDec(unsigned *p, unsigned v) { return kpl_emu_rmw(p, [=](unsigned o) { return (o == 0u || o > v) ? v : o - 1u; }); }
+inline unsigned atomicCAS(unsigned *p, unsigned c, unsigned v) { return kpl_emu_rmw(p, [=](unsigned o) { return o == c ? v : o; }); }
+inline unsigned atomicAnd(unsigned *p, unsigned v) { return kpl_emu_rmw(p, [=](unsigned o) { return o & v; }); }
+inline unsigned atomicOr(unsigned *p, unsigned v) { return kpl_emu_rmw(p, [=](unsigned o) { return o | v; }); }
+inline unsigned atomicXor(unsigned *p, unsigned v) { return kpl_emu_rmw(p, [=](unsigned o) { return o ^ v; }); }
 
 template <class T> cudaError_t cudaMalloc(T **p, size_t n) { *p = (T *)std::calloc(n ? n : 1, 1); return *p ? 0 : 2; }
 inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) { std::memcpy(d, s, n); return 0; }

@@ -42,7 +42,7 @@ fn axis(name: &str) -> Option<Axis> {
 }
 
 /// An assignable place.
-enum Place {
+pub(super) enum Place {
     Local(String, Ty),
     Elem { array: String, index: k::Expr, elem: Ty, readonly: bool },
 }
@@ -436,7 +436,7 @@ impl<'u> Lower<'u> {
 
     // ---- places: locals and array elements ----
 
-    fn place(&mut self, e: &Expr) -> Option<Place> {
+    pub(super) fn place(&mut self, e: &Expr) -> Option<Place> {
         let span = e.span;
         match &e.kind {
             ExprKind::Ident(x) => match self.lookup(&x.name) {
@@ -659,6 +659,9 @@ impl<'u> Lower<'u> {
                 true
             }
         };
+        if let Some(v) = self.atomic_call(n, args, span) {
+            return v;
+        }
         let cuda = self.o.dialect == Dialect::Cuda;
         match n {
             "__syncthreads" if cuda => {
@@ -822,9 +825,7 @@ impl<'u> Lower<'u> {
             }
             _ => {
                 let mut d = crate::Diagnostic::error(format!("no function named `{n}`"), name.span);
-                if n.starts_with("atomic") {
-                    d = crate::Diagnostic::error(format!("`{n}`: atomics are CUDA.md tier 2, not supported yet"), name.span);
-                } else if n.starts_with("__shfl") || n == "__syncwarp" {
+                if n.starts_with("__shfl") || n == "__syncwarp" {
                     d = crate::Diagnostic::error(format!("`{n}`: warp-synchronous code is CUDA.md tier 2, not supported yet"), name.span);
                 } else {
                     d = d.with_help("kpl knows the kernel's `__device__` functions, the thread ids, barriers, fences, GPUVerify's annotations, min/max/abs and sqrtf/fabsf/fminf/fmaxf");

@@ -5,6 +5,7 @@
 pub mod ast;
 pub mod lexer;
 mod lower;
+mod lower_atomic;
 mod lower_expr;
 mod nesting;
 pub mod pp;

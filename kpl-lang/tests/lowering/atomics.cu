@@ -1,2 +1,12 @@
 // args: --blockDim=8 --gridDim=1
-__global__ void k(int *a) { atomicAdd(a, 1); }
+// Atomics become KPL's `atomic` statement on the element the pointer names; signed
+// elements take the signed min and max.
+__global__ void k(int *a, unsigned *u) {
+  __shared__ unsigned count;
+  int old = atomicAdd(a, 1);
+  atomicMin(&a[threadIdx.x], old);
+  atomicMax(u + threadIdx.x, 3u);
+  unsigned c = atomicInc(&count, 7u);
+  atomicCAS(&u[0], c, 5u);
+  atomicExch_block(&a[1], 2);
+}

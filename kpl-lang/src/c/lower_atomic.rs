@@ -1,0 +1,124 @@
+//! C atomics ─► KPL's `atomic` statement: CUDA's `atomicAdd` ... `atomicCAS` (and their
+//! `_block`/`_system` variants), OpenCL's `atomic_*`, `atom_*` and `atomic_fetch_*`, on an
+//! element named by `&a[i]`, `a + i`, `a` or a `__shared__` scalar's address.
+
+use super::ast::*;
+use super::lower::{sp_id, Lower, Ty};
+use super::lower_expr::{Place, Val};
+use super::tokens::Dialect;
+use crate::ast::{self as k, AtomicOp};
+use crate::span::Span;
+
+/// The KPL operation of a C atomic, and how many value operands it takes after the
+/// pointer (`inc`/`dec` of OpenCL take none: they add or subtract 1).
+fn operation(name: &str, d: Dialect) -> Option<(AtomicOp, usize)> {
+    use AtomicOp::*;
+    let base = name.strip_suffix("_block").or_else(|| name.strip_suffix("_system")).unwrap_or(name);
+    Some(match d {
+        Dialect::Cuda => match base {
+            "atomicAdd" => (Add, 1),
+            "atomicSub" => (Sub, 1),
+            "atomicExch" => (Xchg, 1),
+            "atomicMin" => (Min, 1),
+            "atomicMax" => (Max, 1),
+            "atomicInc" => (Inc, 1),
+            "atomicDec" => (Dec, 1),
+            "atomicCAS" => (Cas, 2),
+            "atomicAnd" => (And, 1),
+            "atomicOr" => (Or, 1),
+            "atomicXor" => (Xor, 1),
+            _ => return None,
+        },
+        Dialect::OpenCl => {
+            let op = base
+                .strip_prefix("atomic_fetch_")
+                .or_else(|| base.strip_prefix("atomic_"))
+                .or_else(|| base.strip_prefix("atom_"))?;
+            match op {
+                "add" => (Add, 1),
+                "sub" => (Sub, 1),
+                "xchg" | "exchange" => (Xchg, 1),
+                "min" => (Min, 1),
+                "max" => (Max, 1),
+                "inc" => (Add, 0),
+                "dec" => (Sub, 0),
+                "cmpxchg" => (Cas, 2),
+                "and" => (And, 1),
+                "or" => (Or, 1),
+                "xor" => (Xor, 1),
+                _ => return None,
+            }
+        }
+    })
+}
+
+impl Lower<'_> {
+    /// Lower a call of a C atomic; `None` if `name` is not one.
+    pub(super) fn atomic_call(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
+        let (mut op, operands) = operation(name, self.o.dialect)?;
+        let failed = Val { e: k::Expr::num(0, span), ty: Ty::Int };
+        if args.len() != operands + 1 {
+            self.err(format!("`{name}` takes a pointer and {operands} value(s)"), span);
+            return Some(failed);
+        }
+        let Some((array, index, elem)) = self.atomic_target(&args[0]) else { return Some(failed) };
+        if elem == Ty::Float && !matches!(op, AtomicOp::Xchg | AtomicOp::Cas) {
+            self.unsupported("atomic arithmetic on floats", span);
+            return Some(failed);
+        }
+        // Signed elements compare as signed numbers.
+        if elem == Ty::Int {
+            op = match op {
+                AtomicOp::Min => AtomicOp::Smin,
+                AtomicOp::Max => AtomicOp::Smax,
+                o => o,
+            };
+        }
+        let mut values: Vec<k::Expr> = Vec::new();
+        for a in &args[1..] {
+            let v = self.expr(a);
+            values.push(self.convert(v, elem, span));
+        }
+        if operands == 0 {
+            values.push(k::Expr::num(1, span));
+        }
+        let t = self.temp();
+        let atomic = k::Atomic {
+            dest: Some(sp_id(&t, span)),
+            declare: true,
+            op: sp_id(op.name(), span),
+            array: sp_id(&array, span),
+            index,
+            args: values,
+        };
+        self.emit(k::StmtKind::Atomic(atomic), span);
+        Some(Val { e: k::Expr::var(&t, span), ty: elem })
+    }
+
+    /// The element a pointer argument names: `&a[i]`, `&s` (a `__shared__` scalar),
+    /// `a + i` or `a`.
+    fn atomic_target(&mut self, p: &Expr) -> Option<(String, k::Expr, Ty)> {
+        let span = p.span;
+        let as_index = |base: &Expr, i: &Expr| Expr::new(ExprKind::Index(Box::new(base.clone()), Box::new(i.clone())), span);
+        let place = match &p.kind {
+            ExprKind::Unary(UOp::Addr, inner) => self.place(inner),
+            ExprKind::Binary(BOp::Add, base, off) if matches!(base.kind, ExprKind::Ident(_)) => self.place(&as_index(base, off)),
+            ExprKind::Ident(_) => self.place(&as_index(p, &Expr::new(ExprKind::Int(0, false), span))),
+            _ => {
+                self.unsupported("an atomic on this pointer expression (kpl takes `&a[i]`, `a + i` or `a`)", span);
+                return None;
+            }
+        };
+        match place? {
+            Place::Elem { readonly: true, .. } => {
+                self.err("an atomic on read-only (`const` or `__constant`) memory", span);
+                None
+            }
+            Place::Elem { array, index, elem, .. } => Some((array, index, elem)),
+            Place::Local(..) => {
+                self.unsupported("an atomic on a thread's own variable", span);
+                None
+            }
+        }
+    }
+}
