@@ -846,30 +846,14 @@ fn returns(b: &ast::Block) -> bool {
 
 /// The arrays the kernel accesses atomically anywhere (only they get an atomic log).
 fn atomic_arrays(k: &ast::Kernel) -> std::collections::HashSet<String> {
-    fn block(b: &ast::Block, out: &mut std::collections::HashSet<String>) {
-        for s in &b.stmts {
-            match &s.kind {
-                StmtKind::Atomic(a) => {
-                    out.insert(a.array.name.clone());
-                }
-                StmtKind::If(_, t, e) => {
-                    block(t, out);
-                    match e.as_deref() {
-                        Some(ast::Else::Block(b)) => block(b, out),
-                        Some(ast::Else::If(s)) => block(&ast::Block { stmts: vec![s.clone()], span: s.span }, out),
-                        None => {}
-                    }
-                }
-                StmtKind::While { body, .. } => block(body, out),
-                _ => {}
-            }
-        }
-    }
     let mut out = std::collections::HashSet::new();
-    for p in &k.procs {
-        block(&p.body, &mut out);
+    for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
+        candidates::walk(b, &mut |s| {
+            if let StmtKind::Atomic(a) = &s.kind {
+                out.insert(a.array.name.clone());
+            }
+        });
     }
-    block(&k.main, &mut out);
     out
 }
 

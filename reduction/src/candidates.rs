@@ -172,7 +172,7 @@ fn mentions(e: &ast::Expr, names: &BTreeSet<String>) -> bool {
     hit
 }
 
-fn walk(b: &ast::Block, f: &mut dyn FnMut(&ast::Stmt)) {
+pub(crate) fn walk(b: &ast::Block, f: &mut dyn FnMut(&ast::Stmt)) {
     for s in &b.stmts {
         f(s);
         match &s.kind {
