@@ -52,6 +52,21 @@ pub struct VerifyArgs {
     /// GPUVerify's option; kpl always checks array bounds (KPL's semantics).
     #[arg(long = "check-array-bounds", hide = true)]
     pub check_array_bounds: bool,
+    /// GPUVerify's options for its back ends: `/checkArrays:A,B` checks races only on
+    /// those arrays; others are accepted and have no effect in kpl.
+    #[arg(long = "vcgen-opt", visible_alias = "vcgen-op", value_name = "OPT")]
+    pub vcgen_opt: Vec<String>,
+    /// GPUVerify's options for clang and its solver driver, and its `--debug` and
+    /// `--infer-info` reports: accepted for compatibility, no effect in kpl (which has its
+    /// own front end and solver driver).
+    #[arg(long = "clang-opt", value_name = "OPT", hide = true)]
+    pub clang_opt: Vec<String>,
+    #[arg(long = "cruncher-opt", value_name = "OPT", hide = true)]
+    pub cruncher_opt: Vec<String>,
+    #[arg(long = "debug", hide = true)]
+    pub debug: bool,
+    #[arg(long = "infer-info", hide = true)]
+    pub infer_info: bool,
 }
 
 /// The longest `--timeout` (about 30 years): longer ones would overflow the clock.
@@ -65,6 +80,12 @@ impl VerifyArgs {
             }
             _ => Ok(()),
         }
+    }
+
+    /// The arrays of `--vcgen-opt=/checkArrays:A,B` (the last such option).
+    pub fn check_arrays(&self) -> Option<Vec<String>> {
+        let list = self.vcgen_opt.iter().rev().find_map(|o| o.strip_prefix("/checkArrays:"))?;
+        Some(list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
     }
 
     pub fn options(&self, file: &std::path::Path, launch: Launch, explain: bool) -> Options {
@@ -84,6 +105,7 @@ impl VerifyArgs {
             simplify: !self.no_simplify || explain,
             explain,
             compare: self.compare_simplification,
+            check_arrays: self.check_arrays(),
         }
     }
 }
@@ -201,6 +223,16 @@ pub struct Analysed {
 /// Load, verify and replay the defects of one file (progress on a terminal).
 pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_prefix: String) -> Result<Analysed, Exit> {
     let (src, c, launch) = input::load(path, &v.launch, true)?;
+    if let Some(only) = v.check_arrays() {
+        let arrays: Vec<&str> = c.kernel.decls.iter().filter_map(|d| match &d.kind {
+            kpl_lang::ast::DeclKind::Shared { name, .. } | kpl_lang::ast::DeclKind::Global { name, .. } => Some(name.name.as_str()),
+            _ => None,
+        }).collect();
+        if let Some(bad) = only.iter().find(|a| !arrays.contains(&a.as_str())) {
+            eprintln!("error: Array name '{bad}' specified for restricted checking is not found (the kernel's arrays: {})", arrays.join(", "));
+            return Err(Exit::BadInput);
+        }
+    }
     let opts = v.options(path, launch, explain);
     let tty = std::io::stderr().is_terminal();
     let name = src.path.clone();
@@ -264,7 +296,10 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
     let st = &report.stats;
     let secs = st.time_ms as f64 / 1000.0;
     let text = match &report.outcome {
-        Outcome::Verified => format!("{}: verified ({secs:.2} s, {} invariants inferred)\n", src.path, st.invariants_kept),
+        Outcome::Verified => {
+            let only = an.opts.check_arrays.as_ref().map(|a| format!("; races checked only on {}", a.join(", "))).unwrap_or_default();
+            format!("{}: verified ({secs:.2} s, {} invariants inferred{only})\n", src.path, st.invariants_kept)
+        }
         Outcome::Defects => {
             let c = confirmed.iter().filter(|x| **x).count();
             let mut t = format!(

@@ -45,6 +45,9 @@ pub struct CertOptions {
     pub abstraction: String,
     pub only_intra_group: bool,
     pub benign: bool,
+    /// Races checked only on these arrays (GPUVerify's `/checkArrays:`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check_arrays: Option<Vec<String>>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -121,7 +124,11 @@ impl Certificate {
             dims(l.groups),
             l.threads_per_group(),
             dims(l.threads),
-            if self.options.only_intra_group { " only (NOT races between groups: --only-intra-group)" } else { " and between groups" },
+            match (&self.options.check_arrays, self.options.only_intra_group) {
+                (Some(only), _) => format!(" on arrays {} only (NOT on the others: /checkArrays)", only.join(", ")),
+                (None, true) => " only (NOT races between groups: --only-intra-group)".into(),
+                (None, false) => " and between groups".into(),
+            },
             if self.options.benign { "write-write races of equal values tolerated" } else { "every write-write race" },
             self.options.abstraction,
         )
@@ -292,6 +299,7 @@ pub fn build(file: &str, language: &str, source: &str, defines: &[String], kerne
             abstraction: abstraction_name(o.abstraction).into(),
             only_intra_group: o.only_intra_group,
             benign: o.benign,
+            check_arrays: o.check_arrays.clone(),
         },
         abstractions: p.arrays.iter().map(|a| (a.name.clone(), a.abstraction)).collect(),
         invariants,

@@ -24,6 +24,8 @@ pub struct Options {
     pub explain: bool,
     /// Also solve the unsimplified conditions, to measure what simplification saves.
     pub compare: bool,
+    /// Check races only on these arrays; `None`: every array.
+    pub check_arrays: Option<Vec<String>>,
 }
 
 impl Options {
@@ -39,6 +41,7 @@ impl Options {
             simplify: true,
             explain: false,
             compare: false,
+            check_arrays: None,
         }
     }
 }
@@ -91,7 +94,13 @@ pub struct Report {
 
 /// The sequential program for a kernel under options (for dumps and tests).
 pub fn program(core: &ast::Kernel, o: &Options) -> Program {
-    let cfg = Config { launch: o.launch, abstraction: o.abstraction, only_intra_group: o.only_intra_group, benign: o.benign };
+    let cfg = Config {
+        launch: o.launch,
+        abstraction: o.abstraction,
+        only_intra_group: o.only_intra_group,
+        benign: o.benign,
+        check_arrays: o.check_arrays.clone(),
+    };
     reduce(core, &cfg)
 }
 

@@ -33,6 +33,8 @@ pub struct Config {
     pub only_intra_group: bool,
     /// Tolerate write-write races writing equal values.
     pub benign: bool,
+    /// Check races only on these arrays (GPUVerify's `/checkArrays:`); `None`: all.
+    pub check_arrays: Option<Vec<String>>,
 }
 
 /// The race-instrumentation variables of one array (thread 1's tracked accesses).
@@ -559,6 +561,10 @@ impl<'k> Builder<'k> {
             // No atomic on this array anywhere: nothing to check against.
             (AccessKind::Atomic, None) => return,
         };
+        let name = &self.prog.arrays[k].name;
+        if self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(name)) {
+            return;
+        }
         let mut race = vec![p.clone(), self.relevant(k), Expr::Var(exists), Expr::eq(Expr::Var(elem), idx.clone())];
         if let Some(t) = tolerated {
             race.push(Expr::not(t));

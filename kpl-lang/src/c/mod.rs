@@ -8,6 +8,7 @@ mod lower;
 mod lower_atomic;
 mod lower_expr;
 mod nesting;
+mod uninit;
 pub mod pp;
 pub mod tokens;
 
@@ -93,6 +94,10 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
     }
     if let Some(d) = nesting::check_unit(&unit) {
         return Err(vec![d]);
+    }
+    let uninitialised = uninit::check_unit(&unit);
+    if !uninitialised.is_empty() {
+        return Err(uninitialised);
     }
     let lowered = lower::lower(&unit, o);
     warnings.extend(lowered.warnings);

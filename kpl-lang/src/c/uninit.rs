@@ -1,0 +1,177 @@
+//! Locals that may be read before they are assigned. C leaves such a value indeterminate
+//! (GPUVerify treats it as arbitrary); KPL's locals start at 0, so lowering the read would
+//! be an approximation that can hide a defect. Reading one is a diagnostic until kpl models
+//! indeterminate values. The analysis is conservative: a read counts as uninitialised
+//! unless an assignment reaches it on every path in source order (a loop body's assignments
+//! do not count after the loop, nor in the body's earlier statements).
+
+use super::ast::*;
+use crate::diagnostic::Diagnostic;
+use std::collections::HashSet;
+
+#[derive(Default)]
+struct Flow {
+    /// Scalars declared without an initialiser, by name.
+    uninit: HashSet<String>,
+    /// Those of them definitely assigned at this point.
+    assigned: HashSet<String>,
+    errors: Vec<Diagnostic>,
+    reported: HashSet<String>,
+}
+
+impl Flow {
+    fn read(&mut self, x: &crate::ast::Ident) {
+        if self.uninit.contains(&x.name) && !self.assigned.contains(&x.name) && self.reported.insert(x.name.clone()) {
+            self.errors.push(
+                Diagnostic::error(
+                    format!("`{}` may be read before it is assigned: C leaves its value indeterminate, which kpl does not model yet", x.name),
+                    x.span,
+                )
+                .with_help("initialise it where it is declared"),
+            );
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Ident(x) => self.read(x),
+            ExprKind::Assign(op, lhs, rhs) => match (&lhs.kind, op) {
+                (ExprKind::Ident(x), None) => {
+                    self.expr(rhs);
+                    self.assigned.insert(x.name.clone());
+                }
+                _ => {
+                    self.expr(lhs);
+                    self.expr(rhs);
+                }
+            },
+            ExprKind::Binary(BOp::LAnd | BOp::LOr, a, b) => {
+                self.expr(a);
+                let before = self.assigned.clone();
+                self.expr(b);
+                self.assigned = before;
+            }
+            ExprKind::Cond(c, a, b) => {
+                self.expr(c);
+                let before = self.assigned.clone();
+                self.expr(a);
+                let after_a = std::mem::replace(&mut self.assigned, before);
+                self.expr(b);
+                self.assigned = self.assigned.intersection(&after_a).cloned().collect();
+            }
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            ExprKind::Call(f, args) => {
+                self.expr(f);
+                args.iter().for_each(|a| self.expr(a));
+            }
+            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::PreInc(_, a) | ExprKind::PostInc(_, a) | ExprKind::Cast(_, a) => {
+                self.expr(a)
+            }
+            ExprKind::Int(..)
+            | ExprKind::Float(_)
+            | ExprKind::Char(_)
+            | ExprKind::Str
+            | ExprKind::Bool(_)
+            | ExprKind::Unsupported(_) => {}
+        }
+    }
+
+    fn init(&mut self, i: &Init) {
+        match i {
+            Init::Expr(e) => self.expr(e),
+            Init::List(items, _) => items.iter().for_each(|i| self.init(i)),
+        }
+    }
+
+    fn decl(&mut self, d: &Decl) {
+        // Shared and file-scope memory is not a thread's own local.
+        const SPACES: &[&str] =
+            &["__shared__", "__local", "local", "__constant", "__constant__", "constant", "__device__", "__global", "global", "static", "extern"];
+        if d.specs.iter().any(|s| SPACES.contains(&s.word.as_str())) {
+            return;
+        }
+        for x in &d.decls {
+            x.dims.iter().flatten().for_each(|e| self.expr(e));
+            match &x.init {
+                Some(i) => {
+                    self.init(i);
+                    self.uninit.remove(&x.name.name);
+                }
+                // Arrays are out of scope here (per-thread arrays are refused elsewhere).
+                None if x.dims.is_empty() => {
+                    self.uninit.insert(x.name.name.clone());
+                    self.assigned.remove(&x.name.name);
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// A statement that may not run (a branch, a loop body): its assignments do not count.
+    fn maybe(&mut self, s: &Stmt) -> HashSet<String> {
+        let before = self.assigned.clone();
+        self.stmt(s);
+        std::mem::replace(&mut self.assigned, before)
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Block(b) => b.stmts.iter().for_each(|s| self.stmt(s)),
+            StmtKind::Decl(d) => self.decl(d),
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.expr(e),
+            StmtKind::If(c, t, e) => {
+                self.expr(c);
+                let then = self.maybe(t);
+                let els = match e {
+                    Some(e) => self.maybe(e),
+                    None => self.assigned.clone(),
+                };
+                self.assigned = then.intersection(&els).cloned().collect();
+            }
+            StmtKind::While(c, b) => {
+                self.expr(c);
+                self.maybe(b);
+            }
+            StmtKind::DoWhile(b, c) => {
+                self.stmt(b);
+                self.expr(c);
+            }
+            StmtKind::For(init, cond, step, body) => {
+                if let Some(i) = init {
+                    self.stmt(i);
+                }
+                if let Some(c) = cond {
+                    self.expr(c);
+                }
+                let before = self.assigned.clone();
+                self.stmt(body);
+                if let Some(st) = step {
+                    self.expr(st);
+                }
+                self.assigned = before;
+            }
+            StmtKind::Return(None)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Empty
+            | StmtKind::Unsupported(_)
+            | StmtKind::Error => {}
+        }
+    }
+}
+
+/// Every read of a possibly unassigned local in the unit's functions.
+pub fn check_unit(u: &Unit) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    for item in &u.items {
+        if let Item::Func(Func { body: Some(b), .. }) = item {
+            let mut f = Flow::default();
+            b.stmts.iter().for_each(|s| f.stmt(s));
+            errors.extend(f.errors);
+        }
+    }
+    errors
+}
