@@ -29,7 +29,9 @@ pub(super) enum Entity {
     /// A kernel scalar param that is never assigned.
     Param { kpl: String, ty: Ty },
     /// A KPL array: a pointer param or a `__shared__` array (`dims` for 2-D shared arrays).
-    Array { kpl: String, elem: Ty, dims: Vec<u32>, readonly: bool },
+    /// In an inlined `__device__` function, a pointer parameter is the caller's array seen
+    /// from `offset` (a local holding the element the argument pointed at).
+    Array { kpl: String, elem: Ty, dims: Vec<u32>, readonly: bool, offset: Option<String> },
     /// A `__shared__` scalar, stored as element 0 of a one-element shared array.
     SharedScalar { kpl: String, ty: Ty },
     /// A declaration already rejected: uses say nothing more.
@@ -336,7 +338,7 @@ impl<'u> Lower<'u> {
                 kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((total, x.span)) },
                 span: x.span,
             });
-            self.bind(&x.name.name, Entity::Array { kpl: name, elem, dims, readonly: false });
+            self.bind(&x.name.name, Entity::Array { kpl: name, elem, dims, readonly: false, offset: None });
         }
     }
 
@@ -386,7 +388,7 @@ impl<'u> Lower<'u> {
                     DeclKind::Global { name: sp_id(&kpl, name.span), size: None }
                 };
                 decls.push(k::Decl { kind, span: p.span });
-                self.bind(&name.name, Entity::Array { kpl, elem: ty, dims: vec![], readonly });
+                self.bind(&name.name, Entity::Array { kpl, elem: ty, dims: vec![], readonly, offset: None });
             } else {
                 if ty == Ty::Void {
                     self.err("a parameter cannot be `void`", p.span);
@@ -721,6 +723,51 @@ impl<'u> Lower<'u> {
         }
     }
 
+    /// The array a pointer argument of a `__device__` call names: `a`, `a + i` or `&a[i]`
+    /// of a one-dimensional array of the caller (the offset is fixed at the call, in a
+    /// fresh local). Anything else is refused, never guessed.
+    fn array_argument(&mut self, a: &Expr, const_param: bool) -> Option<Entity> {
+        let span = a.span;
+        let (base, off): (&Expr, Option<&Expr>) = match &a.kind {
+            ExprKind::Ident(_) => (a, None),
+            ExprKind::Binary(BOp::Add, b, o) if matches!(b.kind, ExprKind::Ident(_)) => (b, Some(&**o)),
+            ExprKind::Unary(UOp::Addr, inner) => match &inner.kind {
+                ExprKind::Index(b, i) if matches!(b.kind, ExprKind::Ident(_)) => (&**b, Some(&**i)),
+                _ => {
+                    self.unsupported("this pointer argument (kpl takes `a`, `a + i` or `&a[i]` of an array)", span);
+                    return None;
+                }
+            },
+            _ => {
+                self.unsupported("this pointer argument (kpl takes `a`, `a + i` or `&a[i]` of an array)", span);
+                return None;
+            }
+        };
+        let ExprKind::Ident(x) = &base.kind else { return None };
+        let Some(Entity::Array { kpl, elem, dims, readonly, offset }) = self.lookup(&x.name) else {
+            self.err(format!("`{}` is not an array: kpl passes only arrays to pointer parameters", x.name), x.span);
+            return None;
+        };
+        if dims.len() > 1 {
+            self.unsupported("passing a two-dimensional array to a pointer parameter", span);
+            return None;
+        }
+        let offset = match (offset, off) {
+            (o, None) => o,
+            (o, Some(e)) => {
+                let v = self.expr(e);
+                let mut i = self.convert(v, Ty::UInt, e.span);
+                if let Some(prev) = o {
+                    i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Add, Box::new(k::Expr::var(&prev, span)), Box::new(i)), span);
+                }
+                let local = self.fresh(&format!("{}_offset", x.name));
+                self.emit(k::StmtKind::Local(sp_id(&local, span), Some(i)), span);
+                Some(local)
+            }
+        };
+        Some(Entity::Array { kpl, elem, dims: vec![], readonly: readonly || const_param, offset })
+    }
+
     /// Inline a call of a `__device__` function; gives its result variable.
     pub fn inline_call(&mut self, f: &'u Func, args: &[Expr], span: Span) -> Option<(k::Expr, Ty)> {
         if self.frames.iter().any(|fr| fr.name == f.name.name) {
@@ -741,10 +788,19 @@ impl<'u> Lower<'u> {
         }
         // Arguments are evaluated in the caller, left to right, into fresh locals.
         let mut bound = Vec::new();
+        let mut arrays = Vec::new();
+        let assigned = assigned_names(Some(body));
         for (p, a) in params.iter().zip(args) {
             if !p.ptrs.is_empty() || p.dims > 0 {
-                self.unsupported("passing arrays to `__device__` functions (CUDA.md tier 2)", a.span);
-                return None;
+                let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
+                if assigned.contains(&pname) || p.ptrs.len() > 1 {
+                    self.unsupported("a pointer parameter that the function assigns, or a pointer to a pointer", p.span);
+                    return None;
+                }
+                let const_param = p.specs.iter().any(|s| s.word == "const");
+                let entity = self.array_argument(a, const_param)?;
+                arrays.push((pname, entity));
+                continue;
             }
             let ty = self.base_type(&p.specs);
             let v = self.expr(a);
@@ -769,6 +825,9 @@ impl<'u> Lower<'u> {
         let mut scope = HashMap::new();
         for (c, kname, ty) in bound {
             scope.insert(c, Entity::Local { kpl: kname, ty });
+        }
+        for (c, entity) in arrays {
+            scope.insert(c, entity);
         }
         self.scopes.push(scope);
         self.frames.push(Frame { name: f.name.name.clone(), result: result.clone(), returned, loops: Vec::new(), ensures: Vec::new() });

@@ -490,7 +490,7 @@ impl<'u> Lower<'u> {
             return None;
         };
         let entity = self.lookup(&x.name);
-        let Some(Entity::Array { kpl, elem, dims, readonly }) = entity else {
+        let Some(Entity::Array { kpl, elem, dims, readonly, offset }) = entity else {
             if !matches!(entity, Some(Entity::Invalid)) {
                 self.err(format!("`{}` is not an array", x.name), x.span);
             }
@@ -517,7 +517,10 @@ impl<'u> Lower<'u> {
                 }
             });
         }
-        let index = flat.unwrap_or_else(|| k::Expr::num(0, span));
+        let mut index = flat.unwrap_or_else(|| k::Expr::num(0, span));
+        if let Some(o) = offset {
+            index = bin(BinOp::Add, k::Expr::var(&o, span), index, span);
+        }
         Some(Place::Elem { array: kpl, index, elem, readonly })
     }
 
