@@ -797,7 +797,7 @@ impl<'k> Builder<'k> {
             self.barrier_loops -= 1;
         }
         let body_stmts = std::mem::replace(&mut self.out, outer);
-        candidates::generate(self, id, &plan, (lc, &p), ret, &body_stmts);
+        candidates::generate(self, id, &plan, (lc, &p, &c), ret, &body_stmts);
         self.emit(Stmt::Loop(Loop { id, cond: loop_cond, invariants, body: body_stmts }));
     }
 

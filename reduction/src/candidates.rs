@@ -233,7 +233,14 @@ fn variant_term<'a>(idx: &'a ast::Expr, names: &BTreeSet<String>) -> Option<(Str
 
 /// `lc` is the loop's pair of "still in the loop" flags and `entry` the predicate the loop
 /// was entered under.
-pub(crate) fn generate(b: &mut Builder, loop_id: usize, plan: &Plan, (lc, entry): ([VarId; 2], &[Expr; 2]), ret: Option<[VarId; 2]>, body: &[Stmt]) {
+pub(crate) fn generate(
+    b: &mut Builder,
+    loop_id: usize,
+    plan: &Plan,
+    (lc, entry, guard): ([VarId; 2], &[Expr; 2], &[Expr; 2]),
+    ret: Option<[VarId; 2]>,
+    body: &[Stmt],
+) {
     let mut changed = BTreeSet::new();
     modified_vars(body, &mut changed);
     let mut cands: Vec<(Expr, &'static str)> = Vec::new();
@@ -252,6 +259,12 @@ pub(crate) fn generate(b: &mut Builder, loop_id: usize, plan: &Plan, (lc, entry)
         if entry[t] != Expr::Bool(true) {
             cands.push((Expr::implies(Expr::Var(lc[t]), entry[t].clone()), "in the loop only if it entered"));
         }
+    }
+    // A thread that entered the loop and left it fails the guard (unless it broke out or
+    // returned, which Houdini finds).
+    for t in 0..2 {
+        let left = Expr::and2(entry[t].clone(), Expr::not(Expr::Var(lc[t])));
+        cands.push((Expr::implies(left, Expr::not(guard[t].clone())), "a thread that left the loop fails its guard"));
     }
     if let Some(r) = ret {
         // A thread still in the loop has not returned.

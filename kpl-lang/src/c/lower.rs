@@ -484,7 +484,7 @@ impl<'u> Lower<'u> {
     /// the threads that did not.
     pub fn stmts(&mut self, list: &[Stmt]) {
         for (i, s) in list.iter().enumerate() {
-            if let Some(e) = annotation(s, "__invariant") {
+            if let Some(e) = invariant_stmt(s) {
                 self.pending_invariants.push(e.clone());
                 continue;
             }
@@ -603,12 +603,17 @@ impl<'u> Lower<'u> {
     /// from just before the loop and from the start of its body.
     fn loop_(&mut self, c: Option<&Expr>, step: Option<&Expr>, do_cond: Option<&Expr>, body: &Stmt, span: Span) {
         let mut invs: Vec<Expr> = std::mem::take(&mut self.pending_invariants);
+        let c = c.map(|c| {
+            let (in_cond, cond) = condition_invariants(c);
+            invs.extend(in_cond.into_iter().cloned());
+            cond
+        });
         let stmts: &[Stmt] = match &body.kind {
             StmtKind::Block(b) => &b.stmts,
             _ => std::slice::from_ref(body),
         };
         let mut start = 0;
-        while let Some(e) = stmts.get(start).and_then(|s| annotation(s, "__invariant")) {
+        while let Some(e) = stmts.get(start).and_then(invariant_stmt) {
             invs.push(e.clone());
             start += 1;
         }
@@ -909,7 +914,15 @@ impl<'u> Lower<'u> {
 
 /// `name(e);` as a statement: the annotation's argument.
 pub(super) fn annotation<'s>(s: &'s Stmt, name: &str) -> Option<&'s Expr> {
-    if let StmtKind::Expr(Expr { kind: ExprKind::Call(f, args), .. }) = &s.kind {
+    match &s.kind {
+        StmtKind::Expr(e) => call_annotation(e, name),
+        _ => None,
+    }
+}
+
+/// `name(a)` as an expression: gives `a`.
+fn call_annotation<'e>(e: &'e Expr, name: &str) -> Option<&'e Expr> {
+    if let ExprKind::Call(f, args) = &e.kind {
         if let (ExprKind::Ident(x), [a]) = (&f.kind, args.as_slice()) {
             if x.name == name {
                 return Some(a);
@@ -917,6 +930,31 @@ pub(super) fn annotation<'s>(s: &'s Stmt, name: &str) -> Option<&'s Expr> {
         }
     }
     None
+}
+
+/// A loop invariant annotation (`__invariant` or `__global_invariant`), as a statement.
+fn invariant_stmt(s: &Stmt) -> Option<&Expr> {
+    annotation(s, "__invariant").or_else(|| annotation(s, "__global_invariant"))
+}
+
+/// GPUVerify's invariants in a loop condition: `__invariant(a), __invariant(b), cond`
+/// gives `[a, b]` and `cond` (a condition without them: none, and itself).
+fn condition_invariants(c: &Expr) -> (Vec<&Expr>, &Expr) {
+    let mut items = Vec::new();
+    let mut cur = c;
+    while let ExprKind::Comma(l, r) = &cur.kind {
+        items.push(&**r);
+        cur = l;
+    }
+    items.push(cur);
+    items.reverse();
+    let Some((cond, rest)) = items.split_last() else { return (vec![], c) };
+    let invs: Option<Vec<&Expr>> =
+        rest.iter().map(|e| call_annotation(e, "__invariant").or_else(|| call_annotation(e, "__global_invariant"))).collect();
+    match invs {
+        Some(invs) if !invs.is_empty() => (invs, cond),
+        _ => (vec![], c),
+    }
 }
 
 fn is_loop(s: &Stmt) -> bool {
