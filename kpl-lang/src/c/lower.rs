@@ -511,6 +511,12 @@ impl<'u> Lower<'u> {
                 return;
             }
         }
+        // An invariant with no loop after it in its block (say, last in a loop body) is
+        // not an invariant of any loop: an error, never silently dropped.
+        if let Some(e) = self.pending_invariants.first().cloned() {
+            self.err("an `__invariant` must come just before a loop or first in its body", e.span);
+            self.pending_invariants.clear();
+        }
     }
 
     /// Lower one statement; gives whether it may execute `return`.

@@ -60,6 +60,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     let pre = pp::preprocess(src, &o.defines, predefined);
     let mut errors = pre.errors;
     let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
+    let toks = tokens::fold_sizeof(toks);
     errors.extend(terrs);
     // Constructs outside the subset get one clear diagnostic each, before parsing.
     let unsupported = tokens::unsupported(&toks);

@@ -155,6 +155,58 @@ const OUTSIDE: &[(&str, &str)] = &[
 ];
 
 /// One diagnostic per construct outside the subset (the first use of each).
+/// The size in bytes of a scalar type named by specifier words (and `*`s), on the 64-bit
+/// targets of CUDA and OpenCL: `sizeof(float)` is 4, `sizeof(int *)` 8. `None` for anything
+/// else (structs, vector types, typedef names), which stays unsupported.
+fn scalar_size(words: &[&str], pointer: bool) -> Option<u64> {
+    const QUALIFIERS: &[&str] =
+        &["const", "volatile", "signed", "unsigned", "__global", "global", "__local", "local", "__constant", "constant", "__private", "private"];
+    if pointer {
+        return Some(8);
+    }
+    let types: Vec<&str> = words.iter().copied().filter(|w| !QUALIFIERS.contains(w)).collect();
+    let unsigned_only = types.is_empty() && words.iter().any(|w| *w == "unsigned" || *w == "signed");
+    match types.as_slice() {
+        _ if unsigned_only => Some(4),
+        ["int"] | ["float"] | ["uint"] => Some(4),
+        ["short"] | ["short", "int"] | ["ushort"] => Some(2),
+        ["char"] | ["uchar"] | ["bool"] | ["_Bool"] => Some(1),
+        ["double"] | ["long"] | ["long", "long"] | ["long", "int"] | ["ulong"] | ["size_t"] => Some(8),
+        _ => None,
+    }
+}
+
+/// Replace `sizeof(T)` of a scalar type `T` by its size, an unsigned constant (`size_t`).
+pub fn fold_sizeof(toks: Vec<(usize, CTok, usize)>) -> Vec<(usize, CTok, usize)> {
+    let mut out = Vec::with_capacity(toks.len());
+    let mut i = 0;
+    while i < toks.len() {
+        if let (CTok::Kw("sizeof"), Some((_, CTok::P("("), _))) = (&toks[i].1, toks.get(i + 1)) {
+            let mut j = i + 2;
+            let mut words = Vec::new();
+            let mut pointer = false;
+            while let Some((_, t, _)) = toks.get(j) {
+                match t {
+                    CTok::Spec(w) => words.push(w.as_str()),
+                    CTok::P("*") => pointer = true,
+                    _ => break,
+                }
+                j += 1;
+            }
+            if let (Some((_, CTok::P(")"), end)), false) = (toks.get(j), words.is_empty()) {
+                if let Some(n) = scalar_size(&words, pointer) {
+                    out.push((toks[i].0, CTok::Int(n, true), *end));
+                    i = j + 1;
+                    continue;
+                }
+            }
+        }
+        out.push(toks[i].clone());
+        i += 1;
+    }
+    out
+}
+
 pub fn unsupported(toks: &[(usize, CTok, usize)]) -> Vec<Diagnostic> {
     let mut seen = Vec::new();
     let mut out = Vec::new();
