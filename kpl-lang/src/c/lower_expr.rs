@@ -436,6 +436,54 @@ impl<'u> Lower<'u> {
 
     // ---- places: locals and array elements ----
 
+    /// `__syncthreads_count/_and/_or(p)`: a barrier that also counts the block's threads
+    /// whose `p` holds. Lowered with a one-word shared counter of its own: barrier; thread 0
+    /// clears it; barrier; each thread with `p` adds 1 atomically; barrier; every thread
+    /// reads the count (the first barrier separates the read of an earlier call from the
+    /// clearing of the next).
+    fn sync_reduce(&mut self, n: &str, pred: &Expr, span: Span) -> Val {
+        let p = self.cond(pred);
+        let p = self.bind_temp(Val { e: p, ty: Ty::Int }, span).e;
+        let counter = self.fresh("__sync_count");
+        self.decls.push(k::Decl { kind: k::DeclKind::Shared { name: sp_id(&counter, span), size: Some((1, span)) }, span });
+        let zero = || k::Expr::num(0, span);
+        let elem = || zero();
+        let is_first = Axis::ALL
+            .iter()
+            .map(|a| bin(BinOp::Eq, kx(k::ExprKind::Special(Special::Lid, *a, true), span), zero(), span))
+            .reduce(|a, b| bin(BinOp::LAnd, a, b, span))
+            .unwrap_or_else(zero);
+        self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
+        let clear = self.sub_block(|l| l.emit(k::StmtKind::Store(sp_id(&counter, span), elem(), zero()), span), span);
+        self.emit(k::StmtKind::If(is_first, clear, None), span);
+        self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
+        let add = k::Atomic {
+            dest: None,
+            declare: false,
+            op: sp_id(k::AtomicOp::Add.name(), span),
+            array: sp_id(&counter, span),
+            index: elem(),
+            args: vec![k::Expr::num(1, span)],
+        };
+        let count = self.sub_block(|l| l.emit(k::StmtKind::Atomic(add), span), span);
+        self.emit(k::StmtKind::If(p, count, None), span);
+        self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
+        let total = self.temp();
+        self.emit(k::StmtKind::Local(sp_id(&total, span), Some(kx(k::ExprKind::Index(sp_id(&counter, span), Box::new(elem())), span))), span);
+        let c = k::Expr::var(&total, span);
+        let threads = Axis::ALL
+            .iter()
+            .map(|a| kx(k::ExprKind::Special(Special::Threads, *a, true), span))
+            .reduce(|a, b| bin(BinOp::Mul, a, b, span))
+            .unwrap_or_else(zero);
+        let e = match n {
+            "__syncthreads_count" => c,
+            "__syncthreads_and" => bin(BinOp::Eq, c, threads, span),
+            _ => bin(BinOp::Ne, c, zero(), span),
+        };
+        Val { e, ty: Ty::Int }
+    }
+
     pub(super) fn place(&mut self, e: &Expr) -> Option<Place> {
         let span = e.span;
         match &e.kind {
@@ -700,6 +748,12 @@ impl<'u> Lower<'u> {
                 zero
             }
             // Fences do not change the SDV semantics (recorded for later fence analysis).
+            "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" if cuda => {
+                if !arity(self, 1) {
+                    return zero;
+                }
+                self.sync_reduce(n, &args[0], span)
+            }
             "__threadfence" | "__threadfence_block" | "__threadfence_system" if cuda => zero,
             "mem_fence" | "read_mem_fence" | "write_mem_fence" if !cuda => zero,
             "__assert" | "__assume" => {
