@@ -32,7 +32,8 @@ pub struct VerifyArgs {
     /// Use the adversarial abstraction for every array.
     #[arg(long = "adversarial-abstraction")]
     pub adversarial_abstraction: bool,
-    /// Give up with verdict `inconclusive` after this many seconds (per file).
+    /// Give up with verdict `inconclusive` after this many seconds per file; the whole
+    /// command, front end and witness replay included, ends at most 2 s after that.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// Do not infer loop invariants (use only the kernel's own).
