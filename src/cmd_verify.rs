@@ -107,6 +107,7 @@ impl VerifyArgs {
             explain,
             compare: self.compare_simplification,
             check_arrays: self.check_arrays(),
+            perf: None,
         }
     }
 }
@@ -442,12 +443,14 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
                 .with_label(format!("by {}", ids_text(&w.threads[0], dims)))
         }
         LabelKind::Candidate { .. } => Diagnostic::error("candidate invariant", span(l.span)),
+        // `verify` makes no performance checks (`kpl perf --all-inputs` does).
+        LabelKind::Perf { check, .. } => Diagnostic::error(format!("{status} {}", check.name()), span(l.span)),
     };
     let _ = launch;
     d.with_help(note).with_help(witness_text(w, dims))
 }
 
-fn witness_json(w: &Witness, launch: Launch, shared: &dyn Fn(&str) -> bool) -> Value {
+pub(crate) fn witness_json(w: &Witness, launch: Launch, shared: &dyn Fn(&str) -> bool) -> Value {
     let mut arrays = serde_json::Map::new();
     for (name, cells) in &w.arrays {
         if shared(name) {
@@ -495,6 +498,7 @@ fn defect_json(src: &str, r: &Report, label: usize, w: &Witness, confirmed: bool
         LabelKind::OutOfBounds { array, size } => json!({ "kind": "out_of_bounds", "array": array, "index": w.index, "size": size,
             "accesses": [ { "thread": ids_json(&w.threads[0]), "op": l.what.split(' ').next().unwrap_or("access"), "line": line, "col": col } ] }),
         LabelKind::Candidate { .. } => json!({ "kind": "assertion" }),
+        LabelKind::Perf { check, .. } => json!({ "kind": check.name(), "line": line, "col": col }),
     };
     v["confirmed"] = json!(confirmed);
     v["witness"] = witness_json(w, launch, &shared);

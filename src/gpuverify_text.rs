@@ -104,7 +104,7 @@ pub fn defect(path: &str, src: &str, kind: &LabelKind, span: (usize, usize), w: 
             let idx = w.index.map(|i| format!("[{i}]")).unwrap_or_default();
             format!("{loc} error: possible array out-of-bounds access on array {array}{idx} by {}:\n{line}\n\n", who(0, false))
         }
-        LabelKind::Candidate { .. } => String::new(),
+        LabelKind::Candidate { .. } | LabelKind::Perf { .. } => String::new(),
     }
 }
 

@@ -8,6 +8,7 @@ mod cmd_difftest;
 mod cmd_emit;
 mod cmd_export_isabelle;
 mod cmd_fmt;
+mod cmd_perf;
 mod cmd_run;
 mod cmd_verify;
 mod difftest;
@@ -71,6 +72,9 @@ enum Command {
     ExportIsabelle(cmd_export_isabelle::Args),
     /// Emit a kernel as OpenCL C (or CUDA C with `--cuda`) with a host harness.
     Emit(cmd_emit::Args),
+    /// Find performance bugs (GKLEE's): shared-memory bank conflicts, uncoalesced global
+    /// accesses and divergent warps, on a run or (`--all-inputs`) for every input.
+    Perf(cmd_perf::Args),
     /// Run kernels in the interpreter and on a real OpenCL implementation (and CUDA with
     /// `--cuda`) on the same inputs, and compare the final arrays bit for bit.
     Difftest(cmd_difftest::Args),
@@ -104,5 +108,6 @@ fn dispatch(command: Command) -> Exit {
         Command::ExportIsabelle(a) => cmd_export_isabelle::run(a),
         Command::Emit(a) => cmd_emit::run(a),
         Command::Difftest(a) => cmd_difftest::run(a),
+        Command::Perf(a) => cmd_perf::run(a),
     }
 }

@@ -164,6 +164,7 @@ pub fn label_kind(k: &LabelKind) -> &'static str {
         LabelKind::Divergence => "divergence",
         LabelKind::OutOfBounds { .. } => "out_of_bounds",
         LabelKind::Candidate { .. } => "invariant",
+        LabelKind::Perf { check, .. } => check.name(),
         _ => "assertion",
     }
 }

@@ -251,7 +251,11 @@ impl Enc<'_> {
         let fail = self.t.and(self.reach, bad);
         let subject = self.p.labels[label].subject.clone().map(|e| self.term(&e));
         self.checks[label] = Some(Check { fail, env: self.cur.clone(), subject });
-        self.extend(cond);
+        // A performance check does not stop the execution it fails in: every later access
+        // is judged on its own (a correctness check is assumed afterwards, as in Boogie).
+        if !matches!(self.p.labels[label].kind, kpl_reduction::seq::LabelKind::Perf { .. }) {
+            self.extend(cond);
+        }
     }
 
     fn stmt(&mut self, s: &Stmt) {

@@ -26,6 +26,8 @@ pub struct Options {
     pub compare: bool,
     /// Check races only on these arrays; `None`: every array.
     pub check_arrays: Option<Vec<String>>,
+    /// Check performance under this model instead of correctness (`kpl perf --all-inputs`).
+    pub perf: Option<kpl_lang::perf_model::PerfModel>,
 }
 
 impl Options {
@@ -42,6 +44,7 @@ impl Options {
             explain: false,
             compare: false,
             check_arrays: None,
+            perf: None,
         }
     }
 }
@@ -100,6 +103,7 @@ pub fn program(core: &ast::Kernel, o: &Options) -> Program {
         only_intra_group: o.only_intra_group,
         benign: o.benign,
         check_arrays: o.check_arrays.clone(),
+        perf: o.perf,
     };
     reduce(core, &cfg)
 }

@@ -31,3 +31,4 @@ pub mod generate;
 pub mod rng;
 pub mod ops;
 pub mod sexp;
+pub mod perf_model;

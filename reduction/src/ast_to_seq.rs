@@ -35,6 +35,10 @@ pub struct Config {
     pub benign: bool,
     /// Check races only on these arrays (GPUVerify's `/checkArrays:`); `None`: all.
     pub check_arrays: Option<Vec<String>>,
+    /// Check performance instead (`kpl perf --all-inputs`): the pair is two threads of one
+    /// warp, and the only assertions are bank-conflict, coalescing and warp-divergence
+    /// checks (plus invariants); barriers are assumed free of divergence.
+    pub perf: Option<kpl_lang::perf_model::PerfModel>,
 }
 
 /// The race-instrumentation variables of one array (thread 1's tracked accesses).
@@ -51,7 +55,7 @@ pub struct Inst {
     pub atomic: Option<(VarId, VarId, VarId)>,
 }
 
-type Pair = [Expr; 2];
+pub(crate) type Pair = [Expr; 2];
 
 #[derive(Clone, Default)]
 struct Frame {
@@ -62,7 +66,7 @@ struct Frame {
 
 pub(crate) struct Builder<'k> {
     pub(crate) kernel: &'k ast::Kernel,
-    cfg: Config,
+    pub(crate) cfg: Config,
     pub(crate) prog: Program,
     /// Locals in scope; `None` marks a proc boundary (a proc sees no caller locals).
     scope: Vec<Option<(String, [VarId; 2])>>,
@@ -80,6 +84,8 @@ pub(crate) struct Builder<'k> {
     /// Any barrier emitted so far, or inside a loop that has one (for witness notes).
     barrier_before: bool,
     barrier_loops: usize,
+    /// Perf mode: each thread's linear local id.
+    pub(crate) linear: [Expr; 2],
 }
 
 /// Build the sequential program of a checked kernel's core form.
@@ -112,6 +118,7 @@ pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
         names: HashMap::new(),
         barrier_before: false,
         barrier_loops: 0,
+        linear: [Expr::Word(0), Expr::Word(0)],
     };
     b.prelude(&chosen);
     let main = &core.main;
@@ -149,7 +156,7 @@ impl<'k> Builder<'k> {
         self.emit(Stmt::Assign(v, e));
     }
 
-    fn label(&mut self, kind: LabelKind, span: kpl_lang::Span, what: String) -> usize {
+    pub(crate) fn label(&mut self, kind: LabelKind, span: kpl_lang::Span, what: String) -> usize {
         self.prog.labels.push(Label { kind, span: (span.start, span.end), what, subject: None });
         self.prog.labels.len() - 1
     }
@@ -158,9 +165,18 @@ impl<'k> Builder<'k> {
         self.assert_about(e, kind, span, what, None);
     }
 
-    fn assert_about(&mut self, e: Expr, kind: LabelKind, span: kpl_lang::Span, what: String, subject: Option<Expr>) {
+    pub(crate) fn assert_about(&mut self, e: Expr, kind: LabelKind, span: kpl_lang::Span, what: String, subject: Option<Expr>) {
         if e == Expr::Bool(true) {
             return;
+        }
+        if self.cfg.perf.is_some() {
+            // Perf mode checks only performance; a barrier is assumed reached by both or
+            // neither of the pair (the kernel's correctness is `kpl verify`'s question).
+            match kind {
+                LabelKind::Perf { .. } => {}
+                LabelKind::Divergence => return self.emit(Stmt::Assume(e)),
+                _ => return,
+            }
         }
         let l = self.label(kind, span, what);
         self.prog.labels[l].subject = subject;
@@ -210,8 +226,11 @@ impl<'k> Builder<'k> {
         if l.total_threads() >= 2 {
             self.emit(Stmt::Assume(Expr::Var(dv)));
         }
-        if self.cfg.only_intra_group {
+        if self.cfg.only_intra_group || self.cfg.perf.is_some() {
             self.emit(Stmt::Assume(Expr::Var(sg)));
+        }
+        if let Some(m) = self.cfg.perf {
+            self.perf_prelude(m);
         }
         for d in &self.kernel.decls {
             if let ast::DeclKind::Param(x) = &d.kind {
@@ -468,6 +487,7 @@ impl<'k> Builder<'k> {
             }
             StmtKind::If(c, t, e) => {
                 let c = self.cond_pair(c);
+                self.perf_branch(&c, &p, s.span);
                 let pt = self.pred("then", [Expr::and2(p[0].clone(), c[0].clone()), Expr::and2(p[1].clone(), c[1].clone())]);
                 let pe = self.pred(
                     "else",
@@ -538,6 +558,9 @@ impl<'k> Builder<'k> {
 
     /// Thread 1 maybe logs an access (nondeterministic choice).
     fn log(&mut self, exists: VarId, elem: VarId, stmt: VarId, val: Option<(VarId, Expr)>, idx: Expr, p: &Expr, sid: u32) {
+        if self.cfg.perf.is_some() {
+            return;
+        }
         let c = self.var("log", Sort::Bool);
         self.emit(Stmt::Havoc(c));
         let sel = Expr::and2(p.clone(), Expr::Var(c));
@@ -588,6 +611,7 @@ impl<'k> Builder<'k> {
         let k = self.array_of(a);
         let idx = self.pair_of(i);
         let sid = self.site(span, k, AccessKind::Read);
+        self.perf_access(k, &idx, p, span);
         let inst = self.inst[k];
         self.bounds(k, &idx[0], &p[0], span, AccessKind::Read);
         self.log(inst.rd_exists, inst.rd_elem, inst.rd_stmt, None, idx[0].clone(), &p[0], sid);
@@ -623,6 +647,7 @@ impl<'k> Builder<'k> {
         let idx = self.pair_of(i);
         let val = self.pair_of(e);
         let sid = self.site(span, k, AccessKind::Write);
+        self.perf_access(k, &idx, p, span);
         let inst = self.inst[k];
         self.bounds(k, &idx[0], &p[0], span, AccessKind::Write);
         let benign = self.cfg.benign.then(|| (inst.wr_val, val[0].clone()));
@@ -651,6 +676,7 @@ impl<'k> Builder<'k> {
             let _ = self.pair_of(e);
         }
         let sid = self.site(span, k, AccessKind::Atomic);
+        self.perf_access(k, &idx, p, span);
         let inst = self.inst[k];
         self.bounds(k, &idx[0], &p[0], span, AccessKind::Atomic);
         if let Some((e, x, st)) = inst.atomic {
@@ -770,6 +796,7 @@ impl<'k> Builder<'k> {
             self.barrier_loops += 1;
         }
         let u = self.pair("u", Sort::Bool);
+        self.perf_branch(&c, &[Expr::Var(lc[0]), Expr::Var(lc[1])], s.span);
         for t in 0..2 {
             self.assign(u[t], Expr::and2(Expr::Var(lc[t]), c[t].clone()));
             // A thread that breaks leaves `lc` at the end of this iteration, so the break

@@ -97,6 +97,31 @@ pub enum LabelKind {
     OutOfBounds { array: String, size: u32 },
     /// A generated candidate invariant (Houdini), on entry or preserved.
     Candidate { id: usize, entry: bool },
+    /// A performance check (`kpl perf --all-inputs`): two threads of one warp show the
+    /// problem at this access (`array`) or branch.
+    Perf { check: PerfCheck, array: Option<String> },
+}
+
+/// What a performance label checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerfCheck {
+    /// Two threads of one unit access one shared bank at different words.
+    BankConflict,
+    /// Two threads of one unit, of one ideal segment, touch different global segments
+    /// (compute capability 1.0/1.1: are out of the lane-k-at-word-k pattern).
+    Uncoalesced,
+    /// Two threads of one warp evaluate a branch differently.
+    WarpDivergence,
+}
+
+impl PerfCheck {
+    pub fn name(self) -> &'static str {
+        match self {
+            PerfCheck::BankConflict => "bank_conflict",
+            PerfCheck::Uncoalesced => "uncoalesced",
+            PerfCheck::WarpDivergence => "warp_divergence",
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

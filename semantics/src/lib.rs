@@ -13,10 +13,12 @@ pub mod canonical;
 pub mod inputs;
 pub mod ir;
 pub mod memory;
+pub mod observe;
+pub mod perf;
 pub mod report;
 pub mod sdv;
 
 pub use inputs::Inputs;
 pub use ir::{compile, Program};
 pub use report::{Defect, Outcome, RunResult};
-pub use sdv::{run, Options};
+pub use sdv::{run, run_observed, Options};

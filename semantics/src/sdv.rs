@@ -15,6 +15,7 @@
 use crate::inputs::Inputs;
 use crate::ir::{Ex, Program, St, StKind};
 use crate::memory::{Conflict, Memory};
+use crate::observe::Observer;
 use crate::report::*;
 use kpl_lang::ast::{Axis, BinOp, Special};
 use kpl_lang::ops;
@@ -52,6 +53,11 @@ type Stop = Outcome;
 
 /// Run a compiled kernel on inputs. The launch must have at most `MAX_THREADS` threads.
 pub fn run(prog: &Program, inputs: Inputs, opts: &Options) -> RunResult {
+    run_observed(prog, inputs, opts, None)
+}
+
+/// `run`, telling an observer every access, branch and barrier.
+pub fn run_observed(prog: &Program, inputs: Inputs, opts: &Options, obs: Option<&mut dyn Observer>) -> RunResult {
     let launch = prog.launch;
     let total = launch.total_threads().min(MAX_THREADS) as usize;
     let params = prog.params.iter().map(|p| inputs.param(p)).collect();
@@ -68,6 +74,7 @@ pub fn run(prog: &Program, inputs: Inputs, opts: &Options) -> RunResult {
         opts: opts.clone(),
         trace: VecDeque::new(),
         pool: Vec::new(),
+        obs,
     };
     let outcome = match m.kernel() {
         Ok(()) => Outcome::Ok,
@@ -76,7 +83,7 @@ pub fn run(prog: &Program, inputs: Inputs, opts: &Options) -> RunResult {
     RunResult { outcome, steps: m.steps, trace: m.trace.into_iter().collect(), memory: m.mem.finish() }
 }
 
-struct Machine<'p> {
+struct Machine<'p, 'o> {
     p: &'p Program,
     tpg: u32,
     total: usize,
@@ -90,9 +97,10 @@ struct Machine<'p> {
     opts: Options,
     trace: VecDeque<TraceStep>,
     pool: Vec<Vec<u32>>,
+    obs: Option<&'o mut dyn Observer>,
 }
 
-impl<'p> Machine<'p> {
+impl<'p, 'o> Machine<'p, 'o> {
     fn kernel(&mut self) -> Result<(), Stop> {
         for (e, span) in &self.p.requires {
             let v = self.eval(e, &[0]);
@@ -108,15 +116,7 @@ impl<'p> Machine<'p> {
     }
 
     fn thread(&self, t: u32) -> ThreadId {
-        let l = self.p.launch;
-        let (g, i) = (t / self.tpg, t % self.tpg);
-        let split = |mut v: u32, d: [u32; 3]| {
-            let x = v % d[0];
-            v /= d[0];
-            let y = v % d[1];
-            [x, y, v / d[1]]
-        };
-        ThreadId { group: split(g, l.groups), local: split(i, l.threads) }
+        crate::observe::thread_id(&self.p.launch, t)
     }
 
     fn step(&mut self, stmt: u32, n: usize) -> Result<(), Stop> {
@@ -184,6 +184,9 @@ impl<'p> Machine<'p> {
                 self.step(s.id, n)?;
                 let idx = self.eval(index, act);
                 self.bounds(*array, act, &idx, Op::Read, None, s.id)?;
+                if let Some(o) = self.obs.as_deref_mut() {
+                    o.access(s.id, *array, Op::Read, act, &idx);
+                }
                 let mut vals = self.take(n);
                 for (k, &t) in act.iter().enumerate() {
                     let (g, l) = (t / self.tpg, t % self.tpg);
@@ -201,6 +204,9 @@ impl<'p> Machine<'p> {
                 let idx = self.eval(index, act);
                 let vals = self.eval(value, act);
                 self.bounds(*array, act, &idx, Op::Write, Some(&vals), s.id)?;
+                if let Some(o) = self.obs.as_deref_mut() {
+                    o.access(s.id, *array, Op::Write, act, &idx);
+                }
                 for (k, &t) in act.iter().enumerate() {
                     let (g, l) = (t / self.tpg, t % self.tpg);
                     if let Err(c) = self.mem.write(*array, g, l, idx[k], vals[k], s.id) {
@@ -216,6 +222,9 @@ impl<'p> Machine<'p> {
                 let idx = self.eval(index, act);
                 let argv: Vec<Vec<u32>> = args.iter().map(|e| self.eval(e, act)).collect();
                 self.bounds(*array, act, &idx, Op::Atomic, None, s.id)?;
+                if let Some(o) = self.obs.as_deref_mut() {
+                    o.access(s.id, *array, Op::Atomic, act, &idx);
+                }
                 let mut olds = self.take(n);
                 // The enabled threads' atomics happen one after another, in thread order.
                 for (k, &t) in act.iter().enumerate() {
@@ -239,6 +248,9 @@ impl<'p> Machine<'p> {
             StKind::If { cond, then, els, .. } => {
                 self.step(s.id, n)?;
                 let c = self.eval(cond, act);
+                if let Some(o) = self.obs.as_deref_mut() {
+                    o.branch(s.id, act, &c);
+                }
                 let mut t_act = self.take(n);
                 let mut e_act = self.take(n);
                 for (&t, &v) in act.iter().zip(c.iter()) {
@@ -273,6 +285,9 @@ impl<'p> Machine<'p> {
                     }
                     self.step(s.id, live.len())?;
                     let u = self.eval(cond, &live);
+                    if let Some(o) = self.obs.as_deref_mut() {
+                        o.branch(s.id, &live, &u);
+                    }
                     let mut k = 0;
                     live.retain(|_| {
                         k += 1;
@@ -322,6 +337,9 @@ impl<'p> Machine<'p> {
             StKind::Barrier { shared, global } => {
                 self.step(s.id, n)?;
                 self.barrier(act, s.id, shared, global)?;
+                if let Some(o) = self.obs.as_deref_mut() {
+                    o.barrier(s.id, act);
+                }
             }
             StKind::Break | StKind::Continue | StKind::Return => {
                 self.step(s.id, n)?;
