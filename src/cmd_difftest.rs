@@ -2,7 +2,7 @@
 //! (and CUDA, where there is one) on the same inputs, and compare the final arrays bit for
 //! bit.
 
-use crate::difftest::{arguments, first_difference, inputs_text, interpreter_options, reference, Reference};
+use crate::difftest::{arguments, first_difference, inputs_text, interpreter_options, reference_of, InputSet, Reference};
 use crate::exit::Exit;
 use crate::input;
 use crate::opencl::{ArgValue, OpenCl};
@@ -25,6 +25,10 @@ pub struct Args {
     /// Seed of the first input set (the others follow).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Compare on these inputs instead of seeded ones (`kpl run --input` format, e.g. the
+    /// tests `kpl testgen` writes); repeatable.
+    #[arg(long = "input", value_name = "IN.json")]
+    inputs: Vec<PathBuf>,
     /// Also test this many generated kernels (race- and divergence-free by construction).
     #[arg(long, value_name = "N")]
     generate: Option<u64>,
@@ -69,6 +73,29 @@ pub fn run(a: Args) -> Exit {
     }
     let mut worst = Exit::Ok;
     let mut agreed = 0u64;
+    let mut given = Vec::new();
+    for f in &a.inputs {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", f.display());
+                return Exit::BadInput;
+            }
+        };
+        let mut i = Inputs::from_seed(0);
+        if let Err(e) = i.merge_json(&text) {
+            eprintln!("error: `{}`: {e}", f.display());
+            return Exit::BadInput;
+        }
+        given.push((f.display().to_string(), i));
+    }
+    let sets = |seed: u64, runs: u64| -> Vec<InputSet> {
+        if given.is_empty() {
+            (0..runs).map(|r| InputSet::Seed(seed.wrapping_add(r))).collect()
+        } else {
+            given.iter().map(|(f, i)| InputSet::Given(f.clone(), i.clone())).collect()
+        }
+    };
     let mut jobs: Vec<(String, Job)> = Vec::new();
     for f in &a.files {
         jobs.push((f.display().to_string(), input::load(f, &a.launch, true).map(|(_, c, l)| (c, l))));
@@ -87,9 +114,9 @@ pub fn run(a: Args) -> Exit {
                 continue;
             }
         };
-        let v = compare(&cl, &c, launch, a.runs, a.seed);
+        let v = compare(&cl, &c, launch, &sets(a.seed, a.runs));
         let v = match v {
-            Verdict::Agrees { .. } if cuda => compare_cuda(&c, launch, a.runs, a.seed).unwrap_or(v),
+            Verdict::Agrees { .. } if cuda => compare_cuda(&c, launch, &sets(a.seed, a.runs)).unwrap_or(v),
             v => v,
         };
         match v {
@@ -136,7 +163,7 @@ pub fn run(a: Args) -> Exit {
     worst
 }
 
-fn compare(cl: &OpenCl, c: &Checked, launch: Launch, runs: u64, seed: u64) -> Verdict {
+fn compare(cl: &OpenCl, c: &Checked, launch: Launch, sets: &[InputSet]) -> Verdict {
     if launch.total_threads() > sdv::MAX_THREADS {
         return Verdict::Skipped("too many threads for the interpreter".into());
     }
@@ -144,15 +171,14 @@ fn compare(cl: &OpenCl, c: &Checked, launch: Launch, runs: u64, seed: u64) -> Ve
     let mut built: Option<(kpl_emit::Emitted, *mut std::ffi::c_void)> = None;
     let (mut compared, mut skipped) = (0, 0);
     let result = (|| {
-        for r in 0..runs {
-            let s = seed.wrapping_add(r);
-            let Some(reference) = reference(&prog, s, &interpreter_options()) else {
+        for s in sets {
+            let Some(reference) = reference_of(&prog, s, &interpreter_options()) else {
                 skipped += 1;
                 continue;
             };
             let Reference { inputs, result: res, sizes: sz } = reference;
             if let Outcome::Defect(d) = &res.outcome {
-                return Verdict::Defect(format!("{} with the inputs of input set {s}", d.kind()));
+                return Verdict::Defect(format!("{} with the inputs of {}", d.kind(), s.name()));
             }
             let e = match emit(&c.core, launch, Target::OpenCl, &|n| sz.get(n).copied().unwrap_or(1)) {
                 Ok(e) => e,
@@ -188,12 +214,11 @@ fn compare(cl: &OpenCl, c: &Checked, launch: Launch, runs: u64, seed: u64) -> Ve
     result
 }
 
-fn describe(d: &crate::difftest::Difference, seed: u64, inputs: &Inputs) -> String {
+fn describe(d: &crate::difftest::Difference, set: &InputSet, inputs: &Inputs) -> String {
     let group = d.group.map(|g| format!(" of group {g}")).unwrap_or_default();
-    let params: String = inputs.params.iter().map(|(k, v)| format!(" --param {k}={v}")).collect();
     format!(
-        "{}[{}]{group} is {} in the interpreter and {} on the device (inputs: `kpl run --seed {seed}{params}`)",
-        d.array, d.index, d.interpreter, d.device
+        "{}[{}]{group} is {} in the interpreter and {} on the device (inputs: `{}`)",
+        d.array, d.index, d.interpreter, d.device, set.replay(inputs)
     )
 }
 
@@ -204,14 +229,13 @@ fn cuda_available() -> bool {
 
 /// The CUDA path: emit the program with its harness, build it with nvcc, run it per input
 /// set and compare its output file.
-fn compare_cuda(c: &Checked, launch: Launch, runs: u64, seed: u64) -> Option<Verdict> {
+fn compare_cuda(c: &Checked, launch: Launch, sets: &[InputSet]) -> Option<Verdict> {
     let prog = kpl_semantics::compile(&c.core, launch);
     let dir = std::env::temp_dir().join(format!("kpl-cuda-{}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
     let mut compiled: Option<String> = None;
-    for r in 0..runs {
-        let s = seed.wrapping_add(r);
-        let Some(Reference { inputs, result: res, sizes: sz }) = reference(&prog, s, &interpreter_options()) else { continue };
+    for s in sets {
+        let Some(Reference { inputs, result: res, sizes: sz }) = reference_of(&prog, s, &interpreter_options()) else { continue };
         if res.outcome != Outcome::Ok {
             continue;
         }

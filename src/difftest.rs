@@ -104,6 +104,48 @@ pub fn reference(prog: &kpl_semantics::Program, seed: u64, opts: &kpl_semantics:
     None
 }
 
+/// One input set: from a seed (`reference` finds feasible inputs), or given (`--input`).
+pub enum InputSet {
+    Seed(u64),
+    Given(String, Inputs),
+}
+
+impl InputSet {
+    /// How a user replays this input set in the interpreter.
+    pub fn replay(&self, inputs: &Inputs) -> String {
+        match self {
+            InputSet::Seed(s) => {
+                let params: String = inputs.params.iter().map(|(k, v)| format!(" --param {k}={v}")).collect();
+                format!("kpl run --seed {s}{params}")
+            }
+            InputSet::Given(file, _) => format!("kpl run --input {file}"),
+        }
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            InputSet::Seed(s) => format!("input set {s}"),
+            InputSet::Given(file, _) => format!("input `{file}`"),
+        }
+    }
+}
+
+/// The interpreter's run for an input set; `None` when it is infeasible or too long.
+pub fn reference_of(prog: &kpl_semantics::Program, set: &InputSet, opts: &kpl_semantics::Options) -> Option<Reference> {
+    use kpl_semantics::report::Outcome;
+    match set {
+        InputSet::Seed(s) => reference(prog, *s, opts),
+        InputSet::Given(_, inputs) => {
+            let result = kpl_semantics::run(prog, inputs.clone(), opts);
+            if matches!(result.outcome, Outcome::Infeasible { .. } | Outcome::Timeout) {
+                return None;
+            }
+            let sizes = sizes(&result.memory).ok()?;
+            Some(Reference { inputs: inputs.clone(), result, sizes })
+        }
+    }
+}
+
 /// The constants in the kernel's `requires` clauses, each with its neighbours.
 fn requires_constants(prog: &kpl_semantics::Program) -> Vec<u32> {
     use kpl_semantics::ir::Ex;

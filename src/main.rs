@@ -10,6 +10,7 @@ mod cmd_export_isabelle;
 mod cmd_fmt;
 mod cmd_perf;
 mod cmd_run;
+mod cmd_testgen;
 mod cmd_verify;
 mod difftest;
 mod exit;
@@ -75,6 +76,9 @@ enum Command {
     /// Find performance bugs (GKLEE's): shared-memory bank conflicts, uncoalesced global
     /// accesses and divergent warps, on a run or (`--all-inputs`) for every input.
     Perf(cmd_perf::Args),
+    /// Generate tests (GKLEE's): explore a kernel's paths over symbolic params and array
+    /// contents, keep a small covering set, replay each, and report coverage.
+    Testgen(cmd_testgen::Args),
     /// Run kernels in the interpreter and on a real OpenCL implementation (and CUDA with
     /// `--cuda`) on the same inputs, and compare the final arrays bit for bit.
     Difftest(cmd_difftest::Args),
@@ -109,5 +113,6 @@ fn dispatch(command: Command) -> Exit {
         Command::Emit(a) => cmd_emit::run(a),
         Command::Difftest(a) => cmd_difftest::run(a),
         Command::Perf(a) => cmd_perf::run(a),
+        Command::Testgen(a) => cmd_testgen::run(a),
     }
 }

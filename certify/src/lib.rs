@@ -12,6 +12,7 @@ pub mod check_cert;
 pub mod rewrite_check;
 pub mod rules;
 pub mod seq_to_vc;
+pub mod path_solve;
 pub mod sexp;
 pub mod simplify;
 pub mod solve;

@@ -1,0 +1,280 @@
+//! `kpl testgen`: GKLEE's test generation: explore a kernel's paths over symbolic params and
+//! array contents (launch concrete), keep a small set of tests with GKLEE's reductions and
+//! test selection, replay each in the interpreter, and report the coverage measures.
+
+use crate::exit::Exit;
+use crate::options::{CheckArgs, LaunchArgs};
+use crate::{input, limits, progress, render};
+use kpl_semantics::report::Outcome;
+use kpl_semantics::{sdv, Inputs};
+use kpl_testgen::concolic::End;
+use kpl_testgen::explore::{Coverage, Reduction, Test};
+use serde_json::{json, Value};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The kernel file.
+    file: PathBuf,
+    /// GKLEE's reduction: `tb` (Red_TB: per thread), `bi` (Red_BI: per barrier interval)
+    /// or `none` (every feasible path).
+    #[arg(long, default_value = "tb", value_parser = parse_reduction)]
+    reduction: Reduction,
+    /// Write at most this many tests (the selected ones first, then failing ones).
+    #[arg(long = "max-tests", value_name = "N", default_value_t = 100)]
+    max_tests: usize,
+    /// Explore at most this many distinct paths.
+    #[arg(long = "max-paths", value_name = "N", default_value_t = 1000)]
+    max_paths: usize,
+    /// Stop exploring after this many seconds (the result says it is partial).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    /// Write the tests (DIR/test_N.json, `kpl run --input` format) and DIR/report.json.
+    #[arg(long, value_name = "DIR")]
+    json: Option<PathBuf>,
+    /// The seed of the first input and of every element no path constraint fixes.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Interpreter steps per run.
+    #[arg(long = "max-steps", default_value_t = 10_000_000)]
+    max_steps: u64,
+    #[command(flatten)]
+    launch: LaunchArgs,
+    #[command(flatten)]
+    check: CheckArgs,
+}
+
+fn parse_reduction(s: &str) -> Result<Reduction, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "tb" | "red_tb" | "threads" => Ok(Reduction::Threads),
+        "bi" | "red_bi" | "intervals" => Ok(Reduction::Intervals),
+        "none" => Ok(Reduction::None),
+        _ => Err(format!("unknown reduction `{s}` (tb, bi or none)")),
+    }
+}
+
+/// The most threads a concolic run handles (each thread's values carry terms).
+const MAX_THREADS: u64 = 1 << 16;
+
+pub fn run(a: Args) -> Exit {
+    if let Some(t) = a.timeout {
+        if !(t > 0.0 && t <= 1e9) {
+            eprintln!("error: `--timeout` must be a number of seconds above 0 and at most 1e9");
+            return Exit::BadInput;
+        }
+    }
+    if let Some(dir) = &a.json {
+        if let Err(e) = input::check_output_dir(dir) {
+            return e;
+        }
+    }
+    let (src, c, launch) = match input::load(&a.file, &a.launch, true) {
+        Ok(x) => x,
+        Err(e) => return e,
+    };
+    if launch.total_threads() > MAX_THREADS {
+        eprintln!("error: the launch has {} threads; test generation runs at most {MAX_THREADS}", launch.total_threads());
+        return Exit::BadInput;
+    }
+    let prog = kpl_semantics::compile(&c.core, launch);
+    let tty = std::io::stderr().is_terminal();
+    let name = src.path.clone();
+    let show = move |paths: usize, tests: usize, queued: usize| {
+        if tty {
+            progress::show(&format!("{name}: {paths} paths, {tests} tests kept, {queued} inputs queued"));
+        }
+    };
+    let opts = kpl_testgen::Options {
+        reduction: a.reduction,
+        max_paths: a.max_paths.max(1),
+        max_steps: a.max_steps,
+        timeout: a.timeout.map(Duration::from_secs_f64),
+        query_timeout: Duration::from_secs(10),
+        seed: a.seed,
+    };
+    // The exploration checks its own time; the watchdog is the backstop.
+    let watchdog = a.timeout.map(|t| {
+        let path = src.path.clone();
+        limits::Watchdog::start(Duration::from_secs_f64(t) + Duration::from_secs(30), move || {
+            progress::clear();
+            println!("{path}: the time limit of {t} s ran out (--timeout) in the middle of a run; no tests written");
+        })
+    });
+    let r = kpl_testgen::explore(&prog, &opts, &show);
+    if let Some(w) = &watchdog {
+        w.finish();
+    }
+    progress::clear();
+
+    // Replay every kept test in the interpreter: its outcome is what the test shows.
+    let ro = sdv::Options {
+        max_steps: a.max_steps.saturating_mul(4),
+        inter_group: !a.check.only_intra_group,
+        benign: a.check.benign(&a.file),
+        ..Default::default()
+    };
+    let outcomes: Vec<Outcome> = r.tests.iter().map(|t| sdv::run(&prog, inputs(t, a.seed), &ro).outcome).collect();
+    // Written: the selected tests, then every other test whose replay found a defect.
+    let mut written: Vec<usize> = r.selected.clone();
+    for (i, o) in outcomes.iter().enumerate() {
+        if matches!(o, Outcome::Defect(_)) && !written.contains(&i) {
+            written.push(i);
+        }
+    }
+    written.truncate(a.max_tests);
+    if let Some(d) = &a.json {
+        if let Err(e) = std::fs::create_dir_all(d) {
+            eprintln!("error: cannot create `{}`: {e}", d.display());
+            return Exit::BadInput;
+        }
+    }
+    let dims = launch.dims_used();
+    let shared = |n: &str| prog.arrays.iter().any(|x| x.name == n && x.kind == kpl_semantics::ir::ArrayKind::Shared);
+    let mut files = Vec::new();
+    let mut defects = 0;
+    // Each distinct defect (kind and place) is shown once, with the first test showing it.
+    let mut shown: Vec<(String, kpl_lang::Span, usize)> = Vec::new();
+    let mut diags = Vec::new();
+    for (k, &i) in written.iter().enumerate() {
+        let t = &r.tests[i];
+        let file = a.json.as_ref().map(|d| d.join(format!("test_{}.json", k + 1)));
+        if let Some(f) = &file {
+            let text = serde_json::to_string_pretty(&test_json(t, launch, &shared)).unwrap_or_default();
+            if let Err(e) = std::fs::write(f, text + "\n") {
+                eprintln!("error: cannot write `{}`: {e}", f.display());
+                return Exit::BadInput;
+            }
+        }
+        let label = file.as_ref().map(|f| f.display().to_string()).unwrap_or_else(|| format!("test {}", k + 1));
+        if let Outcome::Defect(d) = &outcomes[i] {
+            defects += 1;
+            let mut diag = render::defect_diagnostic(d, dims);
+            match shown.iter_mut().find(|(m, sp, _)| *m == diag.message && *sp == diag.span) {
+                Some(seen) => seen.2 += 1,
+                None => {
+                    shown.push((diag.message.clone(), diag.span, 1));
+                    diag.help.push(format!("found by test generation: {label} ({})", inputs_text(t)));
+                    diags.push(diag);
+                }
+            }
+        }
+        files.push(json!({ "file": file.map(|f| f.display().to_string()), "outcome": outcomes[i].name(),
+                           "params": t.params, "intervals": t.intervals }));
+    }
+    for (d, (_, _, n)) in diags.iter_mut().zip(&shown) {
+        if *n > 1 {
+            d.help.push(format!("{} more tests show it", n - 1));
+        }
+    }
+    input::report(&src, &diags);
+    let cov = |c: &Coverage| {
+        json!({ "source": [c.source.0, c.source.1], "avg_cov_t": [c.avg_thread.0, c.avg_thread.1],
+                "max_cov_t": [c.max_thread.0, c.max_thread.1], "avg_covbi_t": [c.avg_interval.0, c.avg_interval.1],
+                "max_covbi_t": [c.max_interval.0, c.max_interval.1] })
+    };
+    let report = json!({
+        "file": src.path, "reduction": a.reduction.name(), "paths": r.paths, "runs": r.runs,
+        "kept": r.tests.len(), "selected": r.selected.len(), "written": written.len(),
+        "targets": { "statements": r.targets.0, "branches": r.targets.1 },
+        "coverage": cov(&r.coverage), "selected_coverage": cov(&r.selected_coverage),
+        "complete": r.stopped.is_none(), "stopped": r.stopped, "unknown_queries": r.unknown,
+        "solver_calls": r.solver_calls, "solver_ms": r.solver_time.as_millis() as u64,
+        "defects": defects, "tests": files,
+    });
+    if let Some(d) = &a.json {
+        let text = serde_json::to_string_pretty(&report).unwrap_or_default();
+        if let Err(e) = std::fs::write(d.join("report.json"), text + "\n") {
+            eprintln!("error: cannot write `{}`: {e}", d.join("report.json").display());
+            return Exit::BadInput;
+        }
+    }
+    let pc = |x: (f64, f64)| format!("{:.0}%/{:.0}%", 100.0 * x.0, 100.0 * x.1);
+    println!(
+        "{}: {} paths explored ({}: {} kept), {} tests selected{}",
+        src.path,
+        r.paths,
+        a.reduction.name(),
+        r.tests.len(),
+        r.selected.len(),
+        a.json.as_ref().map(|d| format!(", {} written to {}", written.len(), d.display())).unwrap_or_default()
+    );
+    println!(
+        "{}: coverage (statements/branches of {}/{}): source {}, avg Cov^t {}, avg CovBI^t {}; selected tests: avg Cov^t {}, avg CovBI^t {}",
+        src.path,
+        r.targets.0,
+        r.targets.1,
+        pc(r.coverage.source),
+        pc(r.coverage.avg_thread),
+        pc(r.coverage.avg_interval),
+        pc(r.selected_coverage.avg_thread),
+        pc(r.selected_coverage.avg_interval)
+    );
+    if let Some(why) = &r.stopped {
+        println!("{}: partial: {why}", src.path);
+    }
+    if r.unknown > 0 {
+        println!("{}: {} solver questions went unanswered (paths not explored)", src.path, r.unknown);
+    }
+    let failing = r.tests.iter().filter(|t| matches!(t.end, End::Failed { .. } | End::Divergence { .. })).count();
+    if defects > 0 {
+        println!("{}: {defects} test{} a defect (replayed in the interpreter)", src.path, if defects == 1 { " shows" } else { "s show" });
+        Exit::Defect
+    } else {
+        if failing > 0 {
+            println!("{}: {failing} path{} failed in exploration but not in the interpreter's replay", src.path, if failing == 1 { "" } else { "s" });
+        }
+        Exit::Ok
+    }
+}
+
+fn inputs(t: &Test, seed: u64) -> Inputs {
+    let mut i = Inputs::from_seed(seed);
+    i.params = t.params.clone();
+    for ((a, g, k), v) in &t.elements {
+        let given = i.arrays.entry(a.clone()).or_default();
+        match g {
+            Some(g) => {
+                given.per_group.entry(*g).or_default().insert(*k, *v);
+            }
+            None => {
+                given.all.insert(*k, *v);
+            }
+        }
+    }
+    i
+}
+
+fn inputs_text(t: &Test) -> String {
+    if t.params.is_empty() {
+        return format!("{} initial elements", t.elements.len());
+    }
+    let ps: Vec<String> = t.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("params {}; {} initial elements", ps.join(", "), t.elements.len())
+}
+
+/// A test in `kpl run --input` form: every param and every initial element its run read.
+fn test_json(t: &Test, launch: kpl_lang::Launch, shared: &dyn Fn(&str) -> bool) -> Value {
+    let mut arrays = serde_json::Map::new();
+    let names: std::collections::BTreeSet<&String> = t.elements.keys().map(|(a, _, _)| a).collect();
+    for name in names {
+        if shared(name) {
+            let groups = (launch.num_groups() as usize).min(1 << 16);
+            let mut per = vec![serde_json::Map::new(); groups];
+            for ((a, g, i), v) in &t.elements {
+                if a == name {
+                    if let Some(m) = g.and_then(|g| per.get_mut(g as usize)) {
+                        m.insert(i.to_string(), json!(v));
+                    }
+                }
+            }
+            arrays.insert(name.clone(), Value::Array(per.into_iter().map(Value::Object).collect()));
+        } else {
+            let m: serde_json::Map<String, Value> =
+                t.elements.iter().filter(|((a, _, _), _)| a == name).map(|((_, _, i), v)| (i.to_string(), json!(v))).collect();
+            arrays.insert(name.clone(), Value::Object(m));
+        }
+    }
+    json!({ "params": t.params, "arrays": arrays })
+}
