@@ -192,12 +192,13 @@ pub fn run(a: Args) -> Exit {
     }
     let pc = |x: (f64, f64)| format!("{:.0}%/{:.0}%", 100.0 * x.0, 100.0 * x.1);
     println!(
-        "{}: {} paths explored ({}: {} kept), {} tests selected{}",
+        "{}: {} paths explored ({}: {} kept), {} test{} selected{}",
         src.path,
         r.paths,
         a.reduction.name(),
         r.tests.len(),
         r.selected.len(),
+        if r.selected.len() == 1 { "" } else { "s" },
         a.json.as_ref().map(|d| format!(", {} written to {}", written.len(), d.display())).unwrap_or_default()
     );
     println!(

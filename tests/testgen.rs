@@ -95,3 +95,21 @@ fn bad_testgen_options_are_diagnosed() {
     let o = kpl(&["testgen", "--blockDim=8", "--gridDim=1", "--timeout=-1", s(&k)]);
     assert_eq!(o.code, 3);
 }
+
+#[test]
+fn generated_tests_replay_in_difftest() {
+    // The tests are inputs of `kpl difftest --input` too (PoCL, which setup.sh installs).
+    let (o, r, d) = testgen("tests/testgen/bitonic_sorted.cu", &["--blockDim=4", "--gridDim=1", "--reduction=none"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let files: Vec<String> = r.unwrap()["tests"].as_array().unwrap().iter().map(|t| t["file"].as_str().unwrap().to_string()).collect();
+    assert!(!files.is_empty());
+    let k = root().join("tests/testgen/bitonic_sorted.cu");
+    let mut args = vec!["difftest", "--blockDim=4", "--gridDim=1", s(&k)];
+    for f in &files {
+        args.extend(["--input", f.as_str()]);
+    }
+    let o = kpl(&args);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains(&format!("agrees on {} input sets", files.len())), "{}", o.stdout);
+    let _ = std::fs::remove_dir_all(d);
+}

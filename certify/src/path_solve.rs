@@ -38,7 +38,7 @@ impl PathSolver {
     /// Is the conjunction of `constraints` satisfiable (within `timeout`)? With a model,
     /// the values of the word variables among `wanted` (variables it leaves free get 0).
     pub fn solve(&mut self, t: &Terms, constraints: &[Id], wanted: &[Id], timeout: Duration) -> PathAnswer {
-        let solver = Solver::new_for_logic("QF_BV").unwrap_or_else(Solver::new);
+        let solver = Solver::new_for_logic("QF_BV").unwrap_or_default();
         let mut params = Params::new();
         params.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
         solver.set_params(&params);

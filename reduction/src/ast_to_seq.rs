@@ -73,7 +73,7 @@ pub(crate) struct Builder<'k> {
     params: HashMap<String, VarId>,
     arrays: HashMap<String, usize>,
     pub(crate) inst: Vec<Inst>,
-    copies: Vec<Option<[VarId; 2]>>,
+    pub(crate) copies: Vec<Option<[VarId; 2]>>,
     pub(crate) lid: [[Expr; 3]; 2],
     pub(crate) gid: [[Expr; 3]; 2],
     pub(crate) same_group: Expr,

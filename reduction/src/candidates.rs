@@ -275,6 +275,14 @@ pub(crate) fn generate(
     for (_, pair) in &plan.modified {
         uniform(*pair, &mut cands);
     }
+    // Two threads of a group see the same contents of an array the loop changes (true
+    // when the loop's writes are followed by a barrier before the loop head).
+    for c in b.copies.clone().into_iter().flatten() {
+        if changed.contains(&c[0]) || changed.contains(&c[1]) {
+            let eq = Expr::eq(Expr::Var(c[0]), Expr::Var(c[1]));
+            cands.push((Expr::implies(sg.clone(), eq), "equal contents in a group"));
+        }
+    }
     // What a log names is one of the accesses made so far (keeps witnesses exact).
     for (k, inst) in b.inst.clone().into_iter().enumerate() {
         let mut logs = vec![(AccessKind::Write, inst.wr_exists, inst.wr_stmt), (AccessKind::Read, inst.rd_exists, inst.rd_stmt)];

@@ -224,7 +224,7 @@ impl<'a> Exec<'a> {
         Ok(())
     }
 
-    fn stmt(&mut self, s: &'a St, act: &mut Vec<u32>) -> Result<(), Stop> {
+    fn stmt(&mut self, s: &'a St, act: &[u32]) -> Result<(), Stop> {
         self.step(act.len())?;
         self.cover(Target::Stmt(s.id), act);
         match &s.kind {
@@ -298,7 +298,7 @@ impl<'a> Exec<'a> {
                 self.block(els, &mut e_act)?;
             }
             StKind::While { cond, invariants, body, .. } => {
-                let mut live = act.clone();
+                let mut live = act.to_vec();
                 loop {
                     for (inv, id) in invariants {
                         for &t in live.iter() {
@@ -351,7 +351,7 @@ impl<'a> Exec<'a> {
                         self.slots[*slot as usize][t as usize] = x;
                     }
                 }
-                let mut inner = act.clone();
+                let mut inner = act.to_vec();
                 self.block(&pr.body, &mut inner)?;
                 for &t in act.iter() {
                     if self.jump[t as usize] == RETURN {

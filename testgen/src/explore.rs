@@ -159,7 +159,7 @@ pub fn explore(p: &Program, o: &Options, progress: &dyn Fn(usize, usize, usize))
     let mut t = Terms::default();
     let mut solver = PathSolver::new();
     let (stmts, branches) = targets(p);
-    let mut queue: VecDeque<(BTreeMap<String, u32>, BTreeMap<(String, Option<u32>, u32), u32>, usize)> = VecDeque::new();
+    let mut queue: VecDeque<(BTreeMap<String, u32>, Elements, usize)> = VecDeque::new();
     queue.push_back((BTreeMap::new(), BTreeMap::new(), 0));
     let mut seen: HashSet<u64> = HashSet::new();
     let mut by_thread: HashSet<(u32, Target)> = HashSet::new();
@@ -260,7 +260,8 @@ pub fn explore(p: &Program, o: &Options, progress: &dyn Fn(usize, usize, usize))
     }
 }
 
-type NewInputs = (BTreeMap<String, u32>, BTreeMap<(String, Option<u32>, u32), u32>);
+type Elements = BTreeMap<(String, Option<u32>, u32), u32>;
+type NewInputs = (BTreeMap<String, u32>, Elements);
 
 /// Inputs for a run that satisfies `cs`: the model's values over the parent run's.
 fn solve(s: &mut PathSolver, t: &mut Terms, run: &Run, cs: &[concolic::Id], o: &Options, unknown: &mut u32) -> Option<NewInputs> {
