@@ -111,6 +111,10 @@ pub fn run(a: Args) -> Exit {
 }
 
 fn isabelle(a: &Args, an: &crate::cmd_verify::Analysed, cert: &certificate::Certificate) -> Exit {
+    if an.opts.warp_sync.is_some() {
+        eprintln!("note: the certificate is written; the Isabelle session is not: its SDV semantics has no warp-synchronous mode (`--warp-sync`)");
+        return Exit::Ok;
+    }
     if let Some(d) = crate::cmd_export_isabelle::unsupported(&an.checked) {
         crate::input::report(&an.src, &[kpl_lang::Diagnostic { severity: kpl_lang::diagnostic::Severity::Warning, ..d }]);
         eprintln!("note: the certificate is written; the Isabelle session is not (`--no-isabelle` skips it quietly)");

@@ -93,6 +93,7 @@ fn run_options(a: &Args) -> sdv::Options {
         max_steps: a.max_steps,
         inter_group: !a.check.only_intra_group,
         benign: a.check.benign(&a.file),
+        warp_sync: a.check.warp_sync,
         progress: std::io::stderr().is_terminal().then_some(progress::steps as fn(u64)),
         ..Default::default()
     }

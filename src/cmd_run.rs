@@ -56,6 +56,7 @@ pub fn run(a: Args) -> Exit {
         trace: a.trace.unwrap_or(0),
         inter_group: !a.check.only_intra_group,
         benign: a.check.benign(&a.file),
+        warp_sync: a.check.warp_sync,
         progress: std::io::stderr().is_terminal().then_some(crate::progress::steps as fn(u64)),
     };
     let r = sdv::run(&prog, inputs, &opts);

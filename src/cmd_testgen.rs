@@ -56,7 +56,7 @@ fn parse_reduction(s: &str) -> Result<Reduction, String> {
 }
 
 /// The most threads a concolic run handles (each thread's values carry terms).
-const MAX_THREADS: u64 = 1 << 16;
+const MAX_THREADS: u64 = 1 << 12;
 
 pub fn run(a: Args) -> Exit {
     if let Some(t) = a.timeout {
@@ -113,6 +113,7 @@ pub fn run(a: Args) -> Exit {
         max_steps: a.max_steps.saturating_mul(4),
         inter_group: !a.check.only_intra_group,
         benign: a.check.benign(&a.file),
+        warp_sync: a.check.warp_sync,
         ..Default::default()
     };
     let outcomes: Vec<Outcome> = r.tests.iter().map(|t| sdv::run(&prog, inputs(t, a.seed), &ro).outcome).collect();

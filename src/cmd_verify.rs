@@ -108,6 +108,7 @@ impl VerifyArgs {
             compare: self.compare_simplification,
             check_arrays: self.check_arrays(),
             perf: None,
+            warp_sync: self.check.warp_sync,
         }
     }
 }
@@ -244,7 +245,7 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_p
         }
     };
     let mut report = verify::verify(&c.core, &opts, &show);
-    let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: 20_000_000 };
+    let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: 20_000_000, warp_sync: opts.warp_sync };
     let mut confirmed = Vec::new();
     for i in 0..report.findings.len() {
         let seen = replay::reproduce(&c, launch, &report.program, &report.findings[i], &ro);

@@ -80,6 +80,19 @@ pub struct CheckArgs {
     /// Report every write-write race, equal values or not (the default for `.kpl`, KPL.md).
     #[arg(long = "no-benign-tolerance", visible_alias = "no-benign", overrides_with = "benign_tolerance")]
     pub no_benign_tolerance: bool,
+    /// GPUVerify's warp-synchronous mode: warps of N threads (a power of two) run in lock
+    /// step and see each other's writes at once; threads of one warp race only by writing
+    /// one element in one statement.
+    #[arg(long = "warp-sync", value_name = "N", value_parser = parse_warp_sync)]
+    pub warp_sync: Option<u32>,
+}
+
+fn parse_warp_sync(s: &str) -> Result<u32, String> {
+    let n: u32 = s.trim().parse().map_err(|_| format!("`{s}` is not a number of threads"))?;
+    if n == 0 || !n.is_power_of_two() || n > 1024 {
+        return Err(format!("the warp size must be a power of two from 1 to 1024 (got {n})"));
+    }
+    Ok(n)
 }
 
 impl CheckArgs {

@@ -33,6 +33,7 @@ pub struct ReplayOptions {
     pub inter_group: bool,
     pub benign: bool,
     pub max_steps: u64,
+    pub warp_sync: Option<u32>,
 }
 
 /// Replay a finding's witness in the interpreter. When the interpreter reports the same
@@ -46,7 +47,7 @@ pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &Repl
         return None;
     }
     let prog = kpl_semantics::compile(&c.core, launch);
-    let opts = sdv::Options { max_steps: o.max_steps, inter_group: o.inter_group, benign: o.benign, ..Default::default() };
+    let opts = sdv::Options { max_steps: o.max_steps, inter_group: o.inter_group, benign: o.benign, warp_sync: o.warp_sync, ..Default::default() };
     let r = sdv::run(&prog, inputs(&f.witness), &opts);
     let label = &p.labels[f.label];
     let at = |s: kpl_lang::Span| (s.start, s.end) == label.span;

@@ -48,6 +48,9 @@ pub struct CertOptions {
     /// Races checked only on these arrays (GPUVerify's `/checkArrays:`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check_arrays: Option<Vec<String>>,
+    /// GPUVerify's warp-synchronous mode: the warp size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warp_sync: Option<u32>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -301,6 +304,7 @@ pub fn build(file: &str, language: &str, source: &str, defines: &[String], kerne
             only_intra_group: o.only_intra_group,
             benign: o.benign,
             check_arrays: o.check_arrays.clone(),
+            warp_sync: o.warp_sync,
         },
         abstractions: p.arrays.iter().map(|a| (a.name.clone(), a.abstraction)).collect(),
         invariants,

@@ -146,6 +146,7 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
         only_intra_group: cert.options.only_intra_group,
         benign: cert.options.benign,
         check_arrays: cert.options.check_arrays.clone(),
+        warp_sync: cert.options.warp_sync,
         ..Options::new(cert.launch)
     };
     let p = program(&c.core, &o);

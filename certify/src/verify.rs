@@ -28,6 +28,8 @@ pub struct Options {
     pub check_arrays: Option<Vec<String>>,
     /// Check performance under this model instead of correctness (`kpl perf --all-inputs`).
     pub perf: Option<kpl_lang::perf_model::PerfModel>,
+    /// GPUVerify's warp-synchronous mode (`--warp-sync=N`).
+    pub warp_sync: Option<u32>,
 }
 
 impl Options {
@@ -45,6 +47,7 @@ impl Options {
             compare: false,
             check_arrays: None,
             perf: None,
+            warp_sync: None,
         }
     }
 }
@@ -104,6 +107,7 @@ pub fn program(core: &ast::Kernel, o: &Options) -> Program {
         benign: o.benign,
         check_arrays: o.check_arrays.clone(),
         perf: o.perf,
+        warp_sync: o.warp_sync,
     };
     reduce(core, &cfg)
 }

@@ -39,6 +39,11 @@ pub struct Config {
     /// warp, and the only assertions are bank-conflict, coalescing and warp-divergence
     /// checks (plus invariants); barriers are assumed free of divergence.
     pub perf: Option<kpl_lang::perf_model::PerfModel>,
+    /// GPUVerify's `--warp-sync=N`: two threads of one warp never race through the logs
+    /// (lock step orders their statements); they race only by writing one element in one
+    /// statement. Every array is then abstracted adversarially (a warp-mate outside the
+    /// pair may have written what a thread reads).
+    pub warp_sync: Option<u32>,
 }
 
 /// The race-instrumentation variables of one array (thread 1's tracked accesses).
@@ -84,8 +89,10 @@ pub(crate) struct Builder<'k> {
     /// Any barrier emitted so far, or inside a loop that has one (for witness notes).
     barrier_before: bool,
     barrier_loops: usize,
-    /// Perf mode: each thread's linear local id.
+    /// Perf and warp-synchronous modes: each thread's linear local id.
     pub(crate) linear: [Expr; 2],
+    /// Warp-synchronous mode: the pair is two threads of one warp.
+    pub(crate) same_warp: Option<Expr>,
 }
 
 /// Build the sequential program of a checked kernel's core form.
@@ -119,6 +126,7 @@ pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
         barrier_before: false,
         barrier_loops: 0,
         linear: [Expr::Word(0), Expr::Word(0)],
+        same_warp: None,
     };
     b.prelude(&chosen);
     let main = &core.main;
@@ -231,6 +239,12 @@ impl<'k> Builder<'k> {
         }
         if let Some(m) = self.cfg.perf {
             self.perf_prelude(m);
+        } else if let Some(w) = self.cfg.warp_sync {
+            self.linear_ids();
+            let same = Expr::and2(Expr::Var(sg), self.same_block(w));
+            let v = self.var("same_warp", Sort::Bool);
+            self.assign(v, same);
+            self.same_warp = Some(Expr::Var(v));
         }
         for d in &self.kernel.decls {
             if let ast::DeclKind::Param(x) = &d.kind {
@@ -252,6 +266,7 @@ impl<'k> Builder<'k> {
                 _ => continue,
             };
             let abstraction = match self.cfg.abstraction {
+                _ if self.cfg.warp_sync.is_some() => Abstraction::Adversarial,
                 AbstractionChoice::Auto => chosen.get(&name.name).copied().unwrap_or(Abstraction::Adversarial),
                 AbstractionChoice::Equality => Abstraction::Equality,
                 AbstractionChoice::Adversarial => Abstraction::Adversarial,
@@ -589,6 +604,9 @@ impl<'k> Builder<'k> {
             return;
         }
         let mut race = vec![p.clone(), self.relevant(k), Expr::Var(exists), Expr::eq(Expr::Var(elem), idx.clone())];
+        if let Some(sw) = &self.same_warp {
+            race.push(Expr::not(sw.clone()));
+        }
         if let Some(t) = tolerated {
             race.push(Expr::not(t));
         }
@@ -605,6 +623,22 @@ impl<'k> Builder<'k> {
             what,
             Some(idx.clone()),
         );
+    }
+
+    /// Warp-synchronous mode: two threads of one warp writing one element in one
+    /// statement (which write wins is unspecified).
+    fn warp_write_check(&mut self, k: usize, idx: &Pair, val: &Pair, p: &Pair, span: kpl_lang::Span) {
+        let Some(sw) = self.same_warp.clone() else { return };
+        let name = self.prog.arrays[k].name.clone();
+        if self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(&name)) {
+            return;
+        }
+        let mut race = vec![p[0].clone(), p[1].clone(), sw, self.distinct.clone(), Expr::eq(idx[0].clone(), idx[1].clone())];
+        if self.cfg.benign {
+            race.push(Expr::not(Expr::eq(val[0].clone(), val[1].clone())));
+        }
+        let kind = LabelKind::Race { array: name.clone(), array_index: k, second: AccessKind::Write, logged: AccessKind::Write };
+        self.assert_about(Expr::not(Expr::and(race)), kind, span, format!("write to {name}"), Some(idx[1].clone()));
     }
 
     fn read(&mut self, a: &ast::Ident, i: &ast::Expr, span: kpl_lang::Span, p: &Pair) -> Pair {
@@ -658,6 +692,7 @@ impl<'k> Builder<'k> {
         }
         let equal = self.cfg.benign.then(|| Expr::eq(Expr::Var(inst.wr_val), val[1].clone()));
         self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Write, equal, span);
+        self.warp_write_check(k, &idx, &val, p, span);
         self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Read, None, span);
         self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Atomic, None, span);
         if let Some(c) = self.copies[k] {

@@ -18,6 +18,13 @@ use kpl_lang::perf_model::{Coalescing, PerfModel};
 impl Builder<'_> {
     /// Assume the pair is two threads of one warp (same group is assumed already).
     pub(crate) fn perf_prelude(&mut self, m: PerfModel) {
+        self.linear_ids();
+        let same_warp = self.same_block(m.warp);
+        self.emit(Stmt::Assume(same_warp));
+    }
+
+    /// Each thread's linear local id (x fastest), in `linear`.
+    pub(crate) fn linear_ids(&mut self) {
         let l = self.cfg.launch;
         for t in 0..2 {
             let [x, y, z] = self.lid[t].clone();
@@ -31,12 +38,10 @@ impl Builder<'_> {
             self.assign(v, lin);
             self.linear[t] = Expr::Var(v);
         }
-        let same_warp = self.same_block(m.warp);
-        self.emit(Stmt::Assume(same_warp));
     }
 
     /// Both threads' linear local ids in one block of `size` lanes.
-    fn same_block(&self, size: u32) -> Expr {
+    pub(crate) fn same_block(&self, size: u32) -> Expr {
         let div = |e: &Expr| Expr::bin(WordOp::Udiv, e.clone(), Expr::Word(size));
         Expr::eq(div(&self.linear[0]), div(&self.linear[1]))
     }

@@ -83,33 +83,33 @@ impl Rec {
         self.writer == NONE && self.r1 == NONE && self.a1 == NONE
     }
     /// An atomic access by another thread than `l`, with its statement.
-    fn other_atomic(&self, l: u32) -> Option<(u32, u32)> {
-        [(self.a1, self.a1stmt), (self.a2, self.a2stmt)].into_iter().find(|&(t, _)| t != NONE && t != l)
+    fn other_atomic(&self, l: u32, sh: u32) -> Option<(u32, u32)> {
+        [(self.a1, self.a1stmt), (self.a2, self.a2stmt)].into_iter().find(|&(t, _)| t != NONE && !same(t, l, sh))
     }
-    fn add_atomic(&mut self, l: u32, stmt: u32) {
+    fn add_atomic(&mut self, l: u32, stmt: u32, sh: u32) {
         if self.a1 == NONE {
             self.a1 = l;
             self.a1stmt = stmt;
-        } else if self.a1 != l && self.a2 == NONE {
+        } else if !same(self.a1, l, sh) && self.a2 == NONE {
             self.a2 = l;
             self.a2stmt = stmt;
         }
     }
     /// A writer other than `l`, with its statement.
-    fn other_writer(&self, l: u32) -> Option<(u32, u32)> {
-        if self.writer != NONE && self.writer != l {
+    fn other_writer(&self, l: u32, sh: u32) -> Option<(u32, u32)> {
+        if self.writer != NONE && !same(self.writer, l, sh) {
             Some((self.writer, self.wstmt))
-        } else if self.w2 != NONE && self.w2 != l {
+        } else if self.w2 != NONE && !same(self.w2, l, sh) {
             Some((self.w2, self.w2stmt))
         } else {
             None
         }
     }
     /// A reader other than `l`, with its statement.
-    fn other_reader(&self, l: u32) -> Option<(u32, u32)> {
-        if self.r1 != NONE && self.r1 != l {
+    fn other_reader(&self, l: u32, sh: u32) -> Option<(u32, u32)> {
+        if self.r1 != NONE && !same(self.r1, l, sh) {
             Some((self.r1, self.r1stmt))
-        } else if self.r2 != NONE && self.r2 != l {
+        } else if self.r2 != NONE && !same(self.r2, l, sh) {
             Some((self.r2, self.r2stmt))
         } else {
             None
@@ -118,37 +118,44 @@ impl Rec {
     /// Does a write of `v` by `l` conflict with an earlier write (KPL.md: two writes by
     /// different threads conflict unless benign tolerance is on and they wrote equal
     /// values)? Gives the earlier writer.
-    fn write_conflict(&self, l: u32, v: u32, benign: bool) -> Option<(u32, u32)> {
-        let w = self.other_writer(l)?;
+    fn write_conflict(&self, l: u32, v: u32, benign: bool, sh: u32) -> Option<(u32, u32)> {
+        let w = self.other_writer(l, sh)?;
         // Unless `varied`, every earlier write wrote `value`; if `varied`, all came from `w`
         // and one of them differs from `v`.
         (!benign || self.varied || self.value != v).then_some(w)
     }
-    fn add_read(&mut self, l: u32, stmt: u32) {
+    fn add_read(&mut self, l: u32, stmt: u32, sh: u32) {
         if self.r1 == NONE {
             self.r1 = l;
             self.r1stmt = stmt;
-        } else if self.r1 != l && self.r2 == NONE {
+        } else if !same(self.r1, l, sh) && self.r2 == NONE {
             self.r2 = l;
             self.r2stmt = stmt;
         }
     }
-    fn add_write(&mut self, l: u32, stmt: u32, v: u32) {
+    fn add_write(&mut self, l: u32, stmt: u32, v: u32, sh: u32) {
         if self.writer == NONE {
             self.writer = l;
             self.wstmt = stmt;
         } else {
             self.varied |= self.value != v;
-            if self.writer != l && self.w2 == NONE {
+            if !same(self.writer, l, sh) && self.w2 == NONE {
                 self.w2 = l;
                 self.w2stmt = stmt;
             }
         }
         self.value = v;
     }
-    fn wrote(&self, l: u32) -> bool {
-        l != NONE && (self.writer == l || self.w2 == l)
+    fn wrote(&self, l: u32, sh: u32) -> bool {
+        l != NONE && ((self.writer != NONE && same(self.writer, l, sh)) || (self.w2 != NONE && same(self.w2, l, sh)))
     }
+}
+
+/// Are two local ids one thread, or (warp-synchronous mode, `sh` = log2 of the warp size)
+/// in one warp? A warp then acts as one thread: its threads see each other's writes at
+/// once and never race with each other through the logs.
+fn same(a: u32, b: u32, sh: u32) -> bool {
+    (a >> sh) == (b >> sh)
 }
 
 /// One logged access, for kernels whose barriers fence memory per thread (`history`).
@@ -295,6 +302,8 @@ pub struct Memory {
     benign: bool,
     /// Keep `history` (the program has a barrier whose fence depends on the thread).
     precise: bool,
+    /// log2 of the warp size in warp-synchronous mode (0: every thread on its own).
+    sh: u32,
     pub inputs: Inputs,
 }
 
@@ -328,7 +337,12 @@ impl Memory {
                 }
             })
             .collect();
-        Memory { arrays, groups, benign, precise: prog.thread_fences, inputs }
+        Memory { arrays, groups, benign, precise: prog.thread_fences, sh: 0, inputs }
+    }
+
+    /// Warp-synchronous mode: warps of `warp` threads (a power of two) act as one thread.
+    pub fn set_warp_sync(&mut self, warp: u32) {
+        self.sh = warp.max(1).trailing_zeros();
     }
 
     pub fn size(&self, a: u32) -> Option<u32> {
@@ -360,7 +374,7 @@ impl Memory {
     /// The value thread `l` of group `g` sees at element `i` (its own pending write first).
     pub fn view(&mut self, a: u32, g: u32, l: u32, i: u32) -> u32 {
         let r = self.arrays[a as usize].pending[g as usize].get(i);
-        if r.wrote(l) {
+        if r.wrote(l, self.sh) {
             r.value
         } else {
             self.committed(a, g, i)
@@ -375,15 +389,16 @@ impl Memory {
 
     /// Log a read by thread `l` of group `g`; gives the value read, or the conflicting write.
     pub fn read(&mut self, a: u32, g: u32, l: u32, i: u32, stmt: u32) -> Result<u32, Conflict> {
+        let sh = self.sh;
         let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
-        if let Some((w, ws)) = rec.other_writer(l) {
+        if let Some((w, ws)) = rec.other_writer(l, sh) {
             return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
         }
-        if let Some((t, ts)) = rec.other_atomic(l) {
+        if let Some((t, ts)) = rec.other_atomic(l, sh) {
             return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
         }
-        rec.add_read(l, stmt);
-        let own = rec.wrote(l).then_some(rec.value);
+        rec.add_read(l, stmt, sh);
+        let own = rec.wrote(l, sh).then_some(rec.value);
         self.remember(a, g, i, Logged { local: l, stmt, op: Op::Read, value: 0 });
         Ok(match own {
             Some(v) => v,
@@ -394,18 +409,18 @@ impl Memory {
     /// Log a write by thread `l` of group `g`; gives the conflicting access if any. With
     /// benign tolerance, writes of equal values by different threads are not a conflict.
     pub fn write(&mut self, a: u32, g: u32, l: u32, i: u32, v: u32, stmt: u32) -> Result<(), Conflict> {
-        let benign = self.benign;
+        let (benign, sh) = (self.benign, self.sh);
         let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
-        if let Some((w, ws)) = rec.write_conflict(l, v, benign) {
+        if let Some((w, ws)) = rec.write_conflict(l, v, benign, sh) {
             return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
         }
-        if let Some((r, rs)) = rec.other_reader(l) {
+        if let Some((r, rs)) = rec.other_reader(l, sh) {
             return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
         }
-        if let Some((t, ts)) = rec.other_atomic(l) {
+        if let Some((t, ts)) = rec.other_atomic(l, sh) {
             return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
         }
-        rec.add_write(l, stmt, v);
+        rec.add_write(l, stmt, v, sh);
         self.remember(a, g, i, Logged { local: l, stmt, op: Op::Write, value: v });
         Ok(())
     }
@@ -415,15 +430,16 @@ impl Memory {
     /// sees (or on the thread's own pending write), and gives the old value.
     #[allow(clippy::too_many_arguments)]
     pub fn atomic(&mut self, a: u32, g: u32, l: u32, i: u32, op: AtomicOp, args: &[u32], stmt: u32) -> Result<u32, Conflict> {
+        let sh = self.sh;
         let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
-        if let Some((w, ws)) = rec.other_writer(l) {
+        if let Some((w, ws)) = rec.other_writer(l, sh) {
             return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
         }
-        if let Some((r, rs)) = rec.other_reader(l) {
+        if let Some((r, rs)) = rec.other_reader(l, sh) {
             return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
         }
-        rec.add_atomic(l, stmt);
-        let own = rec.wrote(l);
+        rec.add_atomic(l, stmt, sh);
+        let own = rec.wrote(l, sh);
         let old = if own { rec.value } else { self.committed(a, g, i) };
         let new = kpl_lang::ops::atomic(op, old, args);
         if own {
@@ -501,7 +517,7 @@ impl Memory {
                 }
             } else if covered > 0 {
                 let shared = arr.shared;
-                arr.forget_some(g, &|l| fenced(shared, l));
+                arr.forget_some(g, &|l| fenced(shared, l), self.sh);
             }
         }
     }
@@ -574,7 +590,7 @@ impl ArrayMem {
 
     /// Forget the logged accesses of the threads `fenced` covers, committing their writes;
     /// rebuild the logs of the others from `history` (kept whenever a fence can be partial).
-    fn forget_some(&mut self, g: u32, fenced: &dyn Fn(u32) -> bool) {
+    fn forget_some(&mut self, g: u32, fenced: &dyn Fn(u32) -> bool, sh: u32) {
         let inst = if self.shared { g as usize } else { 0 };
         let history = std::mem::take(&mut self.history[g as usize]);
         let mut kept: IndexMap<Vec<Logged>> = IndexMap::default();
@@ -592,9 +608,9 @@ impl ArrayMem {
                     let rec = pending[g as usize].get_mut(i);
                     for e in &stay {
                         match e.op {
-                            Op::Write => rec.add_write(e.local, e.stmt, e.value),
-                            Op::Read => rec.add_read(e.local, e.stmt),
-                            Op::Atomic => rec.add_atomic(e.local, e.stmt),
+                            Op::Write => rec.add_write(e.local, e.stmt, e.value, sh),
+                            Op::Read => rec.add_read(e.local, e.stmt, sh),
+                            Op::Atomic => rec.add_atomic(e.local, e.stmt, sh),
                         }
                     }
                     kept.insert(i, stay);

@@ -34,11 +34,15 @@ pub struct Options {
     pub benign: bool,
     /// Called with the step count every 2^22 thread-statements (for a progress line).
     pub progress: Option<fn(u64)>,
+    /// GPUVerify's `--warp-sync=N`: warps of N threads (a power of two) run in lock step and
+    /// see each other's writes at once; two threads of a warp race only by writing one
+    /// element in one statement.
+    pub warp_sync: Option<u32>,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { max_steps: 100_000_000, trace: 0, inter_group: true, benign: false, progress: None }
+        Options { max_steps: 100_000_000, trace: 0, inter_group: true, benign: false, progress: None, warp_sync: None }
     }
 }
 
@@ -76,6 +80,9 @@ pub fn run_observed(prog: &Program, inputs: Inputs, opts: &Options, obs: Option<
         pool: Vec::new(),
         obs,
     };
+    if let Some(w) = opts.warp_sync {
+        m.mem.set_warp_sync(w);
+    }
     let outcome = match m.kernel() {
         Ok(()) => Outcome::Ok,
         Err(o) => o,
@@ -206,6 +213,18 @@ impl<'p, 'o> Machine<'p, 'o> {
                 self.bounds(*array, act, &idx, Op::Write, Some(&vals), s.id)?;
                 if let Some(o) = self.obs.as_deref_mut() {
                     o.access(s.id, *array, Op::Write, act, &idx);
+                }
+                if let Some(w) = self.opts.warp_sync {
+                    if let Some((k1, k2)) = warp_write_conflict(act, &idx, &vals, self.tpg, w, self.opts.benign) {
+                        let (t1, t2) = (act[k1], act[k2]);
+                        return Err(Outcome::Defect(Defect::Race {
+                            kind: RaceKind::WriteWrite,
+                            scope: Scope::IntraGroup,
+                            array: self.p.arrays[*array as usize].name.clone(),
+                            index: idx[k1],
+                            accesses: [self.access(t1, Op::Write, vals[k1], s.id), self.access(t2, Op::Write, vals[k2], s.id)],
+                        }));
+                    }
                 }
                 for (k, &t) in act.iter().enumerate() {
                     let (g, l) = (t / self.tpg, t % self.tpg);
@@ -579,6 +598,24 @@ impl<'p, 'o> Machine<'p, 'o> {
             }
         }
     }
+}
+
+/// Two threads of one warp (of `warp` threads) that write one element in one statement:
+/// in lock step, which write wins is unspecified (a race unless benign tolerance is on and
+/// they write equal values). Gives their positions in `act`.
+fn warp_write_conflict(act: &[u32], idx: &[u32], vals: &[u32], tpg: u32, warp: u32, benign: bool) -> Option<(usize, usize)> {
+    let mut seen: std::collections::HashMap<(u32, u32, u32), usize> = std::collections::HashMap::new();
+    for (k, &t) in act.iter().enumerate() {
+        let key = (t / tpg, (t % tpg) / warp.max(1), idx[k]);
+        match seen.get(&key) {
+            Some(&j) if !benign || vals[j] != vals[k] => return Some((j, k)),
+            Some(_) => {}
+            None => {
+                seen.insert(key, k);
+            }
+        }
+    }
+    None
 }
 
 /// `x[k] = x[k] op y[k]`, one tight loop per operator.
