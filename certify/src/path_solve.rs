@@ -50,6 +50,9 @@ impl PathSolver {
         let t0 = std::time::Instant::now();
         let r = solver.check();
         self.time += t0.elapsed();
+        if std::env::var_os("KPL_DEBUG").is_some() {
+            eprintln!("path query {}: {:?} in {:?} ({} constraints)", self.calls, r, t0.elapsed(), constraints.len());
+        }
         match r {
             SatResult::Unsat => PathAnswer::Unsat,
             SatResult::Unknown => PathAnswer::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),

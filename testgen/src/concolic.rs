@@ -63,7 +63,7 @@ pub enum End {
     Infeasible,
     /// Threads of a group disagree at a barrier.
     Divergence { stmt: u32 },
-    /// The step budget ran out.
+    /// The step budget, the path-length budget or the time ran out.
     Timeout,
 }
 
@@ -132,13 +132,18 @@ struct Exec<'a> {
     interval: u32,
     steps: u64,
     max_steps: u64,
+    deadline: Option<std::time::Instant>,
     run: Run,
 }
 
+/// The most path items one run records (each is a constraint of its children's queries).
+pub const MAX_PATH: usize = 100_000;
+
 type Stop = End;
 
-/// Run the kernel concolically on `inputs`, building terms in `t`.
-pub fn run(p: &Program, t: &mut Terms, inputs: &Inputs, max_steps: u64) -> Run {
+/// Run the kernel concolically on `inputs`, building terms in `t`, until it ends or a
+/// budget (steps, `MAX_PATH` path items, the deadline) runs out.
+pub fn run(p: &Program, t: &mut Terms, inputs: &Inputs, max_steps: u64, deadline: Option<std::time::Instant>) -> Run {
     let total = p.launch.total_threads() as usize;
     let mut e = Exec {
         p,
@@ -152,6 +157,7 @@ pub fn run(p: &Program, t: &mut Terms, inputs: &Inputs, max_steps: u64) -> Run {
         interval: 0,
         steps: 0,
         max_steps,
+        deadline,
         run: Run {
             end: End::Ok,
             path: Vec::new(),
@@ -217,8 +223,12 @@ impl<'a> Exec<'a> {
     }
 
     fn step(&mut self, n: usize) -> Result<(), Stop> {
+        let before = self.steps;
         self.steps += n as u64;
-        if self.steps > self.max_steps {
+        if self.steps > self.max_steps || self.run.path.len() > MAX_PATH {
+            return Err(End::Timeout);
+        }
+        if (before >> 16) != (self.steps >> 16) && self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
             return Err(End::Timeout);
         }
         Ok(())

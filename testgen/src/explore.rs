@@ -49,6 +49,8 @@ pub struct Options {
     pub query_timeout: Duration,
     /// The seed of the first input (and of every element no constraint fixes).
     pub seed: u64,
+    /// When the exploration must end (set by `explore` from `timeout`).
+    pub deadline: Option<Instant>,
 }
 
 /// A kept test: its inputs and what its run did.
@@ -156,6 +158,7 @@ fn inputs_of(seed: u64, params: &BTreeMap<String, u32>, elements: &BTreeMap<(Str
 /// Explore a compiled kernel's paths. `progress` is told the counts now and then.
 pub fn explore(p: &Program, o: &Options, progress: &dyn Fn(usize, usize, usize)) -> Report {
     let start = Instant::now();
+    let o = &Options { deadline: o.timeout.map(|l| start + l), ..o.clone() };
     let mut t = Terms::default();
     let mut solver = PathSolver::new();
     let (stmts, branches) = targets(p);
@@ -178,7 +181,8 @@ pub fn explore(p: &Program, o: &Options, progress: &dyn Fn(usize, usize, usize))
             break;
         }
         let inputs = inputs_of(o.seed, &params, &elements);
-        let run = concolic::run(p, &mut t, &inputs, o.max_steps);
+        let deadline = o.timeout.map(|limit| start + limit);
+        let run = concolic::run(p, &mut t, &inputs, o.max_steps, deadline);
         runs += 1;
         if first && run.end == End::Infeasible {
             // The seeded input violates a `requires` or `assume`: solve for one that does not.
@@ -214,7 +218,9 @@ pub fn explore(p: &Program, o: &Options, progress: &dyn Fn(usize, usize, usize))
                 intervals: run.intervals,
             });
         }
-        // Children: negate each path item from the bound on.
+        // Children: negate each path item from the bound on. Under a reduction, each
+        // (thread or interval, target) is tried once per run: its first decision only.
+        let mut tried: HashSet<(u32, Target)> = HashSet::new();
         for k in bound..run.path.len() {
             let item: &Item = &run.path[k];
             let flip = match item.kind {
@@ -224,8 +230,8 @@ pub fn explore(p: &Program, o: &Options, progress: &dyn Fn(usize, usize, usize))
                     let other = Target::Branch(stmt, !taken);
                     match o.reduction {
                         Reduction::None => true,
-                        Reduction::Threads => !by_thread.contains(&(thread, other)),
-                        Reduction::Intervals => !by_interval.contains(&(interval, other)),
+                        Reduction::Threads => !by_thread.contains(&(thread, other)) && tried.insert((thread, other)),
+                        Reduction::Intervals => !by_interval.contains(&(interval, other)) && tried.insert((interval, other)),
                     }
                 }
             };
@@ -236,6 +242,9 @@ pub fn explore(p: &Program, o: &Options, progress: &dyn Fn(usize, usize, usize))
             cs.push(t.not(item.cond));
             if let Some(next) = solve(&mut solver, &mut t, &run, &cs, o, &mut unknown) {
                 queue.push_back((next.0, next.1, k + 1));
+            }
+            if o.timeout.is_some_and(|limit| start.elapsed() >= limit) {
+                break;
             }
         }
     }
@@ -272,7 +281,8 @@ fn solve(s: &mut PathSolver, t: &mut Terms, run: &Run, cs: &[concolic::Id], o: &
     for (a, g, i) in run.elements_read.keys() {
         wanted.push(t.var(&concolic::element_var(a, *g, *i), kpl_certify::vc::Sort::Word));
     }
-    match s.solve(t, cs, &wanted, o.query_timeout) {
+    let left = o.deadline.map(|d| d.saturating_duration_since(std::time::Instant::now())).unwrap_or(o.query_timeout);
+    match s.solve(t, cs, &wanted, o.query_timeout.min(left).max(Duration::from_millis(1))) {
         PathAnswer::Sat(model) => {
             let mut params = run.params_read.clone();
             let mut elements = run.elements_read.clone();
