@@ -74,6 +74,9 @@ pub(super) struct Lower<'u> {
     pub temps: usize,
     /// Invariants written just before a loop, waiting for it.
     pub pending_invariants: Vec<Expr>,
+    /// The offset locals of pointer variables (`pointers.rs`): assignable, unlike an
+    /// array parameter's offset.
+    pub pointers: HashSet<String>,
 }
 
 pub(super) struct Lowered {
@@ -101,6 +104,7 @@ pub(super) fn lower(unit: &Unit, o: &FrontOptions) -> Lowered {
         warnings: Vec::new(),
         temps: 0,
         pending_invariants: Vec::new(),
+        pointers: HashSet::new(),
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
@@ -695,6 +699,16 @@ impl<'u> Lower<'u> {
     }
 
     fn local_decl(&mut self, d: &Decl) {
+        // `__local int *p`, `__global float *q`: the space is the pointee's; the pointer
+        // itself is a private variable.
+        if !d.decls.is_empty() && d.decls.iter().all(|x| x.ptrs > 0) {
+            let ty = self.base_type(&d.specs);
+            let pointee_const = d.specs.iter().any(|s| s.word == "const");
+            for x in &d.decls {
+                self.pointer_decl(x, ty, pointee_const);
+            }
+            return;
+        }
         if self.space(&d.specs) == Some("shared") {
             return self.shared_decl(d);
         }
@@ -702,10 +716,10 @@ impl<'u> Lower<'u> {
             return self.unsupported("this variable's memory space inside a function", d.span);
         }
         let ty = self.base_type(&d.specs);
+        let pointee_const = d.specs.iter().any(|s| s.word == "const");
         for x in &d.decls {
             if x.ptrs > 0 {
-                self.unsupported("pointer variables (CUDA.md tier 2)", x.span);
-                self.bind(&x.name.name, Entity::Invalid);
+                self.pointer_decl(x, ty, pointee_const);
                 continue;
             }
             if !x.dims.is_empty() {
@@ -737,7 +751,7 @@ impl<'u> Lower<'u> {
     /// The array a pointer argument of a `__device__` call names: `a`, `a + i` or `&a[i]`
     /// of a one-dimensional array of the caller (the offset is fixed at the call, in a
     /// fresh local). Anything else is refused, never guessed.
-    fn array_argument(&mut self, a: &Expr, const_param: bool) -> Option<Entity> {
+    pub(super) fn array_argument(&mut self, a: &Expr, const_param: bool) -> Option<Entity> {
         let span = a.span;
         let (base, off): (&Expr, Option<&Expr>) = match &a.kind {
             ExprKind::Ident(_) => (a, None),

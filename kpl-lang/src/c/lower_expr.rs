@@ -149,6 +149,10 @@ impl<'u> Lower<'u> {
     pub fn expr(&mut self, e: &Expr) -> Val {
         let span = e.span;
         let word = |n: u64, ty: Ty| Val { e: k::Expr::num(n, span), ty };
+        if self.is_pointer_update(e) {
+            self.unsupported("using the value of a pointer update (write it as a statement of its own)", span);
+            return word(0, Ty::Int);
+        }
         match &e.kind {
             ExprKind::Int(v, unsigned) => {
                 if *v > u32::MAX as u64 {
@@ -506,10 +510,14 @@ impl<'u> Lower<'u> {
                     None
                 }
             },
-            ExprKind::Unary(UOp::Deref, p) => {
-                let zero = Expr::new(ExprKind::Int(0, false), span);
-                self.element(p, &[&zero], span)
-            }
+            ExprKind::Unary(UOp::Deref, p) => match &p.kind {
+                // `*(a + i)` is `a[i]`.
+                ExprKind::Binary(BOp::Add, a, i) if matches!(a.kind, ExprKind::Ident(_)) => self.element(a, &[&**i], span),
+                _ => {
+                    let zero = Expr::new(ExprKind::Int(0, false), span);
+                    self.element(p, &[&zero], span)
+                }
+            },
             ExprKind::Index(..) => {
                 // Collect `a[i][j]...`: the base and the indices, outermost last.
                 let mut idx: Vec<&Expr> = Vec::new();
@@ -651,6 +659,9 @@ impl<'u> Lower<'u> {
     /// An expression statement: effects only.
     pub fn expr_stmt(&mut self, e: &Expr) {
         let span = e.span;
+        if self.pointer_update(e) {
+            return;
+        }
         match &e.kind {
             ExprKind::Assign(op, l, r) => {
                 let Some(p) = self.place(l) else { return };

@@ -8,6 +8,7 @@ mod lower;
 mod lower_atomic;
 mod lower_expr;
 mod nesting;
+mod pointers;
 mod uninit;
 pub mod pp;
 pub mod tokens;
