@@ -64,8 +64,7 @@ pub fn run(a: Args) -> Exit {
         file,
         language(&a.file),
         &an.src.text,
-        &a.v.launch.defines,
-        a.v.launch.kernel.clone(),
+        &a.v.launch.front_settings(),
         &an.opts,
         &an.report,
     ) {

@@ -39,6 +39,10 @@ pub struct VerifyArgs {
     /// Do not infer loop invariants (use only the kernel's own).
     #[arg(long = "no-infer")]
     pub no_infer: bool,
+    /// GPUVerify's option: check barrier divergence (and assertions and bounds) but not
+    /// races.
+    #[arg(long = "only-divergence")]
+    pub only_divergence: bool,
     /// GPUVerify's modular mode for `__device__` functions. kpl inlines them always (at
     /// least as precise); their `__requires` are checked at each call and their
     /// `__ensures` at each return either way.
@@ -109,6 +113,7 @@ impl VerifyArgs {
             check_arrays: self.check_arrays(),
             perf: None,
             warp_sync: self.check.warp_sync,
+            only_divergence: self.only_divergence,
         }
     }
 }
@@ -300,7 +305,11 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
     let secs = st.time_ms as f64 / 1000.0;
     let text = match &report.outcome {
         Outcome::Verified => {
-            let only = an.opts.check_arrays.as_ref().map(|a| format!("; races checked only on {}", a.join(", "))).unwrap_or_default();
+            let only = if an.opts.only_divergence {
+                "; races not checked (--only-divergence)".to_string()
+            } else {
+                an.opts.check_arrays.as_ref().map(|a| format!("; races checked only on {}", a.join(", "))).unwrap_or_default()
+            };
             format!("{}: verified ({secs:.2} s, {} invariants inferred{only})\n", src.path, st.invariants_kept)
         }
         Outcome::Defects => {

@@ -93,7 +93,15 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                 }
                 (None, None) => None,
             };
-            let o = FrontOptions { dialect, defines: args.defines.clone(), kernel: args.kernel.clone(), launch };
+            let f = args.front_settings();
+            let o = FrontOptions {
+                defines: f.defines,
+                kernel: f.kernel,
+                launch,
+                annotations: f.annotations,
+                kernel_args: f.kernel_args,
+                ..FrontOptions::new(dialect)
+            };
             kpl_lang::c::check_c(&src.text, &o)
         }
         _ => {

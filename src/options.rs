@@ -29,6 +29,33 @@ pub struct LaunchArgs {
     /// The kernel to check when a CUDA or OpenCL file has several.
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
+    /// GPUVerify's option: ignore every source-level annotation (`__assert`, `__requires`,
+    /// `__invariant`, ...) of a CUDA or OpenCL file.
+    #[arg(long = "no-annotations", conflicts_with = "only_requires")]
+    pub no_annotations: bool,
+    /// GPUVerify's option: ignore every source-level annotation but `__requires`.
+    #[arg(long = "only-requires")]
+    pub only_requires: bool,
+    /// GPUVerify's `--kernel-args=K,v1,v2,...`: kernel K's scalar parameters have these
+    /// values (decimal or 0x hex, 32 bits), in order.
+    #[arg(long = "kernel-args", value_name = "K,V,...", value_parser = parse_kernel_args)]
+    pub kernel_args: Option<(String, Vec<u32>)>,
+}
+
+fn parse_kernel_args(s: &str) -> Result<(String, Vec<u32>), String> {
+    let mut parts = s.split(',');
+    let name = parts.next().map(str::trim).filter(|n| !n.is_empty()).ok_or("expected `KERNEL,V1,V2,...`")?;
+    let vals = parts
+        .map(|v| {
+            let v = v.trim();
+            let n = match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+                Some(h) => u64::from_str_radix(h, 16).ok(),
+                None => v.parse::<i64>().ok().map(|x| x as u64 & 0xFFFF_FFFF).filter(|_| !v.starts_with('-') || v.parse::<i64>().is_ok_and(|x| x >= i32::MIN as i64)),
+            };
+            n.and_then(|n| u32::try_from(n).ok()).ok_or_else(|| format!("`{v}` is not a 32-bit value (kpl models every scalar as 32 bits)"))
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    Ok((name.to_string(), vals))
 }
 
 /// Threads per group and groups per grid, each if given.
@@ -59,6 +86,23 @@ impl LaunchArgs {
             groups = Some(g);
         }
         Ok((threads, groups))
+    }
+
+    /// How the C front end reads the file (recorded in certificates).
+    pub fn front_settings(&self) -> kpl_certify::certificate::FrontSettings {
+        use kpl_lang::c::annotations::Annotations;
+        kpl_certify::certificate::FrontSettings {
+            defines: self.defines.clone(),
+            kernel: self.kernel.clone(),
+            annotations: if self.no_annotations {
+                Annotations::None
+            } else if self.only_requires {
+                Annotations::OnlyRequires
+            } else {
+                Annotations::All
+            },
+            kernel_args: self.kernel_args.clone(),
+        }
     }
 
     /// A kernel's declared launch with the overrides applied.

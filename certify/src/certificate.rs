@@ -37,6 +37,29 @@ pub struct KernelSource {
     pub defines: Vec<String>,
     #[serde(default)]
     pub kernel: Option<String>,
+    /// Which source-level annotations were kept (`all`, `only-requires`, `none`).
+    #[serde(default = "all_annotations", skip_serializing_if = "is_all")]
+    pub annotations: String,
+    /// GPUVerify's `--kernel-args`: the kernel and its scalar params' values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel_args: Option<(String, Vec<u32>)>,
+}
+
+fn all_annotations() -> String {
+    "all".into()
+}
+
+fn is_all(s: &str) -> bool {
+    s == "all"
+}
+
+/// How the front end read the kernel (what `check-cert` must read it with again).
+#[derive(Clone, Debug, Default)]
+pub struct FrontSettings {
+    pub defines: Vec<String>,
+    pub kernel: Option<String>,
+    pub annotations: kpl_lang::c::annotations::Annotations,
+    pub kernel_args: Option<(String, Vec<u32>)>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -51,6 +74,9 @@ pub struct CertOptions {
     /// GPUVerify's warp-synchronous mode: the warp size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warp_sync: Option<u32>,
+    /// No race checks (`--only-divergence`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub only_divergence: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -218,7 +244,7 @@ pub fn vc_names(enc: &Encoding, kept: &[bool]) -> Vec<(String, Option<usize>, Op
 
 /// Build the certificate of a verified kernel (the report must come from `verify` with
 /// simplification and explanations on).
-pub fn build(file: &str, language: &str, source: &str, defines: &[String], kernel: Option<String>, o: &Options, r: &Report) -> Result<Certificate, String> {
+pub fn build(file: &str, language: &str, source: &str, front: &FrontSettings, o: &Options, r: &Report) -> Result<Certificate, String> {
     if r.outcome != Outcome::Verified {
         return Err("only a verified kernel has a certificate".into());
     }
@@ -295,8 +321,10 @@ pub fn build(file: &str, language: &str, source: &str, defines: &[String], kerne
             language: language.into(),
             source: source.into(),
             sha256: sha256_hex(source),
-            defines: defines.to_vec(),
-            kernel,
+            defines: front.defines.clone(),
+            kernel: front.kernel.clone(),
+            annotations: front.annotations.name().into(),
+            kernel_args: front.kernel_args.clone(),
         },
         launch: o.launch,
         options: CertOptions {
@@ -305,6 +333,7 @@ pub fn build(file: &str, language: &str, source: &str, defines: &[String], kerne
             benign: o.benign,
             check_arrays: o.check_arrays.clone(),
             warp_sync: o.warp_sync,
+            only_divergence: o.only_divergence,
         },
         abstractions: p.arrays.iter().map(|a| (a.name.clone(), a.abstraction)).collect(),
         invariants,

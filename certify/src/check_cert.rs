@@ -104,11 +104,17 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
         "kpl" => kpl_lang::check_kpl(&cert.kernel.source),
         lang @ ("cuda" | "opencl") => {
             let dialect = if lang == "cuda" { kpl_lang::c::Dialect::Cuda } else { kpl_lang::c::Dialect::OpenCl };
+            let Some(annotations) = kpl_lang::c::annotations::Annotations::parse(&cert.kernel.annotations) else {
+                report.problem(format!("unknown annotation setting `{}`", cert.kernel.annotations));
+                return report;
+            };
             let o = kpl_lang::c::FrontOptions {
-                dialect,
                 defines: cert.kernel.defines.clone(),
                 kernel: cert.kernel.kernel.clone(),
                 launch: Some(cert.launch),
+                annotations,
+                kernel_args: cert.kernel.kernel_args.clone(),
+                ..kpl_lang::c::FrontOptions::new(dialect)
             };
             kpl_lang::c::check_c(&cert.kernel.source, &o)
         }
@@ -147,6 +153,7 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
         benign: cert.options.benign,
         check_arrays: cert.options.check_arrays.clone(),
         warp_sync: cert.options.warp_sync,
+        only_divergence: cert.options.only_divergence,
         ..Options::new(cert.launch)
     };
     let p = program(&c.core, &o);

@@ -30,6 +30,8 @@ pub struct Options {
     pub perf: Option<kpl_lang::perf_model::PerfModel>,
     /// GPUVerify's warp-synchronous mode (`--warp-sync=N`).
     pub warp_sync: Option<u32>,
+    /// No race checks (`--only-divergence`).
+    pub only_divergence: bool,
 }
 
 impl Options {
@@ -48,6 +50,7 @@ impl Options {
             check_arrays: None,
             perf: None,
             warp_sync: None,
+            only_divergence: false,
         }
     }
 }
@@ -108,6 +111,7 @@ pub fn program(core: &ast::Kernel, o: &Options) -> Program {
         check_arrays: o.check_arrays.clone(),
         perf: o.perf,
         warp_sync: o.warp_sync,
+        only_divergence: o.only_divergence,
     };
     reduce(core, &cfg)
 }

@@ -9,7 +9,7 @@ use kpl_lang::{Launch, Span};
 use std::path::Path;
 
 pub fn options(src: &str, dialect: Dialect) -> FrontOptions {
-    let mut o = FrontOptions { dialect, defines: vec![], kernel: None, launch: None };
+    let mut o = FrontOptions::new(dialect);
     let mut threads = None;
     let mut groups = None;
     let args = src.lines().next().and_then(|l| l.strip_prefix("// args:")).unwrap_or("");
@@ -22,6 +22,15 @@ pub fn options(src: &str, dialect: Dialect) -> FrontOptions {
             o.defines.push(v.to_string());
         } else if let Some(v) = a.strip_prefix("--kernel=") {
             o.kernel = Some(v.to_string());
+        } else if a == "--no-annotations" {
+            o.annotations = kpl_lang::c::annotations::Annotations::None;
+        } else if a == "--only-requires" {
+            o.annotations = kpl_lang::c::annotations::Annotations::OnlyRequires;
+        } else if let Some(v) = a.strip_prefix("--kernel-args=") {
+            let mut parts = v.split(',');
+            let name = parts.next().unwrap_or("").to_string();
+            let vals = parts.map(|x| u32::from_str_radix(x.trim_start_matches("0x"), 16).unwrap_or(0)).collect();
+            o.kernel_args = Some((name, vals));
         }
     }
     if let Some(t) = threads {

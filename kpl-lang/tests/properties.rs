@@ -208,7 +208,7 @@ fn mutated_c_inputs() {
         let (base, dialect) = &corpus[rng.below(corpus.len() as u64) as usize];
         let input = c_mutate(base, &mut rng);
         let launch = Some(Launch { groups: [2, 1, 1], threads: [8, 2, 1] }).filter(|_| n % 7 != 0);
-        let o = FrontOptions { dialect: *dialect, defines: vec!["N=4".into()], kernel: None, launch };
+        let o = FrontOptions { defines: vec!["N=4".into()], launch, ..FrontOptions::new(*dialect) };
         let result = std::panic::catch_unwind(|| {
             if let Ok(c) = check_c(&input, &o) {
                 // What the C front end accepts is well-formed KPL.

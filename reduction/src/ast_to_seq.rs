@@ -44,6 +44,9 @@ pub struct Config {
     /// statement. Every array is then abstracted adversarially (a warp-mate outside the
     /// pair may have written what a thread reads).
     pub warp_sync: Option<u32>,
+    /// GPUVerify's `--only-divergence`: no race checks (barrier divergence, assertions and
+    /// bounds still are).
+    pub only_divergence: bool,
 }
 
 /// The race-instrumentation variables of one array (thread 1's tracked accesses).
@@ -600,7 +603,7 @@ impl<'k> Builder<'k> {
             (AccessKind::Atomic, None) => return,
         };
         let name = &self.prog.arrays[k].name;
-        if self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(name)) {
+        if self.cfg.only_divergence || self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(name)) {
             return;
         }
         let mut race = vec![p.clone(), self.relevant(k), Expr::Var(exists), Expr::eq(Expr::Var(elem), idx.clone())];
@@ -630,7 +633,7 @@ impl<'k> Builder<'k> {
     fn warp_write_check(&mut self, k: usize, idx: &Pair, val: &Pair, p: &Pair, span: kpl_lang::Span) {
         let Some(sw) = self.same_warp.clone() else { return };
         let name = self.prog.arrays[k].name.clone();
-        if self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(&name)) {
+        if self.cfg.only_divergence || self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(&name)) {
             return;
         }
         let mut race = vec![p[0].clone(), p[1].clone(), sw, self.distinct.clone(), Expr::eq(idx[0].clone(), idx[1].clone())];

@@ -369,6 +369,7 @@ impl<'u> Lower<'u> {
         ];
         let assigned = assigned_names(f.body.as_ref());
         let mut copies = Vec::new();
+        let mut scalars: Vec<(String, Span)> = Vec::new();
         for p in &f.params {
             let Some(name) = &p.name else {
                 if !(p.ptrs.is_empty() && p.dims == 0 && self.base_type(&p.specs) == Ty::Void) {
@@ -399,6 +400,7 @@ impl<'u> Lower<'u> {
                     continue;
                 }
                 decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
+                scalars.push((kpl.clone(), name.span));
                 if assigned.contains(&name.name) {
                     // C parameters are assignable; KPL params are not: use a local copy.
                     let local = self.fresh(&format!("{}_", name.name));
@@ -406,6 +408,25 @@ impl<'u> Lower<'u> {
                     self.bind(&name.name, Entity::Local { kpl: local, ty });
                 } else {
                     self.bind(&name.name, Entity::Param { kpl, ty });
+                }
+            }
+        }
+        // GPUVerify's `--kernel-args=K,v1,v2,...`: the scalar params' values, in order.
+        if let Some((name, vals)) = &self.o.kernel_args {
+            if *name != f.name.name {
+                self.err(format!("`--kernel-args` names kernel `{name}`, not `{}`", f.name.name), f.name.span);
+            } else if vals.len() != scalars.len() {
+                self.err(
+                    format!("`--kernel-args` gives {} value(s); `{}` has {} scalar parameter(s)", vals.len(), name, scalars.len()),
+                    f.name.span,
+                );
+            } else {
+                for ((p, span), v) in scalars.iter().zip(vals) {
+                    let eq = k::Expr::new(
+                        k::ExprKind::Binary(k::BinOp::Eq, Box::new(k::Expr::var(p, *span)), Box::new(k::Expr::num(*v as u64, *span))),
+                        *span,
+                    );
+                    decls.push(k::Decl { kind: DeclKind::Requires(eq), span: *span });
                 }
             }
         }

@@ -2,6 +2,7 @@
 //! lalrpop parser for the C subset, and the lowering to a KPL kernel whose spans point into
 //! the C source, so every later stage reports at C lines.
 
+pub mod annotations;
 pub mod ast;
 pub mod lexer;
 mod lower;
@@ -37,6 +38,16 @@ pub struct FrontOptions {
     /// The launch (`--blockDim`/`--gridDim`, `--local_size`/`--num_groups`); required to
     /// run or verify, a warning when missing otherwise.
     pub launch: Option<Launch>,
+    /// GPUVerify's `--no-annotations` / `--only-requires`.
+    pub annotations: annotations::Annotations,
+    /// GPUVerify's `--kernel-args=K,v1,...`: the kernel and its scalar params' values.
+    pub kernel_args: Option<(String, Vec<u32>)>,
+}
+
+impl FrontOptions {
+    pub fn new(dialect: Dialect) -> FrontOptions {
+        FrontOptions { dialect, defines: Vec::new(), kernel: None, launch: None, annotations: Default::default(), kernel_args: None }
+    }
 }
 
 /// Parse a C file (after preprocessing); gives the unit and every error.
@@ -90,7 +101,8 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
 /// Read, lower and check a CUDA or OpenCL kernel. `Err` holds every error found.
 pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> {
     let (unit, mut errors, mut warnings) = parse(src, o);
-    let Some(unit) = unit else { return Err(errors) };
+    let Some(mut unit) = unit else { return Err(errors) };
+    annotations::filter(&mut unit, o.annotations);
     if !errors.is_empty() {
         return Err(errors);
     }
