@@ -213,3 +213,32 @@ fn a_malformed_certificate_is_bad_input() {
     assert_eq!(kpl(&["check-cert", "/nonexistent/dir"]).code, 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Options that change what is proved are recorded, re-applied by `check-cert`, and named
+/// in what the certificate covers.
+#[test]
+fn gpuverify_options_are_recorded_and_named() {
+    let cases: [(&str, &[&str], &str); 3] = [
+        ("tests/kernels-cuda/warp_sync_scan.cu", &["--blockDim=64", "--gridDim=1", "--warp-sync=32"], "warps of 32 threads in lock step"),
+        ("tests/kernels-cuda/only_divergence.cl", &["--local_size=64", "--num_groups=1", "--only-divergence", "--no-isabelle"], "NO races"),
+        ("tests/kernels-cuda/kernel_args.cu", &["--blockDim=32", "--gridDim=1", "--kernel-args=k,32", "--no-isabelle"], "scalar parameters are 32"),
+    ];
+    for (i, (k, args, says)) in cases.iter().enumerate() {
+        let dir = tmp(&format!("options-{i}"));
+        certify(&root().join(k), args, &dir);
+        let o = check(&dir);
+        assert_eq!(o.code, 0, "{k}: {}{}", o.stdout, o.stderr);
+        assert!(o.stdout.contains(says), "{k}: {}", o.stdout);
+        // The recorded options matter: without them the certificate no longer checks.
+        let path = dir.join("certificate.json");
+        let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        match i {
+            0 => v["options"].as_object_mut().unwrap().remove("warp_sync"),
+            1 => v["options"].as_object_mut().unwrap().remove("only_divergence"),
+            _ => v["kernel"].as_object_mut().unwrap().remove("kernel_args"),
+        };
+        std::fs::write(&path, v.to_string()).unwrap();
+        assert_ne!(check(&dir).code, 0, "{k}: the certificate checks without its options");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

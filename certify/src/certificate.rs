@@ -145,20 +145,36 @@ impl Certificate {
         let l = &self.launch;
         let dims = |d: [u32; 3]| format!("[{},{},{}]", d[0], d[1], d[2]);
         let kernel = self.kernel.kernel.as_deref().map(|k| format!(" (kernel `{k}`)")).unwrap_or_default();
+        let races = if self.options.only_divergence {
+            "NO races (--only-divergence)".to_string()
+        } else {
+            let scope = match (&self.options.check_arrays, self.options.only_intra_group) {
+                (Some(only), _) => format!(" on arrays {} only (NOT on the others: /checkArrays)", only.join(", ")),
+                (None, true) => " only (NOT races between groups: --only-intra-group)".into(),
+                (None, false) => " and between groups".into(),
+            };
+            let benign = if self.options.benign { "write-write races of equal values tolerated" } else { "every write-write race" };
+            format!("races within groups{scope}; {benign}")
+        };
+        let mut extra = String::new();
+        if let Some((k, vals)) = &self.kernel.kernel_args {
+            let vs: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
+            extra.push_str(&format!("; ONLY the inputs where `{k}`'s scalar parameters are {} (--kernel-args)", vs.join(", ")));
+        }
+        if self.kernel.annotations != "all" {
+            extra.push_str(&format!("; source annotations dropped ({})", self.kernel.annotations));
+        }
+        if let Some(w) = self.options.warp_sync {
+            extra.push_str(&format!("; warps of {w} threads in lock step (--warp-sync)"));
+        }
         format!(
-            "it covers {}{kernel} ({}) launched as {} groups {} of {} threads {}, every input; races within groups{}; {}; barrier divergence, assertions and bounds; abstraction {}",
+            "it covers {}{kernel} ({}) launched as {} groups {} of {} threads {}, every input; {races}; barrier divergence, assertions and bounds; abstraction {}{extra}",
             self.kernel.file,
             self.kernel.language,
             l.num_groups(),
             dims(l.groups),
             l.threads_per_group(),
             dims(l.threads),
-            match (&self.options.check_arrays, self.options.only_intra_group) {
-                (Some(only), _) => format!(" on arrays {} only (NOT on the others: /checkArrays)", only.join(", ")),
-                (None, true) => " only (NOT races between groups: --only-intra-group)".into(),
-                (None, false) => " and between groups".into(),
-            },
-            if self.options.benign { "write-write races of equal values tolerated" } else { "every write-write race" },
             self.options.abstraction,
         )
     }
