@@ -27,6 +27,14 @@ pub struct Args {
     /// Print the report as one JSON object.
     #[arg(long)]
     json: bool,
+    /// Also explore the schedules of each group's atomics with at most K delays from the
+    /// canonical order (NFM 2013's delay bounding), reporting every assertion failure and
+    /// every final memory that differs from the canonical schedule's, with its schedule.
+    #[arg(long, value_name = "K")]
+    delays: Option<usize>,
+    /// With `--delays`: explore at most this many schedules.
+    #[arg(long = "max-schedules", value_name = "N", default_value_t = 10_000)]
+    max_schedules: usize,
     #[command(flatten)]
     launch: LaunchArgs,
     #[command(flatten)]
@@ -59,8 +67,9 @@ pub fn run(a: Args) -> Exit {
         warp_sync: a.check.warp_sync,
         progress: std::io::stderr().is_terminal().then_some(crate::progress::steps as fn(u64)),
     };
-    let r = sdv::run(&prog, inputs, &opts);
+    let r = sdv::run(&prog, inputs.clone(), &opts);
     crate::progress::clear();
+    let schedules = a.delays.map(|k| kpl_semantics::schedules::explore(&prog, &inputs, k, a.max_steps, a.max_schedules.max(1)));
     if let Some(out) = &a.output {
         let text = serde_json::to_string_pretty(&render::memory_json(&r.memory)).unwrap_or_default();
         if let Err(e) = std::fs::write(out, text + "\n") {
@@ -79,6 +88,9 @@ pub fn run(a: Args) -> Exit {
                 v["infeasible_at"] = json!({ "line": line, "col": col });
             }
             _ => {}
+        }
+        if let Some(e) = &schedules {
+            v["schedules"] = crate::schedules_report::json(&src, &prog, e, a.delays.unwrap_or(0));
         }
         if a.trace.is_some() {
             v["trace"] = r
@@ -116,6 +128,12 @@ pub fn run(a: Args) -> Exit {
                 println!("{}: {} after {} thread-statements", src.path, d.kind(), r.steps);
             }
         }
+        if let Some(e) = &schedules {
+            crate::schedules_report::text(&src, &prog, e, a.delays.unwrap_or(0), n);
+        }
+    }
+    if schedules.as_ref().is_some_and(crate::schedules_report::found_something) {
+        return Exit::Defect;
     }
     match r.outcome {
         Outcome::Ok => Exit::Ok,

@@ -22,6 +22,7 @@ mod opencl;
 mod options;
 mod progress;
 mod render;
+mod schedules_report;
 mod replay;
 
 use clap::{Parser, Subcommand};

@@ -55,7 +55,10 @@ fn every_passing_cuda_and_opencl_kernel_agrees_with_its_launch_options() {
         for k in kernels("tests/kernels-cuda", ext) {
             let text = std::fs::read_to_string(&k).unwrap();
             let lines: Vec<&str> = text.lines().collect();
-            if lines[0] != "//pass" {
+            // Kernels that pass only under a verifier option that changes what is checked
+            // (races left out, or warps in lock step, which no GPU since Volta promises)
+            // have no single meaning to compare.
+            if lines[0] != "//pass" || lines[1].contains("--warp-sync") || lines[1].contains("--only-divergence") {
                 continue;
             }
             // The launch options of GPUVerify's option line (the others are verifier flags).

@@ -16,8 +16,8 @@ enum Ins {
     Set(u32, Ex),
     Read(u32, u32, Ex),
     Write(u32, Ex, Ex),
-    /// An atomic: op, the slot for the old value, array, index, operands.
-    Atomic(AtomicOp, Option<u32>, u32, Ex, Vec<Ex>),
+    /// An atomic: op, the slot for the old value, array, index, operands, statement.
+    Atomic(AtomicOp, Option<u32>, u32, Ex, Vec<Ex>, u32),
     /// Jump to the target when the expression is zero.
     Jz(Ex, usize),
     Jmp(usize),
@@ -64,7 +64,7 @@ impl Flat {
                 self.emit(Ins::Write(*array, index.clone(), value.clone()));
             }
             StKind::Atomic { op, slot, array, index, args } => {
-                self.emit(Ins::Atomic(*op, *slot, *array, index.clone(), args.clone()));
+                self.emit(Ins::Atomic(*op, *slot, *array, index.clone(), args.clone(), s.id));
             }
             StKind::If { cond, then, els, .. } => {
                 let jz = self.emit(Ins::Jz(cond.clone(), 0));
@@ -172,12 +172,42 @@ impl Mem<'_> {
 enum Stop {
     Barrier(usize),
     Halt,
+    /// Paused before an atomic (a scheduling point of delay-bounded exploration).
+    Atomic,
+}
+
+/// Delay-bounded scheduling (Emmi, Qadeer and Rakamaric's delay bounding, as NFM 2013
+/// applies it to GPU atomics): within a barrier interval the threads of a group run in
+/// turn, each until its next barrier; every atomic a thread is about to perform while
+/// another thread of its group is still running is a scheduling point, numbered over the
+/// whole run. A delay at a point moves that thread behind the others: the next thread runs
+/// first, and the delayed one resumes (performing its atomic) when its turn comes again.
+#[derive(Clone, Debug, Default)]
+pub struct Schedule {
+    /// The scheduling points (increasing) at which the running thread is delayed.
+    pub delays: Vec<usize>,
+}
+
+/// What a scheduled run went through.
+#[derive(Clone, Debug, Default)]
+pub struct Points {
+    /// Scheduling points met.
+    pub count: usize,
+    /// Each delay taken: the thread and the atomic statement it was about to perform.
+    pub taken: Vec<(crate::report::ThreadId, u32)>,
 }
 
 /// Run the kernel under the canonical schedule (no race detection: compare only runs of
 /// race-free kernels). Errors it can see: out-of-bounds, assertion, divergence (threads of
 /// a group stopping at different barriers, or some finishing while others wait), `assume`.
 pub fn run(prog: &Program, inputs: &Inputs, max_steps: u64) -> CanonicalResult {
+    run_scheduled(prog, inputs, max_steps, None).0
+}
+
+/// `run` under a delay-bounded schedule (`None`: the canonical schedule, no scheduling
+/// points); gives the scheduling points met.
+pub fn run_scheduled(prog: &Program, inputs: &Inputs, max_steps: u64, sched: Option<&Schedule>) -> (CanonicalResult, Points) {
+    let mut points = Points::default();
     let mut flat = Flat { code: Vec::new(), loops: Vec::new(), returns: Vec::new() };
     flat.block(prog, &prog.main);
     let code = flat.code;
@@ -216,13 +246,35 @@ pub fn run(prog: &Program, inputs: &Inputs, max_steps: u64) -> CanonicalResult {
             let gid = split(g, l.groups);
             let mut threads: Vec<(usize, Vec<u32>)> = (0..tpg).map(|_| (0, vec![0; prog.slots.len()])).collect();
             loop {
-                let mut stops = Vec::with_capacity(tpg as usize);
-                for (li, (pc, locals)) in threads.iter_mut().enumerate() {
+                let mut stops: Vec<Stop> = (0..tpg).map(|_| Stop::Halt).collect();
+                let mut queue: std::collections::VecDeque<usize> = (0..tpg as usize).collect();
+                let mut paused = vec![false; tpg as usize];
+                while let Some(&li) = queue.front() {
+                    let (pc, locals) = &mut threads[li];
                     let mut th = Thread { locals: std::mem::take(locals), lid: split(li as u32, l.threads), gid, l: &l, params: &params };
-                    let r = th.run(&code, pc, &mut mem, g, &mut steps, max_steps);
+                    // Scheduling points only while another thread of the group still runs.
+                    let pause = sched.is_some() && queue.len() > 1;
+                    let r = th.run(&code, pc, &mut mem, g, &mut steps, max_steps, pause, paused[li]);
                     *locals = th.locals;
+                    paused[li] = false;
                     match r {
-                        Ok(s) => stops.push(s),
+                        Ok(Stop::Atomic) => {
+                            let point = points.count;
+                            points.count += 1;
+                            paused[li] = true;
+                            if sched.is_some_and(|s| s.delays.binary_search(&point).is_ok()) {
+                                let stmt = match &code[*pc] {
+                                    Ins::Atomic(.., id) => *id,
+                                    _ => 0,
+                                };
+                                points.taken.push((crate::report::ThreadId { group: gid, local: split(li as u32, l.threads) }, stmt));
+                                queue.rotate_left(1);
+                            }
+                        }
+                        Ok(s) => {
+                            stops[li] = s;
+                            queue.pop_front();
+                        }
                         Err(o) => return o,
                     }
                 }
@@ -270,7 +322,7 @@ pub fn run(prog: &Program, inputs: &Inputs, max_steps: u64) -> CanonicalResult {
             (a.name.clone(), c)
         })
         .collect();
-    CanonicalResult { outcome, memory }
+    (CanonicalResult { outcome, memory }, points)
 }
 
 fn to_map(c: Cells) -> BTreeMap<u32, u32> {
@@ -325,7 +377,11 @@ impl Thread<'_> {
     }
 
     /// Run from `pc` to the next barrier (stopping on it) or to the end.
-    fn run(&mut self, code: &[Ins], pc: &mut usize, mem: &mut Mem, g: u32, steps: &mut u64, max: u64) -> Result<Stop, Outcome> {
+    /// With `pause`, stop before an atomic (a scheduling point), unless `resume` says the
+    /// thread was paused there and now performs it.
+    #[allow(clippy::too_many_arguments)]
+    fn run(&mut self, code: &[Ins], pc: &mut usize, mem: &mut Mem, g: u32, steps: &mut u64, max: u64, pause: bool, resume: bool) -> Result<Stop, Outcome> {
+        let mut resume = resume;
         use crate::report::{Access, Defect, Op};
         let oob = |mem: &Mem, a: u32, i: u32, op, me: &Thread| -> Result<(), Outcome> {
             match mem.prog.arrays[a as usize].size {
@@ -339,6 +395,10 @@ impl Thread<'_> {
             }
         };
         while *pc < code.len() {
+            if pause && !resume && matches!(code[*pc], Ins::Atomic(..)) {
+                return Ok(Stop::Atomic);
+            }
+            resume = false;
             *steps += 1;
             if *steps > max {
                 return Err(Outcome::Timeout);
@@ -355,7 +415,7 @@ impl Thread<'_> {
                     oob(mem, *a, i, Op::Write, self)?;
                     *mem.cell(*a, g, i) = v;
                 }
-                Ins::Atomic(op, s, a, i, args) => {
+                Ins::Atomic(op, s, a, i, args, _) => {
                     let i = self.eval(i);
                     let operands: Vec<u32> = args.iter().map(|e| self.eval(e)).collect();
                     oob(mem, *a, i, Op::Atomic, self)?;

@@ -16,6 +16,7 @@ pub mod memory;
 pub mod observe;
 pub mod perf;
 pub mod report;
+pub mod schedules;
 pub mod sdv;
 
 pub use inputs::Inputs;
