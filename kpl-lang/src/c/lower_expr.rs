@@ -130,6 +130,9 @@ impl<'u> Lower<'u> {
         let emitted = self.blocks.pop().unwrap_or_default();
         if !emitted.is_empty() {
             self.err(format!("{what} must be free of side effects, calls and guarded reads"), e.span);
+        } else if c.has_reads() {
+            // GPUVerify's shared-state invariants: KPL's invariants are over locals.
+            self.unsupported(&format!("{what} that reads an array (a shared-state invariant)"), e.span);
         }
         c
     }
