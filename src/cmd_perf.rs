@@ -70,6 +70,7 @@ pub fn run(a: Args) -> Exit {
             return Exit::BadInput;
         }
     }
+    input::set_warp_sync(a.check.warp_sync);
     let (src, c, launch) = match input::load(&a.file, &a.launch, true) {
         Ok(x) => x,
         Err(e) => return e,

@@ -42,6 +42,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Exit {
+    input::set_warp_sync(a.check.warp_sync);
     let (src, c, launch) = match input::load(&a.file, &a.launch, true) {
         Ok(x) => x,
         Err(e) => return e,

@@ -230,6 +230,7 @@ pub struct Analysed {
 
 /// Load, verify and replay the defects of one file (progress on a terminal).
 pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_prefix: String) -> Result<Analysed, Exit> {
+    input::set_warp_sync(v.check.warp_sync);
     let (src, c, launch) = input::load(path, &v.launch, true)?;
     if let Some(only) = v.check_arrays() {
         let arrays: Vec<&str> = c.kernel.decls.iter().filter_map(|d| match &d.kind {

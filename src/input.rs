@@ -66,6 +66,14 @@ pub fn report(src: &Source, diags: &[Diagnostic]) {
 /// printed, errors give exit code 3. Gives the launch to use, too. A `.cu` or `.cl` file
 /// declares no launch, so commands that run or verify (`need_launch`) require one on the
 /// command line (CUDA.md); `check` and `fmt` only warn.
+/// `--warp-sync=N` of the running command (0: none), for the C front end's `__syncwarp`.
+static WARP_SYNC: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Tell the front end the command's `--warp-sync` (before `load`).
+pub fn set_warp_sync(w: Option<u32>) {
+    WARP_SYNC.store(w.unwrap_or(0), std::sync::atomic::Ordering::Relaxed);
+}
+
 pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source, Checked, Launch), Exit> {
     let src = read(path)?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -100,6 +108,7 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                 launch,
                 annotations: f.annotations,
                 kernel_args: f.kernel_args,
+                warp_sync: Some(WARP_SYNC.load(std::sync::atomic::Ordering::Relaxed)).filter(|w| *w > 0),
                 ..FrontOptions::new(dialect)
             };
             kpl_lang::c::check_c(&src.text, &o)

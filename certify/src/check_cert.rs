@@ -114,6 +114,7 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
                 launch: Some(cert.launch),
                 annotations,
                 kernel_args: cert.kernel.kernel_args.clone(),
+                warp_sync: cert.options.warp_sync,
                 ..kpl_lang::c::FrontOptions::new(dialect)
             };
             kpl_lang::c::check_c(&cert.kernel.source, &o)

@@ -22,6 +22,8 @@ pub fn options(src: &str, dialect: Dialect) -> FrontOptions {
             o.defines.push(v.to_string());
         } else if let Some(v) = a.strip_prefix("--kernel=") {
             o.kernel = Some(v.to_string());
+        } else if let Some(v) = a.strip_prefix("--warp-sync=") {
+            o.warp_sync = v.parse().ok();
         } else if a == "--no-annotations" {
             o.annotations = kpl_lang::c::annotations::Annotations::None;
         } else if a == "--only-requires" {

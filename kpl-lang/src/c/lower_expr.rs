@@ -244,8 +244,9 @@ impl<'u> Lower<'u> {
                 let mut d = crate::Diagnostic::error(format!("`{}` is not declared", x.name), span);
                 if special {
                     d = d.with_help(format!("use a component, e.g. `{}.x`", x.name));
-                } else if x.name == "warpSize" {
-                    d = crate::Diagnostic::error("`warpSize` is not supported (warp-synchronous code is CUDA.md tier 2)", span);
+                } else if x.name == "warpSize" && self.o.dialect == Dialect::Cuda {
+                    // The warp size of every NVIDIA GPU (and of kpl perf's default model).
+                    return Val { e: k::Expr::num(32, span), ty: Ty::Int };
                 }
                 self.errors.push(d);
                 Val { e: k::Expr::num(0, span), ty: Ty::Int }
@@ -732,6 +733,18 @@ impl<'u> Lower<'u> {
             "__syncthreads" if cuda => {
                 arity(self, 0);
                 self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
+                zero
+            }
+            "__syncwarp" if cuda => {
+                // In warp-synchronous mode a warp is in lock step already: nothing to order.
+                // Otherwise it orders a warp's threads only, which kpl does not model.
+                if args.len() > 1 {
+                    self.err("`__syncwarp` takes at most a mask", span);
+                } else if self.o.warp_sync.is_none() {
+                    self.unsupported("`__syncwarp` without `--warp-sync` (kpl models warp-level ordering only in warp-synchronous mode)", span);
+                } else if let Some(m) = args.first() {
+                    let _ = self.expr(m);
+                }
                 zero
             }
             "barrier" | "work_group_barrier" if !cuda => {

@@ -42,11 +42,21 @@ pub struct FrontOptions {
     pub annotations: annotations::Annotations,
     /// GPUVerify's `--kernel-args=K,v1,...`: the kernel and its scalar params' values.
     pub kernel_args: Option<(String, Vec<u32>)>,
+    /// `--warp-sync=N`: `__syncwarp` is then a no-op (warps run in lock step).
+    pub warp_sync: Option<u32>,
 }
 
 impl FrontOptions {
     pub fn new(dialect: Dialect) -> FrontOptions {
-        FrontOptions { dialect, defines: Vec::new(), kernel: None, launch: None, annotations: Default::default(), kernel_args: None }
+        FrontOptions {
+            dialect,
+            defines: Vec::new(),
+            kernel: None,
+            launch: None,
+            annotations: Default::default(),
+            kernel_args: None,
+            warp_sync: None,
+        }
     }
 }
 
