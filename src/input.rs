@@ -108,6 +108,7 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                 launch,
                 annotations: f.annotations,
                 kernel_args: f.kernel_args,
+                invariants_as_candidates: f.invariants_as_candidates,
                 warp_sync: Some(WARP_SYNC.load(std::sync::atomic::Ordering::Relaxed)).filter(|w| *w > 0),
                 ..FrontOptions::new(dialect)
             };

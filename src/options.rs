@@ -36,6 +36,10 @@ pub struct LaunchArgs {
     /// GPUVerify's option: ignore every source-level annotation but `__requires`.
     #[arg(long = "only-requires")]
     pub only_requires: bool,
+    /// GPUVerify's option: every loop invariant of a CUDA or OpenCL file is a candidate
+    /// (inference keeps it only if it can prove it).
+    #[arg(long = "invariants-as-candidates")]
+    pub invariants_as_candidates: bool,
     /// GPUVerify's `--kernel-args=K,v1,v2,...`: kernel K's scalar parameters have these
     /// values (decimal or 0x hex, 32 bits), in order.
     #[arg(long = "kernel-args", value_name = "K,V,...", value_parser = parse_kernel_args)]
@@ -102,6 +106,7 @@ impl LaunchArgs {
                 Annotations::All
             },
             kernel_args: self.kernel_args.clone(),
+            invariants_as_candidates: self.invariants_as_candidates,
         }
     }
 

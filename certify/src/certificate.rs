@@ -43,6 +43,9 @@ pub struct KernelSource {
     /// GPUVerify's `--kernel-args`: the kernel and its scalar params' values.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kernel_args: Option<(String, Vec<u32>)>,
+    /// GPUVerify's `--invariants-as-candidates`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub invariants_as_candidates: bool,
 }
 
 fn all_annotations() -> String {
@@ -60,6 +63,7 @@ pub struct FrontSettings {
     pub kernel: Option<String>,
     pub annotations: kpl_lang::c::annotations::Annotations,
     pub kernel_args: Option<(String, Vec<u32>)>,
+    pub invariants_as_candidates: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -341,6 +345,7 @@ pub fn build(file: &str, language: &str, source: &str, front: &FrontSettings, o:
             kernel: front.kernel.clone(),
             annotations: front.annotations.name().into(),
             kernel_args: front.kernel_args.clone(),
+            invariants_as_candidates: front.invariants_as_candidates,
         },
         launch: o.launch,
         options: CertOptions {

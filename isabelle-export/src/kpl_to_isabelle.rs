@@ -207,7 +207,8 @@ impl Printer {
                 };
                 format!("(SIf {}\n{pad}  {}\n{pad}  {els})", self.expr(c), self.block(&t.stmts, ind + 2))
             }
-            StmtKind::While { cond, invariants, body } => {
+            // Candidates (Houdini's guesses) are not part of the semantics.
+            StmtKind::While { cond, invariants, body, .. } => {
                 let invs = invariants.iter().map(|i| self.expr(i)).collect();
                 format!("(SWhile {} {}\n{pad}  {})", self.expr(cond), list(invs), self.block(&body.stmts, ind + 2))
             }

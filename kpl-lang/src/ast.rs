@@ -76,7 +76,9 @@ pub enum StmtKind {
     Assign(Ident, Expr),
     Store(Ident, Expr, Expr),
     If(Expr, Block, Option<Box<Else>>),
-    While { cond: Expr, invariants: Vec<Expr>, body: Block },
+    /// `candidates`: loop invariants Houdini may drop (GPUVerify's `__candidate_invariant`);
+    /// only the verifier reads them.
+    While { cond: Expr, invariants: Vec<Expr>, candidates: Vec<Expr>, body: Block },
     Call(Ident, Vec<Expr>),
     Barrier(Fence),
     /// `x := atomic add(A[i], v);` (or `local x := ...`, or no destination).

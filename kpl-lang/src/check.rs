@@ -227,9 +227,9 @@ impl Checker {
                     None => {}
                 }
             }
-            StmtKind::While { cond, invariants, body } => {
+            StmtKind::While { cond, invariants, candidates, body } => {
                 self.expr(cond);
-                for inv in invariants {
+                for inv in invariants.iter().chain(candidates) {
                     self.expr(inv);
                     if inv.has_reads() {
                         self.err(

@@ -51,8 +51,8 @@ pub fn is_core(k: &Kernel) -> bool {
                         None => true,
                     }
             }
-            StmtKind::While { cond, invariants, body } => {
-                !cond.has_reads() && invariants.iter().all(|i| !i.has_reads()) && block(body)
+            StmtKind::While { cond, invariants, candidates, body } => {
+                !cond.has_reads() && invariants.iter().chain(candidates).all(|i| !i.has_reads()) && block(body)
             }
             StmtKind::Call(_, args) => args.iter().all(|a| !a.has_reads()),
             StmtKind::Assert(e) | StmtKind::Assume(e) => !e.has_reads(),
@@ -153,7 +153,7 @@ impl Desugar {
                 });
                 StmtKind::If(c, t, e.map(Box::new))
             }
-            StmtKind::While { cond, invariants, body } => {
+            StmtKind::While { cond, invariants, candidates, body } => {
                 let body = self.block(body);
                 if cond.has_reads() {
                     let mut head = Vec::new();
@@ -165,10 +165,11 @@ impl Desugar {
                     StmtKind::While {
                         cond: Expr::new(ExprKind::Bool(true), cond.span),
                         invariants: invariants.clone(),
+                        candidates: candidates.clone(),
                         body: Block { stmts: head, span: body.span },
                     }
                 } else {
-                    StmtKind::While { cond: cond.clone(), invariants: invariants.clone(), body }
+                    StmtKind::While { cond: cond.clone(), invariants: invariants.clone(), candidates: candidates.clone(), body }
                 }
             }
             StmtKind::Call(f, args) => StmtKind::Call(f.clone(), args.iter().map(|a| self.hoist(a, out)).collect()),
@@ -253,9 +254,9 @@ fn stmt_names(s: &Stmt, used: &mut HashSet<String>) {
                 None => {}
             }
         }
-        StmtKind::While { cond, invariants, body } => {
+        StmtKind::While { cond, invariants, candidates, body } => {
             expr_names(cond, used);
-            invariants.iter().for_each(|i| expr_names(i, used));
+            invariants.iter().chain(candidates).for_each(|i| expr_names(i, used));
             block_names(body, used);
         }
         StmtKind::Call(f, args) => {
@@ -352,9 +353,9 @@ impl StripSpans {
                     None => {}
                 }
             }
-            StmtKind::While { cond, invariants, body } => {
+            StmtKind::While { cond, invariants, candidates, body } => {
                 self.expr(cond);
-                invariants.iter_mut().for_each(|i| self.expr(i));
+                invariants.iter_mut().chain(candidates.iter_mut()).for_each(|i| self.expr(i));
                 self.block(body)
             }
             StmtKind::Call(f, args) => {

@@ -76,9 +76,9 @@ impl Nested for Stmt {
                     None => {}
                 }
             }
-            StmtKind::While { cond, invariants, body } => {
+            StmtKind::While { cond, invariants, candidates, body } => {
                 out.push(cond);
-                out.extend(invariants.iter().map(|i| i as &dyn Nested));
+                out.extend(invariants.iter().chain(candidates).map(|i| i as &dyn Nested));
                 out.push(body);
             }
             StmtKind::Call(_, args) => out.extend(args.iter().map(|a| a as &dyn Nested)),

@@ -425,7 +425,7 @@ impl Gen {
         let inner = Ctx { depth: ctx.depth + 1, uniform: false, in_plain_loop: true, ..ctx };
         let mut body = vec![stmt(StmtKind::Assign(id(&i), bin(BinOp::Add, var(&i), num(1))))];
         body.extend(self.body(inner, 4));
-        out.push(stmt(StmtKind::While { cond: bin(BinOp::Lt, var(&i), bound), invariants: vec![], body: block(body) }));
+        out.push(stmt(StmtKind::While { cond: bin(BinOp::Lt, var(&i), bound), invariants: vec![], candidates: vec![], body: block(body) }));
     }
 
     /// `barrier; local i := 0; while i < K { i := i + 1; ...; barrier; }` with K constant.
@@ -444,6 +444,7 @@ impl Gen {
         out.push(stmt(StmtKind::While {
             cond: bin(BinOp::Lt, var(&i), num(k)),
             invariants: vec![],
+            candidates: vec![],
             body: block(body),
         }));
     }

@@ -39,6 +39,8 @@ pub enum Tok<'a> {
     While,
     #[token("invariant")]
     Invariant,
+    #[token("candidate")]
+    Candidate,
     #[token("barrier")]
     Barrier,
     #[token("atomic")]
@@ -177,6 +179,7 @@ pub fn token_text(t: &Tok) -> &'static str {
         Else => "else",
         While => "while",
         Invariant => "invariant",
+        Candidate => "candidate",
         Barrier => "barrier",
         Atomic => "atomic",
         Break => "break",

@@ -202,14 +202,15 @@ impl Printer<'_> {
                 }
                 d
             }
-            StmtKind::While { cond, invariants, body } => {
+            StmtKind::While { cond, invariants, candidates, body } => {
                 let mut d = RcDoc::text("while ").append(expr(cond, 0));
-                if invariants.is_empty() {
+                if invariants.is_empty() && candidates.is_empty() {
                     d = d.append(RcDoc::text(" "));
                 } else {
-                    let invs = invariants.iter().map(|i| {
-                        RcDoc::hardline().append(RcDoc::text("invariant ")).append(expr(i, 0)).append(RcDoc::text(";"))
-                    });
+                    let spec = |kw: &'static str| {
+                        move |i: &Expr| RcDoc::hardline().append(RcDoc::text(kw)).append(expr(i, 0)).append(RcDoc::text(";"))
+                    };
+                    let invs = invariants.iter().map(spec("invariant ")).chain(candidates.iter().map(spec("candidate ")));
                     d = d.append(RcDoc::concat(invs).nest(INDENT)).append(RcDoc::hardline());
                 }
                 d.append(self.block(body))

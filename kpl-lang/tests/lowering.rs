@@ -24,6 +24,8 @@ pub fn options(src: &str, dialect: Dialect) -> FrontOptions {
             o.kernel = Some(v.to_string());
         } else if let Some(v) = a.strip_prefix("--warp-sync=") {
             o.warp_sync = v.parse().ok();
+        } else if a == "--invariants-as-candidates" {
+            o.invariants_as_candidates = true;
         } else if a == "--no-annotations" {
             o.annotations = kpl_lang::c::annotations::Annotations::None;
         } else if a == "--only-requires" {

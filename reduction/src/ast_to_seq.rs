@@ -522,7 +522,7 @@ impl<'k> Builder<'k> {
                     None => {}
                 }
             }
-            StmtKind::While { cond, invariants, body } => self.while_loop(s, cond, invariants, body, p),
+            StmtKind::While { cond, invariants, candidates, body } => self.while_loop(s, cond, invariants, candidates, body, p),
             StmtKind::Call(f, args) => self.call(f, args, p),
             StmtKind::Barrier(f) => self.barrier(s.span, f, &p),
             StmtKind::Break | StmtKind::Continue | StmtKind::Return => {
@@ -802,7 +802,7 @@ impl<'k> Builder<'k> {
         self.scope.truncate(mark);
     }
 
-    fn while_loop(&mut self, s: &ast::Stmt, cond: &ast::Expr, invs: &[ast::Expr], body: &ast::Block, p: Pair) {
+    fn while_loop(&mut self, s: &ast::Stmt, cond: &ast::Expr, invs: &[ast::Expr], cands: &[ast::Expr], body: &ast::Block, p: Pair) {
         let brk = self.pair("brk", Sort::Bool);
         let cont = self.pair("cont", Sort::Bool);
         let lc = self.pair("lc", Sort::Bool);
@@ -828,6 +828,15 @@ impl<'k> Builder<'k> {
             let kept = self.label(LabelKind::Invariant { entry: false }, inv.span, text);
             invariants.push((both, entry, kept));
         }
+        // The kernel's candidate invariants (GPUVerify's `__candidate_invariant`): Houdini
+        // keeps each only if it is inductive with the others.
+        let user_candidates: Vec<Expr> = cands
+            .iter()
+            .map(|e| {
+                let [e1, e2] = self.cond_pair(e);
+                Expr::and2(Expr::implies(Expr::Var(lc[0]), e1), Expr::implies(Expr::Var(lc[1]), e2))
+            })
+            .collect();
         let outer = std::mem::take(&mut self.out);
         let has_barrier = contains_barrier(self.kernel, body);
         if has_barrier {
@@ -863,6 +872,9 @@ impl<'k> Builder<'k> {
         }
         let body_stmts = std::mem::replace(&mut self.out, outer);
         candidates::generate(self, id, &plan, (lc, &p, &c), ret, &body_stmts);
+        for expr in user_candidates {
+            self.prog.candidates.push(Candidate { loop_id: id, expr, rule: "the kernel's candidate" });
+        }
         self.emit(Stmt::Loop(Loop { id, cond: loop_cond, invariants, body: body_stmts }));
     }
 

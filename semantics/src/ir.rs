@@ -246,7 +246,8 @@ impl Compiler {
                 let jumps = then.iter().chain(els.iter()).any(St::jumps);
                 StKind::If { cond, then, els, jumps }
             }
-            StmtKind::While { cond, invariants, body } => {
+            // Candidates are the verifier's guesses, not the kernel's claims: not run.
+            StmtKind::While { cond, invariants, body, .. } => {
                 let cond = self.expr(cond);
                 let invariants = invariants
                     .iter()

@@ -72,8 +72,9 @@ pub(super) struct Lower<'u> {
     pub errors: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
     pub temps: usize,
-    /// Invariants written just before a loop, waiting for it.
-    pub pending_invariants: Vec<Expr>,
+    /// Invariants written just before a loop, waiting for it (with whether each is a
+    /// candidate).
+    pub pending_invariants: Vec<(Expr, bool)>,
     /// The offset locals of pointer variables (`pointers.rs`): assignable, unlike an
     /// array parameter's offset.
     pub pointers: HashSet<String>,
@@ -88,7 +89,7 @@ pub(super) struct Lowered {
 /// KPL keywords and built-in names a C name must not become.
 const RESERVED: &[&str] = &[
     "kernel", "groups", "threads", "shared", "global", "param", "requires", "proc", "main", "local", "if", "else",
-    "while", "invariant", "barrier", "break", "continue", "return", "assert", "assume", "true", "false", "lid", "gid",
+    "while", "invariant", "candidate", "barrier", "break", "continue", "return", "assert", "assume", "true", "false", "lid", "gid",
 ];
 
 pub(super) fn lower(unit: &Unit, o: &FrontOptions) -> Lowered {
@@ -510,11 +511,11 @@ impl<'u> Lower<'u> {
     pub fn stmts(&mut self, list: &[Stmt]) {
         for (i, s) in list.iter().enumerate() {
             if let Some(e) = invariant_stmt(s) {
-                self.pending_invariants.push(e.clone());
+                self.pending_invariants.push((e.0.clone(), e.1));
                 continue;
             }
             if !self.pending_invariants.is_empty() && !is_loop(s) {
-                let e = self.pending_invariants.remove(0);
+                let e = self.pending_invariants.remove(0).0;
                 self.err("an `__invariant` must come just before a loop or first in its body", e.span);
                 self.pending_invariants.clear();
             }
@@ -538,7 +539,7 @@ impl<'u> Lower<'u> {
         }
         // An invariant with no loop after it in its block (say, last in a loop body) is
         // not an invariant of any loop: an error, never silently dropped.
-        if let Some(e) = self.pending_invariants.first().cloned() {
+        if let Some((e, _)) = self.pending_invariants.first().cloned() {
             self.err("an `__invariant` must come just before a loop or first in its body", e.span);
             self.pending_invariants.clear();
         }
@@ -633,10 +634,10 @@ impl<'u> Lower<'u> {
     /// `while (c) body`, `for (; c; step) body` and `do body while (dc)`, with invariants
     /// from just before the loop and from the start of its body.
     fn loop_(&mut self, c: Option<&Expr>, step: Option<&Expr>, do_cond: Option<&Expr>, body: &Stmt, span: Span) {
-        let mut invs: Vec<Expr> = std::mem::take(&mut self.pending_invariants);
+        let mut invs: Vec<(Expr, bool)> = std::mem::take(&mut self.pending_invariants);
         let c = c.map(|c| {
             let (in_cond, cond) = condition_invariants(c);
-            invs.extend(in_cond.into_iter().cloned());
+            invs.extend(in_cond.into_iter().map(|(e, cand)| (e.clone(), cand)));
             cond
         });
         let stmts: &[Stmt] = match &body.kind {
@@ -644,11 +645,23 @@ impl<'u> Lower<'u> {
             _ => std::slice::from_ref(body),
         };
         let mut start = 0;
-        while let Some(e) = stmts.get(start).and_then(invariant_stmt) {
-            invs.push(e.clone());
+        while let Some((e, cand)) = stmts.get(start).and_then(invariant_stmt) {
+            invs.push((e.clone(), cand));
             start += 1;
         }
-        let invariants: Vec<k::Expr> = invs.iter().map(|e| self.pure_cond(e, "a loop invariant")).collect();
+        // GPUVerify's `--invariants-as-candidates` makes every invariant a candidate.
+        let as_candidates = self.o.invariants_as_candidates;
+        let mut invariants: Vec<k::Expr> = Vec::new();
+        let mut candidates: Vec<k::Expr> = Vec::new();
+        for (e, cand) in &invs {
+            let what = if *cand || as_candidates { "a candidate invariant" } else { "a loop invariant" };
+            let k = self.pure_cond(e, what);
+            if *cand || as_candidates {
+                candidates.push(k);
+            } else {
+                invariants.push(k);
+            }
+        }
         // A condition that needs statements (side effects, guarded reads) or a `do` loop
         // is checked inside `while true`.
         let simple = c.filter(|c| !self.needs_statements(c));
@@ -686,7 +699,7 @@ impl<'u> Lower<'u> {
             body.span,
         );
         self.frame().loops.pop();
-        self.emit(k::StmtKind::While { cond: cond_k, invariants, body: kbody }, span);
+        self.emit(k::StmtKind::While { cond: cond_k, invariants, candidates, body: kbody }, span);
     }
 
     fn return_(&mut self, e: Option<&Expr>, span: Span) {
@@ -973,14 +986,27 @@ fn call_annotation<'e>(e: &'e Expr, name: &str) -> Option<&'e Expr> {
     None
 }
 
-/// A loop invariant annotation (`__invariant` or `__global_invariant`), as a statement.
-fn invariant_stmt(s: &Stmt) -> Option<&Expr> {
-    annotation(s, "__invariant").or_else(|| annotation(s, "__global_invariant"))
+/// The loop invariant annotations (GPUVerify's; the candidate ones Houdini may drop).
+const INVARIANTS: [(&str, bool); 4] = [
+    ("__invariant", false),
+    ("__global_invariant", false),
+    ("__candidate_invariant", true),
+    ("__candidate_global_invariant", true),
+];
+
+/// A loop invariant annotation as a statement: its expression, and whether it is a
+/// candidate.
+fn invariant_stmt(s: &Stmt) -> Option<(&Expr, bool)> {
+    INVARIANTS.iter().find_map(|(n, cand)| annotation(s, n).map(|e| (e, *cand)))
+}
+
+fn invariant_call(e: &Expr) -> Option<(&Expr, bool)> {
+    INVARIANTS.iter().find_map(|(n, cand)| call_annotation(e, n).map(|x| (x, *cand)))
 }
 
 /// GPUVerify's invariants in a loop condition: `__invariant(a), __invariant(b), cond`
 /// gives `[a, b]` and `cond` (a condition without them: none, and itself).
-fn condition_invariants(c: &Expr) -> (Vec<&Expr>, &Expr) {
+fn condition_invariants(c: &Expr) -> (Vec<(&Expr, bool)>, &Expr) {
     let mut items = Vec::new();
     let mut cur = c;
     while let ExprKind::Comma(l, r) = &cur.kind {
@@ -990,8 +1016,7 @@ fn condition_invariants(c: &Expr) -> (Vec<&Expr>, &Expr) {
     items.push(cur);
     items.reverse();
     let Some((cond, rest)) = items.split_last() else { return (vec![], c) };
-    let invs: Option<Vec<&Expr>> =
-        rest.iter().map(|e| call_annotation(e, "__invariant").or_else(|| call_annotation(e, "__global_invariant"))).collect();
+    let invs: Option<Vec<(&Expr, bool)>> = rest.iter().map(|e| invariant_call(e)).collect();
     match invs {
         Some(invs) if !invs.is_empty() => (invs, cond),
         _ => (vec![], c),

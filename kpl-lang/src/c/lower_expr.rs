@@ -805,8 +805,8 @@ impl<'u> Lower<'u> {
                 }
                 zero
             }
-            "__invariant" => {
-                self.err("an `__invariant` must come just before a loop or first in its body", span);
+            "__invariant" | "__candidate_invariant" | "__candidate_global_invariant" => {
+                self.err(format!("an `{n}` must come just before a loop or first in its body"), span);
                 zero
             }
             "__implies" => {

@@ -44,6 +44,8 @@ pub struct FrontOptions {
     pub kernel_args: Option<(String, Vec<u32>)>,
     /// `--warp-sync=N`: `__syncwarp` is then a no-op (warps run in lock step).
     pub warp_sync: Option<u32>,
+    /// GPUVerify's `--invariants-as-candidates`: every loop invariant is a candidate.
+    pub invariants_as_candidates: bool,
 }
 
 impl FrontOptions {
@@ -56,6 +58,7 @@ impl FrontOptions {
             annotations: Default::default(),
             kernel_args: None,
             warp_sync: None,
+            invariants_as_candidates: false,
         }
     }
 }
