@@ -56,9 +56,15 @@ pub fn explore(prog: &Program, inputs: &Inputs, k: usize, max_steps: u64, max_sc
         }
         let (r, points) = run_scheduled(prog, inputs, max_steps, Some(&schedule));
         // Children: one more delay at a later point (each schedule once: its delays sorted).
+        // (At most as many waiting as the budget can still run: memory stays bounded.)
         if schedule.delays.len() < k {
             let from = schedule.delays.last().map(|d| d + 1).unwrap_or(0);
-            for p in (from..points.count).rev() {
+            let room = max_schedules.saturating_sub(runs.len() + 1 + stack.len());
+            if points.count.saturating_sub(from) > room {
+                truncated = true;
+            }
+            let upto = points.count.min(from + room);
+            for p in (from..upto).rev() {
                 let mut d = schedule.delays.clone();
                 d.push(p);
                 stack.push(Schedule { delays: d });
