@@ -81,6 +81,12 @@ pub fn run(a: Args) -> Exit {
         return Exit::BadInput;
     }
     let prog = kpl_semantics::compile(&c.core, launch);
+    if let Some(span) = two_thread_assertion(&prog) {
+        let d = kpl_lang::Diagnostic::error("test generation does not check two-thread assertions (`other`, `enabled`)", span)
+            .with_help("`kpl run` and `kpl verify` check them");
+        input::report(&src, &[d]);
+        return Exit::BadInput;
+    }
     let tty = std::io::stderr().is_terminal();
     let name = src.path.clone();
     let show = move |paths: usize, tests: usize, queued: usize| {
@@ -232,6 +238,22 @@ pub fn run(a: Args) -> Exit {
         }
         Exit::Ok
     }
+}
+
+/// The first assertion or invariant that speaks of two threads, if any.
+fn two_thread_assertion(p: &kpl_semantics::Program) -> Option<kpl_lang::Span> {
+    use kpl_semantics::ir::{St, StKind};
+    fn walk(b: &[St], p: &kpl_semantics::Program) -> Option<kpl_lang::Span> {
+        b.iter().find_map(|s| match &s.kind {
+            StKind::Assert(e) if e.two_thread() => Some(p.stmts[s.id as usize].span),
+            StKind::If { then, els, .. } => walk(then, p).or_else(|| walk(els, p)),
+            StKind::While { invariants, body, .. } => {
+                invariants.iter().find(|(e, _)| e.two_thread()).map(|(_, id)| p.stmts[*id as usize].span).or_else(|| walk(body, p))
+            }
+            _ => None,
+        })
+    }
+    walk(&p.main, p).or_else(|| p.procs.iter().find_map(|pr| walk(&pr.body, p)))
 }
 
 fn inputs(t: &Test, seed: u64) -> Inputs {

@@ -471,7 +471,8 @@ impl Em<'_> {
                     Some(Utof) => format!("kpl_w((float){a})"),
                     Some(Ftoi) => format!("kpl_ftoi({a})"),
                     Some(Ftou) => format!("kpl_ftou({a})"),
-                    None => "0u".into(),
+                    // Only in assertions and invariants, which are not emitted as code.
+                    Some(Other) | Some(Enabled) | None => "0u".into(),
                 }
             }
             // Reads are statements in the core form; errors never get here.

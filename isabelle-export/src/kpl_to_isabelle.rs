@@ -53,6 +53,12 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
                 Some((s.span, "the Isabelle export models only barriers that order both memories (`barrier;`); this barrier's fence orders less"))
             }
             StmtKind::Atomic(_) => Some((s.span, "the Isabelle export does not model atomics yet")),
+            StmtKind::Assert(e) if two_thread(e) => {
+                Some((s.span, "the Isabelle export does not model two-thread assertions (`other`, `enabled`) yet"))
+            }
+            StmtKind::While { invariants, .. } if invariants.iter().any(two_thread) => {
+                Some((s.span, "the Isabelle export does not model two-thread invariants (`other`, `enabled`) yet"))
+            }
             StmtKind::If(_, t, e) => block(t).or_else(|| match e.as_deref() {
                 Some(Else::Block(b)) => block(b),
                 Some(Else::If(s)) => stmt(s),
@@ -64,6 +70,19 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
     }
     let (span, why) = k.procs.iter().find_map(|p| block(&p.body)).or_else(|| block(&k.main))?;
     Some((span, why.into()))
+}
+
+/// Does an expression use `other` or `enabled`?
+pub fn two_thread(e: &kpl_lang::ast::Expr) -> bool {
+    use kpl_lang::ast::{Builtin, ExprKind};
+    match &e.kind {
+        ExprKind::Call(f, args) => Builtin::from_name(&f.name).is_some_and(|b| b.is_two_thread()) || args.iter().any(two_thread),
+        ExprKind::Unary(_, a) => two_thread(a),
+        ExprKind::Binary(_, a, b) => two_thread(a) || two_thread(b),
+        ExprKind::Cond(a, b, c) => two_thread(a) || two_thread(b) || two_thread(c),
+        ExprKind::Index(_, i) => two_thread(i),
+        _ => false,
+    }
 }
 
 pub fn theory_name(kernel: &str) -> String {

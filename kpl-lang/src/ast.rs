@@ -397,11 +397,15 @@ pub enum Builtin {
     Utof,
     Ftoi,
     Ftou,
+    /// `other(e)`: `e` in the other thread of a pair (assertions and invariants only).
+    Other,
+    /// `enabled()`: whether the thread is enabled here (assertions and invariants only).
+    Enabled,
 }
 
 impl Builtin {
     /// Every built-in, the integer ones first.
-    pub const ALL: [Builtin; 26] = [
+    pub const ALL: [Builtin; 28] = [
         Builtin::Slt,
         Builtin::Sle,
         Builtin::Sgt,
@@ -428,6 +432,8 @@ impl Builtin {
         Builtin::Utof,
         Builtin::Ftoi,
         Builtin::Ftou,
+        Builtin::Other,
+        Builtin::Enabled,
     ];
     /// The built-ins of KPL.md proper (integer words only): the first ten of `ALL`.
     pub const INTEGER: &'static [Builtin] = Self::ALL.as_slice().split_at(10).0;
@@ -460,6 +466,8 @@ impl Builtin {
             Utof => "utof",
             Ftoi => "ftoi",
             Ftou => "ftou",
+            Other => "other",
+            Enabled => "enabled",
         }
     }
     pub fn from_name(name: &str) -> Option<Builtin> {
@@ -468,13 +476,19 @@ impl Builtin {
     pub fn arity(self) -> usize {
         use Builtin::*;
         match self {
-            Fneg | Fabs | Fsqrt | Itof | Utof | Ftoi | Ftou => 1,
+            Fneg | Fabs | Fsqrt | Itof | Utof | Ftoi | Ftou | Other => 1,
+            Enabled => 0,
             _ => 2,
         }
     }
     /// A float operation (opaque to the verifier, IEEE in the interpreter).
     pub fn is_float(self) -> bool {
-        !Builtin::INTEGER.contains(&self)
+        !Builtin::INTEGER.contains(&self) && !self.is_two_thread()
+    }
+    /// `other` and `enabled`: they speak of two threads (GPUVerify's two-thread
+    /// annotations), so they may appear only in assertions, invariants and candidates.
+    pub fn is_two_thread(self) -> bool {
+        matches!(self, Builtin::Other | Builtin::Enabled)
     }
 }
 

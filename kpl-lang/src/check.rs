@@ -18,7 +18,7 @@ enum Global {
 
 /// Check a parsed kernel; returns every problem found (empty when the kernel is well formed).
 pub fn check(k: &Kernel) -> Vec<Diagnostic> {
-    let mut c = Checker { diags: Vec::new(), globals: HashMap::new(), scopes: Vec::new() };
+    let mut c = Checker { diags: Vec::new(), globals: HashMap::new(), scopes: Vec::new(), two_thread_ok: false };
     c.kernel(k);
     c.diags.sort_by_key(|d| d.span.start);
     c.diags
@@ -29,6 +29,8 @@ struct Checker {
     globals: HashMap<String, (Global, Span)>,
     /// The locals in scope, innermost block last: name and declaring span.
     scopes: Vec<Vec<(String, Span)>>,
+    /// In an `assert`, `invariant` or `candidate`: `other` and `enabled` are allowed.
+    two_thread_ok: bool,
 }
 
 /// Where a statement is: in `main` or a proc, and how many loops deep.
@@ -230,7 +232,9 @@ impl Checker {
             StmtKind::While { cond, invariants, candidates, body } => {
                 self.expr(cond);
                 for inv in invariants.iter().chain(candidates) {
+                    self.two_thread_ok = true;
                     self.expr(inv);
+                    self.two_thread_ok = false;
                     if inv.has_reads() {
                         self.err(
                             Diagnostic::error("an `invariant` cannot read arrays", inv.span)
@@ -290,7 +294,12 @@ impl Checker {
                 Diagnostic::error("`return` in `main`", s.span)
                     .with_help("`main` cannot return (as in the paper); use `if` to skip the rest"),
             ),
-            StmtKind::Assert(e) | StmtKind::Assume(e) => self.expr(e),
+            StmtKind::Assert(e) => {
+                self.two_thread_ok = true;
+                self.expr(e);
+                self.two_thread_ok = false;
+            }
+            StmtKind::Assume(e) => self.expr(e),
             StmtKind::Atomic(a) => {
                 self.array(&a.array);
                 self.expr(&a.index);
@@ -440,6 +449,9 @@ impl Checker {
                     self.expr(a);
                 }
                 match Builtin::from_name(&f.name) {
+                    Some(b) if b.is_two_thread() && !self.two_thread_ok => self.err(
+                        Diagnostic::error(format!("`{}` speaks of two threads: it may appear only in an `assert`, `invariant` or `candidate`", f.name), e.span),
+                    ),
                     Some(b) if b.arity() != args.len() => self.err(Diagnostic::error(
                         format!(
                             "built-in `{}` takes {} argument{} but {} {} given",

@@ -69,6 +69,10 @@ pub fn builtin(f: Builtin, a: u32, b: u32) -> u32 {
         // Out of range and NaN saturate (Rust's `as`); C leaves them undefined.
         Ftoi => x as i32 as u32,
         Ftou => x as u32,
+        // Two-thread built-ins are evaluated over pairs by the interpreter; one thread
+        // alone is its own pair and is enabled where it runs.
+        Other => a,
+        Enabled => 1,
     }
 }
 

@@ -94,6 +94,8 @@ pub(crate) struct Builder<'k> {
     barrier_loops: usize,
     /// Perf and warp-synchronous modes: each thread's linear local id.
     pub(crate) linear: [Expr; 2],
+    /// While translating an assertion or invariant: each thread's predicate, for `enabled()`.
+    enabled: Option<Pair>,
     /// Warp-synchronous mode: the pair is two threads of one warp.
     pub(crate) same_warp: Option<Expr>,
 }
@@ -130,6 +132,7 @@ pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
         barrier_loops: 0,
         linear: [Expr::Word(0), Expr::Word(0)],
         same_warp: None,
+        enabled: None,
     };
     b.prelude(&chosen);
     let main = &core.main;
@@ -380,6 +383,13 @@ impl<'k> Builder<'k> {
                 }
             }
             ExprKind::Cond(c, x, y) => Expr::ite(b(c), self.expr(x, t), self.expr(y, t)),
+            // The two-thread built-ins: `other(e)` is `e` in the other thread of the pair.
+            ExprKind::Call(f, args) if Builtin::from_name(&f.name) == Some(Builtin::Other) => {
+                args.first().map(|x| self.expr(x, 1 - t)).unwrap_or(Expr::Word(0))
+            }
+            ExprKind::Call(f, _) if Builtin::from_name(&f.name) == Some(Builtin::Enabled) => {
+                w(self.enabled.as_ref().map(|p| p[t].clone()).unwrap_or(Expr::Bool(true)))
+            }
             ExprKind::Call(f, args) => {
                 let a = args.first().map(|x| self.expr(x, t)).unwrap_or(Expr::Word(0));
                 let c = args.get(1).map(|x| self.expr(x, t)).unwrap_or(Expr::Word(0));
@@ -539,7 +549,9 @@ impl<'k> Builder<'k> {
                 }
             }
             StmtKind::Assert(e) => {
+                self.enabled = Some(p.clone());
                 let c = Expr::to_bool(self.expr(e, 0));
+                self.enabled = None;
                 let text = format!("assert {}", kpl_lang::printer::print_expr(e));
                 self.assert(Expr::implies(p[0].clone(), c), LabelKind::Assertion, s.span, text);
             }
@@ -819,6 +831,7 @@ impl<'k> Builder<'k> {
             Expr::and2(Expr::Var(lc[1]), c[1].clone()),
         );
         let mut invariants = Vec::new();
+        self.enabled = Some([Expr::Var(lc[0]), Expr::Var(lc[1])]);
         for inv in invs {
             let e = self.cond_pair(inv);
             let [e1, e2] = e;
@@ -837,6 +850,7 @@ impl<'k> Builder<'k> {
                 Expr::and2(Expr::implies(Expr::Var(lc[0]), e1), Expr::implies(Expr::Var(lc[1]), e2))
             })
             .collect();
+        self.enabled = None;
         let outer = std::mem::take(&mut self.out);
         let has_barrier = contains_barrier(self.kernel, body);
         if has_barrier {

@@ -18,6 +18,19 @@ pub enum Ex {
     Call(Builtin, Box<Ex>, Box<Ex>),
 }
 
+impl Ex {
+    /// Does it use `other` or `enabled` (then it is evaluated over pairs of threads)?
+    pub fn two_thread(&self) -> bool {
+        match self {
+            Ex::Call(f, a, b) => f.is_two_thread() || a.two_thread() || b.two_thread(),
+            Ex::Un(_, a) => a.two_thread(),
+            Ex::Bin(_, a, b) => a.two_thread() || b.two_thread(),
+            Ex::Cond(c, a, b) => c.two_thread() || a.two_thread() || b.two_thread(),
+            _ => false,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct St {
     pub kind: StKind,

@@ -17,7 +17,7 @@ use crate::ir::{Ex, Program, St, StKind};
 use crate::memory::{Conflict, Memory};
 use crate::observe::Observer;
 use crate::report::*;
-use kpl_lang::ast::{Axis, BinOp, Special};
+use kpl_lang::ast::{Axis, BinOp, Builtin, Special};
 use kpl_lang::ops;
 use std::collections::VecDeque;
 
@@ -292,6 +292,10 @@ impl<'p, 'o> Machine<'p, 'o> {
                 loop {
                     for (inv, id) in invariants {
                         self.step(*id, live.len())?;
+                        if inv.two_thread() {
+                            self.check_pairs(inv, &live, *id, Some(self.span(s.id)))?;
+                            continue;
+                        }
                         let v = self.eval(inv, &live);
                         if let Some(k) = v.iter().position(|&x| x == 0) {
                             return Err(Outcome::Defect(Defect::Assertion {
@@ -371,6 +375,10 @@ impl<'p, 'o> Machine<'p, 'o> {
                     self.jump[t as usize] = mark;
                 }
             }
+            StKind::Assert(e) if e.two_thread() => {
+                self.step(s.id, n)?;
+                self.check_pairs(e, act, s.id, None)?;
+            }
             StKind::Assert(e) => {
                 self.step(s.id, n)?;
                 let v = self.eval(e, act);
@@ -393,6 +401,70 @@ impl<'p, 'o> Machine<'p, 'o> {
             }
         }
         Ok(())
+    }
+
+    /// An assertion or invariant with `other`/`enabled`: it must hold for every enabled
+    /// thread paired with every other thread of the launch (GPUVerify's two arbitrary
+    /// threads), `other(e)` being `e` in the partner and `enabled()` whether it runs here.
+    fn check_pairs(&mut self, e: &Ex, act: &[u32], stmt: u32, invariant_of: Option<kpl_lang::Span>) -> Result<(), Stop> {
+        let mut enabled = vec![false; self.total];
+        for &t in act {
+            enabled[t as usize] = true;
+        }
+        for &t in act {
+            // With `--only-intra-group` the pairs are those of one group (as the verifier's).
+            let (lo, hi) = if self.opts.inter_group { (0, self.total as u32) } else { (t / self.tpg * self.tpg, (t / self.tpg + 1) * self.tpg) };
+            self.step(stmt, (hi - lo) as usize)?;
+            for u in lo..hi {
+                if u != t && self.eval_pair(e, t, u, true, enabled[u as usize]) == 0 {
+                    return Err(Outcome::Defect(Defect::Assertion { span: self.span(stmt), thread: self.thread(t), invariant_of }));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One thread's value of `e` (`me`), with `other` meaning thread `you`.
+    fn eval_pair(&mut self, e: &Ex, me: u32, you: u32, me_on: bool, you_on: bool) -> u32 {
+        match e {
+            Ex::Const(c) => *c,
+            Ex::Param(p) => self.params[*p as usize],
+            Ex::Slot(s) => self.slots[*s as usize][me as usize],
+            Ex::Special(s, a) => match self.special(*s, *a) {
+                Some(k) => self.specials[k][me as usize],
+                None => {
+                    let l = self.p.launch;
+                    if *s == Special::Threads {
+                        l.threads[a.index()]
+                    } else {
+                        l.groups[a.index()]
+                    }
+                }
+            },
+            Ex::Un(op, a) => {
+                let x = self.eval_pair(a, me, you, me_on, you_on);
+                ops::unary(*op, x)
+            }
+            Ex::Bin(op, a, b) => {
+                let x = self.eval_pair(a, me, you, me_on, you_on);
+                let y = self.eval_pair(b, me, you, me_on, you_on);
+                ops::binary(*op, x, y)
+            }
+            Ex::Cond(c, a, b) => {
+                if self.eval_pair(c, me, you, me_on, you_on) != 0 {
+                    self.eval_pair(a, me, you, me_on, you_on)
+                } else {
+                    self.eval_pair(b, me, you, me_on, you_on)
+                }
+            }
+            Ex::Call(Builtin::Other, a, _) => self.eval_pair(a, you, me, you_on, me_on),
+            Ex::Call(Builtin::Enabled, _, _) => me_on as u32,
+            Ex::Call(f, a, b) => {
+                let x = self.eval_pair(a, me, you, me_on, you_on);
+                let y = self.eval_pair(b, me, you, me_on, you_on);
+                ops::builtin(*f, x, y)
+            }
+        }
     }
 
     /// G-NO-OP, G-DIVERGENCE, G-SYNC for every group at once (K-DIVERGENCE, K-SYNC).

@@ -78,6 +78,9 @@ pub(super) struct Lower<'u> {
     /// The offset locals of pointer variables (`pointers.rs`): assignable, unlike an
     /// array parameter's offset.
     pub pointers: HashSet<String>,
+    /// Lowering an assertion, pre/postcondition checked as one, or an invariant: GPUVerify's
+    /// two-thread annotations may appear.
+    pub two_thread_ok: bool,
 }
 
 pub(super) struct Lowered {
@@ -106,6 +109,7 @@ pub(super) fn lower(unit: &Unit, o: &FrontOptions) -> Lowered {
         temps: 0,
         pending_invariants: Vec::new(),
         pointers: HashSet::new(),
+        two_thread_ok: false,
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
@@ -463,7 +467,7 @@ impl<'u> Lower<'u> {
         self.stmts(rest);
         let ensures = std::mem::take(&mut self.frame().ensures);
         for e in ensures {
-            let c = self.cond(&e);
+            let c = self.assertion_cond(&e);
             self.emit(k::StmtKind::Assert(c), e.span);
         }
         self.scopes.pop();
@@ -721,7 +725,7 @@ impl<'u> Lower<'u> {
         }
         let ensures = self.frame().ensures.clone();
         for en in ensures {
-            let c = self.cond(&en);
+            let c = self.assertion_cond(&en);
             self.emit(k::StmtKind::Assert(c), en.span);
         }
         if let Some(flag) = self.frame().returned.clone() {
@@ -894,7 +898,7 @@ impl<'u> Lower<'u> {
         loop {
             let Some((first, tail)) = rest.split_first() else { break };
             if let Some(e) = annotation(first, "__requires") {
-                let c = self.cond(e);
+                let c = self.assertion_cond(e);
                 self.emit(k::StmtKind::Assert(c), first.span);
             } else if let Some(e) = annotation(first, "__ensures") {
                 self.frame().ensures.push(e.clone());
@@ -911,7 +915,7 @@ impl<'u> Lower<'u> {
             let checks = self.sub_block(
                 |l| {
                     for en in &ensures {
-                        let c = l.cond(en);
+                        let c = l.assertion_cond(en);
                         l.emit(k::StmtKind::Assert(c), en.span);
                     }
                 },

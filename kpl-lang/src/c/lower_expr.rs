@@ -124,9 +124,17 @@ impl<'u> Lower<'u> {
     }
 
     /// A condition that must not need statements (loop invariants).
+    /// A condition checked as an assertion (two-thread annotations allowed).
+    pub fn assertion_cond(&mut self, e: &Expr) -> k::Expr {
+        let before = std::mem::replace(&mut self.two_thread_ok, true);
+        let c = self.cond(e);
+        self.two_thread_ok = before;
+        c
+    }
+
     pub fn pure_cond(&mut self, e: &Expr, what: &str) -> k::Expr {
         self.blocks.push(Vec::new());
-        let c = self.cond(e);
+        let c = self.assertion_cond(e);
         let emitted = self.blocks.pop().unwrap_or_default();
         if !emitted.is_empty() {
             self.err(format!("{what} must be free of side effects, calls and guarded reads"), e.span);
@@ -244,6 +252,17 @@ impl<'u> Lower<'u> {
                 let mut d = crate::Diagnostic::error(format!("`{}` is not declared", x.name), span);
                 if special {
                     d = d.with_help(format!("use a component, e.g. `{}.x`", x.name));
+                } else if x.name == "__same_group" && self.two_thread_ok {
+                    // GPUVerify's: both threads of the pair are in one group.
+                    let same = Axis::ALL
+                        .iter()
+                        .map(|a| {
+                            let g = kx(k::ExprKind::Special(Special::Gid, *a, true), span);
+                            bin(BinOp::Eq, g.clone(), call(Builtin::Other, vec![g], span), span)
+                        })
+                        .reduce(|x, y| bin(BinOp::LAnd, x, y, span))
+                        .unwrap_or_else(|| k::Expr::num(1, span));
+                    return Val { e: same, ty: Ty::Int };
                 } else if x.name == "warpSize" && self.o.dialect == Dialect::Cuda {
                     // The warp size of every NVIDIA GPU (and of kpl perf's default model).
                     return Val { e: k::Expr::num(32, span), ty: Ty::Int };
@@ -785,7 +804,7 @@ impl<'u> Lower<'u> {
             "mem_fence" | "read_mem_fence" | "write_mem_fence" if !cuda => zero,
             "__assert" | "__assume" => {
                 if arity(self, 1) {
-                    let c = self.cond(&args[0]);
+                    let c = if n == "__assert" { self.assertion_cond(&args[0]) } else { self.cond(&args[0]) };
                     let kind = if n == "__assert" { k::StmtKind::Assert(c) } else { k::StmtKind::Assume(c) };
                     self.emit(kind, span);
                 }
@@ -794,7 +813,7 @@ impl<'u> Lower<'u> {
             "__requires" => {
                 // Outside a function's first statements: a check here (as GPUVerify does).
                 if arity(self, 1) {
-                    let c = self.cond(&args[0]);
+                    let c = self.assertion_cond(&args[0]);
                     self.emit(k::StmtKind::Assert(c), span);
                 }
                 zero
@@ -824,8 +843,40 @@ impl<'u> Lower<'u> {
                     zero
                 }
             },
-            "__enabled" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__other_int" | "__other_bool"
-            | "__all" | "__at_most_one" => {
+            // GPUVerify's two-thread annotations, over KPL's `other` and `enabled`.
+            "__enabled" | "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"
+            | "__at_most_one"
+                if !self.two_thread_ok =>
+            {
+                self.unsupported(&format!("`{n}` outside an assertion, a checked pre- or postcondition or an invariant"), span);
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
+            }
+            "__enabled" => {
+                arity(self, 0);
+                Val { e: call(Builtin::Enabled, vec![], span), ty: Ty::Int }
+            }
+            "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"
+            | "__at_most_one" => {
+                if !arity(self, 1) {
+                    return zero;
+                }
+                let (v, ty) = if n.ends_with("_bool") || n == "__all" || n == "__at_most_one" {
+                    (self.cond(&args[0]), Ty::Int)
+                } else {
+                    let v = self.expr(&args[0]);
+                    (v.e, v.ty)
+                };
+                let other = call(Builtin::Other, vec![v.clone()], span);
+                let e = match n {
+                    "__other_int" | "__other_bool" => return Val { e: other, ty },
+                    "__uniform_int" | "__uniform_bool" => bin(BinOp::Eq, v, other, span),
+                    "__distinct_int" => bin(BinOp::Ne, v, other, span),
+                    "__all" => bin(BinOp::LAnd, v, other, span),
+                    _ => not(bin(BinOp::LAnd, v, other, span), span),
+                };
+                Val { e, ty: Ty::Int }
+            }
+            "__exclusive" | "__dominator_enabled" => {
                 self.unsupported(&format!("the two-thread annotation `{n}`"), span);
                 zero
             }
