@@ -43,6 +43,10 @@ pub struct VerifyArgs {
     /// races.
     #[arg(long = "only-divergence")]
     pub only_divergence: bool,
+    /// GPUVerify's bounded mode: unroll every loop N times and search only the executions
+    /// that need no more (finds defects; never says verified).
+    #[arg(long = "loop-unwind", value_name = "N", value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub loop_unwind: Option<u32>,
     /// GPUVerify's modular mode for `__device__` functions. kpl inlines them always (at
     /// least as precise); their `__requires` are checked at each call and their
     /// `__ensures` at each return either way.
@@ -114,6 +118,7 @@ impl VerifyArgs {
             perf: None,
             warp_sync: self.check.warp_sync,
             only_divergence: self.only_divergence,
+            loop_unwind: self.loop_unwind,
         }
     }
 }

@@ -218,3 +218,19 @@ fn accesses_in_called_procedures_get_candidates() {
         assert_eq!((code, verdict.as_str()), (0, "verified"), "{}", k.display());
     }
 }
+
+#[test]
+fn loop_unwinding_finds_defects_but_never_verifies() {
+    // reduce.kpl is race-free: bounded to 3 iterations per loop, nothing is found, and the
+    // verdict says what was searched rather than "verified".
+    let k = root().join("tests/kernels/reduce.kpl");
+    let (code, text, v) = verdict_of(&k, &["--loop-unwind=3"]);
+    assert_eq!(code, 2, "{text}");
+    assert_eq!(v["verdict"], "inconclusive");
+    assert!(v["reason"].as_str().unwrap().contains("at most 3 iterations"), "{v}");
+    // reduce_nobarrier.kpl's race needs two iterations: found within two.
+    let k = root().join("tests/kernels/reduce_nobarrier.kpl");
+    let (code, _, v) = verdict_of(&k, &["--loop-unwind=2"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["verdict"], "race");
+}

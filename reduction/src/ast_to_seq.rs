@@ -47,6 +47,9 @@ pub struct Config {
     /// GPUVerify's `--only-divergence`: no race checks (barrier divergence, assertions and
     /// bounds still are).
     pub only_divergence: bool,
+    /// GPUVerify's `--loop-unwind=N`: every loop is unrolled N times and executions that
+    /// need more iterations are cut off (a bounded search for defects; invariants unused).
+    pub loop_unwind: Option<u32>,
 }
 
 /// The race-instrumentation variables of one array (thread 1's tracked accesses).
@@ -851,13 +854,43 @@ impl<'k> Builder<'k> {
             })
             .collect();
         self.enabled = None;
-        let outer = std::mem::take(&mut self.out);
         let has_barrier = contains_barrier(self.kernel, body);
+        if let Some(n) = self.cfg.loop_unwind {
+            // Bounded: N iterations in line, then only executions that have left the loop.
+            if has_barrier {
+                self.barrier_loops += 1;
+            }
+            for _ in 0..n {
+                self.iteration(body, lc, brk, cont, &c, s.span);
+            }
+            if has_barrier {
+                self.barrier_loops -= 1;
+            }
+            self.enabled = None;
+            self.emit(Stmt::Assume(Expr::not(loop_cond)));
+            return;
+        }
+        let outer = std::mem::take(&mut self.out);
         if has_barrier {
             self.barrier_loops += 1;
         }
+        let ret = self.iteration(body, lc, brk, cont, &c, s.span);
+        if has_barrier {
+            self.barrier_loops -= 1;
+        }
+        let body_stmts = std::mem::replace(&mut self.out, outer);
+        candidates::generate(self, id, &plan, (lc, &p, &c), ret, &body_stmts);
+        for expr in user_candidates {
+            self.prog.candidates.push(Candidate { loop_id: id, expr, rule: "the kernel's candidate" });
+        }
+        self.emit(Stmt::Loop(Loop { id, cond: loop_cond, invariants, body: body_stmts }));
+    }
+
+    /// One iteration of a loop, emitted at the current place: the threads still in it
+    /// (`lc`) whose guard holds run the body; gives the enclosing proc's return flags.
+    fn iteration(&mut self, body: &ast::Block, lc: [VarId; 2], brk: [VarId; 2], cont: [VarId; 2], c: &Pair, span: kpl_lang::Span) -> Option<[VarId; 2]> {
         let u = self.pair("u", Sort::Bool);
-        self.perf_branch(&c, &[Expr::Var(lc[0]), Expr::Var(lc[1])], s.span);
+        self.perf_branch(c, &[Expr::Var(lc[0]), Expr::Var(lc[1])], span);
         for t in 0..2 {
             self.assign(u[t], Expr::and2(Expr::Var(lc[t]), c[t].clone()));
             // A thread that breaks leaves `lc` at the end of this iteration, so the break
@@ -881,15 +914,7 @@ impl<'k> Builder<'k> {
             }
             self.assign(lc[t], Expr::and(live));
         }
-        if has_barrier {
-            self.barrier_loops -= 1;
-        }
-        let body_stmts = std::mem::replace(&mut self.out, outer);
-        candidates::generate(self, id, &plan, (lc, &p, &c), ret, &body_stmts);
-        for expr in user_candidates {
-            self.prog.candidates.push(Candidate { loop_id: id, expr, rule: "the kernel's candidate" });
-        }
-        self.emit(Stmt::Loop(Loop { id, cond: loop_cond, invariants, body: body_stmts }));
+        ret
     }
 
     pub(crate) fn scope_locals(&self) -> Vec<(String, [VarId; 2])> {

@@ -174,3 +174,13 @@ impl Expr {
         Expr { kind, span }
     }
 }
+
+/// `extern "C" { items }`: only `extern` may open a linkage block (anything else is
+/// refused, naming the word).
+pub fn linkage(s: Spec, items: Vec<Item>) -> Vec<Item> {
+    if s.word == "extern" {
+        items
+    } else {
+        vec![Item::Unsupported("a string after this specifier", s.span)]
+    }
+}
