@@ -54,10 +54,10 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
             }
             StmtKind::Atomic(_) => Some((s.span, "the Isabelle export does not model atomics yet")),
             StmtKind::Assert(e) if two_thread(e) => {
-                Some((s.span, "the Isabelle export does not model two-thread assertions (`other`, `enabled`) yet"))
+                Some((s.span, "the Isabelle export does not model two-thread assertions or access predicates yet"))
             }
             StmtKind::While { invariants, .. } if invariants.iter().any(two_thread) => {
-                Some((s.span, "the Isabelle export does not model two-thread invariants (`other`, `enabled`) yet"))
+                Some((s.span, "the Isabelle export does not model two-thread invariants or access predicates yet"))
             }
             StmtKind::If(_, t, e) => block(t).or_else(|| match e.as_deref() {
                 Some(Else::Block(b)) => block(b),
@@ -76,7 +76,9 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
 pub fn two_thread(e: &kpl_lang::ast::Expr) -> bool {
     use kpl_lang::ast::{Builtin, ExprKind};
     match &e.kind {
-        ExprKind::Call(f, args) => Builtin::from_name(&f.name).is_some_and(|b| b.is_two_thread()) || args.iter().any(two_thread),
+        ExprKind::Call(f, args) => {
+            Builtin::from_name(&f.name).is_some_and(|b| b.is_two_thread() || b.is_access()) || args.iter().any(two_thread)
+        }
         ExprKind::Unary(_, a) => two_thread(a),
         ExprKind::Binary(_, a, b) => two_thread(a) || two_thread(b),
         ExprKind::Cond(a, b, c) => two_thread(a) || two_thread(b) || two_thread(c),

@@ -401,11 +401,18 @@ pub enum Builtin {
     Other,
     /// `enabled()`: whether the thread is enabled here (assertions and invariants only).
     Enabled,
+    /// `written(A)`, `was_read(A)`: whether the thread has written (read) array `A` since
+    /// the last barrier; `write_index(A)`, `read_index(A)`: the element of such an access
+    /// (GPUVerify's access predicates; invariants and assertions only, read by the verifier).
+    Written,
+    WasRead,
+    WriteIndex,
+    ReadIndex,
 }
 
 impl Builtin {
     /// Every built-in, the integer ones first.
-    pub const ALL: [Builtin; 28] = [
+    pub const ALL: [Builtin; 32] = [
         Builtin::Slt,
         Builtin::Sle,
         Builtin::Sgt,
@@ -434,6 +441,10 @@ impl Builtin {
         Builtin::Ftou,
         Builtin::Other,
         Builtin::Enabled,
+        Builtin::Written,
+        Builtin::WasRead,
+        Builtin::WriteIndex,
+        Builtin::ReadIndex,
     ];
     /// The built-ins of KPL.md proper (integer words only): the first ten of `ALL`.
     pub const INTEGER: &'static [Builtin] = Self::ALL.as_slice().split_at(10).0;
@@ -468,6 +479,10 @@ impl Builtin {
             Ftou => "ftou",
             Other => "other",
             Enabled => "enabled",
+            Written => "written",
+            WasRead => "was_read",
+            WriteIndex => "write_index",
+            ReadIndex => "read_index",
         }
     }
     pub fn from_name(name: &str) -> Option<Builtin> {
@@ -476,14 +491,19 @@ impl Builtin {
     pub fn arity(self) -> usize {
         use Builtin::*;
         match self {
-            Fneg | Fabs | Fsqrt | Itof | Utof | Ftoi | Ftou | Other => 1,
+            Fneg | Fabs | Fsqrt | Itof | Utof | Ftoi | Ftou | Other | Written | WasRead | WriteIndex | ReadIndex => 1,
             Enabled => 0,
             _ => 2,
         }
     }
     /// A float operation (opaque to the verifier, IEEE in the interpreter).
     pub fn is_float(self) -> bool {
-        !Builtin::INTEGER.contains(&self) && !self.is_two_thread()
+        !Builtin::INTEGER.contains(&self) && !self.is_two_thread() && !self.is_access()
+    }
+    /// The access predicates: their argument names an array; only the verifier, which
+    /// logs accesses, gives them a meaning.
+    pub fn is_access(self) -> bool {
+        matches!(self, Builtin::Written | Builtin::WasRead | Builtin::WriteIndex | Builtin::ReadIndex)
     }
     /// `other` and `enabled`: they speak of two threads (GPUVerify's two-thread
     /// annotations), so they may appear only in assertions, invariants and candidates.

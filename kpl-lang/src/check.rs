@@ -444,6 +444,18 @@ impl Checker {
                 self.expr(b);
                 self.expr(c);
             }
+            ExprKind::Call(f, args) if Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) => {
+                if !self.two_thread_ok {
+                    self.err(Diagnostic::error(
+                        format!("`{}` speaks of the verifier's access logs: it may appear only in an `assert`, `invariant` or `candidate`", f.name),
+                        e.span,
+                    ));
+                }
+                match args.as_slice() {
+                    [Expr { kind: ExprKind::Var(a), .. }] if matches!(self.globals.get(&a.name), Some((Global::Array { .. }, _))) && self.lookup_local(&a.name).is_none() => {}
+                    _ => self.err(Diagnostic::error(format!("`{}` takes the name of an array", f.name), e.span)),
+                }
+            }
             ExprKind::Call(f, args) => {
                 for a in args {
                     self.expr(a);

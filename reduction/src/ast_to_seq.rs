@@ -386,6 +386,26 @@ impl<'k> Builder<'k> {
                 }
             }
             ExprKind::Cond(c, x, y) => Expr::ite(b(c), self.expr(x, t), self.expr(y, t)),
+            // Access predicates: thread 1's logs (thread 2 keeps none; `cond_pair` makes a
+            // condition with them true for thread 2).
+            ExprKind::Call(f, args) if Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) => {
+                let k = match args.first().map(|a| &a.kind) {
+                    Some(ExprKind::Var(x)) => self.arrays.get(&x.name).copied(),
+                    _ => None,
+                };
+                match (k, t) {
+                    (Some(k), 0) => {
+                        let inst = self.inst[k];
+                        match Builtin::from_name(&f.name) {
+                            Some(Builtin::Written) => w(Expr::Var(inst.wr_exists)),
+                            Some(Builtin::WasRead) => w(Expr::Var(inst.rd_exists)),
+                            Some(Builtin::WriteIndex) => Expr::Var(inst.wr_elem),
+                            _ => Expr::Var(inst.rd_elem),
+                        }
+                    }
+                    _ => Expr::Word(0),
+                }
+            }
             // The two-thread built-ins: `other(e)` is `e` in the other thread of the pair.
             ExprKind::Call(f, args) if Builtin::from_name(&f.name) == Some(Builtin::Other) => {
                 args.first().map(|x| self.expr(x, 1 - t)).unwrap_or(Expr::Word(0))
@@ -425,7 +445,9 @@ impl<'k> Builder<'k> {
     }
 
     fn cond_pair(&self, e: &ast::Expr) -> Pair {
-        [Expr::to_bool(self.expr(e, 0)), Expr::to_bool(self.expr(e, 1))]
+        // A condition on the access logs speaks of thread 1, the one that logs.
+        let second = if uses_access_predicates(e) { Expr::Bool(true) } else { Expr::to_bool(self.expr(e, 1)) };
+        [Expr::to_bool(self.expr(e, 0)), second]
     }
 
     fn block(&mut self, b: &ast::Block, p: Pair) {
@@ -786,10 +808,15 @@ impl<'k> Builder<'k> {
                 self.assign(c[1], Expr::ite(p[1].clone(), other, Expr::Var(c[1])));
             }
             let inst = self.inst[k];
-            let fenced = if self.prog.arrays[k].shared { &shared_fence } else { &global_fence };
+            let shared = self.prog.arrays[k].shared;
+            let fenced = if shared { &shared_fence } else { &global_fence };
+            // A shared array's log matters only for a partner in the same group, so thread 1's
+            // barrier may clear it whatever group thread 2 is in (access predicates then read
+            // `no access since the barrier` for every pair).
+            let clear = if shared { p[0].clone() } else { clear.clone() };
             let clear = match fenced {
-                None => clear.clone(),
-                Some(f) => Expr::and2(clear.clone(), f.clone()),
+                None => clear,
+                Some(f) => Expr::and2(clear, f.clone()),
             };
             for ex in [Some(inst.wr_exists), Some(inst.rd_exists), inst.atomic.map(|a| a.0)].into_iter().flatten() {
                 self.assign(ex, Expr::and2(Expr::Var(ex), Expr::not(clear.clone())));
@@ -930,6 +957,17 @@ impl<'k> Builder<'k> {
 
     pub(crate) fn num_groups(&self) -> u64 {
         self.cfg.launch.num_groups()
+    }
+}
+
+/// Does an expression use `written`, `was_read`, `write_index` or `read_index`?
+fn uses_access_predicates(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ExprKind::Call(f, args) => Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) || args.iter().any(uses_access_predicates),
+        ExprKind::Unary(_, a) => uses_access_predicates(a),
+        ExprKind::Binary(_, a, b) => uses_access_predicates(a) || uses_access_predicates(b),
+        ExprKind::Cond(a, b, c) => uses_access_predicates(a) || uses_access_predicates(b) || uses_access_predicates(c),
+        _ => false,
     }
 }
 

@@ -19,6 +19,18 @@ pub enum Ex {
 }
 
 impl Ex {
+    /// Does it use an access predicate (`written(A)`, ...)? Only the verifier, which logs
+    /// accesses, can evaluate it: the interpreters skip assertions and invariants with one.
+    pub fn verifier_only(&self) -> bool {
+        match self {
+            Ex::Call(f, a, b) => f.is_access() || a.verifier_only() || b.verifier_only(),
+            Ex::Un(_, a) => a.verifier_only(),
+            Ex::Bin(_, a, b) => a.verifier_only() || b.verifier_only(),
+            Ex::Cond(c, a, b) => c.verifier_only() || a.verifier_only() || b.verifier_only(),
+            _ => false,
+        }
+    }
+
     /// Does it use `other` or `enabled` (then it is evaluated over pairs of threads)?
     pub fn two_thread(&self) -> bool {
         match self {
@@ -309,6 +321,15 @@ impl Compiler {
             ExprKind::Unary(op, a) => Ex::Un(*op, Box::new(self.expr(a))),
             ExprKind::Binary(op, a, b) => Ex::Bin(*op, Box::new(self.expr(a)), Box::new(self.expr(b))),
             ExprKind::Cond(a, b, c) => Ex::Cond(Box::new(self.expr(a)), Box::new(self.expr(b)), Box::new(self.expr(c))),
+            ExprKind::Call(f, args) if Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) => {
+                // An access predicate names an array (never evaluated by the interpreter).
+                let b = Builtin::from_name(&f.name).unwrap_or(Builtin::Min);
+                let a = match args.first().map(|a| &a.kind) {
+                    Some(ExprKind::Var(x)) => self.arrays.get(&x.name).copied().unwrap_or(0),
+                    _ => 0,
+                };
+                Ex::Call(b, Box::new(Ex::Const(a)), Box::new(Ex::Const(0)))
+            }
             ExprKind::Call(f, args) => {
                 let b = Builtin::from_name(&f.name).unwrap_or(Builtin::Min);
                 let mut it = args.iter().map(|a| self.expr(a));

@@ -292,6 +292,9 @@ impl<'p, 'o> Machine<'p, 'o> {
                 loop {
                     for (inv, id) in invariants {
                         self.step(*id, live.len())?;
+                        if inv.verifier_only() {
+                            continue;
+                        }
                         if inv.two_thread() {
                             self.check_pairs(inv, &live, *id, Some(self.span(s.id)))?;
                             continue;
@@ -374,6 +377,9 @@ impl<'p, 'o> Machine<'p, 'o> {
                 for &t in act.iter() {
                     self.jump[t as usize] = mark;
                 }
+            }
+            StKind::Assert(e) if e.verifier_only() => {
+                self.step(s.id, n)?;
             }
             StKind::Assert(e) if e.two_thread() => {
                 self.step(s.id, n)?;

@@ -880,8 +880,49 @@ impl<'u> Lower<'u> {
                 self.unsupported(&format!("the two-thread annotation `{n}`"), span);
                 zero
             }
-            "__global_invariant" | "__read" | "__write" | "__read_offset_bytes" | "__write_offset_bytes" | "__no_read"
-            | "__no_write" | "__read_implies" | "__write_implies" | "__axiom" => {
+            // GPUVerify's access predicates over KPL's `written`, `was_read`, `write_index`,
+            // `read_index` (in assertions and invariants).
+            "__read" | "__write" | "__read_offset_bytes" | "__write_offset_bytes" | "__no_read" | "__no_write"
+            | "__read_implies" | "__write_implies" => {
+                let int0 = Val { e: k::Expr::num(0, span), ty: Ty::Int };
+                if !self.two_thread_ok {
+                    self.unsupported(&format!("`{n}` outside an assertion, a checked pre- or postcondition or an invariant"), span);
+                    return int0;
+                }
+                let implies = n.ends_with("_implies");
+                if args.len() != if implies { 2 } else { 1 } {
+                    self.err(format!("`{n}` takes {} argument(s)", if implies { 2 } else { 1 }), span);
+                    return int0;
+                }
+                let array = match &args[0].kind {
+                    ExprKind::Ident(x) => match self.lookup(&x.name) {
+                        Some(Entity::Array { kpl, offset: None, dims, .. }) if dims.len() <= 1 => Some(kpl),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let Some(array) = array else {
+                    self.unsupported(&format!("`{n}` of anything but a one-dimensional array parameter or `__shared__` array"), args[0].span);
+                    return int0;
+                };
+                let of = |b: Builtin| call(b, vec![k::Expr::var(&array, span)], span);
+                let write = n.contains("write");
+                let e = match n {
+                    "__read" | "__write" => of(if write { Builtin::Written } else { Builtin::WasRead }),
+                    "__no_read" | "__no_write" => not(of(if write { Builtin::Written } else { Builtin::WasRead }), span),
+                    "__read_offset_bytes" | "__write_offset_bytes" => {
+                        // Every element is a 32-bit word (kpl models every scalar as one).
+                        let idx = of(if write { Builtin::WriteIndex } else { Builtin::ReadIndex });
+                        return Val { e: bin(BinOp::Mul, idx, k::Expr::num(4, span), span), ty: Ty::UInt };
+                    }
+                    _ => {
+                        let c = self.cond(&args[1]);
+                        call(Builtin::Implies, vec![of(if write { Builtin::Written } else { Builtin::WasRead }), c], span)
+                    }
+                };
+                Val { e, ty: Ty::Int }
+            }
+            "__global_invariant" | "__axiom" => {
                 self.unsupported(&format!("`{n}` here (CUDA.md tier 2)"), span);
                 zero
             }
