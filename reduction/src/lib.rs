@@ -9,6 +9,7 @@
 
 pub mod ast_to_seq;
 pub mod candidates;
+mod loops;
 pub mod perf_checks;
 pub mod seq;
 pub mod taint;

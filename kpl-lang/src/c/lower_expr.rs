@@ -16,19 +16,19 @@ pub(super) struct Val {
     pub ty: Ty,
 }
 
-fn kx(kind: k::ExprKind, span: Span) -> k::Expr {
+pub(super) fn kx(kind: k::ExprKind, span: Span) -> k::Expr {
     k::Expr::new(kind, span)
 }
 
-fn bin(op: BinOp, a: k::Expr, b: k::Expr, span: Span) -> k::Expr {
+pub(super) fn bin(op: BinOp, a: k::Expr, b: k::Expr, span: Span) -> k::Expr {
     kx(k::ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
 }
 
-fn call(f: Builtin, args: Vec<k::Expr>, span: Span) -> k::Expr {
+pub(super) fn call(f: Builtin, args: Vec<k::Expr>, span: Span) -> k::Expr {
     kx(k::ExprKind::Call(sp_id(f.name(), span), args), span)
 }
 
-fn not(a: k::Expr, span: Span) -> k::Expr {
+pub(super) fn not(a: k::Expr, span: Span) -> k::Expr {
     kx(k::ExprKind::Unary(k::UnOp::Not, Box::new(a)), span)
 }
 
@@ -747,6 +747,9 @@ impl<'u> Lower<'u> {
         if let Some(v) = self.atomic_call(n, args, span) {
             return v;
         }
+        if let Some(v) = self.annotation_call(n, args, span) {
+            return v;
+        }
         let cuda = self.o.dialect == Dialect::Cuda;
         match n {
             "__syncthreads" if cuda => {
@@ -843,85 +846,6 @@ impl<'u> Lower<'u> {
                     zero
                 }
             },
-            // GPUVerify's two-thread annotations, over KPL's `other` and `enabled`.
-            "__enabled" | "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"
-            | "__at_most_one"
-                if !self.two_thread_ok =>
-            {
-                self.unsupported(&format!("`{n}` outside an assertion, a checked pre- or postcondition or an invariant"), span);
-                Val { e: k::Expr::num(0, span), ty: Ty::Int }
-            }
-            "__enabled" => {
-                arity(self, 0);
-                Val { e: call(Builtin::Enabled, vec![], span), ty: Ty::Int }
-            }
-            "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"
-            | "__at_most_one" => {
-                if !arity(self, 1) {
-                    return zero;
-                }
-                let (v, ty) = if n.ends_with("_bool") || n == "__all" || n == "__at_most_one" {
-                    (self.cond(&args[0]), Ty::Int)
-                } else {
-                    let v = self.expr(&args[0]);
-                    (v.e, v.ty)
-                };
-                let other = call(Builtin::Other, vec![v.clone()], span);
-                let e = match n {
-                    "__other_int" | "__other_bool" => return Val { e: other, ty },
-                    "__uniform_int" | "__uniform_bool" => bin(BinOp::Eq, v, other, span),
-                    "__distinct_int" => bin(BinOp::Ne, v, other, span),
-                    "__all" => bin(BinOp::LAnd, v, other, span),
-                    _ => not(bin(BinOp::LAnd, v, other, span), span),
-                };
-                Val { e, ty: Ty::Int }
-            }
-            "__exclusive" | "__dominator_enabled" => {
-                self.unsupported(&format!("the two-thread annotation `{n}`"), span);
-                zero
-            }
-            // GPUVerify's access predicates over KPL's `written`, `was_read`, `write_index`,
-            // `read_index` (in assertions and invariants).
-            "__read" | "__write" | "__read_offset_bytes" | "__write_offset_bytes" | "__no_read" | "__no_write"
-            | "__read_implies" | "__write_implies" => {
-                let int0 = Val { e: k::Expr::num(0, span), ty: Ty::Int };
-                if !self.two_thread_ok {
-                    self.unsupported(&format!("`{n}` outside an assertion, a checked pre- or postcondition or an invariant"), span);
-                    return int0;
-                }
-                let implies = n.ends_with("_implies");
-                if args.len() != if implies { 2 } else { 1 } {
-                    self.err(format!("`{n}` takes {} argument(s)", if implies { 2 } else { 1 }), span);
-                    return int0;
-                }
-                let array = match &args[0].kind {
-                    ExprKind::Ident(x) => match self.lookup(&x.name) {
-                        Some(Entity::Array { kpl, offset: None, dims, .. }) if dims.len() <= 1 => Some(kpl),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                let Some(array) = array else {
-                    self.unsupported(&format!("`{n}` of anything but a one-dimensional array parameter or `__shared__` array"), args[0].span);
-                    return int0;
-                };
-                let of = |b: Builtin| call(b, vec![k::Expr::var(&array, span)], span);
-                let write = n.contains("write");
-                let e = match n {
-                    "__read" | "__write" => of(if write { Builtin::Written } else { Builtin::WasRead }),
-                    "__no_read" | "__no_write" => not(of(if write { Builtin::Written } else { Builtin::WasRead }), span),
-                    "__read_offset_bytes" | "__write_offset_bytes" => {
-                        // Every element is a 32-bit word (kpl models every scalar as one).
-                        let idx = of(if write { Builtin::WriteIndex } else { Builtin::ReadIndex });
-                        return Val { e: bin(BinOp::Mul, idx, k::Expr::num(4, span), span), ty: Ty::UInt };
-                    }
-                    _ => {
-                        let c = self.cond(&args[1]);
-                        call(Builtin::Implies, vec![of(if write { Builtin::Written } else { Builtin::WasRead }), c], span)
-                    }
-                };
-                Val { e, ty: Ty::Int }
-            }
             "__global_invariant" | "__axiom" => {
                 self.unsupported(&format!("`{n}` here (CUDA.md tier 2)"), span);
                 zero

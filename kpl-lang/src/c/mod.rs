@@ -6,6 +6,7 @@ pub mod annotations;
 pub mod ast;
 pub mod lexer;
 mod lower;
+mod lower_annotations;
 mod lower_atomic;
 mod lower_expr;
 mod nesting;

@@ -1,0 +1,110 @@
+//! Loops in the two-thread program: loop cutting with invariants and Houdini candidates
+//! (the paper's section 5.2), or, with `--loop-unwind`, N iterations in line.
+
+use crate::ast_to_seq::{contains_barrier, Builder, Pair};
+use crate::candidates;
+use crate::seq::*;
+use kpl_lang::ast;
+
+impl Builder<'_> {
+    pub(crate) fn while_loop(&mut self, s: &ast::Stmt, cond: &ast::Expr, invs: &[ast::Expr], cands: &[ast::Expr], body: &ast::Block, p: Pair) {
+        let brk = self.pair("brk", Sort::Bool);
+        let cont = self.pair("cont", Sort::Bool);
+        let lc = self.pair("lc", Sort::Bool);
+        for t in 0..2 {
+            self.assign(lc[t], p[t].clone());
+        }
+        let id = self.prog.loops.len();
+        self.prog.loops.push(LoopInfo { span: (s.span.start, s.span.end) });
+        // Candidate invariants may need snapshots of variables at loop entry.
+        let plan = candidates::plan(self, body, cond);
+        let c = self.cond_pair(cond);
+        let loop_cond = Expr::or2(
+            Expr::and2(Expr::Var(lc[0]), c[0].clone()),
+            Expr::and2(Expr::Var(lc[1]), c[1].clone()),
+        );
+        let mut invariants = Vec::new();
+        self.enabled = Some([Expr::Var(lc[0]), Expr::Var(lc[1])]);
+        for inv in invs {
+            let e = self.cond_pair(inv);
+            let [e1, e2] = e;
+            let both = Expr::and2(Expr::implies(Expr::Var(lc[0]), e1), Expr::implies(Expr::Var(lc[1]), e2));
+            let text = format!("invariant {}", kpl_lang::printer::print_expr(inv));
+            let entry = self.label(LabelKind::Invariant { entry: true }, inv.span, text.clone());
+            let kept = self.label(LabelKind::Invariant { entry: false }, inv.span, text);
+            invariants.push((both, entry, kept));
+        }
+        // The kernel's candidate invariants (GPUVerify's `__candidate_invariant`): Houdini
+        // keeps each only if it is inductive with the others.
+        let user_candidates: Vec<Expr> = cands
+            .iter()
+            .map(|e| {
+                let [e1, e2] = self.cond_pair(e);
+                Expr::and2(Expr::implies(Expr::Var(lc[0]), e1), Expr::implies(Expr::Var(lc[1]), e2))
+            })
+            .collect();
+        self.enabled = None;
+        let has_barrier = contains_barrier(self.kernel, body);
+        if let Some(n) = self.cfg.loop_unwind {
+            // Bounded: N iterations in line, then only executions that have left the loop.
+            if has_barrier {
+                self.barrier_loops += 1;
+            }
+            for _ in 0..n {
+                self.iteration(body, lc, brk, cont, &c, s.span);
+            }
+            if has_barrier {
+                self.barrier_loops -= 1;
+            }
+            self.enabled = None;
+            self.emit(Stmt::Assume(Expr::not(loop_cond)));
+            return;
+        }
+        let outer = std::mem::take(&mut self.out);
+        if has_barrier {
+            self.barrier_loops += 1;
+        }
+        let ret = self.iteration(body, lc, brk, cont, &c, s.span);
+        if has_barrier {
+            self.barrier_loops -= 1;
+        }
+        let body_stmts = std::mem::replace(&mut self.out, outer);
+        candidates::generate(self, id, &plan, (lc, &p, &c), ret, &body_stmts);
+        for expr in user_candidates {
+            self.prog.candidates.push(Candidate { loop_id: id, expr, rule: "the kernel's candidate" });
+        }
+        self.emit(Stmt::Loop(Loop { id, cond: loop_cond, invariants, body: body_stmts }));
+    }
+
+    /// One iteration of a loop, emitted at the current place: the threads still in it
+    /// (`lc`) whose guard holds run the body; gives the enclosing proc's return flags.
+    fn iteration(&mut self, body: &ast::Block, lc: [VarId; 2], brk: [VarId; 2], cont: [VarId; 2], c: &Pair, span: kpl_lang::Span) -> Option<[VarId; 2]> {
+        let u = self.pair("u", Sort::Bool);
+        self.perf_branch(c, &[Expr::Var(lc[0]), Expr::Var(lc[1])], span);
+        for t in 0..2 {
+            self.assign(u[t], Expr::and2(Expr::Var(lc[t]), c[t].clone()));
+            // A thread that breaks leaves `lc` at the end of this iteration, so the break
+            // flag need not outlive it (and stays out of the loop's state).
+            self.assign(brk[t], Expr::Bool(false));
+            self.assign(cont[t], Expr::Bool(false));
+        }
+        let saved = self.frames.last().and_then(|f| f.loop_flags);
+        if let Some(f) = self.frames.last_mut() {
+            f.loop_flags = Some((brk, cont));
+        }
+        self.block(body, [Expr::Var(u[0]), Expr::Var(u[1])]);
+        if let Some(f) = self.frames.last_mut() {
+            f.loop_flags = saved;
+        }
+        let ret = self.frames.last().and_then(|f| f.ret);
+        for t in 0..2 {
+            let mut live = vec![Expr::Var(u[t]), Expr::not(Expr::Var(brk[t]))];
+            if let Some(r) = ret {
+                live.push(Expr::not(Expr::Var(r[t])));
+            }
+            self.assign(lc[t], Expr::and(live));
+        }
+        ret
+    }
+
+}
