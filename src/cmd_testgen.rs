@@ -6,10 +6,10 @@ use crate::exit::Exit;
 use crate::options::{CheckArgs, LaunchArgs};
 use crate::{input, limits, progress, render};
 use kpl_semantics::report::Outcome;
-use kpl_semantics::{sdv, Inputs};
+use kpl_semantics::sdv;
 use kpl_testgen::concolic::End;
 use kpl_testgen::explore::{Coverage, Reduction, Test};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -125,7 +125,7 @@ pub fn run(a: Args) -> Exit {
         warp_sync: a.check.warp_sync,
         ..Default::default()
     };
-    let outcomes: Vec<Outcome> = r.tests.iter().map(|t| sdv::run(&prog, inputs(t, a.seed), &ro).outcome).collect();
+    let outcomes: Vec<Outcome> = r.tests.iter().map(|t| sdv::run(&prog, t.inputs(a.seed), &ro).outcome).collect();
     // Written: the selected tests, then every other test whose replay found a defect.
     let mut written: Vec<usize> = r.selected.clone();
     for (i, o) in outcomes.iter().enumerate() {
@@ -151,7 +151,7 @@ pub fn run(a: Args) -> Exit {
         let t = &r.tests[i];
         let file = a.json.as_ref().map(|d| d.join(format!("test_{}.json", k + 1)));
         if let Some(f) = &file {
-            let text = serde_json::to_string_pretty(&test_json(t, launch, &shared)).unwrap_or_default();
+            let text = serde_json::to_string_pretty(&render::inputs_json(&t.params, &t.arrays(), launch, &shared)).unwrap_or_default();
             if let Err(e) = std::fs::write(f, text + "\n") {
                 eprintln!("error: cannot write `{}`: {e}", f.display());
                 return Exit::BadInput;
@@ -256,52 +256,10 @@ fn two_thread_assertion(p: &kpl_semantics::Program) -> Option<kpl_lang::Span> {
     walk(&p.main, p).or_else(|| p.procs.iter().find_map(|pr| walk(&pr.body, p)))
 }
 
-fn inputs(t: &Test, seed: u64) -> Inputs {
-    let mut i = Inputs::from_seed(seed);
-    i.params = t.params.clone();
-    for ((a, g, k), v) in &t.elements {
-        let given = i.arrays.entry(a.clone()).or_default();
-        match g {
-            Some(g) => {
-                given.per_group.entry(*g).or_default().insert(*k, *v);
-            }
-            None => {
-                given.all.insert(*k, *v);
-            }
-        }
-    }
-    i
-}
-
 fn inputs_text(t: &Test) -> String {
     if t.params.is_empty() {
         return format!("{} initial elements", t.elements.len());
     }
     let ps: Vec<String> = t.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     format!("params {}; {} initial elements", ps.join(", "), t.elements.len())
-}
-
-/// A test in `kpl run --input` form: every param and every initial element its run read.
-fn test_json(t: &Test, launch: kpl_lang::Launch, shared: &dyn Fn(&str) -> bool) -> Value {
-    let mut arrays = serde_json::Map::new();
-    let names: std::collections::BTreeSet<&String> = t.elements.keys().map(|(a, _, _)| a).collect();
-    for name in names {
-        if shared(name) {
-            let groups = (launch.num_groups() as usize).min(1 << 16);
-            let mut per = vec![serde_json::Map::new(); groups];
-            for ((a, g, i), v) in &t.elements {
-                if a == name {
-                    if let Some(m) = g.and_then(|g| per.get_mut(g as usize)) {
-                        m.insert(i.to_string(), json!(v));
-                    }
-                }
-            }
-            arrays.insert(name.clone(), Value::Array(per.into_iter().map(Value::Object).collect()));
-        } else {
-            let m: serde_json::Map<String, Value> =
-                t.elements.iter().filter(|((a, _, _), _)| a == name).map(|((_, _, i), v)| (i.to_string(), json!(v))).collect();
-            arrays.insert(name.clone(), Value::Object(m));
-        }
-    }
-    json!({ "params": t.params, "arrays": arrays })
 }

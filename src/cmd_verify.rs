@@ -467,23 +467,7 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
 }
 
 pub(crate) fn witness_json(w: &Witness, launch: Launch, shared: &dyn Fn(&str) -> bool) -> Value {
-    let mut arrays = serde_json::Map::new();
-    for (name, cells) in &w.arrays {
-        if shared(name) {
-            let groups = launch.num_groups() as usize;
-            let mut per: Vec<serde_json::Map<String, Value>> = vec![serde_json::Map::new(); groups.min(1 << 16)];
-            for ((g, i), v) in cells {
-                if let Some(m) = g.and_then(|g| per.get_mut(g as usize)) {
-                    m.insert(i.to_string(), json!(v));
-                }
-            }
-            arrays.insert(name.clone(), Value::Array(per.into_iter().map(Value::Object).collect()));
-        } else {
-            let m: serde_json::Map<String, Value> = cells.iter().map(|((_, i), v)| (i.to_string(), json!(v))).collect();
-            arrays.insert(name.clone(), Value::Object(m));
-        }
-    }
-    json!({ "params": w.params, "arrays": arrays })
+    render::inputs_json(&w.params, &w.arrays, launch, shared)
 }
 
 fn defect_json(src: &str, r: &Report, label: usize, w: &Witness, confirmed: bool, launch: Launch) -> Value {

@@ -4,6 +4,7 @@ use kpl_lang::span::line_col;
 use kpl_lang::Span;
 use kpl_semantics::report::{Access, ArrayContents, Defect, ThreadId};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// `(3,0,0)`, dropping trailing dimensions that are 0 when the launch is 1-D or 2-D.
 pub fn dims(d: [u32; 3], n: usize) -> String {
@@ -114,4 +115,31 @@ pub fn defect_diagnostic(d: &Defect, n: usize) -> kpl_lang::Diagnostic {
         )
         .with_label(format!("by {}", thread_text(&access.thread, n))),
     }
+}
+
+/// Params and initial elements (array ─► (group of a shared array, index) ─► value) in
+/// `kpl run --input` form: a shared array as a list per group, a global one as an object.
+pub fn inputs_json(
+    params: &BTreeMap<String, u32>,
+    arrays: &BTreeMap<String, BTreeMap<(Option<u32>, u32), u32>>,
+    launch: kpl_lang::Launch,
+    shared: &dyn Fn(&str) -> bool,
+) -> Value {
+    let mut out = serde_json::Map::new();
+    for (name, cells) in arrays {
+        if shared(name) {
+            let groups = launch.num_groups() as usize;
+            let mut per: Vec<serde_json::Map<String, Value>> = vec![serde_json::Map::new(); groups.min(1 << 16)];
+            for ((g, i), v) in cells {
+                if let Some(m) = g.and_then(|g| per.get_mut(g as usize)) {
+                    m.insert(i.to_string(), json!(v));
+                }
+            }
+            out.insert(name.clone(), Value::Array(per.into_iter().map(Value::Object).collect()));
+        } else {
+            let m: serde_json::Map<String, Value> = cells.iter().map(|((_, i), v)| (i.to_string(), json!(v))).collect();
+            out.insert(name.clone(), Value::Object(m));
+        }
+    }
+    json!({ "params": params, "arrays": out })
 }

@@ -14,16 +14,8 @@ pub fn inputs(w: &Witness) -> Inputs {
     let mut i = Inputs::from_seed(0);
     i.params = w.params.clone();
     for (array, cells) in &w.arrays {
-        let given = i.arrays.entry(array.clone()).or_default();
         for ((group, index), v) in cells {
-            match group {
-                Some(g) => {
-                    given.per_group.entry(*g).or_default().insert(*index, *v);
-                }
-                None => {
-                    given.all.insert(*index, *v);
-                }
-            }
+            i.set_element(array, *group, *index, *v);
         }
     }
     i

@@ -85,12 +85,14 @@ fn mutant(k: &Kernel, m: Mutation, nth: usize) -> Option<Kernel> {
     mutate(&mut k.main, m, &mut n).then_some(k)
 }
 
-#[test]
-fn no_kernel_the_interpreter_finds_defective_is_verified() {
-    let mut defective = 0;
-    let mut checked = 0;
-    for seed in 0..60u64 {
+/// Mutants of the generated kernels of `seeds`, run and verified with the warp size
+/// `warp(seed)` gives (`None`: no warp-synchronous mode); asserts the oracle and gives
+/// (mutants checked, mutants the interpreter finds defective).
+fn cross_check(seeds: std::ops::Range<u64>, warp: impl Fn(u64) -> Option<u32>) -> (usize, usize) {
+    let (mut checked, mut defective) = (0, 0);
+    for seed in seeds {
         let base = generate(seed);
+        let warp_sync = warp(seed);
         for (j, m) in [Mutation::RemoveBarrier, Mutation::ShiftIndex, Mutation::DropGuard].into_iter().enumerate() {
             let Some(k) = mutant(&base, m, (seed as usize + j) % 3) else { continue };
             let text = print_kernel(&k);
@@ -98,7 +100,7 @@ fn no_kernel_the_interpreter_finds_defective_is_verified() {
             let launch = Launch::of(&c.kernel);
             let prog = compile(&c.core, launch);
             let found = [seed, seed ^ 0xABCD].into_iter().find_map(|s| {
-                let opts = kpl_semantics::Options { max_steps: 2_000_000, ..Default::default() };
+                let opts = kpl_semantics::Options { max_steps: 2_000_000, warp_sync, ..Default::default() };
                 match run(&prog, Inputs::from_seed(s), &opts).outcome {
                     Outcome::Defect(d) => Some(d.kind()),
                     _ => None,
@@ -107,14 +109,20 @@ fn no_kernel_the_interpreter_finds_defective_is_verified() {
             checked += 1;
             let Some(kind) = found else { continue };
             defective += 1;
-            let opts = Options { timeout: Some(Duration::from_secs(20)), ..Options::new(launch) };
+            let opts = Options { timeout: Some(Duration::from_secs(20)), warp_sync, ..Options::new(launch) };
             let r = verify(&c.core, &opts, &|_| {});
             assert!(
                 r.outcome != Verdict::Verified,
-                "UNSOUND: generated kernel {seed} with {m:?} has a {kind} in `kpl run` but was verified:\n{text}"
+                "UNSOUND: generated kernel {seed} with {m:?} has a {kind} in `kpl run` (warp-sync {warp_sync:?}) but was verified:\n{text}"
             );
         }
     }
+    (checked, defective)
+}
+
+#[test]
+fn no_kernel_the_interpreter_finds_defective_is_verified() {
+    let (checked, defective) = cross_check(0..60, |_| None);
     assert!(checked >= 100, "only {checked} mutants checked");
     assert!(defective >= 30, "only {defective} mutants are defective: the mutations no longer inject defects");
 }
@@ -122,35 +130,7 @@ fn no_kernel_the_interpreter_finds_defective_is_verified() {
 #[test]
 fn no_kernel_the_interpreter_finds_defective_is_verified_in_warp_synchronous_mode() {
     // The same oracle under GPUVerify's `--warp-sync`: warps of 2 and 4 threads.
-    let mut defective = 0;
-    let mut checked = 0;
-    for seed in 0..40u64 {
-        let base = generate(seed);
-        let warp = if seed % 2 == 0 { 2 } else { 4 };
-        for (j, m) in [Mutation::RemoveBarrier, Mutation::ShiftIndex, Mutation::DropGuard].into_iter().enumerate() {
-            let Some(k) = mutant(&base, m, (seed as usize + j) % 3) else { continue };
-            let text = print_kernel(&k);
-            let Ok(c) = check_kpl(&text) else { continue };
-            let launch = Launch::of(&c.kernel);
-            let prog = compile(&c.core, launch);
-            let found = [seed, seed ^ 0xABCD].into_iter().find_map(|s| {
-                let opts = kpl_semantics::Options { max_steps: 2_000_000, warp_sync: Some(warp), ..Default::default() };
-                match run(&prog, Inputs::from_seed(s), &opts).outcome {
-                    Outcome::Defect(d) => Some(d.kind()),
-                    _ => None,
-                }
-            });
-            checked += 1;
-            let Some(kind) = found else { continue };
-            defective += 1;
-            let opts = Options { timeout: Some(Duration::from_secs(20)), warp_sync: Some(warp), ..Options::new(launch) };
-            let r = verify(&c.core, &opts, &|_| {});
-            assert!(
-                r.outcome != Verdict::Verified,
-                "UNSOUND: generated kernel {seed} with {m:?} has a {kind} in `kpl run --warp-sync={warp}` but was verified:\n{text}"
-            );
-        }
-    }
+    let (checked, defective) = cross_check(0..40, |seed| Some(if seed % 2 == 0 { 2 } else { 4 }));
     assert!(checked >= 60, "only {checked} mutants checked");
     assert!(defective >= 15, "only {defective} mutants are defective in warp-synchronous mode");
 }

@@ -38,6 +38,19 @@ impl Inputs {
         Inputs { seed, ..Inputs::default() }
     }
 
+    /// Give one initial element (`group`: one group of a shared array; `None`: every one).
+    pub fn set_element(&mut self, array: &str, group: Option<u32>, index: u32, v: u32) {
+        let given = self.arrays.entry(array.to_string()).or_default();
+        match group {
+            Some(g) => {
+                given.per_group.entry(g).or_default().insert(index, v);
+            }
+            None => {
+                given.all.insert(index, v);
+            }
+        }
+    }
+
     pub fn param(&self, name: &str) -> u32 {
         self.params
             .get(name)

@@ -58,7 +58,7 @@ pub struct Options {
 pub struct Test {
     pub params: BTreeMap<String, u32>,
     /// Initial elements: (array, group for a shared array, index) ─► value.
-    pub elements: BTreeMap<(String, Option<u32>, u32), u32>,
+    pub elements: Elements,
     pub end: End,
     pub covered: BTreeSet<(u32, u32, Target)>,
     pub intervals: u32,
@@ -138,21 +138,29 @@ fn signature(r: &Run) -> u64 {
     h.finish()
 }
 
-fn inputs_of(seed: u64, params: &BTreeMap<String, u32>, elements: &BTreeMap<(String, Option<u32>, u32), u32>) -> Inputs {
+fn inputs_of(seed: u64, params: &BTreeMap<String, u32>, elements: &Elements) -> Inputs {
     let mut i = Inputs::from_seed(seed);
     i.params = params.clone();
     for ((a, g, k), v) in elements {
-        let given = i.arrays.entry(a.clone()).or_default();
-        match g {
-            Some(g) => {
-                given.per_group.entry(*g).or_default().insert(*k, *v);
-            }
-            None => {
-                given.all.insert(*k, *v);
-            }
-        }
+        i.set_element(a, *g, *k, *v);
     }
     i
+}
+
+impl Test {
+    /// The test as the interpreter's inputs (`seed` for what its run did not read).
+    pub fn inputs(&self, seed: u64) -> Inputs {
+        inputs_of(seed, &self.params, &self.elements)
+    }
+
+    /// Its initial elements by array, then (group, index), as witnesses hold them.
+    pub fn arrays(&self) -> BTreeMap<String, BTreeMap<(Option<u32>, u32), u32>> {
+        let mut out: BTreeMap<String, BTreeMap<(Option<u32>, u32), u32>> = BTreeMap::new();
+        for ((a, g, k), v) in &self.elements {
+            out.entry(a.clone()).or_default().insert((*g, *k), *v);
+        }
+        out
+    }
 }
 
 /// Explore a compiled kernel's paths. `progress` is told the counts now and then.

@@ -12,14 +12,7 @@ impl<'u> Lower<'u> {
     /// A two-thread annotation or access predicate call; `None` for any other name.
     pub(super) fn annotation_call(&mut self, n: &str, args: &[Expr], span: Span) -> Option<Val> {
         let zero = Val { e: k::Expr::num(0, span), ty: Ty::Void };
-        let arity = |l: &mut Self, k: usize| {
-            if args.len() != k {
-                l.err(format!("`{n}` takes {k} argument(s)"), span);
-                false
-            } else {
-                true
-            }
-        };
+        let arity = |l: &mut Self, k: usize| l.arity_ok(n, args.len(), k, span);
         Some(match n {
             // GPUVerify's two-thread annotations, over KPL's `other` and `enabled`.
             "__enabled" | "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"

@@ -124,6 +124,14 @@ impl<'u> Lower<'u> {
     }
 
     /// A condition that must not need statements (loop invariants).
+    /// Does a call of `n` have the `want` arguments it takes (else an error)?
+    pub(super) fn arity_ok(&mut self, n: &str, got: usize, want: usize, span: Span) -> bool {
+        if got != want {
+            self.err(format!("`{n}` takes {want} argument(s)"), span);
+        }
+        got == want
+    }
+
     /// A condition checked as an assertion (two-thread annotations allowed).
     pub fn assertion_cond(&mut self, e: &Expr) -> k::Expr {
         let before = std::mem::replace(&mut self.two_thread_ok, true);
@@ -736,14 +744,7 @@ impl<'u> Lower<'u> {
                 None => failed(),
             };
         }
-        let arity = |l: &mut Self, k: usize| {
-            if args.len() != k {
-                l.err(format!("`{n}` takes {k} argument(s)"), span);
-                false
-            } else {
-                true
-            }
-        };
+        let arity = |l: &mut Self, k: usize| l.arity_ok(n, args.len(), k, span);
         if let Some(v) = self.atomic_call(n, args, span) {
             return v;
         }
