@@ -6,6 +6,8 @@ use crate::span::Span;
 #[derive(Clone, Debug)]
 pub struct Unit {
     pub items: Vec<Item>,
+    /// The file's structs (`typedecls.rs`).
+    pub types: super::typedecls::TypeTable,
 }
 
 #[derive(Clone, Debug)]
@@ -165,6 +167,8 @@ pub enum ExprKind {
     Assign(Option<BOp>, Box<Expr>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     Cast(TypeName, Box<Expr>),
+    /// `(T){ a, b }`: a compound literal (OpenCL vectors, structs).
+    CompoundLit(TypeName, Vec<Init>),
     Comma(Box<Expr>, Box<Expr>),
     Unsupported(&'static str),
 }
@@ -182,5 +186,33 @@ pub fn linkage(s: Spec, items: Vec<Item>) -> Vec<Item> {
         items
     } else {
         vec![Item::Unsupported("a string after this specifier", s.span)]
+    }
+}
+
+/// The value of a constant integer expression (array sizes, enumerators).
+pub fn const_eval(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v, _) => Some(*v as i64),
+        ExprKind::Char(v) => Some(*v as i64),
+        ExprKind::Unary(UOp::Neg, a) => Some(-const_eval(a)?),
+        ExprKind::Unary(UOp::Plus, a) => const_eval(a),
+        ExprKind::Cast(_, a) => const_eval(a),
+        ExprKind::Binary(op, a, b) => {
+            let (x, y) = (const_eval(a)?, const_eval(b)?);
+            Some(match op {
+                BOp::Add => x.checked_add(y)?,
+                BOp::Sub => x.checked_sub(y)?,
+                BOp::Mul => x.checked_mul(y)?,
+                BOp::Div => x.checked_div(y)?,
+                BOp::Rem => x.checked_rem(y)?,
+                BOp::Shl => x.checked_shl(y as u32)?,
+                BOp::Shr => x.checked_shr(y as u32)?,
+                BOp::BitAnd => x & y,
+                BOp::BitOr => x | y,
+                BOp::BitXor => x ^ y,
+                _ => return None,
+            })
+        }
+        _ => None,
     }
 }

@@ -4,7 +4,12 @@
 //! for the rest of the function (the paper's K-CALL), `for` and `do` become `while`.
 
 use super::ast::*;
+use super::ctypes::{CType, Field, LeafTy};
+use super::lower_agg::Leaf;
+use super::lower_expr::{Place, Val};
 use super::tokens::Dialect;
+use super::typedecls::TypeTable;
+use std::rc::Rc;
 use super::FrontOptions;
 use crate::ast::{self as k, DeclKind, Ident};
 use crate::diagnostic::Diagnostic;
@@ -31,7 +36,11 @@ pub(super) enum Entity {
     /// A KPL array: a pointer param or a `__shared__` array (`dims` for 2-D shared arrays).
     /// In an inlined `__device__` function, a pointer parameter is the caller's array seen
     /// from `offset` (a local holding the element the argument pointed at).
-    Array { kpl: String, elem: Ty, dims: Vec<u32>, readonly: bool, offset: Option<String> },
+    /// `agg`: the element is a struct or vector of that type (`elem` is then unused), taking
+    /// `words(agg)` consecutive words; offsets count words.
+    Array { kpl: String, elem: Ty, dims: Vec<u32>, readonly: bool, offset: Option<String>, agg: Option<CType> },
+    /// A struct or vector variable (or by-value parameter): one leaf per word of its layout.
+    Record { ty: CType, leaves: Vec<Leaf> },
     /// A `__shared__` scalar, stored as element 0 of a one-element shared array.
     SharedScalar { kpl: String, ty: Ty },
     /// A declaration already rejected: uses say nothing more.
@@ -50,11 +59,19 @@ pub(super) enum ContinueAction {
     Check(Expr),
 }
 
+/// What an inlined call gives.
+pub(super) enum Ret {
+    Scalar(k::Expr, Ty),
+    Agg(super::lower_agg::AggVal),
+}
+
 /// A function being lowered (the kernel, or an inlined `__device__` function).
 pub(super) struct Frame {
     pub name: String,
     /// Where the result goes (`None` for void and the kernel).
     pub result: Option<(String, Ty)>,
+    /// Where a struct or vector result goes.
+    pub agg_result: Option<(CType, Vec<Leaf>)>,
     /// The flag set by `return` (if the function has a return).
     pub returned: Option<String>,
     pub loops: Vec<LoopCtx>,
@@ -81,6 +98,10 @@ pub(super) struct Lower<'u> {
     /// Lowering an assertion, pre/postcondition checked as one, or an invariant: GPUVerify's
     /// two-thread annotations may appear.
     pub two_thread_ok: bool,
+    /// The file's structs, and their layouts once computed (`ctypes.rs`).
+    pub types: &'u TypeTable,
+    pub layouts: HashMap<usize, Rc<Vec<Field>>>,
+    pub laying_out: Vec<usize>,
 }
 
 pub(super) struct Lowered {
@@ -95,7 +116,7 @@ const RESERVED: &[&str] = &[
     "while", "invariant", "candidate", "barrier", "break", "continue", "return", "assert", "assume", "true", "false", "lid", "gid",
 ];
 
-pub(super) fn lower(unit: &Unit, o: &FrontOptions) -> Lowered {
+pub(super) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions) -> Lowered {
     let mut l = Lower {
         o,
         funcs: HashMap::new(),
@@ -110,6 +131,9 @@ pub(super) fn lower(unit: &Unit, o: &FrontOptions) -> Lowered {
         pending_invariants: Vec::new(),
         pointers: HashSet::new(),
         two_thread_ok: false,
+        types: &unit.types,
+        layouts: HashMap::new(),
+        laying_out: Vec::new(),
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
@@ -291,6 +315,10 @@ impl<'u> Lower<'u> {
 
     /// File-scope variables: `__shared__` arrays and scalars.
     fn global_var(&mut self, d: &Decl) {
+        if d.decls.is_empty() {
+            // `struct s { ... };` declares a type only.
+            return;
+        }
         match self.space(&d.specs) {
             Some("shared") => self.shared_decl(d),
             Some("constant") => self.unsupported("`__constant__` memory (CUDA.md tier 2)", d.span),
@@ -306,7 +334,15 @@ impl<'u> Lower<'u> {
     }
 
     fn shared_decl(&mut self, d: &Decl) {
-        let elem = self.base_type(&d.specs);
+        let ety = self.spec_type(&d.specs);
+        let (elem, agg) = match &ety {
+            CType::Scalar(t) => (*t, None),
+            t => (Ty::Int, Some(t.clone())),
+        };
+        let words = match &agg {
+            Some(t) => self.words(t) as u64,
+            None => 1,
+        };
         for x in &d.decls {
             if x.init.is_some() {
                 self.err("a `__shared__` variable cannot have an initialiser", x.span);
@@ -318,10 +354,20 @@ impl<'u> Lower<'u> {
             let name = self.fresh(&x.name.name);
             if x.dims.is_empty() {
                 self.decls.push(k::Decl {
-                    kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((1, x.span)) },
+                    kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((words, x.span)) },
                     span: x.span,
                 });
-                self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty: elem });
+                match &agg {
+                    // A `__shared__` struct or vector: element 0 of a one-element array.
+                    Some(t) => {
+                        let arr = Entity::Array { kpl: name, elem, dims: vec![], readonly: false, offset: None, agg: Some(t.clone()) };
+                        let zero = Expr::new(ExprKind::Int(0, false), x.span);
+                        if let Some(super::lower_agg::Lv::Agg(ty, leaves)) = self.element_of(arr, &[&zero], x.span) {
+                            self.bind(&x.name.name, Entity::Record { ty, leaves });
+                        }
+                    }
+                    None => self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty: elem }),
+                }
                 continue;
             }
             let mut dims = Vec::new();
@@ -338,7 +384,7 @@ impl<'u> Lower<'u> {
                 self.unsupported("arrays of more than three dimensions", x.span);
                 return;
             }
-            let total: u64 = dims.iter().map(|&d| d as u64).product();
+            let total: u64 = dims.iter().map(|&d| d as u64).product::<u64>().saturating_mul(words);
             if total > u32::MAX as u64 {
                 self.err("this `__shared__` array has more than 2^32 elements", x.span);
                 return;
@@ -347,7 +393,7 @@ impl<'u> Lower<'u> {
                 kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((total, x.span)) },
                 span: x.span,
             });
-            self.bind(&x.name.name, Entity::Array { kpl: name, elem, dims, readonly: false, offset: None });
+            self.bind(&x.name.name, Entity::Array { kpl: name, elem, dims, readonly: false, offset: None, agg: agg.clone() });
         }
     }
 
@@ -382,12 +428,41 @@ impl<'u> Lower<'u> {
                 }
                 continue;
             };
-            let ty = self.base_type(&p.specs);
+            let base = self.spec_type(&p.specs);
             let pointer = !p.ptrs.is_empty() || p.dims > 0;
             if p.ptrs.len() > 1 {
                 self.unsupported("pointers to pointers", p.span);
                 continue;
             }
+            if !pointer && base.is_aggregate() {
+                // A struct or vector by value: a param per word, an array per pointer field.
+                let copy = assigned.contains(&name.name);
+                let mut leaves = Vec::new();
+                let names = self.leaf_names(&base);
+                for (leaf, ln) in self.leaves(&base).into_iter().zip(names) {
+                    let kpl = self.fresh(&format!("{}_{}", name.name, ln));
+                    match leaf {
+                        LeafTy::Word(ty) => {
+                            decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
+                            if copy {
+                                let local = self.fresh(&format!("{kpl}_"));
+                                copies.push((local.clone(), kpl, name.span));
+                                leaves.push(Leaf::Word(Place::Local(local, ty)));
+                            } else {
+                                leaves.push(Leaf::Word(Place::Local(kpl, ty)));
+                            }
+                        }
+                        LeafTy::Ptr(pt) => {
+                            decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&kpl, name.span), size: None }, span: p.span });
+                            let (elem, agg) = pt.split();
+                            leaves.push(Leaf::Ptr(Entity::Array { kpl, elem, dims: vec![], readonly: false, offset: None, agg }));
+                        }
+                    }
+                }
+                self.bind(&name.name, Entity::Record { ty: base, leaves });
+                continue;
+            }
+            let (ty, agg) = base.split();
             let kpl = self.fresh(&name.name);
             if pointer {
                 let space = self.space(&p.specs);
@@ -398,7 +473,7 @@ impl<'u> Lower<'u> {
                     DeclKind::Global { name: sp_id(&kpl, name.span), size: None }
                 };
                 decls.push(k::Decl { kind, span: p.span });
-                self.bind(&name.name, Entity::Array { kpl, elem: ty, dims: vec![], readonly, offset: None });
+                self.bind(&name.name, Entity::Array { kpl, elem: ty, dims: vec![], readonly, offset: None, agg });
             } else {
                 if ty == Ty::Void {
                     self.err("a parameter cannot be `void`", p.span);
@@ -444,7 +519,7 @@ impl<'u> Lower<'u> {
         if let Some(r) = &returned {
             self.emit(k::StmtKind::Local(sp_id(r, f.name.span), Some(k::Expr::num(0, f.name.span))), f.name.span);
         }
-        self.frames.push(Frame { name: f.name.name.clone(), result: None, returned, loops: Vec::new(), ensures: Vec::new() });
+        self.frames.push(Frame { name: f.name.name.clone(), result: None, agg_result: None, returned, loops: Vec::new(), ensures: Vec::new() });
         self.scopes.push(HashMap::new());
         // Leading `__requires` of the kernel are preconditions over its params.
         let mut rest = body;
@@ -708,6 +783,12 @@ impl<'u> Lower<'u> {
 
     fn return_(&mut self, e: Option<&Expr>, span: Span) {
         let result = self.frame().result.clone();
+        if let (Some(e), Some((_, dst))) = (e, self.frame().agg_result.clone()) {
+            if let Some(v) = self.agg_value(e) {
+                self.write_leaves(&dst, v, span);
+            }
+        }
+        let e = if self.frame().agg_result.is_some() { None } else { e };
         match (e, &result) {
             (Some(e), Some((var, ty))) => {
                 let v = self.expr(e);
@@ -737,10 +818,14 @@ impl<'u> Lower<'u> {
     }
 
     fn local_decl(&mut self, d: &Decl) {
+        if d.decls.is_empty() {
+            // `struct s { ... };` declares a type only.
+            return;
+        }
         // `__local int *p`, `__global float *q`: the space is the pointee's; the pointer
         // itself is a private variable.
         if !d.decls.is_empty() && d.decls.iter().all(|x| x.ptrs > 0) {
-            let ty = self.base_type(&d.specs);
+            let (ty, _) = self.spec_type(&d.specs).split();
             let pointee_const = d.specs.iter().any(|s| s.word == "const");
             for x in &d.decls {
                 self.pointer_decl(x, ty, pointee_const);
@@ -753,7 +838,8 @@ impl<'u> Lower<'u> {
         if self.space(&d.specs).is_some() {
             return self.unsupported("this variable's memory space inside a function", d.span);
         }
-        let ty = self.base_type(&d.specs);
+        let base = self.spec_type(&d.specs);
+        let (ty, _) = base.clone().split();
         let pointee_const = d.specs.iter().any(|s| s.word == "const");
         for x in &d.decls {
             if x.ptrs > 0 {
@@ -763,6 +849,10 @@ impl<'u> Lower<'u> {
             if !x.dims.is_empty() {
                 self.unsupported("per-thread local arrays", x.span);
                 self.bind(&x.name.name, Entity::Invalid);
+                continue;
+            }
+            if base.is_aggregate() {
+                self.record_decl(x, &base);
                 continue;
             }
             if ty == Ty::Void {
@@ -786,16 +876,69 @@ impl<'u> Lower<'u> {
         }
     }
 
+    /// A struct or vector variable: a KPL local per word (initialised from `x`'s
+    /// initialiser, if any).
+    fn record_decl(&mut self, x: &Declarator, t: &CType) {
+        let init = match &x.init {
+            Some(Init::Expr(e)) => match (self.agg_type(e), t) {
+                (Some(_), _) => self.agg_value(e).map(|v| v.leaves),
+                (None, CType::Vector(elem, n)) => {
+                    // A scalar initialises every component.
+                    let v = self.expr(e);
+                    let v = Val { e: self.convert(v, *elem, e.span), ty: *elem };
+                    let v = self.bind_temp(v, e.span);
+                    Some(vec![super::lower_agg::VLeaf::Word(v); *n as usize])
+                }
+                (None, _) => {
+                    self.err(format!("a `{}` needs a `{}` value or an initialiser list", x.name.name, self.type_name(t)), e.span);
+                    None
+                }
+            },
+            Some(Init::List(items, sp)) => self.init_list(t, items, *sp),
+            None => None,
+        };
+        let leaves = self.record_locals(&x.name.name, t, init, x.span);
+        self.bind(&x.name.name, Entity::Record { ty: t.clone(), leaves });
+    }
+
+    /// Fresh locals for the words of a `t` named after `base`, with initial values.
+    pub(super) fn record_locals(&mut self, base: &str, t: &CType, init: Option<Vec<super::lower_agg::VLeaf>>, span: Span) -> Vec<Leaf> {
+        use super::lower_agg::VLeaf;
+        let names = self.leaf_names(t);
+        let tys = self.leaves(t);
+        let mut init = init.map(|v| v.into_iter());
+        let mut out = Vec::new();
+        for (lt, ln) in tys.into_iter().zip(names) {
+            let v = init.as_mut().and_then(|i| i.next());
+            match lt {
+                LeafTy::Word(ty) => {
+                    let name = self.fresh(&format!("{base}_{ln}"));
+                    let e = match v {
+                        Some(VLeaf::Word(val)) => Some(self.convert(val, ty, span)),
+                        _ => None,
+                    };
+                    self.emit(k::StmtKind::Local(sp_id(&name, span), e), span);
+                    out.push(Leaf::Word(Place::Local(name, ty)));
+                }
+                LeafTy::Ptr(_) => out.push(Leaf::Ptr(match v {
+                    Some(VLeaf::Ptr(a)) => a,
+                    _ => Entity::Invalid,
+                })),
+            }
+        }
+        out
+    }
+
     /// The array a pointer argument of a `__device__` call names: `a`, `a + i` or `&a[i]`
     /// of a one-dimensional array of the caller (the offset is fixed at the call, in a
     /// fresh local). Anything else is refused, never guessed.
     pub(super) fn array_argument(&mut self, a: &Expr, const_param: bool) -> Option<Entity> {
         let span = a.span;
         let (base, off): (&Expr, Option<&Expr>) = match &a.kind {
-            ExprKind::Ident(_) => (a, None),
-            ExprKind::Binary(BOp::Add, b, o) if matches!(b.kind, ExprKind::Ident(_)) => (b, Some(&**o)),
+            ExprKind::Ident(_) | ExprKind::Member(..) => (a, None),
+            ExprKind::Binary(BOp::Add, b, o) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (b, Some(&**o)),
             ExprKind::Unary(UOp::Addr, inner) => match &inner.kind {
-                ExprKind::Index(b, i) if matches!(b.kind, ExprKind::Ident(_)) => (&**b, Some(&**i)),
+                ExprKind::Index(b, i) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (&**b, Some(&**i)),
                 _ => {
                     self.unsupported("this pointer argument (kpl takes `a`, `a + i` or `&a[i]` of an array)", span);
                     return None;
@@ -806,10 +949,24 @@ impl<'u> Lower<'u> {
                 return None;
             }
         };
-        let ExprKind::Ident(x) = &base.kind else { return None };
-        let Some(Entity::Array { kpl, elem, dims, readonly, offset }) = self.lookup(&x.name) else {
-            self.err(format!("`{}` is not an array: kpl passes only arrays to pointer parameters", x.name), x.span);
+        let entity = match &base.kind {
+            ExprKind::Ident(x) => self.lookup(&x.name),
+            _ => self.lvalue(base).and_then(|lv| match lv {
+                super::lower_agg::Lv::Array(a) => Some(a),
+                _ => None,
+            }),
+        };
+        let Some(Entity::Array { kpl, elem, dims, readonly, offset, agg }) = entity else {
+            let what = match &base.kind {
+                ExprKind::Ident(x) => format!("`{}`", x.name),
+                _ => "this".into(),
+            };
+            self.err(format!("{what} is not an array: kpl passes only arrays to pointer parameters"), base.span);
             return None;
+        };
+        let name = match &base.kind {
+            ExprKind::Ident(x) => x.name.clone(),
+            _ => kpl.clone(),
         };
         if dims.len() > 1 {
             self.unsupported("passing a two-dimensional array to a pointer parameter", span);
@@ -820,19 +977,25 @@ impl<'u> Lower<'u> {
             (o, Some(e)) => {
                 let v = self.expr(e);
                 let mut i = self.convert(v, Ty::UInt, e.span);
+                if let Some(t) = &agg {
+                    let w = self.words(t);
+                    if w != 1 {
+                        i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Mul, Box::new(i), Box::new(k::Expr::num(w as u64, span))), span);
+                    }
+                }
                 if let Some(prev) = o {
                     i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Add, Box::new(k::Expr::var(&prev, span)), Box::new(i)), span);
                 }
-                let local = self.fresh(&format!("{}_offset", x.name));
+                let local = self.fresh(&format!("{name}_offset"));
                 self.emit(k::StmtKind::Local(sp_id(&local, span), Some(i)), span);
                 Some(local)
             }
         };
-        Some(Entity::Array { kpl, elem, dims: vec![], readonly: readonly || const_param, offset })
+        Some(Entity::Array { kpl, elem, dims: vec![], readonly: readonly || const_param, offset, agg })
     }
 
     /// Inline a call of a `__device__` function; gives its result variable.
-    pub fn inline_call(&mut self, f: &'u Func, args: &[Expr], span: Span) -> Option<(k::Expr, Ty)> {
+    pub fn inline_call(&mut self, f: &'u Func, args: &[Expr], span: Span) -> Option<Ret> {
         if self.frames.iter().any(|fr| fr.name == f.name.name) {
             self.errors.push(
                 Diagnostic::error(format!("recursive call of `{}`", f.name.name), span)
@@ -852,6 +1015,7 @@ impl<'u> Lower<'u> {
         // Arguments are evaluated in the caller, left to right, into fresh locals.
         let mut bound = Vec::new();
         let mut arrays = Vec::new();
+        let mut agg_params = Vec::new();
         let assigned = assigned_names(Some(body));
         for (p, a) in params.iter().zip(args) {
             if !p.ptrs.is_empty() || p.dims > 0 {
@@ -865,15 +1029,34 @@ impl<'u> Lower<'u> {
                 arrays.push((pname, entity));
                 continue;
             }
+            let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
+            let pty = self.spec_type(&p.specs);
+            if pty.is_aggregate() {
+                // A struct or vector by value: fresh locals holding a copy.
+                let v = match self.agg_type(a) {
+                    Some(_) => self.agg_value(a)?,
+                    None => {
+                        self.err(format!("`{}` needs a `{}` here", f.name.name, self.type_name(&pty)), a.span);
+                        return None;
+                    }
+                };
+                let leaves = self.record_locals(&format!("{}_{}", f.name.name, pname), &pty, Some(v.leaves), a.span);
+                agg_params.push((pname, Entity::Record { ty: pty, leaves }));
+                continue;
+            }
             let ty = self.base_type(&p.specs);
             let v = self.expr(a);
             let v = self.convert(v, ty, a.span);
-            let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
             let local = self.fresh(&format!("{}_{}", f.name.name, pname));
             self.emit(k::StmtKind::Local(sp_id(&local, a.span), Some(v)), a.span);
             bound.push((pname, local, ty));
         }
-        let rty = self.base_type(&f.specs);
+        let rct = self.spec_type(&f.specs);
+        let agg_result = (f.ptrs == 0 && rct.is_aggregate()).then(|| {
+            let leaves = self.record_locals(&format!("{}_result", f.name.name), &rct, None, span);
+            (rct.clone(), leaves)
+        });
+        let rty = if agg_result.is_some() { Ty::Void } else { self.base_type(&f.specs) };
         let result = (rty != Ty::Void && f.ptrs == 0).then(|| (self.fresh(&format!("{}_result", f.name.name)), rty));
         if let Some((r, _)) = &result {
             self.emit(k::StmtKind::Local(sp_id(r, span), Some(k::Expr::num(0, span))), span);
@@ -889,11 +1072,11 @@ impl<'u> Lower<'u> {
         for (c, kname, ty) in bound {
             scope.insert(c, Entity::Local { kpl: kname, ty });
         }
-        for (c, entity) in arrays {
+        for (c, entity) in arrays.into_iter().chain(agg_params) {
             scope.insert(c, entity);
         }
         self.scopes.push(scope);
-        self.frames.push(Frame { name: f.name.name.clone(), result: result.clone(), returned, loops: Vec::new(), ensures: Vec::new() });
+        self.frames.push(Frame { name: f.name.name.clone(), result: result.clone(), agg_result: agg_result.clone(), returned, loops: Vec::new(), ensures: Vec::new() });
         let mut rest: &[Stmt] = &body.stmts;
         loop {
             let Some((first, tail)) = rest.split_first() else { break };
@@ -935,38 +1118,25 @@ impl<'u> Lower<'u> {
         }
         self.frames.pop();
         self.scopes = saved;
+        if let Some((ty, leaves)) = agg_result {
+            let leaves = leaves
+                .into_iter()
+                .map(|l| match l {
+                    Leaf::Word(p) => super::lower_agg::VLeaf::Word(self.read_place(&p, span)),
+                    Leaf::Ptr(a) => super::lower_agg::VLeaf::Ptr(a),
+                })
+                .collect();
+            return Some(Ret::Agg(super::lower_agg::AggVal { ty, leaves }));
+        }
         Some(match result {
-            Some((r, ty)) => (k::Expr::var(&r, span), ty),
-            None => (k::Expr::num(0, span), Ty::Void),
+            Some((r, ty)) => Ret::Scalar(k::Expr::var(&r, span), ty),
+            None => Ret::Scalar(k::Expr::num(0, span), Ty::Void),
         })
     }
 
     /// The value of a constant integer expression (array sizes).
     pub fn const_eval(&self, e: &Expr) -> Option<i64> {
-        match &e.kind {
-            ExprKind::Int(v, _) => Some(*v as i64),
-            ExprKind::Char(v) => Some(*v as i64),
-            ExprKind::Unary(UOp::Neg, a) => Some(-self.const_eval(a)?),
-            ExprKind::Unary(UOp::Plus, a) => self.const_eval(a),
-            ExprKind::Cast(_, a) => self.const_eval(a),
-            ExprKind::Binary(op, a, b) => {
-                let (x, y) = (self.const_eval(a)?, self.const_eval(b)?);
-                Some(match op {
-                    BOp::Add => x.checked_add(y)?,
-                    BOp::Sub => x.checked_sub(y)?,
-                    BOp::Mul => x.checked_mul(y)?,
-                    BOp::Div => x.checked_div(y)?,
-                    BOp::Rem => x.checked_rem(y)?,
-                    BOp::Shl => x.checked_shl(y as u32)?,
-                    BOp::Shr => x.checked_shr(y as u32)?,
-                    BOp::BitAnd => x & y,
-                    BOp::BitOr => x | y,
-                    BOp::BitXor => x ^ y,
-                    _ => return None,
-                })
-            }
-            _ => None,
-        }
+        const_eval(e)
     }
 }
 
@@ -1049,8 +1219,13 @@ fn stmt_returns(s: &Stmt) -> bool {
 fn assigned_names(b: Option<&Block>) -> HashSet<String> {
     let mut out = HashSet::new();
     fn target(e: &Expr, out: &mut HashSet<String>) {
-        if let ExprKind::Ident(x) = &e.kind {
-            out.insert(x.name.clone());
+        match &e.kind {
+            ExprKind::Ident(x) => {
+                out.insert(x.name.clone());
+            }
+            // `s.f = ...` assigns (part of) the struct variable `s`.
+            ExprKind::Member(b, _) => target(b, out),
+            _ => {}
         }
     }
     fn expr(e: &Expr, out: &mut HashSet<String>) {

@@ -6,11 +6,13 @@
 
 use super::ast::*;
 use super::lower::{sp_id, Entity, Lower, Ty};
+use super::lower_agg::Lv;
 use super::tokens::Dialect;
 use crate::ast::{self as k, Axis, BinOp, Builtin, Special};
 use crate::span::Span;
 
 /// A lowered value: a KPL expression (free of effects) and its C type.
+#[derive(Clone, Debug)]
 pub(super) struct Val {
     pub e: k::Expr,
     pub ty: Ty,
@@ -42,6 +44,7 @@ fn axis(name: &str) -> Option<Axis> {
 }
 
 /// An assignable place.
+#[derive(Clone, Debug)]
 pub(super) enum Place {
     Local(String, Ty),
     Elem { array: String, index: k::Expr, elem: Ty, readonly: bool },
@@ -154,7 +157,7 @@ impl<'u> Lower<'u> {
     }
 
     /// Bind a value to a fresh local (to fix it before later effects).
-    fn bind_temp(&mut self, v: Val, span: Span) -> Val {
+    pub(super) fn bind_temp(&mut self, v: Val, span: Span) -> Val {
         if matches!(v.e.kind, k::ExprKind::Num(_) | k::ExprKind::Var(_) | k::ExprKind::Special(..)) {
             return v;
         }
@@ -211,6 +214,10 @@ impl<'u> Lower<'u> {
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, span),
             ExprKind::Assign(op, l, r) => {
+                if let Some(t) = self.agg_type(l) {
+                    let _ = self.agg_assign(l, *op, r, span);
+                    return self.not_scalar(&t, span);
+                }
                 let Some(p) = self.place(l) else { return word(0, Ty::Int) };
                 let v = self.assign(&p, *op, r, span);
                 v
@@ -221,6 +228,10 @@ impl<'u> Lower<'u> {
                     self.unsupported("pointer casts (CUDA.md tier 2)", span);
                     return word(0, Ty::Int);
                 }
+                let target = self.spec_type(&t.specs);
+                if target.is_aggregate() {
+                    return self.not_scalar(&target, span);
+                }
                 let to = self.base_type(&t.specs);
                 let v = self.expr(a);
                 let ty = if to == Ty::Void { Ty::Void } else { to };
@@ -230,11 +241,22 @@ impl<'u> Lower<'u> {
                 self.expr_stmt(a);
                 self.expr(b)
             }
+            ExprKind::CompoundLit(t, _) => {
+                let target = self.spec_type(&t.specs);
+                self.not_scalar(&target, span)
+            }
             ExprKind::Unsupported(what) => {
                 self.unsupported(what, span);
                 word(0, Ty::Int)
             }
         }
+    }
+
+    /// A struct or vector where a scalar is needed: an error.
+    pub(super) fn not_scalar(&mut self, t: &super::ctypes::CType, span: Span) -> Val {
+        let name = self.type_name(t);
+        self.err(format!("a `{name}` value where a scalar is needed"), span);
+        Val { e: k::Expr::num(0, span), ty: Ty::Int }
     }
 
     /// A temp holding the value now (a post-increment's old value).
@@ -254,6 +276,7 @@ impl<'u> Lower<'u> {
                 self.unsupported(&format!("using the array `{}` as a value (pointers are CUDA.md tier 2)", x.name), span);
                 Val { e: k::Expr::num(0, span), ty: Ty::Int }
             }
+            Some(Entity::Record { ty, .. }) => self.not_scalar(&ty, span),
             Some(Entity::Invalid) => Val { e: k::Expr::num(0, span), ty: Ty::Int },
             None => {
                 let special = ["threadIdx", "blockIdx", "blockDim", "gridDim"].contains(&x.name.as_str());
@@ -299,8 +322,20 @@ impl<'u> Lower<'u> {
                 Val { e: k::Expr::num(0, span), ty: Ty::UInt }
             }
             _ => {
-                self.unsupported("member access (structs are CUDA.md tier 3)", span);
-                Val { e: k::Expr::num(0, span), ty: Ty::Int }
+                let e = Expr::new(ExprKind::Member(Box::new(base.clone()), m.clone()), span);
+                match self.lvalue(&e) {
+                    Some(Lv::Word(p)) => self.read_place(&p, span),
+                    Some(Lv::Agg(t, _)) => self.not_scalar(&t, span),
+                    Some(Lv::Array(_)) => {
+                        self.unsupported("using an array or pointer field as a value", span);
+                        Val { e: k::Expr::num(0, span), ty: Ty::Int }
+                    }
+                    Some(Lv::PtrWord(_)) => {
+                        self.unsupported("a pointer read from memory (kpl cannot tell which array it points into)", span);
+                        Val { e: k::Expr::num(0, span), ty: Ty::Int }
+                    }
+                    None => Val { e: k::Expr::num(0, span), ty: Ty::Int },
+                }
             }
         }
     }
@@ -351,7 +386,7 @@ impl<'u> Lower<'u> {
     }
 
     /// An arithmetic, bitwise or comparison operator on two values.
-    fn arith(&mut self, op: BOp, va: Val, vb: Val, span: Span) -> Val {
+    pub(super) fn arith(&mut self, op: BOp, va: Val, vb: Val, span: Span) -> Val {
         let shift = matches!(op, BOp::Shl | BOp::Shr);
         let ty = if shift { promote(va.ty) } else { Lower::common(va.ty, vb.ty) };
         if ty == Ty::Float {
@@ -521,97 +556,24 @@ impl<'u> Lower<'u> {
 
     pub(super) fn place(&mut self, e: &Expr) -> Option<Place> {
         let span = e.span;
-        match &e.kind {
-            ExprKind::Ident(x) => match self.lookup(&x.name) {
-                Some(Entity::Local { kpl, ty }) => Some(Place::Local(kpl, ty)),
-                Some(Entity::SharedScalar { kpl, ty }) => {
-                    Some(Place::Elem { array: kpl, index: k::Expr::num(0, span), elem: ty, readonly: false })
-                }
-                Some(Entity::Param { .. }) => {
-                    self.err(format!("internal: parameter `{}` is assigned but was not copied", x.name), span);
-                    None
-                }
-                Some(Entity::Array { .. }) => {
-                    self.unsupported("assigning to an array name (pointers are CUDA.md tier 2)", span);
-                    None
-                }
-                Some(Entity::Invalid) => None,
-                None => {
-                    self.err(format!("`{}` is not declared", x.name), span);
-                    None
-                }
-            },
-            ExprKind::Unary(UOp::Deref, p) => match &p.kind {
-                // `*(a + i)` is `a[i]`.
-                ExprKind::Binary(BOp::Add, a, i) if matches!(a.kind, ExprKind::Ident(_)) => self.element(a, &[&**i], span),
-                _ => {
-                    let zero = Expr::new(ExprKind::Int(0, false), span);
-                    self.element(p, &[&zero], span)
-                }
-            },
-            ExprKind::Index(..) => {
-                // Collect `a[i][j]...`: the base and the indices, outermost last.
-                let mut idx: Vec<&Expr> = Vec::new();
-                let mut cur = e;
-                while let ExprKind::Index(a, i) = &cur.kind {
-                    idx.push(i);
-                    cur = a;
-                }
-                idx.reverse();
-                self.element(cur, &idx, span)
+        match self.lvalue(e)? {
+            Lv::Word(p) => Some(p),
+            Lv::Array(_) => {
+                self.unsupported("assigning to an array name (pointers are CUDA.md tier 2)", span);
+                None
             }
-            _ => {
-                self.err("this expression cannot be assigned", span);
+            Lv::PtrWord(_) => {
+                self.unsupported("a pointer read from memory (kpl cannot tell which array it points into)", span);
+                None
+            }
+            Lv::Agg(t, _) => {
+                self.not_scalar(&t, span);
                 None
             }
         }
     }
 
-    fn element(&mut self, base: &Expr, idx: &[&Expr], span: Span) -> Option<Place> {
-        let ExprKind::Ident(x) = &base.kind else {
-            if matches!(base.kind, ExprKind::Unary(UOp::Addr, _)) {
-                self.unsupported("taking an address with `&` (CUDA.md tier 2)", base.span);
-            } else {
-                self.unsupported("pointer arithmetic (CUDA.md tier 2)", base.span);
-            }
-            return None;
-        };
-        let entity = self.lookup(&x.name);
-        let Some(Entity::Array { kpl, elem, dims, readonly, offset }) = entity else {
-            if !matches!(entity, Some(Entity::Invalid)) {
-                self.err(format!("`{}` is not an array", x.name), x.span);
-            }
-            return None;
-        };
-        let want = dims.len().max(1);
-        if idx.len() != want {
-            self.err(format!("`{}` needs {want} index(es), got {}", x.name, idx.len()), span);
-            return None;
-        }
-        // Row-major flattening: ((i0 * d1) + i1) * d2 + i2.
-        let mut flat: Option<k::Expr> = None;
-        for (n, i) in idx.iter().enumerate() {
-            let v = self.expr(i);
-            if v.ty == Ty::Float {
-                self.err("an array index must be an integer", i.span);
-            }
-            let v = self.convert(v, Ty::UInt, i.span);
-            flat = Some(match flat {
-                None => v,
-                Some(f) => {
-                    let d = dims.get(n).copied().unwrap_or(1) as u64;
-                    bin(BinOp::Add, bin(BinOp::Mul, f, k::Expr::num(d, span), span), v, span)
-                }
-            });
-        }
-        let mut index = flat.unwrap_or_else(|| k::Expr::num(0, span));
-        if let Some(o) = offset {
-            index = bin(BinOp::Add, k::Expr::var(&o, span), index, span);
-        }
-        Some(Place::Elem { array: kpl, index, elem, readonly })
-    }
-
-    fn read_place(&mut self, p: &Place, span: Span) -> Val {
+    pub(super) fn read_place(&mut self, p: &Place, span: Span) -> Val {
         match p {
             Place::Local(name, ty) => Val { e: k::Expr::var(name, span), ty: *ty },
             Place::Elem { array, index, elem, .. } => {
@@ -620,7 +582,7 @@ impl<'u> Lower<'u> {
         }
     }
 
-    fn write_place(&mut self, p: &Place, v: k::Expr, span: Span) {
+    pub(super) fn write_place(&mut self, p: &Place, v: k::Expr, span: Span) {
         match p {
             Place::Local(name, _) => self.emit(k::StmtKind::Assign(sp_id(name, span), v), span),
             Place::Elem { array, index, readonly, .. } => {
@@ -695,7 +657,26 @@ impl<'u> Lower<'u> {
         }
         match &e.kind {
             ExprKind::Assign(op, l, r) => {
-                let Some(p) = self.place(l) else { return };
+                if self.agg_type(l).is_some() {
+                    let _ = self.agg_assign(l, *op, r, span);
+                    return;
+                }
+                let Some(lv) = self.lvalue(l) else { return };
+                let p = match lv {
+                    Lv::Word(p) => p,
+                    Lv::PtrWord(p) if op.is_none() => {
+                        if let Some(a) = self.array_argument(r, false) {
+                            self.store_pointer(&p, &a, span);
+                        }
+                        return;
+                    }
+                    Lv::PtrWord(_) => return self.unsupported("arithmetic on a pointer stored in memory", span),
+                    Lv::Array(_) => return self.unsupported("assigning to an array name (pointers are CUDA.md tier 2)", span),
+                    Lv::Agg(t, _) => {
+                        self.not_scalar(&t, span);
+                        return;
+                    }
+                };
                 let p = match &p {
                     Place::Elem { .. } if op.is_some() || self.needs_statements(r) => self.pin(p, span),
                     _ => p,
@@ -711,6 +692,9 @@ impl<'u> Lower<'u> {
             ExprKind::Comma(a, b) => {
                 self.expr_stmt(a);
                 self.expr_stmt(b);
+            }
+            ExprKind::Call(..) if self.agg_type(e).is_some() => {
+                let _ = self.agg_value(e);
             }
             ExprKind::Call(..) => {
                 let _ = self.expr(e);
@@ -740,7 +724,8 @@ impl<'u> Lower<'u> {
         let n = name.name.as_str();
         if let Some(func) = self.funcs.get(n).copied() {
             return match self.inline_call(func, args, span) {
-                Some((e, ty)) => Val { e, ty },
+                Some(super::lower::Ret::Scalar(e, ty)) => Val { e, ty },
+                Some(super::lower::Ret::Agg(v)) => self.not_scalar(&v.ty, span),
                 None => failed(),
             };
         }

@@ -5,7 +5,9 @@
 pub mod annotations;
 pub mod ast;
 pub mod lexer;
+mod ctypes;
 mod lower;
+mod lower_agg;
 mod lower_annotations;
 mod lower_atomic;
 mod lower_expr;
@@ -14,6 +16,7 @@ mod pointers;
 mod uninit;
 pub mod pp;
 pub mod tokens;
+pub mod typedecls;
 
 use crate::diagnostic::Diagnostic;
 use crate::launch::Launch;
@@ -86,8 +89,24 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     let pre = pp::preprocess(src, &o.defines, predefined);
     let mut errors = pre.errors;
     let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
-    let toks = tokens::fold_sizeof(toks);
     errors.extend(terrs);
+    let parse_fields = |body: Vec<(usize, tokens::CTok, usize)>| {
+        let mut rec = Vec::new();
+        let r = grammar::FieldsParser::new().parse(&mut rec, body.into_iter().map(Ok::<_, ()>));
+        match (r, rec.into_iter().next()) {
+            (Ok(fs), None) => Ok(fs),
+            (_, Some(e)) => Err(to_diagnostic(e, src)),
+            (Err(e), None) => Err(to_diagnostic(ErrorRecovery { error: e, dropped_tokens: vec![] }, src)),
+        }
+    };
+    let parse_const = |toks: Vec<(usize, tokens::CTok, usize)>| {
+        let mut rec = Vec::new();
+        let e = grammar::ExprParser::new().parse(&mut rec, toks.into_iter().map(Ok::<_, ()>)).ok()?;
+        rec.is_empty().then(|| ast::const_eval(&e)).flatten()
+    };
+    let (toks, types, terrs) = typedecls::resolve(toks, o.dialect, &parse_fields, &parse_const);
+    errors.extend(terrs);
+    let toks = tokens::fold_sizeof(toks, &types, o.dialect);
     // Constructs outside the subset get one clear diagnostic each, before parsing.
     let unsupported = tokens::unsupported(&toks);
     if !unsupported.is_empty() {
@@ -101,7 +120,10 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
         errors.push(to_diagnostic(r, src));
     }
     let unit = match result {
-        Ok(u) => Some(u),
+        Ok(mut u) => {
+            u.types = types;
+            Some(u)
+        }
         Err(e) => {
             errors.push(to_diagnostic(ErrorRecovery { error: e, dropped_tokens: vec![] }, src));
             None

@@ -25,6 +25,7 @@ impl Nested for Expr {
             | ExprKind::PostInc(_, a)
             | ExprKind::Cast(_, a) => out.push(&**a),
             ExprKind::Cond(a, b, c) => out.extend([&**a as &dyn Nested, &**b, &**c]),
+            ExprKind::CompoundLit(_, items) => out.extend(items.iter().map(|i| i as &dyn Nested)),
             ExprKind::Int(..)
             | ExprKind::Float(_)
             | ExprKind::Char(_)

@@ -41,7 +41,7 @@ impl<'u> Lower<'u> {
                 return;
             }
         };
-        let Some(Entity::Array { kpl, elem, readonly, offset, .. }) = self.array_argument(init, pointee_const) else {
+        let Some(Entity::Array { kpl, elem, readonly, offset, agg, .. }) = self.array_argument(init, pointee_const) else {
             self.bind(&x.name.name, Entity::Invalid);
             return;
         };
@@ -59,7 +59,7 @@ impl<'u> Lower<'u> {
         };
         self.emit(k::StmtKind::Local(sp_id(&off, x.name.span), Some(start)), span);
         self.pointers.insert(off.clone());
-        self.bind(&x.name.name, Entity::Array { kpl, elem, dims: vec![], readonly: readonly || pointee_const, offset: Some(off) });
+        self.bind(&x.name.name, Entity::Array { kpl, elem, dims: vec![], readonly: readonly || pointee_const, offset: Some(off), agg });
     }
 
     /// The offset local of a pointer variable named by `e`, with its array.

@@ -3,6 +3,7 @@
 
 use super::lexer::{Kind, PTok};
 use super::pp::{char_value, parse_int};
+use super::typedecls::{struct_of, vector_name, TypeTable};
 use crate::diagnostic::Diagnostic;
 use std::fmt;
 
@@ -141,17 +142,12 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
 
 /// Keywords and tokens of constructs outside the subset, with what to say about them.
 const OUTSIDE: &[(&str, &str)] = &[
-    ("struct", "structs (CUDA.md tier 3)"),
-    ("union", "unions"),
     ("class", "classes (CUDA.md tier 3)"),
     ("template", "templates (CUDA.md tier 3)"),
-    ("typedef", "`typedef`"),
-    ("enum", "enums"),
     ("switch", "`switch` (CUDA.md tier 2)"),
     ("goto", "`goto` (CUDA.md tier 2)"),
     ("sizeof", "`sizeof`"),
     ("asm", "inline assembly"),
-    ("->", "`->` (structs are CUDA.md tier 3)"),
 ];
 
 /// One diagnostic per construct outside the subset (the first use of each).
@@ -176,8 +172,70 @@ fn scalar_size(words: &[&str], pointer: bool) -> Option<u64> {
     }
 }
 
-/// Replace `sizeof(T)` of a scalar type `T` by its size, an unsigned constant (`size_t`).
-pub fn fold_sizeof(toks: Vec<(usize, CTok, usize)>) -> Vec<(usize, CTok, usize)> {
+/// Size and alignment in bytes of a type named by specifier words and a pointer flag.
+fn size_align(words: &[&str], pointer: bool, types: &TypeTable, d: Dialect, depth: usize) -> Option<(u64, u64)> {
+    if pointer {
+        return Some((8, 8));
+    }
+    for w in words {
+        if let Some(n) = struct_of(w) {
+            return struct_size(n, types, d, depth + 1);
+        }
+        if let Some((elem, n)) = vector_name(w, d) {
+            let (e, _) = size_align(&[elem_word(elem)], false, types, d, depth)?;
+            let n = n as u64;
+            return Some(match d {
+                // OpenCL: a 3-vector takes the room of a 4-vector; alignment is the size.
+                Dialect::OpenCl => {
+                    let size = e * if n == 3 { 4 } else { n };
+                    (size, size)
+                }
+                // CUDA: `float3` is 12 bytes aligned to 4; 2- and 4-vectors are aligned to their size.
+                Dialect::Cuda => (e * n, if n == 3 || n == 1 { e } else { (e * n).min(16) }),
+            });
+        }
+    }
+    let s = scalar_size(words, false)?;
+    Some((s, s))
+}
+
+fn elem_word(elem: &str) -> &str {
+    match elem {
+        "longlong" => "long",
+        "ulonglong" => "ulong",
+        "half" => "short",
+        e => e,
+    }
+}
+
+/// A struct's size with C's alignment rules (fields in order, each at a multiple of its
+/// alignment, the whole a multiple of the largest).
+fn struct_size(n: usize, types: &TypeTable, d: Dialect, depth: usize) -> Option<(u64, u64)> {
+    let s = types.structs.get(n).filter(|s| s.defined && depth < 32)?;
+    let (mut size, mut align) = (0u64, 1u64);
+    for f in &s.fields {
+        let words: Vec<&str> = f.specs.iter().map(|s| s.word.as_str()).collect();
+        for x in &f.decls {
+            let (fs, fa) = size_align(&words, x.ptrs > 0, types, d, depth)?;
+            let mut count = 1u64;
+            for dim in &x.dims {
+                count = count.checked_mul(super::ast::const_eval(dim.as_ref()?)? as u64)?;
+            }
+            let fsize = fs.checked_mul(count)?;
+            if s.union {
+                size = size.max(fsize);
+            } else {
+                size = size.div_ceil(fa) * fa + fsize;
+            }
+            align = align.max(fa);
+        }
+    }
+    Some((size.div_ceil(align) * align, align))
+}
+
+/// Replace `sizeof(T)` of a type `T` (scalar, vector, struct, pointer) by its size, an
+/// unsigned constant (`size_t`).
+pub fn fold_sizeof(toks: Vec<(usize, CTok, usize)>, types: &TypeTable, d: Dialect) -> Vec<(usize, CTok, usize)> {
     let mut out = Vec::with_capacity(toks.len());
     let mut i = 0;
     while i < toks.len() {
@@ -194,7 +252,7 @@ pub fn fold_sizeof(toks: Vec<(usize, CTok, usize)>) -> Vec<(usize, CTok, usize)>
                 j += 1;
             }
             if let (Some((_, CTok::P(")"), end)), false) = (toks.get(j), words.is_empty()) {
-                if let Some(n) = scalar_size(&words, pointer) {
+                if let Some((n, _)) = size_align(&words, pointer, types, d, 0) {
                     out.push((toks[i].0, CTok::Int(n, true), *end));
                     i = j + 1;
                     continue;

@@ -19,9 +19,32 @@ struct Flow {
     reported: HashSet<String>,
 }
 
+/// `s.f.g` rooted at a variable: the variable and the path.
+fn member_path(e: &Expr) -> Option<(&crate::ast::Ident, String)> {
+    match &e.kind {
+        ExprKind::Member(b, m) => {
+            let (x, p) = match &b.kind {
+                ExprKind::Ident(x) => (x, x.name.clone()),
+                _ => member_path(b)?,
+            };
+            Some((x, format!("{p}.{}", m.name)))
+        }
+        _ => None,
+    }
+}
+
 impl Flow {
     fn read(&mut self, x: &crate::ast::Ident) {
-        if self.uninit.contains(&x.name) && !self.assigned.contains(&x.name) && self.reported.insert(x.name.clone()) {
+        self.read_path(x, &x.name);
+    }
+
+    /// A read of `path` (`s`, `s.f`, `v.x`) of variable `x`: initialised if the variable or
+    /// a part of it that contains the path was assigned.
+    fn read_path(&mut self, x: &crate::ast::Ident, path: &str) {
+        let covered = self.assigned.contains(&x.name)
+            || path.match_indices('.').any(|(i, _)| self.assigned.contains(&path[..i]))
+            || self.assigned.contains(path);
+        if self.uninit.contains(&x.name) && !covered && self.reported.insert(x.name.clone()) {
             self.errors.push(
                 Diagnostic::error(
                     format!("`{}` may be read before it is assigned: C leaves its value indeterminate, which kpl does not model yet", x.name),
@@ -33,12 +56,21 @@ impl Flow {
     }
 
     fn expr(&mut self, e: &Expr) {
+        if let Some((x, path)) = member_path(e) {
+            return self.read_path(x, &path);
+        }
         match &e.kind {
             ExprKind::Ident(x) => self.read(x),
             ExprKind::Assign(op, lhs, rhs) => match (&lhs.kind, op) {
                 (ExprKind::Ident(x), None) => {
                     self.expr(rhs);
                     self.assigned.insert(x.name.clone());
+                }
+                (ExprKind::Member(..), None) if member_path(lhs).is_some() => {
+                    self.expr(rhs);
+                    if let Some((_, path)) = member_path(lhs) {
+                        self.assigned.insert(path);
+                    }
                 }
                 _ => {
                     self.expr(lhs);
@@ -76,6 +108,7 @@ impl Flow {
             | ExprKind::Str
             | ExprKind::Bool(_)
             | ExprKind::Unsupported(_) => {}
+            ExprKind::CompoundLit(_, items) => items.iter().for_each(|i| self.init(i)),
         }
     }
 

@@ -1,0 +1,678 @@
+//! Structs and vectors in expressions: places (`s.f`, `a[i].f`, `p->f`, `v.xy`), values
+//! (copies, element-wise vector arithmetic, vector literals, `make_float4`, initialiser
+//! lists) and assignments of whole aggregates, over the word layout of `ctypes.rs`.
+
+use super::ast::*;
+use super::ctypes::{CType, LeafTy};
+use super::lower::{sp_id, Entity, Lower, Ty};
+use super::lower_expr::{bin, kx, Place, Val};
+use crate::ast as k;
+use crate::span::Span;
+
+/// One word of an aggregate place: a scalar place, or (in a struct variable) a pointer
+/// field, which is an array of its own.
+#[derive(Clone, Debug)]
+pub(super) enum Leaf {
+    Word(Place),
+    Ptr(Entity),
+}
+
+/// What an expression denotes as a place.
+pub(super) enum Lv {
+    Word(Place),
+    Agg(CType, Vec<Leaf>),
+    Array(Entity),
+    /// A pointer field of a struct in memory: one opaque word.
+    PtrWord(Place),
+}
+
+#[derive(Clone)]
+pub(super) enum VLeaf {
+    Word(Val),
+    Ptr(Entity),
+}
+
+/// The value of a struct or vector expression, word by word.
+pub(super) struct AggVal {
+    pub ty: CType,
+    pub leaves: Vec<VLeaf>,
+}
+
+/// `a, b, c` as a list.
+fn commas(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Comma(a, b) => {
+            let mut v = commas(a);
+            v.push(b);
+            v
+        }
+        _ => vec![e],
+    }
+}
+
+impl<'u> Lower<'u> {
+    // ---- places ----
+
+    pub(super) fn lvalue(&mut self, e: &Expr) -> Option<Lv> {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Ident(x) => match self.lookup(&x.name) {
+                Some(Entity::Local { kpl, ty }) | Some(Entity::Param { kpl, ty }) => Some(Lv::Word(Place::Local(kpl, ty))),
+                Some(Entity::SharedScalar { kpl, ty }) => {
+                    Some(Lv::Word(Place::Elem { array: kpl, index: k::Expr::num(0, span), elem: ty, readonly: false }))
+                }
+                Some(a @ Entity::Array { .. }) => Some(Lv::Array(a)),
+                Some(Entity::Record { ty, leaves }) => Some(Lv::Agg(ty, leaves)),
+                Some(Entity::Invalid) => None,
+                None => {
+                    self.err(format!("`{}` is not declared", x.name), span);
+                    None
+                }
+            },
+            ExprKind::Index(..) => {
+                // `a[i][j]...`: the base and the indices, outermost last.
+                let mut idx: Vec<&Expr> = Vec::new();
+                let mut cur = e;
+                while let ExprKind::Index(a, i) = &cur.kind {
+                    idx.push(i);
+                    cur = a;
+                }
+                idx.reverse();
+                let arr = self.array_of(cur)?;
+                self.element_of(arr, &idx, span)
+            }
+            ExprKind::Unary(UOp::Deref, p) => match &p.kind {
+                // `*(a + i)` is `a[i]`.
+                ExprKind::Binary(BOp::Add, a, i) => {
+                    let arr = self.array_of(a)?;
+                    self.element_of(arr, &[&**i], span)
+                }
+                _ => {
+                    let arr = self.array_of(p)?;
+                    let zero = Expr::new(ExprKind::Int(0, false), span);
+                    self.element_of(arr, &[&zero], span)
+                }
+            },
+            ExprKind::Member(base, m) => {
+                let lv = self.lvalue(base)?;
+                let Lv::Agg(t, leaves) = lv else {
+                    self.err(format!("`.{}` on a value that is not a struct or vector", m.name), m.span);
+                    return None;
+                };
+                let (ft, idx) = self.member_of(&t, m)?;
+                let sel: Vec<Leaf> = idx.iter().filter_map(|&i| leaves.get(i as usize).cloned()).collect();
+                match ft {
+                    CType::Scalar(_) => match sel.into_iter().next()? {
+                        Leaf::Word(p) => Some(Lv::Word(p)),
+                        Leaf::Ptr(a) => Some(Lv::Array(a)),
+                    },
+                    CType::Pointer(_) => match sel.into_iter().next()? {
+                        Leaf::Ptr(a) => Some(Lv::Array(a)),
+                        Leaf::Word(p) => Some(Lv::PtrWord(p)),
+                    },
+                    CType::Array(..) => self.array_field(&ft, sel.first(), span),
+                    _ => Some(Lv::Agg(ft, sel)),
+                }
+            }
+            _ => {
+                match &e.kind {
+                    ExprKind::Unary(UOp::Addr, _) => self.unsupported("taking an address with `&` (CUDA.md tier 2)", span),
+                    ExprKind::Binary(BOp::Add | BOp::Sub, ..) => self.unsupported("pointer arithmetic (CUDA.md tier 2)", span),
+                    ExprKind::Cast(t, _) if t.ptrs > 0 => self.unsupported("pointer casts (CUDA.md tier 2)", span),
+                    _ => self.err("this expression cannot be assigned", span),
+                }
+                None
+            }
+        }
+    }
+
+    /// The array an expression denotes (the base of an index).
+    fn array_of(&mut self, e: &Expr) -> Option<Entity> {
+        match self.lvalue(e)? {
+            Lv::Array(a) => Some(a),
+            Lv::PtrWord(_) => {
+                self.unsupported("a pointer read from memory (kpl cannot tell which array it points into)", e.span);
+                None
+            }
+            _ => {
+                let what = match &e.kind {
+                    ExprKind::Ident(x) => format!("`{}` is not an array", x.name),
+                    _ => "this is not an array".to_string(),
+                };
+                self.err(what, e.span);
+                None
+            }
+        }
+    }
+
+    /// An array field of a struct in memory, as an array seen from the field's first word.
+    fn array_field(&mut self, ft: &CType, first: Option<&Leaf>, span: Span) -> Option<Lv> {
+        let mut dims = Vec::new();
+        let mut inner = ft.clone();
+        while let CType::Array(e, n) = inner {
+            dims.push(n);
+            inner = *e;
+        }
+        match first {
+            Some(Leaf::Word(Place::Elem { array, index, readonly, .. })) => {
+                let off = self.fresh(&format!("{array}_field"));
+                self.emit(k::StmtKind::Local(sp_id(&off, span), Some(index.clone())), span);
+                let (elem, agg) = match inner {
+                    CType::Scalar(t) => (t, None),
+                    CType::Pointer(_) => (Ty::UInt, None),
+                    t => (Ty::Int, Some(t)),
+                };
+                Some(Lv::Array(Entity::Array { kpl: array.clone(), elem, dims, readonly: *readonly, offset: Some(off), agg }))
+            }
+            _ => {
+                self.unsupported("indexing an array field of a struct variable (per-thread arrays)", span);
+                None
+            }
+        }
+    }
+
+    /// Element `idx` of an array: a word, or a struct or vector's words.
+    pub(super) fn element_of(&mut self, arr: Entity, idx: &[&Expr], span: Span) -> Option<Lv> {
+        let Entity::Array { kpl, elem, dims, readonly, offset, agg } = arr else {
+            self.err("kpl cannot tell which array this pointer field points into (it was never given one)", span);
+            return None;
+        };
+        let want = dims.len().max(1);
+        if idx.len() != want {
+            self.err(format!("`{kpl}` needs {want} index(es), got {}", idx.len()), span);
+            return None;
+        }
+        // Row-major flattening: ((i0 * d1) + i1) * d2 + i2.
+        let mut flat: Option<k::Expr> = None;
+        for (n, i) in idx.iter().enumerate() {
+            let v = self.expr(i);
+            if v.ty == Ty::Float {
+                self.err("an array index must be an integer", i.span);
+            }
+            let v = self.convert(v, Ty::UInt, i.span);
+            flat = Some(match flat {
+                None => v,
+                Some(f) => {
+                    let d = dims.get(n).copied().unwrap_or(1) as u64;
+                    bin(k::BinOp::Add, bin(k::BinOp::Mul, f, k::Expr::num(d, span), span), v, span)
+                }
+            });
+        }
+        let mut index = flat.unwrap_or_else(|| k::Expr::num(0, span));
+        let words = match &agg {
+            Some(t) => self.words(t),
+            None => 1,
+        };
+        if words != 1 {
+            index = bin(k::BinOp::Mul, index, k::Expr::num(words as u64, span), span);
+        }
+        if let Some(o) = offset {
+            index = bin(k::BinOp::Add, k::Expr::var(&o, span), index, span);
+        }
+        let Some(t) = agg else {
+            return Some(Lv::Word(Place::Elem { array: kpl, index, elem, readonly }));
+        };
+        // The words of one element share the index: compute it once if it reads memory.
+        let index = if index.has_reads() { self.bind_temp(Val { e: index, ty: Ty::UInt }, span).e } else { index };
+        let leaves = self
+            .leaves(&t)
+            .into_iter()
+            .enumerate()
+            .map(|(w, l)| {
+                let elem = match l {
+                    LeafTy::Word(t) => t,
+                    LeafTy::Ptr(_) => Ty::UInt,
+                };
+                let at = if w == 0 { index.clone() } else { bin(k::BinOp::Add, index.clone(), k::Expr::num(w as u64, span), span) };
+                Leaf::Word(Place::Elem { array: kpl.clone(), index: at, elem, readonly })
+            })
+            .collect();
+        Some(Lv::Agg(t, leaves))
+    }
+
+    // ---- static types ----
+
+    /// The struct or vector type of an expression, if it has one (no code, no diagnostics).
+    pub(super) fn agg_type(&mut self, e: &Expr) -> Option<CType> {
+        let n = self.errors.len();
+        let t = self.static_type(e);
+        self.errors.truncate(n);
+        t.filter(|t| matches!(t, CType::Vector(..) | CType::Struct(_)))
+    }
+
+    fn static_type(&mut self, e: &Expr) -> Option<CType> {
+        match &e.kind {
+            ExprKind::Ident(x) => match self.lookup(&x.name)? {
+                Entity::Record { ty, .. } => Some(ty),
+                Entity::Local { ty, .. } | Entity::Param { ty, .. } | Entity::SharedScalar { ty, .. } => Some(CType::Scalar(ty)),
+                _ => None,
+            },
+            ExprKind::Index(a, _) => self.static_elem(a),
+            ExprKind::Unary(UOp::Deref, p) => match &p.kind {
+                ExprKind::Binary(BOp::Add, a, _) => self.static_elem(a),
+                _ => self.static_elem(p),
+            },
+            ExprKind::Member(b, m) => {
+                let bt = self.static_type(b)?;
+                self.member_of(&bt, m).map(|(t, _)| t)
+            }
+            ExprKind::Cast(t, _) | ExprKind::CompoundLit(t, _) if t.ptrs == 0 => Some(self.spec_type(&t.specs)),
+            ExprKind::Call(f, args) => {
+                let ExprKind::Ident(name) = &f.kind else { return None };
+                if let Some(func) = self.funcs.get(&name.name).copied() {
+                    return (func.ptrs == 0).then(|| self.spec_type(&func.specs));
+                }
+                self.builtin_vector_type(&name.name, args)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let t = self.agg_type(a).or_else(|| self.agg_type(b))?;
+                match (op, &t) {
+                    (BOp::Lt | BOp::Gt | BOp::Le | BOp::Ge | BOp::Eq | BOp::Ne, CType::Vector(_, n)) => Some(CType::Vector(Ty::Int, *n)),
+                    _ => Some(t),
+                }
+            }
+            ExprKind::Unary(UOp::Neg | UOp::Plus | UOp::BitNot, a) => self.static_type(a),
+            ExprKind::Assign(_, l, _) | ExprKind::PreInc(_, l) | ExprKind::PostInc(_, l) => self.static_type(l),
+            ExprKind::Cond(_, a, b) => self.agg_type(a).or_else(|| self.agg_type(b)),
+            ExprKind::Comma(_, b) => self.static_type(b),
+            _ => None,
+        }
+    }
+
+    /// The element type of an array expression.
+    fn static_elem(&mut self, a: &Expr) -> Option<CType> {
+        match &a.kind {
+            ExprKind::Ident(x) => match self.lookup(&x.name)? {
+                Entity::Array { agg: Some(t), .. } => Some(t),
+                Entity::Array { elem, .. } => Some(CType::Scalar(elem)),
+                _ => None,
+            },
+            ExprKind::Index(inner, _) => self.static_elem(inner),
+            ExprKind::Binary(BOp::Add | BOp::Sub, b, _) => self.static_elem(b),
+            ExprKind::Member(b, m) => {
+                let bt = self.static_type(b)?;
+                let (ft, _) = self.member_of(&bt, m)?;
+                let mut t = ft;
+                loop {
+                    match t {
+                        CType::Array(e, _) | CType::Pointer(e) => t = *e,
+                        other => return Some(other),
+                    }
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `make_float4(...)`, `convert_int2(...)`, `vload4(...)`: the vector they give.
+    fn builtin_vector_type(&mut self, n: &str, args: &[Expr]) -> Option<CType> {
+        let name = n.strip_prefix("make_").or_else(|| n.strip_prefix("convert_"))?;
+        let name = name.split('_').next()?;
+        let _ = args;
+        match self.spec_type(&[Spec { word: name.to_string(), span: Span::new(0, 0) }]) {
+            t @ CType::Vector(..) => Some(t),
+            _ => None,
+        }
+    }
+
+    // ---- values ----
+
+    /// The value of a struct or vector expression.
+    pub(super) fn agg_value(&mut self, e: &Expr) -> Option<AggVal> {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Member(..) | ExprKind::Unary(UOp::Deref, _) => match self.lvalue(e)? {
+                Lv::Agg(ty, leaves) => {
+                    let leaves = leaves
+                        .into_iter()
+                        .map(|l| match l {
+                            Leaf::Word(p) => VLeaf::Word(self.read_place(&p, span)),
+                            Leaf::Ptr(a) => VLeaf::Ptr(a),
+                        })
+                        .collect();
+                    Some(AggVal { ty, leaves })
+                }
+                _ => {
+                    self.err("expected a struct or vector value here", span);
+                    None
+                }
+            },
+            ExprKind::Assign(op, l, r) => self.agg_assign(l, *op, r, span),
+            ExprKind::Binary(op, a, b) => self.vector_arith(*op, a, b, span),
+            ExprKind::Unary(op @ (UOp::Neg | UOp::Plus | UOp::BitNot), a) => {
+                let v = self.agg_value(a)?;
+                let CType::Vector(t, n) = v.ty else {
+                    self.err("this operator needs a vector, not a struct", span);
+                    return None;
+                };
+                let zero = Val { e: k::Expr::num(0, span), ty: t };
+                let leaves = self
+                    .words_of(v)
+                    .into_iter()
+                    .map(|x| {
+                        let r = match op {
+                            UOp::Neg => self.arith(BOp::Sub, zero.clone(), x, span),
+                            UOp::BitNot => Val { e: kx(k::ExprKind::Unary(k::UnOp::BitNot, Box::new(x.e)), span), ty: t },
+                            _ => x,
+                        };
+                        VLeaf::Word(Val { e: self.convert(r, t, span), ty: t })
+                    })
+                    .collect();
+                Some(AggVal { ty: CType::Vector(t, n), leaves })
+            }
+            ExprKind::Cast(t, a) if t.ptrs == 0 => {
+                let ty = self.spec_type(&t.specs);
+                self.vector_literal(ty, &commas(a), span)
+            }
+            ExprKind::CompoundLit(t, inits) => {
+                let ty = self.spec_type(&t.specs);
+                let leaves = self.init_list(&ty, inits, span)?;
+                Some(AggVal { ty, leaves })
+            }
+            ExprKind::Call(f, args) => {
+                let ExprKind::Ident(name) = &f.kind else {
+                    self.unsupported("calls through expressions (function pointers)", span);
+                    return None;
+                };
+                if let Some(func) = self.funcs.get(&name.name).copied() {
+                    return match self.inline_call(func, args, span)? {
+                        super::lower::Ret::Agg(v) => Some(v),
+                        super::lower::Ret::Scalar(..) => {
+                            self.err(format!("`{}` returns a scalar, not a struct or vector", name.name), span);
+                            None
+                        }
+                    };
+                }
+                let Some(ty) = self.builtin_vector_type(&name.name, args) else {
+                    self.err(format!("no function named `{}` that gives a vector", name.name), name.span);
+                    return None;
+                };
+                let args: Vec<&Expr> = args.iter().collect();
+                if name.name.starts_with("convert_") {
+                    let [a] = args.as_slice() else {
+                        self.err(format!("`{}` takes one vector", name.name), span);
+                        return None;
+                    };
+                    self.vector_literal(ty, &[a], span)
+                } else {
+                    self.vector_literal(ty, &args, span)
+                }
+            }
+            ExprKind::Comma(a, b) => {
+                self.expr_stmt(a);
+                self.agg_value(b)
+            }
+            ExprKind::Cond(c, a, b) => {
+                let ty = self.agg_type(e)?;
+                let names: Vec<(String, Ty)> = self
+                    .leaves(&ty)
+                    .into_iter()
+                    .map(|l| match l {
+                        LeafTy::Word(t) => (self.temp(), t),
+                        LeafTy::Ptr(_) => (self.temp(), Ty::UInt),
+                    })
+                    .collect();
+                for (n, _) in &names {
+                    self.emit(k::StmtKind::Local(sp_id(n, span), Some(k::Expr::num(0, span))), span);
+                }
+                let dst: Vec<Leaf> = names.iter().map(|(n, t)| Leaf::Word(Place::Local(n.clone(), *t))).collect();
+                let c = self.cond(c);
+                let then = self.sub_block(
+                    |l| {
+                        if let Some(v) = l.agg_value(a) {
+                            l.write_leaves(&dst, v, span);
+                        }
+                    },
+                    a.span,
+                );
+                let els = self.sub_block(
+                    |l| {
+                        if let Some(v) = l.agg_value(b) {
+                            l.write_leaves(&dst, v, span);
+                        }
+                    },
+                    b.span,
+                );
+                self.emit(k::StmtKind::If(c, then, Some(Box::new(k::Else::Block(els)))), span);
+                let leaves = names.into_iter().map(|(n, t)| VLeaf::Word(Val { e: k::Expr::var(&n, span), ty: t })).collect();
+                Some(AggVal { ty, leaves })
+            }
+            _ => {
+                self.err("expected a struct or vector value here", span);
+                None
+            }
+        }
+    }
+
+    /// The words of a vector value (pointer leaves cannot occur in a vector).
+    fn words_of(&mut self, v: AggVal) -> Vec<Val> {
+        v.leaves
+            .into_iter()
+            .map(|l| match l {
+                VLeaf::Word(w) => w,
+                VLeaf::Ptr(_) => Val { e: k::Expr::num(0, Span::new(0, 0)), ty: Ty::UInt },
+            })
+            .collect()
+    }
+
+    /// An operand of element-wise vector arithmetic: `n` lanes (a scalar is widened).
+    fn lanes(&mut self, e: &Expr, n: u32) -> Option<Vec<Val>> {
+        if self.agg_type(e).is_some() {
+            let v = self.agg_value(e)?;
+            let w = self.words_of(v);
+            if w.len() != n as usize {
+                self.err(format!("a vector of {} components where {n} are needed", w.len()), e.span);
+                return None;
+            }
+            return Some(w);
+        }
+        let v = self.expr(e);
+        let v = self.bind_temp(v, e.span);
+        Some(vec![v; n as usize])
+    }
+
+    /// `a op b` on vectors, component by component (OpenCL's and CUDA's vector operators).
+    fn vector_arith(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Option<AggVal> {
+        let t = self.agg_type(a).or_else(|| self.agg_type(b))?;
+        let CType::Vector(elem, n) = t else {
+            self.err("this operator does not apply to a struct", span);
+            return None;
+        };
+        if matches!(op, BOp::LAnd | BOp::LOr) {
+            self.unsupported("`&&` and `||` on vectors", span);
+            return None;
+        }
+        let mut va = self.lanes(a, n)?;
+        if self.needs_statements(b) {
+            va = va.into_iter().map(|v| self.bind_temp(v, span)).collect();
+        }
+        let vb = self.lanes(b, n)?;
+        let compare = matches!(op, BOp::Lt | BOp::Gt | BOp::Le | BOp::Ge | BOp::Eq | BOp::Ne);
+        let mut leaves = Vec::new();
+        for (x, y) in va.into_iter().zip(vb) {
+            let r = self.arith(op, x, y, span);
+            leaves.push(VLeaf::Word(if compare {
+                // A vector comparison gives -1 (all bits set) for true.
+                Val { e: kx(k::ExprKind::Unary(k::UnOp::Neg, Box::new(r.e)), span), ty: Ty::Int }
+            } else {
+                Val { e: self.convert(r, elem, span), ty: elem }
+            }));
+        }
+        Some(AggVal { ty: if compare { CType::Vector(Ty::Int, n) } else { t }, leaves })
+    }
+
+    /// `(float4)(a, b, c, d)`, `(float4)(x)` (every component `x`), `(float4)(v2, a, b)`,
+    /// `make_float4(...)`: the components in order, each converted to the element type.
+    fn vector_literal(&mut self, ty: CType, comps: &[&Expr], span: Span) -> Option<AggVal> {
+        let CType::Vector(elem, n) = ty else {
+            self.err(format!("a cast to `{}` (only vector types have literals)", self.type_name(&ty)), span);
+            return None;
+        };
+        let mut lanes: Vec<Val> = Vec::new();
+        for (i, c) in comps.iter().enumerate() {
+            let later_effects = comps[i + 1..].iter().any(|x| self.needs_statements(x));
+            let vals = if self.agg_type(c).is_some() {
+                let v = self.agg_value(c)?;
+                self.words_of(v)
+            } else {
+                vec![self.expr(c)]
+            };
+            for v in vals {
+                let v = Val { e: self.convert(v, elem, c.span), ty: elem };
+                lanes.push(if later_effects { self.bind_temp(v, c.span) } else { v });
+            }
+        }
+        if lanes.len() == 1 && n > 1 {
+            let v = self.bind_temp(lanes.remove(0), span);
+            lanes = vec![v; n as usize];
+        }
+        if lanes.len() != n as usize {
+            self.err(format!("{} components given for a vector of {n}", lanes.len()), span);
+            return None;
+        }
+        Some(AggVal { ty, leaves: lanes.into_iter().map(VLeaf::Word).collect() })
+    }
+
+    /// The words an initialiser list gives an aggregate (C's rules: in order, inner braces
+    /// optional, missing members zero).
+    pub(super) fn init_list(&mut self, ty: &CType, items: &[Init], span: Span) -> Option<Vec<VLeaf>> {
+        let mut out = Vec::new();
+        let mut pos = 0;
+        self.init_members(ty, items, &mut pos, &mut out, span);
+        if pos < items.len() {
+            let sp = match &items[pos] {
+                Init::Expr(e) => e.span,
+                Init::List(_, s) => *s,
+            };
+            self.err(format!("too many initialisers for `{}`", self.type_name(ty)), sp);
+            return None;
+        }
+        Some(out)
+    }
+
+    fn members(&mut self, ty: &CType) -> Vec<CType> {
+        match ty {
+            CType::Vector(t, n) => vec![CType::Scalar(*t); *n as usize],
+            CType::Array(e, n) => vec![(**e).clone(); *n as usize],
+            CType::Struct(id) => self.fields(*id).iter().map(|f| f.ty.clone()).collect(),
+            t => vec![t.clone()],
+        }
+    }
+
+    fn init_members(&mut self, ty: &CType, items: &[Init], pos: &mut usize, out: &mut Vec<VLeaf>, span: Span) {
+        for m in self.members(ty) {
+            self.init_one(&m, items, pos, out, span);
+        }
+    }
+
+    fn init_one(&mut self, ty: &CType, items: &[Init], pos: &mut usize, out: &mut Vec<VLeaf>, span: Span) {
+        let zeros = |l: &mut Self, out: &mut Vec<VLeaf>| {
+            for leaf in l.leaves(ty) {
+                out.push(match leaf {
+                    LeafTy::Word(t) => VLeaf::Word(Val { e: k::Expr::num(0, span), ty: t }),
+                    LeafTy::Ptr(_) => VLeaf::Ptr(Entity::Invalid),
+                });
+            }
+        };
+        let Some(item) = items.get(*pos) else { return zeros(self, out) };
+        match (ty, item) {
+            (CType::Scalar(t), Init::Expr(e)) => {
+                *pos += 1;
+                let v = self.expr(e);
+                out.push(VLeaf::Word(Val { e: self.convert(v, *t, e.span), ty: *t }));
+            }
+            (CType::Pointer(_), Init::Expr(e)) => {
+                *pos += 1;
+                let a = self.array_argument(e, false).unwrap_or(Entity::Invalid);
+                out.push(VLeaf::Ptr(a));
+            }
+            (_, Init::List(inner, sp)) => {
+                *pos += 1;
+                match self.init_list(ty, inner, *sp) {
+                    Some(v) => out.extend(v),
+                    None => zeros(self, out),
+                }
+            }
+            (_, Init::Expr(e)) if self.agg_type(e).as_ref() == Some(ty) => {
+                *pos += 1;
+                match self.agg_value(e) {
+                    Some(v) => out.extend(v.leaves),
+                    None => zeros(self, out),
+                }
+            }
+            _ => self.init_members(ty, items, pos, out, span),
+        }
+    }
+
+    // ---- assignment ----
+
+    /// Write an aggregate value into an aggregate place, word by word.
+    pub(super) fn write_leaves(&mut self, dst: &[Leaf], v: AggVal, span: Span) {
+        for (d, s) in dst.iter().zip(v.leaves) {
+            match (d, s) {
+                (Leaf::Word(p), VLeaf::Word(x)) => {
+                    let ty = match p {
+                        Place::Local(_, t) => *t,
+                        Place::Elem { elem, .. } => *elem,
+                    };
+                    let e = self.convert(x, ty, span);
+                    self.write_place(p, e, span);
+                }
+                (Leaf::Word(p), VLeaf::Ptr(a)) => self.store_pointer(p, &a, span),
+                (Leaf::Ptr(Entity::Array { kpl: a, offset: oa, .. }), VLeaf::Ptr(Entity::Array { kpl: b, offset: ob, .. }))
+                    if a == &b && oa == &ob => {}
+                (Leaf::Ptr(_), _) => self.unsupported("assigning a pointer field of a struct variable", span),
+            }
+        }
+    }
+
+    /// Store a pointer into memory (a pointer field of a struct in memory): the store is an
+    /// access like any other; the value is an opaque word naming the array.
+    pub(super) fn store_pointer(&mut self, p: &Place, a: &Entity, span: Span) {
+        let id = match a {
+            Entity::Array { kpl, .. } => kpl.bytes().fold(0x811c_9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193)),
+            _ => 0,
+        };
+        self.write_place(p, k::Expr::num(id as u64, span), span);
+    }
+
+    /// `l = r` or `l op= r` on structs and vectors; gives the value stored.
+    pub(super) fn agg_assign(&mut self, l: &Expr, op: Option<BOp>, r: &Expr, span: Span) -> Option<AggVal> {
+        let Lv::Agg(ty, dst) = self.lvalue(l)? else {
+            self.err("expected a struct or vector place here", l.span);
+            return None;
+        };
+        let value = match op {
+            None if self.agg_type(r).is_some() => self.agg_value(r)?,
+            None => {
+                // A scalar assigned to a vector: every component (OpenCL's widening).
+                let CType::Vector(_, n) = ty else {
+                    self.err(format!("a scalar assigned to a `{}`", self.type_name(&ty)), span);
+                    return None;
+                };
+                let lanes = self.lanes(r, n)?;
+                AggVal { ty: ty.clone(), leaves: lanes.into_iter().map(VLeaf::Word).collect() }
+            }
+            Some(o) => {
+                let as_binary = Expr::new(ExprKind::Binary(o, Box::new(l.clone()), Box::new(r.clone())), span);
+                self.vector_arith(o, l, r, as_binary.span)?
+            }
+        };
+        if value.leaves.len() != dst.len() {
+            self.err(format!("a value of another type assigned to a `{}`", self.type_name(&ty)), span);
+            return None;
+        }
+        // Read everything before writing anything (`v = v.yx`).
+        let fixed: Vec<VLeaf> = value
+            .leaves
+            .into_iter()
+            .map(|x| match x {
+                VLeaf::Word(v) => VLeaf::Word(self.bind_temp(v, span)),
+                p => p,
+            })
+            .collect();
+        let out = AggVal { ty: ty.clone(), leaves: fixed.clone() };
+        self.write_leaves(&dst, AggVal { ty, leaves: fixed }, span);
+        Some(out)
+    }
+}
