@@ -117,7 +117,9 @@ impl<'u> Lower<'u> {
             _ => {
                 match &e.kind {
                     ExprKind::Unary(UOp::Addr, _) => self.unsupported("taking an address with `&` (CUDA.md tier 2)", span),
-                    ExprKind::Binary(BOp::Add | BOp::Sub, ..) => self.unsupported("pointer arithmetic (CUDA.md tier 2)", span),
+                    ExprKind::Binary(BOp::Add | BOp::Sub, ..) | ExprKind::PreInc(..) | ExprKind::PostInc(..) => {
+                        self.unsupported("pointer arithmetic (CUDA.md tier 2)", span)
+                    }
                     ExprKind::Cast(t, _) if t.ptrs > 0 => self.unsupported("pointer casts (CUDA.md tier 2)", span),
                     _ => self.err("this expression cannot be assigned", span),
                 }

@@ -1,3 +1,13 @@
 // args: --blockDim=8 --gridDim=1
+// typedef names stand for their types (scalars, structs, pointers); enumerators are
+// constants; sizeof knows structs (C's alignment) and vectors.
 typedef int myint;
-__global__ void k(int *a) { a[threadIdx.x] = 1; }
+typedef struct { myint a; char c; } S;
+typedef float *fptr;
+enum Mode { A, B = 4, C };
+__global__ void k(S *s, fptr f) {
+  myint i = threadIdx.x;
+  enum Mode m = C;
+  s[i].a = m + sizeof(S) + sizeof(float4) + sizeof(struct { double d; int x; });
+  f[i] = 0.5f;
+}
