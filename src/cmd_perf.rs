@@ -130,7 +130,7 @@ fn one_run(a: &Args, src: &input::Source, c: &Checked, launch: Launch, model: Pe
         match &outcome {
             Outcome::Ok => {}
             Outcome::Defect(d) => {
-                input::report(src, &[render::defect_diagnostic(d, dims)]);
+                input::report(src, &[render::defect_diagnostic(d, dims, &c.layouts)]);
                 println!("{}: the run ended in a {} (measured up to it)", src.path, d.kind());
             }
             Outcome::Timeout => println!("{}: the run stopped after {} thread-statements (--max-steps); measured up to there", src.path, a.max_steps),

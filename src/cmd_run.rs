@@ -125,7 +125,7 @@ pub fn run(a: Args) -> Exit {
                 println!("{}: infeasible", src.path);
             }
             Outcome::Defect(d) => {
-                input::report(&src, &[render::defect_diagnostic(d, n)]);
+                input::report(&src, &[render::defect_diagnostic(d, n, &c.layouts)]);
                 println!("{}: {} after {} thread-statements", src.path, d.kind(), r.steps);
             }
         }

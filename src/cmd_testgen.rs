@@ -160,7 +160,7 @@ pub fn run(a: Args) -> Exit {
         let label = file.as_ref().map(|f| f.display().to_string()).unwrap_or_else(|| format!("test {}", k + 1));
         if let Outcome::Defect(d) = &outcomes[i] {
             defects += 1;
-            let mut diag = render::defect_diagnostic(d, dims);
+            let mut diag = render::defect_diagnostic(d, dims, &Default::default());
             match shown.iter_mut().find(|(m, sp, _)| *m == diag.message && *sp == diag.span) {
                 Some(seen) => seen.2 += 1,
                 None => {

@@ -294,7 +294,7 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
     let mut diags = Vec::new();
     let mut defects = Vec::new();
     for (f, ok) in report.findings.iter().zip(confirmed) {
-        diags.push(diagnostic(report, f.label, &f.witness, *ok, dims, launch));
+        diags.push(diagnostic(report, f.label, &f.witness, *ok, dims, launch, &an.checked.layouts));
         defects.push(defect_json(&src.text, report, f.label, &f.witness, *ok, launch));
     }
     progress::clear();
@@ -303,7 +303,7 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
         if let Some(dialect) = gpuverify_dialect(&src.path) {
             for f in &report.findings {
                 let l = &report.program.labels[f.label];
-                eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, l.span, &f.witness, launch, dialect));
+                eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, l.span, &f.witness, launch, dialect, &an.checked.layouts));
             }
         }
     }
@@ -416,7 +416,7 @@ fn witness_text(w: &Witness, dims: usize) -> String {
     format!("witness: {}", parts.join("; "))
 }
 
-fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usize, launch: Launch) -> Diagnostic {
+fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usize, launch: Launch, layouts: &render::Layouts) -> Diagnostic {
     let l = &r.program.labels[label];
     let status = if confirmed { "confirmed" } else { "possible" };
     let note = if confirmed {
@@ -427,7 +427,7 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
     let d = match &l.kind {
         LabelKind::Race { array, second, logged, .. } => {
             let scope = if w.same_group { "intra-group" } else { "inter-group" };
-            let idx = w.index.map(|i| format!("[{i}]")).unwrap_or_default();
+            let idx = w.index.map(|i| render::index_text(layouts, array, i as u64)).unwrap_or_default();
             let mut d = Diagnostic::error(
                 format!("{status} {} race on {array}{idx} ({scope})", race_kind(*second, *logged)),
                 span(l.span),

@@ -58,7 +58,26 @@ fn place(path: &str, src: &str, start: usize) -> (String, String) {
 }
 
 /// The report of one defect: `label` is what failed, `span` its source span.
-pub fn defect(path: &str, src: &str, kind: &LabelKind, span: (usize, usize), w: &Witness, launch: Launch, dialect: Dialect) -> String {
+#[allow(clippy::too_many_arguments)]
+pub fn defect(
+    path: &str,
+    src: &str,
+    kind: &LabelKind,
+    span: (usize, usize),
+    w: &Witness,
+    launch: Launch,
+    dialect: Dialect,
+    layouts: &crate::render::Layouts,
+) -> String {
+    // GPUVerify names an element of an array of structs or vectors and its bytes.
+    let index = |array: &str| {
+        w.index
+            .map(|i| match layouts.get(array) {
+                Some(l) => l.byte_text(i as u64),
+                None => format!("[{i}]"),
+            })
+            .unwrap_or_default()
+    };
     let at = |start: usize| place(path, src, start);
     let who = |t: usize, spaces: bool| thread(&w.threads[t], launch, dialect, spaces);
     match kind {
@@ -69,7 +88,7 @@ pub fn defect(path: &str, src: &str, kind: &LabelKind, span: (usize, usize), w: 
                 AccessKind::Atomic => "Atomic",
             };
             let (first, second) = (name(*logged), name(*second));
-            let idx = w.index.map(|i| format!("[{i}]")).unwrap_or_default();
+            let idx = index(array);
             let (loc2, line2) = at(span.0);
             let mut out = format!(
                 "\n{path}: error: possible {}-{} race on {array}{idx}:\n\n{second} by {}, {loc2}\n{line2}\n\n",
@@ -122,12 +141,12 @@ mod tests {
         let w = Witness { threads: [ids(1, 3), ids(1, 4)], index: Some(0), logged: Some((39, 61)), ..Witness::default() };
         let kind = LabelKind::Race { array: "p".into(), array_index: 0, second: AccessKind::Read, logged: AccessKind::Write };
         let launch = Launch { threads: [8, 1, 1], groups: [2, 1, 1] };
-        let text = defect("kernel.cl", src, &kind, (73, 77), &w, launch, Dialect::OpenCl);
+        let text = defect("kernel.cl", src, &kind, (73, 77), &w, launch, Dialect::OpenCl, &Default::default());
         let want = "\nkernel.cl: error: possible write-read race on p[0]:\n\n\
                     Read by work item 12 with local id 4 in work group 1, kernel.cl:3:11:\n  int y = p[0];\n\n\
                     Write by work item 11 with local id 3 in work group 1, kernel.cl:2:3:\n  p[0] = get_local_id(0);\n\n";
         assert_eq!(text, want);
-        let cuda = defect("k.cu", src, &kind, (73, 77), &w, launch, Dialect::Cuda);
+        let cuda = defect("k.cu", src, &kind, (73, 77), &w, launch, Dialect::Cuda, &Default::default());
         assert!(cuda.contains("Read by thread 4 in thread block 1 (global id 12), k.cu:3:11:"), "{cuda}");
     }
 
@@ -144,9 +163,9 @@ mod tests {
         let src = "x;\n  __assert(x == 0);\n";
         let w = Witness { threads: [ids(0, 2), ids(0, 5)], ..Witness::default() };
         let launch = Launch { threads: [8, 1, 1], groups: [1, 1, 1] };
-        let a = defect("kernel.cl", src, &LabelKind::Assertion, (5, 21), &w, launch, Dialect::OpenCl);
+        let a = defect("kernel.cl", src, &LabelKind::Assertion, (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
         assert_eq!(a, "\nkernel.cl:2:3: error: this assertion might not hold for work item 2 with local id 2 in work group 0\n  __assert(x == 0);\n\n");
-        let d = defect("kernel.cl", src, &LabelKind::Divergence, (5, 21), &w, launch, Dialect::OpenCl);
+        let d = defect("kernel.cl", src, &LabelKind::Divergence, (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
         assert!(d.contains("kernel.cl:2:3: error: barrier may be reached by non-uniform control flow\n  __assert(x == 0);"), "{d}");
     }
 }

@@ -81,13 +81,25 @@ pub fn memory_json(mem: &[(String, ArrayContents)]) -> Value {
     )
 }
 
+/// The arrays of C structs and vectors, by KPL name (`kpl_lang::Checked::layouts`).
+pub type Layouts = std::collections::BTreeMap<String, kpl_lang::layout::ElemLayout>;
+
+/// `[7]`, or `[3].y` for word 7 of an array of two-word structs.
+pub fn index_text(layouts: &Layouts, array: &str, index: u64) -> String {
+    match layouts.get(array) {
+        Some(l) => l.kpl_text(index),
+        None => format!("[{index}]"),
+    }
+}
+
 /// A defect as a diagnostic with both accesses (or both threads) pointing at the source.
-pub fn defect_diagnostic(d: &Defect, n: usize) -> kpl_lang::Diagnostic {
+pub fn defect_diagnostic(d: &Defect, n: usize, layouts: &Layouts) -> kpl_lang::Diagnostic {
     use kpl_lang::Diagnostic;
     match d {
         Defect::Race { kind, scope, array, index, accesses: [a, b] } => {
-            let label = |x: &Access| format!("{} of {array}[{index}] by {} (value {})", x.op.name(), thread_text(&x.thread, n), x.value);
-            Diagnostic::error(format!("{} {} data race on {array}[{index}]", kind.name(), scope.name()), b.span)
+            let at = index_text(layouts, array, *index as u64);
+            let label = |x: &Access| format!("{} of {array}{at} by {} (value {})", x.op.name(), thread_text(&x.thread, n), x.value);
+            Diagnostic::error(format!("{} {} data race on {array}{at}", kind.name(), scope.name()), b.span)
                 .with_label(label(b))
                 .with_secondary(a.span, label(a))
         }
@@ -110,7 +122,7 @@ pub fn defect_diagnostic(d: &Defect, n: usize) -> kpl_lang::Diagnostic {
             d
         }
         Defect::OutOfBounds { array, index, size, access } => Diagnostic::error(
-            format!("out-of-bounds {} of {array}[{index}] (size {size})", access.op.name()),
+            format!("out-of-bounds {} of {array}{} (size {size})", access.op.name(), index_text(layouts, array, *index as u64)),
             access.span,
         )
         .with_label(format!("by {}", thread_text(&access.thread, n))),

@@ -92,7 +92,7 @@ pub fn text(src: &input::Source, prog: &Program, e: &Exploration, k: usize, dims
     }
     for r in failures(e) {
         if let Outcome::Defect(d) = &r.outcome {
-            let mut diag: Diagnostic = render::defect_diagnostic(d, dims);
+            let mut diag: Diagnostic = render::defect_diagnostic(d, dims, &Default::default());
             diag.help.push(format!("under {}", schedule_text(src, prog, r, dims)));
             input::report(src, &[diag]);
         }

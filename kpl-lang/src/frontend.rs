@@ -17,6 +17,8 @@ pub struct Checked {
     pub comments: Vec<Comment>,
     /// Warnings (the kernel is still accepted).
     pub warnings: Vec<Diagnostic>,
+    /// Arrays whose elements are C structs or vectors (several words each), by KPL name.
+    pub layouts: std::collections::BTreeMap<String, crate::layout::ElemLayout>,
 }
 
 /// Parse and check KPL source. `Err` holds every error found (at least one).
@@ -37,5 +39,5 @@ pub fn check_kpl(src: &str) -> Result<Checked, Vec<Diagnostic>> {
         return Err(errs);
     }
     let core = core::to_core(&kernel);
-    Ok(Checked { kernel, core, comments: parsed.comments, warnings })
+    Ok(Checked { kernel, core, comments: parsed.comments, warnings, layouts: Default::default() })
 }

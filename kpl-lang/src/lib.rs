@@ -25,6 +25,7 @@ pub mod frontend;
 
 pub use frontend::{check_kpl, Checked};
 pub mod launch;
+pub mod layout;
 
 pub use launch::Launch;
 pub mod generate;

@@ -37,6 +37,8 @@ pub(super) struct Field {
     pub name: String,
     pub ty: CType,
     pub offset: u32,
+    /// Each word's byte offset in the struct and byte size, in C's layout.
+    pub bytes: Vec<(u32, u32)>,
 }
 
 impl CType {
@@ -143,19 +145,65 @@ impl<'u> Lower<'u> {
         self.laying_out.push(id);
         let mut out = Vec::new();
         let mut offset = 0u32;
+        let mut byte = 0u32;
         for d in &decl.fields {
             let base = self.spec_type(&d.specs);
             for x in &d.decls {
                 let Some(ty) = self.declarator_type(base.clone(), x.ptrs, &x.dims) else { continue };
                 let w = self.words(&ty);
-                out.push(Field { name: x.name.name.clone(), ty, offset });
+                // One element's bytes (C's layout), repeated for an array field.
+                let (unit, bytes_one, align) = self.elem_bytes(&d.specs, x.ptrs > 0);
+                let count = (w / (bytes_one.len().max(1) as u32)).max(1);
+                let start = if decl.union { 0 } else { byte.div_ceil(align.max(1)) * align.max(1) };
+                let bytes = (0..count)
+                    .flat_map(|i| bytes_one.iter().map(move |(o, s)| (start + i * unit + o, *s)))
+                    .collect();
+                out.push(Field { name: x.name.name.clone(), ty, offset, bytes });
                 offset = offset.saturating_add(w);
+                byte = start.saturating_add(unit.saturating_mul(count));
             }
         }
         self.laying_out.pop();
         let out = Rc::new(out);
         self.layouts.insert(id, out.clone());
         out
+    }
+
+    /// The bytes of one element named by specifiers (or a pointer): its size, each word's
+    /// byte offset and size, and its alignment.
+    pub fn elem_bytes(&mut self, specs: &[Spec], pointer: bool) -> (u32, Vec<(u32, u32)>, u32) {
+        let words: Vec<&str> = specs.iter().map(|s| s.word.as_str()).collect();
+        let (size, align) = super::tokens::size_align(&words, pointer, self.types, self.o.dialect, 0).unwrap_or((4, 4));
+        let (size, align) = (size as u32, align as u32);
+        if pointer {
+            return (size, vec![(0, size)], align);
+        }
+        match self.spec_type(specs) {
+            CType::Struct(id) => {
+                let fs = self.fields(id);
+                (size, fs.iter().flat_map(|f| f.bytes.clone()).collect(), align)
+            }
+            CType::Vector(_, n) => {
+                let comp = if n == 3 && self.o.dialect == super::tokens::Dialect::OpenCl { size / 4 } else { size / n.max(1) };
+                (size, (0..n).map(|i| (i * comp, comp)).collect(), align)
+            }
+            _ => (size, vec![(0, size)], align),
+        }
+    }
+
+    /// The layout of an array's element of type `specs` for reports (arrays of structs and
+    /// vectors only).
+    pub fn record_layout(&mut self, kpl: &str, specs: &[Spec], t: &CType) {
+        if !t.is_aggregate() {
+            return;
+        }
+        let (_, bytes, _) = self.elem_bytes(specs, false);
+        let paths = self.leaf_paths(t);
+        if bytes.len() != paths.len() {
+            return;
+        }
+        let parts = paths.into_iter().zip(bytes).map(|(p, (o, s))| (p, o, s)).collect();
+        self.array_layouts.insert(kpl.to_string(), crate::layout::ElemLayout { parts });
     }
 
     /// How many words a value of the type takes.
@@ -190,19 +238,29 @@ impl<'u> Lower<'u> {
 
     /// The name of each word of a type, for the KPL locals of a variable (`v_x`, `s_a_1`).
     pub fn leaf_names(&mut self, t: &CType) -> Vec<String> {
+        self.leaf_paths(t)
+            .into_iter()
+            .map(|p| p.trim_start_matches(['.', '[']).replace("][", "_").replace("].", "_").replace(['.', '['], "_").replace(']', ""))
+            .collect()
+    }
+
+    /// The C path of each word of a type (`.x`, `.p.y`, `.a[1]`), empty for a scalar.
+    pub fn leaf_paths(&mut self, t: &CType) -> Vec<String> {
         match t {
             CType::Scalar(_) | CType::Pointer(_) => vec![String::new()],
-            CType::Vector(_, n) => (0..*n).map(|i| ["x", "y", "z", "w"].get(i as usize).map(|s| s.to_string()).unwrap_or(format!("s{i:x}"))).collect(),
+            CType::Vector(_, n) => {
+                (0..*n).map(|i| ["x", "y", "z", "w"].get(i as usize).map(|s| format!(".{s}")).unwrap_or(format!(".s{i:x}"))).collect()
+            }
             CType::Array(e, n) => {
-                let one = self.leaf_names(e);
-                (0..*n).flat_map(|i| one.iter().map(move |s| if s.is_empty() { i.to_string() } else { format!("{i}_{s}") })).collect()
+                let one = self.leaf_paths(e);
+                (0..*n).flat_map(|i| one.iter().map(move |s| format!("[{i}]{s}"))).collect()
             }
             CType::Struct(id) => {
                 let fs = self.fields(*id);
                 let mut out = Vec::new();
                 for f in fs.iter() {
-                    for s in self.leaf_names(&f.ty) {
-                        out.push(if s.is_empty() { f.name.clone() } else { format!("{}_{s}", f.name) });
+                    for s in self.leaf_paths(&f.ty) {
+                        out.push(format!(".{}{s}", f.name));
                     }
                 }
                 out

@@ -43,6 +43,9 @@ pub(super) enum Entity {
     Record { ty: CType, leaves: Vec<Leaf> },
     /// A `__shared__` scalar, stored as element 0 of a one-element shared array.
     SharedScalar { kpl: String, ty: Ty },
+    /// A pointer variable declared without an initialiser, before its first assignment
+    /// (which fixes its array): its offset local.
+    PendingPtr { name: String, offset: String, readonly: bool },
     /// A declaration already rejected: uses say nothing more.
     Invalid,
 }
@@ -102,10 +105,13 @@ pub(super) struct Lower<'u> {
     pub types: &'u TypeTable,
     pub layouts: HashMap<usize, Rc<Vec<Field>>>,
     pub laying_out: Vec<usize>,
+    /// The element layout of each array of structs or vectors, for reports.
+    pub array_layouts: std::collections::BTreeMap<String, crate::layout::ElemLayout>,
 }
 
 pub(super) struct Lowered {
     pub kernel: Option<k::Kernel>,
+    pub layouts: std::collections::BTreeMap<String, crate::layout::ElemLayout>,
     pub errors: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
 }
@@ -134,12 +140,13 @@ pub(super) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions) -> Lowered {
         types: &unit.types,
         layouts: HashMap::new(),
         laying_out: Vec::new(),
+        array_layouts: Default::default(),
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
     }
     let kernel = l.unit(unit);
-    Lowered { kernel, errors: l.errors, warnings: l.warnings }
+    Lowered { kernel, errors: l.errors, warnings: l.warnings, layouts: l.array_layouts }
 }
 
 pub(super) fn sp_id(name: &str, span: Span) -> Ident {
@@ -181,6 +188,13 @@ impl<'u> Lower<'u> {
 
     pub fn lookup(&self, name: &str) -> Option<Entity> {
         self.scopes.iter().rev().find_map(|s| s.get(name).cloned())
+    }
+
+    /// Replace what a name denotes in the scope that declares it.
+    pub fn rebind(&mut self, name: &str, e: Entity) {
+        if let Some(s) = self.scopes.iter_mut().rev().find(|s| s.contains_key(name)) {
+            s.insert(name.to_string(), e);
+        }
     }
 
     pub fn bind(&mut self, name: &str, e: Entity) {
@@ -393,6 +407,9 @@ impl<'u> Lower<'u> {
                 kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((total, x.span)) },
                 span: x.span,
             });
+            if let Some(t) = &agg {
+                self.record_layout(&name, &d.specs, t);
+            }
             self.bind(&x.name.name, Entity::Array { kpl: name, elem, dims, readonly: false, offset: None, agg: agg.clone() });
         }
     }
@@ -473,6 +490,9 @@ impl<'u> Lower<'u> {
                     DeclKind::Global { name: sp_id(&kpl, name.span), size: None }
                 };
                 decls.push(k::Decl { kind, span: p.span });
+                if let Some(t) = &agg {
+                    self.record_layout(&kpl, &p.specs, t);
+                }
                 self.bind(&name.name, Entity::Array { kpl, elem: ty, dims: vec![], readonly, offset: None, agg });
             } else {
                 if ty == Ty::Void {
@@ -956,6 +976,10 @@ impl<'u> Lower<'u> {
                 _ => None,
             }),
         };
+        if let Some(Entity::PendingPtr { .. }) = entity {
+            self.pending_pointer(base);
+            return None;
+        }
         let Some(Entity::Array { kpl, elem, dims, readonly, offset, agg }) = entity else {
             let what = match &base.kind {
                 ExprKind::Ident(x) => format!("`{}`", x.name),

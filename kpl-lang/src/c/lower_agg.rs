@@ -64,6 +64,10 @@ impl<'u> Lower<'u> {
                 Some(a @ Entity::Array { .. }) => Some(Lv::Array(a)),
                 Some(Entity::Record { ty, leaves }) => Some(Lv::Agg(ty, leaves)),
                 Some(Entity::Invalid) => None,
+                Some(Entity::PendingPtr { .. }) => {
+                    self.pending_pointer(e);
+                    None
+                }
                 None => {
                     self.err(format!("`{}` is not declared", x.name), span);
                     None

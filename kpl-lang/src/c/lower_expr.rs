@@ -278,6 +278,10 @@ impl<'u> Lower<'u> {
             }
             Some(Entity::Record { ty, .. }) => self.not_scalar(&ty, span),
             Some(Entity::Invalid) => Val { e: k::Expr::num(0, span), ty: Ty::Int },
+            Some(Entity::PendingPtr { .. }) => {
+                self.pending_pointer(&Expr::new(ExprKind::Ident(x.clone()), span));
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
+            }
             None => {
                 let special = ["threadIdx", "blockIdx", "blockDim", "gridDim"].contains(&x.name.as_str());
                 let mut d = crate::Diagnostic::error(format!("`{}` is not declared", x.name), span);

@@ -149,10 +149,10 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
     if !uninitialised.is_empty() {
         return Err(uninitialised);
     }
-    let lowered = lower::lower(&unit, o);
-    warnings.extend(lowered.warnings);
-    errors.extend(lowered.errors);
-    let Some(kernel) = lowered.kernel else {
+    let mut lowered = lower::lower(&unit, o);
+    warnings.append(&mut lowered.warnings);
+    errors.append(&mut lowered.errors);
+    let Some(kernel) = lowered.kernel.take() else {
         errors.sort_by_key(|d| d.span.start);
         return Err(errors);
     };
@@ -172,7 +172,7 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
             .collect());
     }
     let core = core::to_core(&kernel);
-    Ok(Checked { kernel, core, comments: Vec::new(), warnings })
+    Ok(Checked { kernel, core, comments: Vec::new(), warnings, layouts: lowered.layouts })
 }
 
 /// Tokens that start an expression, and binary operators: named as groups in messages.

@@ -173,7 +173,7 @@ fn scalar_size(words: &[&str], pointer: bool) -> Option<u64> {
 }
 
 /// Size and alignment in bytes of a type named by specifier words and a pointer flag.
-fn size_align(words: &[&str], pointer: bool, types: &TypeTable, d: Dialect, depth: usize) -> Option<(u64, u64)> {
+pub(super) fn size_align(words: &[&str], pointer: bool, types: &TypeTable, d: Dialect, depth: usize) -> Option<(u64, u64)> {
     if pointer {
         return Some((8, 8));
     }
