@@ -108,6 +108,9 @@ pub fn emit(core: &Kernel, launch: Launch, t: Target, local_sizes: &dyn Fn(&str)
             _ => {}
         }
     }
+    if has_havoc(&core.main.stmts) || core.procs.iter().any(|p| has_havoc(&p.body.stmts)) {
+        return Err("the kernel has arbitrary values (`havoc`: indeterminate C values, calls of functions without a body), which a device run cannot reproduce".into());
+    }
     if t == Target::Cuda && arrays.iter().any(|(_, sh, sz)| *sh && sz.is_none()) {
         return Err("CUDA code needs every shared array's size (`shared A[*]` is OpenCL's `__local` pointer)".into());
     }
@@ -120,6 +123,23 @@ pub fn emit(core: &Kernel, launch: Launch, t: Target, local_sizes: &dyn Fn(&str)
     }
     let (name, args) = e.kernel(launch, local_sizes);
     Ok(Emitted { source: e.out, name, args })
+}
+
+/// Does a statement list (at any depth) contain a `havoc`?
+fn has_havoc(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Havoc(_) => true,
+        StmtKind::If(_, t, e) => {
+            has_havoc(&t.stmts)
+                || match e.as_deref() {
+                    Some(Else::Block(b)) => has_havoc(&b.stmts),
+                    Some(Else::If(s)) => has_havoc(std::slice::from_ref(s)),
+                    None => false,
+                }
+        }
+        StmtKind::While { body, .. } => has_havoc(&body.stmts),
+        _ => false,
+    })
 }
 
 impl Em<'_> {
@@ -317,6 +337,8 @@ impl Em<'_> {
                 let (i, v) = (self.expr(i), self.expr(e));
                 let _ = writeln!(self.out, "{pad}a_{}[{i}] = {v};", a.name);
             }
+            // Refused by `emit` before any statement is written.
+            StmtKind::Havoc(_) => {}
             StmtKind::Atomic(at) => {
                 let call = self.atomic(at);
                 let _ = match (&at.dest, at.declare) {

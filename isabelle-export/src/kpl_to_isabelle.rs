@@ -53,6 +53,7 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
                 Some((s.span, "the Isabelle export models only barriers that order both memories (`barrier;`); this barrier's fence orders less"))
             }
             StmtKind::Atomic(_) => Some((s.span, "the Isabelle export does not model atomics yet")),
+            StmtKind::Havoc(_) => Some((s.span, "the Isabelle export does not model `havoc` (arbitrary values) yet")),
             StmtKind::Assert(e) if two_thread(e) => {
                 Some((s.span, "the Isabelle export does not model two-thread assertions or access predicates yet"))
             }
@@ -239,7 +240,7 @@ impl Printer {
             }
             // `unsupported` keeps other fences, and atomics, out of the export.
             StmtKind::Barrier(_) => "SBarrier".into(),
-            StmtKind::Atomic(_) => "SSkip".into(),
+            StmtKind::Atomic(_) | StmtKind::Havoc(_) => "SSkip".into(),
             StmtKind::Break => "SBreak".into(),
             StmtKind::Continue => "SContinue".into(),
             StmtKind::Return => "SReturn".into(),

@@ -88,6 +88,9 @@ pub enum StmtKind {
     Return,
     Assert(Expr),
     Assume(Expr),
+    /// `havoc x;`: the local `x` takes an arbitrary value, chosen per thread (C's
+    /// indeterminate values, results of functions without a body).
+    Havoc(Ident),
     /// A statement the parser could not read (its error is already reported).
     Error,
 }

@@ -215,6 +215,7 @@ impl Checker {
                 self.assign_target(x);
                 self.expr(e);
             }
+            StmtKind::Havoc(x) => self.assign_target(x),
             StmtKind::Store(a, i, e) => {
                 self.array(a);
                 self.expr(i);

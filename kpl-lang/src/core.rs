@@ -240,6 +240,9 @@ fn stmt_names(s: &Stmt, used: &mut HashSet<String>) {
             used.insert(x.name.clone());
             expr_names(e, used);
         }
+        StmtKind::Havoc(x) => {
+            used.insert(x.name.clone());
+        }
         StmtKind::Store(a, i, e) => {
             used.insert(a.name.clone());
             expr_names(i, used);
@@ -339,6 +342,7 @@ impl StripSpans {
                 self.id(x);
                 self.expr(e)
             }
+            StmtKind::Havoc(x) => self.id(x),
             StmtKind::Store(a, i, e) => {
                 self.id(a);
                 self.expr(i);

@@ -55,6 +55,8 @@ pub enum Tok<'a> {
     Assert,
     #[token("assume")]
     Assume,
+    #[token("havoc")]
+    Havoc,
     #[token("true")]
     True,
     #[token("false")]
@@ -187,6 +189,7 @@ pub fn token_text(t: &Tok) -> &'static str {
         Return => "return",
         Assert => "assert",
         Assume => "assume",
+        Havoc => "havoc",
         True => "true",
         False => "false",
         Lid => "lid",

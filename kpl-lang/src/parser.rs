@@ -154,7 +154,7 @@ fn hint_for(d: Diagnostic, t: &Tok, expected: &[String]) -> Diagnostic {
         }
         Tok::Proc if exp("main") => d.with_help("procs come before `main`"),
         Tok::Ident(_) | Tok::Local | Tok::If | Tok::While | Tok::Barrier | Tok::Atomic | Tok::Break | Tok::Continue
-        | Tok::Return | Tok::Assert | Tok::Assume | Tok::RBrace
+        | Tok::Return | Tok::Assert | Tok::Assume | Tok::Havoc | Tok::RBrace
             if exp(";") =>
         {
             d.with_help("is a `;` missing before this?")

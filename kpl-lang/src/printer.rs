@@ -238,6 +238,7 @@ impl Printer<'_> {
             StmtKind::Return => RcDoc::text("return;"),
             StmtKind::Assert(e) => RcDoc::text("assert ").append(expr(e, 0)).append(RcDoc::text(";")).group(),
             StmtKind::Assume(e) => RcDoc::text("assume ").append(expr(e, 0)).append(RcDoc::text(";")).group(),
+            StmtKind::Havoc(x) => RcDoc::text(format!("havoc {};", x.name)),
             StmtKind::Error => RcDoc::text("/* unparsable statement */"),
         }
     }

@@ -518,6 +518,15 @@ impl<'k> Builder<'k> {
                     self.assign(v[t], e);
                 }
             }
+            StmtKind::Havoc(x) => {
+                // Each thread's copy takes its own arbitrary value where the thread runs.
+                let Some(v) = self.lookup(&x.name) else { return };
+                for t in 0..2 {
+                    let h = self.var(&format!("{}_havoc", x.name), Sort::Word);
+                    self.emit(Stmt::Havoc(h));
+                    self.assign(v[t], Expr::ite(p[t].clone(), Expr::Var(h), Expr::Var(v[t])));
+                }
+            }
             StmtKind::Store(a, i, e) => self.write(a, i, e, s.span, &p),
             StmtKind::Atomic(at) => {
                 let olds = self.atomic(at, s.span, &p);

@@ -24,6 +24,8 @@ enum Ins {
     Barrier(u32),
     Assert(Ex, u32),
     Assume(Ex, u32),
+    /// `havoc`: the slot, the statement.
+    Havoc(u32, u32),
 }
 
 struct Flat {
@@ -56,6 +58,9 @@ impl Flat {
             }
             StKind::Assign { slot, value } => {
                 self.emit(Ins::Set(*slot, value.clone()));
+            }
+            StKind::Havoc { slot } => {
+                self.emit(Ins::Havoc(*slot, s.id));
             }
             StKind::Read { slot, array, index } => {
                 self.emit(Ins::Read(*slot, *array, index.clone()));
@@ -237,25 +242,27 @@ pub fn run_scheduled(prog: &Program, inputs: &Inputs, max_steps: u64, sched: Opt
     let mut steps = 0u64;
     let outcome = (|| {
         for (e, span) in &prog.requires {
-            let th = Thread { locals: vec![], lid: [0; 3], gid: [0; 3], l: &l, params: &params };
+            let th = Thread { locals: vec![], lid: [0; 3], gid: [0; 3], l: &l, params: &params, havocs: 0 };
             if th.eval(e) == 0 {
                 return Outcome::Infeasible { span: *span, thread: None };
             }
         }
         for g in 0..groups {
             let gid = split(g, l.groups);
-            let mut threads: Vec<(usize, Vec<u32>)> = (0..tpg).map(|_| (0, vec![0; prog.slots.len()])).collect();
+            let mut threads: Vec<(usize, Vec<u32>, u32)> = (0..tpg).map(|_| (0, vec![0; prog.slots.len()], 0)).collect();
             loop {
                 let mut stops: Vec<Stop> = (0..tpg).map(|_| Stop::Halt).collect();
                 let mut queue: std::collections::VecDeque<usize> = (0..tpg as usize).collect();
                 let mut paused = vec![false; tpg as usize];
                 while let Some(&li) = queue.front() {
-                    let (pc, locals) = &mut threads[li];
-                    let mut th = Thread { locals: std::mem::take(locals), lid: split(li as u32, l.threads), gid, l: &l, params: &params };
+                    let (pc, locals, havocs) = &mut threads[li];
+                    let mut th =
+                        Thread { locals: std::mem::take(locals), lid: split(li as u32, l.threads), gid, l: &l, params: &params, havocs: *havocs };
                     // Scheduling points only while another thread of the group still runs.
                     let pause = sched.is_some() && queue.len() > 1;
                     let r = th.run(&code, pc, &mut mem, g, &mut steps, max_steps, pause, paused[li]);
                     *locals = th.locals;
+                    *havocs = th.havocs;
                     paused[li] = false;
                     match r {
                         Ok(Stop::Atomic) => {
@@ -294,7 +301,7 @@ pub fn run_scheduled(prog: &Program, inputs: &Inputs, max_steps: u64, sched: Opt
                     let dis = at.iter().position(|s| *s != at[en]).unwrap_or(0);
                     return Outcome::Defect(crate::report::Defect::Divergence { span, enabled: t(en), disabled: t(dis) });
                 }
-                for (pc, _) in threads.iter_mut() {
+                for (pc, _, _) in threads.iter_mut() {
                     *pc += 1;
                 }
             }
@@ -344,6 +351,8 @@ struct Thread<'a> {
     gid: [u32; 3],
     l: &'a kpl_lang::Launch,
     params: &'a [u32],
+    /// How many `havoc`s the thread has performed.
+    havocs: u32,
 }
 
 impl Thread<'_> {
@@ -405,6 +414,10 @@ impl Thread<'_> {
             }
             match &code[*pc] {
                 Ins::Set(s, e) => self.locals[*s as usize] = self.eval(e),
+                Ins::Havoc(s, id) => {
+                    self.locals[*s as usize] = mem.inputs.havoc_value(*id, &self.thread_id(), self.havocs);
+                    self.havocs += 1;
+                }
                 Ins::Read(s, a, i) => {
                     let i = self.eval(i);
                     oob(mem, *a, i, Op::Read, self)?;

@@ -73,6 +73,14 @@ impl Inputs {
         (mix(base ^ g ^ index as u64) >> 32) as u32
     }
 
+    /// The arbitrary value a `havoc` gives: the `n`-th havoc thread `t` performs, at
+    /// statement `stmt` (the same in every interpreter, since a thread performs its
+    /// havocs in program order in each).
+    pub fn havoc_value(&self, stmt: u32, t: &crate::report::ThreadId, n: u32) -> u32 {
+        let who = t.group.iter().chain(&t.local).fold(0u64, |h, &x| mix(h ^ x as u64));
+        (mix(mix(self.seed ^ 0x6861_766f_63u64) ^ who ^ ((stmt as u64) << 32 | n as u64)) >> 32) as u32
+    }
+
     /// Read `{"params": {...}, "arrays": {...}}` (CLI.md's witness format). An array is a
     /// list (elements from 0), an object from index to value, or, for a shared array, a
     /// list of such per group. Values may be numbers (negative ones wrap) or "0x.." strings.

@@ -72,6 +72,8 @@ pub enum StKind {
     Return,
     Assert(Ex),
     Assume(Ex),
+    /// `havoc x;`: an arbitrary value per thread (`Inputs::havoc_value`).
+    Havoc { slot: u32 },
 }
 
 impl St {
@@ -257,6 +259,7 @@ impl Compiler {
                     _ => StKind::Assign { slot, value: self.expr(e) },
                 }
             }
+            StmtKind::Havoc(x) => StKind::Havoc { slot: self.slot(&x.name) },
             StmtKind::Store(a, i, e) => {
                 StKind::Write { array: self.arrays[&a.name], index: self.expr(i), value: self.expr(e) }
             }

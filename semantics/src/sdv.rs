@@ -65,7 +65,10 @@ pub fn run_observed(prog: &Program, inputs: Inputs, opts: &Options, obs: Option<
     let launch = prog.launch;
     let total = launch.total_threads().min(MAX_THREADS) as usize;
     let params = prog.params.iter().map(|p| inputs.param(p)).collect();
+    let havoc = Inputs { seed: inputs.seed, ..Inputs::default() };
     let mut m = Machine {
+        havoc,
+        havocs: vec![0; total],
         p: prog,
         tpg: launch.threads_per_group() as u32,
         slots: vec![Vec::new(); prog.slots.len()],
@@ -105,6 +108,9 @@ struct Machine<'p, 'o> {
     trace: VecDeque<TraceStep>,
     pool: Vec<Vec<u32>>,
     obs: Option<&'o mut dyn Observer>,
+    /// Where `havoc` values come from (the run's seed), and how many each thread took.
+    havoc: Inputs,
+    havocs: Vec<u32>,
 }
 
 impl<'p, 'o> Machine<'p, 'o> {
@@ -185,6 +191,18 @@ impl<'p, 'o> Machine<'p, 'o> {
             StKind::Assign { slot, value } => {
                 self.step(s.id, n)?;
                 let vals = self.eval(value, act);
+                self.scatter(*slot, act, vals);
+            }
+            StKind::Havoc { slot } => {
+                self.step(s.id, n)?;
+                let vals = act
+                    .iter()
+                    .map(|&t| {
+                        let k = self.havocs[t as usize];
+                        self.havocs[t as usize] += 1;
+                        self.havoc.havoc_value(s.id, &self.thread(t), k)
+                    })
+                    .collect();
                 self.scatter(*slot, act, vals);
             }
             StKind::Read { slot, array, index } => {

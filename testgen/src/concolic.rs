@@ -134,6 +134,9 @@ struct Exec<'a> {
     max_steps: u64,
     deadline: Option<std::time::Instant>,
     run: Run,
+    /// How many `havoc`s each thread has performed (their values are concrete: the
+    /// interpreter's, from the seed, so replays agree).
+    havocs: Vec<u32>,
 }
 
 /// The most path items one run records (each is a constraint of its children's queries).
@@ -154,6 +157,7 @@ pub fn run(p: &Program, t: &mut Terms, inputs: &Inputs, max_steps: u64, deadline
         params: Vec::new(),
         mem: HashMap::new(),
         jump: vec![0; total],
+        havocs: vec![0; total],
         interval: 0,
         steps: 0,
         max_steps,
@@ -245,6 +249,15 @@ impl<'a> Exec<'a> {
                         None => Val { c: 0, s: None },
                     };
                     self.slots[*slot as usize][t as usize] = v;
+                }
+            }
+            StKind::Havoc { slot } => {
+                let l = self.p.launch;
+                for &t in act.iter() {
+                    let n = self.havocs[t as usize];
+                    self.havocs[t as usize] += 1;
+                    let c = self.inputs.havoc_value(s.id, &kpl_semantics::observe::thread_id(&l, t), n);
+                    self.slots[*slot as usize][t as usize] = Val { c, s: None };
                 }
             }
             StKind::Assign { slot, value } => {

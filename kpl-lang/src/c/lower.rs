@@ -107,6 +107,9 @@ pub(super) struct Lower<'u> {
     pub laying_out: Vec<usize>,
     /// The element layout of each array of structs or vectors, for reports.
     pub array_layouts: std::collections::BTreeMap<String, crate::layout::ElemLayout>,
+    /// Declarators of locals that may be read before they are assigned (`uninit.rs`):
+    /// they start with an arbitrary value.
+    pub indeterminate: &'u HashSet<Span>,
 }
 
 pub(super) struct Lowered {
@@ -119,10 +122,10 @@ pub(super) struct Lowered {
 /// KPL keywords and built-in names a C name must not become.
 const RESERVED: &[&str] = &[
     "kernel", "groups", "threads", "shared", "global", "param", "requires", "proc", "main", "local", "if", "else",
-    "while", "invariant", "candidate", "barrier", "break", "continue", "return", "assert", "assume", "true", "false", "lid", "gid",
+    "while", "invariant", "candidate", "barrier", "break", "continue", "return", "assert", "assume", "havoc", "true", "false", "lid", "gid",
 ];
 
-pub(super) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions) -> Lowered {
+pub(super) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions, indeterminate: &'u HashSet<Span>) -> Lowered {
     let mut l = Lower {
         o,
         funcs: HashMap::new(),
@@ -141,6 +144,7 @@ pub(super) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions) -> Lowered {
         layouts: HashMap::new(),
         laying_out: Vec::new(),
         array_layouts: Default::default(),
+        indeterminate,
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
@@ -891,7 +895,11 @@ impl<'u> Lower<'u> {
                 None => None,
             };
             let name = self.fresh(&x.name.name);
+            let havoc = init.is_none() && self.indeterminate.contains(&x.span);
             self.emit(k::StmtKind::Local(sp_id(&name, x.name.span), init), x.span);
+            if havoc {
+                self.emit(k::StmtKind::Havoc(sp_id(&name, x.name.span)), x.span);
+            }
             self.bind(&x.name.name, Entity::Local { kpl: name, ty });
         }
     }
@@ -917,7 +925,15 @@ impl<'u> Lower<'u> {
             Some(Init::List(items, sp)) => self.init_list(t, items, *sp),
             None => None,
         };
+        let havoc = init.is_none() && self.indeterminate.contains(&x.span);
         let leaves = self.record_locals(&x.name.name, t, init, x.span);
+        if havoc {
+            for l in &leaves {
+                if let Leaf::Word(Place::Local(name, _)) = l {
+                    self.emit(k::StmtKind::Havoc(sp_id(name, x.name.span)), x.span);
+                }
+            }
+        }
         self.bind(&x.name.name, Entity::Record { ty: t.clone(), leaves });
     }
 
@@ -1027,10 +1043,7 @@ impl<'u> Lower<'u> {
             );
             return None;
         }
-        let Some(body) = &f.body else {
-            self.unsupported(&format!("calling `{}`, which has no body (CUDA.md tier 2)", f.name.name), span);
-            return None;
-        };
+        let Some(body) = &f.body else { return self.bodiless_call(f, args, span) };
         let params: Vec<&Param> = f.params.iter().filter(|p| !(p.name.is_none() && self.base_type(&p.specs) == Ty::Void)).collect();
         if params.len() != args.len() {
             self.err(format!("`{}` takes {} argument(s) but {} were given", f.name.name, params.len(), args.len()), span);
@@ -1156,6 +1169,50 @@ impl<'u> Lower<'u> {
             Some((r, ty)) => Ret::Scalar(k::Expr::var(&r, span), ty),
             None => Ret::Scalar(k::Expr::num(0, span), Ty::Void),
         })
+    }
+
+    /// A call of a function declared without a body (CUDA.md tier 2): its scalar arguments
+    /// are evaluated, it has no other effect, and its result is arbitrary (GPUVerify's
+    /// reading of an external function).
+    fn bodiless_call(&mut self, f: &'u Func, args: &[Expr], span: Span) -> Option<Ret> {
+        if f.specs.iter().any(|s| s.word == "_Noreturn") {
+            // A call that never returns: reaching it is an error (GPUVerify's `unreachable`).
+            self.emit(k::StmtKind::Assert(k::Expr::num(0, span)), span);
+        }
+        for (i, a) in args.iter().enumerate() {
+            let pointer = f.params.get(i).is_some_and(|p| !p.ptrs.is_empty() || p.dims > 0);
+            if !pointer && self.agg_type(a).is_none() {
+                self.expr_stmt(a);
+            }
+        }
+        let rct = self.spec_type(&f.specs);
+        if f.ptrs > 0 {
+            self.unsupported(&format!("using the pointer `{}` returns (it has no body)", f.name.name), span);
+            return None;
+        }
+        if rct.is_aggregate() {
+            let leaves = self.record_locals(&format!("{}_result", f.name.name), &rct, None, span);
+            let mut vals = Vec::new();
+            for l in leaves {
+                if let Leaf::Word(p @ Place::Local(..)) = &l {
+                    if let Place::Local(n, _) = p {
+                        self.emit(k::StmtKind::Havoc(sp_id(n, span)), span);
+                    }
+                    vals.push(super::lower_agg::VLeaf::Word(self.read_place(p, span)));
+                } else {
+                    vals.push(super::lower_agg::VLeaf::Ptr(Entity::Invalid));
+                }
+            }
+            return Some(Ret::Agg(super::lower_agg::AggVal { ty: rct, leaves: vals }));
+        }
+        let rty = self.base_type(&f.specs);
+        if rty == Ty::Void {
+            return Some(Ret::Scalar(k::Expr::num(0, span), Ty::Void));
+        }
+        let r = self.fresh(&format!("{}_result", f.name.name));
+        self.emit(k::StmtKind::Local(sp_id(&r, span), None), span);
+        self.emit(k::StmtKind::Havoc(sp_id(&r, span)), span);
+        Some(Ret::Scalar(k::Expr::var(&r, span), rty))
     }
 
     /// The value of a constant integer expression (array sizes).

@@ -145,11 +145,11 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
     if let Some(d) = nesting::check_unit(&unit) {
         return Err(vec![d]);
     }
-    let uninitialised = uninit::check_unit(&unit);
+    let (uninitialised, indeterminate) = uninit::check_unit(&unit);
     if !uninitialised.is_empty() {
         return Err(uninitialised);
     }
-    let mut lowered = lower::lower(&unit, o);
+    let mut lowered = lower::lower(&unit, o, &indeterminate);
     warnings.append(&mut lowered.warnings);
     errors.append(&mut lowered.errors);
     let Some(kernel) = lowered.kernel.take() else {

@@ -44,7 +44,7 @@ impl fmt::Display for CTok {
 
 const COMMON_SPECS: &[&str] = &[
     "void", "int", "unsigned", "signed", "long", "short", "char", "float", "double", "bool", "_Bool", "size_t",
-    "const", "volatile", "static", "extern", "inline", "restrict", "__restrict", "__restrict__",
+    "const", "volatile", "static", "extern", "inline", "restrict", "__restrict", "__restrict__", "_Noreturn",
 ];
 const CUDA_SPECS: &[&str] =
     &["__global__", "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__"];
@@ -82,7 +82,8 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
         let sp = t.span;
         let tok = match t.kind {
             Kind::Ident if DROPPED.contains(&t.text.as_str()) => {
-                // Skip the balanced parenthesised argument that follows.
+                // Skip the balanced parenthesised argument that follows (keeping only
+                // `noreturn`, which changes what a call means).
                 let mut j = i + 1;
                 let mut depth = 0;
                 while j < toks.len() {
@@ -97,6 +98,9 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
                         _ => {}
                     }
                     j += 1;
+                }
+                if toks[i..j.min(toks.len())].iter().any(|t| t.text == "noreturn" || t.text == "__noreturn__") {
+                    out.push((sp.start, CTok::Spec("_Noreturn".into()), sp.end));
                 }
                 i = j + 1;
                 continue;

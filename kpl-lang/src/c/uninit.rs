@@ -1,18 +1,23 @@
 //! Locals that may be read before they are assigned. C leaves such a value indeterminate
-//! (GPUVerify treats it as arbitrary); KPL's locals start at 0, so lowering the read would
-//! be an approximation that can hide a defect. Reading one is a diagnostic until kpl models
-//! indeterminate values. The analysis is conservative: a read counts as uninitialised
-//! unless an assignment reaches it on every path in source order (a loop body's assignments
-//! do not count after the loop, nor in the body's earlier statements).
+//! (GPUVerify treats it as arbitrary); KPL's locals start at 0, so the lowering gives each
+//! such local an arbitrary value (`havoc`) where it is declared. A pointer read before it
+//! is assigned is an error (kpl cannot tell its array). The analysis is conservative: a
+//! read counts as uninitialised unless an assignment reaches it on every path in source
+//! order (a loop body's assignments do not count after the loop, nor in the body's earlier
+//! statements).
 
 use super::ast::*;
 use crate::diagnostic::Diagnostic;
-use std::collections::HashSet;
+use crate::span::Span;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Default)]
 struct Flow {
-    /// Scalars declared without an initialiser, by name.
-    uninit: HashSet<String>,
+    /// Locals declared without an initialiser, by name: the declarator's span, and
+    /// whether it is a pointer.
+    uninit: HashMap<String, (Span, bool)>,
+    /// Declarators (by span) of locals that may be read unassigned.
+    havoc: HashSet<Span>,
     /// Those of them definitely assigned at this point.
     assigned: HashSet<String>,
     errors: Vec<Diagnostic>,
@@ -44,7 +49,15 @@ impl Flow {
         let covered = self.assigned.contains(&x.name)
             || path.match_indices('.').any(|(i, _)| self.assigned.contains(&path[..i]))
             || self.assigned.contains(path);
-        if self.uninit.contains(&x.name) && !covered && self.reported.insert(x.name.clone()) {
+        let Some(&(decl, pointer)) = self.uninit.get(&x.name) else { return };
+        if covered {
+            return;
+        }
+        if !pointer {
+            self.havoc.insert(decl);
+            return;
+        }
+        if self.reported.insert(x.name.clone()) {
             self.errors.push(
                 Diagnostic::error(
                     format!("`{}` may be read before it is assigned: C leaves its value indeterminate, which kpl does not model yet", x.name),
@@ -135,7 +148,7 @@ impl Flow {
                 }
                 // Arrays are out of scope here (per-thread arrays are refused elsewhere).
                 None if x.dims.is_empty() => {
-                    self.uninit.insert(x.name.name.clone());
+                    self.uninit.insert(x.name.name.clone(), (x.span, x.ptrs > 0));
                     self.assigned.remove(&x.name.name);
                 }
                 None => {}
@@ -197,14 +210,18 @@ impl Flow {
 }
 
 /// Every read of a possibly unassigned local in the unit's functions.
-pub fn check_unit(u: &Unit) -> Vec<Diagnostic> {
+/// Gives the errors (pointers) and the declarators of the other locals that need an
+/// arbitrary initial value.
+pub fn check_unit(u: &Unit) -> (Vec<Diagnostic>, HashSet<Span>) {
     let mut errors = Vec::new();
+    let mut havoc = HashSet::new();
     for item in &u.items {
         if let Item::Func(Func { body: Some(b), .. }) = item {
             let mut f = Flow::default();
             b.stmts.iter().for_each(|s| f.stmt(s));
             errors.extend(f.errors);
+            havoc.extend(f.havoc);
         }
     }
-    errors
+    (errors, havoc)
 }

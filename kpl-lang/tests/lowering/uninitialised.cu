@@ -1,6 +1,7 @@
 // args: --blockDim=8
 // A local read before it is assigned has an indeterminate value in C; kpl's locals start at
-// 0, so such a read is refused rather than assumed 0. Assigned on every path is fine.
+// 0, so such a local gets an arbitrary value (`havoc`) where it is declared. Assigned on
+// every path needs none.
 __global__ void k(int *A) {
   int x;
   int y;
