@@ -427,9 +427,12 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
     let d = match &l.kind {
         LabelKind::Race { array, second, logged, .. } => {
             let scope = if w.same_group { "intra-group" } else { "inter-group" };
-            let idx = w.index.map(|i| render::index_text(layouts, array, i as u64)).unwrap_or_default();
+            let at = match w.index {
+                Some(i) => layouts.element_text(array, i as u64),
+                None => layouts.names.get(array).cloned().unwrap_or_else(|| array.clone()),
+            };
             let mut d = Diagnostic::error(
-                format!("{status} {} race on {array}{idx} ({scope})", race_kind(*second, *logged)),
+                format!("{status} {} race on {at} ({scope})", race_kind(*second, *logged)),
                 span(l.span),
             )
             .with_label(format!("{} by {}", second.name(), ids_text(&w.threads[1], dims)));

@@ -70,13 +70,9 @@ pub fn defect(
     layouts: &crate::render::Layouts,
 ) -> String {
     // GPUVerify names an element of an array of structs or vectors and its bytes.
-    let index = |array: &str| {
-        w.index
-            .map(|i| match layouts.get(array) {
-                Some(l) => l.byte_text(i as u64),
-                None => format!("[{i}]"),
-            })
-            .unwrap_or_default()
+    let element = |array: &str| match w.index {
+        Some(i) => layouts.byte_text(array, i as u64),
+        None => layouts.names.get(array).cloned().unwrap_or_else(|| array.to_string()),
     };
     let at = |start: usize| place(path, src, start);
     let who = |t: usize, spaces: bool| thread(&w.threads[t], launch, dialect, spaces);
@@ -88,10 +84,10 @@ pub fn defect(
                 AccessKind::Atomic => "Atomic",
             };
             let (first, second) = (name(*logged), name(*second));
-            let idx = index(array);
+            let element = element(array);
             let (loc2, line2) = at(span.0);
             let mut out = format!(
-                "\n{path}: error: possible {}-{} race on {array}{idx}:\n\n{second} by {}, {loc2}\n{line2}\n\n",
+                "\n{path}: error: possible {}-{} race on {element}:\n\n{second} by {}, {loc2}\n{line2}\n\n",
                 first.to_lowercase(),
                 second.to_lowercase(),
                 who(1, true)

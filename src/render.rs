@@ -81,25 +81,16 @@ pub fn memory_json(mem: &[(String, ArrayContents)]) -> Value {
     )
 }
 
-/// The arrays of C structs and vectors, by KPL name (`kpl_lang::Checked::layouts`).
-pub type Layouts = std::collections::BTreeMap<String, kpl_lang::layout::ElemLayout>;
-
-/// `[7]`, or `[3].y` for word 7 of an array of two-word structs.
-pub fn index_text(layouts: &Layouts, array: &str, index: u64) -> String {
-    match layouts.get(array) {
-        Some(l) => l.kpl_text(index),
-        None => format!("[{index}]"),
-    }
-}
+pub use kpl_lang::layout::Layouts;
 
 /// A defect as a diagnostic with both accesses (or both threads) pointing at the source.
 pub fn defect_diagnostic(d: &Defect, n: usize, layouts: &Layouts) -> kpl_lang::Diagnostic {
     use kpl_lang::Diagnostic;
     match d {
         Defect::Race { kind, scope, array, index, accesses: [a, b] } => {
-            let at = index_text(layouts, array, *index as u64);
-            let label = |x: &Access| format!("{} of {array}{at} by {} (value {})", x.op.name(), thread_text(&x.thread, n), x.value);
-            Diagnostic::error(format!("{} {} data race on {array}{at}", kind.name(), scope.name()), b.span)
+            let at = layouts.element_text(array, *index as u64);
+            let label = |x: &Access| format!("{} of {at} by {} (value {})", x.op.name(), thread_text(&x.thread, n), x.value);
+            Diagnostic::error(format!("{} {} data race on {at}", kind.name(), scope.name()), b.span)
                 .with_label(label(b))
                 .with_secondary(a.span, label(a))
         }
@@ -122,7 +113,7 @@ pub fn defect_diagnostic(d: &Defect, n: usize, layouts: &Layouts) -> kpl_lang::D
             d
         }
         Defect::OutOfBounds { array, index, size, access } => Diagnostic::error(
-            format!("out-of-bounds {} of {array}{} (size {size})", access.op.name(), index_text(layouts, array, *index as u64)),
+            format!("out-of-bounds {} of {} (size {size})", access.op.name(), layouts.element_text(array, *index as u64)),
             access.span,
         )
         .with_label(format!("by {}", thread_text(&access.thread, n))),

@@ -35,6 +35,8 @@ fn every_race_free_project_kernel_agrees_on_20_input_sets() {
     let files: Vec<_> = kernels("tests/kernels", "kpl")
         .into_iter()
         .filter(|k| header(k, "verify") == ["verified"] && header(k, "options").is_empty())
+        // Arbitrary values (`havoc`) have no device counterpart: difftest skips such kernels.
+        .filter(|k| !std::fs::read_to_string(k).unwrap_or_default().contains("havoc "))
         .collect();
     assert!(files.len() >= 12, "only {} race-free kernels", files.len());
     let mut args = vec!["difftest", "--runs", "20"];

@@ -18,7 +18,7 @@ pub struct Checked {
     /// Warnings (the kernel is still accepted).
     pub warnings: Vec<Diagnostic>,
     /// Arrays whose elements are C structs or vectors (several words each), by KPL name.
-    pub layouts: std::collections::BTreeMap<String, crate::layout::ElemLayout>,
+    pub layouts: crate::layout::Layouts,
 }
 
 /// Parse and check KPL source. `Err` holds every error found (at least one).

@@ -2,6 +2,42 @@
 //! structs or vectors is one KPL array of words (ctypes.rs in the C front end), and reports
 //! name an element and its field (`G[3].y`), or GPUVerify's byte range (`G[3] (bytes 4..7)`).
 
+use std::collections::BTreeMap;
+
+/// What reports need to name a lowered array's elements as C does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layouts {
+    /// Arrays of structs or vectors, by KPL name.
+    pub elems: BTreeMap<String, ElemLayout>,
+    /// Arrays whose C name is not a KPL name (`q.p[4]`, a pointer field of a struct
+    /// parameter), by KPL name.
+    pub names: BTreeMap<String, String>,
+}
+
+impl Layouts {
+    fn name<'a>(&'a self, array: &'a str) -> &'a str {
+        self.names.get(array).map(|s| s.as_str()).unwrap_or(array)
+    }
+
+    /// `A[7]`, `G[3].y`, `q.p[4][0]`: word `index` of `array` as C names it.
+    pub fn element_text(&self, array: &str, index: u64) -> String {
+        let at = match self.elems.get(array) {
+            Some(l) => l.kpl_text(index),
+            None => format!("[{index}]"),
+        };
+        format!("{}{at}", self.name(array))
+    }
+
+    /// GPUVerify's spelling: `G[3] (bytes 4..7)` for arrays of structs and vectors.
+    pub fn byte_text(&self, array: &str, index: u64) -> String {
+        let at = match self.elems.get(array) {
+            Some(l) => l.byte_text(index),
+            None => format!("[{index}]"),
+        };
+        format!("{}{at}", self.name(array))
+    }
+}
+
 /// The layout of one element: a part per word, in word order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ElemLayout {

@@ -203,7 +203,7 @@ impl<'u> Lower<'u> {
             return;
         }
         let parts = paths.into_iter().zip(bytes).map(|(p, (o, s))| (p, o, s)).collect();
-        self.array_layouts.insert(kpl.to_string(), crate::layout::ElemLayout { parts });
+        self.array_layouts.elems.insert(kpl.to_string(), crate::layout::ElemLayout { parts });
     }
 
     /// How many words a value of the type takes.

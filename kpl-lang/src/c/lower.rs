@@ -106,7 +106,7 @@ pub(super) struct Lower<'u> {
     pub layouts: HashMap<usize, Rc<Vec<Field>>>,
     pub laying_out: Vec<usize>,
     /// The element layout of each array of structs or vectors, for reports.
-    pub array_layouts: std::collections::BTreeMap<String, crate::layout::ElemLayout>,
+    pub array_layouts: crate::layout::Layouts,
     /// Declarators of locals that may be read before they are assigned (`uninit.rs`):
     /// they start with an arbitrary value.
     pub indeterminate: &'u HashSet<Span>,
@@ -114,7 +114,7 @@ pub(super) struct Lower<'u> {
 
 pub(super) struct Lowered {
     pub kernel: Option<k::Kernel>,
-    pub layouts: std::collections::BTreeMap<String, crate::layout::ElemLayout>,
+    pub layouts: crate::layout::Layouts,
     pub errors: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
 }
@@ -398,10 +398,6 @@ impl<'u> Lower<'u> {
                     }
                 }
             }
-            if dims.len() > 3 {
-                self.unsupported("arrays of more than three dimensions", x.span);
-                return;
-            }
             let total: u64 = dims.iter().map(|&d| d as u64).product::<u64>().saturating_mul(words);
             if total > u32::MAX as u64 {
                 self.err("this `__shared__` array has more than 2^32 elements", x.span);
@@ -460,7 +456,8 @@ impl<'u> Lower<'u> {
                 let copy = assigned.contains(&name.name);
                 let mut leaves = Vec::new();
                 let names = self.leaf_names(&base);
-                for (leaf, ln) in self.leaves(&base).into_iter().zip(names) {
+                let paths = self.leaf_paths(&base);
+                for ((leaf, ln), path) in self.leaves(&base).into_iter().zip(names).zip(paths) {
                     let kpl = self.fresh(&format!("{}_{}", name.name, ln));
                     match leaf {
                         LeafTy::Word(ty) => {
@@ -475,6 +472,7 @@ impl<'u> Lower<'u> {
                         }
                         LeafTy::Ptr(pt) => {
                             decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&kpl, name.span), size: None }, span: p.span });
+                            self.array_layouts.names.insert(kpl.clone(), format!("{}{path}", name.name));
                             let (elem, agg) = pt.split();
                             leaves.push(Leaf::Ptr(Entity::Array { kpl, elem, dims: vec![], readonly: false, offset: None, agg }));
                         }

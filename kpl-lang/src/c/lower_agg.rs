@@ -82,8 +82,13 @@ impl<'u> Lower<'u> {
                     cur = a;
                 }
                 idx.reverse();
-                let arr = self.array_of(cur)?;
-                self.element_of(arr, &idx, span)
+                match self.lvalue(cur)? {
+                    Lv::Agg(t @ CType::Array(..), leaves) => self.record_elements(t, leaves, &idx, span),
+                    lv => {
+                        let arr = self.array_in(lv, cur)?;
+                        self.element_of(arr, &idx, span)
+                    }
+                }
             }
             ExprKind::Unary(UOp::Deref, p) => match &p.kind {
                 // `*(a + i)` is `a[i]`.
@@ -114,6 +119,8 @@ impl<'u> Lower<'u> {
                         Leaf::Ptr(a) => Some(Lv::Array(a)),
                         Leaf::Word(p) => Some(Lv::PtrWord(p)),
                     },
+                    // An array field of a struct variable: its words (indexed by constants).
+                    CType::Array(..) if !matches!(sel.first(), Some(Leaf::Word(Place::Elem { .. }))) => Some(Lv::Agg(ft, sel)),
                     CType::Array(..) => self.array_field(&ft, sel.first(), span),
                     _ => Some(Lv::Agg(ft, sel)),
                 }
@@ -132,9 +139,50 @@ impl<'u> Lower<'u> {
         }
     }
 
+    /// Constant indices into an array field of a struct variable (its words are locals or
+    /// pointer fields); further indices go to the array a pointer element names.
+    fn record_elements(&mut self, mut t: CType, mut leaves: Vec<Leaf>, idx: &[&Expr], span: Span) -> Option<Lv> {
+        let mut rest = idx;
+        while let (CType::Array(e, n), Some((i, tail))) = (t.clone(), rest.split_first()) {
+            let Some(k) = self.const_eval(i) else {
+                self.unsupported("indexing an array field of a struct variable with a non-constant index (per-thread arrays)", i.span);
+                return None;
+            };
+            if k < 0 || k >= n as i64 {
+                self.err(format!("index {k} is outside the field's {n} elements"), i.span);
+                return None;
+            }
+            let w = self.words(&e) as usize;
+            leaves = leaves.get(k as usize * w..(k as usize + 1) * w)?.to_vec();
+            t = *e;
+            rest = tail;
+        }
+        let lv = match (&t, leaves.first()) {
+            (CType::Scalar(_), Some(Leaf::Word(p))) => Lv::Word(p.clone()),
+            (CType::Pointer(_), Some(Leaf::Ptr(a))) => Lv::Array(a.clone()),
+            _ => Lv::Agg(t, leaves),
+        };
+        if rest.is_empty() {
+            return Some(lv);
+        }
+        match lv {
+            Lv::Array(a) => self.element_of(a, rest, span),
+            _ => {
+                self.err("too many indices", span);
+                None
+            }
+        }
+    }
+
     /// The array an expression denotes (the base of an index).
     fn array_of(&mut self, e: &Expr) -> Option<Entity> {
-        match self.lvalue(e)? {
+        let lv = self.lvalue(e)?;
+        self.array_in(lv, e)
+    }
+
+    /// The array a place denotes (`e` is its expression, for messages).
+    fn array_in(&mut self, lv: Lv, e: &Expr) -> Option<Entity> {
+        match lv {
             Lv::Array(a) => Some(a),
             Lv::PtrWord(_) => {
                 self.unsupported("a pointer read from memory (kpl cannot tell which array it points into)", e.span);

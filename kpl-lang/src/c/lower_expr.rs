@@ -369,7 +369,7 @@ impl<'u> Lower<'u> {
     }
 
     /// The usual arithmetic conversions: the common type of two operands.
-    fn common(a: Ty, b: Ty) -> Ty {
+    pub(super) fn common(a: Ty, b: Ty) -> Ty {
         match (promote(a), promote(b)) {
             (Ty::Float, _) | (_, Ty::Float) => Ty::Float,
             (Ty::UInt, _) | (_, Ty::UInt) => Ty::UInt,
@@ -740,6 +740,9 @@ impl<'u> Lower<'u> {
         if let Some(v) = self.annotation_call(n, args, span) {
             return v;
         }
+        if let Some(v) = self.library_call(n, args, span) {
+            return v;
+        }
         let cuda = self.o.dialect == Dialect::Cuda;
         match n {
             "__syncthreads" if cuda => {
@@ -918,7 +921,7 @@ impl<'u> Lower<'u> {
                 if n.starts_with("__shfl") || n == "__syncwarp" {
                     d = crate::Diagnostic::error(format!("`{n}`: warp-synchronous code is CUDA.md tier 2, not supported yet"), name.span);
                 } else {
-                    d = d.with_help("kpl knows the kernel's `__device__` functions, the thread ids, barriers, fences, GPUVerify's annotations, min/max/abs and sqrtf/fabsf/fminf/fmaxf");
+                    d = d.with_help("kpl knows the file's functions, the thread ids, barriers, fences, atomics, GPUVerify's annotations, the math library and the integer built-ins (min, max, abs, clamp, add_sat, clz, popcount, rotate, mul24, ...)");
                 }
                 self.errors.push(d);
                 failed()

@@ -9,6 +9,7 @@ mod ctypes;
 mod lower;
 mod lower_agg;
 mod lower_annotations;
+mod lower_builtins;
 mod lower_atomic;
 mod lower_expr;
 mod nesting;

@@ -1,0 +1,204 @@
+//! The CUDA and OpenCL library functions kpl knows beyond min/max/abs and the exact float
+//! builtins: integer built-ins lowered exactly (`add_sat`, `mul24`, `clz`, `popcount`,
+//! `rotate`, `clamp`, `select`, `hadd`, ...), and the math library (`exp`, `sinf`,
+//! `native_log`, `__expf`, `pow`, `ceil`, ...), whose results are arbitrary floats: the
+//! verifier and the interpreter both take any value (`havoc`), an over-approximation of
+//! the uninterpreted functions GPUVerify uses (races and divergence stay exact; an
+//! assertion about a math result can fail where the real function would not).
+
+use super::ast::*;
+use super::lower::{sp_id, Lower, Ty};
+use super::lower_expr::{bin, call, kx, Val};
+use crate::ast::{self as k, BinOp, Builtin};
+use crate::span::Span;
+
+/// Math functions by base name (`f`, `native_`, `half_` and `__` variants are accepted).
+const MATH: &[&str] = &[
+    "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "logb", "pow", "pown", "powr", "rootn", "sin", "cos",
+    "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sinpi", "cospi", "tanpi",
+    "asinpi", "acospi", "atanpi", "atan2pi", "ceil", "floor", "round", "trunc", "rint", "nearbyint", "fmod", "remainder",
+    "hypot", "cbrt", "rsqrt", "recip", "erf", "erfc", "erfinv", "erfcinv", "lgamma", "tgamma", "fma", "mad", "copysign",
+    "fdim", "nextafter", "ldexp", "scalbn", "divide", "fdivide", "saturate", "normcdf", "normcdfinv", "rcbrt", "exp10",
+];
+
+/// The math function a name calls, if it is one: the name without its variant marks.
+fn math_base(n: &str) -> Option<&str> {
+    let n = n.trim_start_matches("__").trim_start_matches("native_").trim_start_matches("half_");
+    let base = if MATH.contains(&n) { n } else { n.strip_suffix('f').filter(|b| MATH.contains(b))? };
+    Some(base)
+}
+
+impl<'u> Lower<'u> {
+    /// A call of a library function kpl knows; `None` if `n` is not one.
+    pub(super) fn library_call(&mut self, n: &str, args: &[Expr], span: Span) -> Option<Val> {
+        if math_base(n).is_some() {
+            // Arguments are evaluated (their reads are accesses); the result is any float.
+            for a in args {
+                let v = self.expr(a);
+                if v.e.has_reads() {
+                    let t = self.temp();
+                    self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);
+                }
+            }
+            let r = self.fresh(&format!("{}_result", n.trim_start_matches('_')));
+            self.emit(k::StmtKind::Local(sp_id(&r, span), None), span);
+            self.emit(k::StmtKind::Havoc(sp_id(&r, span)), span);
+            return Some(Val { e: k::Expr::var(&r, span), ty: Ty::Float });
+        }
+        let int = |l: &mut Self, a: &Expr| {
+            let v = l.expr(a);
+            l.bind_temp(v, a.span)
+        };
+        let want = |l: &mut Self, k: usize| l.arity_ok(n, args.len(), k, span);
+        let num = |v: u64| k::Expr::num(v, span);
+        let cond = |c: k::Expr, a: k::Expr, b: k::Expr| kx(k::ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), span);
+        match n {
+            "mul24" | "__mul24" | "__umul24" | "mad24" => {
+                let k = if n == "mad24" { 3 } else { 2 };
+                if !want(self, k) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let (a, b) = (int(self, &args[0]), int(self, &args[1]));
+                let ty = if n == "__umul24" { Ty::UInt } else { Lower::common(a.ty, b.ty) };
+                let mut e = bin(BinOp::Mul, a.e, b.e, span);
+                if k == 3 {
+                    let c = int(self, &args[2]);
+                    e = bin(BinOp::Add, e, c.e, span);
+                }
+                Some(Val { e, ty })
+            }
+            "add_sat" | "sub_sat" | "hadd" | "rhadd" => {
+                if !want(self, 2) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let (a, b) = (int(self, &args[0]), int(self, &args[1]));
+                let ty = Lower::common(a.ty, b.ty);
+                let signed = ty == Ty::Int;
+                let (x, y) = (a.e, b.e);
+                let e = match (n, signed) {
+                    // Unsigned: wrap-around shows as a result below (above) an operand.
+                    ("add_sat", false) => {
+                        let s = bin(BinOp::Add, x.clone(), y, span);
+                        cond(bin(BinOp::Lt, s.clone(), x, span), num(0xFFFF_FFFF), s)
+                    }
+                    ("sub_sat", false) => cond(bin(BinOp::Lt, x.clone(), y.clone(), span), num(0), bin(BinOp::Sub, x, y, span)),
+                    // Signed: overflow iff the operands' signs agree (add) or differ (sub)
+                    // and the result's differs from the first operand's.
+                    ("add_sat" | "sub_sat", true) => {
+                        let op = if n == "add_sat" { BinOp::Add } else { BinOp::Sub };
+                        let r = bin(op, x.clone(), y.clone(), span);
+                        let neg = |e: k::Expr| call(Builtin::Slt, vec![e, num(0)], span);
+                        let same = bin(BinOp::Eq, neg(x.clone()), neg(y), span);
+                        let ok_signs = if n == "add_sat" { same } else { kx(k::ExprKind::Unary(k::UnOp::Not, Box::new(same)), span) };
+                        let flipped = bin(BinOp::Ne, neg(r.clone()), neg(x.clone()), span);
+                        let over = bin(BinOp::LAnd, ok_signs, flipped, span);
+                        let limit = cond(neg(x), num(0x8000_0000), num(0x7FFF_FFFF));
+                        cond(over, limit, r)
+                    }
+                    // (a + b) >> 1 without overflow: (a >> 1) + (b >> 1) + (a & b & 1); rhadd
+                    // rounds up: ... + ((a | b) & 1).
+                    _ => {
+                        let shr = |e: k::Expr| if signed { call(Builtin::Ashr, vec![e, num(1)], span) } else { bin(BinOp::Shr, e, num(1), span) };
+                        let low = if n == "hadd" { BinOp::BitAnd } else { BinOp::BitOr };
+                        let carry = bin(BinOp::BitAnd, bin(low, x.clone(), y.clone(), span), num(1), span);
+                        bin(BinOp::Add, bin(BinOp::Add, shr(x), shr(y), span), carry, span)
+                    }
+                };
+                Some(Val { e, ty })
+            }
+            "clamp" => {
+                if !want(self, 3) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let (x, lo, hi) = (int(self, &args[0]), int(self, &args[1]), int(self, &args[2]));
+                let ty = Lower::common(Lower::common(x.ty, lo.ty), hi.ty);
+                let conv = |l: &mut Self, v: Val| l.convert(v, ty, span);
+                let (x, lo, hi) = (conv(self, x), conv(self, lo), conv(self, hi));
+                let e = match ty {
+                    Ty::Float => call(Builtin::Fmin, vec![call(Builtin::Fmax, vec![x, lo], span), hi], span),
+                    Ty::Int => {
+                        let lt = |a: k::Expr, b: k::Expr| call(Builtin::Slt, vec![a, b], span);
+                        let m = cond(lt(x.clone(), lo.clone()), lo, x);
+                        let m = self.bind_temp(Val { e: m, ty }, span).e;
+                        cond(lt(hi.clone(), m.clone()), hi, m)
+                    }
+                    _ => call(Builtin::Min, vec![call(Builtin::Max, vec![x, lo], span), hi], span),
+                };
+                Some(Val { e, ty })
+            }
+            "select" => {
+                // Scalar select(a, b, c): c ? b : a (OpenCL).
+                if !want(self, 3) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let (a, b) = (int(self, &args[0]), int(self, &args[1]));
+                let c = self.cond(&args[2]);
+                let ty = Lower::common(a.ty, b.ty);
+                let (a, b) = (self.convert(a, ty, span), self.convert(b, ty, span));
+                Some(Val { e: cond(c, b, a), ty })
+            }
+            "rotate" => {
+                if !want(self, 2) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let (a, s) = (int(self, &args[0]), int(self, &args[1]));
+                let s = self.bind_temp(Val { e: bin(BinOp::BitAnd, s.e, num(31), span), ty: Ty::UInt }, span).e;
+                let left = bin(BinOp::Shl, a.e.clone(), s.clone(), span);
+                let right = bin(BinOp::Shr, a.e, bin(BinOp::BitAnd, bin(BinOp::Sub, num(32), s.clone(), span), num(31), span), span);
+                let e = cond(bin(BinOp::Eq, s, num(0), span), left.clone(), bin(BinOp::BitOr, left, right, span));
+                Some(Val { e, ty: a.ty })
+            }
+            "popcount" | "__popc" => {
+                if !want(self, 1) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                // SWAR bit count.
+                let x = int(self, &args[0]).e;
+                let step = |l: &mut Self, e: k::Expr| l.bind_temp(Val { e, ty: Ty::UInt }, span).e;
+                let a = bin(BinOp::Sub, x.clone(), bin(BinOp::BitAnd, bin(BinOp::Shr, x, num(1), span), num(0x5555_5555), span), span);
+                let a = step(self, a);
+                let b = bin(
+                    BinOp::Add,
+                    bin(BinOp::BitAnd, a.clone(), num(0x3333_3333), span),
+                    bin(BinOp::BitAnd, bin(BinOp::Shr, a, num(2), span), num(0x3333_3333), span),
+                    span,
+                );
+                let b = step(self, b);
+                let c = bin(BinOp::BitAnd, bin(BinOp::Add, b.clone(), bin(BinOp::Shr, b, num(4), span), span), num(0x0F0F_0F0F), span);
+                let e = bin(BinOp::Shr, bin(BinOp::Mul, c, num(0x0101_0101), span), num(24), span);
+                Some(Val { e, ty: Ty::Int })
+            }
+            "clz" | "__clz" => {
+                if !want(self, 1) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                // Binary search for the highest set bit: 32 for 0.
+                let mut x = int(self, &args[0]).e;
+                let mut n_acc: Option<k::Expr> = None;
+                for sh in [16u64, 8, 4, 2, 1] {
+                    let mask = !((1u64 << (32 - sh)) - 1) & 0xFFFF_FFFF;
+                    let empty = bin(BinOp::Eq, bin(BinOp::BitAnd, x.clone(), num(mask), span), num(0), span);
+                    let empty = self.bind_temp(Val { e: empty, ty: Ty::UInt }, span).e;
+                    let add = cond(empty.clone(), num(sh), num(0));
+                    n_acc = Some(match n_acc {
+                        None => add,
+                        Some(a) => bin(BinOp::Add, a, add, span),
+                    });
+                    x = self.bind_temp(Val { e: cond(empty, bin(BinOp::Shl, x.clone(), num(sh), span), x), ty: Ty::UInt }, span).e;
+                }
+                let zero_top = bin(BinOp::Eq, bin(BinOp::BitAnd, x, num(0x8000_0000), span), num(0), span);
+                let e = bin(BinOp::Add, n_acc.unwrap_or_else(|| num(0)), cond(zero_top, num(1), num(0)), span);
+                Some(Val { e, ty: Ty::Int })
+            }
+            "__requires_fresh_array" => {
+                // kpl's arrays never overlap (kernel pointer parameters are distinct
+                // arrays), so a fresh array is what every array already is.
+                if want(self, 1) && self.array_argument(&args[0], false).is_none() {
+                    self.err("`__requires_fresh_array` needs an array", args[0].span);
+                }
+                Some(Val { e: num(0), ty: Ty::Void })
+            }
+            _ => None,
+        }
+    }
+}
