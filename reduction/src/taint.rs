@@ -1,8 +1,11 @@
 //! The choice of shared-state abstraction per array (paper, section 5.2): a flow-insensitive,
 //! inter-procedural taint analysis. An array whose values may reach a branch or loop
 //! condition, or an array index, gets the equality abstraction; every other array the
-//! adversarial one. Names are tracked per proc, which may over-taint sibling scopes that
-//! reuse a name: that only picks the more precise abstraction.
+//! adversarial one, except arrays named `*_private` (the C front end's per-thread memory,
+//! which a thread reads back), which get the equality abstraction: sound for any array, so
+//! a user's array of that name only gets the more precise abstraction. Names are tracked
+//! per proc, which may over-taint sibling scopes that reuse a name: that only picks the
+//! more precise abstraction.
 
 use crate::seq::Abstraction;
 use kpl_lang::ast::*;
@@ -39,7 +42,11 @@ pub fn choose(k: &Kernel) -> BTreeMap<String, Abstraction> {
     arrays
         .into_iter()
         .map(|a| {
-            let abs = if t.sinks.contains(&a) { Abstraction::Equality } else { Abstraction::Adversarial };
+            // The C front end's private memory (`c/private.rs` names it `<var>_private`): a
+            // thread reads back what it wrote, so its values are tracked (a precision
+            // choice only: the equality abstraction is sound for every array).
+            let private = a.ends_with("_private");
+            let abs = if t.sinks.contains(&a) || private { Abstraction::Equality } else { Abstraction::Adversarial };
             (a, abs)
         })
         .collect()

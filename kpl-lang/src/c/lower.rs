@@ -46,6 +46,8 @@ pub(super) enum Entity {
     /// A pointer variable declared without an initialiser, before its first assignment
     /// (which fixes its array): its offset local.
     PendingPtr { name: String, offset: String, readonly: bool },
+    /// A scalar local whose address is taken: a word of private memory (`private.rs`).
+    Private { kpl: String, base: String, ty: Ty },
     /// A declaration already rejected: uses say nothing more.
     Invalid,
 }
@@ -110,6 +112,8 @@ pub(super) struct Lower<'u> {
     /// Declarators of locals that may be read before they are assigned (`uninit.rs`):
     /// they start with an arbitrary value.
     pub indeterminate: &'u HashSet<Span>,
+    /// Names of locals whose address is taken somewhere (`private.rs`).
+    pub addressed: HashSet<String>,
 }
 
 pub(super) struct Lowered {
@@ -145,6 +149,7 @@ pub(super) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions, indeterminate: &'u 
         laying_out: Vec::new(),
         array_layouts: Default::default(),
         indeterminate,
+        addressed: super::private::addressed(unit),
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
@@ -868,9 +873,8 @@ impl<'u> Lower<'u> {
                 self.pointer_decl(x, ty, pointee_const);
                 continue;
             }
-            if !x.dims.is_empty() {
-                self.unsupported("per-thread local arrays", x.span);
-                self.bind(&x.name.name, Entity::Invalid);
+            if !x.dims.is_empty() || self.addressed.contains(&x.name.name) {
+                self.private_decl(x, &base);
                 continue;
             }
             if base.is_aggregate() {
@@ -971,6 +975,11 @@ impl<'u> Lower<'u> {
         let (base, off): (&Expr, Option<&Expr>) = match &a.kind {
             ExprKind::Ident(_) | ExprKind::Member(..) => (a, None),
             ExprKind::Binary(BOp::Add, b, o) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (b, Some(&**o)),
+            ExprKind::Unary(UOp::Addr, inner) if matches!(&inner.kind, ExprKind::Ident(x) if matches!(self.lookup(&x.name), Some(Entity::Private { .. }))) => {
+                let ExprKind::Ident(x) = &inner.kind else { return None };
+                let Some(Entity::Private { kpl, base, ty }) = self.lookup(&x.name) else { return None };
+                return Some(self.private_pointer(&kpl, &base, ty));
+            }
             ExprKind::Unary(UOp::Addr, inner) => match &inner.kind {
                 ExprKind::Index(b, i) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (&**b, Some(&**i)),
                 _ => {

@@ -61,6 +61,9 @@ impl<'u> Lower<'u> {
                 Some(Entity::SharedScalar { kpl, ty }) => {
                     Some(Lv::Word(Place::Elem { array: kpl, index: k::Expr::num(0, span), elem: ty, readonly: false }))
                 }
+                Some(Entity::Private { kpl, base, ty }) => {
+                    Some(Lv::Word(Place::Elem { array: kpl, index: k::Expr::var(&base, span), elem: ty, readonly: false }))
+                }
                 Some(a @ Entity::Array { .. }) => Some(Lv::Array(a)),
                 Some(Entity::Record { ty, leaves }) => Some(Lv::Agg(ty, leaves)),
                 Some(Entity::Invalid) => None,
@@ -298,7 +301,9 @@ impl<'u> Lower<'u> {
         match &e.kind {
             ExprKind::Ident(x) => match self.lookup(&x.name)? {
                 Entity::Record { ty, .. } => Some(ty),
-                Entity::Local { ty, .. } | Entity::Param { ty, .. } | Entity::SharedScalar { ty, .. } => Some(CType::Scalar(ty)),
+                Entity::Local { ty, .. } | Entity::Param { ty, .. } | Entity::SharedScalar { ty, .. } | Entity::Private { ty, .. } => {
+                    Some(CType::Scalar(ty))
+                }
                 _ => None,
             },
             ExprKind::Index(a, _) => self.static_elem(a),
@@ -360,13 +365,67 @@ impl<'u> Lower<'u> {
 
     /// `make_float4(...)`, `convert_int2(...)`, `vload4(...)`: the vector they give.
     fn builtin_vector_type(&mut self, n: &str, args: &[Expr]) -> Option<CType> {
-        let name = n.strip_prefix("make_").or_else(|| n.strip_prefix("convert_"))?;
+        let Some(name) = n.strip_prefix("make_").or_else(|| n.strip_prefix("convert_")) else {
+            // A scalar built-in applied to vectors works component by component.
+            return if self.funcs.contains_key(n) { None } else { args.iter().find_map(|a| self.agg_type(a)) };
+        };
         let name = name.split('_').next()?;
-        let _ = args;
         match self.spec_type(&[Spec { word: name.to_string(), span: Span::new(0, 0) }]) {
             t @ CType::Vector(..) => Some(t),
             _ => None,
         }
+    }
+
+    /// A scalar built-in (`min`, `ceil`, `clamp`, ...) on vectors: each component on its
+    /// own, scalar arguments repeated.
+    fn lanewise_call(&mut self, f: &Expr, args: &[Expr], ty: CType, span: Span) -> Option<AggVal> {
+        let CType::Vector(elem, n) = ty else { return None };
+        // Fix each vector argument once, in a temporary struct variable the lanes name.
+        let mut lane_args: Vec<Option<String>> = Vec::new();
+        for a in args {
+            if self.agg_type(a).is_some() {
+                let v = self.agg_value(a)?;
+                let vt = v.ty.clone();
+                let tmp = self.temp();
+                let leaves = self.record_locals(&tmp, &vt, Some(v.leaves), span);
+                let c_name = format!("<lane {tmp}>");
+                self.bind(&c_name, Entity::Record { ty: vt, leaves });
+                lane_args.push(Some(c_name));
+            } else if self.needs_statements(a) || self.reads(a) {
+                // A scalar argument is evaluated once, too.
+                let v = self.expr(a);
+                let tmp = self.temp();
+                self.emit(k::StmtKind::Local(sp_id(&tmp, span), Some(v.e)), span);
+                let c_name = format!("<lane {tmp}>");
+                self.bind(&c_name, Entity::Local { kpl: tmp, ty: v.ty });
+                lane_args.push(Some(c_name));
+            } else {
+                lane_args.push(None);
+            }
+        }
+        let mut leaves = Vec::new();
+        for i in 0..n {
+            let comp = ["x", "y", "z", "w"].get(i as usize).map(|c| c.to_string()).unwrap_or(format!("s{i:x}"));
+            let lane: Vec<Expr> = args
+                .iter()
+                .zip(&lane_args)
+                .map(|(a, t)| match t {
+                    Some(name) => {
+                        let base = Expr::new(ExprKind::Ident(crate::ast::Ident::new(name, a.span)), a.span);
+                        if self.agg_type(a).is_some() {
+                            Expr::new(ExprKind::Member(Box::new(base), crate::ast::Ident::new(&comp, a.span)), a.span)
+                        } else {
+                            base
+                        }
+                    }
+                    None => a.clone(),
+                })
+                .collect();
+            let call = Expr::new(ExprKind::Call(Box::new(f.clone()), lane), span);
+            let v = self.expr(&call);
+            leaves.push(VLeaf::Word(Val { e: self.convert(v, elem, span), ty: elem }));
+        }
+        Some(AggVal { ty: CType::Vector(elem, n), leaves })
     }
 
     // ---- values ----
@@ -441,6 +500,9 @@ impl<'u> Lower<'u> {
                     self.err(format!("no function named `{}` that gives a vector", name.name), name.span);
                     return None;
                 };
+                if !name.name.starts_with("make_") && !name.name.starts_with("convert_") {
+                    return self.lanewise_call(f, args, ty, span);
+                }
                 let args: Vec<&Expr> = args.iter().collect();
                 if name.name.starts_with("convert_") {
                     let [a] = args.as_slice() else {

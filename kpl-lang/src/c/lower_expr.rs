@@ -74,10 +74,10 @@ impl<'u> Lower<'u> {
     }
 
     /// Does `e` read an array (or call a function, which may)?
-    fn reads(&self, e: &Expr) -> bool {
+    pub(super) fn reads(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => true,
-            ExprKind::Ident(x) => matches!(self.lookup(&x.name), Some(Entity::SharedScalar { .. })),
+            ExprKind::Ident(x) => matches!(self.lookup(&x.name), Some(Entity::SharedScalar { .. } | Entity::Private { .. })),
             ExprKind::Call(f, args) => {
                 matches!(&f.kind, ExprKind::Ident(x) if self.funcs.contains_key(&x.name)) || args.iter().any(|a| self.reads(a))
             }
@@ -277,6 +277,9 @@ impl<'u> Lower<'u> {
                 Val { e: k::Expr::num(0, span), ty: Ty::Int }
             }
             Some(Entity::Record { ty, .. }) => self.not_scalar(&ty, span),
+            Some(Entity::Private { kpl, base, ty }) => {
+                Val { e: kx(k::ExprKind::Index(sp_id(&kpl, span), Box::new(k::Expr::var(&base, span))), span), ty }
+            }
             Some(Entity::Invalid) => Val { e: k::Expr::num(0, span), ty: Ty::Int },
             Some(Entity::PendingPtr { .. }) => {
                 self.pending_pointer(&Expr::new(ExprKind::Ident(x.clone()), span));

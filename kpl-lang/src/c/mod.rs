@@ -14,6 +14,7 @@ mod lower_atomic;
 mod lower_expr;
 mod nesting;
 mod pointers;
+mod private;
 mod uninit;
 pub mod pp;
 pub mod tokens;

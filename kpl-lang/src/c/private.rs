@@ -1,0 +1,203 @@
+//! Private (per-thread) memory: a per-thread array (`int a[8];` in a function) and a local
+//! whose address is taken (`int x; f(&x);`) live in one KPL global array with a region per
+//! thread (the thread's linear id times the region's size), so pointers into them work like
+//! pointers into any array, no two threads' regions overlap (no races between them), and
+//! what a thread reads before writing is arbitrary (C's indeterminate values). The
+//! verifier forgets the contents at a barrier that orders global memory, as for any global
+//! array: an over-approximation.
+
+use super::ast::*;
+use super::ctypes::CType;
+use super::lower::{sp_id, Entity, Lower, Ty};
+use super::lower_expr::{bin, kx};
+use crate::ast::{self as k, Axis, BinOp, DeclKind, Special};
+use crate::span::Span;
+use std::collections::HashSet;
+
+/// Names of the locals whose address some function takes (`&x`).
+pub(super) fn addressed(u: &Unit) -> HashSet<String> {
+    fn expr(e: &Expr, out: &mut HashSet<String>) {
+        match &e.kind {
+            ExprKind::Unary(UOp::Addr, a) if matches!(a.kind, ExprKind::Ident(_)) => {
+                if let ExprKind::Ident(x) = &a.kind {
+                    out.insert(x.name.clone());
+                }
+            }
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
+                expr(a, out);
+                expr(b, out);
+            }
+            ExprKind::Call(f, args) => {
+                expr(f, out);
+                args.iter().for_each(|a| expr(a, out));
+            }
+            ExprKind::Member(a, _)
+            | ExprKind::Unary(_, a)
+            | ExprKind::PreInc(_, a)
+            | ExprKind::PostInc(_, a)
+            | ExprKind::Cast(_, a) => expr(a, out),
+            ExprKind::Cond(a, b, c) => {
+                expr(a, out);
+                expr(b, out);
+                expr(c, out);
+            }
+            ExprKind::CompoundLit(_, items) => items.iter().for_each(|i| init(i, out)),
+            _ => {}
+        }
+    }
+    fn init(i: &Init, out: &mut HashSet<String>) {
+        match i {
+            Init::Expr(e) => expr(e, out),
+            Init::List(items, _) => items.iter().for_each(|i| init(i, out)),
+        }
+    }
+    fn stmt(s: &Stmt, out: &mut HashSet<String>) {
+        match &s.kind {
+            StmtKind::Block(b) => b.stmts.iter().for_each(|s| stmt(s, out)),
+            StmtKind::Decl(d) => d.decls.iter().filter_map(|x| x.init.as_ref()).for_each(|i| init(i, out)),
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => expr(e, out),
+            StmtKind::If(c, t, e) => {
+                expr(c, out);
+                stmt(t, out);
+                if let Some(e) = e {
+                    stmt(e, out);
+                }
+            }
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+                expr(c, out);
+                stmt(b, out);
+            }
+            StmtKind::For(i, c, st, b) => {
+                if let Some(i) = i {
+                    stmt(i, out);
+                }
+                c.iter().chain(st.iter()).for_each(|e| expr(e, out));
+                stmt(b, out);
+            }
+            _ => {}
+        }
+    }
+    let mut out = HashSet::new();
+    for item in &u.items {
+        if let Item::Func(Func { body: Some(b), .. }) = item {
+            b.stmts.iter().for_each(|s| stmt(s, &mut out));
+        }
+    }
+    out
+}
+
+impl<'u> Lower<'u> {
+    /// The thread's linear id in the launch (0 .. total threads).
+    fn linear_id(&self, span: Span) -> k::Expr {
+        let n = self.o.launch.map(|l| l.dims_used()).unwrap_or(1).max(1);
+        let axes = &Axis::ALL[..n];
+        let sp = |s: Special, a: Axis| kx(k::ExprKind::Special(s, a, true), span);
+        let linear = |id: Special, size: Special| {
+            let mut e: Option<k::Expr> = None;
+            for a in axes.iter().rev() {
+                e = Some(match e {
+                    None => sp(id, *a),
+                    Some(acc) => bin(BinOp::Add, bin(BinOp::Mul, acc, sp(size, *a), span), sp(id, *a), span),
+                });
+            }
+            e.unwrap_or_else(|| k::Expr::num(0, span))
+        };
+        let per_group = axes.iter().map(|a| sp(Special::Threads, *a)).reduce(|x, y| bin(BinOp::Mul, x, y, span));
+        let group = linear(Special::Gid, Special::Groups);
+        let local = linear(Special::Lid, Special::Threads);
+        match per_group {
+            Some(pg) => bin(BinOp::Add, bin(BinOp::Mul, group, pg, span), local, span),
+            None => local,
+        }
+    }
+
+    /// A private array of `elem` (dimensions `dims`; none for an addressed scalar): its
+    /// global array and this thread's region, as an array entity.
+    pub(super) fn private_array(&mut self, name: &str, elem: &CType, dims: Vec<u32>, span: Span) -> Option<Entity> {
+        let words = self.words(elem) as u64;
+        let per_thread: u64 = dims.iter().map(|&d| d as u64).product::<u64>().saturating_mul(words);
+        let threads = self.o.launch.map(|l| l.total_threads()).unwrap_or(1);
+        let size = per_thread.saturating_mul(threads);
+        if per_thread == 0 || size > u32::MAX as u64 {
+            self.err(format!("the per-thread array `{name}` takes {per_thread} words in each of {threads} threads: more than kpl's 2^32-word arrays"), span);
+            return None;
+        }
+        let kpl = self.fresh(&format!("{name}_private"));
+        self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&kpl, span), size: Some((size, span)) }, span });
+        self.array_layouts.names.insert(kpl.clone(), format!("{name} (private)"));
+        let base = self.fresh(&format!("{name}_base"));
+        let start = bin(BinOp::Mul, self.linear_id(span), k::Expr::num(per_thread, span), span);
+        self.emit(k::StmtKind::Local(sp_id(&base, span), Some(start)), span);
+        let (ty, agg) = elem.clone().split();
+        Some(Entity::Array { kpl, elem: ty, dims, readonly: false, offset: Some(base), agg })
+    }
+
+    /// `T a[N]...;` in a function, or `T x;` whose address is taken: a private array, with
+    /// its initialiser stored.
+    pub(super) fn private_decl(&mut self, x: &Declarator, elem: &CType) {
+        let mut dims = Vec::new();
+        for d in &x.dims {
+            match d.as_ref().and_then(|e| self.const_eval(e)) {
+                Some(n) if n > 0 && n <= u32::MAX as i64 => dims.push(n as u32),
+                _ => {
+                    self.err("a per-thread array needs a constant positive size", d.as_ref().map(|e| e.span).unwrap_or(x.span));
+                    self.bind(&x.name.name, Entity::Invalid);
+                    return;
+                }
+            }
+        }
+        let scalar = dims.is_empty();
+        let Some(arr) = self.private_array(&x.name.name, elem, dims.clone(), x.span) else {
+            self.bind(&x.name.name, Entity::Invalid);
+            return;
+        };
+        // The initial values, word by word, stored into the region.
+        let whole = dims.iter().rev().fold(elem.clone(), |t, &n| CType::Array(Box::new(t), n));
+        let init = match &x.init {
+            Some(Init::List(items, sp)) => self.init_list(&whole, items, *sp),
+            Some(Init::Expr(e)) if scalar && !elem.is_aggregate() => {
+                let v = self.expr(e);
+                let ty = elem.clone().split().0;
+                Some(vec![super::lower_agg::VLeaf::Word(super::lower_expr::Val { e: self.convert(v, ty, e.span), ty })])
+            }
+            Some(Init::Expr(e)) if scalar && self.agg_type(e).is_some() => self.agg_value(e).map(|v| v.leaves),
+            Some(Init::Expr(e)) => {
+                self.err("this initialiser does not fit the array", e.span);
+                None
+            }
+            None => None,
+        };
+        let Entity::Array { kpl, offset: Some(base), .. } = &arr else { return };
+        if let Some(words) = init {
+            let tys = self.leaves(&whole);
+            for (w, (v, t)) in words.into_iter().zip(tys).enumerate() {
+                let index = bin(BinOp::Add, k::Expr::var(base, x.span), k::Expr::num(w as u64, x.span), x.span);
+                let value = match (v, t) {
+                    (super::lower_agg::VLeaf::Word(v), super::ctypes::LeafTy::Word(ty)) => self.convert(v, ty, x.span),
+                    _ => {
+                        self.unsupported("pointers in a per-thread array", x.span);
+                        k::Expr::num(0, x.span)
+                    }
+                };
+                self.emit(k::StmtKind::Store(sp_id(kpl, x.span), index, value), x.span);
+            }
+        }
+        if scalar && !elem.is_aggregate() {
+            let ty = elem.clone().split().0;
+            self.bind(&x.name.name, Entity::Private { kpl: kpl.clone(), base: base.clone(), ty });
+        } else if scalar {
+            let zero = Expr::new(ExprKind::Int(0, false), x.span);
+            match self.element_of(arr, &[&zero], x.span) {
+                Some(super::lower_agg::Lv::Agg(ty, leaves)) => self.bind(&x.name.name, Entity::Record { ty, leaves }),
+                _ => self.bind(&x.name.name, Entity::Invalid),
+            }
+        } else {
+            self.bind(&x.name.name, arr);
+        }
+    }
+
+    /// The array `&x` of an addressed scalar names.
+    pub(super) fn private_pointer(&self, kpl: &str, base: &str, ty: Ty) -> Entity {
+        Entity::Array { kpl: kpl.to_string(), elem: ty, dims: vec![], readonly: false, offset: Some(base.to_string()), agg: None }
+    }
+}
