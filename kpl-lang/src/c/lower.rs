@@ -41,7 +41,8 @@ pub(super) enum Entity {
     Array { kpl: String, elem: Ty, dims: Vec<u32>, readonly: bool, offset: Option<String>, agg: Option<CType> },
     /// A struct or vector variable (or by-value parameter): one leaf per word of its layout.
     Record { ty: CType, leaves: Vec<Leaf> },
-    /// A `__shared__` scalar, stored as element 0 of a one-element shared array.
+    /// A `__shared__` scalar (or a file-scope `__device__` one), stored as element 0 of a
+    /// one-element array.
     SharedScalar { kpl: String, ty: Ty },
     /// A pointer variable declared without an initialiser, before its first assignment
     /// (which fixes its array): its offset local.
@@ -344,13 +345,69 @@ impl<'u> Lower<'u> {
         }
         match self.space(&d.specs) {
             Some("shared") => self.shared_decl(d),
-            Some("constant") => self.unsupported("`__constant__` memory (CUDA.md tier 2)", d.span),
-            Some(_) => self.unsupported("file-scope `__device__` variables (CUDA.md tier 2)", d.span),
+            Some(space) => self.memory_decl(d, space == "constant"),
             None => {
                 if d.decls.iter().all(|x| x.init.is_none()) && d.specs.iter().any(|s| s.word == "extern") {
                     self.unsupported("`extern` declarations", d.span);
                 } else {
                     self.unsupported("file-scope variables other than `__shared__` ones", d.span);
+                }
+            }
+        }
+    }
+
+    /// A file-scope `__constant__`/`__device__` (OpenCL `__constant`) variable: a global
+    /// array whose contents the host sets, so arbitrary (a `__constant` one is read-only).
+    /// CUDA's host may overwrite an initialiser (GPUVerify ignores it too); OpenCL keeps a
+    /// `__constant` initialiser, which kpl cannot state yet, so that is refused.
+    fn memory_decl(&mut self, d: &Decl, constant: bool) {
+        let elem = self.spec_type(&d.specs);
+        for x in &d.decls {
+            if x.ptrs > 0 {
+                self.unsupported("file-scope pointer variables", x.span);
+                continue;
+            }
+            if x.init.is_some() && self.o.dialect == Dialect::OpenCl {
+                self.unsupported("the initial values of a `__constant` array (kpl keeps no initial contents yet)", x.span);
+                continue;
+            }
+            let mut dims = Vec::new();
+            for dim in &x.dims {
+                let n = match (dim.as_ref().and_then(|e| self.const_eval(e)), &x.init) {
+                    (Some(n), _) if n > 0 && n <= u32::MAX as i64 => n as u32,
+                    (None, Some(Init::List(items, _))) if dim.is_none() && dims.is_empty() => items.len().max(1) as u32,
+                    _ => {
+                        self.err("a file-scope array needs a constant positive size", dim.as_ref().map(|e| e.span).unwrap_or(x.span));
+                        0
+                    }
+                };
+                dims.push(n);
+            }
+            if dims.contains(&0) {
+                self.bind(&x.name.name, Entity::Invalid);
+                continue;
+            }
+            let words = self.words(&elem) as u64;
+            let total: u64 = dims.iter().map(|&n| n as u64).product::<u64>().saturating_mul(words);
+            if total > u32::MAX as u64 {
+                self.err("this array has more than 2^32 words", x.span);
+                continue;
+            }
+            let name = self.fresh(&x.name.name);
+            self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: Some((total, x.span)) }, span: x.span });
+            let (ty, agg) = elem.clone().split();
+            if let Some(t) = &agg {
+                self.record_layout(&name, &d.specs, t);
+            }
+            let arr = Entity::Array { kpl: name.clone(), elem: ty, dims: dims.clone(), readonly: constant, offset: None, agg: agg.clone() };
+            match (dims.is_empty(), &agg) {
+                (false, _) => self.bind(&x.name.name, arr),
+                (true, None) => self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty }),
+                (true, Some(_)) => {
+                    let zero = Expr::new(ExprKind::Int(0, false), x.span);
+                    if let Some(super::lower_agg::Lv::Agg(ty, leaves)) = self.element_of(arr, &[&zero], x.span) {
+                        self.bind(&x.name.name, Entity::Record { ty, leaves });
+                    }
                 }
             }
         }

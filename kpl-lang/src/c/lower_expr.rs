@@ -594,7 +594,7 @@ impl<'u> Lower<'u> {
             Place::Local(name, _) => self.emit(k::StmtKind::Assign(sp_id(name, span), v), span),
             Place::Elem { array, index, readonly, .. } => {
                 if *readonly {
-                    self.err("writing through a `const` (or `__constant`) pointer", span);
+                    self.err("writing to constant memory or through a `const` pointer", span);
                 }
                 self.emit(k::StmtKind::Store(sp_id(array, span), index.clone(), v), span);
             }
