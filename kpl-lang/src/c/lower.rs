@@ -1368,8 +1368,9 @@ fn assigned_names(b: Option<&Block>) -> HashSet<String> {
             ExprKind::Ident(x) => {
                 out.insert(x.name.clone());
             }
-            // `s.f = ...` assigns (part of) the struct variable `s`.
+            // `s.f = ...` and `s.a[i] = ...` assign (part of) the struct variable `s`.
             ExprKind::Member(b, _) => target(b, out),
+            ExprKind::Index(b, _) if matches!(b.kind, ExprKind::Member(..)) => target(b, out),
             _ => {}
         }
     }

@@ -190,6 +190,49 @@ impl<'u> Lower<'u> {
                 let e = bin(BinOp::Add, n_acc.unwrap_or_else(|| num(0)), cond(zero_top, num(1), num(0)), span);
                 Some(Val { e, ty: Ty::Int })
             }
+            "__ite" => {
+                // GPUVerify's pure conditional (both sides evaluated).
+                if !want(self, 3) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let c = self.cond(&args[0]);
+                let (a, b) = (self.expr(&args[1]), self.expr(&args[2]));
+                let ty = Lower::common(a.ty, b.ty);
+                let (a, b) = (self.convert(a, ty, span), self.convert(b, ty, span));
+                Some(Val { e: cond(c, a, b), ty })
+            }
+            "__mod_pow2" => {
+                // `x` modulo a power of two.
+                if !want(self, 2) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let (x, p) = (self.expr(&args[0]), self.expr(&args[1]));
+                let (x, p) = (self.convert(x, Ty::UInt, span), self.convert(p, Ty::UInt, span));
+                Some(Val { e: bin(BinOp::Rem, x, p, span), ty: Ty::UInt })
+            }
+            "__add_noovfl" | "__add_noovfl_int" | "__add_noovfl_unsigned_int" | "__add_noovfl_unsigned" => {
+                // GPUVerify's addition that is assumed not to overflow.
+                if !want(self, 2) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let (a, b) = (int(self, &args[0]), int(self, &args[1]));
+                let ty = match n {
+                    "__add_noovfl_int" => Ty::Int,
+                    "__add_noovfl" => Lower::common(a.ty, b.ty),
+                    _ => Ty::UInt,
+                };
+                let r = self.bind_temp(Val { e: bin(BinOp::Add, a.e.clone(), b.e.clone(), span), ty }, span).e;
+                let fits = if ty == Ty::Int {
+                    let neg = |e: k::Expr| call(Builtin::Slt, vec![e, num(0)], span);
+                    let same = bin(BinOp::Eq, neg(a.e.clone()), neg(b.e), span);
+                    let flipped = bin(BinOp::Ne, neg(r.clone()), neg(a.e), span);
+                    kx(k::ExprKind::Unary(k::UnOp::Not, Box::new(bin(BinOp::LAnd, same, flipped, span))), span)
+                } else {
+                    bin(BinOp::Ge, r.clone(), a.e, span)
+                };
+                self.emit(k::StmtKind::Assume(fits), span);
+                Some(Val { e: r, ty })
+            }
             "__requires_fresh_array" => {
                 // kpl's arrays never overlap (kernel pointer parameters are distinct
                 // arrays), so a fresh array is what every array already is.
