@@ -115,6 +115,8 @@ pub(super) struct Lower<'u> {
     pub indeterminate: &'u HashSet<Span>,
     /// Names of locals whose address is taken somewhere (`private.rs`).
     pub addressed: HashSet<String>,
+    /// The file's non-kernel functions in order: function-pointer values (`fnptr.rs`).
+    pub fn_order: Vec<String>,
 }
 
 pub(super) struct Lowered {
@@ -151,6 +153,7 @@ pub(super) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions, indeterminate: &'u 
         array_layouts: Default::default(),
         indeterminate,
         addressed: super::private::addressed(unit),
+        fn_order: Vec::new(),
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
@@ -243,6 +246,9 @@ impl<'u> Lower<'u> {
         if has("float") || has("double") {
             return Ty::Float;
         }
+        if has(super::fnptr::FNPTR) {
+            return Ty::UInt;
+        }
         if has("bool") || has("_Bool") {
             return Ty::Bool;
         }
@@ -294,6 +300,9 @@ impl<'u> Lower<'u> {
                     }
                 }
                 Item::Func(f) => {
+                    if !self.funcs.contains_key(&f.name.name) {
+                        self.fn_order.push(f.name.name.clone());
+                    }
                     if f.body.is_some() || !self.funcs.contains_key(&f.name.name) {
                         self.funcs.insert(f.name.name.clone(), f);
                     }

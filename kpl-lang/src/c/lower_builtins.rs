@@ -233,6 +233,17 @@ impl<'u> Lower<'u> {
                 self.emit(k::StmtKind::Assume(fits), span);
                 Some(Val { e: r, ty })
             }
+            "__ptr_offset_bytes" => {
+                // GPUVerify's: where in its array a pointer points, in bytes (4 per word).
+                if !want(self, 1) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let e = match self.array_argument(&args[0], false) {
+                    Some(super::lower::Entity::Array { offset: Some(o), .. }) => bin(BinOp::Mul, k::Expr::var(&o, span), num(4), span),
+                    _ => num(0),
+                };
+                Some(Val { e, ty: Ty::UInt })
+            }
             "__requires_fresh_array" => {
                 // kpl's arrays never overlap (kernel pointer parameters are distinct
                 // arrays), so a fresh array is what every array already is.

@@ -285,6 +285,10 @@ impl<'u> Lower<'u> {
                 self.pending_pointer(&Expr::new(ExprKind::Ident(x.clone()), span));
                 Val { e: k::Expr::num(0, span), ty: Ty::Int }
             }
+            None if self.function_value(&x.name).is_some() => {
+                // A function used as a value: a function pointer.
+                Val { e: k::Expr::num(self.function_value(&x.name).unwrap_or(0), span), ty: Ty::UInt }
+            }
             None => {
                 let special = ["threadIdx", "blockIdx", "blockDim", "gridDim"].contains(&x.name.as_str());
                 let mut d = crate::Diagnostic::error(format!("`{}` is not declared", x.name), span);
@@ -348,6 +352,12 @@ impl<'u> Lower<'u> {
     }
 
     fn unary(&mut self, op: UOp, a: &Expr, span: Span) -> Val {
+        if let (UOp::Addr, ExprKind::Ident(x)) = (op, &a.kind) {
+            if let (None, Some(id)) = (self.lookup(&x.name), self.function_value(&x.name)) {
+                // `&f` of a function: the same function pointer as `f`.
+                return Val { e: k::Expr::num(id, span), ty: Ty::UInt };
+            }
+        }
         let v = self.expr(a);
         let ty = promote(v.ty);
         match op {
@@ -724,9 +734,17 @@ impl<'u> Lower<'u> {
         let zero = Val { e: k::Expr::num(0, span), ty: Ty::Void };
         // What a call that could not be lowered stands for (its error is reported).
         let failed = || Val { e: k::Expr::num(0, span), ty: Ty::Int };
-        let ExprKind::Ident(name) = &f.kind else {
-            self.unsupported("calls through expressions (function pointers)", span);
-            return zero;
+        let direct = match &f.kind {
+            ExprKind::Ident(x) if self.lookup(&x.name).is_none() => Some(x),
+            _ => None,
+        };
+        let Some(name) = direct else {
+            // `(*f)(...)` or `f(...)` with `f` a function-pointer value.
+            let target = match &f.kind {
+                ExprKind::Unary(UOp::Deref, inner) => &**inner,
+                _ => f,
+            };
+            return self.indirect_call(target, args, span);
         };
         let n = name.name.as_str();
         if let Some(func) = self.funcs.get(n).copied() {
@@ -835,7 +853,7 @@ impl<'u> Lower<'u> {
                 let b = self.cond(&args[1]);
                 Val { e: call(Builtin::Implies, vec![a, b], span), ty: Ty::Int }
             }
-            "__return_val_int" | "__return_val_bool" => match self.frame().result.clone() {
+            "__return_val_int" | "__return_val_bool" | "__return_val_funptr" => match self.frame().result.clone() {
                 Some((r, ty)) => Val { e: k::Expr::var(&r, span), ty },
                 None => {
                     self.err(format!("`{n}` outside the `__ensures` of a function with a result"), span);

@@ -6,6 +6,7 @@ pub mod annotations;
 pub mod ast;
 pub mod lexer;
 mod ctypes;
+mod fnptr;
 mod lower;
 mod lower_agg;
 mod lower_annotations;
@@ -72,11 +73,12 @@ impl FrontOptions {
 /// Parse a C file (after preprocessing); gives the unit and every error.
 pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>, Vec<Diagnostic>) {
     let predefined: &[(&str, &str)] = match o.dialect {
-        Dialect::Cuda => &[("__CUDACC__", "1"), ("__GPUVERIFY__", "1")],
+        Dialect::Cuda => &[("__CUDACC__", "1"), ("__GPUVERIFY__", "1"), ("NULL", "0")],
         Dialect::OpenCl => &[
             ("__OPENCL_VERSION__", "120"),
             ("__OPENCL_C_VERSION__", "120"),
             ("__GPUVERIFY__", "1"),
+            ("NULL", "0"),
             ("CLK_LOCAL_MEM_FENCE", "1"),
             ("CLK_GLOBAL_MEM_FENCE", "2"),
             ("CLK_IMAGE_MEM_FENCE", "4"),

@@ -46,8 +46,11 @@ const COMMON_SPECS: &[&str] = &[
     "void", "int", "unsigned", "signed", "long", "short", "char", "float", "double", "bool", "_Bool", "size_t",
     "const", "volatile", "static", "extern", "inline", "restrict", "__restrict", "__restrict__", "_Noreturn",
 ];
-const CUDA_SPECS: &[&str] =
-    &["__global__", "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__"];
+const CUDA_SPECS: &[&str] = &[
+    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__",
+    // <sys/types.h>'s names, which CUDA code takes for granted.
+    "uint", "ushort", "uchar",
+];
 const OPENCL_SPECS: &[&str] = &[
     "__kernel", "kernel", "__global", "global", "__local", "local", "__constant", "constant", "__private",
     "private", "uint", "uchar", "ushort", "ulong", "__read_only", "__write_only",

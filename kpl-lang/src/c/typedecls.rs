@@ -181,8 +181,14 @@ impl Pass<'_> {
         loop {
             let stars = rest.iter().take_while(|t| t.1 == CTok::P("*") || matches!(&t.1, CTok::Spec(_))).count();
             let Some((_, CTok::Ident(name), _)) = rest.get(stars) else {
-                let fnptr = rest.first().is_some_and(|t| t.1 == CTok::P("("));
-                return refuse(self, if fnptr { "function pointer types" } else { "this `typedef`" });
+                // `typedef R (*name)(params);`: a function-pointer type (a word, `fnptr.rs`).
+                if let [(_, CTok::P("("), _), (_, CTok::P("*"), _), (_, CTok::Ident(name), _), (_, CTok::P(")"), _), (_, CTok::P("("), _), ..] = rest {
+                    if rest.last().is_some_and(|t| t.1 == CTok::P(")")) {
+                        self.aliases.insert(name.clone(), vec![CTok::Spec(super::fnptr::FNPTR.into())]);
+                        return;
+                    }
+                }
+                return refuse(self, "this `typedef`");
             };
             let mut alias = specs.clone();
             alias.extend(rest[..stars].iter().filter(|t| t.1 == CTok::P("*")).map(|t| t.1.clone()));
