@@ -40,8 +40,9 @@ pub struct VerifyArgs {
     #[arg(long = "no-infer")]
     pub no_infer: bool,
     /// GPUVerify's option: check barrier divergence (and assertions and bounds) but not
-    /// races.
-    #[arg(long = "only-divergence")]
+    /// races. `--only-log` (GPUVerify's: log accesses, check no races) means the same here:
+    /// kpl always logs, so access predicates keep their meaning.
+    #[arg(long = "only-divergence", alias = "only-log")]
     pub only_divergence: bool,
     /// GPUVerify's bounded mode: unroll every loop N times and search only the executions
     /// that need no more (finds defects; never says verified).

@@ -177,6 +177,48 @@ impl Expr {
     pub fn new(kind: ExprKind, span: Span) -> Expr {
         Expr { kind, span }
     }
+
+    /// Visit this expression and every sub-expression (initialisers of compound literals
+    /// included), parents first.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
+                a.walk(f);
+                b.walk(f);
+            }
+            ExprKind::Call(g, args) => {
+                g.walk(f);
+                args.iter().for_each(|a| a.walk(f));
+            }
+            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::PreInc(_, a) | ExprKind::PostInc(_, a) | ExprKind::Cast(_, a) => {
+                a.walk(f)
+            }
+            ExprKind::Cond(a, b, c) => {
+                a.walk(f);
+                b.walk(f);
+                c.walk(f);
+            }
+            ExprKind::CompoundLit(_, items) => items.iter().for_each(|i| i.walk(f)),
+            ExprKind::Int(..)
+            | ExprKind::Float(_)
+            | ExprKind::Char(_)
+            | ExprKind::Str
+            | ExprKind::Bool(_)
+            | ExprKind::Ident(_)
+            | ExprKind::Unsupported(_) => {}
+        }
+    }
+}
+
+impl Init {
+    /// Visit every expression of an initialiser.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            Init::Expr(e) => e.walk(f),
+            Init::List(items, _) => items.iter().for_each(|i| i.walk(f)),
+        }
+    }
 }
 
 /// `extern "C" { items }`: only `extern` may open a linkage block (anything else is

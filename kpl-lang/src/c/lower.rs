@@ -82,6 +82,10 @@ pub(super) struct Frame {
     pub returned: Option<String>,
     pub loops: Vec<LoopCtx>,
     pub ensures: Vec<Expr>,
+    /// GPUVerify's `__function_wide_invariant`s: invariants of every loop of the function,
+    /// and the spans of every one that ends the body (accepted or refused).
+    pub function_wide: Vec<Expr>,
+    pub function_wide_spans: Vec<Span>,
 }
 
 pub(super) struct Lower<'u> {
@@ -612,7 +616,18 @@ impl<'u> Lower<'u> {
         if let Some(r) = &returned {
             self.emit(k::StmtKind::Local(sp_id(r, f.name.span), Some(k::Expr::num(0, f.name.span))), f.name.span);
         }
-        self.frames.push(Frame { name: f.name.name.clone(), result: None, agg_result: None, returned, loops: Vec::new(), ensures: Vec::new() });
+        let wide = self.checked_function_wide(f, body);
+        let wide_spans = function_wide(body).iter().map(|e| e.span).collect();
+        self.frames.push(Frame {
+            name: f.name.name.clone(),
+            result: None,
+            agg_result: None,
+            returned,
+            loops: Vec::new(),
+            ensures: Vec::new(),
+            function_wide: wide,
+            function_wide_spans: wide_spans,
+        });
         self.scopes.push(HashMap::new());
         // Leading `__requires` of the kernel are preconditions over its params.
         let mut rest = body;
@@ -807,6 +822,7 @@ impl<'u> Lower<'u> {
     /// from just before the loop and from the start of its body.
     fn loop_(&mut self, c: Option<&Expr>, step: Option<&Expr>, do_cond: Option<&Expr>, body: &Stmt, span: Span) {
         let mut invs: Vec<(Expr, bool)> = std::mem::take(&mut self.pending_invariants);
+        invs.extend(self.frame().function_wide.iter().map(|e| (e.clone(), false)));
         let c = c.map(|c| {
             let (in_cond, cond) = condition_invariants(c);
             invs.extend(in_cond.into_iter().map(|(e, cand)| (e.clone(), cand)));
@@ -1186,7 +1202,18 @@ impl<'u> Lower<'u> {
             scope.insert(c, entity);
         }
         self.scopes.push(scope);
-        self.frames.push(Frame { name: f.name.name.clone(), result: result.clone(), agg_result: agg_result.clone(), returned, loops: Vec::new(), ensures: Vec::new() });
+        let wide = self.checked_function_wide(f, &body.stmts);
+        let wide_spans = function_wide(&body.stmts).iter().map(|e| e.span).collect();
+        self.frames.push(Frame {
+            name: f.name.name.clone(),
+            result: result.clone(),
+            agg_result: agg_result.clone(),
+            returned,
+            loops: Vec::new(),
+            ensures: Vec::new(),
+            function_wide: wide,
+            function_wide_spans: wide_spans,
+        });
         let mut rest: &[Stmt] = &body.stmts;
         loop {
             let Some((first, tail)) = rest.split_first() else { break };
@@ -1244,6 +1271,36 @@ impl<'u> Lower<'u> {
         })
     }
 
+    /// The spans of the current function's accepted function-wide invariants.
+    pub(super) fn frame_function_wide_spans(&mut self) -> Vec<Span> {
+        self.frame().function_wide_spans.clone()
+    }
+
+    /// A function's function-wide invariants, refused (GPUVerify's rules) if one calls a
+    /// function with a body or names a parameter the function assigns.
+    fn checked_function_wide(&mut self, f: &Func, body: &[Stmt]) -> Vec<Expr> {
+        let assigned = assigned_names(f.body.as_ref());
+        let params: Vec<&str> =
+            f.params.iter().filter_map(|p| p.name.as_ref().map(|n| n.name.as_str())).filter(|n| assigned.contains(*n)).collect();
+        let mut ok = Vec::new();
+        for e in function_wide(body) {
+            let mut bad: Option<&str> = None;
+            let mut check = |x: &Expr| match &x.kind {
+                ExprKind::Call(g, _) if matches!(&g.kind, ExprKind::Ident(n) if self.funcs.get(&n.name).is_some_and(|h| h.body.is_some())) => {
+                    bad = Some("calls a function with a body")
+                }
+                ExprKind::Ident(n) if params.contains(&n.name.as_str()) => bad = Some("names a parameter the function assigns"),
+                _ => {}
+            };
+            e.walk(&mut check);
+            match bad {
+                Some(why) => self.err(format!("a `__function_wide_invariant` that {why} (GPUVerify does not allow it)"), e.span),
+                None => ok.push(e),
+            }
+        }
+        ok
+    }
+
     /// A call of a function declared without a body (CUDA.md tier 2): its scalar arguments
     /// are evaluated, it has no other effect, and its result is arbitrary (GPUVerify's
     /// reading of an external function).
@@ -1292,6 +1349,14 @@ impl<'u> Lower<'u> {
     pub fn const_eval(&self, e: &Expr) -> Option<i64> {
         const_eval(e)
     }
+}
+
+/// The arguments of the `__function_wide_invariant(e);` statements that end a function
+/// body (GPUVerify's rule: they come last; one elsewhere is refused where it is lowered).
+fn function_wide(stmts: &[Stmt]) -> Vec<Expr> {
+    let mut out: Vec<Expr> = stmts.iter().rev().map_while(|s| annotation(s, "__function_wide_invariant").cloned()).collect();
+    out.reverse();
+    out
 }
 
 /// `name(e);` as a statement: the annotation's argument.

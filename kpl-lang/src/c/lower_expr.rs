@@ -841,6 +841,14 @@ impl<'u> Lower<'u> {
                 }
                 zero
             }
+            // Read where the function is entered (`function_wide`): an invariant of each loop.
+            "__function_wide_invariant" => {
+                let at_end = self.frame_function_wide_spans().contains(&args.first().map(|a| a.span).unwrap_or(span));
+                if !at_end {
+                    self.err("a `__function_wide_invariant` must come at the end of the function body (GPUVerify's rule)", span);
+                }
+                zero
+            }
             "__invariant" | "__candidate_invariant" | "__candidate_global_invariant" => {
                 self.err(format!("an `{n}` must come just before a loop or first in its body"), span);
                 zero

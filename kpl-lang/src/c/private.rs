@@ -16,40 +16,18 @@ use std::collections::HashSet;
 
 /// Names of the locals whose address some function takes (`&x`).
 pub(super) fn addressed(u: &Unit) -> HashSet<String> {
-    fn expr(e: &Expr, out: &mut HashSet<String>) {
-        match &e.kind {
-            ExprKind::Unary(UOp::Addr, a) if matches!(a.kind, ExprKind::Ident(_)) => {
-                if let ExprKind::Ident(x) = &a.kind {
-                    out.insert(x.name.clone());
-                }
+    fn visit(x: &Expr, out: &mut HashSet<String>) {
+        if let ExprKind::Unary(UOp::Addr, a) = &x.kind {
+            if let ExprKind::Ident(n) = &a.kind {
+                out.insert(n.name.clone());
             }
-            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
-                expr(a, out);
-                expr(b, out);
-            }
-            ExprKind::Call(f, args) => {
-                expr(f, out);
-                args.iter().for_each(|a| expr(a, out));
-            }
-            ExprKind::Member(a, _)
-            | ExprKind::Unary(_, a)
-            | ExprKind::PreInc(_, a)
-            | ExprKind::PostInc(_, a)
-            | ExprKind::Cast(_, a) => expr(a, out),
-            ExprKind::Cond(a, b, c) => {
-                expr(a, out);
-                expr(b, out);
-                expr(c, out);
-            }
-            ExprKind::CompoundLit(_, items) => items.iter().for_each(|i| init(i, out)),
-            _ => {}
         }
     }
+    fn expr(e: &Expr, out: &mut HashSet<String>) {
+        e.walk(&mut |x| visit(x, out));
+    }
     fn init(i: &Init, out: &mut HashSet<String>) {
-        match i {
-            Init::Expr(e) => expr(e, out),
-            Init::List(items, _) => items.iter().for_each(|i| init(i, out)),
-        }
+        i.walk(&mut |x| visit(x, out));
     }
     fn stmt(s: &Stmt, out: &mut HashSet<String>) {
         match &s.kind {
