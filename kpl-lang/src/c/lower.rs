@@ -49,6 +49,9 @@ pub(super) enum Entity {
     PendingPtr { name: String, offset: String, readonly: bool },
     /// A scalar local whose address is taken: a word of private memory (`private.rs`).
     Private { kpl: String, base: String, ty: Ty },
+    /// An OpenCL `__constant` array with an initialiser: its words, row-major (`agg`: the
+    /// element type when it is a struct or vector).
+    Table { values: Vec<u32>, elem: Ty, dims: Vec<u32>, agg: Option<CType> },
     /// A declaration already rejected: uses say nothing more.
     Invalid,
 }
@@ -380,10 +383,7 @@ impl<'u> Lower<'u> {
                 self.unsupported("file-scope pointer variables", x.span);
                 continue;
             }
-            if x.init.is_some() && self.o.dialect == Dialect::OpenCl {
-                self.unsupported("the initial values of a `__constant` array (kpl keeps no initial contents yet)", x.span);
-                continue;
-            }
+            let table = constant && x.init.is_some() && self.o.dialect == Dialect::OpenCl;
             let mut dims = Vec::new();
             for dim in &x.dims {
                 let n = match (dim.as_ref().and_then(|e| self.const_eval(e)), &x.init) {
@@ -406,6 +406,11 @@ impl<'u> Lower<'u> {
                 self.err("this array has more than 2^32 words", x.span);
                 continue;
             }
+            if table {
+                // OpenCL keeps a `__constant` initialiser: the values are the table.
+                self.constant_table(x, &elem, dims, total);
+                continue;
+            }
             let name = self.fresh(&x.name.name);
             self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: Some((total, x.span)) }, span: x.span });
             let (ty, agg) = elem.clone().split();
@@ -424,6 +429,38 @@ impl<'u> Lower<'u> {
                 }
             }
         }
+    }
+
+    /// An OpenCL `__constant` array with an initialiser: a table of constant words (at most
+    /// 4096; every initialiser a constant).
+    fn constant_table(&mut self, x: &Declarator, elem: &CType, dims: Vec<u32>, total: u64) {
+        let whole = dims.iter().rev().fold(elem.clone(), |t, &n| CType::Array(Box::new(t), n));
+        let values = match &x.init {
+            Some(Init::List(items, sp)) if total <= 4096 => {
+                // Lowered into a scratch block: a constant initialiser emits nothing.
+                self.blocks.push(Vec::new());
+                let leaves = self.init_list(&whole, items, *sp);
+                let emitted = self.blocks.pop().unwrap_or_default();
+                let words: Option<Vec<u32>> = leaves.and_then(|ls| {
+                    ls.into_iter()
+                        .map(|l| match l {
+                            super::lower_agg::VLeaf::Word(Val { e: k::Expr { kind: k::ExprKind::Num(n), .. }, .. }) => Some(n as u32),
+                            _ => None,
+                        })
+                        .collect()
+                });
+                words.filter(|_| emitted.is_empty())
+            }
+            _ => None,
+        };
+        let Some(values) = values else {
+            self.unsupported("this `__constant` initialiser (kpl keeps tables of at most 4096 constant words)", x.span);
+            self.bind(&x.name.name, Entity::Invalid);
+            return;
+        };
+        let (ty, agg) = elem.clone().split();
+        let dims = if dims.is_empty() { vec![1] } else { dims };
+        self.bind(&x.name.name, Entity::Table { values, elem: ty, dims, agg });
     }
 
     fn shared_decl(&mut self, d: &Decl) {

@@ -65,6 +65,7 @@ impl<'u> Lower<'u> {
                     Some(Lv::Word(Place::Elem { array: kpl, index: k::Expr::var(&base, span), elem: ty, readonly: false }))
                 }
                 Some(a @ Entity::Array { .. }) => Some(Lv::Array(a)),
+                Some(t @ Entity::Table { .. }) => Some(Lv::Array(t)),
                 Some(Entity::Record { ty, leaves }) => Some(Lv::Agg(ty, leaves)),
                 Some(Entity::Invalid) => None,
                 Some(Entity::PendingPtr { .. }) => {
@@ -230,6 +231,9 @@ impl<'u> Lower<'u> {
 
     /// Element `idx` of an array: a word, or a struct or vector's words.
     pub(super) fn element_of(&mut self, arr: Entity, idx: &[&Expr], span: Span) -> Option<Lv> {
+        if let Entity::Table { values, elem, dims, agg } = arr {
+            return self.table_element(&values, elem, &dims, agg, idx, span);
+        }
         let Entity::Array { kpl, elem, dims, readonly, offset, agg } = arr else {
             self.err("kpl cannot tell which array this pointer field points into (it was never given one)", span);
             return None;
@@ -282,6 +286,53 @@ impl<'u> Lower<'u> {
                 };
                 let at = if w == 0 { index.clone() } else { bin(k::BinOp::Add, index.clone(), k::Expr::num(w as u64, span), span) };
                 Leaf::Word(Place::Elem { array: kpl.clone(), index: at, elem, readonly })
+            })
+            .collect();
+        Some(Lv::Agg(t, leaves))
+    }
+
+    /// Element `idx` of an OpenCL `__constant` table: each word the value the table holds
+    /// there (a choice on the index), read-only; an index past the end fails an assertion.
+    fn table_element(&mut self, values: &[u32], elem: Ty, dims: &[u32], agg: Option<CType>, idx: &[&Expr], span: Span) -> Option<Lv> {
+        let want = dims.len().max(1);
+        if idx.len() != want {
+            self.err(format!("this table needs {want} index(es), got {}", idx.len()), span);
+            return None;
+        }
+        let mut flat: Option<k::Expr> = None;
+        for (n, i) in idx.iter().enumerate() {
+            let v = self.expr(i);
+            let v = self.convert(v, Ty::UInt, i.span);
+            flat = Some(match flat {
+                None => v,
+                Some(f) => bin(k::BinOp::Add, bin(k::BinOp::Mul, f, k::Expr::num(dims[n] as u64, span), span), v, span),
+            });
+        }
+        let index = self.bind_temp(Val { e: flat.unwrap_or_else(|| k::Expr::num(0, span)), ty: Ty::UInt }, span).e;
+        let count: u64 = dims.iter().map(|&d| d as u64).product();
+        self.emit(k::StmtKind::Assert(bin(k::BinOp::Lt, index.clone(), k::Expr::num(count, span), span)), span);
+        let words = values.len() / count.max(1) as usize;
+        let pick = |w: usize| -> k::Expr {
+            let col: Vec<u32> = values.iter().skip(w).step_by(words.max(1)).copied().collect();
+            if col.iter().all(|v| *v == col[0]) {
+                return k::Expr::num(col[0] as u64, span);
+            }
+            col.iter().enumerate().rev().skip(1).fold(k::Expr::num(*col.last().unwrap_or(&0) as u64, span), |rest, (e, v)| {
+                let is = bin(k::BinOp::Eq, index.clone(), k::Expr::num(e as u64, span), span);
+                kx(k::ExprKind::Cond(Box::new(is), Box::new(k::Expr::num(*v as u64, span)), Box::new(rest)), span)
+            })
+        };
+        let Some(t) = agg else { return Some(Lv::Word(Place::Const(pick(0), elem))) };
+        let leaves = self
+            .leaves(&t)
+            .into_iter()
+            .enumerate()
+            .map(|(w, l)| {
+                let ty = match l {
+                    LeafTy::Word(ty) => ty,
+                    LeafTy::Ptr(_) => Ty::UInt,
+                };
+                Leaf::Word(Place::Const(pick(w), ty))
             })
             .collect();
         Some(Lv::Agg(t, leaves))
@@ -342,8 +393,8 @@ impl<'u> Lower<'u> {
     fn static_elem(&mut self, a: &Expr) -> Option<CType> {
         match &a.kind {
             ExprKind::Ident(x) => match self.lookup(&x.name)? {
-                Entity::Array { agg: Some(t), .. } => Some(t),
-                Entity::Array { elem, .. } => Some(CType::Scalar(elem)),
+                Entity::Array { agg: Some(t), .. } | Entity::Table { agg: Some(t), .. } => Some(t),
+                Entity::Array { elem, .. } | Entity::Table { elem, .. } => Some(CType::Scalar(elem)),
                 _ => None,
             },
             ExprKind::Index(inner, _) => self.static_elem(inner),
@@ -730,6 +781,7 @@ impl<'u> Lower<'u> {
                     let ty = match p {
                         Place::Local(_, t) => *t,
                         Place::Elem { elem, .. } => *elem,
+                        Place::Const(_, t) => *t,
                     };
                     let e = self.convert(x, ty, span);
                     self.write_place(p, e, span);

@@ -115,6 +115,10 @@ impl Lower<'_> {
                 None
             }
             Place::Elem { array, index, elem, .. } => Some((array, index, elem)),
+            Place::Const(..) => {
+                self.err("an atomic on read-only (`const` or `__constant`) memory", span);
+                None
+            }
             Place::Local(..) => {
                 self.unsupported("an atomic on a thread's own variable", span);
                 None

@@ -47,6 +47,8 @@ fn axis(name: &str) -> Option<Axis> {
 #[derive(Clone, Debug)]
 pub(super) enum Place {
     Local(String, Ty),
+    /// A word of an OpenCL `__constant` table (`Entity::Table`): its value, read-only.
+    Const(k::Expr, Ty),
     Elem { array: String, index: k::Expr, elem: Ty, readonly: bool },
 }
 
@@ -196,6 +198,7 @@ impl<'u> Lower<'u> {
                 Some(Place::Elem { array, index, elem, .. }) => {
                     Val { e: kx(k::ExprKind::Index(sp_id(&array, span), Box::new(index)), span), ty: elem }
                 }
+                Some(Place::Const(e, ty)) => Val { e, ty },
                 _ => word(0, Ty::Int),
             },
             ExprKind::Call(f, args) => self.call(f, args, span),
@@ -272,7 +275,7 @@ impl<'u> Lower<'u> {
             Some(Entity::SharedScalar { kpl, ty }) => {
                 Val { e: kx(k::ExprKind::Index(sp_id(&kpl, span), Box::new(k::Expr::num(0, span))), span), ty }
             }
-            Some(Entity::Array { .. }) => {
+            Some(Entity::Array { .. } | Entity::Table { .. }) => {
                 self.unsupported(&format!("using the array `{}` as a value (pointers are CUDA.md tier 2)", x.name), span);
                 Val { e: k::Expr::num(0, span), ty: Ty::Int }
             }
@@ -593,6 +596,7 @@ impl<'u> Lower<'u> {
     pub(super) fn read_place(&mut self, p: &Place, span: Span) -> Val {
         match p {
             Place::Local(name, ty) => Val { e: k::Expr::var(name, span), ty: *ty },
+            Place::Const(e, ty) => Val { e: e.clone(), ty: *ty },
             Place::Elem { array, index, elem, .. } => {
                 Val { e: kx(k::ExprKind::Index(sp_id(array, span), Box::new(index.clone())), span), ty: *elem }
             }
@@ -602,6 +606,7 @@ impl<'u> Lower<'u> {
     pub(super) fn write_place(&mut self, p: &Place, v: k::Expr, span: Span) {
         match p {
             Place::Local(name, _) => self.emit(k::StmtKind::Assign(sp_id(name, span), v), span),
+            Place::Const(..) => self.err("writing to constant memory or through a `const` pointer", span),
             Place::Elem { array, index, readonly, .. } => {
                 if *readonly {
                     self.err("writing to constant memory or through a `const` pointer", span);
@@ -647,7 +652,7 @@ impl<'u> Lower<'u> {
     /// assignment) converted to the place's type.
     fn stored_value(&mut self, p: &Place, op: Option<BOp>, r: &Expr, span: Span) -> Val {
         let ty = match p {
-            Place::Local(_, t) => *t,
+            Place::Local(_, t) | Place::Const(_, t) => *t,
             Place::Elem { elem, .. } => *elem,
         };
         let e = match op {
@@ -960,12 +965,7 @@ impl<'u> Lower<'u> {
 }
 
 fn clone_place(p: &Place) -> Place {
-    match p {
-        Place::Local(n, t) => Place::Local(n.clone(), *t),
-        Place::Elem { array, index, elem, readonly } => {
-            Place::Elem { array: array.clone(), index: index.clone(), elem: *elem, readonly: *readonly }
-        }
-    }
+    p.clone()
 }
 
 /// Integer promotion: bool becomes int.
