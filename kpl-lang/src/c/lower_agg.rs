@@ -106,6 +106,16 @@ impl<'u> Lower<'u> {
                     self.element_of(arr, &[&zero], span)
                 }
             },
+            // `__return_val_int4()` (any `__return_val_T()`) in a postcondition of a function
+            // with a struct or vector result: that result.
+            ExprKind::Call(f, args)
+                if args.is_empty()
+                    && matches!(&f.kind, ExprKind::Ident(x) if x.name.starts_with("__return_val_"))
+                    && self.frames.last().is_some_and(|fr| fr.agg_result.is_some()) =>
+            {
+                let (ty, leaves) = self.frame().agg_result.clone()?;
+                Some(Lv::Agg(ty, leaves))
+            }
             ExprKind::Member(base, m) => {
                 let lv = self.lvalue(base)?;
                 let Lv::Agg(t, leaves) = lv else {
@@ -365,6 +375,9 @@ impl<'u> Lower<'u> {
             ExprKind::Member(b, m) => {
                 let bt = self.static_type(b)?;
                 self.member_of(&bt, m).map(|(t, _)| t)
+            }
+            ExprKind::Call(f, args) if args.is_empty() && matches!(&f.kind, ExprKind::Ident(x) if x.name.starts_with("__return_val_")) => {
+                self.frames.last().and_then(|fr| fr.agg_result.as_ref()).map(|(t, _)| t.clone())
             }
             ExprKind::Cast(t, _) | ExprKind::CompoundLit(t, _) if t.ptrs == 0 => Some(self.spec_type(&t.specs)),
             ExprKind::Call(f, args) => {

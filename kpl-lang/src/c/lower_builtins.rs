@@ -210,17 +210,41 @@ impl<'u> Lower<'u> {
                 let (x, p) = (self.convert(x, Ty::UInt, span), self.convert(p, Ty::UInt, span));
                 Some(Val { e: bin(BinOp::Rem, x, p, span), ty: Ty::UInt })
             }
-            "__add_noovfl" | "__add_noovfl_int" | "__add_noovfl_unsigned_int" | "__add_noovfl_unsigned" => {
+            "__add_noovfl" => {
+                // GPUVerify's predicate: adding the arguments in order does not overflow.
+                if args.len() < 2 {
+                    self.err("`__add_noovfl` takes two or more arguments", span);
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let vals: Vec<Val> = args.iter().map(|a| int(self, a)).collect();
+                let ty = vals.iter().fold(Ty::Int, |t, v| Lower::common(t, v.ty));
+                let neg = |e: k::Expr| call(Builtin::Slt, vec![e, num(0)], span);
+                let mut sum = vals[0].e.clone();
+                let mut ok: Option<k::Expr> = None;
+                for v in &vals[1..] {
+                    let next = bin(BinOp::Add, sum.clone(), v.e.clone(), span);
+                    let fits = if ty == Ty::Int {
+                        let same = bin(BinOp::Eq, neg(sum.clone()), neg(v.e.clone()), span);
+                        let flipped = bin(BinOp::Ne, neg(next.clone()), neg(sum.clone()), span);
+                        kx(k::ExprKind::Unary(k::UnOp::Not, Box::new(bin(BinOp::LAnd, same, flipped, span))), span)
+                    } else {
+                        bin(BinOp::Ge, next.clone(), sum.clone(), span)
+                    };
+                    ok = Some(match ok {
+                        None => fits,
+                        Some(o) => bin(BinOp::LAnd, o, fits, span),
+                    });
+                    sum = next;
+                }
+                Some(Val { e: ok.unwrap_or_else(|| num(1)), ty: Ty::Int })
+            }
+            "__add_noovfl_int" | "__add_noovfl_unsigned_int" | "__add_noovfl_unsigned" => {
                 // GPUVerify's addition that is assumed not to overflow.
                 if !want(self, 2) {
                     return Some(Val { e: num(0), ty: Ty::Int });
                 }
                 let (a, b) = (int(self, &args[0]), int(self, &args[1]));
-                let ty = match n {
-                    "__add_noovfl_int" => Ty::Int,
-                    "__add_noovfl" => Lower::common(a.ty, b.ty),
-                    _ => Ty::UInt,
-                };
+                let ty = if n == "__add_noovfl_int" { Ty::Int } else { Ty::UInt };
                 let r = self.bind_temp(Val { e: bin(BinOp::Add, a.e.clone(), b.e.clone(), span), ty }, span).e;
                 let fits = if ty == Ty::Int {
                     let neg = |e: k::Expr| call(Builtin::Slt, vec![e, num(0)], span);

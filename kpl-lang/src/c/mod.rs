@@ -73,12 +73,22 @@ impl FrontOptions {
 /// Parse a C file (after preprocessing); gives the unit and every error.
 pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>, Vec<Diagnostic>) {
     let predefined: &[(&str, &str)] = match o.dialect {
-        Dialect::Cuda => &[("__CUDACC__", "1"), ("__GPUVERIFY__", "1"), ("NULL", "0")],
+        Dialect::Cuda => &[
+            ("__CUDACC__", "1"),
+            ("__GPUVERIFY__", "1"),
+            ("NULL", "0"),
+            ("NAN", "(0.0f/0.0f)"),
+            ("INFINITY", "(1.0f/0.0f)"),
+        ],
         Dialect::OpenCl => &[
             ("__OPENCL_VERSION__", "120"),
             ("__OPENCL_C_VERSION__", "120"),
             ("__GPUVERIFY__", "1"),
             ("NULL", "0"),
+            ("NAN", "(0.0f/0.0f)"),
+            ("INFINITY", "(1.0f/0.0f)"),
+            ("HUGE_VALF", "(1.0f/0.0f)"),
+            ("MAXFLOAT", "3.402823466e+38f"),
             ("CLK_LOCAL_MEM_FENCE", "1"),
             ("CLK_GLOBAL_MEM_FENCE", "2"),
             ("CLK_IMAGE_MEM_FENCE", "4"),

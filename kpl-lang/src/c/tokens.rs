@@ -65,7 +65,7 @@ const PUNCTS: &[&str] = &[
     ",", ".", "(", ")", "[", "]", "{", "}", "#",
 ];
 /// Annotations with a parenthesised argument that carry nothing for verification.
-const DROPPED: &[&str] = &["__attribute__", "__declspec", "__launch_bounds__", "__align__", "__builtin_expect_unused"];
+const DROPPED: &[&str] = &["__attribute__", "__attribute", "__declspec", "__launch_bounds__", "__align__", "__builtin_expect_unused"];
 
 pub fn is_spec(word: &str, d: Dialect) -> bool {
     COMMON_SPECS.contains(&word)

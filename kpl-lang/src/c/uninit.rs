@@ -60,7 +60,7 @@ impl Flow {
         if self.reported.insert(x.name.clone()) {
             self.errors.push(
                 Diagnostic::error(
-                    format!("`{}` may be read before it is assigned: C leaves its value indeterminate, which kpl does not model yet", x.name),
+                    format!("kpl cannot tell which array `{}` points into: it may be read before it is assigned", x.name),
                     x.span,
                 )
                 .with_help("initialise it where it is declared"),
