@@ -178,6 +178,11 @@ impl Pass<'_> {
         if specs.is_empty() {
             return refuse(self, "this `typedef` (it names no type kpl knows)");
         }
+        // C++'s `typedef struct T { ... } T;`: the tag already names the type (its
+        // alias was expanded into a second struct specifier).
+        if rest.is_empty() && specs.len() >= 2 && specs.last() == specs.first() && matches!(specs.last(), Some(CTok::Spec(w)) if struct_of(w).is_some()) {
+            return;
+        }
         loop {
             let stars = rest.iter().take_while(|t| t.1 == CTok::P("*") || matches!(&t.1, CTok::Spec(_))).count();
             let Some((_, CTok::Ident(name), _)) = rest.get(stars) else {

@@ -4,10 +4,12 @@
 typedef int myint;
 typedef struct { myint a; char c; } S;
 typedef float *fptr;
+typedef struct Pair { int a, b; } Pair;  // C++: the tag names the type already
 enum Mode { A, B = 4, C };
-__global__ void k(S *s, fptr f) {
+__global__ void k(S *s, fptr f, Pair *ps) {
   myint i = threadIdx.x;
   enum Mode m = C;
   s[i].a = m + sizeof(S) + sizeof(float4) + sizeof(struct { double d; int x; });
   f[i] = 0.5f;
+  ps[i].b = sizeof(Pair);
 }
