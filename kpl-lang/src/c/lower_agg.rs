@@ -38,6 +38,11 @@ pub(super) struct AggVal {
     pub leaves: Vec<VLeaf>,
 }
 
+/// N of OpenCL's `vloadN`.
+fn vload_width(n: &str) -> Option<u32> {
+    n.strip_prefix("vload").and_then(|d| d.parse().ok()).filter(|w| matches!(w, 2 | 3 | 4 | 8 | 16))
+}
+
 /// `a, b, c` as a list.
 fn commas(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
@@ -429,14 +434,86 @@ impl<'u> Lower<'u> {
 
     /// `make_float4(...)`, `convert_int2(...)`, `vload4(...)`: the vector they give.
     fn builtin_vector_type(&mut self, n: &str, args: &[Expr]) -> Option<CType> {
+        if let Some(w) = vload_width(n) {
+            // `vloadN(offset, p)`: N elements of `p`'s type.
+            let elem = args.get(1).and_then(|p| self.static_elem(p))?;
+            return match elem {
+                CType::Scalar(t) => Some(CType::Vector(t, w)),
+                _ => None,
+            };
+        }
         let Some(name) = n.strip_prefix("make_").or_else(|| n.strip_prefix("convert_")) else {
             // A scalar built-in applied to vectors works component by component.
-            return if self.funcs.contains_key(n) { None } else { args.iter().find_map(|a| self.agg_type(a)) };
+            return if super::lower_builtins::lanewise(n) && !self.funcs.contains_key(n) {
+                args.iter().find_map(|a| self.agg_type(a))
+            } else {
+                None
+            };
         };
         let name = name.split('_').next()?;
         match self.spec_type(&[Spec { word: name.to_string(), span: Span::new(0, 0) }]) {
             t @ CType::Vector(..) => Some(t),
             _ => None,
+        }
+    }
+
+    /// The elements `offset * N + k` of an array, as a C index expression over a fixed
+    /// offset (OpenCL's `vloadN`/`vstoreN`).
+    fn vector_slots(&mut self, offset: &Expr, w: u32, span: Span) -> Vec<Expr> {
+        let v = self.expr(offset);
+        let v = self.convert(v, Ty::UInt, offset.span);
+        let tmp = self.temp();
+        self.emit(k::StmtKind::Local(sp_id(&tmp, span), Some(v)), span);
+        let c_name = format!("<offset {tmp}>");
+        self.bind(&c_name, Entity::Local { kpl: tmp, ty: Ty::UInt });
+        let base = Expr::new(ExprKind::Ident(crate::ast::Ident::new(&c_name, span)), span);
+        let num = |n: u64| Expr::new(ExprKind::Int(n, true), span);
+        (0..w as u64)
+            .map(|k| {
+                let scaled = Expr::new(ExprKind::Binary(BOp::Mul, Box::new(base.clone()), Box::new(num(w as u64))), span);
+                Expr::new(ExprKind::Binary(BOp::Add, Box::new(scaled), Box::new(num(k))), span)
+            })
+            .collect()
+    }
+
+    /// `vloadN(offset, p)`: `p[offset * N]` .. `p[offset * N + N - 1]` as a vector.
+    fn vload(&mut self, ty: CType, args: &[Expr], span: Span) -> Option<AggVal> {
+        let CType::Vector(elem, w) = ty else { return None };
+        if !self.arity_ok("vload", args.len(), 2, span) {
+            return None;
+        }
+        let arr = self.array_argument(&args[1], true)?;
+        let mut leaves = Vec::new();
+        for idx in self.vector_slots(&args[0], w, span) {
+            let Lv::Word(p) = self.element_of(arr.clone(), &[&idx], span)? else { return None };
+            let v = self.read_place(&p, span);
+            leaves.push(VLeaf::Word(Val { e: self.convert(v, elem, span), ty: elem }));
+        }
+        Some(AggVal { ty, leaves })
+    }
+
+    /// `vstoreN(data, offset, p)`: the vector's components into `p[offset * N + k]`.
+    pub(super) fn vstore(&mut self, n: &str, args: &[Expr], span: Span) {
+        let Some(w) = n.strip_prefix("vstore").and_then(|d| d.parse::<u32>().ok()) else { return };
+        if !self.arity_ok(n, args.len(), 3, span) {
+            return;
+        }
+        let Some(v) = self.agg_value(&args[0]) else { return };
+        if v.leaves.len() != w as usize {
+            self.err(format!("`{n}` stores a vector of {w} components"), args[0].span);
+            return;
+        }
+        let vals: Vec<Val> = self.words_of(v).into_iter().map(|x| self.bind_temp(x, span)).collect();
+        let Some(arr) = self.array_argument(&args[2], false) else { return };
+        for (idx, x) in self.vector_slots(&args[1], w, span).into_iter().zip(vals) {
+            if let Some(Lv::Word(p)) = self.element_of(arr.clone(), &[&idx], span) {
+                let ty = match &p {
+                    Place::Local(_, t) | Place::Const(_, t) => *t,
+                    Place::Elem { elem, .. } => *elem,
+                };
+                let e = self.convert(x, ty, span);
+                self.write_place(&p, e, span);
+            }
         }
     }
 
@@ -564,6 +641,9 @@ impl<'u> Lower<'u> {
                     self.err(format!("no function named `{}` that gives a vector", name.name), name.span);
                     return None;
                 };
+                if vload_width(&name.name).is_some() {
+                    return self.vload(ty, args, span);
+                }
                 if !name.name.starts_with("make_") && !name.name.starts_with("convert_") {
                     return self.lanewise_call(f, args, ty, span);
                 }

@@ -22,10 +22,19 @@ const MATH: &[&str] = &[
 ];
 
 /// The math function a name calls, if it is one: the name without its variant marks.
-fn math_base(n: &str) -> Option<&str> {
+pub(super) fn math_base(n: &str) -> Option<&str> {
     let n = n.trim_start_matches("__").trim_start_matches("native_").trim_start_matches("half_");
     let base = if MATH.contains(&n) { n } else { n.strip_suffix('f').filter(|b| MATH.contains(b))? };
     Some(base)
+}
+
+/// Scalar built-ins that apply to vectors component by component.
+pub(super) fn lanewise(n: &str) -> bool {
+    const INT: &[&str] = &[
+        "min", "max", "abs", "clamp", "select", "add_sat", "sub_sat", "hadd", "rhadd", "rotate", "popcount", "clz", "mul24",
+        "mad24", "fmin", "fmax", "fminf", "fmaxf", "fabs", "fabsf", "sqrt", "sqrtf",
+    ];
+    INT.contains(&n) || math_base(n).is_some()
 }
 
 impl<'u> Lower<'u> {
