@@ -3,5 +3,8 @@
 //not supported
 
 __global__ void k(int *a) {
-  switch (threadIdx.x) { case 0: a[0] = 1; break; default: break; }
+  if (threadIdx.x == 0) goto done;
+  a[threadIdx.x] = 1;
+done:
+  return;
 }

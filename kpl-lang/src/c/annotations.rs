@@ -96,6 +96,7 @@ fn stmt(s: &mut Stmt, keep: Annotations) {
             stmt(body, keep);
             condition(c, keep);
         }
+        StmtKind::Switch(_, body) => stmt(body, keep),
         StmtKind::For(init, c, _, body) => {
             if let Some(i) = init {
                 stmt(i, keep);

@@ -92,6 +92,9 @@ pub enum StmtKind {
     While(Expr, Box<Stmt>),
     DoWhile(Box<Stmt>, Expr),
     For(Option<Box<Stmt>>, Option<Expr>, Option<Expr>, Box<Stmt>),
+    Switch(Expr, Box<Stmt>),
+    /// `case e:` and `default:` labels (`None`), statements of a `switch` body.
+    Case(Option<Expr>),
     Break,
     Continue,
     Return(Option<Expr>),

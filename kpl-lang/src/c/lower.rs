@@ -59,6 +59,8 @@ pub(super) enum Entity {
 pub(super) struct LoopCtx {
     /// What `continue` must do first (a `for` step, a `do` condition), as C.
     pub on_continue: Vec<ContinueAction>,
+    /// A `switch` (its `break`s are its own; `continue` goes to the loop around it).
+    pub switch: bool,
 }
 
 #[derive(Clone)]
@@ -750,7 +752,7 @@ impl<'u> Lower<'u> {
             }
             let Some(flag) = self.frame().returned.clone() else { continue };
             let span = s.span;
-            if !self.frame().loops.is_empty() {
+            if self.in_loop() {
                 let brk = k::Block { stmts: vec![k::Stmt { kind: k::StmtKind::Break, span }], span };
                 self.emit(k::StmtKind::If(k::Expr::var(&flag, span), brk, None), span);
             } else {
@@ -812,15 +814,20 @@ impl<'u> Lower<'u> {
                 stmt_returns(body)
             }
             StmtKind::Break => {
-                if self.frame().loops.is_empty() {
-                    self.err("`break` outside a loop", span);
-                } else {
-                    self.emit(k::StmtKind::Break, span);
+                match self.frame().loops.last().map(|l| l.switch) {
+                    None => self.err("`break` outside a loop", span),
+                    Some(true) => self.unsupported("a `break` inside a `switch` case other than its last statement", span),
+                    Some(false) => self.emit(k::StmtKind::Break, span),
                 }
                 false
             }
+            StmtKind::Switch(c, body) => self.switch(c, body, span),
+            StmtKind::Case(_) => {
+                self.err("a `case` label outside the statements of a `switch`", span);
+                false
+            }
             StmtKind::Continue => {
-                let Some(ctx) = self.frame().loops.last().map(|l| l.on_continue.clone()) else {
+                let Some(ctx) = self.frame().loops.iter().rev().find(|l| !l.switch).map(|l| l.on_continue.clone()) else {
                     self.err("`continue` outside a loop", span);
                     return false;
                 };
@@ -897,7 +904,7 @@ impl<'u> Lower<'u> {
         if let Some(dc) = do_cond {
             on_continue.push(ContinueAction::Check(dc.clone()));
         }
-        self.frame().loops.push(LoopCtx { on_continue });
+        self.frame().loops.push(LoopCtx { on_continue, switch: false });
         let cond_k = match simple {
             Some(c) => {
                 self.blocks.push(Vec::new());
@@ -957,7 +964,7 @@ impl<'u> Lower<'u> {
         }
         if let Some(flag) = self.frame().returned.clone() {
             self.emit(k::StmtKind::Assign(sp_id(&flag, span), k::Expr::num(1, span)), span);
-            if !self.frame().loops.is_empty() {
+            if self.in_loop() {
                 self.emit(k::StmtKind::Break, span);
             }
         }
@@ -1313,6 +1320,85 @@ impl<'u> Lower<'u> {
         self.frame().function_wide_spans.clone()
     }
 
+    /// Inside a loop of the current function (a `switch` is not one)?
+    fn in_loop(&mut self) -> bool {
+        self.frame().loops.iter().any(|l| !l.switch)
+    }
+
+    /// `switch (e) { case K: ... }`: each case's statements run if its label or an earlier
+    /// one matched (C's fall-through) and no `break` ended the switch; a `break` may only
+    /// end a case. Gives whether it may `return`.
+    fn switch(&mut self, c: &Expr, body: &Stmt, span: Span) -> bool {
+        let stmts: &[Stmt] = match &body.kind {
+            StmtKind::Block(b) => &b.stmts,
+            _ => std::slice::from_ref(body),
+        };
+        let v = self.expr(c);
+        let v = self.convert(v, Ty::UInt, c.span);
+        let value = self.temp();
+        self.emit(k::StmtKind::Local(sp_id(&value, c.span), Some(v)), c.span);
+        let mut constants = Vec::new();
+        for s in stmts {
+            if let StmtKind::Case(Some(e)) = &s.kind {
+                match self.const_eval(e) {
+                    Some(n) => constants.push(n as u64 & 0xFFFF_FFFF),
+                    None => self.err("a `case` label must be a constant", e.span),
+                }
+            }
+        }
+        let is = |n: u64| k::Expr::new(k::ExprKind::Binary(k::BinOp::Eq, Box::new(k::Expr::var(&value, span)), Box::new(k::Expr::num(n, span))), span);
+        let matched = self.fresh("case_matched");
+        let done = self.fresh("switch_done");
+        self.emit(k::StmtKind::Local(sp_id(&matched, span), Some(k::Expr::num(0, span))), span);
+        self.emit(k::StmtKind::Local(sp_id(&done, span), Some(k::Expr::num(0, span))), span);
+        self.frame().loops.push(LoopCtx { on_continue: Vec::new(), switch: true });
+        self.scopes.push(HashMap::new());
+        let mut i = stmts.iter().position(|s| matches!(s.kind, StmtKind::Case(_))).unwrap_or(stmts.len());
+        let bin = |op, a, b| k::Expr::new(k::ExprKind::Binary(op, Box::new(a), Box::new(b)), span);
+        while i < stmts.len() {
+            // The labels of this case, then its statements up to the next label.
+            while let Some(StmtKind::Case(label)) = stmts.get(i).map(|s| &s.kind) {
+                let hit = match label.as_ref().and_then(|e| self.const_eval(e)) {
+                    Some(n) => is(n as u64 & 0xFFFF_FFFF),
+                    // `default`: no case matches.
+                    None => k::Expr::new(
+                        k::ExprKind::Unary(
+                            k::UnOp::Not,
+                            Box::new(constants.iter().map(|&n| is(n)).reduce(|a, b| bin(k::BinOp::LOr, a, b)).unwrap_or_else(|| k::Expr::num(0, span))),
+                        ),
+                        span,
+                    ),
+                };
+                self.emit(k::StmtKind::Assign(sp_id(&matched, span), bin(k::BinOp::LOr, k::Expr::var(&matched, span), hit)), span);
+                i += 1;
+            }
+            let end = stmts[i..].iter().position(|s| matches!(s.kind, StmtKind::Case(_))).map(|p| i + p).unwrap_or(stmts.len());
+            let section = &stmts[i..end];
+            let (section, ends) = match section.split_last() {
+                Some((last, rest)) if matches!(last.kind, StmtKind::Break) => (rest, true),
+                _ => (section, false),
+            };
+            let mut guard = bin(k::BinOp::LAnd, k::Expr::var(&matched, span), k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&done, span))), span));
+            if let Some(r) = self.frame().returned.clone() {
+                guard = bin(k::BinOp::LAnd, guard, k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&r, span))), span));
+            }
+            let block = self.sub_block(
+                |l| {
+                    l.stmts(section);
+                    if ends {
+                        l.emit(k::StmtKind::Assign(sp_id(&done, span), k::Expr::num(1, span)), span);
+                    }
+                },
+                span,
+            );
+            self.emit(k::StmtKind::If(guard, block, None), span);
+            i = end;
+        }
+        self.scopes.pop();
+        self.frame().loops.pop();
+        has_return(stmts)
+    }
+
     /// A function's function-wide invariants, refused (GPUVerify's rules) if one calls a
     /// function with a body or names a parameter the function assigns.
     fn checked_function_wide(&mut self, f: &Func, body: &[Stmt]) -> Vec<Expr> {
@@ -1466,7 +1552,7 @@ fn stmt_returns(s: &Stmt) -> bool {
         StmtKind::Return(_) => true,
         StmtKind::Block(b) => has_return(&b.stmts),
         StmtKind::If(_, t, e) => stmt_returns(t) || e.as_deref().is_some_and(stmt_returns),
-        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::For(_, _, _, b) => stmt_returns(b),
+        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::For(_, _, _, b) | StmtKind::Switch(_, b) => stmt_returns(b),
         _ => false,
     }
 }
@@ -1529,7 +1615,7 @@ fn assigned_names(b: Option<&Block>) -> HashSet<String> {
                     stmt(e, out);
                 }
             }
-            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
                 expr(c, out);
                 stmt(b, out);
             }

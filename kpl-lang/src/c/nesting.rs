@@ -90,7 +90,9 @@ impl Nested for Stmt {
                     out.push(&**e);
                 }
             }
-            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => out.extend([c as &dyn Nested, &**b]),
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => out.extend([c as &dyn Nested, &**b]),
+            StmtKind::Case(Some(e)) => out.push(e),
+            StmtKind::Case(None) => {}
             StmtKind::For(init, cond, step, body) => {
                 if let Some(i) = init {
                     out.push(&**i);

@@ -41,7 +41,7 @@ pub(super) fn addressed(u: &Unit) -> HashSet<String> {
                     stmt(e, out);
                 }
             }
-            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
                 expr(c, out);
                 stmt(b, out);
             }

@@ -151,7 +151,6 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
 const OUTSIDE: &[(&str, &str)] = &[
     ("class", "classes (CUDA.md tier 3)"),
     ("template", "templates (CUDA.md tier 3)"),
-    ("switch", "`switch` (CUDA.md tier 2)"),
     ("goto", "`goto` (CUDA.md tier 2)"),
     ("sizeof", "`sizeof`"),
     ("asm", "inline assembly"),

@@ -199,6 +199,25 @@ impl Flow {
                 }
                 self.assigned = before;
             }
+            StmtKind::Switch(c, b) => {
+                // A case may be entered directly: what earlier cases assign does not
+                // count in it, nor after the switch.
+                self.expr(c);
+                let entry = self.assigned.clone();
+                let body: &[Stmt] = match &b.kind {
+                    StmtKind::Block(bl) => &bl.stmts,
+                    _ => std::slice::from_ref(&**b),
+                };
+                for s in body {
+                    if matches!(s.kind, StmtKind::Case(_)) {
+                        self.assigned = entry.clone();
+                    }
+                    self.stmt(s);
+                }
+                self.assigned = entry;
+            }
+            StmtKind::Case(Some(e)) => self.expr(e),
+            StmtKind::Case(None) => {}
             StmtKind::Return(None)
             | StmtKind::Break
             | StmtKind::Continue
