@@ -214,7 +214,53 @@ impl Expr {
     }
 }
 
+impl Stmt {
+    /// Visit every expression written in this statement and the statements inside it
+    /// (conditions, initialisers, `for` parts, `case` labels), outermost first; each
+    /// expression once, as a whole (use `Expr::walk` for its parts).
+    pub fn walk_exprs(&self, f: &mut dyn FnMut(&Expr)) {
+        match &self.kind {
+            StmtKind::Block(b) => b.stmts.iter().for_each(|s| s.walk_exprs(f)),
+            StmtKind::Decl(d) => d.decls.iter().filter_map(|x| x.init.as_ref()).for_each(|i| i.walk_top(f)),
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) | StmtKind::Case(Some(e)) => f(e),
+            StmtKind::If(c, t, e) => {
+                f(c);
+                t.walk_exprs(f);
+                if let Some(e) = e {
+                    e.walk_exprs(f);
+                }
+            }
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
+                f(c);
+                b.walk_exprs(f);
+            }
+            StmtKind::For(i, c, st, b) => {
+                if let Some(i) = i {
+                    i.walk_exprs(f);
+                }
+                c.iter().chain(st.iter()).for_each(|e| f(e));
+                b.walk_exprs(f);
+            }
+            StmtKind::Return(None)
+            | StmtKind::Case(None)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Empty
+            | StmtKind::Unsupported(_)
+            | StmtKind::Error => {}
+        }
+    }
+}
+
 impl Init {
+    /// Visit each expression of an initialiser as a whole.
+    fn walk_top(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            Init::Expr(e) => f(e),
+            Init::List(items, _) => items.iter().for_each(|i| i.walk_top(f)),
+        }
+    }
+
     /// Visit every expression of an initialiser.
     pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
         match self {

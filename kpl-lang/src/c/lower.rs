@@ -1571,72 +1571,12 @@ fn assigned_names(b: Option<&Block>) -> HashSet<String> {
             _ => {}
         }
     }
-    fn expr(e: &Expr, out: &mut HashSet<String>) {
-        match &e.kind {
-            ExprKind::Assign(_, l, r) => {
-                target(l, out);
-                expr(l, out);
-                expr(r, out);
-            }
-            ExprKind::PreInc(_, a) | ExprKind::PostInc(_, a) => {
-                target(a, out);
-                expr(a, out);
-            }
-            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) => {
-                expr(a, out);
-                expr(b, out);
-            }
-            ExprKind::Call(f, args) => {
-                expr(f, out);
-                args.iter().for_each(|a| expr(a, out));
-            }
-            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => expr(a, out),
-            ExprKind::Cond(a, b, c) => {
-                expr(a, out);
-                expr(b, out);
-                expr(c, out);
-            }
-            _ => {}
-        }
-    }
-    fn stmt(s: &Stmt, out: &mut HashSet<String>) {
-        match &s.kind {
-            StmtKind::Block(b) => b.stmts.iter().for_each(|s| stmt(s, out)),
-            StmtKind::Decl(d) => d.decls.iter().for_each(|x| {
-                if let Some(Init::Expr(e)) = &x.init {
-                    expr(e, out)
-                }
-            }),
-            StmtKind::Expr(e) => expr(e, out),
-            StmtKind::If(c, t, e) => {
-                expr(c, out);
-                stmt(t, out);
-                if let Some(e) = e {
-                    stmt(e, out);
-                }
-            }
-            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
-                expr(c, out);
-                stmt(b, out);
-            }
-            StmtKind::For(i, c, st, b) => {
-                if let Some(i) = i {
-                    stmt(i, out);
-                }
-                if let Some(c) = c {
-                    expr(c, out);
-                }
-                if let Some(st) = st {
-                    expr(st, out);
-                }
-                stmt(b, out);
-            }
-            StmtKind::Return(Some(e)) => expr(e, out),
-            _ => {}
-        }
-    }
+    let mut visit = |e: &Expr| match &e.kind {
+        ExprKind::Assign(_, l, _) | ExprKind::PreInc(_, l) | ExprKind::PostInc(_, l) => target(l, &mut out),
+        _ => {}
+    };
     if let Some(b) = b {
-        b.stmts.iter().for_each(|s| stmt(s, &mut out));
+        b.stmts.iter().for_each(|s| s.walk_exprs(&mut |e| e.walk(&mut visit)));
     }
     out
 }

@@ -244,21 +244,14 @@ impl<'u> Lower<'u> {
         }
     }
 
-    /// Element `idx` of an array: a word, or a struct or vector's words.
-    pub(super) fn element_of(&mut self, arr: Entity, idx: &[&Expr], span: Span) -> Option<Lv> {
-        if let Entity::Table { values, elem, dims, agg } = arr {
-            return self.table_element(&values, elem, &dims, agg, idx, span);
-        }
-        let Entity::Array { kpl, elem, dims, readonly, offset, agg } = arr else {
-            self.err("kpl cannot tell which array this pointer field points into (it was never given one)", span);
-            return None;
-        };
+    /// The row-major word-element index of `idx` into an array of dimensions `dims`
+    /// (`what` names it in messages): ((i0 * d1) + i1) * d2 + i2.
+    fn flat_index(&mut self, what: &str, dims: &[u32], idx: &[&Expr], span: Span) -> Option<k::Expr> {
         let want = dims.len().max(1);
         if idx.len() != want {
-            self.err(format!("`{kpl}` needs {want} index(es), got {}", idx.len()), span);
+            self.err(format!("{what} needs {want} index(es), got {}", idx.len()), span);
             return None;
         }
-        // Row-major flattening: ((i0 * d1) + i1) * d2 + i2.
         let mut flat: Option<k::Expr> = None;
         for (n, i) in idx.iter().enumerate() {
             let v = self.expr(i);
@@ -274,7 +267,19 @@ impl<'u> Lower<'u> {
                 }
             });
         }
-        let mut index = flat.unwrap_or_else(|| k::Expr::num(0, span));
+        Some(flat.unwrap_or_else(|| k::Expr::num(0, span)))
+    }
+
+    /// Element `idx` of an array: a word, or a struct or vector's words.
+    pub(super) fn element_of(&mut self, arr: Entity, idx: &[&Expr], span: Span) -> Option<Lv> {
+        if let Entity::Table { values, elem, dims, agg } = arr {
+            return self.table_element(&values, elem, &dims, agg, idx, span);
+        }
+        let Entity::Array { kpl, elem, dims, readonly, offset, agg } = arr else {
+            self.err("kpl cannot tell which array this pointer field points into (it was never given one)", span);
+            return None;
+        };
+        let mut index = self.flat_index(&format!("`{kpl}`"), &dims, idx, span)?;
         let words = match &agg {
             Some(t) => self.words(t),
             None => 1,
@@ -309,21 +314,8 @@ impl<'u> Lower<'u> {
     /// Element `idx` of an OpenCL `__constant` table: each word the value the table holds
     /// there (a choice on the index), read-only; an index past the end fails an assertion.
     fn table_element(&mut self, values: &[u32], elem: Ty, dims: &[u32], agg: Option<CType>, idx: &[&Expr], span: Span) -> Option<Lv> {
-        let want = dims.len().max(1);
-        if idx.len() != want {
-            self.err(format!("this table needs {want} index(es), got {}", idx.len()), span);
-            return None;
-        }
-        let mut flat: Option<k::Expr> = None;
-        for (n, i) in idx.iter().enumerate() {
-            let v = self.expr(i);
-            let v = self.convert(v, Ty::UInt, i.span);
-            flat = Some(match flat {
-                None => v,
-                Some(f) => bin(k::BinOp::Add, bin(k::BinOp::Mul, f, k::Expr::num(dims[n] as u64, span), span), v, span),
-            });
-        }
-        let index = self.bind_temp(Val { e: flat.unwrap_or_else(|| k::Expr::num(0, span)), ty: Ty::UInt }, span).e;
+        let flat = self.flat_index("this table", dims, idx, span)?;
+        let index = self.bind_temp(Val { e: flat, ty: Ty::UInt }, span).e;
         let count: u64 = dims.iter().map(|&d| d as u64).product();
         self.emit(k::StmtKind::Assert(bin(k::BinOp::Lt, index.clone(), k::Expr::num(count, span), span)), span);
         let words = values.len() / count.max(1) as usize;

@@ -16,49 +16,17 @@ use std::collections::HashSet;
 
 /// Names of the locals whose address some function takes (`&x`).
 pub(super) fn addressed(u: &Unit) -> HashSet<String> {
-    fn visit(x: &Expr, out: &mut HashSet<String>) {
+    let mut out = HashSet::new();
+    let mut visit = |x: &Expr| {
         if let ExprKind::Unary(UOp::Addr, a) = &x.kind {
             if let ExprKind::Ident(n) = &a.kind {
                 out.insert(n.name.clone());
             }
         }
-    }
-    fn expr(e: &Expr, out: &mut HashSet<String>) {
-        e.walk(&mut |x| visit(x, out));
-    }
-    fn init(i: &Init, out: &mut HashSet<String>) {
-        i.walk(&mut |x| visit(x, out));
-    }
-    fn stmt(s: &Stmt, out: &mut HashSet<String>) {
-        match &s.kind {
-            StmtKind::Block(b) => b.stmts.iter().for_each(|s| stmt(s, out)),
-            StmtKind::Decl(d) => d.decls.iter().filter_map(|x| x.init.as_ref()).for_each(|i| init(i, out)),
-            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => expr(e, out),
-            StmtKind::If(c, t, e) => {
-                expr(c, out);
-                stmt(t, out);
-                if let Some(e) = e {
-                    stmt(e, out);
-                }
-            }
-            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
-                expr(c, out);
-                stmt(b, out);
-            }
-            StmtKind::For(i, c, st, b) => {
-                if let Some(i) = i {
-                    stmt(i, out);
-                }
-                c.iter().chain(st.iter()).for_each(|e| expr(e, out));
-                stmt(b, out);
-            }
-            _ => {}
-        }
-    }
-    let mut out = HashSet::new();
+    };
     for item in &u.items {
         if let Item::Func(Func { body: Some(b), .. }) = item {
-            b.stmts.iter().for_each(|s| stmt(s, &mut out));
+            b.stmts.iter().for_each(|s| s.walk_exprs(&mut |e| e.walk(&mut visit)));
         }
     }
     out
