@@ -89,6 +89,14 @@ impl<'u> Lower<'u> {
     /// The C type named by declaration specifiers (before any `*` or `[]`).
     pub fn spec_type(&mut self, specs: &[Spec]) -> CType {
         for s in specs {
+            // cuRAND's states: an opaque word (XORWOW), or a block's 256 words (MTGP32).
+            match s.word.as_str() {
+                "curandState" | "curandState_t" | "curandStateXORWOW_t" => return CType::Scalar(Ty::UInt),
+                "curandStateMtgp32_t" | "curandStateMtgp32" => {
+                    return CType::Array(Box::new(CType::Scalar(Ty::UInt)), super::lower_builtins::MTGP32_WORDS)
+                }
+                _ => {}
+            }
             if let Some(n) = struct_of(&s.word) {
                 return CType::Struct(n);
             }

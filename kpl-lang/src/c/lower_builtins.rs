@@ -28,6 +28,9 @@ pub(super) fn math_base(n: &str) -> Option<&str> {
     Some(base)
 }
 
+/// The words of a cuRAND MTGP32 state: one per thread of a block of up to 256.
+pub(super) const MTGP32_WORDS: u32 = 256;
+
 /// Scalar built-ins that apply to vectors component by component.
 pub(super) fn lanewise(n: &str) -> bool {
     const INT: &[&str] = &[
@@ -277,6 +280,12 @@ impl<'u> Lower<'u> {
                 };
                 Some(Val { e, ty: Ty::UInt })
             }
+            "curand_init" | "curand" | "curand_uniform" | "curand_normal" | "curand_uniform_double" | "curand_normal_double"
+            | "curand_log_normal" | "curand_log_normal_double" | "curand_poisson"
+                if self.o.dialect == super::tokens::Dialect::Cuda =>
+            {
+                return Some(self.curand(n, args, span));
+            }
             "__requires_fresh_array" => {
                 // kpl's arrays never overlap (kernel pointer parameters are distinct
                 // arrays), so a fresh array is what every array already is.
@@ -287,5 +296,60 @@ impl<'u> Lower<'u> {
             }
             _ => None,
         }
+    }
+
+    /// cuRAND: a generator call reads and writes its state (so threads sharing a state
+    /// race) and gives an arbitrary number; `curand_init` writes the state. An XORWOW state
+    /// is one word; an MTGP32 state serves a block, each thread its own word
+    /// (`threadIdx % 256`), so more than 256 threads, or two blocks, sharing one race.
+    fn curand(&mut self, n: &str, args: &[Expr], span: Span) -> Val {
+        let num = |v: u64| k::Expr::num(v, span);
+        let state = args.last();
+        for a in args.iter().take(args.len().saturating_sub(1)) {
+            self.expr_stmt(a);
+        }
+        let Some(state) = state else {
+            self.err(format!("`{n}` needs a generator state"), span);
+            return Val { e: num(0), ty: Ty::UInt };
+        };
+        let Some(super::lower::Entity::Array { kpl, offset, agg, .. }) = self.array_argument(state, false) else {
+            return Val { e: num(0), ty: Ty::UInt };
+        };
+        let base = offset.map(|o| k::Expr::var(&o, span)).unwrap_or_else(|| num(0));
+        let index = match agg {
+            Some(_) => {
+                let sp = |s: crate::ast::Special, a: crate::ast::Axis| kx(k::ExprKind::Special(s, a, true), span);
+                use crate::ast::{Axis, Special};
+                let lin = bin(
+                    BinOp::Add,
+                    bin(BinOp::Mul, bin(BinOp::Add, bin(BinOp::Mul, sp(Special::Lid, Axis::Z), sp(Special::Threads, Axis::Y), span), sp(Special::Lid, Axis::Y), span), sp(Special::Threads, Axis::X), span),
+                    sp(Special::Lid, Axis::X),
+                    span,
+                );
+                bin(BinOp::Add, base, bin(BinOp::Rem, lin, num(MTGP32_WORDS as u64), span), span)
+            }
+            None => base,
+        };
+        let index = self.bind_temp(Val { e: index, ty: Ty::UInt }, span).e;
+        let fresh = |l: &mut Self, base: &str| {
+            let r = l.fresh(base);
+            l.emit(k::StmtKind::Local(sp_id(&r, span), None), span);
+            l.emit(k::StmtKind::Havoc(sp_id(&r, span)), span);
+            r
+        };
+        if n != "curand_init" {
+            // The generator reads its state ...
+            let old = self.temp();
+            self.emit(k::StmtKind::Local(sp_id(&old, span), Some(kx(k::ExprKind::Index(sp_id(&kpl, span), Box::new(index.clone())), span))), span);
+        }
+        // ... and writes the next one.
+        let next = fresh(self, "curand_state");
+        self.emit(k::StmtKind::Store(sp_id(&kpl, span), index, k::Expr::var(&next, span)), span);
+        if n == "curand_init" {
+            return Val { e: num(0), ty: Ty::Void };
+        }
+        let r = fresh(self, "curand_result");
+        let ty = if n == "curand" || n == "curand_poisson" { Ty::UInt } else { Ty::Float };
+        Val { e: k::Expr::var(&r, span), ty }
     }
 }

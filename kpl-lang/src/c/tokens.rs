@@ -50,6 +50,8 @@ const CUDA_SPECS: &[&str] = &[
     "__global__", "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__",
     // <sys/types.h>'s names, which CUDA code takes for granted.
     "uint", "ushort", "uchar",
+    // cuRAND's generator states (`lower_builtins.rs`).
+    "curandState", "curandState_t", "curandStateXORWOW_t", "curandStateMtgp32_t", "curandStateMtgp32",
 ];
 const OPENCL_SPECS: &[&str] = &[
     "__kernel", "kernel", "__global", "global", "__local", "local", "__constant", "constant", "__private",
