@@ -22,22 +22,21 @@ impl Ex {
     /// Does it use an access predicate (`written(A)`, ...)? Only the verifier, which logs
     /// accesses, can evaluate it: the interpreters skip assertions and invariants with one.
     pub fn verifier_only(&self) -> bool {
-        match self {
-            Ex::Call(f, a, b) => f.is_access() || a.verifier_only() || b.verifier_only(),
-            Ex::Un(_, a) => a.verifier_only(),
-            Ex::Bin(_, a, b) => a.verifier_only() || b.verifier_only(),
-            Ex::Cond(c, a, b) => c.verifier_only() || a.verifier_only() || b.verifier_only(),
-            _ => false,
-        }
+        self.calls(&|f| f.is_access())
     }
 
     /// Does it use `other` or `enabled` (then it is evaluated over pairs of threads)?
     pub fn two_thread(&self) -> bool {
+        self.calls(&|f| f.is_two_thread())
+    }
+
+    /// Does it call a built-in that `p` picks?
+    fn calls(&self, p: &dyn Fn(&kpl_lang::ast::Builtin) -> bool) -> bool {
         match self {
-            Ex::Call(f, a, b) => f.is_two_thread() || a.two_thread() || b.two_thread(),
-            Ex::Un(_, a) => a.two_thread(),
-            Ex::Bin(_, a, b) => a.two_thread() || b.two_thread(),
-            Ex::Cond(c, a, b) => c.two_thread() || a.two_thread() || b.two_thread(),
+            Ex::Call(f, a, b) => p(f) || a.calls(p) || b.calls(p),
+            Ex::Un(_, a) => a.calls(p),
+            Ex::Bin(_, a, b) => a.calls(p) || b.calls(p),
+            Ex::Cond(c, a, b) => c.calls(p) || a.calls(p) || b.calls(p),
             _ => false,
         }
     }

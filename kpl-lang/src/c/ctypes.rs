@@ -172,6 +172,10 @@ impl<'u> Lower<'u> {
             }
         }
         self.laying_out.pop();
+        if offset == 0 && decl.defined && !decl.union {
+            // Every array element and variable needs a word to exist as a KPL array or local.
+            self.unsupported(&format!("struct `{}`, which holds no data (kpl gives every struct at least one word)", decl.tag), decl.span);
+        }
         let out = Rc::new(out);
         self.layouts.insert(id, out.clone());
         out

@@ -386,22 +386,7 @@ impl<'u> Lower<'u> {
                 continue;
             }
             let table = constant && x.init.is_some() && self.o.dialect == Dialect::OpenCl;
-            let mut dims = Vec::new();
-            for dim in &x.dims {
-                let n = match (dim.as_ref().and_then(|e| self.const_eval(e)), &x.init) {
-                    (Some(n), _) if n > 0 && n <= u32::MAX as i64 => n as u32,
-                    (None, Some(Init::List(items, _))) if dim.is_none() && dims.is_empty() => items.len().max(1) as u32,
-                    _ => {
-                        self.err("a file-scope array needs a constant positive size", dim.as_ref().map(|e| e.span).unwrap_or(x.span));
-                        0
-                    }
-                };
-                dims.push(n);
-            }
-            if dims.contains(&0) {
-                self.bind(&x.name.name, Entity::Invalid);
-                continue;
-            }
+            let Some(dims) = self.array_dims(x, "a file-scope array") else { continue };
             let words = self.words(&elem) as u64;
             let total: u64 = dims.iter().map(|&n| n as u64).product::<u64>().saturating_mul(words);
             if total > u32::MAX as u64 {
@@ -465,6 +450,26 @@ impl<'u> Lower<'u> {
         self.bind(&x.name.name, Entity::Table { values, elem: ty, dims, agg });
     }
 
+    /// A declarator's constant dimensions (a first `[]` takes its initialiser list's
+    /// length); `None`, with an error and the name bound as invalid, if one is not a positive
+    /// constant.
+    pub(super) fn array_dims(&mut self, x: &Declarator, what: &str) -> Option<Vec<u32>> {
+        let mut dims = Vec::new();
+        for dim in &x.dims {
+            let n = match (dim.as_ref().and_then(|e| self.const_eval(e)), &x.init) {
+                (Some(n), _) if n > 0 && n <= u32::MAX as i64 => n as u32,
+                (None, Some(Init::List(items, _))) if dim.is_none() && dims.is_empty() && !items.is_empty() => items.len() as u32,
+                _ => {
+                    self.err(format!("{what} needs a constant positive size"), dim.as_ref().map(|e| e.span).unwrap_or(x.span));
+                    self.bind(&x.name.name, Entity::Invalid);
+                    return None;
+                }
+            };
+            dims.push(n);
+        }
+        Some(dims)
+    }
+
     fn shared_decl(&mut self, d: &Decl) {
         let ety = self.spec_type(&d.specs);
         let (elem, agg) = match &ety {
@@ -502,16 +507,7 @@ impl<'u> Lower<'u> {
                 }
                 continue;
             }
-            let mut dims = Vec::new();
-            for dim in &x.dims {
-                match dim.as_ref().and_then(|e| self.const_eval(e)) {
-                    Some(n) if n > 0 && n <= u32::MAX as i64 => dims.push(n as u32),
-                    _ => {
-                        self.err("a `__shared__` array needs a constant positive size", dim.as_ref().map(|e| e.span).unwrap_or(x.span));
-                        return;
-                    }
-                }
-            }
+            let Some(dims) = self.array_dims(x, "a `__shared__` array") else { continue };
             let total: u64 = dims.iter().map(|&d| d as u64).product::<u64>().saturating_mul(words);
             if total > u32::MAX as u64 {
                 self.err("this `__shared__` array has more than 2^32 elements", x.span);
@@ -1447,14 +1443,13 @@ impl<'u> Lower<'u> {
             let leaves = self.record_locals(&format!("{}_result", f.name.name), &rct, None, span);
             let mut vals = Vec::new();
             for l in leaves {
-                if let Leaf::Word(p @ Place::Local(..)) = &l {
-                    if let Place::Local(n, _) = p {
+                vals.push(match &l {
+                    Leaf::Word(p @ Place::Local(n, _)) => {
                         self.emit(k::StmtKind::Havoc(sp_id(n, span)), span);
+                        super::lower_agg::VLeaf::Word(self.read_place(p, span))
                     }
-                    vals.push(super::lower_agg::VLeaf::Word(self.read_place(p, span)));
-                } else {
-                    vals.push(super::lower_agg::VLeaf::Ptr(Entity::Invalid));
-                }
+                    _ => super::lower_agg::VLeaf::Ptr(Entity::Invalid),
+                });
             }
             return Some(Ret::Agg(super::lower_agg::AggVal { ty: rct, leaves: vals }));
         }

@@ -321,10 +321,11 @@ impl<'u> Lower<'u> {
         let words = values.len() / count.max(1) as usize;
         let pick = |w: usize| -> k::Expr {
             let col: Vec<u32> = values.iter().skip(w).step_by(words.max(1)).copied().collect();
-            if col.iter().all(|v| *v == col[0]) {
-                return k::Expr::num(col[0] as u64, span);
+            let last = col.last().copied().unwrap_or(0);
+            if col.iter().all(|v| *v == last) {
+                return k::Expr::num(last as u64, span);
             }
-            col.iter().enumerate().rev().skip(1).fold(k::Expr::num(*col.last().unwrap_or(&0) as u64, span), |rest, (e, v)| {
+            col.iter().enumerate().rev().skip(1).fold(k::Expr::num(last as u64, span), |rest, (e, v)| {
                 let is = bin(k::BinOp::Eq, index.clone(), k::Expr::num(e as u64, span), span);
                 kx(k::ExprKind::Cond(Box::new(is), Box::new(k::Expr::num(*v as u64, span)), Box::new(rest)), span)
             })
@@ -726,7 +727,7 @@ impl<'u> Lower<'u> {
     /// `a op b` on vectors, component by component (OpenCL's and CUDA's vector operators).
     fn vector_arith(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Option<AggVal> {
         let t = self.agg_type(a).or_else(|| self.agg_type(b))?;
-        let CType::Vector(elem, n) = t else {
+        let CType::Vector(_, n) = t else {
             self.err("this operator does not apply to a struct", span);
             return None;
         };
@@ -739,6 +740,12 @@ impl<'u> Lower<'u> {
             va = va.into_iter().map(|v| self.bind_temp(v, span)).collect();
         }
         let vb = self.lanes(b, n)?;
+        Some(self.lane_arith(op, va, vb, t, span))
+    }
+
+    /// `op` on two vectors' lanes (of vector type `t`).
+    fn lane_arith(&mut self, op: BOp, va: Vec<Val>, vb: Vec<Val>, t: CType, span: Span) -> AggVal {
+        let CType::Vector(elem, n) = t else { return AggVal { ty: t, leaves: Vec::new() } };
         let compare = matches!(op, BOp::Lt | BOp::Gt | BOp::Le | BOp::Ge | BOp::Eq | BOp::Ne);
         let mut leaves = Vec::new();
         for (x, y) in va.into_iter().zip(vb) {
@@ -750,7 +757,7 @@ impl<'u> Lower<'u> {
                 Val { e: self.convert(r, elem, span), ty: elem }
             }));
         }
-        Some(AggVal { ty: if compare { CType::Vector(Ty::Int, n) } else { t }, leaves })
+        AggVal { ty: if compare { CType::Vector(Ty::Int, n) } else { t }, leaves }
     }
 
     /// `(float4)(a, b, c, d)`, `(float4)(x)` (every component `x`), `(float4)(v2, a, b)`,
@@ -907,8 +914,19 @@ impl<'u> Lower<'u> {
                 AggVal { ty: ty.clone(), leaves: lanes.into_iter().map(VLeaf::Word).collect() }
             }
             Some(o) => {
-                let as_binary = Expr::new(ExprKind::Binary(o, Box::new(l.clone()), Box::new(r.clone())), span);
-                self.vector_arith(o, l, r, as_binary.span)?
+                // `v op= w`: the place is evaluated once; its current words are the left lanes.
+                let CType::Vector(_, n) = ty else {
+                    self.err(format!("a compound assignment to a `{}`", self.type_name(&ty)), span);
+                    return None;
+                };
+                let mut cur = Vec::new();
+                for leaf in &dst {
+                    let Leaf::Word(p) = leaf else { return None };
+                    let v = self.read_place(p, span);
+                    cur.push(self.bind_temp(v, span));
+                }
+                let rhs = self.lanes(r, n)?;
+                self.lane_arith(o, cur, rhs, ty.clone(), span)
             }
         };
         if value.leaves.len() != dst.len() {

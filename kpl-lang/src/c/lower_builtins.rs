@@ -28,6 +28,23 @@ pub(super) fn math_base(n: &str) -> Option<&str> {
     Some(base)
 }
 
+/// Whether `r`, the 32-bit `a + b` (`a - b` with `sub`), overflowed as signed words: the
+/// operands' signs agree (add) or differ (sub) and the result's differs from `a`'s.
+fn signed_overflow(a: &k::Expr, b: &k::Expr, r: &k::Expr, sub: bool, span: Span) -> k::Expr {
+    let neg = |e: &k::Expr| call(Builtin::Slt, vec![e.clone(), k::Expr::num(0, span)], span);
+    let same = bin(BinOp::Eq, neg(a), neg(b), span);
+    let signs = if sub { kx(k::ExprKind::Unary(k::UnOp::Not, Box::new(same)), span) } else { same };
+    bin(BinOp::LAnd, signs, bin(BinOp::Ne, neg(r), neg(a), span), span)
+}
+
+/// Whether `r = a + b` fits in type `ty` (no signed overflow, or no unsigned wrap-around).
+fn add_fits(a: &k::Expr, b: &k::Expr, r: &k::Expr, ty: Ty, span: Span) -> k::Expr {
+    match ty {
+        Ty::Int => kx(k::ExprKind::Unary(k::UnOp::Not, Box::new(signed_overflow(a, b, r, false, span))), span),
+        _ => bin(BinOp::Ge, r.clone(), a.clone(), span),
+    }
+}
+
 /// The words of a cuRAND MTGP32 state: one per thread of a block of up to 256.
 pub(super) const MTGP32_WORDS: u32 = 256;
 
@@ -97,14 +114,10 @@ impl<'u> Lower<'u> {
                     // Signed: overflow iff the operands' signs agree (add) or differ (sub)
                     // and the result's differs from the first operand's.
                     ("add_sat" | "sub_sat", true) => {
-                        let op = if n == "add_sat" { BinOp::Add } else { BinOp::Sub };
-                        let r = bin(op, x.clone(), y.clone(), span);
-                        let neg = |e: k::Expr| call(Builtin::Slt, vec![e, num(0)], span);
-                        let same = bin(BinOp::Eq, neg(x.clone()), neg(y), span);
-                        let ok_signs = if n == "add_sat" { same } else { kx(k::ExprKind::Unary(k::UnOp::Not, Box::new(same)), span) };
-                        let flipped = bin(BinOp::Ne, neg(r.clone()), neg(x.clone()), span);
-                        let over = bin(BinOp::LAnd, ok_signs, flipped, span);
-                        let limit = cond(neg(x), num(0x8000_0000), num(0x7FFF_FFFF));
+                        let sub = n == "sub_sat";
+                        let r = bin(if sub { BinOp::Sub } else { BinOp::Add }, x.clone(), y.clone(), span);
+                        let over = signed_overflow(&x, &y, &r, sub, span);
+                        let limit = cond(call(Builtin::Slt, vec![x, num(0)], span), num(0x8000_0000), num(0x7FFF_FFFF));
                         cond(over, limit, r)
                     }
                     // (a + b) >> 1 without overflow: (a >> 1) + (b >> 1) + (a & b & 1); rhadd
@@ -230,18 +243,11 @@ impl<'u> Lower<'u> {
                 }
                 let vals: Vec<Val> = args.iter().map(|a| int(self, a)).collect();
                 let ty = vals.iter().fold(Ty::Int, |t, v| Lower::common(t, v.ty));
-                let neg = |e: k::Expr| call(Builtin::Slt, vec![e, num(0)], span);
                 let mut sum = vals[0].e.clone();
                 let mut ok: Option<k::Expr> = None;
                 for v in &vals[1..] {
                     let next = bin(BinOp::Add, sum.clone(), v.e.clone(), span);
-                    let fits = if ty == Ty::Int {
-                        let same = bin(BinOp::Eq, neg(sum.clone()), neg(v.e.clone()), span);
-                        let flipped = bin(BinOp::Ne, neg(next.clone()), neg(sum.clone()), span);
-                        kx(k::ExprKind::Unary(k::UnOp::Not, Box::new(bin(BinOp::LAnd, same, flipped, span))), span)
-                    } else {
-                        bin(BinOp::Ge, next.clone(), sum.clone(), span)
-                    };
+                    let fits = add_fits(&sum, &v.e, &next, ty, span);
                     ok = Some(match ok {
                         None => fits,
                         Some(o) => bin(BinOp::LAnd, o, fits, span),
@@ -258,14 +264,7 @@ impl<'u> Lower<'u> {
                 let (a, b) = (int(self, &args[0]), int(self, &args[1]));
                 let ty = if n == "__add_noovfl_int" { Ty::Int } else { Ty::UInt };
                 let r = self.bind_temp(Val { e: bin(BinOp::Add, a.e.clone(), b.e.clone(), span), ty }, span).e;
-                let fits = if ty == Ty::Int {
-                    let neg = |e: k::Expr| call(Builtin::Slt, vec![e, num(0)], span);
-                    let same = bin(BinOp::Eq, neg(a.e.clone()), neg(b.e), span);
-                    let flipped = bin(BinOp::Ne, neg(r.clone()), neg(a.e), span);
-                    kx(k::ExprKind::Unary(k::UnOp::Not, Box::new(bin(BinOp::LAnd, same, flipped, span))), span)
-                } else {
-                    bin(BinOp::Ge, r.clone(), a.e, span)
-                };
+                let fits = add_fits(&a.e, &b.e, &r, ty, span);
                 self.emit(k::StmtKind::Assume(fits), span);
                 Some(Val { e: r, ty })
             }
@@ -318,14 +317,7 @@ impl<'u> Lower<'u> {
         let base = offset.map(|o| k::Expr::var(&o, span)).unwrap_or_else(|| num(0));
         let index = match agg {
             Some(_) => {
-                let sp = |s: crate::ast::Special, a: crate::ast::Axis| kx(k::ExprKind::Special(s, a, true), span);
-                use crate::ast::{Axis, Special};
-                let lin = bin(
-                    BinOp::Add,
-                    bin(BinOp::Mul, bin(BinOp::Add, bin(BinOp::Mul, sp(Special::Lid, Axis::Z), sp(Special::Threads, Axis::Y), span), sp(Special::Lid, Axis::Y), span), sp(Special::Threads, Axis::X), span),
-                    sp(Special::Lid, Axis::X),
-                    span,
-                );
+                let lin = self.local_linear_id(span);
                 bin(BinOp::Add, base, bin(BinOp::Rem, lin, num(MTGP32_WORDS as u64), span), span)
             }
             None => base,

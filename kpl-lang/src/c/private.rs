@@ -33,24 +33,31 @@ pub(super) fn addressed(u: &Unit) -> HashSet<String> {
 }
 
 impl<'u> Lower<'u> {
+    /// Row-major linear index of `id` (lid or gid) in a grid of `size` over the launch's axes.
+    fn linear(&self, id: Special, size: Special, span: Span) -> k::Expr {
+        let n = self.o.launch.map(|l| l.dims_used()).unwrap_or(1).max(1);
+        let sp = |s: Special, a: Axis| kx(k::ExprKind::Special(s, a, true), span);
+        Axis::ALL[..n].iter().rev().fold(None, |acc: Option<k::Expr>, a| {
+            Some(match acc {
+                None => sp(id, *a),
+                Some(acc) => bin(BinOp::Add, bin(BinOp::Mul, acc, sp(size, *a), span), sp(id, *a), span),
+            })
+        })
+        .unwrap_or_else(|| k::Expr::num(0, span))
+    }
+
+    /// The thread's linear local id in its group (0 .. threads per group).
+    pub(super) fn local_linear_id(&self, span: Span) -> k::Expr {
+        self.linear(Special::Lid, Special::Threads, span)
+    }
+
     /// The thread's linear id in the launch (0 .. total threads).
     fn linear_id(&self, span: Span) -> k::Expr {
         let n = self.o.launch.map(|l| l.dims_used()).unwrap_or(1).max(1);
-        let axes = &Axis::ALL[..n];
         let sp = |s: Special, a: Axis| kx(k::ExprKind::Special(s, a, true), span);
-        let linear = |id: Special, size: Special| {
-            let mut e: Option<k::Expr> = None;
-            for a in axes.iter().rev() {
-                e = Some(match e {
-                    None => sp(id, *a),
-                    Some(acc) => bin(BinOp::Add, bin(BinOp::Mul, acc, sp(size, *a), span), sp(id, *a), span),
-                });
-            }
-            e.unwrap_or_else(|| k::Expr::num(0, span))
-        };
-        let per_group = axes.iter().map(|a| sp(Special::Threads, *a)).reduce(|x, y| bin(BinOp::Mul, x, y, span));
-        let group = linear(Special::Gid, Special::Groups);
-        let local = linear(Special::Lid, Special::Threads);
+        let per_group = Axis::ALL[..n].iter().map(|a| sp(Special::Threads, *a)).reduce(|x, y| bin(BinOp::Mul, x, y, span));
+        let group = self.linear(Special::Gid, Special::Groups, span);
+        let local = self.local_linear_id(span);
         match per_group {
             Some(pg) => bin(BinOp::Add, bin(BinOp::Mul, group, pg, span), local, span),
             None => local,
@@ -81,17 +88,7 @@ impl<'u> Lower<'u> {
     /// `T a[N]...;` in a function, or `T x;` whose address is taken: a private array, with
     /// its initialiser stored.
     pub(super) fn private_decl(&mut self, x: &Declarator, elem: &CType) {
-        let mut dims = Vec::new();
-        for d in &x.dims {
-            match d.as_ref().and_then(|e| self.const_eval(e)) {
-                Some(n) if n > 0 && n <= u32::MAX as i64 => dims.push(n as u32),
-                _ => {
-                    self.err("a per-thread array needs a constant positive size", d.as_ref().map(|e| e.span).unwrap_or(x.span));
-                    self.bind(&x.name.name, Entity::Invalid);
-                    return;
-                }
-            }
-        }
+        let Some(dims) = self.array_dims(x, "a per-thread array") else { return };
         let scalar = dims.is_empty();
         let Some(arr) = self.private_array(&x.name.name, elem, dims.clone(), x.span) else {
             self.bind(&x.name.name, Entity::Invalid);
