@@ -53,11 +53,17 @@ pub fn run(a: Args) -> Exit {
         Ok(x) => x,
         Err(e) => return e,
     };
-    if an.report.outcome != Outcome::Verified {
+    if an.report.outcome != Outcome::Verified || an.functions.iter().any(|(_, f)| f.report.outcome != Outcome::Verified) {
         let r = present(&an, false);
         print!("{}", r.text);
         eprintln!("no certificate: the kernel is not verified");
         return r.code;
+    }
+    if !an.functions.is_empty() {
+        eprintln!(
+            "note: the certificate covers the kernel (calls inlined); the checks of its {} device function(s) on their own (--no-inline) passed but are not in it",
+            an.functions.len()
+        );
     }
     let file = a.file.file_name().and_then(|f| f.to_str()).unwrap_or("kernel");
     let cert = match certificate::build(

@@ -245,7 +245,7 @@ fn two_thread_assertion(p: &kpl_semantics::Program) -> Option<kpl_lang::Span> {
     use kpl_semantics::ir::{St, StKind};
     fn walk(b: &[St], p: &kpl_semantics::Program) -> Option<kpl_lang::Span> {
         b.iter().find_map(|s| match &s.kind {
-            StKind::Assert(e) if e.two_thread() || e.verifier_only() => Some(p.stmts[s.id as usize].span),
+            StKind::Assert(e) | StKind::Assume(e) if e.two_thread() || e.verifier_only() => Some(p.stmts[s.id as usize].span),
             StKind::If { then, els, .. } => walk(then, p).or_else(|| walk(els, p)),
             StKind::While { invariants, body, .. } => {
                 invariants.iter().find(|(e, _)| e.two_thread() || e.verifier_only()).map(|(_, id)| p.stmts[*id as usize].span).or_else(|| walk(body, p))

@@ -232,6 +232,9 @@ pub struct Analysed {
     pub opts: Options,
     pub report: Report,
     pub confirmed: Vec<bool>,
+    /// `--no-inline`: the checks of device functions on their own (their name, and the
+    /// check, analysed as a kernel of its own).
+    pub functions: Vec<(String, Analysed)>,
 }
 
 /// Load, verify and replay the defects of one file (progress on a terminal).
@@ -256,7 +259,27 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_p
             progress::show(&format!("{progress_prefix}{name}: {msg}"));
         }
     };
-    let mut report = verify::verify(&c.core, &opts, &show);
+    let mut kernel = verify_loaded(src, c, launch, opts, &show);
+    if v.no_inline {
+        // GPUVerify's modular mode: each device function is also checked on its own.
+        for check in input::modular_checks(path, &v.launch) {
+            let mut la = v.launch.clone();
+            la.check_function = Some(check.function.clone());
+            let (src, c, launch) = input::load(path, &la, true)?;
+            let mut opts = v.options(path, launch, explain);
+            // A called function's races are checked where it is inlined.
+            opts.only_divergence |= !check.whole;
+            let what = format!("{} (checked on its own)", check.function);
+            let f = verify_loaded(src, c, launch, opts, &|m: &str| show(&format!("{what}: {m}")));
+            kernel.functions.push((check.function, f));
+        }
+    }
+    Ok(kernel)
+}
+
+/// Verify a loaded kernel and replay its defects in the interpreter.
+fn verify_loaded(src: input::Source, c: kpl_lang::Checked, launch: Launch, opts: Options, show: &dyn Fn(&str)) -> Analysed {
+    let mut report = verify::verify(&c.core, &opts, show);
     let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: 20_000_000, warp_sync: opts.warp_sync };
     let mut confirmed = Vec::new();
     for i in 0..report.findings.len() {
@@ -266,7 +289,7 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_p
             report.findings[i].witness = w;
         }
     }
-    Ok(Analysed { src, checked: c, launch, opts, report, confirmed })
+    Analysed { src, checked: c, launch, opts, report, confirmed, functions: Vec::new() }
 }
 
 fn one(a: &Args, i: usize, n: usize) -> FileResult {
@@ -282,72 +305,108 @@ fn one(a: &Args, i: usize, n: usize) -> FileResult {
     present(&an, a.json)
 }
 
-/// The text and JSON reports of a verified file, and its exit code.
+/// The text and JSON reports of a verified file, and its exit code. Under `--no-inline`
+/// the checks of device functions on their own are part of it: the file is verified only
+/// if every one is.
 pub fn present(an: &Analysed, json_out: bool) -> FileResult {
-    let (src, report, confirmed, launch) = (&an.src, &an.report, &an.confirmed, an.launch);
-    let verdict = verdict(report, confirmed);
-    let code = match report.outcome {
-        Outcome::Verified => Exit::Ok,
-        Outcome::Defects => Exit::Defect,
-        Outcome::Inconclusive(_) => Exit::Inconclusive,
+    let src = &an.src;
+    let parts: Vec<&Analysed> = std::iter::once(an).chain(an.functions.iter().map(|(_, f)| f)).collect();
+    let defects_in = parts.iter().find(|p| matches!(p.report.outcome, Outcome::Defects));
+    let inconclusive = parts.iter().find_map(|p| match &p.report.outcome {
+        Outcome::Inconclusive(why) => Some(why.clone()),
+        _ => None,
+    });
+    let code = match (defects_in, &inconclusive) {
+        (Some(_), _) => Exit::Defect,
+        (None, Some(_)) => Exit::Inconclusive,
+        (None, None) => Exit::Ok,
     };
-    let dims = launch.dims_used();
+    let verdict = match defects_in {
+        Some(p) => verdict(&p.report, &p.confirmed),
+        None => verdict(&an.report, &an.confirmed),
+    };
+    let verdict = if defects_in.is_none() && inconclusive.is_some() { "inconclusive" } else { verdict };
     let mut diags = Vec::new();
     let mut defects = Vec::new();
-    for (f, ok) in report.findings.iter().zip(confirmed) {
-        diags.push(diagnostic(report, f.label, &f.witness, *ok, dims, launch, &an.checked.layouts));
-        defects.push(defect_json(&src.text, report, f.label, &f.witness, *ok, launch));
+    for (i, p) in parts.iter().enumerate() {
+        let (report, launch) = (&p.report, p.launch);
+        let dims = launch.dims_used();
+        for (f, ok) in report.findings.iter().zip(&p.confirmed) {
+            let mut d = diagnostic(report, f.label, &f.witness, *ok, dims, launch, &p.checked.layouts);
+            if i > 0 {
+                let name = &an.functions[i - 1].0;
+                d = d.with_help(format!(
+                    "found checking `{name}` on its own (--no-inline): every thread calls it with arbitrary arguments of its own that satisfy its `__requires`"
+                ));
+            }
+            diags.push(d);
+            defects.push(defect_json(&src.text, report, f.label, &f.witness, *ok, launch));
+        }
     }
     progress::clear();
     if !json_out {
         input::report(src, &diags);
         if let Some(dialect) = gpuverify_dialect(&src.path) {
-            for f in &report.findings {
-                let l = &report.program.labels[f.label];
-                eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, l.span, &f.witness, launch, dialect, &an.checked.layouts));
+            for p in &parts {
+                for f in &p.report.findings {
+                    let l = &p.report.program.labels[f.label];
+                    eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, l.span, &f.witness, p.launch, dialect, &p.checked.layouts));
+                }
             }
         }
     }
+    let report = &an.report;
     let st = &report.stats;
-    let secs = st.time_ms as f64 / 1000.0;
-    let text = match &report.outcome {
-        Outcome::Verified => {
+    let time_ms: u128 = parts.iter().map(|p| p.report.stats.time_ms).sum();
+    let secs = time_ms as f64 / 1000.0;
+    let checked_alone = match an.functions.len() {
+        0 => String::new(),
+        n => format!("; {n} device function{} also checked on {} own (--no-inline)", if n == 1 { "" } else { "s" }, if n == 1 { "its" } else { "their" }),
+    };
+    let text = match (defects_in, &inconclusive) {
+        (None, None) => {
             let only = if an.opts.only_divergence {
                 "; races not checked (--only-divergence)".to_string()
             } else {
                 an.opts.check_arrays.as_ref().map(|a| format!("; races checked only on {}", a.join(", "))).unwrap_or_default()
             };
-            format!("{}: verified ({secs:.2} s, {} invariants inferred{only})\n", src.path, st.invariants_kept)
+            format!("{}: verified ({secs:.2} s, {} invariants inferred{only}{checked_alone})\n", src.path, st.invariants_kept)
         }
-        Outcome::Defects => {
-            let c = confirmed.iter().filter(|x| **x).count();
-            let mut t = format!(
-                "{}: {verdict}: {} defect{} ({c} confirmed by the interpreter) ({secs:.2} s)\n",
-                src.path,
-                report.findings.len(),
-                if report.findings.len() == 1 { "" } else { "s" }
-            );
-            if let Some(why) = &report.unknown {
-                t.push_str(&format!("{}: the search for more defects stopped: {why}\n", src.path));
+        (Some(_), _) => {
+            let n: usize = parts.iter().map(|p| p.report.findings.len()).sum();
+            let c: usize = parts.iter().map(|p| p.confirmed.iter().filter(|x| **x).count()).sum();
+            let mut t = format!("{}: {verdict}: {n} defect{} ({c} confirmed by the interpreter) ({secs:.2} s)\n", src.path, if n == 1 { "" } else { "s" });
+            for p in &parts {
+                if let Some(why) = &p.report.unknown {
+                    t.push_str(&format!("{}: the search for more defects stopped: {why}\n", src.path));
+                }
             }
             t
         }
-        Outcome::Inconclusive(why) => format!("{}: inconclusive: {why} ({secs:.2} s)\n", src.path),
+        (None, Some(why)) => format!("{}: inconclusive: {why} ({secs:.2} s)\n", src.path),
     };
     let json = json!({
         "file": src.path,
         "verdict": verdict,
         "defects": defects,
         "abstractions": report.program.arrays.iter().map(|x| (x.name.clone(), json!(format!("{:?}", x.abstraction).to_lowercase()))).collect::<serde_json::Map<_, _>>(),
-        "reason": match &report.outcome { Outcome::Inconclusive(w) => json!(w), _ => Value::Null },
+        "reason": match &inconclusive { Some(w) if defects_in.is_none() => json!(w), _ => Value::Null },
+        "functions_checked_alone": an.functions.iter().map(|(name, f)| json!({
+            "function": name,
+            "verdict": verdict_of(f),
+        })).collect::<Vec<_>>(),
         "stats": {
-            "time_ms": st.time_ms, "vcs": st.vcs, "solver_calls": st.solver_calls,
+            "time_ms": time_ms, "vcs": st.vcs, "solver_calls": st.solver_calls,
             "houdini_rounds": st.houdini_rounds, "candidates": st.candidates,
             "invariants_kept": st.invariants_kept, "vc_nodes_before": st.vc_nodes_before, "vc_nodes_after": st.vc_nodes_after,
             "simplify_ms": st.simplify_ms, "solver_ms": st.solver_ms, "solver_ms_unsimplified": st.solver_ms_unsimplified,
         },
     });
     FileResult { code, text, json: Some(json) }
+}
+
+fn verdict_of(a: &Analysed) -> &'static str {
+    verdict(&a.report, &a.confirmed)
 }
 
 /// For `.cu` and `.cl` files, defects are also printed as GPUVerify prints them.

@@ -57,6 +57,21 @@ fn place(path: &str, src: &str, start: usize) -> (String, String) {
     (format!("{path}:{line}:{col}:"), format!("  {text}"))
 }
 
+/// Where the annotation starts whose argument is the expression at `start` (`__ensures(e)`,
+/// `__invariant(e)`), if it is one of `annotations`: GPUVerify reports annotations there.
+fn annotation_start(src: &str, start: usize, annotations: &[&str]) -> Option<usize> {
+    let before = src.get(..start).unwrap_or("").trim_end();
+    let before = before.strip_suffix('(')?.trim_end();
+    annotations.iter().find_map(|a| {
+        let head = before.strip_suffix(a)?;
+        (!head.ends_with(|c: char| c.is_alphanumeric() || c == '_')).then_some(head.len())
+    })
+}
+
+fn written_in(src: &str, start: usize, annotations: &[&str]) -> bool {
+    annotation_start(src, start, annotations).is_some()
+}
+
 /// The report of one defect: `label` is what failed, `span` its source span.
 #[allow(clippy::too_many_arguments)]
 pub fn defect(
@@ -105,12 +120,18 @@ pub fn defect(
             let (loc, line) = at(span.0);
             format!("\n{loc} error: barrier may be reached by non-uniform control flow\n{line}\n")
         }
+        LabelKind::Assertion if written_in(src, span.0, &["__ensures", "__global_ensures"]) => {
+            let start = annotation_start(src, span.0, &["__ensures", "__global_ensures"]).unwrap_or(span.0);
+            let (loc, line) = at(start);
+            format!("\n{loc} error: postcondition might not hold on all return paths\n{line}\n\n")
+        }
         LabelKind::Assertion => {
             let (loc, line) = at(span.0);
             format!("\n{loc} error: this assertion might not hold for {}\n{line}\n\n", who(0, true))
         }
         LabelKind::Invariant { entry } => {
-            let (loc, line) = at(span.0);
+            let start = annotation_start(src, span.0, &["__invariant", "__global_invariant", "__function_wide_invariant"]).unwrap_or(span.0);
+            let (loc, line) = at(start);
             let what = if *entry { "loop invariant might not hold on entry" } else { "loop invariant might not be maintained by the loop" };
             format!("\n{loc} error: {what} for {}\n{line}\n\n", who(0, true))
         }
@@ -161,6 +182,10 @@ mod tests {
         let launch = Launch { threads: [8, 1, 1], groups: [1, 1, 1] };
         let a = defect("kernel.cl", src, &LabelKind::Assertion, (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
         assert_eq!(a, "\nkernel.cl:2:3: error: this assertion might not hold for work item 2 with local id 2 in work group 0\n  __assert(x == 0);\n\n");
+        let src2 = "int f() {\n  __ensures(__return_val_int() > 0);\n";
+        let e = defect("kernel.cl", src2, &LabelKind::Assertion, (22, 45), &w, launch, Dialect::OpenCl, &Default::default());
+        assert_eq!(e, "\nkernel.cl:2:3: error: postcondition might not hold on all return paths\n  __ensures(__return_val_int() > 0);\n\n");
+        assert!(!written_in("x = my__ensures(y)", 16, &["__ensures"]));
         let d = defect("kernel.cl", src, &LabelKind::Divergence, (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
         assert!(d.contains("kernel.cl:2:3: error: barrier may be reached by non-uniform control flow\n  __assert(x == 0);"), "{d}");
     }

@@ -74,6 +74,33 @@ pub fn set_warp_sync(w: Option<u32>) {
     WARP_SYNC.store(w.unwrap_or(0), std::sync::atomic::Ordering::Relaxed);
 }
 
+fn front_options(args: &LaunchArgs, dialect: Dialect, launch: Option<Launch>) -> FrontOptions {
+    let f = args.front_settings();
+    FrontOptions {
+        defines: f.defines,
+        kernel: f.kernel,
+        launch,
+        annotations: f.annotations,
+        kernel_args: f.kernel_args,
+        invariants_as_candidates: f.invariants_as_candidates,
+        warp_sync: Some(WARP_SYNC.load(std::sync::atomic::Ordering::Relaxed)).filter(|w| *w > 0),
+        check_function: args.check_function.clone(),
+        ..FrontOptions::new(dialect)
+    }
+}
+
+/// The device functions of a `.cu`/`.cl` file that `--no-inline` checks on their own
+/// (none for KPL, or when the file cannot be read: loading it reports that).
+pub fn modular_checks(path: &Path, args: &LaunchArgs) -> Vec<kpl_lang::c::modular::ModularCheck> {
+    let dialect = match path.extension().and_then(|e| e.to_str()) {
+        Some("cu") => Dialect::Cuda,
+        Some("cl") => Dialect::OpenCl,
+        _ => return Vec::new(),
+    };
+    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
+    kpl_lang::c::modular_checks(&text, &front_options(args, dialect, None))
+}
+
 pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source, Checked, Launch), Exit> {
     let src = read(path)?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -101,18 +128,7 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                 }
                 (None, None) => None,
             };
-            let f = args.front_settings();
-            let o = FrontOptions {
-                defines: f.defines,
-                kernel: f.kernel,
-                launch,
-                annotations: f.annotations,
-                kernel_args: f.kernel_args,
-                invariants_as_candidates: f.invariants_as_candidates,
-                warp_sync: Some(WARP_SYNC.load(std::sync::atomic::Ordering::Relaxed)).filter(|w| *w > 0),
-                ..FrontOptions::new(dialect)
-            };
-            kpl_lang::c::check_c(&src.text, &o)
+            kpl_lang::c::check_c(&src.text, &front_options(args, dialect, launch))
         }
         _ => {
             let d = Diagnostic::error(

@@ -44,6 +44,10 @@ pub struct LaunchArgs {
     /// values (decimal or 0x hex, 32 bits), in order.
     #[arg(long = "kernel-args", value_name = "K,V,...", value_parser = parse_kernel_args)]
     pub kernel_args: Option<(String, Vec<u32>)>,
+    /// Not an option: load the kernel that checks this device function on its own
+    /// (`--no-inline`).
+    #[arg(skip)]
+    pub check_function: Option<String>,
 }
 
 fn parse_kernel_args(s: &str) -> Result<(String, Vec<u32>), String> {

@@ -54,8 +54,8 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
             }
             StmtKind::Atomic(_) => Some((s.span, "the Isabelle export does not model atomics yet")),
             StmtKind::Havoc(_) => Some((s.span, "the Isabelle export does not model `havoc` (arbitrary values) yet")),
-            StmtKind::Assert(e) if two_thread(e) => {
-                Some((s.span, "the Isabelle export does not model two-thread assertions or access predicates yet"))
+            StmtKind::Assert(e) | StmtKind::Assume(e) if two_thread(e) => {
+                Some((s.span, "the Isabelle export does not model two-thread assertions, assumptions or access predicates yet"))
             }
             StmtKind::While { invariants, .. } if invariants.iter().any(two_thread) => {
                 Some((s.span, "the Isabelle export does not model two-thread invariants or access predicates yet"))

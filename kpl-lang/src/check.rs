@@ -29,7 +29,7 @@ struct Checker {
     globals: HashMap<String, (Global, Span)>,
     /// The locals in scope, innermost block last: name and declaring span.
     scopes: Vec<Vec<(String, Span)>>,
-    /// In an `assert`, `invariant` or `candidate`: `other` and `enabled` are allowed.
+    /// In an `assert`, `assume`, `invariant` or `candidate`: `other` and `enabled` are allowed.
     two_thread_ok: bool,
 }
 
@@ -295,12 +295,11 @@ impl Checker {
                 Diagnostic::error("`return` in `main`", s.span)
                     .with_help("`main` cannot return (as in the paper); use `if` to skip the rest"),
             ),
-            StmtKind::Assert(e) => {
+            StmtKind::Assert(e) | StmtKind::Assume(e) => {
                 self.two_thread_ok = true;
                 self.expr(e);
                 self.two_thread_ok = false;
             }
-            StmtKind::Assume(e) => self.expr(e),
             StmtKind::Atomic(a) => {
                 self.array(&a.array);
                 self.expr(&a.index);
@@ -448,7 +447,7 @@ impl Checker {
             ExprKind::Call(f, args) if Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) => {
                 if !self.two_thread_ok {
                     self.err(Diagnostic::error(
-                        format!("`{}` speaks of the verifier's access logs: it may appear only in an `assert`, `invariant` or `candidate`", f.name),
+                        format!("`{}` speaks of the verifier's access logs: it may appear only in an `assert`, `assume`, `invariant` or `candidate`", f.name),
                         e.span,
                     ));
                 }
@@ -463,7 +462,7 @@ impl Checker {
                 }
                 match Builtin::from_name(&f.name) {
                     Some(b) if b.is_two_thread() && !self.two_thread_ok => self.err(
-                        Diagnostic::error(format!("`{}` speaks of two threads: it may appear only in an `assert`, `invariant` or `candidate`", f.name), e.span),
+                        Diagnostic::error(format!("`{}` speaks of two threads: it may appear only in an `assert`, `assume`, `invariant` or `candidate`", f.name), e.span),
                     ),
                     Some(b) if b.arity() != args.len() => self.err(Diagnostic::error(
                         format!(

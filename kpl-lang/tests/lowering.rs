@@ -24,6 +24,9 @@ pub fn options(src: &str, dialect: Dialect) -> FrontOptions {
             o.kernel = Some(v.to_string());
         } else if let Some(v) = a.strip_prefix("--warp-sync=") {
             o.warp_sync = v.parse().ok();
+        } else if let Some(v) = a.strip_prefix("--check-function=") {
+            // The kernel that `--no-inline` builds to check a device function on its own.
+            o.check_function = Some(v.to_string());
         } else if a == "--invariants-as-candidates" {
             o.invariants_as_candidates = true;
         } else if a == "--no-annotations" {

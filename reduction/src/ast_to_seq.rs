@@ -590,7 +590,10 @@ impl<'k> Builder<'k> {
                 self.assert(Expr::implies(p[0].clone(), c), LabelKind::Assertion, s.span, text);
             }
             StmtKind::Assume(e) => {
+                // `enabled()` and `other` of a two-thread assumption: each thread's view.
+                self.enabled = Some(p.clone());
                 let c = self.cond_pair(e);
+                self.enabled = None;
                 let [c1, c2] = c;
                 self.emit(Stmt::Assume(Expr::and2(Expr::implies(p[0].clone(), c1), Expr::implies(p[1].clone(), c2))));
             }

@@ -415,6 +415,15 @@ impl<'p, 'o> Machine<'p, 'o> {
                 }
                 self.give(v);
             }
+            StKind::Assume(e) if e.verifier_only() => {
+                self.step(s.id, n)?;
+            }
+            StKind::Assume(e) if e.two_thread() => {
+                self.step(s.id, n)?;
+                if let Some(t) = self.failing_pair(e, act, s.id)? {
+                    return Err(Outcome::Infeasible { span: self.span(s.id), thread: Some(self.thread(t)) });
+                }
+            }
             StKind::Assume(e) => {
                 self.step(s.id, n)?;
                 let v = self.eval(e, act);
@@ -431,6 +440,14 @@ impl<'p, 'o> Machine<'p, 'o> {
     /// thread paired with every other thread of the launch (GPUVerify's two arbitrary
     /// threads), `other(e)` being `e` in the partner and `enabled()` whether it runs here.
     fn check_pairs(&mut self, e: &Ex, act: &[u32], stmt: u32, invariant_of: Option<kpl_lang::Span>) -> Result<(), Stop> {
+        match self.failing_pair(e, act, stmt)? {
+            Some(t) => Err(Outcome::Defect(Defect::Assertion { span: self.span(stmt), thread: self.thread(t), invariant_of })),
+            None => Ok(()),
+        }
+    }
+
+    /// The first enabled thread for which `e` is false paired with some other thread.
+    fn failing_pair(&mut self, e: &Ex, act: &[u32], stmt: u32) -> Result<Option<u32>, Stop> {
         let mut enabled = vec![false; self.total];
         for &t in act {
             enabled[t as usize] = true;
@@ -441,11 +458,11 @@ impl<'p, 'o> Machine<'p, 'o> {
             self.step(stmt, (hi - lo) as usize)?;
             for u in lo..hi {
                 if u != t && self.eval_pair(e, t, u, true, enabled[u as usize]) == 0 {
-                    return Err(Outcome::Defect(Defect::Assertion { span: self.span(stmt), thread: self.thread(t), invariant_of }));
+                    return Ok(Some(t));
                 }
             }
         }
-        Ok(())
+        Ok(None)
     }
 
     /// One thread's value of `e` (`me`), with `other` meaning thread `you`.

@@ -276,7 +276,7 @@ impl<'u> Lower<'u> {
         Ty::Int
     }
 
-    fn space(&self, specs: &[Spec]) -> Option<&'static str> {
+    pub(super) fn space(&self, specs: &[Spec]) -> Option<&'static str> {
         let d = self.o.dialect;
         for s in specs {
             match (d, s.word.as_str()) {
@@ -322,6 +322,13 @@ impl<'u> Lower<'u> {
                 Item::Unsupported(what, span) => self.unsupported(what, *span),
                 Item::Error => {}
             }
+        }
+        if let Some(name) = &self.o.check_function {
+            let Some(f) = self.funcs.get(name).copied().filter(|f| f.body.is_some()) else {
+                self.err(format!("no function `{name}` with a body to check"), Span::new(0, 0));
+                return None;
+            };
+            return Some(self.function_check(f, &axioms));
         }
         let chosen = match &self.o.kernel {
             Some(name) => match kernels.iter().find(|f| f.name.name == *name) {
@@ -524,7 +531,8 @@ impl<'u> Lower<'u> {
         }
     }
 
-    fn kernel(&mut self, f: &'u Func, axioms: &[(Expr, Span)]) -> k::Kernel {
+    /// The `groups` and `threads` declarations of the launch (one thread when none is given).
+    pub(super) fn launch_decls(&mut self, f: &Func) -> Vec<k::Decl> {
         let launch = match self.o.launch {
             Some(l) => l,
             None => {
@@ -541,10 +549,14 @@ impl<'u> Lower<'u> {
         };
         let n = launch.dims_used();
         let dims = |d: [u32; 3]| k::Dims { dims: d[..n].iter().map(|&x| (x as u64, f.name.span)).collect(), span: f.name.span };
-        let mut decls = vec![
+        vec![
             k::Decl { kind: DeclKind::Groups(dims(launch.groups)), span: f.name.span },
             k::Decl { kind: DeclKind::Threads(dims(launch.threads)), span: f.name.span },
-        ];
+        ]
+    }
+
+    fn kernel(&mut self, f: &'u Func, axioms: &[(Expr, Span)]) -> k::Kernel {
+        let mut decls = self.launch_decls(f);
         let assigned = assigned_names(f.body.as_ref());
         let mut copies = Vec::new();
         let mut scalars: Vec<(String, Span)> = Vec::new();
@@ -705,7 +717,7 @@ impl<'u> Lower<'u> {
 
     /// A kernel `__requires(e)` as a KPL `requires`, if it mentions only params, launch
     /// sizes and constants (otherwise it becomes an `assume`).
-    fn requirement(&mut self, e: &Expr) -> Option<k::Expr> {
+    pub(super) fn requirement(&mut self, e: &Expr) -> Option<k::Expr> {
         let errs = self.errors.len();
         self.blocks.push(Vec::new());
         let v = self.expr(e);
@@ -1259,7 +1271,9 @@ impl<'u> Lower<'u> {
             let Some((first, tail)) = rest.split_first() else { break };
             if let Some(e) = annotation(first, "__requires") {
                 let c = self.assertion_cond(e);
-                self.emit(k::StmtKind::Assert(c), first.span);
+                // Checked at a call; assumed by the function's own check (`modular.rs`).
+                let own_check = self.o.check_function.is_some() && self.frames.len() == 2;
+                self.emit(if own_check { k::StmtKind::Assume(c) } else { k::StmtKind::Assert(c) }, first.span);
             } else if let Some(e) = annotation(first, "__ensures") {
                 self.frame().ensures.push(e.clone());
             } else {

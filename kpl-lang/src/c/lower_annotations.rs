@@ -65,15 +65,17 @@ impl<'u> Lower<'u> {
                     self.err(format!("`{n}` takes {} argument(s)", if implies { 2 } else { 1 }), span);
                     return Some(int0);
                 }
+                // As GPUVerify's, offsets count from the start of the array the pointer
+                // points into (`__ptr_offset_bytes` says where in it the pointer is).
                 let array = match &args[0].kind {
                     ExprKind::Ident(x) => match self.lookup(&x.name) {
-                        Some(Entity::Array { kpl, offset: None, dims, .. }) if dims.len() <= 1 => Some(kpl),
+                        Some(Entity::Array { kpl, dims, .. }) if dims.len() <= 1 => Some(kpl),
                         _ => None,
                     },
                     _ => None,
                 };
                 let Some(array) = array else {
-                    self.unsupported(&format!("`{n}` of anything but a one-dimensional array parameter or `__shared__` array"), args[0].span);
+                    self.unsupported(&format!("`{n}` of anything but a one-dimensional array, array parameter or pointer parameter"), args[0].span);
                     return Some(int0);
                 };
                 let of = |b: Builtin| call(b, vec![k::Expr::var(&array, span)], span);

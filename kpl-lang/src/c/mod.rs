@@ -13,6 +13,7 @@ mod lower_annotations;
 mod lower_builtins;
 mod lower_atomic;
 mod lower_expr;
+pub mod modular;
 mod nesting;
 mod pointers;
 mod private;
@@ -53,6 +54,9 @@ pub struct FrontOptions {
     pub warp_sync: Option<u32>,
     /// GPUVerify's `--invariants-as-candidates`: every loop invariant is a candidate.
     pub invariants_as_candidates: bool,
+    /// Lower the kernel that checks this device function on its own (`--no-inline`,
+    /// `modular.rs`) instead of a kernel.
+    pub check_function: Option<String>,
 }
 
 impl FrontOptions {
@@ -66,6 +70,7 @@ impl FrontOptions {
             kernel_args: None,
             warp_sync: None,
             invariants_as_candidates: false,
+            check_function: None,
         }
     }
 }
@@ -146,6 +151,18 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     errors.sort_by_key(|d| d.span.start);
     errors.dedup_by(|a, b| a.span == b.span && a.message == b.message);
     (unit, errors, pre.warnings)
+}
+
+/// The device functions `--no-inline` checks on their own (`modular.rs`); none when the
+/// file does not parse (the kernel's own check reports that).
+pub fn modular_checks(src: &str, o: &FrontOptions) -> Vec<modular::ModularCheck> {
+    match parse(src, o) {
+        (Some(mut unit), errors, _) if errors.is_empty() => {
+            annotations::filter(&mut unit, o.annotations);
+            modular::checks(&unit, o.dialect)
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Read, lower and check a CUDA or OpenCL kernel. `Err` holds every error found.
