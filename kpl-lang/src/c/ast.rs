@@ -8,6 +8,8 @@ pub struct Unit {
     pub items: Vec<Item>,
     /// The file's structs (`typedecls.rs`).
     pub types: super::typedecls::TypeTable,
+    /// `--kernel=k<...>`: the name of that template instance (`templates.rs`).
+    pub kernel_instance: Option<String>,
 }
 
 #[derive(Clone, Debug)]

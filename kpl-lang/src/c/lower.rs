@@ -330,7 +330,8 @@ impl<'u> Lower<'u> {
             };
             return Some(self.function_check(f, &axioms));
         }
-        let chosen = match &self.o.kernel {
+        let wanted = u.kernel_instance.clone().or_else(|| self.o.kernel.clone());
+        let chosen = match &wanted {
             Some(name) => match kernels.iter().find(|f| f.name.name == *name) {
                 Some(f) => *f,
                 None => {

@@ -14,6 +14,7 @@ mod lower_builtins;
 mod lower_atomic;
 mod lower_expr;
 pub mod modular;
+mod templates;
 mod nesting;
 mod pointers;
 mod private;
@@ -109,6 +110,11 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     let mut errors = pre.errors;
     let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
     errors.extend(terrs);
+    let inst = templates::instantiate(toks, o.dialect, o.kernel.as_deref());
+    errors.extend(inst.errors);
+    let mut warnings = pre.warnings;
+    warnings.extend(inst.warnings);
+    let toks = inst.toks;
     let parse_fields = |body: Vec<(usize, tokens::CTok, usize)>| {
         let mut rec = Vec::new();
         let r = grammar::FieldsParser::new().parse(&mut rec, body.into_iter().map(Ok::<_, ()>));
@@ -131,7 +137,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     if !unsupported.is_empty() {
         errors.extend(unsupported);
         errors.sort_by_key(|d| d.span.start);
-        return (None, errors, pre.warnings);
+        return (None, errors, warnings);
     }
     let mut recovered = Vec::new();
     let result = grammar::UnitParser::new().parse(&mut recovered, toks.into_iter().map(Ok::<_, ()>));
@@ -141,6 +147,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     let unit = match result {
         Ok(mut u) => {
             u.types = types;
+            u.kernel_instance = inst.kernel;
             Some(u)
         }
         Err(e) => {
@@ -150,7 +157,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     };
     errors.sort_by_key(|d| d.span.start);
     errors.dedup_by(|a, b| a.span == b.span && a.message == b.message);
-    (unit, errors, pre.warnings)
+    (unit, errors, warnings)
 }
 
 /// The device functions `--no-inline` checks on their own (`modular.rs`); none when the

@@ -1,0 +1,439 @@
+//! C++ function templates and CUDA host code, on the token stream before type declarations
+//! are resolved. A function template is instantiated once per distinct list of template
+//! arguments written in the file (`f<128, float>(...)`, an explicit instantiation
+//! `template __global__ void k<128>(int *);`, a launch `k<256><<<g, b>>>(...)` in host code)
+//! or given by `--kernel=k<128,float>`: its tokens are copied with each parameter replaced
+//! by its argument (a value in parentheses) and the function renamed `k_128_float`; uses
+//! `f<...>` become that name. kpl does not deduce template arguments: a call that leaves
+//! them to deduction is an error that says so. Host functions of a `.cu` file (`main`,
+//! functions that launch kernels or call the CUDA runtime) are skipped with a note.
+
+use super::tokens::{CTok, Dialect};
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use std::collections::HashMap;
+
+type Tok = (usize, CTok, usize);
+
+/// Instantiations beyond this many are refused (a template instantiating itself forever).
+const MAX_INSTANCES: usize = 256;
+
+struct Param {
+    name: String,
+    /// A type parameter (`typename T`, `class T`), or a value.
+    is_type: bool,
+    default: Option<Vec<Tok>>,
+}
+
+struct Template {
+    params: Vec<Param>,
+    /// The declaration after `template <...>`.
+    body: Vec<Tok>,
+    /// Where the function's name is in `body`.
+    name_at: usize,
+    /// Instances by mangled name, in order of first use: their argument lists.
+    instances: Vec<(String, Vec<Vec<Tok>>)>,
+}
+
+pub struct Output {
+    pub toks: Vec<Tok>,
+    pub errors: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
+    /// `--kernel=k<...>`: the name of that instance.
+    pub kernel: Option<String>,
+}
+
+fn is_p(t: &Tok, p: &str) -> bool {
+    matches!(&t.1, CTok::P(x) if *x == p)
+}
+
+fn ident(t: &Tok) -> Option<&str> {
+    match &t.1 {
+        CTok::Ident(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// Split the stream into top-level items: declarations ending with `;` and function
+/// definitions ending with their body's `}`.
+fn items(toks: &[Tok]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut depth, mut parens) = (0, 0usize, 0usize);
+    let mut function = false;
+    for (i, t) in toks.iter().enumerate() {
+        match &t.1 {
+            CTok::P("(") => parens += 1,
+            CTok::P(")") => parens = parens.saturating_sub(1),
+            CTok::P("{") => {
+                if depth == 0 && parens == 0 {
+                    // A body after `)` (and qualifiers): a function definition.
+                    let before = toks[start..i].iter().rev().find(|t| !matches!(t.1, CTok::Spec(_)));
+                    function = before.is_some_and(|b| is_p(b, ")"));
+                }
+                depth += 1;
+            }
+            CTok::P("}") => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && function {
+                    out.push(start..i + 1);
+                    start = i + 1;
+                    function = false;
+                }
+            }
+            CTok::P(";") if depth == 0 && parens == 0 => {
+                out.push(start..i + 1);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < toks.len() {
+        out.push(start..toks.len());
+    }
+    out
+}
+
+/// The tokens between the `<` at `open` and its `>`, split at top-level commas; and the
+/// index after the `>`. `>>` closes two levels.
+fn angle_args(toks: &[Tok], open: usize) -> Option<(Vec<Vec<Tok>>, usize)> {
+    let mut args = vec![Vec::new()];
+    let (mut depth, mut parens) = (1usize, 0usize);
+    let mut i = open + 1;
+    while i < toks.len() {
+        let t = &toks[i];
+        match &t.1 {
+            CTok::P("(") | CTok::P("[") => parens += 1,
+            CTok::P(")") | CTok::P("]") => parens = parens.checked_sub(1)?,
+            CTok::P("<") if parens == 0 => depth += 1,
+            CTok::P(">") if parens == 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    let args = if args.len() == 1 && args[0].is_empty() { Vec::new() } else { args };
+                    return Some((args, i + 1));
+                }
+            }
+            CTok::P(">>") if parens == 0 && depth <= 2 => {
+                // `a<b<c>>`: only a nested close is understood.
+                if depth == 2 {
+                    args.last_mut()?.push((t.0, CTok::P(">"), t.0 + 1));
+                    let args = if args.len() == 1 && args[0].is_empty() { Vec::new() } else { args };
+                    return Some((args, i + 1));
+                }
+                return None;
+            }
+            CTok::P(",") if parens == 0 && depth == 1 => {
+                args.push(Vec::new());
+                i += 1;
+                continue;
+            }
+            CTok::P(";") | CTok::P("{") | CTok::P("}") => return None,
+            _ => {}
+        }
+        args.last_mut()?.push(t.clone());
+        i += 1;
+    }
+    None
+}
+
+fn params(list: Vec<Vec<Tok>>) -> Option<Vec<Param>> {
+    list.into_iter()
+        .map(|p| {
+            let eq = p.iter().position(|t| is_p(t, "="));
+            let (head, default) = match eq {
+                Some(e) => (&p[..e], Some(p[e + 1..].to_vec())),
+                None => (&p[..], None),
+            };
+            let is_type = head.first().is_some_and(|t| ident(t) == Some("typename") || matches!(t.1, CTok::Kw("class")));
+            let name = head.iter().rev().find_map(ident)?.to_string();
+            Some(Param { name, is_type, default })
+        })
+        .collect()
+}
+
+/// The name of the function an item declares or defines: the identifier before its first
+/// top-level `(`.
+fn function_name(body: &[Tok]) -> Option<usize> {
+    let open = body.iter().position(|t| is_p(t, "("))?;
+    let name = open.checked_sub(1)?;
+    ident(&body[name]).is_some().then_some(name)
+}
+
+/// The identifier form of an instance: `reduce<128, int>` is `reduce_128_int`.
+fn mangle(name: &str, args: &[Vec<Tok>]) -> String {
+    let mut s = name.to_string();
+    for a in args {
+        s.push('_');
+        for t in a {
+            match &t.1 {
+                CTok::Ident(w) | CTok::Spec(w) => s.push_str(w),
+                CTok::Int(v, _) => s.push_str(&v.to_string()),
+                CTok::P("*") => s.push('p'),
+                CTok::P("-") => s.push('m'),
+                CTok::P(_) => {}
+                _ => s.push('x'),
+            }
+        }
+    }
+    s
+}
+
+fn same(a: &[Vec<Tok>], b: &[Vec<Tok>]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.1 == q.1))
+}
+
+struct Pass {
+    templates: HashMap<String, Template>,
+    errors: Vec<Diagnostic>,
+    count: usize,
+}
+
+impl Pass {
+    /// The instance of template `name` for `args` (defaults filled in), recorded if new.
+    fn instance(&mut self, name: &str, mut args: Vec<Vec<Tok>>, span: Span) -> Option<String> {
+        let t = self.templates.get_mut(name)?;
+        if args.len() > t.params.len() {
+            self.errors.push(Diagnostic::error(format!("`{name}` takes {} template argument(s), not {}", t.params.len(), args.len()), span));
+            return None;
+        }
+        for p in &t.params[args.len()..] {
+            match &p.default {
+                Some(d) => args.push(d.clone()),
+                None => {
+                    self.errors.push(
+                        Diagnostic::error(format!("template argument `{}` of `{name}` is not given", p.name), span)
+                            .with_help("kpl does not deduce template arguments: write them out, as in `f<float, 128>(...)`"),
+                    );
+                    return None;
+                }
+            }
+        }
+        if let Some((m, _)) = t.instances.iter().find(|(_, a)| same(a, &args)) {
+            return Some(m.clone());
+        }
+        if self.count >= MAX_INSTANCES {
+            self.errors.push(Diagnostic::error(format!("more than {MAX_INSTANCES} template instances: `{name}` instantiates without end?"), span));
+            return None;
+        }
+        self.count += 1;
+        let mut m = mangle(name, &args);
+        while t.instances.iter().any(|(x, _)| *x == m) {
+            m.push('_');
+        }
+        t.instances.push((m.clone(), args));
+        Some(m)
+    }
+
+    /// Replace every `f<args>` of a template `f` in `toks` by its instance's name; a bare
+    /// use of a template name is an error (no deduction).
+    fn uses(&mut self, toks: Vec<Tok>) -> Vec<Tok> {
+        let mut out = Vec::with_capacity(toks.len());
+        let mut i = 0;
+        while i < toks.len() {
+            let t = &toks[i];
+            if let Some(n) = ident(t).filter(|n| self.templates.contains_key(*n)) {
+                let n = n.to_string();
+                let span = Span::new(t.0, t.2);
+                if toks.get(i + 1).is_some_and(|x| is_p(x, "<")) {
+                    if let Some((args, next)) = angle_args(&toks, i + 1) {
+                        let m = self.instance(&n, args, span).unwrap_or(n);
+                        out.push((t.0, CTok::Ident(m), t.2));
+                        i = next;
+                        continue;
+                    }
+                }
+                if self.templates[&n].params.iter().any(|p| p.default.is_none()) {
+                    self.errors.push(
+                        Diagnostic::error(format!("`{n}` is a template: kpl needs its template arguments written out"), span)
+                            .with_help("kpl does not deduce template arguments: write `f<float, 128>(...)`"),
+                    );
+                } else if let Some(m) = self.instance(&n, Vec::new(), span) {
+                    out.push((t.0, CTok::Ident(m), t.2));
+                    i += 1;
+                    continue;
+                }
+            }
+            out.push(t.clone());
+            i += 1;
+        }
+        out
+    }
+
+    /// Instance `k` of template `name`: its declaration with the arguments in place.
+    fn expand(&self, name: &str, k: usize) -> Vec<Tok> {
+        let t = &self.templates[name];
+        let (mangled, args) = &t.instances[k];
+        let mut out = Vec::new();
+        for (i, tok) in t.body.iter().enumerate() {
+            if i == t.name_at {
+                out.push((tok.0, CTok::Ident(mangled.clone()), tok.2));
+                continue;
+            }
+            match ident(tok).and_then(|n| t.params.iter().position(|p| p.name == n)) {
+                Some(p) if t.params[p].is_type => out.extend(args[p].iter().cloned()),
+                Some(p) => {
+                    out.push((tok.0, CTok::P("("), tok.0));
+                    out.extend(args[p].iter().cloned());
+                    out.push((tok.2, CTok::P(")"), tok.2));
+                }
+                None => out.push(tok.clone()),
+            }
+        }
+        out
+    }
+}
+
+/// Is this item a CUDA host function to skip: not `__global__`/`__device__`, and `main` or
+/// a function that launches kernels (`<<<`) or calls the CUDA runtime (`cuda...`)?
+fn host_function(item: &[Tok]) -> Option<(String, Span)> {
+    let name_at = function_name(item)?;
+    if !item.last().is_some_and(|t| is_p(t, "}")) {
+        return None;
+    }
+    let head = &item[..name_at];
+    if head.iter().any(|t| matches!(&t.1, CTok::Spec(s) if s == "__global__" || s == "__device__")) {
+        return None;
+    }
+    let name = ident(&item[name_at])?.to_string();
+    let launches = item.windows(2).any(|w| is_p(&w[0], "<<") && is_p(&w[1], "<"));
+    let runtime = item.windows(2).any(|w| ident(&w[0]).is_some_and(|n| n.starts_with("cuda")) && is_p(&w[1], "("));
+    (name == "main" || launches || runtime).then(|| (name, Span::new(item[name_at].0, item[name_at].2)))
+}
+
+/// Instantiate the file's function templates and skip its host code (see the module doc).
+pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Output {
+    let mut pass = Pass { templates: HashMap::new(), errors: Vec::new(), count: 0 };
+    let mut warnings = Vec::new();
+    // Items in order: kept tokens, or the place of a template's instances.
+    enum Part {
+        Keep(Vec<Tok>),
+        Template(String),
+    }
+    let mut parts = Vec::new();
+    let mut explicit: Vec<(String, Vec<Vec<Tok>>, Span)> = Vec::new();
+    let mut host: Vec<Vec<Tok>> = Vec::new();
+    for r in items(&toks) {
+        let item = &toks[r];
+        let is_template = matches!(item.first(), Some((_, CTok::Kw("template"), _)));
+        if is_template && item.get(1).is_some_and(|t| is_p(t, "<")) {
+            let parsed = angle_args(item, 1).and_then(|(ps, next)| {
+                let ps = params(ps)?;
+                let body = item[next..].to_vec();
+                let name_at = function_name(&body)?;
+                Some((ps, body, name_at))
+            });
+            match parsed {
+                // `template <>` (a specialisation) and class templates stay unsupported.
+                Some((ps, body, name_at)) if !ps.is_empty() && !body.iter().any(|t| matches!(t.1, CTok::Kw("struct") | CTok::Kw("class"))) => {
+                    let name = ident(&body[name_at]).unwrap_or_default().to_string();
+                    if pass.templates.contains_key(&name) {
+                        // A declaration then a definition: the definition counts.
+                        if body.last().is_some_and(|t| is_p(t, "}")) {
+                            if let Some(t) = pass.templates.get_mut(&name) {
+                                t.body = body;
+                                t.name_at = name_at;
+                                t.params = ps;
+                            }
+                        }
+                        continue;
+                    }
+                    pass.templates.insert(name.clone(), Template { params: ps, body, name_at, instances: Vec::new() });
+                    parts.push(Part::Template(name));
+                }
+                _ => parts.push(Part::Keep(item.to_vec())),
+            }
+            continue;
+        }
+        if is_template {
+            // `template __global__ void k<128>(int *);`: an explicit instantiation.
+            let at = item.iter().position(|t| is_p(t, "<"));
+            let named = at.filter(|a| *a > 0).and_then(|a| Some((ident(&item[a - 1])?.to_string(), angle_args(item, a)?.0, item[a - 1].clone())));
+            match named {
+                Some((n, args, t)) => explicit.push((n, args, Span::new(t.0, t.2))),
+                None => parts.push(Part::Keep(item.to_vec())),
+            }
+            continue;
+        }
+        if dialect == Dialect::Cuda {
+            if let Some((name, span)) = host_function(item) {
+                warnings.push(Diagnostic::warning(format!("host code skipped: function `{name}` (kpl verifies the kernels)"), span));
+                host.push(item.to_vec());
+                continue;
+            }
+        }
+        parts.push(Part::Keep(item.to_vec()));
+    }
+    if pass.templates.is_empty() {
+        let toks = parts
+            .into_iter()
+            .flat_map(|p| match p {
+                Part::Keep(t) => t,
+                Part::Template(_) => Vec::new(),
+            })
+            .collect();
+        return Output { toks, errors: pass.errors, warnings, kernel: None };
+    }
+    for (n, args, span) in explicit {
+        if pass.templates.contains_key(&n) {
+            pass.instance(&n, args, span);
+        } else {
+            pass.errors.push(Diagnostic::error(format!("`{n}` is not a function template of this file"), span));
+        }
+    }
+    // Launches in skipped host code name instances too (their arguments are not read).
+    for h in host {
+        let _ = pass.uses(h);
+    }
+    let mut kernel_name = None;
+    if let Some(k) = kernel.filter(|k| k.contains('<')) {
+        let lexed = super::lexer::lex(k);
+        let (ktoks, _) = super::tokens::convert(&lexed.0, dialect);
+        if let Some(CTok::Ident(n)) = ktoks.first().map(|t| t.1.clone()) {
+            if let Some((args, _)) = ktoks.get(1).filter(|t| is_p(t, "<")).and_then(|_| angle_args(&ktoks, 1)) {
+                if pass.templates.contains_key(&n) {
+                    kernel_name = pass.instance(&n, args, Span::new(0, 0));
+                }
+            }
+        }
+        if kernel_name.is_none() {
+            pass.errors.push(Diagnostic::error(format!("`--kernel={k}` does not name an instance of a kernel template of this file"), Span::new(0, 0)));
+        }
+    }
+    let kept: Vec<Part> = parts
+        .into_iter()
+        .map(|p| match p {
+            Part::Keep(t) => Part::Keep(pass.uses(t)),
+            t => t,
+        })
+        .collect();
+    // Instances may use further templates: expand until nothing new appears.
+    let mut expanded: HashMap<String, Vec<Vec<Tok>>> = HashMap::new();
+    loop {
+        let mut todo = Vec::new();
+        for (name, t) in &pass.templates {
+            let done = expanded.get(name).map_or(0, |v| v.len());
+            for k in done..t.instances.len() {
+                todo.push((name.clone(), k));
+            }
+        }
+        if todo.is_empty() {
+            break;
+        }
+        for (name, k) in todo {
+            let body = pass.expand(&name, k);
+            let body = pass.uses(body);
+            expanded.entry(name).or_default().push(body);
+        }
+    }
+    let mut out = Vec::new();
+    for p in kept {
+        match p {
+            Part::Keep(t) => out.extend(t),
+            Part::Template(n) => {
+                for body in expanded.remove(&n).unwrap_or_default() {
+                    out.extend(body);
+                }
+            }
+        }
+    }
+    Output { toks: out, errors: pass.errors, warnings, kernel: kernel_name }
+}
