@@ -350,7 +350,7 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
             for p in &parts {
                 for f in &p.report.findings {
                     let l = &p.report.program.labels[f.label];
-                    eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, l.span, &f.witness, p.launch, dialect, &p.checked.layouts));
+                    eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, &l.what, l.span, &f.witness, p.launch, dialect, &p.checked.layouts));
                 }
             }
         }
@@ -506,6 +506,11 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
             ids_text(&w.threads[0], dims),
             ids_text(&w.threads[1], dims)
         )),
+        LabelKind::Assertion if gpuverify_text::null_check(&l.what).is_some() => {
+            let p = gpuverify_text::null_check(&l.what).unwrap_or_default();
+            Diagnostic::error(format!("{status} null pointer access: {} may be NULL here", kpl_lang::c::multiptr::pointer_name(p)), span(l.span))
+                .with_label(format!("by {}", ids_text(&w.threads[0], dims)))
+        }
         LabelKind::Assertion => Diagnostic::error(format!("{status} assertion failure: {}", l.what), span(l.span))
             .with_label(format!("false in {}", ids_text(&w.threads[0], dims))),
         LabelKind::Invariant { entry } => Diagnostic::error(

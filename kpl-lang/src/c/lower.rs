@@ -52,6 +52,10 @@ pub(super) enum Entity {
     /// An OpenCL `__constant` array with an initialiser: its words, row-major (`agg`: the
     /// element type when it is a struct or vector).
     Table { values: Vec<u32>, elem: Ty, dims: Vec<u32>, agg: Option<CType> },
+    /// A pointer variable that may point into several arrays or be `NULL`
+    /// (`multiptr.rs`): its target local (0 `NULL`, `j + 1` for `targets[j]`), its offset
+    /// local, and the arrays (`None`: `NULL`).
+    Ptr { sel: String, off: String, targets: Vec<Option<Entity>>, readonly: bool, decl: Span },
     /// A declaration already rejected: uses say nothing more.
     Invalid,
 }
@@ -91,6 +95,8 @@ pub(super) struct Frame {
     /// and the spans of every one that ends the body (accepted or refused).
     pub function_wide: Vec<Expr>,
     pub function_wide_spans: Vec<Span>,
+    /// A function returning a pointer: the caller's pointer variable its `return`s assign.
+    pub ptr_result: Option<Ident>,
 }
 
 pub(super) struct Lower<'u> {
@@ -126,6 +132,17 @@ pub(super) struct Lower<'u> {
     pub addressed: HashSet<String>,
     /// The file's non-kernel functions in order: function-pointer values (`fnptr.rs`).
     pub fn_order: Vec<String>,
+    /// The targets of each pointer variable, by declaration, as far as known: from the
+    /// previous pass, and recorded in this one (`multiptr.rs`).
+    pub ptr_sets: HashMap<Span, Vec<Option<Entity>>>,
+    /// A pointer was found to have a target this pass did not lower it with.
+    pub ptr_changed: bool,
+    /// Some pointer may have several targets: statements are searched for them.
+    pub has_multi: bool,
+    /// The declaration of each pointer variable, by its offset local.
+    pub ptr_decl_of: HashMap<String, Span>,
+    /// The pointer variable the next inlined call's `return`s assign (`multiptr.rs`).
+    pub ptr_result: Option<Ident>,
 }
 
 pub(super) struct Lowered {
@@ -141,7 +158,36 @@ const RESERVED: &[&str] = &[
     "while", "invariant", "candidate", "barrier", "break", "continue", "return", "assert", "assume", "havoc", "true", "false", "lid", "gid",
 ];
 
+/// Lowering passes at most: each may find pointers with more targets than it knew.
+const MAX_PASSES: usize = 4;
+
 pub(super) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions, indeterminate: &'u HashSet<Span>) -> Lowered {
+    let mut sets = HashMap::new();
+    let mut pass = 1;
+    loop {
+        let (mut lowered, next, changed) = lower_pass(unit, o, indeterminate, sets);
+        if changed && pass == MAX_PASSES {
+            // The last pass still skipped assignments it could not lower: never use it.
+            lowered.errors.push(Diagnostic::error(
+                format!("kpl could not settle which arrays the kernel's pointers point into in {MAX_PASSES} lowerings"),
+                Span::new(0, 0),
+            ));
+        }
+        if !changed || pass == MAX_PASSES {
+            return lowered;
+        }
+        sets = next;
+        pass += 1;
+    }
+}
+
+fn lower_pass<'u>(
+    unit: &'u Unit,
+    o: &'u FrontOptions,
+    indeterminate: &'u HashSet<Span>,
+    sets: HashMap<Span, Vec<Option<Entity>>>,
+) -> (Lowered, HashMap<Span, Vec<Option<Entity>>>, bool) {
+    let has_multi = sets.values().any(|s| super::multiptr::is_multi(s));
     let mut l = Lower {
         o,
         funcs: HashMap::new(),
@@ -163,12 +209,18 @@ pub(super) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions, indeterminate: &'u 
         indeterminate,
         addressed: super::private::addressed(unit),
         fn_order: Vec::new(),
+        ptr_sets: sets,
+        ptr_changed: false,
+        has_multi,
+        ptr_decl_of: HashMap::new(),
+        ptr_result: None,
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
     }
     let kernel = l.unit(unit);
-    Lowered { kernel, errors: l.errors, warnings: l.warnings, layouts: l.array_layouts }
+    let lowered = Lowered { kernel, errors: l.errors, warnings: l.warnings, layouts: l.array_layouts };
+    (lowered, l.ptr_sets, l.ptr_changed)
 }
 
 pub(super) fn sp_id(name: &str, span: Span) -> Ident {
@@ -675,6 +727,7 @@ impl<'u> Lower<'u> {
             ensures: Vec::new(),
             function_wide: wide,
             function_wide_spans: wide_spans,
+            ptr_result: None,
         });
         self.scopes.push(HashMap::new());
         // Leading `__requires` of the kernel are preconditions over its params.
@@ -782,6 +835,17 @@ impl<'u> Lower<'u> {
 
     /// Lower one statement; gives whether it may execute `return`.
     fn stmt(&mut self, s: &Stmt) -> bool {
+        if let Some(s2) = self.with_pointer_calls(s) {
+            return self.stmt(&s2) || stmt_returns(s);
+        }
+        if self.split_on_targets(s) {
+            return stmt_returns(s);
+        }
+        self.stmt_plain(s)
+    }
+
+    /// A statement that goes through no pointer with several targets.
+    pub(super) fn stmt_plain(&mut self, s: &Stmt) -> bool {
         let span = s.span;
         match &s.kind {
             StmtKind::Block(b) => {
@@ -957,6 +1021,11 @@ impl<'u> Lower<'u> {
                 let v = self.convert(v, *ty, e.span);
                 self.emit(k::StmtKind::Assign(sp_id(var, span), v), span);
             }
+            (Some(e), None) if self.frame().ptr_result.is_some() => {
+                if let Some(p) = self.frame().ptr_result.clone() {
+                    self.pointer_assign(&p, e, span);
+                }
+            }
             (Some(e), None) => {
                 if self.frames.len() == 1 {
                     self.err("a kernel returns nothing", e.span);
@@ -979,7 +1048,7 @@ impl<'u> Lower<'u> {
         }
     }
 
-    fn local_decl(&mut self, d: &Decl) {
+    pub(super) fn local_decl(&mut self, d: &Decl) {
         if d.decls.is_empty() {
             // `struct s { ... };` declares a type only.
             return;
@@ -1185,6 +1254,7 @@ impl<'u> Lower<'u> {
             );
             return None;
         }
+        let ptr_result = self.ptr_result.take();
         let Some(body) = &f.body else { return self.bodiless_call(f, args, span) };
         let params: Vec<&Param> = f.params.iter().filter(|p| !(p.name.is_none() && self.base_type(&p.specs) == Ty::Void)).collect();
         if params.len() != args.len() {
@@ -1204,6 +1274,13 @@ impl<'u> Lower<'u> {
                     return None;
                 }
                 let const_param = p.specs.iter().any(|s| s.word == "const");
+                if super::multiptr::null_const(a) {
+                    // `f(NULL)`: any access through the parameter fails.
+                    let e = self.null_pointer(&pname, a.span);
+                    self.has_multi = true;
+                    arrays.push((pname, e));
+                    continue;
+                }
                 let entity = self.array_argument(a, const_param)?;
                 arrays.push((pname, entity));
                 continue;
@@ -1254,6 +1331,11 @@ impl<'u> Lower<'u> {
         for (c, entity) in arrays.into_iter().chain(agg_params) {
             scope.insert(c, entity);
         }
+        // A pointer result: the caller's variable, seen (and assigned) by the callee.
+        let ptr_binding = ptr_result.as_ref().and_then(|r| Some((r.name.clone(), saved.iter().rev().find_map(|s| s.get(&r.name).cloned())?)));
+        if let Some((n, e)) = &ptr_binding {
+            scope.insert(n.clone(), e.clone());
+        }
         self.scopes.push(scope);
         let wide = self.checked_function_wide(f, &body.stmts);
         let wide_spans = function_wide(&body.stmts).iter().map(|e| e.span).collect();
@@ -1266,6 +1348,7 @@ impl<'u> Lower<'u> {
             ensures: Vec::new(),
             function_wide: wide,
             function_wide_spans: wide_spans,
+            ptr_result: ptr_result.clone(),
         });
         let mut rest: &[Stmt] = &body.stmts;
         loop {
@@ -1309,7 +1392,11 @@ impl<'u> Lower<'u> {
             }
         }
         self.frames.pop();
+        let ptr_final = ptr_binding.and_then(|(n, _)| Some((n.clone(), self.lookup(&n)?)));
         self.scopes = saved;
+        if let Some((n, e)) = ptr_final {
+            self.rebind(&n, e);
+        }
         if let Some((ty, leaves)) = agg_result {
             let leaves = leaves
                 .into_iter()

@@ -77,6 +77,11 @@ impl<'u> Lower<'u> {
                     self.pending_pointer(e);
                     None
                 }
+                Some(Entity::Ptr { .. }) => {
+                    // Statements through such a pointer are split by target first.
+                    self.unsupported("going through a pointer that may point into several arrays here (kpl splits only expression statements, declarations, returns and `if` conditions on its targets)", span);
+                    None
+                }
                 None => {
                     self.err(format!("`{}` is not declared", x.name), span);
                     None

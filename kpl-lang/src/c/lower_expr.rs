@@ -124,6 +124,22 @@ impl<'u> Lower<'u> {
     }
 
     pub fn cond(&mut self, e: &Expr) -> k::Expr {
+        // `if (p)`, `!p` of a pointer that may be `NULL`: whether it is not (`multiptr.rs`).
+        let ptr_sel = |l: &Self, x: &Expr| match &x.kind {
+            ExprKind::Ident(i) => match l.lookup(&i.name) {
+                Some(Entity::Ptr { sel, .. }) => Some(sel),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(sel) = ptr_sel(self, e) {
+            return bin(BinOp::Ne, k::Expr::var(&sel, e.span), k::Expr::num(0, e.span), e.span);
+        }
+        if let ExprKind::Unary(UOp::Not, a) = &e.kind {
+            if let Some(sel) = ptr_sel(self, a) {
+                return bin(BinOp::Eq, k::Expr::var(&sel, e.span), k::Expr::num(0, e.span), e.span);
+            }
+        }
         let v = self.expr(e);
         self.to_cond(v)
     }
@@ -227,6 +243,10 @@ impl<'u> Lower<'u> {
             }
             ExprKind::Cond(c, a, b) => self.conditional(c, a, b, span),
             ExprKind::Cast(t, a) => {
+                if t.ptrs > 0 && super::multiptr::null_const(a) {
+                    // `(T *)0`: `NULL`.
+                    return word(0, Ty::UInt);
+                }
                 if t.ptrs > 0 {
                     self.unsupported("pointer casts (CUDA.md tier 2)", span);
                     return word(0, Ty::Int);
@@ -284,6 +304,12 @@ impl<'u> Lower<'u> {
                 Val { e: kx(k::ExprKind::Index(sp_id(&kpl, span), Box::new(k::Expr::var(&base, span))), span), ty }
             }
             Some(Entity::Invalid) => Val { e: k::Expr::num(0, span), ty: Ty::Int },
+            // A pointer with several targets is tested (`cond`) or compared
+            // (`pointer_compare`), never used as a number.
+            Some(Entity::Ptr { .. }) => {
+                self.unsupported(&format!("using the pointer `{}` as a number (kpl compares pointers that may point into several arrays only with `NULL` and arrays)", x.name), span);
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
+            }
             Some(Entity::PendingPtr { .. }) => {
                 self.pending_pointer(&Expr::new(ExprKind::Ident(x.clone()), span));
                 Val { e: k::Expr::num(0, span), ty: Ty::Int }
@@ -396,6 +422,9 @@ impl<'u> Lower<'u> {
     fn binary(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Val {
         if matches!(op, BOp::LAnd | BOp::LOr) {
             return self.logical(op, a, b, span);
+        }
+        if let Some(v) = self.pointer_compare(op, a, b, span) {
+            return v;
         }
         let mut va = self.expr(a);
         if self.needs_statements(b) {

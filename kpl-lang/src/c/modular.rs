@@ -105,6 +105,7 @@ impl<'u> Lower<'u> {
             ensures: Vec::new(),
             function_wide: Vec::new(),
             function_wide_spans: Vec::new(),
+            ptr_result: None,
         });
         self.scopes.push(HashMap::new());
         let mut args = Vec::new();

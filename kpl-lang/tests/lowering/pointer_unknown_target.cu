@@ -1,5 +1,5 @@
 // args: --blockDim=64 --gridDim=1
-// A pointer variable whose array kpl cannot determine is an error that says so.
+// Pointer uses kpl refuses, each with a message (a pointer given a second array, `q = E`, has two targets: pointer_choice.cl).
 __global__ void k(int *A, int *E, int n) {
   int *p;
   int *q = A;
