@@ -24,6 +24,21 @@ pub(super) enum Ty {
     Bool,
     Float,
     Void,
+    /// `char`, `short` and their unsigned forms: a 32-bit word holding the value as C
+    /// promotes it to `int`; a conversion to one keeps its low `bits` (sign-extended when
+    /// `signed`). Values are never of this type (`lower_expr.rs` widens them to `int`);
+    /// variables, elements, fields, parameters and results are.
+    Narrow { bits: u8, signed: bool },
+}
+
+impl Ty {
+    /// The type a value of this type has in an expression: narrow types become `int`.
+    pub fn widen(self) -> Ty {
+        match self {
+            Ty::Narrow { .. } => Ty::Int,
+            t => t,
+        }
+    }
 }
 
 /// What a C name denotes.
@@ -322,7 +337,14 @@ impl<'u> Lower<'u> {
                 span,
             );
         }
-        if has("unsigned") || has("size_t") || has("uint") || has("uchar") || has("ushort") || has("ulong") {
+        let unsigned = has("unsigned") || has("uchar") || has("ushort");
+        if has("char") || has("uchar") || has("int8_t") || has("uint8_t") {
+            return Ty::Narrow { bits: 8, signed: !unsigned && !has("uint8_t") };
+        }
+        if has("short") || has("ushort") || has("int16_t") || has("uint16_t") {
+            return Ty::Narrow { bits: 16, signed: !unsigned && !has("uint16_t") };
+        }
+        if has("unsigned") || has("size_t") || has("uint") || has("ulong") {
             return Ty::UInt;
         }
         Ty::Int
@@ -612,6 +634,7 @@ impl<'u> Lower<'u> {
         let mut decls = self.launch_decls(f);
         let assigned = assigned_names(f.body.as_ref());
         let mut copies = Vec::new();
+        let mut narrow_copies = Vec::new();
         let mut scalars: Vec<(String, Span)> = Vec::new();
         for p in &f.params {
             let Some(name) = &p.name else {
@@ -678,7 +701,12 @@ impl<'u> Lower<'u> {
                 }
                 decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
                 scalars.push((kpl.clone(), name.span));
-                if assigned.contains(&name.name) {
+                if let Ty::Narrow { .. } = ty {
+                    // A `char` or `short` argument is a word's low bits: a local holds them.
+                    let local = self.fresh(&format!("{}_", name.name));
+                    narrow_copies.push((local.clone(), kpl.clone(), ty, name.span));
+                    self.bind(&name.name, Entity::Local { kpl: local, ty });
+                } else if assigned.contains(&name.name) {
                     // C parameters are assignable; KPL params are not: use a local copy.
                     let local = self.fresh(&format!("{}_", name.name));
                     copies.push((local.clone(), kpl.clone(), name.span));
@@ -710,6 +738,11 @@ impl<'u> Lower<'u> {
         self.blocks.push(Vec::new());
         for (local, param, span) in copies {
             self.emit(k::StmtKind::Local(sp_id(&local, span), Some(k::Expr::var(&param, span))), span);
+        }
+        for (local, param, ty, span) in narrow_copies {
+            let v = super::lower_expr::Val { e: k::Expr::var(&param, span), ty: Ty::Int };
+            let narrowed = self.convert(v, ty, span);
+            self.emit(k::StmtKind::Local(sp_id(&local, span), Some(narrowed)), span);
         }
         let body = f.body.as_ref().map(|b| b.stmts.as_slice()).unwrap_or(&[]);
         let returned = has_return(body).then(|| self.fresh("returned"));

@@ -96,6 +96,19 @@ impl<'u> Lower<'u> {
 
     /// Convert a value to type `to` (C's conversions, floats through `itof`, `ftoi`, ...).
     pub fn convert(&mut self, v: Val, to: Ty, span: Span) -> k::Expr {
+        if let Ty::Narrow { bits, signed } = to {
+            // C's conversion to a narrow type: the low bits, sign-extended if signed.
+            let from = v.ty.widen();
+            let x = self.convert(Val { e: v.e, ty: from }, Ty::Int, span);
+            let keep = 32 - bits as u64;
+            return if signed {
+                let up = bin(BinOp::Shl, x, k::Expr::num(keep, span), span);
+                call(Builtin::Ashr, vec![up, k::Expr::num(keep, span)], span)
+            } else {
+                bin(BinOp::BitAnd, x, k::Expr::num((1u64 << bits) - 1, span), span)
+            };
+        }
+        let v = Val { e: v.e, ty: v.ty.widen() };
         match (v.ty, to) {
             (a, b) if a == b => v.e,
             (_, Ty::Void) => v.e,
@@ -187,6 +200,11 @@ impl<'u> Lower<'u> {
     // ---- expressions ----
 
     pub fn expr(&mut self, e: &Expr) -> Val {
+        let v = self.expr_of(e);
+        Val { e: v.e, ty: v.ty.widen() }
+    }
+
+    fn expr_of(&mut self, e: &Expr) -> Val {
         let span = e.span;
         let word = |n: u64, ty: Ty| Val { e: k::Expr::num(n, span), ty };
         if self.is_pointer_update(e) {
@@ -624,10 +642,15 @@ impl<'u> Lower<'u> {
 
     pub(super) fn read_place(&mut self, p: &Place, span: Span) -> Val {
         match p {
-            Place::Local(name, ty) => Val { e: k::Expr::var(name, span), ty: *ty },
-            Place::Const(e, ty) => Val { e: e.clone(), ty: *ty },
+            Place::Local(name, ty) => Val { e: k::Expr::var(name, span), ty: ty.widen() },
+            Place::Const(e, ty) => Val { e: e.clone(), ty: ty.widen() },
             Place::Elem { array, index, elem, .. } => {
-                Val { e: kx(k::ExprKind::Index(sp_id(array, span), Box::new(index.clone())), span), ty: *elem }
+                let raw = kx(k::ExprKind::Index(sp_id(array, span), Box::new(index.clone())), span);
+                match elem {
+                    // Memory starts arbitrary: a `char` element is the low bits of its word.
+                    Ty::Narrow { .. } => Val { e: self.convert(Val { e: raw, ty: Ty::Int }, *elem, span), ty: Ty::Int },
+                    _ => Val { e: raw, ty: *elem },
+                }
             }
         }
     }
@@ -659,7 +682,7 @@ impl<'u> Lower<'u> {
     fn increment(&mut self, p: &Place, inc: bool, span: Span) {
         let cur = self.read_place(p, span);
         let one = Val { e: k::Expr::num(1, span), ty: Ty::Int };
-        let ty = cur.ty;
+        let ty = place_ty(p);
         let v = self.arith(if inc { BOp::Add } else { BOp::Sub }, cur, one, span);
         let v = self.convert(v, ty, span);
         self.write_place(p, v, span);
@@ -680,10 +703,7 @@ impl<'u> Lower<'u> {
     /// What `p = r` or `p op= r` stores: `r` (combined with the current value for a compound
     /// assignment) converted to the place's type.
     fn stored_value(&mut self, p: &Place, op: Option<BOp>, r: &Expr, span: Span) -> Val {
-        let ty = match p {
-            Place::Local(_, t) | Place::Const(_, t) => *t,
-            Place::Elem { elem, .. } => *elem,
-        };
+        let ty = place_ty(p);
         let e = match op {
             None => {
                 let v = self.expr(r);
@@ -1001,10 +1021,18 @@ fn clone_place(p: &Place) -> Place {
     p.clone()
 }
 
-/// Integer promotion: bool becomes int.
+/// The declared type of a place (a narrow one included).
+fn place_ty(p: &Place) -> Ty {
+    match p {
+        Place::Local(_, t) | Place::Const(_, t) => *t,
+        Place::Elem { elem, .. } => *elem,
+    }
+}
+
+/// Integer promotion: bool, char and short become int.
 fn promote(t: Ty) -> Ty {
     match t {
-        Ty::Bool => Ty::Int,
+        Ty::Bool | Ty::Narrow { .. } => Ty::Int,
         t => t,
     }
 }

@@ -151,6 +151,12 @@ impl<'u> Lower<'u> {
                 let local = self.fresh(&cname);
                 self.emit(k::StmtKind::Local(sp_id(&local, span), Some(k::Expr::num(0, span))), span);
                 self.emit(k::StmtKind::Havoc(sp_id(&local, span)), span);
+                if let super::lower::Ty::Narrow { .. } = ty {
+                    // A `char` or `short` argument holds a value of its type.
+                    let v = super::lower_expr::Val { e: k::Expr::var(&local, span), ty: super::lower::Ty::Int };
+                    let narrowed = self.convert(v, ty, span);
+                    self.emit(k::StmtKind::Assign(sp_id(&local, span), narrowed), span);
+                }
                 self.bind(&cname, Entity::Local { kpl: local, ty });
             }
             args.push(Expr::new(ExprKind::Ident(k::Ident::new(&cname, span)), span));
