@@ -1,12 +1,14 @@
 //! C++ function templates and CUDA host code, on the token stream before type declarations
 //! are resolved. A function template is instantiated once per distinct list of template
-//! arguments written in the file (`f<128, float>(...)`, an explicit instantiation
+//! arguments the file uses (`f<128, float>(...)`, an explicit instantiation
 //! `template __global__ void k<128>(int *);`, a launch `k<256><<<g, b>>>(...)` in host code)
-//! or given by `--kernel=k<128,float>`: its tokens are copied with each parameter replaced
-//! by its argument (a value in parentheses) and the function renamed `k_128_float`; uses
-//! `f<...>` become that name. kpl does not deduce template arguments: a call that leaves
-//! them to deduction is an error that says so. Host functions of a `.cu` file (`main`,
-//! functions that launch kernels or call the CUDA runtime) are skipped with a note.
+//! or `--kernel=k<128,float>` gives: its tokens are copied with each parameter replaced by
+//! its argument (a value in parentheses) and the function renamed `k_128_float`; uses
+//! become that name. Arguments not written out are deduced in the simple cases (a type
+//! parameter from a variable, `&variable` or literal argument, by its declared type) or
+//! taken from defaults; anything else is an error that says so. Host functions of a `.cu`
+//! file (`main`, functions that launch kernels or call the CUDA runtime) are skipped with
+//! a note.
 
 use super::tokens::{CTok, Dialect};
 use crate::diagnostic::Diagnostic;
@@ -150,6 +152,98 @@ fn params(list: Vec<Vec<Tok>>) -> Option<Vec<Param>> {
         .collect()
 }
 
+/// The arguments of the call whose `(` is at `open`, split at top-level commas.
+fn call_args(toks: &[Tok], open: usize) -> Option<Vec<Vec<Tok>>> {
+    let mut args = vec![Vec::new()];
+    let mut depth = 0usize;
+    for t in &toks[open + 1..] {
+        match &t.1 {
+            CTok::P("(") | CTok::P("[") | CTok::P("{") => depth += 1,
+            CTok::P(")") if depth == 0 => {
+                let args = if args.len() == 1 && args[0].is_empty() { Vec::new() } else { args };
+                return Some(args);
+            }
+            CTok::P(")") | CTok::P("]") | CTok::P("}") => depth = depth.checked_sub(1)?,
+            CTok::P(",") if depth == 0 => {
+                args.push(Vec::new());
+                continue;
+            }
+            CTok::P(";") => return None,
+            _ => {}
+        }
+        args.last_mut()?.push(t.clone());
+    }
+    None
+}
+
+/// Words that qualify a declaration but are not part of its type.
+const QUALIFIERS: &[&str] = &[
+    "__shared__", "__device__", "__global__", "__host__", "__constant__", "static", "volatile", "const", "extern", "inline",
+    "register", "__restrict__", "__restrict", "restrict", "__local", "__global", "__constant", "__private", "local", "global",
+    "constant", "private", "__forceinline__",
+];
+
+/// The declared type of each variable in `toks` (as written, qualifiers dropped), and
+/// whether it is a pointer or an array: `int *p`, `__shared__ float s[64]`, `float4 v`.
+fn declared_types(toks: &[Tok]) -> HashMap<String, (Vec<Tok>, bool)> {
+    let mut out = HashMap::new();
+    for i in 1..toks.len() {
+        let Some(name) = ident(&toks[i]) else { continue };
+        let ends = toks.get(i + 1).is_some_and(|t| matches!(&t.1, CTok::P(p) if [",", ";", "=", ")", "["].contains(p)));
+        if !ends {
+            continue;
+        }
+        let mut j = i;
+        let mut pointer = toks.get(i + 1).is_some_and(|t| is_p(t, "["));
+        let mut words = Vec::new();
+        while j > 0 {
+            let t = &toks[j - 1];
+            match &t.1 {
+                CTok::P("*") | CTok::P("&") => pointer |= is_p(t, "*"),
+                CTok::Spec(w) => {
+                    if !QUALIFIERS.contains(&w.as_str()) {
+                        words.push(t.clone());
+                    }
+                }
+                // A type name (a typedef, a vector type) right after a boundary.
+                CTok::Ident(_) if words.is_empty() && j >= 2 && matches!(&toks[j - 2].1, CTok::P(";" | "{" | "}" | "(" | ",") | CTok::Spec(_)) => {
+                    words.push(t.clone());
+                }
+                _ => break,
+            }
+            j -= 1;
+        }
+        if !words.is_empty() {
+            words.reverse();
+            out.insert(name.to_string(), (words, pointer));
+        }
+    }
+    out
+}
+
+/// The type an argument gives a template parameter: its declared type, or (for a `T *`
+/// parameter) the type it points to.
+fn arg_type(arg: &[Tok], pointee: bool, decls: &HashMap<String, (Vec<Tok>, bool)>) -> Option<Vec<Tok>> {
+    let at = |t: &Tok, w: &str| (t.0, CTok::Spec(w.to_string()), t.2);
+    match arg {
+        [t] => match &t.1 {
+            CTok::Ident(x) => {
+                let (ty, ptr) = decls.get(x)?;
+                (*ptr == pointee).then(|| ty.clone())
+            }
+            CTok::Int(_, unsigned) if !pointee => Some(if *unsigned { vec![at(t, "unsigned"), at(t, "int")] } else { vec![at(t, "int")] }),
+            CTok::Float(_) if !pointee => Some(vec![at(t, "float")]),
+            CTok::Char(_) if !pointee => Some(vec![at(t, "char")]),
+            _ => None,
+        },
+        [amp, t] if is_p(amp, "&") && pointee => {
+            let (ty, ptr) = decls.get(ident(t)?)?;
+            (!ptr).then(|| ty.clone())
+        }
+        _ => None,
+    }
+}
+
 /// The name of the function an item declares or defines: the identifier before its first
 /// top-level `(`.
 fn function_name(body: &[Tok]) -> Option<usize> {
@@ -200,8 +294,8 @@ impl Pass {
                 Some(d) => args.push(d.clone()),
                 None => {
                     self.errors.push(
-                        Diagnostic::error(format!("template argument `{}` of `{name}` is not given", p.name), span)
-                            .with_help("kpl does not deduce template arguments: write them out, as in `f<float, 128>(...)`"),
+                        Diagnostic::error(format!("kpl cannot tell template argument `{}` of `{name}`", p.name), span)
+                            .with_help("kpl deduces a type argument only from a variable, `&variable` or literal argument: write the arguments out, as in `f<float, 128>(...)`"),
                     );
                     return None;
                 }
@@ -223,9 +317,11 @@ impl Pass {
         Some(m)
     }
 
-    /// Replace every `f<args>` of a template `f` in `toks` by its instance's name; a bare
-    /// use of a template name is an error (no deduction).
+    /// Replace every use `f<args>(...)` or `f(...)` of a template `f` in `toks` by its
+    /// instance's name: arguments written out, then those deduced from the call
+    /// (`deduce`), then defaults. A use whose arguments are still missing is an error.
     fn uses(&mut self, toks: Vec<Tok>) -> Vec<Tok> {
+        let decls = declared_types(&toks);
         let mut out = Vec::with_capacity(toks.len());
         let mut i = 0;
         while i < toks.len() {
@@ -233,29 +329,50 @@ impl Pass {
             if let Some(n) = ident(t).filter(|n| self.templates.contains_key(*n)) {
                 let n = n.to_string();
                 let span = Span::new(t.0, t.2);
-                if toks.get(i + 1).is_some_and(|x| is_p(x, "<")) {
-                    if let Some((args, next)) = angle_args(&toks, i + 1) {
-                        let m = self.instance(&n, args, span).unwrap_or(n);
-                        out.push((t.0, CTok::Ident(m), t.2));
-                        i = next;
-                        continue;
-                    }
-                }
-                if self.templates[&n].params.iter().any(|p| p.default.is_none()) {
-                    self.errors.push(
-                        Diagnostic::error(format!("`{n}` is a template: kpl needs its template arguments written out"), span)
-                            .with_help("kpl does not deduce template arguments: write `f<float, 128>(...)`"),
-                    );
-                } else if let Some(m) = self.instance(&n, Vec::new(), span) {
-                    out.push((t.0, CTok::Ident(m), t.2));
-                    i += 1;
-                    continue;
-                }
+                let (explicit, next) = match toks.get(i + 1).filter(|x| is_p(x, "<")).and_then(|_| angle_args(&toks, i + 1)) {
+                    Some((args, next)) => (args, next),
+                    None => (Vec::new(), i + 1),
+                };
+                let call = toks.get(next).filter(|x| is_p(x, "(")).and_then(|_| call_args(&toks, next));
+                let args = match &call {
+                    Some(c) => self.deduce(&n, explicit, c, &decls),
+                    None => explicit,
+                };
+                let m = self.instance(&n, args, span).unwrap_or(n);
+                out.push((t.0, CTok::Ident(m), t.2));
+                i = next;
+                continue;
             }
             out.push(t.clone());
             i += 1;
         }
         out
+    }
+
+    /// `explicit` extended by the type parameters that the call's arguments give, as
+    /// C++ deduces them in the simple cases: a parameter `T x` (or `const T &x`) takes
+    /// the declared type of a variable or literal argument, `T *p` the element type of an
+    /// array or pointer argument (or of `&x`). Stops at the first it cannot deduce.
+    fn deduce(&self, name: &str, mut explicit: Vec<Vec<Tok>>, call: &[Vec<Tok>], decls: &HashMap<String, (Vec<Tok>, bool)>) -> Vec<Vec<Tok>> {
+        let t = &self.templates[name];
+        let fparams = t.body.iter().skip(t.name_at + 1).position(|x| is_p(x, "(")).and_then(|o| call_args(&t.body, t.name_at + 1 + o));
+        let Some(fparams) = fparams else { return explicit };
+        while explicit.len() < t.params.len() {
+            let p = &t.params[explicit.len()];
+            if !p.is_type {
+                break;
+            }
+            let found = fparams.iter().enumerate().find_map(|(k, fp)| {
+                let at = fp.iter().position(|x| ident(x) == Some(p.name.as_str()))?;
+                let pointer = fp.get(at + 1).is_some_and(|x| is_p(x, "*"));
+                arg_type(call.get(k)?, pointer, decls)
+            });
+            match found {
+                Some(ty) => explicit.push(ty),
+                None => break,
+            }
+        }
+        explicit
     }
 
     /// Instance `k` of template `name`: its declaration with the arguments in place.

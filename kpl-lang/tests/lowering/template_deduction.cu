@@ -1,10 +1,20 @@
 // args: --blockDim=32
-// kpl does not deduce template arguments: a call that leaves them out is an error.
+// A type argument left out is deduced from a variable, `&variable` or literal argument
+// (its declared type; for a `T *` parameter, what it points to). From any other argument
+// kpl cannot tell it, and says so (template_deduction_fails.cu).
 template <typename T>
 __device__ T twice(T x) {
   return x + x;
 }
 
-__global__ void k(int *a) {
-  a[threadIdx.x] = twice(a[threadIdx.x]);
+template <typename T>
+__device__ void store(T *p, T v) {
+  p[threadIdx.x] = v;
+}
+
+__global__ void k(int *a, float *f) {
+  int v = a[threadIdx.x];
+  store(a, twice(v));
+  float g = twice(2.5f);
+  store(f, g);
 }
