@@ -80,6 +80,8 @@ pub(super) struct LoopCtx {
     pub on_continue: Vec<ContinueAction>,
     /// A `switch` (its `break`s are its own; `continue` goes to the loop around it).
     pub switch: bool,
+    /// A `switch`'s flag that a `break` has ended it (the rest of it is skipped).
+    pub done: Option<String>,
 }
 
 #[derive(Clone)]
@@ -842,6 +844,19 @@ impl<'u> Lower<'u> {
             }
             let may_return = self.stmt(s);
             let rest = &list[i + 1..];
+            // After a `break` of the innermost switch (inside an `if`, say): the rest runs
+            // only in the threads that did not break.
+            let done = self.frame().loops.last().and_then(|l| l.done.clone());
+            if let (Some(done), false) = (done, rest.is_empty()) {
+                if breaks_switch(s) {
+                    let span = s.span;
+                    let end = rest.last().map(|r| r.span).unwrap_or(span);
+                    let body = self.sub_block(|l| l.stmts(rest), span.to(end));
+                    let not = k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&done, span))), span);
+                    self.emit(k::StmtKind::If(not, body, None), span);
+                    return;
+                }
+            }
             if !may_return || rest.is_empty() {
                 continue;
             }
@@ -920,10 +935,11 @@ impl<'u> Lower<'u> {
                 stmt_returns(body)
             }
             StmtKind::Break => {
-                match self.frame().loops.last().map(|l| l.switch) {
+                match self.frame().loops.last().map(|l| l.done.clone()) {
                     None => self.err("`break` outside a loop", span),
-                    Some(true) => self.unsupported("a `break` inside a `switch` case other than its last statement", span),
-                    Some(false) => self.emit(k::StmtKind::Break, span),
+                    // Ends the switch: the rest of it is skipped (`stmts`).
+                    Some(Some(done)) => self.emit(k::StmtKind::Assign(sp_id(&done, span), k::Expr::num(1, span)), span),
+                    Some(None) => self.emit(k::StmtKind::Break, span),
                 }
                 false
             }
@@ -1010,7 +1026,7 @@ impl<'u> Lower<'u> {
         if let Some(dc) = do_cond {
             on_continue.push(ContinueAction::Check(dc.clone()));
         }
-        self.frame().loops.push(LoopCtx { on_continue, switch: false });
+        self.frame().loops.push(LoopCtx { on_continue, switch: false, done: None });
         let cond_k = match simple {
             Some(c) => {
                 self.blocks.push(Vec::new());
@@ -1482,7 +1498,7 @@ impl<'u> Lower<'u> {
         let done = self.fresh("switch_done");
         self.emit(k::StmtKind::Local(sp_id(&matched, span), Some(k::Expr::num(0, span))), span);
         self.emit(k::StmtKind::Local(sp_id(&done, span), Some(k::Expr::num(0, span))), span);
-        self.frame().loops.push(LoopCtx { on_continue: Vec::new(), switch: true });
+        self.frame().loops.push(LoopCtx { on_continue: Vec::new(), switch: true, done: Some(done.clone()) });
         self.scopes.push(HashMap::new());
         let mut i = stmts.iter().position(|s| matches!(s.kind, StmtKind::Case(_))).unwrap_or(stmts.len());
         let bin = |op, a, b| k::Expr::new(k::ExprKind::Binary(op, Box::new(a), Box::new(b)), span);
@@ -1675,6 +1691,16 @@ fn is_loop(s: &Stmt) -> bool {
 
 pub(super) fn has_return(stmts: &[Stmt]) -> bool {
     stmts.iter().any(stmt_returns)
+}
+
+/// May `s` execute a `break` of the switch it is in (not of a loop or switch inside it)?
+fn breaks_switch(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Break => true,
+        StmtKind::Block(b) => b.stmts.iter().any(breaks_switch),
+        StmtKind::If(_, t, e) => breaks_switch(t) || e.as_deref().is_some_and(breaks_switch),
+        _ => false,
+    }
 }
 
 fn stmt_returns(s: &Stmt) -> bool {
