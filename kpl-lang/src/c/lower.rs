@@ -160,6 +160,10 @@ pub(super) struct Lower<'u> {
     pub ptr_decl_of: HashMap<String, Span>,
     /// The pointer variable the next inlined call's `return`s assign (`multiptr.rs`).
     pub ptr_result: Option<Ident>,
+    /// OpenCL async copies in flight, and the param that rotates their copiers
+    /// (`async_copy.rs`).
+    pub copies: Vec<super::async_copy::Copy>,
+    pub copy_param: Option<String>,
 }
 
 pub(super) struct Lowered {
@@ -231,6 +235,8 @@ fn lower_pass<'u>(
         has_multi,
         ptr_decl_of: HashMap::new(),
         ptr_result: None,
+        copies: Vec::new(),
+        copy_param: None,
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());

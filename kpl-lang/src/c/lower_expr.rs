@@ -823,8 +823,11 @@ impl<'u> Lower<'u> {
             "__syncthreads" if cuda => {
                 arity(self, 0);
                 self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
+                self.copies_after_barrier(span);
                 zero
             }
+            "async_work_group_copy" if !cuda => self.async_copy(args, span),
+            "wait_group_events" if !cuda => self.wait_events(args, span),
             "__syncwarp" if cuda => {
                 // In warp-synchronous mode a warp is in lock step already: nothing to order.
                 // Otherwise it orders a warp's threads only, which kpl does not model.
@@ -862,6 +865,7 @@ impl<'u> Lower<'u> {
                     self.expr_stmt(a);
                 }
                 self.emit(k::StmtKind::Barrier(fence), span);
+                self.copies_after_barrier(span);
                 zero
             }
             // Fences do not change the SDV semantics (recorded for later fence analysis).

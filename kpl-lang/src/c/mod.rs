@@ -3,6 +3,7 @@
 //! the C source, so every later stage reports at C lines.
 
 pub mod annotations;
+mod async_copy;
 pub mod ast;
 pub mod lexer;
 mod ctypes;

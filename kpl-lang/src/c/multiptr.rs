@@ -412,7 +412,7 @@ impl<'u> Lower<'u> {
                 self.local_decl(&one);
                 continue;
             };
-            let scalar = x.dims.is_empty() && !self.spec_type(&d.specs).is_aggregate() && !self.addressed.contains(&x.name.name);
+            let scalar = x.dims.is_empty() && !self.spec_type(&d.specs).is_aggregate();
             if !scalar {
                 self.unsupported("initialising this variable through a pointer that may point into several arrays", x.span);
                 continue;

@@ -55,7 +55,7 @@ const CUDA_SPECS: &[&str] = &[
 ];
 const OPENCL_SPECS: &[&str] = &[
     "__kernel", "kernel", "__global", "global", "__local", "local", "__constant", "constant", "__private",
-    "private", "uint", "uchar", "ushort", "ulong", "__read_only", "__write_only",
+    "private", "uint", "uchar", "ushort", "ulong", "__read_only", "__write_only", "event_t",
 ];
 const KEYWORDS: &[&str] = &[
     "if", "else", "for", "while", "do", "break", "continue", "return", "switch", "case", "default", "goto",

@@ -1,0 +1,181 @@
+//! OpenCL's `async_work_group_copy(dst, src, n, event)` and `wait_group_events`. The copy
+//! is done by the group: element `e` by the work-item whose linear local id is
+//! `(e - r) mod L`, `r` in `1..L` arbitrary (a `param` of the kernel, `copy_rotation`), so
+//! for any work-item's own access to an element there is a rotation where another
+//! work-item copies it: the copy is another agent. Unrolled, `i < ceil(n / L)` elements
+//! per work-item, so the count must be a constant of the launch. A copy is in flight until the next
+//! `wait_group_events` at its level of the kernel: its accesses are made at the call and
+//! again after every barrier before the wait, so any access between the call and the wait
+//! that touches its elements races with it. `wait_group_events` is reached by the whole
+//! group (a barrier that orders no memory), and so is each copy; `event_t` is an integer,
+//! and which events a wait names is not modelled.
+
+use super::ast::*;
+use super::lower::{sp_id, Entity, Lower, Ty};
+use super::lower_expr::{bin, Place, Val};
+use crate::ast::{self as k, BinOp};
+use crate::span::Span;
+
+/// Elements per work-item beyond this many are refused (the copy is unrolled).
+const MAX_PER_ITEM: u64 = 64;
+
+/// A copy in flight: what it copies, and the block depth of its call.
+#[derive(Clone)]
+pub(super) struct Copy {
+    dst: (String, Option<String>, u64),
+    src: (String, Option<String>, u64),
+    n: u64,
+    depth: usize,
+}
+
+impl<'u> Lower<'u> {
+    /// `async_work_group_copy(dst, src, n, event)`: the copy's accesses now; its event.
+    pub(super) fn async_copy(&mut self, args: &[Expr], span: Span) -> Val {
+        let word = |n: u64| Val { e: k::Expr::num(n, span), ty: Ty::Int };
+        if args.len() != 4 {
+            self.err("`async_work_group_copy` takes a destination, a source, a count and an event", span);
+            return word(0);
+        }
+        let (Some(dst), Some(src)) = (self.copy_end(&args[0], true), self.copy_end(&args[1], false)) else { return word(0) };
+        let v = self.expr(&args[2]);
+        let n = self.launch_constant(&v.e);
+        let _ = self.expr(&args[3]);
+        let Some(n) = n else {
+            self.unsupported("an `async_work_group_copy` whose count is not a constant of the launch", args[2].span);
+            return word(0);
+        };
+        if dst.2 != src.2 {
+            self.unsupported("an `async_work_group_copy` between arrays of different element types", span);
+            return word(0);
+        }
+        let per_item = n.div_ceil(self.group_size().max(1));
+        if per_item > MAX_PER_ITEM {
+            self.unsupported(&format!("an `async_work_group_copy` of more than {MAX_PER_ITEM} elements per work-item"), args[2].span);
+            return word(0);
+        }
+        // A function of the whole group: reached by all of it, as a barrier is.
+        let none = k::Expr::new(k::ExprKind::Bool(false), span);
+        self.emit(k::StmtKind::Barrier(k::Fence { shared: none.clone(), global: none }), span);
+        let c = Copy { dst, src, n, depth: self.blocks.len() };
+        self.copy_accesses(&c, span);
+        self.copies.push(c);
+        word(1)
+    }
+
+    /// `wait_group_events(n, events)`: the group waits (uniformly); copies issued at this
+    /// level of the kernel are complete.
+    pub(super) fn wait_events(&mut self, args: &[Expr], span: Span) -> Val {
+        if args.len() != 2 {
+            self.err("`wait_group_events` takes a count and a list of events", span);
+        } else {
+            // The count must be the same for the whole group: kpl takes a constant.
+            let v = self.expr(&args[0]);
+            if self.launch_constant(&v.e).is_none() {
+                self.unsupported("a `wait_group_events` whose count is not a constant of the launch", args[0].span);
+            }
+        }
+        // Which events it waits for is not modelled: every copy of this level is done.
+        let none = k::Expr::new(k::ExprKind::Bool(false), span);
+        self.emit(k::StmtKind::Barrier(k::Fence { shared: none.clone(), global: none }), span);
+        let depth = self.blocks.len();
+        self.copies.retain(|c| c.depth < depth);
+        Val { e: k::Expr::num(0, span), ty: Ty::Void }
+    }
+
+    /// After a barrier: the copies still in flight make their accesses again.
+    pub(super) fn copies_after_barrier(&mut self, span: Span) {
+        for c in self.copies.clone() {
+            self.copy_accesses(&c, span);
+        }
+    }
+
+    /// The array, offset local and words per element of a copy's destination or source.
+    fn copy_end(&mut self, e: &Expr, write: bool) -> Option<(String, Option<String>, u64)> {
+        let Entity::Array { kpl, readonly, offset, agg, .. } = self.array_argument(e, false)? else { return None };
+        if write && readonly {
+            self.err("`async_work_group_copy` writes to constant memory or through a `const` pointer", e.span);
+            return None;
+        }
+        let w = agg.map(|t| self.words(&t) as u64).unwrap_or(1);
+        Some((kpl, offset, w))
+    }
+
+    /// Work-items per group.
+    fn group_size(&self) -> u64 {
+        self.o.launch.map(|l| l.threads.iter().map(|&t| t as u64).product()).unwrap_or(1)
+    }
+
+    /// The value of an expression over constants and launch sizes, if it is one.
+    fn launch_constant(&self, e: &k::Expr) -> Option<u64> {
+        let l = self.o.launch?;
+        let v = match &e.kind {
+            k::ExprKind::Num(n) => *n,
+            k::ExprKind::Special(k::Special::Threads, a, _) => l.threads[a.index()] as u64,
+            k::ExprKind::Special(k::Special::Groups, a, _) => l.groups[a.index()] as u64,
+            k::ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.launch_constant(a)?, self.launch_constant(b)?);
+                match op {
+                    BinOp::Add => x.checked_add(y)?,
+                    BinOp::Sub => x.checked_sub(y)?,
+                    BinOp::Mul => x.checked_mul(y)?,
+                    BinOp::Div => x.checked_div(y)?,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        (v <= u32::MAX as u64).then_some(v)
+    }
+
+    /// Each work-item copies its elements of `c` (see the module doc).
+    fn copy_accesses(&mut self, c: &Copy, span: Span) {
+        let size = self.group_size().max(1);
+        let lin = self.local_linear_id(span);
+        let rotation = match size {
+            1 => k::Expr::num(0, span),
+            _ => {
+                let r = self.copy_rotation(span);
+                bin(BinOp::Add, k::Expr::num(1, span), bin(BinOp::Rem, k::Expr::var(&r, span), k::Expr::num(size - 1, span), span), span)
+            }
+        };
+        let first = bin(BinOp::Rem, bin(BinOp::Add, lin, rotation, span), k::Expr::num(size, span), span);
+        for i in 0..c.n.div_ceil(size) {
+            let idx = bin(BinOp::Add, first.clone(), k::Expr::num(i * size, span), span);
+            let guard = bin(BinOp::Lt, idx.clone(), k::Expr::num(c.n, span), span);
+            let body = self.sub_block(|l| l.copy_element(c, &idx, span), span);
+            self.emit(k::StmtKind::If(guard, body, None), span);
+        }
+    }
+
+    /// The kernel's `param` that picks which work-item copies which element.
+    fn copy_rotation(&mut self, span: Span) -> String {
+        if let Some(r) = &self.copy_param {
+            return r.clone();
+        }
+        let r = self.fresh("copy_rotation");
+        self.decls.push(k::Decl { kind: k::DeclKind::Param(sp_id(&r, span)), span });
+        self.copy_param = Some(r.clone());
+        r
+    }
+
+    /// Element `idx` of copy `c`: its words read from the source and written to the
+    /// destination.
+    fn copy_element(&mut self, c: &Copy, idx: &k::Expr, span: Span) {
+        for f in 0..c.dst.2 {
+            let at = |end: &(String, Option<String>, u64)| {
+                let mut x = bin(BinOp::Mul, idx.clone(), k::Expr::num(end.2, span), span);
+                x = bin(BinOp::Add, x, k::Expr::num(f, span), span);
+                if let Some(o) = &end.1 {
+                    x = bin(BinOp::Add, k::Expr::var(o, span), x, span);
+                }
+                x
+            };
+            let from = Place::Elem { array: c.src.0.clone(), index: at(&c.src), elem: Ty::UInt, readonly: true };
+            let to = Place::Elem { array: c.dst.0.clone(), index: at(&c.dst), elem: Ty::UInt, readonly: false };
+            let v = self.read_place(&from, span);
+            let t = self.fresh("copied");
+            self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);
+            self.write_place(&to, k::Expr::var(&t, span), span);
+        }
+    }
+}
