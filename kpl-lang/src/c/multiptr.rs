@@ -174,7 +174,7 @@ impl<'u> Lower<'u> {
                     out.push(i.name.clone());
                 }
             }
-            ExprKind::Binary(op, a, b) if matches!(op, BOp::Eq | BOp::Ne | BOp::Lt | BOp::Gt | BOp::Le | BOp::Ge) => {
+            ExprKind::Binary(BOp::Eq | BOp::Ne | BOp::Lt | BOp::Gt | BOp::Le | BOp::Ge, a, b) => {
                 let (pa, pb) = (is_ptr(self, a), is_ptr(self, b));
                 // `p == q` is `pointer_compare`'s: neither side is gone through.
                 if !(pa || pb) {
@@ -460,7 +460,7 @@ fn hoist_calls(e: &Expr, returns_ptr: &dyn Fn(&str) -> bool, calls: &mut Vec<Exp
             }
             let args: Vec<Expr> = args.iter().map(|a| hoist_calls(a, returns_ptr, calls, blocked, false)).collect();
             calls.push(Expr::new(ExprKind::Call(f.clone(), args), e.span));
-            return Expr::new(ExprKind::Ident(Ident::new(&result_name(calls), e.span)), e.span);
+            return Expr::new(ExprKind::Ident(Ident::new(result_name(calls), e.span)), e.span);
         }
         ExprKind::Binary(op @ (BOp::LAnd | BOp::LOr), a, b) => ExprKind::Binary(*op, rec(a, guarded), rec(b, true)),
         ExprKind::Cond(c, a, b) => ExprKind::Cond(rec(c, guarded), rec(a, true), rec(b, true)),
@@ -516,7 +516,7 @@ impl<'u> Lower<'u> {
             return None;
         }
         for (i, c) in calls.iter().enumerate() {
-            let name = Ident::new(&result_name(&calls[..=i]), c.span);
+            let name = Ident::new(result_name(&calls[..=i]), c.span);
             let ExprKind::Call(f, args) = &c.kind else { continue };
             let ExprKind::Ident(fname) = &f.kind else { continue };
             let Some(func) = self.funcs.get(&fname.name).copied() else { continue };
