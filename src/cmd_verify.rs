@@ -350,7 +350,7 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
             for p in &parts {
                 for f in &p.report.findings {
                     let l = &p.report.program.labels[f.label];
-                    eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, &l.what, l.span, &f.witness, p.launch, dialect, &p.checked.layouts));
+                    eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, l.span, &f.witness, p.launch, dialect, &p.checked.layouts));
                 }
             }
         }
@@ -506,9 +506,9 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
             ids_text(&w.threads[0], dims),
             ids_text(&w.threads[1], dims)
         )),
-        LabelKind::Assertion if gpuverify_text::null_check(&l.what).is_some() => {
-            let p = gpuverify_text::null_check(&l.what).unwrap_or_default();
-            Diagnostic::error(format!("{status} null pointer access: {} may be NULL here", kpl_lang::c::multiptr::pointer_name(p)), span(l.span))
+        LabelKind::Assertion if layouts.null_checks.contains_key(&span(l.span)) => {
+            let p = layouts.null_checks.get(&span(l.span)).cloned().unwrap_or_default();
+            Diagnostic::error(format!("{status} null pointer access: {p} may be NULL here"), span(l.span))
                 .with_label(format!("by {}", ids_text(&w.threads[0], dims)))
         }
         LabelKind::Assertion => Diagnostic::error(format!("{status} assertion failure: {}", l.what), span(l.span))

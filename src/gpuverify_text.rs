@@ -57,16 +57,6 @@ fn place(path: &str, src: &str, start: usize) -> (String, String) {
     (format!("{path}:{line}:{col}:"), format!("  {text}"))
 }
 
-/// The pointer whose `NULL` check this assertion is (`assert p_target != 0`, as the C
-/// front end lowers an access through a pointer that may be `NULL`), if it is one.
-pub fn null_check(what: &str) -> Option<&str> {
-    let name = what.strip_prefix("assert ")?.strip_suffix(" != 0")?;
-    let base = name.trim_end_matches(|c: char| c.is_ascii_digit());
-    let base = if base.len() < name.len() { base.strip_suffix('_')? } else { name };
-    let p = base.strip_suffix("_target")?;
-    (!p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(p)
-}
-
 /// Where the annotation starts whose argument is the expression at `start` (`__ensures(e)`,
 /// `__invariant(e)`), if it is one of `annotations`: GPUVerify reports annotations there.
 fn annotation_start(src: &str, start: usize, annotations: &[&str]) -> Option<usize> {
@@ -88,7 +78,6 @@ pub fn defect(
     path: &str,
     src: &str,
     kind: &LabelKind,
-    what: &str,
     span: (usize, usize),
     w: &Witness,
     launch: Launch,
@@ -131,7 +120,7 @@ pub fn defect(
             let (loc, line) = at(span.0);
             format!("\n{loc} error: barrier may be reached by non-uniform control flow\n{line}\n")
         }
-        LabelKind::Assertion if null_check(what).is_some() => {
+        LabelKind::Assertion if layouts.null_checks.contains_key(&kpl_lang::Span::new(span.0, span.1)) => {
             let (loc, line) = at(span.0);
             format!("\n{loc} error: possible null pointer access for {}\n{line}\n\n", who(0, true))
         }
@@ -173,12 +162,12 @@ mod tests {
         let w = Witness { threads: [ids(1, 3), ids(1, 4)], index: Some(0), logged: Some((39, 61)), ..Witness::default() };
         let kind = LabelKind::Race { array: "p".into(), array_index: 0, second: AccessKind::Read, logged: AccessKind::Write };
         let launch = Launch { threads: [8, 1, 1], groups: [2, 1, 1] };
-        let text = defect("kernel.cl", src, &kind, "", (73, 77), &w, launch, Dialect::OpenCl, &Default::default());
+        let text = defect("kernel.cl", src, &kind, (73, 77), &w, launch, Dialect::OpenCl, &Default::default());
         let want = "\nkernel.cl: error: possible write-read race on p[0]:\n\n\
                     Read by work item 12 with local id 4 in work group 1, kernel.cl:3:11:\n  int y = p[0];\n\n\
                     Write by work item 11 with local id 3 in work group 1, kernel.cl:2:3:\n  p[0] = get_local_id(0);\n\n";
         assert_eq!(text, want);
-        let cuda = defect("k.cu", src, &kind, "", (73, 77), &w, launch, Dialect::Cuda, &Default::default());
+        let cuda = defect("k.cu", src, &kind, (73, 77), &w, launch, Dialect::Cuda, &Default::default());
         assert!(cuda.contains("Read by thread 4 in thread block 1 (global id 12), k.cu:3:11:"), "{cuda}");
     }
 
@@ -195,17 +184,17 @@ mod tests {
         let src = "x;\n  __assert(x == 0);\n";
         let w = Witness { threads: [ids(0, 2), ids(0, 5)], ..Witness::default() };
         let launch = Launch { threads: [8, 1, 1], groups: [1, 1, 1] };
-        let a = defect("kernel.cl", src, &LabelKind::Assertion, "assert x == 0", (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
+        let a = defect("kernel.cl", src, &LabelKind::Assertion, (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
         assert_eq!(a, "\nkernel.cl:2:3: error: this assertion might not hold for work item 2 with local id 2 in work group 0\n  __assert(x == 0);\n\n");
         let src2 = "int f() {\n  __ensures(__return_val_int() > 0);\n";
-        let e = defect("kernel.cl", src2, &LabelKind::Assertion, "assert sgt(r, 0)", (22, 45), &w, launch, Dialect::OpenCl, &Default::default());
+        let e = defect("kernel.cl", src2, &LabelKind::Assertion, (22, 45), &w, launch, Dialect::OpenCl, &Default::default());
         assert_eq!(e, "\nkernel.cl:2:3: error: postcondition might not hold on all return paths\n  __ensures(__return_val_int() > 0);\n\n");
         assert!(!written_in("x = my__ensures(y)", 16, &["__ensures"]));
-        assert_eq!(null_check("assert y_target != 0"), Some("y"));
-        assert_eq!(null_check("assert next_target_2 != 0"), Some("next"));
-        assert_eq!(null_check("assert x != 0"), None);
-        assert_eq!(null_check("assert a_target + 1 != 0"), None);
-        let d = defect("kernel.cl", src, &LabelKind::Divergence, "barrier", (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
+        let mut nulls = crate::render::Layouts::default();
+        nulls.null_checks.insert(kpl_lang::Span::new(5, 21), "`p`".into());
+        let n = defect("kernel.cl", src, &LabelKind::Assertion, (5, 21), &w, launch, Dialect::OpenCl, &nulls);
+        assert!(n.contains("kernel.cl:2:3: error: possible null pointer access for work item 2"), "{n}");
+        let d = defect("kernel.cl", src, &LabelKind::Divergence, (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
         assert!(d.contains("kernel.cl:2:3: error: barrier may be reached by non-uniform control flow\n  __assert(x == 0);"), "{d}");
     }
 }

@@ -12,6 +12,9 @@ pub struct Layouts {
     /// Arrays whose C name is not a KPL name (`q.p[4]`, a pointer field of a struct
     /// parameter), by KPL name.
     pub names: BTreeMap<String, String>,
+    /// Assertions that are the C front end's null-pointer checks, by span: the pointer
+    /// (`` `p` ``, `the pointer `f` returns`), so a report says "null pointer access".
+    pub null_checks: BTreeMap<crate::span::Span, String>,
 }
 
 impl Layouts {

@@ -808,8 +808,12 @@ impl<'k> Builder<'k> {
         };
         let shared_fence = covers(self, &fence.shared);
         let global_fence = covers(self, &fence.global);
+        let orders_nothing = |e: &ast::Expr| matches!(e.kind, ExprKind::Bool(false));
         for k in 0..self.prog.arrays.len() {
-            if let Some(c) = self.copies[k] {
+            // A barrier that orders none of an array's memory shows no other thread's writes
+            // of it (reading one after it is a race, as its log stays), so its contents stay.
+            let unordered = orders_nothing(if self.prog.arrays[k].shared { &fence.shared } else { &fence.global });
+            if let (Some(c), false) = (self.copies[k], unordered) {
                 let name = self.prog.arrays[k].name.clone();
                 let h1 = self.var(&format!("{name}_sync"), Sort::Array);
                 let h2 = self.var(&format!("{name}_sync"), Sort::Array);

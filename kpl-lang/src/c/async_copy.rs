@@ -3,12 +3,13 @@
 //! `(e - r) mod L`, `r` in `1..L` arbitrary (a `param` of the kernel, `copy_rotation`), so
 //! for any work-item's own access to an element there is a rotation where another
 //! work-item copies it: the copy is another agent. Unrolled, `i < ceil(n / L)` elements
-//! per work-item, so the count must be a constant of the launch. A copy is in flight until the next
-//! `wait_group_events` at its level of the kernel: its accesses are made at the call and
-//! again after every barrier before the wait, so any access between the call and the wait
-//! that touches its elements races with it. `wait_group_events` is reached by the whole
-//! group (a barrier that orders no memory), and so is each copy; `event_t` is an integer,
-//! and which events a wait names is not modelled.
+//! per work-item, so the count must be a constant of the launch. A copy is in flight until a
+//! `wait_group_events` names its event (tracked at run time: a copy's event is the one it
+//! was given, else a number of its own; a wait names `&e` or the first `n` of an array):
+//! its accesses are made at the call and again after every barrier while it is in flight,
+//! so any access between the call and the wait that touches its elements races with it.
+//! Copies and waits are reached by the whole group (a barrier that orders no memory);
+//! `event_t` is an integer.
 
 use super::ast::*;
 use super::lower::{sp_id, Entity, Lower, Ty};
@@ -19,16 +20,35 @@ use crate::span::Span;
 /// Elements per work-item beyond this many are refused (the copy is unrolled).
 const MAX_PER_ITEM: u64 = 64;
 
-/// A copy in flight: what it copies, and the block depth of its call.
+/// A copy of the kernel: what it copies, and its kernel-level locals (declared at the
+/// start of `main`, so a barrier anywhere after the call sees them): the offsets of its
+/// destination and source, its event, and whether it is still in flight.
 #[derive(Clone)]
 pub(super) struct Copy {
     dst: (String, Option<String>, u64),
     src: (String, Option<String>, u64),
     n: u64,
-    depth: usize,
+    event: String,
+    pending: String,
 }
 
 impl<'u> Lower<'u> {
+    /// `main`'s statements after the declarations of the kernel's own locals.
+    pub(super) fn with_kernel_locals(&mut self, stmts: Vec<k::Stmt>) -> Vec<k::Stmt> {
+        let span = stmts.first().map(|s| s.span).unwrap_or(Span::new(0, 0));
+        let mut out: Vec<k::Stmt> =
+            self.kernel_locals.drain(..).map(|n| k::Stmt { kind: k::StmtKind::Local(sp_id(&n, span), Some(k::Expr::num(0, span))), span }).collect();
+        out.extend(stmts);
+        out
+    }
+
+    /// A local of the kernel, declared (as 0) at the start of `main`.
+    fn kernel_local(&mut self, base: &str) -> String {
+        let name = self.fresh(base);
+        self.kernel_locals.push(name.clone());
+        name
+    }
+
     /// `async_work_group_copy(dst, src, n, event)`: the copy's accesses now; its event.
     pub(super) fn async_copy(&mut self, args: &[Expr], span: Span) -> Val {
         let word = |n: u64| Val { e: k::Expr::num(n, span), ty: Ty::Int };
@@ -36,10 +56,11 @@ impl<'u> Lower<'u> {
             self.err("`async_work_group_copy` takes a destination, a source, a count and an event", span);
             return word(0);
         }
-        let (Some(dst), Some(src)) = (self.copy_end(&args[0], true), self.copy_end(&args[1], false)) else { return word(0) };
+        let (Some(mut dst), Some(mut src)) = (self.copy_end(&args[0], true), self.copy_end(&args[1], false)) else { return word(0) };
         let v = self.expr(&args[2]);
         let n = self.launch_constant(&v.e);
-        let _ = self.expr(&args[3]);
+        let given = self.expr(&args[3]);
+        let given = self.convert(given, Ty::UInt, args[3].span);
         let Some(n) = n else {
             self.unsupported("an `async_work_group_copy` whose count is not a constant of the launch", args[2].span);
             return word(0);
@@ -56,36 +77,80 @@ impl<'u> Lower<'u> {
         // A function of the whole group: reached by all of it, as a barrier is.
         let none = k::Expr::new(k::ExprKind::Bool(false), span);
         self.emit(k::StmtKind::Barrier(k::Fence { shared: none.clone(), global: none }), span);
-        let c = Copy { dst, src, n, depth: self.blocks.len() };
-        self.copy_accesses(&c, span);
-        self.copies.push(c);
-        word(1)
-    }
-
-    /// `wait_group_events(n, events)`: the group waits (uniformly); copies issued at this
-    /// level of the kernel are complete.
-    pub(super) fn wait_events(&mut self, args: &[Expr], span: Span) -> Val {
-        if args.len() != 2 {
-            self.err("`wait_group_events` takes a count and a list of events", span);
-        } else {
-            // The count must be the same for the whole group: kpl takes a constant.
-            let v = self.expr(&args[0]);
-            if self.launch_constant(&v.e).is_none() {
-                self.unsupported("a `wait_group_events` whose count is not a constant of the launch", args[0].span);
+        // The offsets, kept where later barriers can read them.
+        for end in [&mut dst, &mut src] {
+            if let Some(o) = end.1.take() {
+                let keep = self.kernel_local("copy_offset");
+                self.emit(k::StmtKind::Assign(sp_id(&keep, span), k::Expr::var(&o, span)), span);
+                end.1 = Some(keep);
             }
         }
-        // Which events it waits for is not modelled: every copy of this level is done.
+        // Its event: the one given (OpenCL joins the copy to it), else its own number.
+        let id = self.copies.len() as u64 + 1;
+        let event = self.kernel_local("copy_event");
+        let own = k::Expr::new(
+            k::ExprKind::Cond(
+                Box::new(bin(BinOp::Ne, given.clone(), k::Expr::num(0, span), span)),
+                Box::new(given),
+                Box::new(k::Expr::num(id, span)),
+            ),
+            span,
+        );
+        self.emit(k::StmtKind::Assign(sp_id(&event, span), own), span);
+        let pending = self.kernel_local("copy_pending");
+        self.emit(k::StmtKind::Assign(sp_id(&pending, span), k::Expr::num(1, span)), span);
+        let c = Copy { dst, src, n, event: event.clone(), pending };
+        self.copy_accesses(&c, span);
+        self.copies.push(c);
+        Val { e: k::Expr::var(&event, span), ty: Ty::UInt }
+    }
+
+    /// `wait_group_events(n, events)`: the group waits (uniformly); the copies whose events
+    /// are among the `n` named (`&e`, or the first `n` of an array) are complete.
+    pub(super) fn wait_events(&mut self, args: &[Expr], span: Span) -> Val {
         let none = k::Expr::new(k::ExprKind::Bool(false), span);
+        let done = Val { e: k::Expr::num(0, span), ty: Ty::Void };
+        let [count, list] = args else {
+            self.err("`wait_group_events` takes a count and a list of events", span);
+            return done;
+        };
+        // The count must be the same for the whole group: kpl takes a constant.
+        let v = self.expr(count);
+        let Some(n) = self.launch_constant(&v.e) else {
+            self.unsupported("a `wait_group_events` whose count is not a constant of the launch", count.span);
+            return done;
+        };
+        let named: Vec<Expr> = match &list.kind {
+            ExprKind::Unary(UOp::Addr, e) => vec![(**e).clone()],
+            ExprKind::Ident(_) => (0..n)
+                .map(|i| Expr::new(ExprKind::Index(Box::new(list.clone()), Box::new(Expr::new(ExprKind::Int(i, false), list.span))), list.span))
+                .collect(),
+            _ => {
+                self.unsupported("this list of events (kpl takes `&e` or an array of events)", list.span);
+                return done;
+            }
+        };
+        // The events first (a barrier makes the verifier forget private memory).
+        let mut events = Vec::new();
+        for e in named.iter().take(n.max(1) as usize) {
+            let v = self.expr(e);
+            events.push(self.bind_temp(v, e.span).e);
+        }
         self.emit(k::StmtKind::Barrier(k::Fence { shared: none.clone(), global: none }), span);
-        let depth = self.blocks.len();
-        self.copies.retain(|c| c.depth < depth);
-        Val { e: k::Expr::num(0, span), ty: Ty::Void }
+        for c in self.copies.clone() {
+            let named = events.iter().map(|e| bin(BinOp::Eq, k::Expr::var(&c.event, span), e.clone(), span)).reduce(|a, b| bin(BinOp::LOr, a, b, span));
+            let Some(named) = named else { continue };
+            let clear = k::Stmt { kind: k::StmtKind::Assign(sp_id(&c.pending, span), k::Expr::num(0, span)), span };
+            self.emit(k::StmtKind::If(named, k::Block { stmts: vec![clear], span }, None), span);
+        }
+        done
     }
 
     /// After a barrier: the copies still in flight make their accesses again.
     pub(super) fn copies_after_barrier(&mut self, span: Span) {
         for c in self.copies.clone() {
-            self.copy_accesses(&c, span);
+            let body = self.sub_block(|l| l.copy_accesses(&c, span), span);
+            self.emit(k::StmtKind::If(k::Expr::var(&c.pending, span), body, None), span);
         }
     }
 

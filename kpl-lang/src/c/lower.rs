@@ -164,6 +164,8 @@ pub(super) struct Lower<'u> {
     /// (`async_copy.rs`).
     pub copies: Vec<super::async_copy::Copy>,
     pub copy_param: Option<String>,
+    /// Locals of the kernel declared at the start of `main` (an async copy's state).
+    pub kernel_locals: Vec<String>,
 }
 
 pub(super) struct Lowered {
@@ -237,6 +239,7 @@ fn lower_pass<'u>(
         ptr_result: None,
         copies: Vec::new(),
         copy_param: None,
+        kernel_locals: Vec::new(),
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
@@ -797,7 +800,8 @@ impl<'u> Lower<'u> {
         }
         self.scopes.pop();
         self.frames.pop();
-        let main_stmts = self.blocks.pop().unwrap_or_default();
+        let body = self.blocks.pop().unwrap_or_default();
+        let main_stmts = self.with_kernel_locals(body);
         decls.append(&mut self.decls);
         let span = f.span;
         let name = self.fresh(&f.name.name);

@@ -14,7 +14,7 @@ mod lower_annotations;
 mod lower_builtins;
 mod lower_atomic;
 mod lower_expr;
-pub mod multiptr;
+mod multiptr;
 pub mod modular;
 mod templates;
 mod nesting;

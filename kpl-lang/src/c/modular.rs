@@ -170,7 +170,8 @@ impl<'u> Lower<'u> {
         self.inline_call(f, &args, f.name.span);
         self.scopes.pop();
         self.frames.pop();
-        let main_stmts = self.blocks.pop().unwrap_or_default();
+        let body = self.blocks.pop().unwrap_or_default();
+        let main_stmts = self.with_kernel_locals(body);
         decls.append(&mut self.decls);
         let name = self.fresh(&f.name.name);
         let body_span = f.body.as_ref().map(|b| b.span).unwrap_or(f.span);

@@ -150,7 +150,7 @@ impl<'u> Lower<'u> {
     }
 
     /// `deref_ptrs` of a condition: `p` and `!p` test the pointer, not go through it.
-    fn cond_ptrs(&mut self, e: &Expr, out: &mut Vec<String>) {
+    fn cond_ptrs(&mut self, e: &Expr, out: &mut Vec<(String, Span)>) {
         let inner = match &e.kind {
             ExprKind::Unary(UOp::Not, a) => a,
             _ => e,
@@ -163,15 +163,15 @@ impl<'u> Lower<'u> {
 
     /// The pointers with several targets that `e` dereferences (or passes on), in order;
     /// uses as a value (compared with `NULL`, tested) are not dereferences.
-    pub(super) fn deref_ptrs(&mut self, e: &Expr, out: &mut Vec<String>) {
+    pub(super) fn deref_ptrs(&mut self, e: &Expr, out: &mut Vec<(String, Span)>) {
         let is_ptr = |l: &Self, x: &Expr| match &x.kind {
             ExprKind::Ident(i) => matches!(l.lookup(&i.name), Some(Entity::Ptr { .. })),
             _ => false,
         };
         match &e.kind {
             ExprKind::Ident(i) => {
-                if is_ptr(self, e) && !out.contains(&i.name) {
-                    out.push(i.name.clone());
+                if is_ptr(self, e) && !out.iter().any(|(n, _)| *n == i.name) {
+                    out.push((i.name.clone(), e.span));
                 }
             }
             ExprKind::Binary(BOp::Eq | BOp::Ne | BOp::Lt | BOp::Gt | BOp::Le | BOp::Ge, a, b) => {
@@ -219,8 +219,8 @@ impl<'u> Lower<'u> {
                 for i in items {
                     i.walk(&mut |x| {
                         if let ExprKind::Ident(id) = &x.kind {
-                            if matches!(self.lookup(&id.name), Some(Entity::Ptr { .. })) && !out.contains(&id.name) {
-                                out.push(id.name.clone());
+                            if matches!(self.lookup(&id.name), Some(Entity::Ptr { .. })) && !out.iter().any(|(n, _)| *n == id.name) {
+                                out.push((id.name.clone(), x.span));
                             }
                         }
                     });
@@ -289,8 +289,8 @@ impl<'u> Lower<'u> {
 
     /// Run `f` once per target of each pointer in `names`, with the pointer seen as that
     /// array; through `NULL`, an assertion failure.
-    pub(super) fn per_target(&mut self, names: &[String], span: Span, f: &mut dyn FnMut(&mut Self)) {
-        let Some((name, rest)) = names.split_first() else {
+    pub(super) fn per_target(&mut self, names: &[(String, Span)], span: Span, f: &mut dyn FnMut(&mut Self)) {
+        let Some(((name, used), rest)) = names.split_first() else {
             f(self);
             return;
         };
@@ -299,9 +299,14 @@ impl<'u> Lower<'u> {
             return;
         };
         let Entity::Ptr { sel, off, targets, readonly, .. } = saved.clone() else { return };
+        // The null check is at the pointer's use; reports name it (`layout.rs`).
+        let used = *used;
+        if targets.iter().any(|t| t.is_none()) {
+            self.array_layouts.null_checks.insert(used, pointer_name(name));
+        }
         let mut chain: Option<k::Block> = targets.iter().any(|t| t.is_none()).then(|| {
-            let null = k::Expr::new(k::ExprKind::Binary(k::BinOp::Ne, Box::new(k::Expr::var(&sel, span)), Box::new(k::Expr::num(0, span))), span);
-            k::Block { stmts: vec![k::Stmt { kind: k::StmtKind::Assert(null), span }], span }
+            let null = k::Expr::new(k::ExprKind::Binary(k::BinOp::Ne, Box::new(k::Expr::var(&sel, used)), Box::new(k::Expr::num(0, used))), used);
+            k::Block { stmts: vec![k::Stmt { kind: k::StmtKind::Assert(null), span: used }], span: used }
         });
         for (j, t) in targets.iter().enumerate().rev() {
             let Some(Entity::Array { kpl, elem, dims, readonly: ro, agg, .. }) = t else { continue };
@@ -405,7 +410,7 @@ impl<'u> Lower<'u> {
 
     /// `T x = e;` where `e` goes through such a pointer: `x` is declared first (so it
     /// outlives the per-target branches), then assigned in each.
-    fn split_decl(&mut self, d: &Decl, names: &[String], span: Span) {
+    fn split_decl(&mut self, d: &Decl, names: &[(String, Span)], span: Span) {
         for x in &d.decls {
             let Some(Init::Expr(e)) = &x.init else {
                 let one = Decl { decls: vec![x.clone()], ..d.clone() };
@@ -440,7 +445,7 @@ fn result_name(calls: &[Expr]) -> String {
 }
 
 /// What to call a pointer in a report: `__ret_f_0` is the pointer `f` returns.
-pub fn pointer_name(p: &str) -> String {
+fn pointer_name(p: &str) -> String {
     match p.strip_prefix("__ret_").and_then(|r| r.rsplit_once('_')) {
         Some((f, _)) => format!("the pointer `{f}` returns"),
         None => format!("`{p}`"),
@@ -484,6 +489,9 @@ impl<'u> Lower<'u> {
     /// pointer variable of its own (declared at the call), then the statement with the
     /// variable in the call's place. `None` if it makes no such call.
     pub(super) fn with_pointer_calls(&mut self, s: &Stmt) -> Option<Stmt> {
+        if !self.funcs.values().any(|f| f.ptrs > 0) {
+            return None;
+        }
         let funcs = self.funcs.clone();
         let returns_ptr = |n: &str| funcs.get(n).is_some_and(|f| f.ptrs > 0);
         let mut calls = Vec::new();
