@@ -137,8 +137,7 @@ fn isabelle(a: &Args, an: &crate::cmd_verify::Analysed, cert: &certificate::Cert
         Ok(r) => r,
         Err(e) => return e,
     };
-    let rules = crate::isabelle::rules();
-    let input = kpl_isabelle::CertInput { cert: &data, rules: &rules };
+    let input = kpl_isabelle::CertInput { cert: &data };
     match crate::cmd_export_isabelle::write_session(&a.out, &an.checked, an.launch, run.as_ref(), Some(input)) {
         Ok(e) => {
             let n = e.kernel_checked + e.oracle;

@@ -91,7 +91,7 @@ pub fn run_for(c: &Checked, launch: Launch, path: &str, given: &InputArgs) -> Re
 
 /// Write the session (and check its theories with our syntax checker first).
 pub fn write_session(dir: &Path, c: &Checked, launch: Launch, run: Option<&RunData>, cert: Option<CertInput>) -> Result<kpl_isabelle::Export, Exit> {
-    let e = kpl_isabelle::export(&c.core, launch, run, cert).map_err(|m| {
+    let e = kpl_isabelle::export(&c.core, launch, run, &crate::isabelle::rules(), cert).map_err(|m| {
         eprintln!("kpl: internal error: Isabelle export: {m}");
         Exit::Internal
     })?;
@@ -105,6 +105,12 @@ pub fn write_session(dir: &Path, c: &Checked, launch: Launch, run: Option<&RunDa
         Exit::BadInput
     })?;
     for (name, text) in &e.files {
+        if let Some(parent) = dir.join(name).parent() {
+            std::fs::create_dir_all(parent).map_err(|err| {
+                eprintln!("error: cannot create `{}`: {err}", parent.display());
+                Exit::BadInput
+            })?;
+        }
         std::fs::write(dir.join(name), text).map_err(|err| {
             eprintln!("error: cannot write `{}`: {err}", dir.join(name).display());
             Exit::BadInput

@@ -156,7 +156,7 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
 
 /// A directory `-o` may write to: one that does not exist yet (kpl creates it), an empty
 /// one, or one that holds only what kpl writes there (a certificate and an Isabelle
-/// session, from an earlier run). Anything else is refused, so that `-o /` or `-o ~`
+/// session with its base session in `KPL/`, from an earlier run). Anything else is refused, so that `-o /` or `-o ~`
 /// never scatters files into a directory of the user's.
 pub fn check_output_dir(dir: &Path) -> Result<(), Exit> {
     let refuse = |why: &str| {
@@ -171,6 +171,17 @@ pub fn check_output_dir(dir: &Path) -> Result<(), Exit> {
         let Ok(e) = e else { return refuse("it cannot be listed") };
         let name = e.file_name();
         let name = name.to_string_lossy();
+        let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+        // The base session's theories, in `KPL/`.
+        if name == "KPL" && is_dir {
+            let only_theories = std::fs::read_dir(e.path()).is_ok_and(|rd| {
+                rd.filter_map(|x| x.ok()).all(|x| x.file_name().to_string_lossy().ends_with(".thy") && x.file_type().is_ok_and(|t| t.is_file()))
+            });
+            if only_theories {
+                continue;
+            }
+            return refuse("its `KPL` holds files kpl did not write");
+        }
         let ours = name == "certificate.json" || name == "ROOT" || name == "README.md" || name.ends_with(".thy");
         if !ours || !e.file_type().is_ok_and(|t| t.is_file()) {
             return refuse(&format!("it holds `{name}`, which kpl did not write"));

@@ -18,15 +18,19 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
-/// The files of a written session, as the syntax checker takes them.
+/// The files of a written session, as the syntax checker takes them: the kernel's session
+/// and its base session in `KPL/` (named `KPL/X.thy`).
 fn session_files(dir: &Path) -> Vec<(String, String)> {
-    let mut v: Vec<(String, String)> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "thy") || p.file_name().is_some_and(|n| n == "ROOT"))
-        .map(|p| (p.file_name().unwrap().to_str().unwrap().to_string(), std::fs::read_to_string(&p).unwrap()))
-        .collect();
+    let mut v: Vec<(String, String)> = Vec::new();
+    for (sub, prefix) in [(dir.to_path_buf(), ""), (dir.join("KPL"), "KPL/")] {
+        let Ok(rd) = std::fs::read_dir(&sub) else { continue };
+        v.extend(
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "thy") || p.file_name().is_some_and(|n| n == "ROOT"))
+                .map(|p| (format!("{prefix}{}", p.file_name().unwrap().to_str().unwrap()), std::fs::read_to_string(&p).unwrap())),
+        );
+    }
     v.sort();
     v
 }
@@ -38,7 +42,7 @@ fn assert_well_formed(dir: &Path, what: &str) {
     assert!(problems.is_empty(), "{what}: {problems:#?}");
     let root = &files.iter().find(|(n, _)| n == "ROOT").unwrap().1;
     for (name, _) in files.iter().filter(|(n, _)| n.ends_with(".thy")) {
-        let theory = name.trim_end_matches(".thy");
+        let theory = name.trim_start_matches("KPL/").trim_end_matches(".thy");
         assert!(root.lines().any(|l| l.trim() == theory), "{what}: ROOT does not list {theory}");
     }
 }
@@ -114,11 +118,13 @@ fn the_example_kernels_export_to_their_golden_theories() {
         assert_eq!(o.code, 0, "{name}: {}{}", o.stdout, o.stderr);
         assert_well_formed(&dir, name);
         golden(&dir.join(format!("Kernel_{name}.thy")), &format!("Kernel_{name}.thy"));
-        // The semantics theories are the project's own files, copied verbatim.
+        // The semantics theories are the project's own files, copied verbatim into the base
+        // session, which also proves the simplifier's rules (for every export, certificate or not).
         for t in ["KPL_Ops", "KPL_Syntax", "KPL_Semantics"] {
             let ours = std::fs::read_to_string(root().join(format!("isabelle-export/theories/{t}.thy"))).unwrap();
-            assert_eq!(std::fs::read_to_string(dir.join(format!("{t}.thy"))).unwrap(), ours, "{name}: {t}");
+            assert_eq!(std::fs::read_to_string(dir.join(format!("KPL/{t}.thy"))).unwrap(), ours, "{name}: {t}");
         }
+        assert!(dir.join("KPL/KPL_Rules.thy").exists(), "{name}: no KPL_Rules");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -129,9 +135,10 @@ fn a_certificate_exports_to_its_golden_theories() {
     let o = kpl(&["certify", "tests/kernels/procedures.kpl", "-o", s(&dir), "--isabelle"]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert_well_formed(&dir, "procedures certificate");
-    for f in ["Cert_procedures.thy", "KPL_Rules.thy", "ROOT", "README.md"] {
+    for f in ["Cert_procedures.thy", "ROOT", "README.md"] {
         golden(&dir.join(f), &format!("cert_procedures/{f}"));
     }
+    golden(&dir.join("KPL/KPL_Rules.thy"), "cert_procedures/KPL_Rules.thy");
     assert!(dir.join("certificate.json").exists());
     // The checker sees tampering with the real output: a rule that does not exist, a
     // missing proof, a `sorry`, a theory left out of the imports.
@@ -145,7 +152,8 @@ fn a_certificate_exports_to_its_golden_theories() {
     assert!(!tamper("by (rule rule_", "by (rule rule_missing_").is_empty());
     assert!(!tamper("  by (smt (z3)", "  (* *) (smt (z3)").is_empty());
     assert!(!tamper("show ?thesis by (subst g) (rule n)", "show ?thesis sorry").is_empty());
-    assert!(!tamper("imports KPL_Rules", "imports KPL_Semantics").is_empty());
+    assert!(!tamper("imports \"KPL.KPL_Rules\"", "imports \"KPL.KPL_Semantics\"").is_empty());
+    assert!(!tamper("imports \"KPL.KPL_Rules\"", "imports KPL_Rules").is_empty(), "an unqualified import of the base session");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -13,6 +13,7 @@ pub mod kpl_to_isabelle;
 pub mod names;
 pub mod rules_to_isabelle;
 pub mod session;
+pub mod smt_facts;
 pub mod syntax_check;
 pub mod vc_to_isabelle;
 

@@ -1,6 +1,7 @@
 //! A small checker of the theories we write, for tests where no Isabelle is installed:
 //! comments, cartouches, quotes and parentheses balance; each theory's header names its file
-//! and imports theories of the session (or of HOL-Library); every `lemma`, `have` and `show` has a proof; no
+//! and imports theories of the session or its base session in a subdirectory (`KPL/X.thy`
+//! is imported as `"KPL.X"`), or of HOL-Library; every `lemma`, `have` and `show` has a proof; no
 //! `sorry` or `oops`; and the lemmas and constants a theory uses are defined before use.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -9,18 +10,25 @@ use std::collections::{BTreeMap, BTreeSet};
 pub fn check(files: &[(String, String)]) -> Vec<String> {
     let mut problems = Vec::new();
     let theories: Vec<&(String, String)> = files.iter().filter(|(n, _)| n.ends_with(".thy")).collect();
-    let names: BTreeSet<String> = theories.iter().map(|(n, _)| n.trim_end_matches(".thy").to_string()).collect();
+    // A theory's name is its file's; one in a subdirectory (a base session) is imported
+    // qualified by it: `KPL/KPL_Ops.thy` is `"KPL.KPL_Ops"`.
+    let base = |file: &str| file.rsplit('/').next().unwrap_or(file).trim_end_matches(".thy").to_string();
+    let qualified: BTreeMap<String, String> = theories
+        .iter()
+        .filter_map(|(n, _)| n.rsplit_once('/').map(|(dir, _)| (format!("{}.{}", dir.replace('/', "."), base(n)), base(n))))
+        .collect();
+    let resolve = |imp: &str| -> String { qualified.get(imp).cloned().unwrap_or_else(|| imp.to_string()) };
     // Per theory: its imports (within the session) and the names it defines.
     let mut imports: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut defines: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (file, text) in &theories {
-        let name = file.trim_end_matches(".thy").to_string();
+        let name = base(file);
         let words = if balanced(text).is_ok() { refs_and_commands(text) } else { Vec::new() };
         defines.insert(name.clone(), words.windows(2).filter(|w| DEFINERS.contains(&w[0].as_str())).map(|w| w[1].clone()).collect());
         let code = strip(text);
         let w: Vec<&str> = code.split_whitespace().collect();
         let imp = match (w.iter().position(|x| *x == "imports"), w.iter().position(|x| *x == "begin")) {
-            (Some(i), Some(b)) if i < b => w[i + 1..b].iter().map(|x| x.trim_matches('"').to_string()).collect(),
+            (Some(i), Some(b)) if i < b => w[i + 1..b].iter().map(|x| resolve(x.trim_matches('"'))).collect(),
             _ => Vec::new(),
         };
         imports.insert(name, imp);
@@ -34,7 +42,8 @@ pub fn check(files: &[(String, String)]) -> Vec<String> {
         let code = strip(text);
         let words: Vec<&str> = code.split_whitespace().collect();
         // Header.
-        let want = file.trim_end_matches(".thy");
+        let want = base(file);
+        let want = want.as_str();
         match (words.first(), words.get(1)) {
             (Some(&"theory"), Some(n)) if *n == want => {}
             _ => p(format!("does not start with `theory {want}`")),
@@ -45,7 +54,15 @@ pub fn check(files: &[(String, String)]) -> Vec<String> {
             (Some(i), Some(b)) if i < b => {
                 for imp in &words[i + 1..b] {
                     let imp = imp.trim_matches('"');
-                    if !names.contains(imp) && !imp.starts_with("HOL-Library.") {
+                    // Unqualified: a theory beside this one; qualified: one in that directory.
+                    let dir = file.rsplit_once('/').map_or("", |(d, _)| d);
+                    let known = if qualified.contains_key(imp) {
+                        true
+                    } else {
+                        let path = if dir.is_empty() { format!("{imp}.thy") } else { format!("{dir}/{imp}.thy") };
+                        theories.iter().any(|(n, _)| *n == path)
+                    };
+                    if !known && !imp.starts_with("HOL-Library.") {
                         p(format!("imports `{imp}`, which is not in the session"));
                     }
                 }

@@ -33,7 +33,7 @@ pub struct Sorts {
 }
 
 /// A word literal: SMT-LIB's `#x0000002a`, or decimal (as invariants print them).
-fn literal(a: &str) -> Option<u32> {
+pub fn literal(a: &str) -> Option<u32> {
     match a.strip_prefix("#x") {
         Some(h) => u32::from_str_radix(h, 16).ok(),
         None if a.starts_with(|c: char| c.is_ascii_digit()) => a.parse().ok(),

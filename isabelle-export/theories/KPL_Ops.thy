@@ -47,6 +47,28 @@ definition kpl_slt :: "word32 \<Rightarrow> word32 \<Rightarrow> bool" where
 definition kpl_sle :: "word32 \<Rightarrow> word32 \<Rightarrow> bool" where
   "kpl_sle a b = (sint a \<le> sint b)"
 
+text \<open>Division by a power of two, stated with the operators Isabelle's SMT translation maps onto
+  bit-vectors (it maps neither \<open>div\<close> nor, in this Isabelle, shifts): the certificates'
+  theories instantiate it for each literal divisor they hand the SMT oracle.\<close>
+lemma kpl_udiv_pow2_smt:
+  fixes a :: word32
+  assumes k: "k < 32"
+  shows "kpl_udiv a (2 ^ k) * 2 ^ k + (a AND (2 ^ k - 1)) = a \<and> unat (kpl_udiv a (2 ^ k)) < 2 ^ (32 - k)"
+proof -
+  have nz: "(2::word32) ^ k \<noteq> 0" using k by simp
+  have "unat (2 ^ k :: word32) = 2 ^ k mod 2 ^ 32" using unat_of_nat[of "2 ^ k", where 'a = 32] by simp
+  moreover have "(2::nat) ^ k < 2 ^ 32" using k by (rule power_strict_increasing) simp
+  ultimately have u: "unat ((2::word32) ^ k) = 2 ^ k" by simp
+  have m: "a AND (2 ^ k - 1) = a mod 2 ^ k"
+    by (simp add: take_bit_eq_mod [symmetric] take_bit_eq_mask mask_eq_exp_minus_1)
+  have e: "a div 2 ^ k * 2 ^ k + a mod 2 ^ k = a" by (rule div_mult_mod_eq)
+  have "unat (a div 2 ^ k) = unat a div 2 ^ k" using u by (simp add: unat_div)
+  moreover have "unat a < 2 ^ 32" using unsigned_less[of a, where ?'a = nat] by simp
+  ultimately have b: "unat (a div 2 ^ k) < 2 ^ (32 - k)"
+    using k by (simp add: div_less_iff_less_mult power_add [symmetric])
+  show ?thesis using nz m e b by (simp add: kpl_udiv_def)
+qed
+
 text \<open>Floating-point operations on the bits of IEEE singles. Negation and absolute value
   are exact bit operations; the others are left uninterpreted here (HOL-Library has no IEEE
   arithmetic), so kernels that use them have no executable differential check.\<close>

@@ -453,9 +453,10 @@ definition some_iterate :: "ctx \<Rightarrow> kstate \<Rightarrow> expr \<Righta
 text \<open>Each equation follows the rule of Figure 6 (or its extension) for the statement at
   the head of the list; \<open>None\<close> when the fuel runs out.\<close>
 fun kexec :: "nat \<Rightarrow> ctx \<Rightarrow> kernel \<Rightarrow> kstate \<Rightarrow> pstmt list \<Rightarrow> kstate outcome option" where
-  "kexec 0 c K k ss = None"
-| "kexec (Suc m) c K k [] = Some (Normal k)"
-| "kexec (Suc m) c K k ((s, p) # ss) = (case s of
+  "kexec 0 c K k ss0 = None"
+| "kexec (Suc m) c K k ss0 = (case ss0 of
+    [] \<Rightarrow> Some (Normal k)
+  | (s, p) # ss \<Rightarrow> (case s of
       SBasic b \<Rightarrow> (case kbasic c k b p of
           Normal k' \<Rightarrow> kexec m c K k' ss
         | Abort err \<Rightarrow> Some (Abort err))
@@ -487,7 +488,7 @@ fun kexec :: "nat \<Rightarrow> ctx \<Rightarrow> kernel \<Rightarrow> kstate \<
     | SAssume e \<Rightarrow> (if violated c k p e then Some (Abort Infeasible) else kexec m c K k ss)
     | SBreak \<Rightarrow> Some (Abort IllFormed)
     | SContinue \<Rightarrow> Some (Abort IllFormed)
-    | SReturn \<Rightarrow> Some (Abort IllFormed))"
+    | SReturn \<Rightarrow> Some (Abort IllFormed)))"
 
 datatype run_result =
     Finished "name \<Rightarrow> word32 \<Rightarrow> word32" "nat \<Rightarrow> name \<Rightarrow> word32 \<Rightarrow> word32"
