@@ -106,7 +106,10 @@ fn step_proof(before: &Sx, st: &Step, names: &mut Names, ind: &str) -> String {
 
 /// A proof of `original = simplified` following the chain.
 fn chain_proof(c: &Chain, names: &mut Names, ind: &str) -> String {
-    // Steps that leave the term as it was prove nothing; drop them.
+    // Steps that leave the term as it was prove nothing; drop them. An explanation may also
+    // wander back to a term it passed (the e-graph's proof is a path through equal terms):
+    // drop the cycle, since a calculation that reaches `t = t` is dropped by `also` as
+    // trivial and the rest of the chain then proves the wrong equation.
     let mut steps: Vec<(&Sx, &Step)> = Vec::new();
     let mut before = &c.original;
     for st in &c.steps {
@@ -114,6 +117,9 @@ fn chain_proof(c: &Chain, names: &mut Names, ind: &str) -> String {
             steps.push((before, st));
         }
         before = &st.after;
+        if let Some(i) = steps.iter().position(|(b, _)| *b == &st.after) {
+            steps.truncate(i);
+        }
     }
     match steps.len() {
         0 => format!("{ind}by (rule refl)\n"),
@@ -324,7 +330,7 @@ pub fn theory(cert: &Certificate) -> CertTheory {
         }
         facts.extend(switches.iter().map(|(sw, _)| format!("s_{}", ident_part(sw))));
         facts.extend(vc_uses.literal.iter().filter(|(op, c)| restated.contains(&(op.clone(), *c))).map(|(op, c)| smt_facts::lemma_name(op, *c)));
-        facts.extend(smt_facts::definitions(&vc_uses.other).into_iter().map(String::from));
+        facts.extend(smt_facts::definitions(vc_uses).into_iter().map(String::from));
         if closed_by_kernel {
             s.push_str("  have n: \"\\<not> False\" by simp\n");
             kernel_checked += 1;
@@ -337,4 +343,32 @@ pub fn theory(cert: &Certificate) -> CertTheory {
     }
     s.push_str("end\n");
     CertTheory { name, text: s, kernel_checked, oracle }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(rule: &str, lhs: &str, rhs: &str, after: &str) -> Step {
+        Step { rule: rule.into(), lhs: Sx::parse(lhs).unwrap(), rhs: Sx::parse(rhs).unwrap(), position: vec![], after: Sx::parse(after).unwrap() }
+    }
+
+    /// An explanation that wanders back to a term it passed loses the cycle: the proof
+    /// replays only the steps from the last visit on, and reversed steps use `r[symmetric]`.
+    #[test]
+    fn a_chain_that_returns_to_a_term_drops_the_cycle() {
+        let c = Chain {
+            original: Sx::parse("(and p q)").unwrap(),
+            steps: vec![
+                step("and-comm", "(and p q)", "(and q p)", "(and q p)"),
+                step("and-comm", "(and p q)", "(and q p)", "(and p q)"),
+                step("and-idem", "(and p q)", "(and p q)", "(and p q)"),
+                step("not-not", "(not (not (and p q)))", "(and p q)", "(not (not (and p q)))"),
+            ],
+            simplified: Sx::parse("(not (not (and p q)))").unwrap(),
+        };
+        let proof = chain_proof(&c, &mut Names::default(), "");
+        assert_eq!(proof.matches("have r:").count(), 1, "{proof}");
+        assert!(proof.contains("rule_not_not") && proof.contains("(rule r[symmetric])"), "{proof}");
+    }
 }

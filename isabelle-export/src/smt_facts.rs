@@ -5,7 +5,9 @@
 //! counterexamples. For each use with a literal right operand this writes a lemma, proved
 //! in Isabelle's kernel, restating it with operators the translation knows (`kpl_udiv a 64
 //! * 64 + (a AND 63) = a` with `kpl_udiv a 64 < 2^26`, `kpl_urem a 64 = a AND 63`,
-//! `kpl_shl a 3 = a * 8`), and it names the definitions of the signed comparisons.
+//! `kpl_shl a 3 = a * 8`); for other divisors it hands the oracle `kpl_div_mod_smt` (the
+//! quotient and remainder characterized in 64 bits), and for signed comparisons their
+//! definitions.
 
 use crate::vc_to_isabelle::literal;
 use kpl_lang::sexp::Sx;
@@ -95,13 +97,19 @@ pub fn lemma(op: &str, c: u32) -> Option<String> {
     Some(text)
 }
 
-/// The definitions to hand the oracle for operators it cannot otherwise interpret.
-pub fn definitions(other: &BTreeSet<String>) -> Vec<&'static str> {
+/// The general facts to hand the oracle for the uses no literal restatement covers: the
+/// 64-bit characterization of unsigned division and remainder (`kpl_div_mod_smt`), and the
+/// definitions of the signed comparisons.
+pub fn definitions(u: &Uses) -> Vec<&'static str> {
     let mut v = Vec::new();
-    if other.contains("bvslt") {
+    let unrestated_division = u.literal.iter().any(|(op, c)| (op == "bvudiv" || op == "bvurem") && lemma(op, *c).is_none());
+    if u.other.contains("bvudiv") || u.other.contains("bvurem") || unrestated_division {
+        v.push("kpl_div_mod_smt");
+    }
+    if u.other.contains("bvslt") {
         v.extend(["kpl_slt_def", "word_sless_alt"]);
     }
-    if other.contains("bvsle") {
+    if u.other.contains("bvsle") {
         v.extend(["kpl_sle_def", "word_sle_eq"]);
     }
     v
@@ -123,6 +131,12 @@ mod tests {
         assert!(lemma("bvurem", 64).unwrap().contains("= a AND (63::32 word)"));
         assert!(lemma("bvurem", 3).is_none());
         assert!(lemma("bvshl", 40).unwrap().contains("= 0"));
-        assert_eq!(definitions(&u.other), vec!["kpl_slt_def", "word_sless_alt"]);
+        assert_eq!(definitions(&u), vec!["kpl_div_mod_smt", "kpl_slt_def", "word_sless_alt"]);
+        let mut only_pow2 = Uses::default();
+        only_pow2.add(&Sx::parse("(bvult (bvudiv x 64) y)").unwrap());
+        assert!(definitions(&only_pow2).is_empty());
+        let mut by3 = Uses::default();
+        by3.add(&Sx::parse("(bvult (bvurem x 3) y)").unwrap());
+        assert_eq!(definitions(&by3), vec!["kpl_div_mod_smt"]);
     }
 }

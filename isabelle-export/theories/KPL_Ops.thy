@@ -69,6 +69,27 @@ proof -
   show ?thesis using nz m e b by (simp add: kpl_udiv_def)
 qed
 
+text \<open>Unsigned division and remainder by any divisor, for the SMT oracle: the quotient and
+  remainder are the only pair with the remainder below the divisor whose combination, computed
+  in 64 bits (where it cannot overflow), gives back the dividend.\<close>
+lemma kpl_div_mod_smt:
+  fixes a b :: word32
+  shows "(b = 0 \<longrightarrow> kpl_udiv a b = - 1 \<and> kpl_urem a b = a) \<and>
+         (b \<noteq> 0 \<longrightarrow> kpl_urem a b < b \<and>
+            (ucast (kpl_udiv a b) * ucast b + ucast (kpl_urem a b) :: 64 word) = ucast a)"
+proof (cases "b = 0")
+  case True
+  then show ?thesis by (simp add: kpl_udiv_def kpl_urem_def)
+next
+  case False
+  have lt: "a mod b < b" using False by (simp add: word_less_nat_alt unat_mod unat_gt_0)
+  have e: "unat (a div b) * unat b + unat (a mod b) = unat a" by (simp add: unat_div unat_mod)
+  have u: "\<And>w::word32. (ucast w :: 64 word) = of_nat (unat w)" by simp
+  have "(ucast (a div b) * ucast b + ucast (a mod b) :: 64 word) = ucast a"
+    by (simp only: u of_nat_mult [symmetric] of_nat_add [symmetric] e)
+  then show ?thesis using False lt by (simp add: kpl_udiv_def kpl_urem_def)
+qed
+
 text \<open>Floating-point operations on the bits of IEEE singles. Negation and absolute value
   are exact bit operations; the others are left uninterpreted here (HOL-Library has no IEEE
   arithmetic), so kernels that use them have no executable differential check.\<close>
