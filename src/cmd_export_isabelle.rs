@@ -62,6 +62,12 @@ pub fn unsupported(c: &Checked) -> Option<kpl_lang::Diagnostic> {
     Some(kpl_lang::Diagnostic::error(msg, span))
 }
 
+/// The longest run (thread-statements) the differential lemma states when no inputs are
+/// given: Isabelle's `eval` of `run_kernel` (memories as chains of function updates) took
+/// over 300 s on a run of 35,000 (`strided_bounded`), and a kernel's session should check
+/// in seconds.
+const EVAL_STEPS: u64 = 20_000;
+
 /// The run the differential check states, when the interpreter can do it.
 pub fn run_for(c: &Checked, launch: Launch, path: &str, given: &InputArgs) -> Result<Option<RunData>, Exit> {
     if launch.total_threads() > sdv::MAX_THREADS {
@@ -71,7 +77,7 @@ pub fn run_for(c: &Checked, launch: Launch, path: &str, given: &InputArgs) -> Re
     let prog = kpl_semantics::compile(&c.core, launch);
     let (inputs, result) = if given.params.is_empty() && given.input.is_none() {
         // Short runs: `by eval` runs the semantics inside Isabelle, far slower than kpl.
-        let short = sdv::Options { max_steps: 50_000, ..interpreter_options() };
+        let short = sdv::Options { max_steps: EVAL_STEPS, ..interpreter_options() };
         match reference(&prog, given.seed, &short) {
             Some(r) => (r.inputs, r.result),
             None => {

@@ -276,6 +276,12 @@ fn the_differential_lemma_states_what_kpl_run_computes() {
         let o = export(s(&k), &[], &dir);
         assert_eq!(o.code, 0, "{}: {}", k.display(), o.stderr);
         let thy = std::fs::read_to_string(dir.join(format!("Kernel_{}.thy", k.file_stem().unwrap().to_str().unwrap()))).unwrap();
+        // A kernel whose every run is longer than `eval` can take has no differential lemma,
+        // and says so (every_kernel_exports_to_a_well_formed_session bounds how many).
+        if o.stderr.contains("the session has no differential check") {
+            assert!(!thy.contains("lemma run_"), "{}", k.display());
+            continue;
+        }
         // The theory names the run it checks; replay exactly that command.
         let cmd_start = thy.find("\\<open>kpl run ").expect("the run's command") + "\\<open>".len();
         let cmd = &thy[cmd_start..cmd_start + thy[cmd_start..].find("\\<close>").unwrap()];
@@ -340,7 +346,11 @@ fn certify_reports_how_each_vc_lemma_is_closed() {
         let vcs = json["vcs"].as_array().unwrap().len() as u64;
         assert_eq!(total, vcs, "{}: every VC of the certificate is a lemma", k.display());
         assert_eq!(thy.matches("\nlemma vc_").count() as u64, total, "{}", k.display());
-        assert_eq!(thy.matches("\nthm_oracles vc_").count() as u64, total, "{}", k.display());
+        // One `thm_oracles` per VC lemma, and one naming them all at the end.
+        let per_lemma = thy.lines().filter(|l| l.starts_with("thm_oracles vc_") && l.split_whitespace().count() == 2).count();
+        assert_eq!(per_lemma as u64, total, "{}", k.display());
+        let all = thy.lines().rfind(|l| l.starts_with("thm_oracles ")).unwrap_or_default();
+        assert!(total < 2 || all.split_whitespace().count() as u64 == total + 1, "{}: {all}", k.display());
         assert_eq!(thy.matches("by (smt (z3)").count() as u64, oracle, "{}", k.display());
         assert_eq!(thy.matches("checked by Isabelle's kernel.\\<close>").count() as u64, kernel, "{}", k.display());
         assert!(!thy.contains("sorry") && !thy.contains("oops"));

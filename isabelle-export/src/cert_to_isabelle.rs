@@ -261,6 +261,7 @@ pub fn theory(cert: &Certificate) -> CertTheory {
     }
     s.push_str("section \\<open>The verification conditions\\<close>\n\n");
     let (mut kernel_checked, mut oracle) = (0, 0);
+    let mut all_lemmas = Vec::new();
     for (vc, vc_uses) in cert.vcs.iter().zip(&uses) {
         let used = cone(&vc.goal.original, defs);
         let mut terms: Vec<&Sx> = vec![&vc.goal.original, &vc.goal.simplified];
@@ -340,6 +341,11 @@ pub fn theory(cert: &Certificate) -> CertTheory {
         }
         s.push_str(if same { "  show ?thesis by (rule n)\nqed\n\n" } else { "  show ?thesis by (subst g) (rule n)\nqed\n\n" });
         let _ = writeln!(s, "thm_oracles {lemma}\n");
+        all_lemmas.push(lemma);
+    }
+    if !all_lemmas.is_empty() {
+        s.push_str("text \\<open>Every oracle the verification conditions depend on, together.\\<close>\n");
+        let _ = writeln!(s, "thm_oracles {}\n", all_lemmas.join(" "));
     }
     s.push_str("end\n");
     CertTheory { name, text: s, kernel_checked, oracle }

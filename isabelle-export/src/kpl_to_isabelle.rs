@@ -365,13 +365,17 @@ pub fn theory(k: &Kernel, launch: Launch, run: Option<&RunData>) -> String {
         let _ = write!(
             s,
             "text \\<open>Differential check: on these inputs kpl's interpreter ends normally with these\n  final arrays; so does the executable semantics.\\<close>\n\
-             lemma run_{id}:\n  \"observe ({run_term})\n     {queries}\n   = Some {values}\"\n  by eval\n\n"
+             lemma run_{id}:\n  \"observe ({run_term})\n     {queries}\n   = Some {values}\"\n  by eval\n\n\
+             text \\<open>\\<open>eval\\<close> trusts Isabelle's code generator: the oracle is \\<open>holds_by_evaluation\\<close>.\\<close>\n\
+             thm_oracles run_{id}\n\n"
         );
     } else if ["race", "divergence", "assertion", "out_of_bounds"].contains(&run.outcome.as_str()) {
         let _ = write!(
             s,
             "text \\<open>Differential check: on these inputs kpl's interpreter stops with a defect; so does\n  the executable semantics.\\<close>\n\
-             lemma run_{id}:\n  \"outcome_name ({run_term}) = ''{}''\"\n  by eval\n\n",
+             lemma run_{id}:\n  \"outcome_name ({run_term}) = ''{}''\"\n  by eval\n\n\
+             text \\<open>\\<open>eval\\<close> trusts Isabelle's code generator: the oracle is \\<open>holds_by_evaluation\\<close>.\\<close>\n\
+             thm_oracles run_{id}\n\n",
             run.outcome
         );
     } else {

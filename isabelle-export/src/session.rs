@@ -127,9 +127,24 @@ fn readme(kernel: &str, session: &str, kthy: &str, run: Option<&RunData>, cert: 
              `smt_oracle` (z3 trusted, no proof reconstruction for words). `thm_oracles` after each\n  \
              lemma prints which oracles it depends on. For the oracle, division, remainder and\n  \
              shifts by literals are restated (lemmas `op_...`, proved in the kernel) with the\n  \
-             operators Isabelle's SMT translation knows; with a divisor or shift that is not a\n  \
-             literal (or not a power of two) z3 may answer \"counterexample (possibly spurious)\".\n",
+             operators Isabelle's SMT translation knows, other unsigned divisions are\n  \
+             characterized by `kpl_div_mod_smt`; shifts by a variable amount and signed\n  \
+             division stay uninterpreted to z3, which may then answer \"counterexample\n  \
+             (possibly spurious)\".\n",
             kernel_checked + oracle
+        ));
+    }
+    s.push_str(
+        "\n## How each kind of lemma is closed\n\n\
+         | lemmas | closed by |\n|---|---|\n\
+         | `KPL_Rules`: the simplifier's rules | Isabelle's kernel (`simp`, `auto`, bit lemmas) |\n\
+         | `tstep_is_step_t`, `kpl_udiv_pow2_smt`, `kpl_div_mod_smt` (`KPL/`) | Isabelle's kernel |\n\
+         | `run_...`: the differential check | `eval`: Isabelle's code generator (oracle `holds_by_evaluation`) |\n",
+    );
+    if cert.is_some() {
+        s.push_str(&format!(
+            "| `def_...`, `op_...`: definition chains, operators restated | Isabelle's kernel |\n\
+             | `vc_...`: the verification conditions | {kernel_checked} by Isabelle's kernel; {oracle} by the SMT oracle (oracle `z3`) |\n"
         ));
     }
     s.push_str(

@@ -316,4 +316,7 @@ qed
 
 thm_oracles vc_label_1
 
+text \<open>Every oracle the verification conditions depend on, together.\<close>
+thm_oracles vc_label_0 vc_label_1
+
 end
