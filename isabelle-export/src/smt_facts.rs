@@ -6,8 +6,8 @@
 //! in Isabelle's kernel, restating it with operators the translation knows (`kpl_udiv a 64
 //! * 64 + (a AND 63) = a` with `kpl_udiv a 64 < 2^26`, `kpl_urem a 64 = a AND 63`,
 //! `kpl_shl a 3 = a * 8`); for other divisors it hands the oracle `kpl_div_mod_smt` (the
-//! quotient and remainder characterized in 64 bits), and for signed comparisons their
-//! definitions.
+//! quotient and remainder characterized in 64 bits), and signed comparisons restated as
+//! `<s`/`<=s` (`kpl_slt_smt`), which it maps onto `bvslt`/`bvsle`.
 
 use crate::vc_to_isabelle::literal;
 use kpl_lang::sexp::Sx;
@@ -99,7 +99,7 @@ pub fn lemma(op: &str, c: u32) -> Option<String> {
 
 /// The general facts to hand the oracle for the uses no literal restatement covers: the
 /// 64-bit characterization of unsigned division and remainder (`kpl_div_mod_smt`), and the
-/// definitions of the signed comparisons.
+/// signed comparisons restated as the translation's `<s` and `<=s`.
 pub fn definitions(u: &Uses) -> Vec<&'static str> {
     let mut v = Vec::new();
     let unrestated_division = u.literal.iter().any(|(op, c)| (op == "bvudiv" || op == "bvurem") && lemma(op, *c).is_none());
@@ -107,10 +107,10 @@ pub fn definitions(u: &Uses) -> Vec<&'static str> {
         v.push("kpl_div_mod_smt");
     }
     if u.other.contains("bvslt") {
-        v.extend(["kpl_slt_def", "word_sless_alt"]);
+        v.push("kpl_slt_smt");
     }
     if u.other.contains("bvsle") {
-        v.extend(["kpl_sle_def", "word_sle_eq"]);
+        v.push("kpl_sle_smt");
     }
     v
 }
@@ -131,7 +131,7 @@ mod tests {
         assert!(lemma("bvurem", 64).unwrap().contains("= a AND (63::32 word)"));
         assert!(lemma("bvurem", 3).is_none());
         assert!(lemma("bvshl", 40).unwrap().contains("= 0"));
-        assert_eq!(definitions(&u), vec!["kpl_div_mod_smt", "kpl_slt_def", "word_sless_alt"]);
+        assert_eq!(definitions(&u), vec!["kpl_div_mod_smt", "kpl_slt_smt"]);
         let mut only_pow2 = Uses::default();
         only_pow2.add(&Sx::parse("(bvult (bvudiv x 64) y)").unwrap());
         assert!(definitions(&only_pow2).is_empty());

@@ -90,6 +90,13 @@ next
   then show ?thesis using False lt by (simp add: kpl_udiv_def kpl_urem_def)
 qed
 
+text \<open>The signed comparisons as Isabelle's SMT translation maps them (\<open>bvslt\<close>, \<open>bvsle\<close>).\<close>
+lemma kpl_slt_smt: "kpl_slt a b = (a <s b)"
+  by (simp add: kpl_slt_def word_sless_alt)
+
+lemma kpl_sle_smt: "kpl_sle a b = (a <=s b)"
+  by (simp add: kpl_sle_def word_sle_eq)
+
 text \<open>Floating-point operations on the bits of IEEE singles. Negation and absolute value
   are exact bit operations; the others are left uninterpreted here (HOL-Library has no IEEE
   arithmetic), so kernels that use them have no executable differential check.\<close>
