@@ -236,41 +236,45 @@ pub fn theory(cert: &Certificate) -> CertTheory {
         s.push('\n');
     }
     // What the oracle needs to know of KPL's operators in the conditions it closes.
+    let cones: Vec<Vec<usize>> = cert.vcs.iter().map(|vc| cone(&vc.goal.original, defs)).collect();
     let uses: Vec<smt_facts::Uses> = cert
         .vcs
         .iter()
-        .map(|vc| {
+        .zip(&cones)
+        .map(|(vc, used)| {
             let mut u = smt_facts::Uses::default();
             if vc.goal.simplified != Sx::atom("false") {
                 u.add(&vc.goal.simplified);
-                for i in cone(&vc.goal.original, defs) {
+                for &i in used {
                     u.add(&defs[i].chain.simplified);
                 }
             }
             u
         })
         .collect();
-    let restated: BTreeSet<(String, u32)> =
-        uses.iter().flat_map(|u| u.literal.iter().cloned()).filter(|(op, c)| smt_facts::lemma(op, *c).is_some()).collect();
+    let restated: BTreeMap<(String, u32), String> = uses
+        .iter()
+        .flat_map(|u| u.literal.iter().cloned())
+        .filter_map(|(op, c)| smt_facts::lemma(&op, c).map(|text| ((op, c), text)))
+        .collect();
     if !restated.is_empty() {
         s.push_str("section \\<open>KPL's operators restated for the SMT oracle\\<close>\n\n");
-        for (op, c) in &restated {
-            s.push_str(&smt_facts::lemma(op, *c).unwrap_or_default());
+        for text in restated.values() {
+            s.push_str(text);
             s.push('\n');
         }
     }
     s.push_str("section \\<open>The verification conditions\\<close>\n\n");
     let (mut kernel_checked, mut oracle) = (0, 0);
     let mut all_lemmas = Vec::new();
-    for (vc, vc_uses) in cert.vcs.iter().zip(&uses) {
-        let used = cone(&vc.goal.original, defs);
+    for ((vc, vc_uses), used) in cert.vcs.iter().zip(&uses).zip(cones.iter().map(Vec::as_slice)) {
         let mut terms: Vec<&Sx> = vec![&vc.goal.original, &vc.goal.simplified];
-        for &i in &used {
+        for &i in used {
             terms.push(&defs[i].chain.original);
             terms.push(&defs[i].chain.simplified);
         }
         let (mut syms, funs) = all_symbols(&terms);
-        for &i in &used {
+        for &i in used {
             if !syms.contains(&defs[i].symbol) {
                 syms.push(defs[i].symbol.clone());
             }
@@ -295,7 +299,7 @@ pub fn theory(cert: &Certificate) -> CertTheory {
         let _ = writeln!(s, "lemma {lemma}:");
         s.push_str(&fixes(&syms, &funs, &sorts, &mut names));
         let mut assumes = Vec::new();
-        for &i in &used {
+        for &i in used {
             let d = &defs[i];
             assumes.push(format!("d_{}: \"{} = ({})\"", ident_part(&d.symbol), names.get(&d.symbol), term(&d.chain.original, &mut names)));
         }
@@ -314,7 +318,7 @@ pub fn theory(cert: &Certificate) -> CertTheory {
             s.push_str(&chain_proof(&vc.goal, &mut names, "  "));
         }
         let mut facts = Vec::new();
-        for &i in &used {
+        for &i in used {
             let d = &defs[i];
             let id = ident_part(&d.symbol);
             if def_lemma[i] {
@@ -330,7 +334,7 @@ pub fn theory(cert: &Certificate) -> CertTheory {
             }
         }
         facts.extend(switches.iter().map(|(sw, _)| format!("s_{}", ident_part(sw))));
-        facts.extend(vc_uses.literal.iter().filter(|(op, c)| restated.contains(&(op.clone(), *c))).map(|(op, c)| smt_facts::lemma_name(op, *c)));
+        facts.extend(vc_uses.literal.iter().filter(|k| restated.contains_key(*k)).map(|(op, c)| smt_facts::lemma_name(op, *c)));
         facts.extend(smt_facts::definitions(vc_uses).into_iter().map(String::from));
         if closed_by_kernel {
             s.push_str("  have n: \"\\<not> False\" by simp\n");
