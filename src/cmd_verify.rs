@@ -551,9 +551,13 @@ fn defect_json(src: &str, r: &Report, label: usize, w: &Witness, confirmed: bool
             let mut accesses = Vec::new();
             if let Some(s) = w.logged {
                 let (ll, lc) = pos(s);
-                accesses.push(json!({ "thread": ids_json(&w.threads[0]), "op": logged.name(), "line": ll, "col": lc }));
+                let mut a = json!({ "thread": ids_json(&w.threads[0]), "op": logged.name(), "line": ll, "col": lc });
+                render::add_file(&mut a, src, s.0);
+                accesses.push(a);
             }
-            accesses.push(json!({ "thread": ids_json(&w.threads[1]), "op": second.name(), "line": line, "col": col }));
+            let mut a = json!({ "thread": ids_json(&w.threads[1]), "op": second.name(), "line": line, "col": col });
+            render::add_file(&mut a, src, l.span.0);
+            accesses.push(a);
             json!({ "kind": "race", "race": race_kind(*second, *logged),
                     "scope": if w.same_group { "intra-group" } else { "inter-group" },
                     "array": array, "index": w.index, "accesses": accesses })
@@ -568,6 +572,9 @@ fn defect_json(src: &str, r: &Report, label: usize, w: &Witness, confirmed: bool
         LabelKind::Candidate { .. } => json!({ "kind": "assertion" }),
         LabelKind::Perf { check, .. } => json!({ "kind": check.name(), "line": line, "col": col }),
     };
+    if v.get("line").is_some() {
+        render::add_file(&mut v, src, l.span.0);
+    }
     v["confirmed"] = json!(confirmed);
     v["witness"] = witness_json(w, launch, &shared);
     v

@@ -8,7 +8,7 @@
 //! "possible"; whether kpl's interpreter confirmed it is in kpl's own diagnostic above it.
 
 use kpl_certify::witness::{Ids, Witness};
-use kpl_lang::span::line_col;
+use kpl_lang::span::locate;
 use kpl_lang::Launch;
 use kpl_reduction::seq::{AccessKind, LabelKind};
 
@@ -52,9 +52,8 @@ fn thread(t: &Ids, launch: Launch, dialect: Dialect, spaces: bool) -> String {
 
 /// `path:line:col:` and the source line, indented by two spaces as GPUVerify prints it.
 fn place(path: &str, src: &str, start: usize) -> (String, String) {
-    let (line, col) = line_col(src, start);
-    let text = src.lines().nth(line.saturating_sub(1)).unwrap_or("").trim_start();
-    (format!("{path}:{line}:{col}:"), format!("  {text}"))
+    let (file, line, col, text) = locate(src, start);
+    (format!("{}:{line}:{col}:", file.unwrap_or(path)), format!("  {}", text.trim_start()))
 }
 
 /// Where the annotation starts whose argument is the expression at `start` (`__ensures(e)`,

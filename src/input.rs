@@ -30,6 +30,21 @@ pub fn read(path: &Path) -> Result<Source, Exit> {
     }
 }
 
+/// Read a kernel file; a C one with the headers it includes (`-I` directories after the
+/// file's own), as one source (kpl_lang's `sources.rs`).
+pub fn read_kernel(path: &Path, include_dirs: &[String]) -> Result<Source, Exit> {
+    let main = read(path)?;
+    if !matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cl")) {
+        return Ok(main);
+    }
+    let mut read_header = |p: &str| {
+        let p = Path::new(p);
+        p.is_file().then(|| std::fs::read(p).ok()).flatten().map(|b| String::from_utf8_lossy(&b).into_owned())
+    };
+    let text = kpl_lang::c::include::bundle(&main.path, &main.text, include_dirs, &mut read_header);
+    Ok(Source { text, ..main })
+}
+
 /// How many errors `report` shows per file (`--error-limit`, 0: all), as clang does.
 static ERROR_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_ERROR_LIMIT);
 pub const DEFAULT_ERROR_LIMIT: usize = 20;
@@ -74,10 +89,12 @@ pub fn set_warp_sync(w: Option<u32>) {
     WARP_SYNC.store(w.unwrap_or(0), std::sync::atomic::Ordering::Relaxed);
 }
 
-fn front_options(args: &LaunchArgs, dialect: Dialect, launch: Option<Launch>) -> FrontOptions {
+fn front_options(args: &LaunchArgs, file: &str, dialect: Dialect, launch: Option<Launch>) -> FrontOptions {
     let f = args.front_settings();
     FrontOptions {
+        file: file.to_string(),
         defines: f.defines,
+        include_dirs: f.include_dirs,
         kernel: f.kernel,
         launch,
         annotations: f.annotations,
@@ -97,12 +114,12 @@ pub fn modular_checks(path: &Path, args: &LaunchArgs) -> Vec<kpl_lang::c::modula
         Some("cl") => Dialect::OpenCl,
         _ => return Vec::new(),
     };
-    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
-    kpl_lang::c::modular_checks(&text, &front_options(args, dialect, None))
+    let Ok(src) = read_kernel(path, &args.include_dirs) else { return Vec::new() };
+    kpl_lang::c::modular_checks(&src.text, &front_options(args, &src.path, dialect, None))
 }
 
 pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source, Checked, Launch), Exit> {
-    let src = read(path)?;
+    let src = read_kernel(path, &args.include_dirs)?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     let (threads, groups) = match args.given() {
         Ok(x) => x,
@@ -128,7 +145,7 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                 }
                 (None, None) => None,
             };
-            kpl_lang::c::check_c(&src.text, &front_options(args, dialect, launch))
+            kpl_lang::c::check_c(&src.text, &front_options(args, &src.path, dialect, launch))
         }
         _ => {
             let d = Diagnostic::error(

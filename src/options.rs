@@ -26,6 +26,10 @@ pub struct LaunchArgs {
     /// Define a preprocessor macro: -DNAME or -DNAME=VALUE (CUDA and OpenCL files).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub defines: Vec<String>,
+    /// Look for `#include`d headers in this directory too (after the including file's own);
+    /// repeatable, searched in order.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include_dirs: Vec<String>,
     /// The kernel to check when a CUDA or OpenCL file has several.
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
@@ -101,6 +105,8 @@ impl LaunchArgs {
         use kpl_lang::c::annotations::Annotations;
         kpl_certify::certificate::FrontSettings {
             defines: self.defines.clone(),
+            include_dirs: self.include_dirs.clone(),
+            path: String::new(),
             kernel: self.kernel.clone(),
             annotations: if self.no_annotations {
                 Annotations::None

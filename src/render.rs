@@ -28,9 +28,19 @@ pub fn pos_json(src: &str, span: Span) -> (usize, usize) {
     line_col(src, span.start)
 }
 
+/// A position in an included header (`#include`) names that file: `"file"` is added to
+/// the JSON object that holds its `line` and `col`.
+pub fn add_file(v: &mut Value, src: &str, offset: usize) {
+    if let (Some(f), Value::Object(m)) = (kpl_lang::sources::segment_at(src, offset).name, v) {
+        m.insert("file".into(), Value::from(f));
+    }
+}
+
 pub fn access_json(src: &str, a: &Access) -> Value {
     let (line, col) = pos_json(src, a.span);
-    json!({ "thread": thread_json(&a.thread), "op": a.op.name(), "line": line, "col": col, "value": a.value })
+    let mut v = json!({ "thread": thread_json(&a.thread), "op": a.op.name(), "line": line, "col": col, "value": a.value });
+    add_file(&mut v, src, a.span.start);
+    v
 }
 
 /// A defect as JSON (CLI.md's defect entries).
@@ -42,13 +52,16 @@ pub fn defect_json(src: &str, d: &Defect) -> Value {
         }),
         Defect::Divergence { span, enabled, disabled } => {
             let (line, col) = pos_json(src, *span);
-            json!({ "kind": "divergence", "line": line, "col": col,
+            let mut v = json!({ "kind": "divergence", "line": line, "col": col,
                     "threads": [ { "thread": thread_json(enabled), "enabled": true },
-                                 { "thread": thread_json(disabled), "enabled": false } ] })
+                                 { "thread": thread_json(disabled), "enabled": false } ] });
+            add_file(&mut v, src, span.start);
+            v
         }
         Defect::Assertion { span, thread, invariant_of } => {
             let (line, col) = pos_json(src, *span);
             let mut v = json!({ "kind": "assertion", "line": line, "col": col, "thread": thread_json(thread) });
+            add_file(&mut v, src, span.start);
             if let Some(l) = invariant_of {
                 let (ll, lc) = pos_json(src, *l);
                 v["invariant_of_loop"] = json!({ "line": ll, "col": lc });

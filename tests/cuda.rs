@@ -84,3 +84,34 @@ fn defines_and_kernel_selection() {
     assert_eq!(kpl(&["check", "--blockDim=8", "--kernel=k2", s(&k)]).code, 0);
     assert_eq!(kpl(&["check", "--blockDim=8", "--kernel=k3", s(&k)]).code, 3);
 }
+
+#[test]
+fn headers_are_named_in_reports_and_carried_in_certificates() {
+    // A defect in an included header is located in the header (JSON adds its file).
+    let k = root().join("tests/kernels-cuda/include_header_race.cu");
+    let o = kpl(&["verify", "--json", "--blockDim=16", "--gridDim=1", s(&k)]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let accesses = v["defects"][0]["accesses"].as_array().unwrap();
+    assert!(accesses.iter().all(|a| a["file"].as_str().is_some_and(|f| f.ends_with("headers/tiles.cuh"))), "{}", o.stdout);
+    assert!(accesses.iter().any(|a| a["line"] == 6 && a["col"] == 3), "{}", o.stdout);
+    // A missing header is bad input naming the `#include`.
+    let d = std::env::temp_dir().join(format!("kpl-include-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.join("inc")).unwrap();
+    std::fs::write(d.join("k.cu"), "#include <n.h>\n#include \"gone.h\"\n__global__ void k(int *a) { a[threadIdx.x] = N; }\n").unwrap();
+    let o = kpl_in(&d, &["verify", "--blockDim=16", "k.cu"]);
+    assert_eq!(o.code, 3, "{}", o.stderr);
+    assert!(o.stderr.contains("cannot find `gone.h`") && o.stderr.contains("k.cu:2:1"), "{}", o.stderr);
+    // With the header there and `-I inc` for `<n.h>`: verified, and the certificate holds
+    // both headers, so it re-checks after they are gone.
+    std::fs::write(d.join("gone.h"), "#define M 1\n").unwrap();
+    std::fs::write(d.join("inc/n.h"), "#define N 7\n").unwrap();
+    let o = kpl_in(&d, &["certify", "--blockDim=16", "-I", "inc", "k.cu", "-o", "cert", "--no-isabelle"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    std::fs::remove_file(d.join("gone.h")).unwrap();
+    std::fs::remove_dir_all(d.join("inc")).unwrap();
+    let o = kpl_in(&d, &["check-cert", "cert"]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -46,6 +46,14 @@ pub struct KernelSource {
     /// GPUVerify's `--invariants-as-candidates`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub invariants_as_candidates: bool,
+    /// `-I` directories: with `file`, how the `#include`s of the source (which holds the
+    /// headers it read) were resolved.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub include_dirs: Vec<String>,
+    /// The kernel file's path as it was given, when the source holds included headers
+    /// (their names are resolved from it).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub path: String,
 }
 
 fn all_annotations() -> String {
@@ -60,6 +68,9 @@ fn is_all(s: &str) -> bool {
 #[derive(Clone, Debug, Default)]
 pub struct FrontSettings {
     pub defines: Vec<String>,
+    pub include_dirs: Vec<String>,
+    /// The kernel file's path as given.
+    pub path: String,
     pub kernel: Option<String>,
     pub annotations: kpl_lang::c::annotations::Annotations,
     pub kernel_args: Option<(String, Vec<u32>)>,
@@ -346,6 +357,8 @@ pub fn build(file: &str, language: &str, source: &str, front: &FrontSettings, o:
             annotations: front.annotations.name().into(),
             kernel_args: front.kernel_args.clone(),
             invariants_as_candidates: front.invariants_as_candidates,
+            include_dirs: front.include_dirs.clone(),
+            path: if kpl_lang::sources::segments(source).len() > 1 { front.path.clone() } else { String::new() },
         },
         launch: o.launch,
         options: CertOptions {

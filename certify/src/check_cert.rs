@@ -110,6 +110,8 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
             };
             let o = kpl_lang::c::FrontOptions {
                 defines: cert.kernel.defines.clone(),
+                file: if cert.kernel.path.is_empty() { cert.kernel.file.clone() } else { cert.kernel.path.clone() },
+                include_dirs: cert.kernel.include_dirs.clone(),
                 kernel: cert.kernel.kernel.clone(),
                 launch: Some(cert.launch),
                 annotations,

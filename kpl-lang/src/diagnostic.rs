@@ -1,9 +1,9 @@
 //! The one `Diagnostic` type of kpl: a message, a primary span, labelled secondary spans
 //! and help, rendered with source snippets by codespan-reporting.
 
-use crate::span::{line_col, Span};
+use crate::span::Span;
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
-use codespan_reporting::files::SimpleFile;
+use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::Buffer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +60,8 @@ impl Diagnostic {
 
     /// `file:line:col: severity: message`, one line, for logs and golden files.
     pub fn short(&self, file: &str, src: &str) -> String {
-        let (l, c) = line_col(src, self.span.start);
+        let (name, l, c, _) = crate::span::locate(src, self.span.start);
+        let file = name.unwrap_or(file);
         let sev = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -79,9 +80,19 @@ impl Diagnostic {
 /// generated code can hold a whole kernel on one line).
 pub const MAX_LINE: usize = 160;
 
-/// Render diagnostics with snippets; `color` adds ANSI colours.
+/// Render diagnostics with snippets; `color` adds ANSI colours. A span in an included
+/// file (`sources.rs`) is shown in that file.
 pub fn render_all(diags: &[Diagnostic], file: &str, src: &str, color: bool) -> String {
-    let files = SimpleFile::new(file, src);
+    let segments = crate::sources::segments(src);
+    let mut files = SimpleFiles::new();
+    let ids: Vec<usize> = segments.iter().map(|g| files.add(g.shown(file), g.text)).collect();
+    // The file id and the range within that file of a span.
+    let place = |s: Span| {
+        let k = segments.iter().rposition(|g| g.start <= s.start.min(src.len())).unwrap_or(0);
+        let g = &segments[k];
+        let start = (s.start - g.start).min(g.text.len());
+        (ids[k], start..(s.end.saturating_sub(g.start)).clamp(start, g.text.len()))
+    };
     let config = term::Config::default();
     let mut buf = if color { Buffer::ansi() } else { Buffer::no_color() };
     let mut clipped = String::new();
@@ -90,21 +101,17 @@ pub fn render_all(diags: &[Diagnostic], file: &str, src: &str, color: bool) -> S
             clipped.push_str(&render_clipped(d, file, src));
             continue;
         }
-        let clamp = |s: Span| {
-            let start = s.start.min(src.len());
-            Span::new(start, s.end.clamp(start, src.len()))
-        };
         let mut cs = match d.severity {
             Severity::Error => CsDiagnostic::error(),
             Severity::Warning => CsDiagnostic::warning(),
             Severity::Note => CsDiagnostic::note(),
         };
         cs = cs.with_message(d.message.clone());
-        let p = clamp(d.span);
-        let mut labels = vec![Label::primary((), p.start..p.end).with_message(d.label.clone())];
+        let (f, r) = place(d.span);
+        let mut labels = vec![Label::primary(f, r).with_message(d.label.clone())];
         for (s, m) in &d.secondary {
-            let s = clamp(*s);
-            labels.push(Label::secondary((), s.start..s.end).with_message(m.clone()));
+            let (f, r) = place(*s);
+            labels.push(Label::secondary(f, r).with_message(m.clone()));
         }
         cs = cs.with_labels(labels).with_notes(d.help.iter().map(|h| format!("help: {h}")).collect());
         // Writing into an in-memory buffer cannot fail in a way we could report better.
@@ -145,7 +152,8 @@ fn render_clipped(d: &Diagnostic, file: &str, src: &str) -> String {
         Severity::Warning => "warning",
         Severity::Note => "note",
     };
-    let (l, c) = line_col(src, d.span.start);
+    let (name, l, c, _) = crate::span::locate(src, d.span.start);
+    let shown = name.unwrap_or(file);
     let (ls, le) = line_of(src, d.span.start);
     let start = d.span.start.clamp(ls, le);
     let from = floor_boundary(src, start.saturating_sub(MAX_LINE / 4).max(ls));
@@ -157,11 +165,11 @@ fn render_clipped(d: &Diagnostic, file: &str, src: &str) -> String {
     let width = src[start.min(to)..d.span.end.clamp(start, to)].chars().count().max(1);
     let num = l.to_string();
     let pad = " ".repeat(num.len());
-    let mut out = format!("{sev}: {}\n{pad} ┌─ {file}:{l}:{c}\n{pad} │\n{num} │ {lead}{excerpt}{tail}\n", d.message);
+    let mut out = format!("{sev}: {}\n{pad} ┌─ {shown}:{l}:{c}\n{pad} │\n{num} │ {lead}{excerpt}{tail}\n", d.message);
     out.push_str(&format!("{pad} │ {}{} {}\n", " ".repeat(caret_at), "^".repeat(width), d.label));
     for (s, m) in &d.secondary {
-        let (sl, sc) = line_col(src, s.start);
-        out.push_str(&format!("{pad} = note: {file}:{sl}:{sc}: {m}\n"));
+        let (sname, sl, sc, _) = crate::span::locate(src, s.start);
+        out.push_str(&format!("{pad} = note: {}:{sl}:{sc}: {m}\n", sname.unwrap_or(file)));
     }
     for h in &d.help {
         out.push_str(&format!("{pad} = help: {h}\n"));

@@ -12,6 +12,7 @@ pub mod ast;
 pub mod diagnostic;
 pub mod lexer;
 pub mod parser;
+pub mod sources;
 pub mod span;
 
 pub use diagnostic::Diagnostic;

@@ -21,8 +21,22 @@ impl Span {
     pub const DUMMY: Span = Span { start: 0, end: 0 };
 }
 
-/// Line and column (both 1-based; the column counts characters) of a byte offset.
+/// Line and column (both 1-based; the column counts characters) of a byte offset, within
+/// the file that holds it (a source may hold included files, `sources.rs`).
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let seg = crate::sources::segment_at(src, offset);
+    line_col_in(seg.text, offset.saturating_sub(seg.start))
+}
+
+/// Where a byte offset is: the file (`None`: the main one), line and column, and the text
+/// of that line.
+pub fn locate(src: &str, offset: usize) -> (Option<&str>, usize, usize, &str) {
+    let seg = crate::sources::segment_at(src, offset);
+    let (line, col) = line_col_in(seg.text, offset.saturating_sub(seg.start));
+    (seg.name, line, col, seg.text.lines().nth(line - 1).unwrap_or(""))
+}
+
+fn line_col_in(src: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(src.len());
     let mut line = 1;
     let mut line_start = 0;

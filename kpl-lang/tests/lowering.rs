@@ -20,6 +20,8 @@ pub fn options(src: &str, dialect: Dialect) -> FrontOptions {
             groups = parse_dims(v).ok();
         } else if let Some(v) = a.strip_prefix("-D") {
             o.defines.push(v.to_string());
+        } else if let Some(v) = a.strip_prefix("-I") {
+            o.include_dirs.push(v.to_string());
         } else if let Some(v) = a.strip_prefix("--kernel=") {
             o.kernel = Some(v.to_string());
         } else if let Some(v) = a.strip_prefix("--warp-sync=") {
@@ -46,8 +48,21 @@ pub fn options(src: &str, dialect: Dialect) -> FrontOptions {
     o
 }
 
-fn line_col(src: &str, s: Span) -> (usize, usize) {
-    kpl_lang::span::line_col(src, s.start)
+/// `line:col`, or `file:line:col` in an included header.
+fn place(src: &str, s: Span) -> String {
+    match kpl_lang::span::locate(src, s.start) {
+        (Some(f), l, c, _) => format!("{f}:{l}:{c}"),
+        (None, l, c, _) => format!("{l}:{c}"),
+    }
+}
+
+/// The file and the headers it includes, as the `kpl` binary reads them (paths relative
+/// to the golden directory, which the test runs in).
+fn read_with_headers(dir: &Path, name: &str, o: &mut FrontOptions) -> String {
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    o.file = name.to_string();
+    let mut read = |p: &str| std::fs::read_to_string(dir.join(p)).ok().filter(|_| dir.join(p).is_file());
+    kpl_lang::c::include::bundle(name, &text, &o.include_dirs, &mut read)
 }
 
 /// On a thread with a large stack, as the `kpl` binary runs its work: a runaway macro
@@ -70,9 +85,11 @@ fn golden_outputs() {
     let mut n = 0;
     for p in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "cu" || e == "cl")) {
         n += 1;
-        let src = std::fs::read_to_string(p).unwrap();
+        let first = std::fs::read_to_string(p).unwrap();
         let dialect = if p.extension().is_some_and(|e| e == "cu") { Dialect::Cuda } else { Dialect::OpenCl };
-        let got = match check_c(&src, &options(&src, dialect)) {
+        let mut o = options(&first, dialect);
+        let src = read_with_headers(&dir, p.file_name().unwrap().to_str().unwrap(), &mut o);
+        let got = match check_c(&src, &o) {
             Ok(c) => {
                 // The lowered kernel must itself be well-formed KPL.
                 let text = print_kernel(&c.kernel);
@@ -81,10 +98,7 @@ fn golden_outputs() {
             }
             Err(ds) => ds
                 .iter()
-                .map(|d| {
-                    let (l, c) = line_col(&src, d.span);
-                    format!("{l}:{c}: error: {}\n", d.message)
-                })
+                .map(|d| format!("{}: error: {}\n", place(&src, d.span), d.message))
                 .collect(),
         };
         let exp = p.with_extension(format!("{}.expected", p.extension().unwrap().to_str().unwrap()));

@@ -5,6 +5,7 @@
 pub mod annotations;
 mod async_copy;
 pub mod ast;
+pub mod include;
 pub mod lexer;
 mod ctypes;
 mod fnptr;
@@ -44,6 +45,10 @@ pub struct FrontOptions {
     pub dialect: Dialect,
     /// `-D NAME[=V]` definitions.
     pub defines: Vec<String>,
+    /// The file's path as given (headers are looked for beside it; `include.rs`).
+    pub file: String,
+    /// `-I DIR` directories, in order.
+    pub include_dirs: Vec<String>,
     /// `--kernel=NAME`: which kernel of the file.
     pub kernel: Option<String>,
     /// The launch (`--blockDim`/`--gridDim`, `--local_size`/`--num_groups`); required to
@@ -67,6 +72,8 @@ impl FrontOptions {
         FrontOptions {
             dialect,
             defines: Vec::new(),
+            file: String::new(),
+            include_dirs: Vec::new(),
             kernel: None,
             launch: None,
             annotations: Default::default(),
@@ -80,6 +87,22 @@ impl FrontOptions {
 
 /// Parse a C file (after preprocessing); gives the unit and every error.
 pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>, Vec<Diagnostic>) {
+    // `<limits.h>`/`<float.h>` (built into OpenCL C) for the widths kpl models.
+    const LIMITS: &[(&str, &str)] = &[
+        ("CHAR_BIT", "8"),
+        ("SCHAR_MAX", "127"),
+        ("SCHAR_MIN", "(-128)"),
+        ("UCHAR_MAX", "255"),
+        ("SHRT_MAX", "32767"),
+        ("SHRT_MIN", "(-32768)"),
+        ("USHRT_MAX", "65535"),
+        ("INT_MAX", "2147483647"),
+        ("INT_MIN", "(-2147483647-1)"),
+        ("UINT_MAX", "0xffffffffU"),
+        ("FLT_MAX", "3.402823466e+38f"),
+        ("FLT_MIN", "1.175494351e-38f"),
+        ("FLT_EPSILON", "1.192092896e-07f"),
+    ];
     let predefined: &[(&str, &str)] = match o.dialect {
         Dialect::Cuda => &[
             ("__CUDACC__", "1"),
@@ -108,7 +131,8 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
             ("memory_scope_sub_group", "4"),
         ],
     };
-    let pre = pp::preprocess(src, &o.defines, predefined);
+    let predefined: Vec<(&str, &str)> = LIMITS.iter().chain(predefined).copied().collect();
+    let pre = pp::preprocess(src, &o.defines, &predefined, &pp::Search { main: &o.file, dirs: &o.include_dirs });
     let mut errors = pre.errors;
     let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
     errors.extend(terrs);

@@ -1,11 +1,14 @@
 //! The C preprocessor, on tokens: object- and function-like `#define` (with `#` and `##`),
 //! `#undef`, `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else`/`#endif` with integer constant
-//! expressions and `defined`, `-D NAME[=V]`; `#include` is treated as empty (the CUDA and
-//! OpenCL headers), `#pragma` and `#line` are ignored. Every output token keeps a span into
-//! the original file: a token a macro produced has the span of the macro's use.
+//! expressions and `defined`, `-D NAME[=V]`; `#include` of the headers gathered into the
+//! source (`include.rs`; system headers are empty), `#pragma once`; other `#pragma`s and
+//! `#line` are ignored. Every output token keeps a span into the source: a token a macro
+//! produced has the span of the macro's use, a header's tokens spans into its segment.
 
+use super::include;
 use super::lexer::{lex, Kind, PTok};
 use crate::diagnostic::Diagnostic;
+use crate::sources::{self, Segment};
 use crate::span::Span;
 use std::collections::{HashMap, HashSet};
 
@@ -22,11 +25,31 @@ pub struct Preprocessed {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Preprocess `src` with the given `-D` definitions (`NAME` or `NAME=VALUE`) and the
-/// dialect's predefined macros.
-pub fn preprocess(src: &str, defines: &[String], predefined: &[(&str, &str)]) -> Preprocessed {
-    let (toks, mut errors) = lex(src);
-    let mut p = Pp { macros: HashMap::new(), errors: Vec::new(), warnings: Vec::new(), depth: 0, budget: MAX_EXPANDED_TOKENS, exhausted: false };
+/// Where `#include` looks: the main file's path as given (headers are found beside it)
+/// and the `-I` directories.
+pub struct Search<'a> {
+    pub main: &'a str,
+    pub dirs: &'a [String],
+}
+
+/// Preprocess `src` (the main file and the headers gathered after it, `sources.rs`) with
+/// the given `-D` definitions (`NAME` or `NAME=VALUE`) and the dialect's predefined macros.
+pub fn preprocess(src: &str, defines: &[String], predefined: &[(&str, &str)], search: &Search) -> Preprocessed {
+    let segments = sources::segments(src);
+    let (toks, mut errors) = lex(segments[0].text);
+    let mut p = Pp {
+        macros: HashMap::new(),
+        errors: Vec::new(),
+        warnings: Vec::new(),
+        depth: 0,
+        budget: MAX_EXPANDED_TOKENS,
+        exhausted: false,
+        segments,
+        main: search.main,
+        dirs: search.dirs,
+        nesting: 0,
+        once: HashSet::new(),
+    };
     for (n, v) in predefined {
         p.define_text(n, v);
     }
@@ -43,7 +66,18 @@ pub fn preprocess(src: &str, defines: &[String], predefined: &[(&str, &str)]) ->
 /// doubles at each level) expansion stops with a diagnostic.
 pub const MAX_EXPANDED_TOKENS: usize = 2_000_000;
 
-struct Pp {
+/// How deeply `#include`s may nest (an include cycle without a guard ends here).
+pub const MAX_INCLUDE_DEPTH: usize = 100;
+
+struct Pp<'a> {
+    /// The files of the source, the main one first.
+    segments: Vec<Segment<'a>>,
+    main: &'a str,
+    dirs: &'a [String],
+    /// `#include`s being read now.
+    nesting: usize,
+    /// Files that said `#pragma once` (indices into `segments`).
+    once: HashSet<usize>,
     macros: HashMap<String, Macro>,
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
@@ -69,7 +103,7 @@ fn punct(t: &PTok, s: &str) -> bool {
     t.kind == Kind::Punct && t.text == s
 }
 
-impl Pp {
+impl Pp<'_> {
     fn define_text(&mut self, name: &str, value: &str) {
         let (mut body, _) = lex(value);
         for t in &mut body {
@@ -101,7 +135,8 @@ impl Pp {
                     j += 1;
                 }
                 let line = &toks[i + 1..j];
-                self.directive(t.span, line, &mut conds);
+                let included = self.directive(t.span, line, &mut conds);
+                out.extend(included);
                 i = j;
                 continue;
             }
@@ -119,9 +154,10 @@ impl Pp {
         out
     }
 
-    fn directive(&mut self, hash: Span, line: &[PTok], conds: &mut Vec<Cond>) {
+    /// Carry out a directive; gives the tokens of an included file.
+    fn directive(&mut self, hash: Span, line: &[PTok], conds: &mut Vec<Cond>) -> Vec<PTok> {
         let active = conds.iter().all(|c| c.active);
-        let Some(name) = line.first() else { return };
+        let Some(name) = line.first() else { return Vec::new() };
         let rest = &line[1..];
         let span = hash.to(line.last().map(|t| t.span).unwrap_or(hash));
         match name.text.as_str() {
@@ -134,7 +170,7 @@ impl Pp {
                     let Some(id) = rest.first().filter(|t| t.kind == Kind::Ident) else {
                         self.err(format!("`#{}` needs a macro name", name.text), span);
                         conds.push(Cond { taken: true, active: false, seen_else: false, span });
-                        return;
+                        return Vec::new();
                     };
                     self.macros.contains_key(&id.text) == (name.text == "ifdef")
                 };
@@ -144,7 +180,7 @@ impl Pp {
                 let outer = conds.len() <= 1 || conds[..conds.len() - 1].iter().all(|c| c.active);
                 let Some(c) = conds.last() else {
                     self.err("`#elif` without `#if`", span);
-                    return;
+                    return Vec::new();
                 };
                 if c.seen_else {
                     self.err("`#elif` after `#else`", span);
@@ -180,8 +216,11 @@ impl Pp {
                     self.macros.remove(&id.text);
                 }
             }
-            // The CUDA and OpenCL headers (and any other) are treated as empty.
-            "include" => {}
+            "include" => return self.include(rest, span),
+            "pragma" if rest.first().is_some_and(|t| t.text == "once") => {
+                let here = self.file_of(span.start);
+                self.once.insert(here);
+            }
             "pragma" | "line" => {}
             "error" => {
                 let msg: Vec<&str> = rest.iter().map(|t| t.text.as_str()).collect();
@@ -193,6 +232,63 @@ impl Pp {
             }
             other => self.err(format!("unknown preprocessor directive `#{other}`"), span),
         }
+        Vec::new()
+    }
+
+    /// The file (index into `segments`) that holds a byte offset.
+    fn file_of(&self, offset: usize) -> usize {
+        self.segments.iter().rposition(|g| g.start <= offset).unwrap_or(0)
+    }
+
+    /// `#include "f"` or `#include <f>` (or a macro that expands to one): the file's
+    /// tokens, preprocessed; nothing for a system header.
+    fn include(&mut self, rest: &[PTok], span: Span) -> Vec<PTok> {
+        let direct = rest.first().is_some_and(|t| t.kind == Kind::Str || punct(t, "<"));
+        let toks = if direct { rest.to_vec() } else { self.expand(rest, &HashSet::new()) };
+        let (name, quoted) = match toks.first() {
+            Some(t) if t.kind == Kind::Str && t.text.len() >= 2 => (t.text[1..t.text.len() - 1].to_string(), true),
+            Some(t) if punct(t, "<") && toks.iter().any(|t| punct(t, ">")) => {
+                let names: Vec<&str> = toks[1..].iter().take_while(|t| !punct(t, ">")).map(|t| t.text.as_str()).collect();
+                (names.concat(), false)
+            }
+            _ => {
+                self.err("`#include` needs a file: `\"FILE\"` or `<FILE>`", span);
+                return Vec::new();
+            }
+        };
+        let from = self.file_of(span.start);
+        let from_name = self.segments[from].shown(self.main);
+        let found = include::candidates(from_name, &name, quoted, self.dirs)
+            .iter()
+            .find_map(|c| self.segments.iter().position(|g| g.name == Some(c.as_str())));
+        let Some(k) = found else {
+            if quoted && !include::is_system_header(&name) {
+                let d = Diagnostic::error(format!("cannot find `{name}`: it is not beside `{from_name}` nor in an `-I` directory"), span)
+                    .with_help("give the directory that holds it with `-I DIR`");
+                self.errors.push(d);
+            }
+            return Vec::new();
+        };
+        if self.once.contains(&k) {
+            return Vec::new();
+        }
+        if self.nesting >= MAX_INCLUDE_DEPTH {
+            self.err(format!("`#include`s nest more than {MAX_INCLUDE_DEPTH} deep (does `{name}` include itself without a guard?)"), span);
+            return Vec::new();
+        }
+        let g = self.segments[k];
+        let (mut toks, errs) = lex(g.text);
+        for t in &mut toks {
+            t.span = Span::new(t.span.start + g.start, t.span.end + g.start);
+        }
+        for mut e in errs {
+            e.span = Span::new(e.span.start + g.start, e.span.end + g.start);
+            self.errors.push(e);
+        }
+        self.nesting += 1;
+        let out = self.run(&toks);
+        self.nesting -= 1;
+        out
     }
 
     fn define(&mut self, rest: &[PTok], span: Span) {

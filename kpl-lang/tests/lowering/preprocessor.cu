@@ -1,6 +1,6 @@
 // args: --blockDim=8 --gridDim=1 -DSCALE=3 -DUSE_FAST
 #include <cuda.h>
-#include "helpers.h"
+#include "cuda_runtime.h"
 #define IDX(x, y) ((y) * WIDTH + (x))
 #define WIDTH 8
 #define SQ(a) ((a) * (a))

@@ -1,0 +1,152 @@
+//! `#include`: where a header is looked for, and gathering the headers a C kernel names
+//! into one source (`sources.rs`) before preprocessing, so that the preprocessor, every
+//! later stage and certificates see one text and do no file I/O of their own.
+//!
+//! `#include "f"` is looked for beside the including file, then in each `-I` directory in
+//! order; `#include <f>` only in the `-I` directories. A header found nowhere is a system
+//! header (read as empty) when written with `<>` or when it is one of the C, C++, CUDA or
+//! OpenCL headers (`is_system_header`); otherwise the preprocessor reports it.
+
+use crate::sources;
+
+/// At most this many files, and this many bytes of them, are gathered for one kernel.
+pub const MAX_FILES: usize = 512;
+pub const MAX_BYTES: usize = 64 << 20;
+
+/// Where `#include` of `name` from file `from` is looked for, in order (lexically
+/// normalised paths, `/`-separated).
+pub fn candidates(from: &str, name: &str, quoted: bool, dirs: &[String]) -> Vec<String> {
+    if name.starts_with('/') {
+        return vec![normalize(name)];
+    }
+    let mut out = Vec::new();
+    if quoted {
+        let dir = from.rfind('/').map_or("", |i| &from[..=i]);
+        out.push(normalize(&format!("{dir}{name}")));
+    }
+    for d in dirs {
+        let d = d.trim_end_matches('/');
+        out.push(normalize(&if d.is_empty() { name.to_string() } else { format!("{d}/{name}") }));
+    }
+    out
+}
+
+/// `a/./b/../c` as `a/c`; a leading `..` stays.
+pub fn normalize(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|l| *l != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            p => parts.push(p),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else if joined.is_empty() {
+        ".".into()
+    } else {
+        joined
+    }
+}
+
+/// The headers of the C and C++ libraries, CUDA and OpenCL, which kpl reads as empty
+/// (what kernels use from them is built in) when they are not found.
+pub fn is_system_header(name: &str) -> bool {
+    const C: &[&str] = &[
+        "assert.h", "complex.h", "ctype.h", "errno.h", "fenv.h", "float.h", "inttypes.h", "iso646.h", "limits.h",
+        "locale.h", "math.h", "setjmp.h", "signal.h", "stdalign.h", "stdarg.h", "stdbool.h", "stddef.h", "stdint.h",
+        "stdio.h", "stdlib.h", "string.h", "strings.h", "tgmath.h", "time.h", "uchar.h", "wchar.h", "wctype.h",
+        "unistd.h", "fcntl.h", "getopt.h", "pthread.h", "omp.h", "malloc.h", "memory.h", "error.h", "dirent.h",
+        "mma.h", "nvrtc.h", "nvToolsExt.h", "opencl-c.h", "clc.h", "math_constants.h", "math_functions.h",
+        "vector_types.h", "vector_functions.h", "builtin_types.h", "host_defines.h", "driver_types.h",
+        "device_launch_parameters.h", "device_functions.h", "device_atomic_functions.h", "device_double_functions.h",
+        "device_types.h", "texture_types.h", "texture_fetch_functions.h", "surface_types.h", "channel_descriptor.h",
+    ];
+    const PREFIXES: &[&str] = &[
+        "cuda", "cuComplex", "curand", "cublas", "cufft", "cusparse", "cusolver", "cudnn", "sm_", "cooperative_groups",
+        "thrust/", "cub/", "sys/", "CL/", "OpenCL/", "crt/",
+    ];
+    let base = name.trim_start_matches("./");
+    C.contains(&base)
+        || PREFIXES.iter().any(|p| base.starts_with(p))
+        || (!base.contains('.') && base.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+}
+
+/// The `#include` lines of a text: the name and whether it was quoted. Every line is
+/// taken, whatever `#if` it is under (the preprocessor decides which are used).
+pub fn include_lines(text: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.trim_start().strip_prefix('#') else { continue };
+        let Some(rest) = rest.trim_start().strip_prefix("include") else { continue };
+        let rest = rest.trim_start();
+        let (close, quoted) = match rest.chars().next() {
+            Some('"') => ('"', true),
+            Some('<') => ('>', false),
+            _ => continue,
+        };
+        if let Some(end) = rest[1..].find(close) {
+            out.push((rest[1..1 + end].to_string(), quoted));
+        }
+    }
+    out
+}
+
+/// The main file's text followed by every header it includes, directly or not, that
+/// `read` can read (each once), as one source. `main` is the main file's path as given.
+pub fn bundle(main: &str, text: &str, dirs: &[String], read: &mut dyn FnMut(&str) -> Option<String>) -> String {
+    let mut src = text.replace('\0', " ");
+    let mut seen: Vec<String> = vec![normalize(main)];
+    let mut queue: Vec<(String, String)> = vec![(main.to_string(), src.clone())];
+    let mut bytes = src.len();
+    while let Some((from, text)) = queue.pop() {
+        for (name, quoted) in include_lines(&text) {
+            for c in candidates(&from, &name, quoted, dirs) {
+                if seen.contains(&c) {
+                    break;
+                }
+                if seen.len() >= MAX_FILES || bytes >= MAX_BYTES {
+                    return src;
+                }
+                if let Some(t) = read(&c) {
+                    bytes += t.len();
+                    sources::append(&mut src, &c, &t);
+                    seen.push(c.clone());
+                    queue.push((c, t));
+                    break;
+                }
+            }
+        }
+    }
+    src
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_order_and_normal_form() {
+        assert_eq!(candidates("k/a.cu", "../inc/h.h", true, &["x/".into(), "".into()]), ["inc/h.h", "inc/h.h", "../inc/h.h"].map(String::from));
+        assert_eq!(candidates("a.cu", "h.h", false, &["d".into()]), ["d/h.h"]);
+        assert_eq!(normalize("./a/./b/../c"), "a/c");
+        assert_eq!(normalize("../a"), "../a");
+        assert!(is_system_header("cuda_runtime.h") && is_system_header("stdio.h") && is_system_header("iostream"));
+        assert!(!is_system_header("common.h"));
+    }
+
+    #[test]
+    fn bundles_each_header_once_following_includes() {
+        let files = [("k/h.h", "#include \"g.h\"\n#define X 1\n"), ("k/g.h", "#include \"h.h\"\nint g;\n")];
+        let mut read = |p: &str| files.iter().find(|f| f.0 == p).map(|f| f.1.to_string());
+        let src = bundle("k/k.cu", "#include \"h.h\"\n# include <stdio.h>\n#include \"missing.h\"\n", &[], &mut read);
+        let names: Vec<_> = sources::segments(&src).iter().map(|s| s.name).collect();
+        assert_eq!(names, [None, Some("k/h.h"), Some("k/g.h")]);
+    }
+}

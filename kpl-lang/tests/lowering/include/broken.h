@@ -1,0 +1,3 @@
+__device__ int broken(int x) {
+  return x +;
+}

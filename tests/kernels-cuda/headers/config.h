@@ -1,0 +1,1 @@
+#define ELEMENTS_PER_THREAD 2
