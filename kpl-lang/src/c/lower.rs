@@ -458,7 +458,15 @@ impl<'u> Lower<'u> {
             Some("shared") => self.shared_decl(d),
             Some(space) => self.memory_decl(d, space == "constant"),
             None => {
-                if d.decls.iter().all(|x| x.init.is_none()) && d.specs.iter().any(|s| s.word == "extern") {
+                if self.o.dialect == Dialect::Cuda {
+                    // A CUDA variable in no memory space (`extern` or not) is the host's:
+                    // device code cannot name it (a use is then "not declared").
+                    let names: Vec<String> = d.decls.iter().map(|x| format!("`{}`", x.name.name)).collect();
+                    self.warnings.push(Diagnostic::warning(
+                        format!("host code skipped: variable {} (no `__device__`, `__constant__` or `__shared__`)", names.join(", ")),
+                        d.span,
+                    ));
+                } else if d.decls.iter().all(|x| x.init.is_none()) && d.specs.iter().any(|s| s.word == "extern") {
                     self.unsupported("`extern` declarations", d.span);
                 } else {
                     self.unsupported("file-scope variables other than `__shared__` ones", d.span);
@@ -1028,7 +1036,7 @@ impl<'u> Lower<'u> {
         }
         // A condition that needs statements (side effects, guarded reads) or a `do` loop
         // is checked inside `while true`.
-        let simple = c.filter(|c| !self.needs_statements(c));
+        let simple = c.filter(|c| !self.emits_statements(c));
         let mut on_continue = Vec::new();
         if let Some(st) = step {
             on_continue.push(ContinueAction::Step(st.clone()));

@@ -75,6 +75,31 @@ impl<'u> Lower<'u> {
         }
     }
 
+    /// Does lowering `e` emit statements? `needs_statements`, or a library call whose
+    /// lowering does (a math function's arbitrary result, an atomic, a temporary): found by
+    /// lowering `e` into a scratch block whose statements and messages are discarded.
+    pub(super) fn emits_statements(&mut self, e: &Expr) -> bool {
+        if self.needs_statements(e) {
+            return true;
+        }
+        let mut calls = Vec::new();
+        called_names(e, &mut calls);
+        if calls.is_empty() {
+            return false;
+        }
+        // Calls that create state of their own when lowered are never tried.
+        if calls.iter().any(|n| n.starts_with("__syncthreads") || n.starts_with("async_") || n.starts_with("wait_group")) {
+            return true;
+        }
+        let (errors, warnings) = (self.errors.len(), self.warnings.len());
+        self.blocks.push(Vec::new());
+        let _ = self.expr(e);
+        let emitted = self.blocks.pop().is_some_and(|b| !b.is_empty());
+        self.errors.truncate(errors);
+        self.warnings.truncate(warnings);
+        emitted
+    }
+
     /// Does `e` read an array (or call a function, which may)?
     pub(super) fn reads(&self, e: &Expr) -> bool {
         match &e.kind {
@@ -516,7 +541,7 @@ impl<'u> Lower<'u> {
     /// `b` only when needed, so its reads and effects happen only then).
     fn logical(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Val {
         let ca = self.cond(a);
-        if !self.needs_statements(b) && !self.reads(b) {
+        if !self.emits_statements(b) && !self.reads(b) {
             let cb = self.cond(b);
             let o = if op == BOp::LAnd { BinOp::LAnd } else { BinOp::LOr };
             return Val { e: bin(o, ca, cb, span), ty: Ty::Int };
@@ -539,7 +564,7 @@ impl<'u> Lower<'u> {
 
     fn conditional(&mut self, c: &Expr, a: &Expr, b: &Expr, span: Span) -> Val {
         let cv = self.cond(c);
-        let pure = |l: &Self, e: &Expr| !l.needs_statements(e) && !l.reads(e);
+        let pure = |l: &mut Self, e: &Expr| !l.emits_statements(e) && !l.reads(e);
         if pure(self, a) && pure(self, b) {
             let (va, vb) = (self.expr(a), self.expr(b));
             let ty = Lower::common(va.ty, vb.ty);
@@ -1038,5 +1063,31 @@ fn promote(t: Ty) -> Ty {
     match t {
         Ty::Bool | Ty::Narrow { .. } => Ty::Int,
         t => t,
+    }
+}
+
+/// The names of the functions `e` calls.
+fn called_names(e: &Expr, out: &mut Vec<String>) {
+    match &e.kind {
+        ExprKind::Call(f, args) => {
+            if let ExprKind::Ident(x) = &f.kind {
+                out.push(x.name.clone());
+            }
+            called_names(f, out);
+            args.iter().for_each(|a| called_names(a, out));
+        }
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) | ExprKind::Assign(_, a, b) => {
+            called_names(a, out);
+            called_names(b, out);
+        }
+        ExprKind::Cond(a, b, c) => {
+            called_names(a, out);
+            called_names(b, out);
+            called_names(c, out);
+        }
+        ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::PreInc(_, a) | ExprKind::PostInc(_, a) => {
+            called_names(a, out)
+        }
+        _ => {}
     }
 }

@@ -7,8 +7,7 @@
 //! become that name. Arguments not written out are deduced in the simple cases (a type
 //! parameter from a variable, `&variable` or literal argument, by its declared type) or
 //! taken from defaults; anything else is an error that says so. Host functions of a `.cu`
-//! file (`main`, functions that launch kernels or call the CUDA runtime) are skipped with
-//! a note.
+//! file (every function not `__global__` or `__device__`) are skipped with a note.
 
 use super::tokens::{CTok, Dialect};
 use crate::diagnostic::Diagnostic;
@@ -399,21 +398,30 @@ impl Pass {
     }
 }
 
-/// Is this item a CUDA host function to skip: not `__global__`/`__device__`, and `main` or
-/// a function that launches kernels (`<<<`) or calls the CUDA runtime (`cuda...`)?
+/// Is this item CUDA host code to skip: a function (definition or declaration) that is
+/// not `__global__` or `__device__`, which device code cannot call (CUDA's functions are
+/// `__host__` unless said otherwise)? Type definitions are never skipped.
 fn host_function(item: &[Tok]) -> Option<(String, Span)> {
-    let name_at = function_name(item)?;
-    if !item.last().is_some_and(|t| is_p(t, "}")) {
+    let first = item.first()?;
+    let type_item = match &first.1 {
+        CTok::Kw(k) => matches!(*k, "struct" | "class" | "union" | "enum" | "typedef" | "template"),
+        CTok::Ident(w) | CTok::Spec(w) => matches!(w.as_str(), "namespace" | "using" | "extern"),
+        _ => false,
+    };
+    if type_item {
         return None;
     }
+    let name_at = function_name(item)?;
     let head = &item[..name_at];
-    if head.iter().any(|t| matches!(&t.1, CTok::Spec(s) if s == "__global__" || s == "__device__")) {
+    if head.iter().any(|t| matches!(&t.1, CTok::Spec(s) if s == "__global__" || s == "__device__") || is_p(t, "=") || is_p(t, "{")) {
+        return None;
+    }
+    // `T (*f)(...)`-style declarators and calls at file scope are not functions.
+    if head.is_empty() || item.get(name_at + 1).is_none() {
         return None;
     }
     let name = ident(&item[name_at])?.to_string();
-    let launches = item.windows(2).any(|w| is_p(&w[0], "<<") && is_p(&w[1], "<"));
-    let runtime = item.windows(2).any(|w| ident(&w[0]).is_some_and(|n| n.starts_with("cuda")) && is_p(&w[1], "("));
-    (name == "main" || launches || runtime).then(|| (name, Span::new(item[name_at].0, item[name_at].2)))
+    Some((name, Span::new(item[name_at].0, item[name_at].2)))
 }
 
 /// Instantiate the file's function templates and skip its host code (see the module doc).

@@ -62,7 +62,8 @@ struct Pass<'a> {
     /// typedef name → the specifier (and `*`) tokens it stands for.
     aliases: HashMap<String, Vec<CTok>>,
     tags: HashMap<String, usize>,
-    enumerators: HashMap<String, i64>,
+    /// Enumerators and CUDA's file-scope integer constants: value, and whether unsigned.
+    enumerators: HashMap<String, (i64, bool)>,
     errors: Vec<Diagnostic>,
     parse_fields: &'a dyn Fn(Vec<Tok>) -> Result<Vec<Decl>, Diagnostic>,
     parse_const: &'a dyn Fn(Vec<Tok>) -> Option<i64>,
@@ -118,9 +119,18 @@ impl Pass<'_> {
         let mut typedef: Option<(usize, Span)> = None;
         let mut depth = 0i32;
         let mut i = 0;
+        // At the start of a file-scope declaration.
+        let mut item_start = true;
         while i < toks.len() {
             let (l, t, r) = &toks[i];
             let sp = Span::new(*l, *r);
+            if item_start && depth == 0 && typedef.is_none() && self.d == Dialect::Cuda {
+                if let Some(next) = self.file_constant(toks, i) {
+                    i = next;
+                    continue;
+                }
+            }
+            let ends_item = matches!(t, CTok::P(";") | CTok::P("}"));
             match t {
                 CTok::Kw("typedef") => {
                     typedef = Some((out.len(), sp));
@@ -135,7 +145,8 @@ impl Pass<'_> {
                     i += 1;
                 }
                 CTok::Ident(x) if self.enumerators.contains_key(x) && !is_member(&out) => {
-                    out.push((*l, CTok::Int(self.enumerators[x] as u64 & 0xFFFF_FFFF, false), *r));
+                    let (v, unsigned) = self.enumerators[x];
+                    out.push((*l, CTok::Int(v as u64 & 0xFFFF_FFFF, unsigned), *r));
                     i += 1;
                 }
                 CTok::Ident(x) if vector_name(x, self.d).is_some() && !is_member(&out) => {
@@ -158,11 +169,50 @@ impl Pass<'_> {
                     i += 1;
                 }
             }
+            item_start = ends_item && depth == 0;
         }
         if let Some((_, sp)) = typedef {
             self.errors.push(Diagnostic::error("this `typedef` has no `;`", sp));
         }
         out
+    }
+
+    /// CUDA's `[static] const int N = 16;` at file scope: an integer constant device code
+    /// may use (a constant expression), read as an enumerator is. Gives the index after
+    /// its `;`, or `None` when the declaration is not one.
+    fn file_constant(&mut self, toks: &[Tok], i: usize) -> Option<usize> {
+        let specs: Vec<&str> = toks[i..].iter().map_while(|t| match &t.1 {
+            CTok::Spec(w) => Some(w.as_str()),
+            _ => None,
+        }).collect();
+        const INT_WORDS: &[&str] = &["int", "unsigned", "signed", "short", "char", "uint"];
+        const OTHER: &[&str] = &["const", "constexpr", "static", "__device__", "__host__", "inline"];
+        let constant = specs.iter().any(|w| *w == "const" || *w == "constexpr");
+        let integer = specs.iter().any(|w| INT_WORDS.contains(w)) && specs.iter().all(|w| INT_WORDS.contains(w) || OTHER.contains(w));
+        // A `__device__ const` variable is memory the lowering reads, not a constant.
+        if !constant || !integer || specs.contains(&"__device__") {
+            return None;
+        }
+        let at = i + specs.len();
+        let (CTok::Ident(name), CTok::P("=")) = (&toks.get(at)?.1, &toks.get(at + 1)?.1) else { return None };
+        let end = toks[at + 2..].iter().position(|t| matches!(t.1, CTok::P(";") | CTok::P(",")))? + at + 2;
+        if toks[end].1 != CTok::P(";") {
+            return None;
+        }
+        let value: Vec<Tok> = toks[at + 2..end]
+            .iter()
+            .map(|(l, t, r)| match t {
+                CTok::Ident(x) if self.enumerators.contains_key(x) => {
+                    let (v, u) = self.enumerators[x];
+                    (*l, CTok::Int(v as u64 & 0xFFFF_FFFF, u), *r)
+                }
+                _ => (*l, t.clone(), *r),
+            })
+            .collect();
+        let v = (self.parse_const)(value)?;
+        let unsigned = specs.contains(&"unsigned") || specs.contains(&"uint");
+        self.enumerators.insert(name.clone(), (v, unsigned));
+        Some(end + 1)
     }
 
     /// `typedef SPECS DECLARATOR, ...;` (its tokens after `typedef`, resolved).
@@ -321,7 +371,7 @@ impl Pass<'_> {
                     } else {
                         next
                     };
-                    self.enumerators.insert(name.clone(), value);
+                    self.enumerators.insert(name.clone(), (value, false));
                     next = value.wrapping_add(1);
                 } else if !item.is_empty() {
                     let (il, _, ir) = item[0];

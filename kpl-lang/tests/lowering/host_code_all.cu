@@ -1,0 +1,14 @@
+// args: --blockDim=16 --gridDim=2
+// Every function without `__global__`/`__device__` is host code and skipped (it need not be
+// code kpl reads); host variables too. A `const` integer at file scope is a constant.
+static const int N = 4 * 4;
+const unsigned int MASK = 0xffffffffu;
+int host_counter = 0;
+float *d_buffer;
+void fill(FILE *f, float *x) { fprintf(f, "%d", 3); }
+template <typename T> void host_template(T *p) { p[0] = 0; }
+int main(int argc, char **argv) { return 0; }
+
+__global__ void k(int *a) {
+  a[threadIdx.x % N] = MASK;
+}
