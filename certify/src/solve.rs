@@ -139,8 +139,17 @@ pub fn houdini(s: &mut Session, progress: &dyn Fn(&str)) -> Houdini {
                     }
                 }
                 if dropped == 0 {
-                    // Cannot happen with a consistent model; stop rather than loop.
-                    return Houdini { kept: vec![false; n], rounds, unknown: Some("Houdini made no progress".into()) };
+                    // The model's evaluation shows no failing candidate (z3 4.8's model
+                    // evaluation can disagree with its answer on bit-vector terms over
+                    // arrays): ask for each candidate on its own and drop the first whose
+                    // failure is satisfiable. If none is, stop rather than loop.
+                    let Some(c) = (0..n).filter(|&c| on[c]).find(|&c| {
+                        let fails = s.enc.candidate_fails[c].clone();
+                        matches!(s.check(&fails, &on), Answer::Sat(_))
+                    }) else {
+                        return Houdini { kept: vec![false; n], rounds, unknown: Some("Houdini made no progress".into()) };
+                    };
+                    on[c] = false;
                 }
             }
         }
