@@ -4,7 +4,8 @@
 //! barrier", bounds from loop guards and monotone updates, and "in the loop only if it
 //! entered". Access candidates come from the loop body and from every access of the kernel
 //! whose index is over ids, sizes and params (logs may have been filled by a called
-//! procedure or before the loop). Candidates are guesses:
+//! procedure or before the loop); an index held in a temporary the body declares once is
+//! read as the temporary's definition. Candidates are guesses:
 //! Houdini keeps only those it proves, so a wrong one costs time, never soundness.
 
 use crate::ast_to_seq::Builder;
@@ -37,8 +38,9 @@ pub(crate) struct Plan {
     modified: Vec<(String, [VarId; 2])>,
     updates: Vec<Update>,
     snapshots: HashMap<String, [VarId; 2]>,
-    /// `x OP e` with x modified and e invariant.
-    guard: Option<(String, BinOp, ast::Expr)>,
+    /// `x OP e` with x modified and e invariant; whether the comparison is signed (the C
+    /// lowering's `slt`, `sle`, `sgt`, `sge`).
+    guard: Option<(String, BinOp, ast::Expr, bool)>,
     /// Array accesses in the body: array name, is a write, index.
     accesses: Vec<(String, bool, ast::Expr)>,
 }
@@ -63,6 +65,29 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan
     // may come from a procedure the body calls or from before the loop (inter-group logs
     // outlive barriers), and such an index means the same in the loop's scope.
     walk(body, &mut |s| access(s, &mut accesses));
+    // An index held in a local the body declares (a C lowering's temporary, `local t :=
+    // i * n + j;`) stands for its definition when the local is declared once and never
+    // assigned: the candidates are then about what the index is at the loop head. An index
+    // still over the body's own locals says nothing there, so it gives none.
+    let mut declared: HashMap<String, (usize, Option<ast::Expr>)> = HashMap::new();
+    walk(body, &mut |s| {
+        if let StmtKind::Local(x, e) = &s.kind {
+            let d = declared.entry(x.name.clone()).or_insert((0, None));
+            d.0 += 1;
+            d.1 = e.clone().filter(|e| !matches!(e.kind, ExprKind::Index(..)));
+        }
+    });
+    let defs: HashMap<String, ast::Expr> = declared
+        .into_iter()
+        .filter(|(x, (n, _))| *n == 1 && !assigned.contains_key(x))
+        .filter_map(|(x, (_, e))| Some((x, e?)))
+        .collect();
+    let accesses: Vec<(String, bool, ast::Expr)> = accesses
+        .into_iter()
+        .map(|(a, w, i)| (a, w, substitute(&i, &defs, 8)))
+        .filter(|(_, _, i)| !mentions(i, &inner))
+        .collect();
+    let mut accesses = accesses;
     let params = b.param_names();
     let mut everywhere = Vec::new();
     walk(&b.kernel.main, &mut |s| access(s, &mut everywhere));
@@ -96,23 +121,35 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan
             snapshots.insert(u.name.clone(), s);
         }
     }
-    let guard = match &cond.kind {
-        ExprKind::Binary(op, l, r) => match (&l.kind, &r.kind) {
-            (ExprKind::Var(x), _) if names.contains(&x.name) && invariant(r) => Some((x.name.clone(), *op, (**r).clone())),
-            (_, ExprKind::Var(x)) if names.contains(&x.name) && invariant(l) => {
-                let flipped = match op {
-                    BinOp::Lt => BinOp::Gt,
-                    BinOp::Le => BinOp::Ge,
-                    BinOp::Gt => BinOp::Lt,
-                    BinOp::Ge => BinOp::Le,
-                    o => *o,
-                };
-                Some((x.name.clone(), flipped, (**l).clone()))
-            }
-            _ => None,
-        },
+    // `l OP r`, or a signed comparison `slt(l, r)`, ...
+    let compared = match &cond.kind {
+        ExprKind::Binary(op, l, r) => Some((*op, &**l, &**r, false)),
+        ExprKind::Call(f, args) if args.len() == 2 => {
+            let op = match f.name.as_str() {
+                "slt" => Some(BinOp::Lt),
+                "sle" => Some(BinOp::Le),
+                "sgt" => Some(BinOp::Gt),
+                "sge" => Some(BinOp::Ge),
+                _ => None,
+            };
+            op.map(|op| (op, &args[0], &args[1], true))
+        }
         _ => None,
     };
+    let guard = compared.and_then(|(op, l, r, signed)| match (&l.kind, &r.kind) {
+        (ExprKind::Var(x), _) if names.contains(&x.name) && invariant(r) => Some((x.name.clone(), op, r.clone(), signed)),
+        (_, ExprKind::Var(x)) if names.contains(&x.name) && invariant(l) => {
+            let flipped = match op {
+                BinOp::Lt => BinOp::Gt,
+                BinOp::Le => BinOp::Ge,
+                BinOp::Gt => BinOp::Lt,
+                BinOp::Ge => BinOp::Le,
+                o => o,
+            };
+            Some((x.name.clone(), flipped, l.clone(), signed))
+        }
+        _ => None,
+    });
     Plan { modified, updates, snapshots, guard, accesses }
 }
 
@@ -147,6 +184,24 @@ fn access(s: &ast::Stmt, accesses: &mut Vec<(String, bool, ast::Expr)>) {
         StmtKind::Store(a, i, _) => accesses.push((a.name.clone(), true, i.clone())),
         _ => {}
     }
+}
+
+/// `e` with each variable that `defs` defines replaced by its definition, `depth` times
+/// over at most (definitions may use earlier temporaries).
+fn substitute(e: &ast::Expr, defs: &HashMap<String, ast::Expr>, depth: usize) -> ast::Expr {
+    let sub = |x: &ast::Expr| Box::new(substitute(x, defs, depth));
+    let kind = match &e.kind {
+        ExprKind::Var(x) if depth > 0 => match defs.get(&x.name) {
+            Some(d) => return substitute(d, defs, depth - 1),
+            None => return e.clone(),
+        },
+        ExprKind::Unary(op, a) => ExprKind::Unary(*op, sub(a)),
+        ExprKind::Binary(op, a, c) => ExprKind::Binary(*op, sub(a), sub(c)),
+        ExprKind::Cond(a, c, d) => ExprKind::Cond(sub(a), sub(c), sub(d)),
+        ExprKind::Call(f, args) => ExprKind::Call(f.clone(), args.iter().map(|a| substitute(a, defs, depth)).collect()),
+        _ => return e.clone(),
+    };
+    ast::Expr { kind, ..e.clone() }
 }
 
 /// Does `e` read a variable that is not one of `allowed`?
@@ -333,6 +388,13 @@ pub(crate) fn generate(
                     cands.push((Expr::cmp(CmpOp::Ule, x0.clone(), x.clone()), "monotone: at least its entry value"))
                 }
             }
+            // A C `int` counter: monotone as a signed number too (the signed loop guard
+            // keeps it from wrapping).
+            match u.shape {
+                Shape::Stride { sub: false } => cands.push((Expr::cmp(CmpOp::Sle, x0.clone(), x.clone()), "monotone (signed): at least its entry value")),
+                Shape::Stride { sub: true } => cands.push((Expr::cmp(CmpOp::Sle, x.clone(), x0.clone()), "monotone (signed): at most its entry value")),
+                _ => {}
+            }
             if let Shape::Stride { .. } = u.shape {
                 let step = b.expr(&u.step, t);
                 let diff = Expr::bin(WordOp::Sub, x.clone(), x0.clone());
@@ -340,14 +402,17 @@ pub(crate) fn generate(
             }
         }
     }
-    if let Some((x, op, e)) = &plan.guard {
+    if let Some((x, op, e, signed)) = &plan.guard {
         if let Some(v) = var_of(x) {
+            let le = if *signed { CmpOp::Sle } else { CmpOp::Ule };
             for t in 0..2 {
                 let (xv, ev) = (Expr::Var(v[t]), b.expr(e, t));
                 match op {
-                    BinOp::Lt | BinOp::Ne => cands.push((Expr::cmp(CmpOp::Ule, xv, ev), "bound from the loop guard")),
-                    BinOp::Gt => cands.push((Expr::cmp(CmpOp::Ule, ev, xv), "bound from the loop guard")),
-                    BinOp::Le => cands.push((Expr::cmp(CmpOp::Ule, xv, Expr::bin(WordOp::Add, ev, Expr::Word(1))), "bound from the loop guard")),
+                    BinOp::Lt => cands.push((Expr::cmp(le, xv, ev), "bound from the loop guard")),
+                    BinOp::Ne if !signed => cands.push((Expr::cmp(CmpOp::Ule, xv, ev), "bound from the loop guard")),
+                    BinOp::Gt => cands.push((Expr::cmp(le, ev, xv), "bound from the loop guard")),
+                    BinOp::Le => cands.push((Expr::cmp(le, xv, Expr::bin(WordOp::Add, ev, Expr::Word(1))), "bound from the loop guard")),
+                    BinOp::Ge => cands.push((Expr::cmp(le, Expr::bin(WordOp::Sub, ev, Expr::Word(1)), xv), "bound from the loop guard")),
                     _ => {}
                 }
             }
@@ -387,7 +452,7 @@ pub(crate) fn generate(
                         cands.push((Expr::implies(ex.clone(), Expr::eq(got, want)), "access at strided offset (strength reduced)"));
                     }
                 }
-                if let Some((gx, BinOp::Lt, bound)) = &plan.guard {
+                if let Some((gx, BinOp::Lt, bound, _)) = &plan.guard {
                     if *gx == x {
                         let b1 = b.expr(bound, 0);
                         cands.push((Expr::implies(ex.clone(), Expr::ult(off, b1)), "access in a contiguous range"));
