@@ -341,7 +341,7 @@ impl<'u> Lower<'u> {
         }
         // `long long`, OpenCL's `long`/`ulong` and CUDA's `long` (LP64) are 64 bits: refused
         // rather than truncated to kpl's 32-bit words.
-        if let Some(s) = specs.iter().find(|s| s.word == "long" || s.word == "ulong") {
+        if let Some(s) = specs.iter().find(|s| matches!(s.word.as_str(), "long" | "ulong" | "int64_t" | "uint64_t")) {
             let span = s.span;
             self.err(
                 format!("`{}` is a 64-bit integer type, which kpl does not model yet (its words are 32 bits; a 64-bit value is rejected rather than truncated)", s.word),
@@ -355,7 +355,7 @@ impl<'u> Lower<'u> {
         if has("short") || has("ushort") || has("int16_t") || has("uint16_t") {
             return Ty::Narrow { bits: 16, signed: !unsigned && !has("uint16_t") };
         }
-        if has("unsigned") || has("size_t") || has("uint") || has("ulong") {
+        if has("unsigned") || has("size_t") || has("uint") || has("ulong") || has("uint32_t") {
             return Ty::UInt;
         }
         Ty::Int

@@ -45,7 +45,12 @@ impl fmt::Display for CTok {
 const COMMON_SPECS: &[&str] = &[
     "void", "int", "unsigned", "signed", "long", "short", "char", "float", "double", "bool", "_Bool", "size_t",
     "const", "volatile", "static", "extern", "inline", "restrict", "__restrict", "__restrict__", "_Noreturn",
+    // <stdint.h>'s exact-width types.
+    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
 ];
+
+/// <stdint.h>'s exact-width type names (a file's own `typedef` of one is ignored).
+pub const STDINT: &[&str] = &["int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t"];
 const CUDA_SPECS: &[&str] = &[
     "__global__", "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__",
     // <sys/types.h>'s names, which CUDA code takes for granted.
@@ -172,10 +177,10 @@ fn scalar_size(words: &[&str], pointer: bool) -> Option<u64> {
     let unsigned_only = types.is_empty() && words.iter().any(|w| *w == "unsigned" || *w == "signed");
     match types.as_slice() {
         _ if unsigned_only => Some(4),
-        ["int"] | ["float"] | ["uint"] => Some(4),
-        ["short"] | ["short", "int"] | ["ushort"] => Some(2),
-        ["char"] | ["uchar"] | ["bool"] | ["_Bool"] => Some(1),
-        ["double"] | ["long"] | ["long", "long"] | ["long", "int"] | ["ulong"] | ["size_t"] => Some(8),
+        ["int"] | ["float"] | ["uint"] | ["int32_t"] | ["uint32_t"] => Some(4),
+        ["short"] | ["short", "int"] | ["ushort"] | ["int16_t"] | ["uint16_t"] => Some(2),
+        ["char"] | ["uchar"] | ["bool"] | ["_Bool"] | ["int8_t"] | ["uint8_t"] => Some(1),
+        ["double"] | ["long"] | ["long", "long"] | ["long", "int"] | ["ulong"] | ["size_t"] | ["int64_t"] | ["uint64_t"] => Some(8),
         _ => None,
     }
 }

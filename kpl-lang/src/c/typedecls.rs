@@ -228,6 +228,11 @@ impl Pass<'_> {
         if specs.is_empty() {
             return refuse(self, "this `typedef` (it names no type kpl knows)");
         }
+        // `typedef unsigned int uint32_t;`: a file's own definition of a <stdint.h> name,
+        // which kpl knows already.
+        if rest.is_empty() && matches!(specs.last(), Some(CTok::Spec(w)) if super::tokens::STDINT.contains(&w.as_str())) {
+            return;
+        }
         // C++'s `typedef struct T { ... } T;`: the tag already names the type (its
         // alias was expanded into a second struct specifier).
         if rest.is_empty() && specs.len() >= 2 && specs.last() == specs.first() && matches!(specs.last(), Some(CTok::Spec(w)) if struct_of(w).is_some()) {
