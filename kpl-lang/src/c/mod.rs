@@ -7,6 +7,7 @@ mod async_copy;
 pub mod ast;
 pub mod include;
 pub mod lexer;
+pub mod namespaces;
 mod ctypes;
 mod fnptr;
 mod lower;
@@ -136,6 +137,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     let mut errors = pre.errors;
     let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
     errors.extend(terrs);
+    let toks = if o.dialect == Dialect::Cuda { namespaces::flatten(toks) } else { toks };
     let inst = templates::instantiate(toks, o.dialect, o.kernel.as_deref());
     errors.extend(inst.errors);
     let mut warnings = pre.warnings;
