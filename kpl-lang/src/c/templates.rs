@@ -405,7 +405,7 @@ fn host_function(item: &[Tok]) -> Option<(String, Span)> {
     let first = item.first()?;
     let type_item = match &first.1 {
         CTok::Kw(k) => matches!(*k, "struct" | "class" | "union" | "enum" | "typedef" | "template"),
-        CTok::Ident(w) | CTok::Spec(w) => matches!(w.as_str(), "namespace" | "using" | "extern"),
+        CTok::Ident(w) | CTok::Spec(w) => matches!(w.as_str(), "namespace" | "using"),
         _ => false,
     };
     if type_item {

@@ -7,6 +7,8 @@ int host_counter = 0;
 float *d_buffer;
 void fill(FILE *f, float *x) { fprintf(f, "%d", 3); }
 template <typename T> void host_template(T *p) { p[0] = 0; }
+extern "C" void host_sizes(int *p) { p[0] = sizeof(struct Undefined); }
+extern void host_prototype(float *);
 int main(int argc, char **argv) { return 0; }
 
 __global__ void k(int *a) {
