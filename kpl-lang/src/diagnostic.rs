@@ -88,7 +88,7 @@ pub fn render_all(diags: &[Diagnostic], file: &str, src: &str, color: bool) -> S
     let ids: Vec<usize> = segments.iter().map(|g| files.add(g.shown(file), g.text)).collect();
     // The file id and the range within that file of a span.
     let place = |s: Span| {
-        let k = segments.iter().rposition(|g| g.start <= s.start.min(src.len())).unwrap_or(0);
+        let k = crate::sources::index_at(&segments, s.start.min(src.len()));
         let g = &segments[k];
         let start = (s.start - g.start).min(g.text.len());
         (ids[k], start..(s.end.saturating_sub(g.start)).clamp(start, g.text.len()))

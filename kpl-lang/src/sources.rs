@@ -52,6 +52,11 @@ pub fn segment_at(src: &str, offset: usize) -> Segment<'_> {
     Segment { name: Some(&src[head..nl]), start, text: &src[start..end] }
 }
 
+/// Which of `segments` (as `segments` gives them) holds byte `offset`.
+pub fn index_at(segments: &[Segment], offset: usize) -> usize {
+    segments.iter().rposition(|g| g.start <= offset).unwrap_or(0)
+}
+
 /// Append an included file's text to a source; gives where its text starts.
 pub fn append(src: &mut String, name: &str, text: &str) -> usize {
     src.push_str(MARK);

@@ -82,12 +82,11 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan
         .filter(|(x, (n, _))| *n == 1 && !assigned.contains_key(x))
         .filter_map(|(x, (_, e))| Some((x, e?)))
         .collect();
-    let accesses: Vec<(String, bool, ast::Expr)> = accesses
+    let mut accesses: Vec<(String, bool, ast::Expr)> = accesses
         .into_iter()
         .map(|(a, w, i)| (a, w, substitute(&i, &defs, 8)))
         .filter(|(_, _, i)| !mentions(i, &inner))
         .collect();
-    let mut accesses = accesses;
     let params = b.param_names();
     let mut everywhere = Vec::new();
     walk(&b.kernel.main, &mut |s| access(s, &mut everywhere));

@@ -82,8 +82,14 @@ impl<'u> Lower<'u> {
         if self.needs_statements(e) {
             return true;
         }
-        let mut calls = Vec::new();
-        called_names(e, &mut calls);
+        let mut calls: Vec<String> = Vec::new();
+        e.walk(&mut |x| {
+            if let ExprKind::Call(f, _) = &x.kind {
+                if let ExprKind::Ident(n) = &f.kind {
+                    calls.push(n.name.clone());
+                }
+            }
+        });
         if calls.is_empty() {
             return false;
         }
@@ -1063,31 +1069,5 @@ fn promote(t: Ty) -> Ty {
     match t {
         Ty::Bool | Ty::Narrow { .. } => Ty::Int,
         t => t,
-    }
-}
-
-/// The names of the functions `e` calls.
-fn called_names(e: &Expr, out: &mut Vec<String>) {
-    match &e.kind {
-        ExprKind::Call(f, args) => {
-            if let ExprKind::Ident(x) = &f.kind {
-                out.push(x.name.clone());
-            }
-            called_names(f, out);
-            args.iter().for_each(|a| called_names(a, out));
-        }
-        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) | ExprKind::Assign(_, a, b) => {
-            called_names(a, out);
-            called_names(b, out);
-        }
-        ExprKind::Cond(a, b, c) => {
-            called_names(a, out);
-            called_names(b, out);
-            called_names(c, out);
-        }
-        ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::PreInc(_, a) | ExprKind::PostInc(_, a) => {
-            called_names(a, out)
-        }
-        _ => {}
     }
 }

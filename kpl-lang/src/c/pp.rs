@@ -237,7 +237,7 @@ impl Pp<'_> {
 
     /// The file (index into `segments`) that holds a byte offset.
     fn file_of(&self, offset: usize) -> usize {
-        self.segments.iter().rposition(|g| g.start <= offset).unwrap_or(0)
+        sources::index_at(&self.segments, offset)
     }
 
     /// `#include "f"` or `#include <f>` (or a macro that expands to one): the file's
