@@ -11,7 +11,10 @@ pub struct Ident {
 
 impl Ident {
     pub fn new(name: impl Into<String>, span: Span) -> Ident {
-        Ident { name: name.into(), span }
+        Ident {
+            name: name.into(),
+            span,
+        }
     }
 }
 
@@ -43,9 +46,15 @@ pub enum DeclKind {
     Groups(Dims),
     Threads(Dims),
     /// `size` is `None` for `shared A[*]` (kpl's extension: an OpenCL `__local` pointer).
-    Shared { name: Ident, size: Option<(u64, Span)> },
+    Shared {
+        name: Ident,
+        size: Option<(u64, Span)>,
+    },
     /// `size` is `None` for `global A[*]`.
-    Global { name: Ident, size: Option<(u64, Span)> },
+    Global {
+        name: Ident,
+        size: Option<(u64, Span)>,
+    },
     Param(Ident),
     Requires(Expr),
 }
@@ -78,7 +87,12 @@ pub enum StmtKind {
     If(Expr, Block, Option<Box<Else>>),
     /// `candidates`: loop invariants Houdini may drop (GPUVerify's `__candidate_invariant`);
     /// only the verifier reads them.
-    While { cond: Expr, invariants: Vec<Expr>, candidates: Vec<Expr>, body: Block },
+    While {
+        cond: Expr,
+        invariants: Vec<Expr>,
+        candidates: Vec<Expr>,
+        body: Block,
+    },
     Call(Ident, Vec<Expr>),
     Barrier(Fence),
     /// `x := atomic add(A[i], v);` (or `local x := ...`, or no destination).
@@ -185,21 +199,51 @@ impl Atomic {
 
 /// The memories a barrier orders (its fence), per memory a condition each thread
 /// evaluates: a thread's accesses to that memory before the barrier are ordered with
-/// everyone's after it only when its condition holds. `barrier;` orders both.
+/// everyone's after it only when its condition holds. `barrier;` orders both. A barrier
+/// also carries its barrier invariants (GPUVerify's `__barrier_invariant_N`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fence {
     pub shared: Expr,
     pub global: Expr,
+    pub invariants: Vec<BarrierInvariant>,
+}
+
+/// `invariant E for I1, I2` (unary) or `invariant E for (A1, B1), (A2, B2)` (binary) on a
+/// barrier: every thread (every pair of one group, binary) must satisfy `E` when the
+/// barrier is reached; after it the verifier may assume `E` with `lid.x` replaced by each
+/// instantiation (binary: `lid.x` by `A` and `other(lid.x)` by `B`). Array reads in `E` are
+/// not accesses: they see the thread's own view of the array.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BarrierInvariant {
+    pub expr: Expr,
+    /// One expression per instantiation (unary) or two (binary).
+    pub insts: Vec<Vec<Expr>>,
+    pub span: Span,
+}
+
+impl BarrierInvariant {
+    /// Is it a binary (two-thread) barrier invariant?
+    pub fn binary(&self) -> bool {
+        self.insts.first().is_some_and(|i| i.len() == 2)
+    }
 }
 
 impl Fence {
     /// The fence of `barrier;` (and CUDA's `__syncthreads()`): both memories.
     pub fn both(span: Span) -> Fence {
-        Fence { shared: Expr::new(ExprKind::Bool(true), span), global: Expr::new(ExprKind::Bool(true), span) }
+        Fence {
+            shared: Expr::new(ExprKind::Bool(true), span),
+            global: Expr::new(ExprKind::Bool(true), span),
+            invariants: vec![],
+        }
     }
     /// A fence whose conditions are the literals given.
     pub fn constant(shared: bool, global: bool, span: Span) -> Fence {
-        Fence { shared: Expr::new(ExprKind::Bool(shared), span), global: Expr::new(ExprKind::Bool(global), span) }
+        Fence {
+            shared: Expr::new(ExprKind::Bool(shared), span),
+            global: Expr::new(ExprKind::Bool(global), span),
+            invariants: vec![],
+        }
     }
     /// The condition for one kind of memory (`true`: shared).
     pub fn of(&self, shared: bool) -> &Expr {
@@ -494,7 +538,8 @@ impl Builtin {
     pub fn arity(self) -> usize {
         use Builtin::*;
         match self {
-            Fneg | Fabs | Fsqrt | Itof | Utof | Ftoi | Ftou | Other | Written | WasRead | WriteIndex | ReadIndex => 1,
+            Fneg | Fabs | Fsqrt | Itof | Utof | Ftoi | Ftou | Other | Written | WasRead
+            | WriteIndex | ReadIndex => 1,
             Enabled => 0,
             _ => 2,
         }
@@ -506,7 +551,10 @@ impl Builtin {
     /// The access predicates: their argument names an array; only the verifier, which
     /// logs accesses, gives them a meaning.
     pub fn is_access(self) -> bool {
-        matches!(self, Builtin::Written | Builtin::WasRead | Builtin::WriteIndex | Builtin::ReadIndex)
+        matches!(
+            self,
+            Builtin::Written | Builtin::WasRead | Builtin::WriteIndex | Builtin::ReadIndex
+        )
     }
     /// `other` and `enabled`: they speak of two threads (GPUVerify's two-thread
     /// annotations), so they may appear only in assertions, invariants and candidates.
@@ -547,7 +595,11 @@ impl Expr {
                 c.walk(f)
             }
             ExprKind::Call(_, args) => args.iter().for_each(|a| a.walk(f)),
-            ExprKind::Num(_) | ExprKind::Bool(_) | ExprKind::Var(_) | ExprKind::Special(..) | ExprKind::Error => {}
+            ExprKind::Num(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Var(_)
+            | ExprKind::Special(..)
+            | ExprKind::Error => {}
         }
     }
 }

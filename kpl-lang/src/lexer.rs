@@ -57,6 +57,8 @@ pub enum Tok<'a> {
     Assume,
     #[token("havoc")]
     Havoc,
+    #[token("for")]
+    For,
     #[token("true")]
     True,
     #[token("false")]
@@ -181,6 +183,7 @@ pub fn token_text(t: &Tok) -> &'static str {
         Else => "else",
         While => "while",
         Invariant => "invariant",
+        For => "for",
         Candidate => "candidate",
         Barrier => "barrier",
         Atomic => "atomic",
@@ -263,8 +266,11 @@ pub fn lex(src: &str) -> Lexed<'_> {
                 text: src[r.clone()].trim_end().to_string(),
             }),
             Ok(Tok::UnterminatedComment) => errors.push(
-                Diagnostic::error("unterminated block comment", Span::new(r.start, r.start + 2))
-                    .with_help("close it with `*/`; block comments do not nest"),
+                Diagnostic::error(
+                    "unterminated block comment",
+                    Span::new(r.start, r.start + 2),
+                )
+                .with_help("close it with `*/`; block comments do not nest"),
             ),
             Ok(t) => tokens.push((r.start, t, r.end)),
             Err(()) => {
@@ -272,13 +278,18 @@ pub fn lex(src: &str) -> Lexed<'_> {
                 let d = {
                     // Merge with the previous error if it is adjacent (a run of bad bytes).
                     if let Some(last) = errors.last_mut() {
-                        if last.span.end == r.start && last.message.starts_with("unexpected character") {
+                        if last.span.end == r.start
+                            && last.message.starts_with("unexpected character")
+                        {
                             last.span.end = r.end;
                             continue;
                         }
                     }
                     let ch = text.chars().next().unwrap_or('?');
-                    let mut d = Diagnostic::error(format!("unexpected character `{}`", ch.escape_default()), span);
+                    let mut d = Diagnostic::error(
+                        format!("unexpected character `{}`", ch.escape_default()),
+                        span,
+                    );
                     if text.starts_with('=') {
                         d = d.with_help("assignment is `:=`; equality is `==`");
                     } else if text.starts_with("0x") || text.starts_with("0X") {
@@ -290,5 +301,9 @@ pub fn lex(src: &str) -> Lexed<'_> {
             }
         }
     }
-    Lexed { tokens, comments, errors }
+    Lexed {
+        tokens,
+        comments,
+        errors,
+    }
 }

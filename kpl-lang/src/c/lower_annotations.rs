@@ -1,6 +1,8 @@
 //! GPUVerify's two-thread annotations and access predicates, lowered onto KPL's `other`,
 //! `enabled`, `written`, `was_read`, `write_index` and `read_index`: only inside assertions,
-//! checked pre- and postconditions and invariants (`two_thread_ok`).
+//! checked pre- and postconditions and invariants (`two_thread_ok`); its barrier
+//! invariants (`__barrier_invariant_N`, `__barrier_invariant_binary_N`), attached to the
+//! next barrier, and the ghost accesses they need (`__read_permission`).
 
 use super::ast::*;
 use super::lower::{Entity, Lower, Ty};
@@ -11,23 +13,32 @@ use crate::span::Span;
 impl<'u> Lower<'u> {
     /// A two-thread annotation or access predicate call; `None` for any other name.
     pub(super) fn annotation_call(&mut self, n: &str, args: &[Expr], span: Span) -> Option<Val> {
-        let zero = Val { e: k::Expr::num(0, span), ty: Ty::Void };
+        let zero = Val {
+            e: k::Expr::num(0, span),
+            ty: Ty::Void,
+        };
         let arity = |l: &mut Self, k: usize| l.arity_ok(n, args.len(), k, span);
         Some(match n {
             // GPUVerify's two-thread annotations, over KPL's `other` and `enabled`.
-            "__enabled" | "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"
-            | "__at_most_one"
+            "__enabled" | "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool"
+            | "__distinct_int" | "__all" | "__at_most_one"
                 if !self.two_thread_ok =>
             {
                 self.unsupported(&format!("`{n}` outside an assertion, a checked pre- or postcondition or an invariant"), span);
-                Val { e: k::Expr::num(0, span), ty: Ty::Int }
+                Val {
+                    e: k::Expr::num(0, span),
+                    ty: Ty::Int,
+                }
             }
             "__enabled" => {
                 arity(self, 0);
-                Val { e: call(Builtin::Enabled, vec![], span), ty: Ty::Int }
+                Val {
+                    e: call(Builtin::Enabled, vec![], span),
+                    ty: Ty::Int,
+                }
             }
-            "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"
-            | "__at_most_one" => {
+            "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool"
+            | "__distinct_int" | "__all" | "__at_most_one" => {
                 if !arity(self, 1) {
                     return Some(zero);
                 }
@@ -53,16 +64,28 @@ impl<'u> Lower<'u> {
             }
             // GPUVerify's access predicates over KPL's `written`, `was_read`, `write_index`,
             // `read_index` (in assertions and invariants).
-            "__read" | "__write" | "__read_offset_bytes" | "__write_offset_bytes" | "__no_read" | "__no_write"
-            | "__read_implies" | "__write_implies" => {
-                let int0 = Val { e: k::Expr::num(0, span), ty: Ty::Int };
+            "__read"
+            | "__write"
+            | "__read_offset_bytes"
+            | "__write_offset_bytes"
+            | "__no_read"
+            | "__no_write"
+            | "__read_implies"
+            | "__write_implies" => {
+                let int0 = Val {
+                    e: k::Expr::num(0, span),
+                    ty: Ty::Int,
+                };
                 if !self.two_thread_ok {
                     self.unsupported(&format!("`{n}` outside an assertion, a checked pre- or postcondition or an invariant"), span);
                     return Some(int0);
                 }
                 let implies = n.ends_with("_implies");
                 if args.len() != if implies { 2 } else { 1 } {
-                    self.err(format!("`{n}` takes {} argument(s)", if implies { 2 } else { 1 }), span);
+                    self.err(
+                        format!("`{n}` takes {} argument(s)", if implies { 2 } else { 1 }),
+                        span,
+                    );
                     return Some(int0);
                 }
                 // As GPUVerify's, offsets count from the start of the array the pointer
@@ -81,21 +104,122 @@ impl<'u> Lower<'u> {
                 let of = |b: Builtin| call(b, vec![k::Expr::var(&array, span)], span);
                 let write = n.contains("write");
                 let e = match n {
-                    "__read" | "__write" => of(if write { Builtin::Written } else { Builtin::WasRead }),
-                    "__no_read" | "__no_write" => not(of(if write { Builtin::Written } else { Builtin::WasRead }), span),
+                    "__read" | "__write" => of(if write {
+                        Builtin::Written
+                    } else {
+                        Builtin::WasRead
+                    }),
+                    "__no_read" | "__no_write" => not(
+                        of(if write {
+                            Builtin::Written
+                        } else {
+                            Builtin::WasRead
+                        }),
+                        span,
+                    ),
                     "__read_offset_bytes" | "__write_offset_bytes" => {
                         // Every element is a 32-bit word (kpl models every scalar as one).
-                        let idx = of(if write { Builtin::WriteIndex } else { Builtin::ReadIndex });
-                        return Some(Val { e: bin(BinOp::Mul, idx, k::Expr::num(4, span), span), ty: Ty::UInt });
+                        let idx = of(if write {
+                            Builtin::WriteIndex
+                        } else {
+                            Builtin::ReadIndex
+                        });
+                        return Some(Val {
+                            e: bin(BinOp::Mul, idx, k::Expr::num(4, span), span),
+                            ty: Ty::UInt,
+                        });
                     }
                     _ => {
                         let c = self.cond(&args[1]);
-                        call(Builtin::Implies, vec![of(if write { Builtin::Written } else { Builtin::WasRead }), c], span)
+                        call(
+                            Builtin::Implies,
+                            vec![
+                                of(if write {
+                                    Builtin::Written
+                                } else {
+                                    Builtin::WasRead
+                                }),
+                                c,
+                            ],
+                            span,
+                        )
                     }
                 };
                 Val { e, ty: Ty::Int }
             }
+            "__kpl_permission" => {
+                // `__read_permission(T, A[i])`: an access the barrier invariant may rely on
+                // (kpl makes it a real read, so it is also checked for races).
+                if arity(self, 1) {
+                    let v = self.expr(&args[0]);
+                    if !v.e.has_reads() {
+                        self.err("`__read_permission` needs an array element", args[0].span);
+                    }
+                    self.bind_temp(v, span);
+                }
+                zero
+            }
+            _ if n.starts_with("__barrier_invariant_") => {
+                self.barrier_invariant(n, args, span);
+                zero
+            }
             _ => return None,
         })
+    }
+
+    /// `__barrier_invariant_N(e, i1, ..., iN)` or `__barrier_invariant_binary_N(e, a1, b1,
+    /// ...)`: kept for the next barrier.
+    fn barrier_invariant(&mut self, n: &str, args: &[Expr], span: Span) {
+        let rest = &n["__barrier_invariant_".len()..];
+        let (binary, count) = match rest.strip_prefix("binary_") {
+            Some(c) => (true, c),
+            None => (false, rest),
+        };
+        let Some(count) = count.parse::<usize>().ok().filter(|c| *c > 0) else {
+            self.err(format!("no function named `{n}` (GPUVerify's are `__barrier_invariant_N` and `__barrier_invariant_binary_N`)"), span);
+            return;
+        };
+        let want = 1 + count * if binary { 2 } else { 1 };
+        if !self.arity_ok(n, args.len(), want, span) {
+            return;
+        }
+        let before = std::mem::replace(&mut self.two_thread_ok, true);
+        let mut emitted = Vec::new();
+        let expr = self.sub_block(|l| emitted.push(l.cond(&args[0])), span);
+        let mut insts_block = Vec::new();
+        let insts = self.sub_block(
+            |l| insts_block = args[1..].iter().map(|a| l.expr(a).e).collect::<Vec<_>>(),
+            span,
+        );
+        self.two_thread_ok = before;
+        if !expr.stmts.is_empty() || !insts.stmts.is_empty() {
+            self.err(
+                "a barrier invariant must be free of side effects, calls and guarded reads",
+                span,
+            );
+            return;
+        }
+        if insts_block.iter().any(|e| e.has_reads()) {
+            self.err(
+                "a barrier invariant's instantiations cannot read arrays",
+                span,
+            );
+            return;
+        }
+        let insts = if binary {
+            insts_block.chunks(2).map(|c| c.to_vec()).collect()
+        } else {
+            insts_block.into_iter().map(|e| vec![e]).collect()
+        };
+        let expr = emitted.pop().unwrap_or_else(|| k::Expr::num(1, span));
+        self.pending_barrier_invariants
+            .push(k::BarrierInvariant { expr, insts, span });
+    }
+
+    /// A barrier the kernel writes: it takes the barrier invariants written before it.
+    pub(super) fn user_barrier(&mut self, mut fence: k::Fence, span: Span) {
+        fence.invariants = std::mem::take(&mut self.pending_barrier_invariants);
+        self.emit(k::StmtKind::Barrier(fence), span);
+        self.copies_after_barrier(span);
     }
 }

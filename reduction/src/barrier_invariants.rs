@@ -1,0 +1,378 @@
+//! Barrier invariants (GPUVerify's `__barrier_invariant_N`, Chong et al., OOPSLA 2013) in
+//! the two-thread program: at the barrier thread 1 must satisfy each invariant in its own
+//! view of memory (a binary one with thread 2 of its group), may read only elements it
+//! accessed since the previous barrier (the access check, unless turned off), and every
+//! local the invariant uses must be equal in both threads of a group; after the barrier's
+//! havoc each thread may assume the invariant with `lid.x` replaced by each instantiation.
+//!
+//! An invariant speaks of the memory the barrier establishes. The verifier reads an element
+//! in the copy of a thread that accessed it since the previous barrier (in a race-free
+//! execution that copy holds the element's value at the barrier): elements indexed by
+//! thread 2's values alone (`A[other(lid)]`) in thread 2's copy, any other in thread 1's.
+//! The access check makes sure that thread did access it, with GPUVerify's device: per
+//! thread and array an arbitrary index `na` it has not accessed, chosen afresh at each
+//! barrier (every access assumes `na != index`), so `na != i` holds for every choice exactly
+//! when the thread accessed element `i`.
+
+use crate::ast_to_seq::{Builder, Pair};
+use crate::seq::*;
+use kpl_lang::ast::{self, Builtin, ExprKind};
+
+impl Builder<'_> {
+    /// The not-accessed index of every array a barrier invariant reads (when access
+    /// checks are on), created with the arrays.
+    pub(crate) fn declare_not_accessed(&mut self) {
+        let read = read_by_barrier_invariants(self.kernel);
+        let names: Vec<(usize, String)> = self
+            .prog
+            .arrays
+            .iter()
+            .enumerate()
+            .map(|(k, a)| (k, a.name.clone()))
+            .collect();
+        self.not_accessed = vec![None; names.len()];
+        if !self.cfg.barrier_access_checks {
+            return;
+        }
+        for (k, name) in names {
+            if read.contains(&name) {
+                let v = self.pair(&format!("{name}_not_accessed"), Sort::Word);
+                self.emit(Stmt::Havoc(v[0]));
+                self.emit(Stmt::Havoc(v[1]));
+                self.not_accessed[k] = Some(v);
+            }
+        }
+    }
+
+    /// Each thread accesses element `idx[t]` of array `k` (where `p[t]` holds).
+    pub(crate) fn note_access(&mut self, k: usize, idx: &Pair, p: &Pair) {
+        if let Some(na) = self.not_accessed.get(k).copied().flatten() {
+            for t in 0..2 {
+                let fresh = Expr::not(Expr::eq(Expr::Var(na[t]), idx[t].clone()));
+                self.emit(Stmt::Assume(Expr::implies(p[t].clone(), fresh)));
+            }
+        }
+    }
+
+    /// Before the barrier: each invariant checked for thread 1, its reads and its locals.
+    pub(crate) fn check_barrier_invariants(&mut self, fence: &ast::Fence, p: &Pair) {
+        for inv in &fence.invariants {
+            let text = format!(
+                "barrier invariant {}",
+                kpl_lang::printer::print_expr(&inv.expr)
+            );
+            let localized = localize_reads(&inv.expr);
+            let arrays = reads_of(&inv.expr);
+            if arrays
+                .iter()
+                .any(|a| self.copies[self.array_index(a)].is_none())
+            {
+                // An array abstracted adversarially has no contents to check it against.
+                self.assert(
+                    Expr::not(p[0].clone()),
+                    LabelKind::Assertion,
+                    inv.span,
+                    text.clone(),
+                );
+                continue;
+            }
+            self.enabled = Some(p.clone());
+            let holds = Expr::to_bool(self.expr(&localized, 0));
+            self.enabled = None;
+            let guard = if inv.binary() {
+                Expr::and2(self.same_group.clone(), p[0].clone())
+            } else {
+                p[0].clone()
+            };
+            self.assert(
+                Expr::implies(guard.clone(), holds),
+                LabelKind::Assertion,
+                inv.span,
+                text.clone(),
+            );
+            if self.cfg.barrier_access_checks {
+                let mut reads = Vec::new();
+                collect_reads(&localized, Vec::new(), false, &mut reads);
+                for (a, i, path, in_other) in reads {
+                    let k = self.array_index(&a.name);
+                    let Some(na) = self.not_accessed[k] else {
+                        continue;
+                    };
+                    // A read in thread 2's copy: only where the pair is one group.
+                    let t = in_other as usize;
+                    let mut allowed = Expr::not(Expr::eq(Expr::Var(na[t]), self.expr(i, t)));
+                    if in_other {
+                        allowed = Expr::and2(self.same_group.clone(), allowed);
+                    }
+                    let path = Expr::and(
+                        path.iter()
+                            .map(|c| Expr::to_bool(self.expr(c, 0)))
+                            .collect(),
+                    );
+                    let what = format!("barrier invariant reads {}[{}], which the thread may not have accessed since the last barrier", a.name, kpl_lang::printer::print_expr(i));
+                    // At the read (the interpreter, which does not check this, never confirms it).
+                    self.assert(
+                        Expr::implies(Expr::and2(guard.clone(), path), allowed),
+                        LabelKind::Assertion,
+                        a.span,
+                        what,
+                    );
+                }
+            }
+            // The instantiations keep a thread's other values: those must be uniform.
+            let both = Expr::and(vec![self.same_group.clone(), p[0].clone(), p[1].clone()]);
+            for x in locals_of(&inv.expr) {
+                if let Some(v) = self.lookup_pair(&x.name) {
+                    let what = format!("barrier invariant uses `{}`, which may differ between the threads of a group", x.name);
+                    self.assert(
+                        Expr::implies(both.clone(), Expr::eq(Expr::Var(v[0]), Expr::Var(v[1]))),
+                        LabelKind::Assertion,
+                        x.span,
+                        what,
+                    );
+                }
+            }
+        }
+    }
+
+    /// After the barrier's havoc: each invariant assumed at each instantiation, by each
+    /// thread in its view; then every not-accessed index chosen afresh.
+    pub(crate) fn assume_barrier_invariants(&mut self, fence: &ast::Fence, p: &Pair) {
+        for inv in &fence.invariants {
+            if reads_of(&inv.expr)
+                .iter()
+                .any(|a| self.copies[self.array_index(a)].is_none())
+            {
+                continue;
+            }
+            let size = Expr::Word(self.cfg.launch.threads[0]);
+            for inst in &inv.insts {
+                for t in 0..2 {
+                    let vals: Vec<Expr> = inst.iter().map(|e| self.expr(e, t)).collect();
+                    let mut range: Vec<Expr> = vals
+                        .iter()
+                        .map(|v| Expr::ult(v.clone(), size.clone()))
+                        .collect();
+                    let saved = self.lid.clone();
+                    self.lid[t][0] = vals[0].clone();
+                    if let Some(b) = vals.get(1) {
+                        self.lid[1 - t][0] = b.clone();
+                        range.push(Expr::not(Expr::eq(vals[0].clone(), b.clone())));
+                        range.push(self.same_group.clone());
+                    }
+                    self.enabled = Some(p.clone());
+                    let holds = Expr::to_bool(self.expr(&localize_reads(&inv.expr), t));
+                    self.enabled = None;
+                    self.lid = saved;
+                    self.emit(Stmt::Assume(Expr::implies(
+                        Expr::and2(p[t].clone(), Expr::and(range)),
+                        holds,
+                    )));
+                }
+            }
+        }
+        for v in self.not_accessed.clone().into_iter().flatten().flatten() {
+            self.emit(Stmt::Havoc(v));
+        }
+    }
+}
+
+/// The arrays read by any barrier invariant of the kernel.
+fn read_by_barrier_invariants(k: &ast::Kernel) -> std::collections::BTreeSet<String> {
+    fn block(b: &ast::Block, out: &mut std::collections::BTreeSet<String>) {
+        for s in &b.stmts {
+            match &s.kind {
+                ast::StmtKind::Barrier(f) => f
+                    .invariants
+                    .iter()
+                    .for_each(|i| out.extend(reads_of(&i.expr))),
+                ast::StmtKind::If(_, t, e) => {
+                    block(t, out);
+                    match e.as_deref() {
+                        Some(ast::Else::Block(b)) => block(b, out),
+                        Some(ast::Else::If(s)) => block(
+                            &ast::Block {
+                                stmts: vec![s.clone()],
+                                span: s.span,
+                            },
+                            out,
+                        ),
+                        None => {}
+                    }
+                }
+                ast::StmtKind::While { body, .. } => block(body, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    k.procs.iter().for_each(|p| block(&p.body, &mut out));
+    block(&k.main, &mut out);
+    out
+}
+
+/// The arrays an expression reads.
+fn reads_of(e: &ast::Expr) -> Vec<String> {
+    let mut out = Vec::new();
+    e.walk(&mut |s| {
+        if let ExprKind::Index(a, _) = &s.kind {
+            out.push(a.name.clone());
+        }
+    });
+    out
+}
+
+/// The variables an expression names, first occurrences (locals or params; the caller
+/// tells them apart).
+fn locals_of(e: &ast::Expr) -> Vec<ast::Ident> {
+    let mut out: Vec<ast::Ident> = Vec::new();
+    e.walk(&mut |s| {
+        if let ExprKind::Var(x) = &s.kind {
+            if !out.iter().any(|y| y.name == x.name) {
+                out.push(x.clone());
+            }
+        }
+    });
+    out
+}
+
+/// `e` with every read whose index uses only the partner's values (`A[other(lid)]`) read in
+/// the partner's copy (`other(A[lid])`).
+fn localize_reads(e: &ast::Expr) -> ast::Expr {
+    let mut out = e.clone();
+    rewrite(&mut out);
+    out
+}
+
+fn rewrite(e: &mut ast::Expr) {
+    if let ExprKind::Index(a, i) = &e.kind {
+        if let Some(stripped) = partner_only(i) {
+            let span = e.span;
+            let read = ast::Expr::new(ExprKind::Index(a.clone(), Box::new(stripped)), span);
+            *e = ast::Expr::new(
+                ExprKind::Call(ast::Ident::new(Builtin::Other.name(), span), vec![read]),
+                span,
+            );
+            return;
+        }
+    }
+    match &mut e.kind {
+        ExprKind::Index(_, i) | ExprKind::Unary(_, i) => rewrite(i),
+        ExprKind::Binary(_, a, b) => {
+            rewrite(a);
+            rewrite(b);
+        }
+        ExprKind::Cond(c, a, b) => {
+            rewrite(c);
+            rewrite(a);
+            rewrite(b);
+        }
+        // Inside `other` the thread is the partner already.
+        ExprKind::Call(f, _) if Builtin::from_name(&f.name) == Some(Builtin::Other) => {}
+        ExprKind::Call(_, args) => args.iter_mut().for_each(rewrite),
+        _ => {}
+    }
+}
+
+/// If every variable and id in `i` is inside `other(...)` (and there is one): `i` with
+/// those `other`s removed.
+fn partner_only(i: &ast::Expr) -> Option<ast::Expr> {
+    fn strip(e: &ast::Expr, inside: bool, seen: &mut bool) -> Option<ast::Expr> {
+        let k = match &e.kind {
+            ExprKind::Call(f, args)
+                if Builtin::from_name(&f.name) == Some(Builtin::Other) && args.len() == 1 =>
+            {
+                if inside {
+                    return None;
+                }
+                return strip(&args[0], true, seen);
+            }
+            ExprKind::Var(_) | ExprKind::Special(..) => {
+                if !inside {
+                    return None;
+                }
+                *seen = true;
+                e.kind.clone()
+            }
+            ExprKind::Num(_) | ExprKind::Bool(_) => e.kind.clone(),
+            ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(strip(a, inside, seen)?)),
+            ExprKind::Binary(op, a, b) => ExprKind::Binary(
+                *op,
+                Box::new(strip(a, inside, seen)?),
+                Box::new(strip(b, inside, seen)?),
+            ),
+            ExprKind::Cond(c, a, b) => ExprKind::Cond(
+                Box::new(strip(c, inside, seen)?),
+                Box::new(strip(a, inside, seen)?),
+                Box::new(strip(b, inside, seen)?),
+            ),
+            _ => return None,
+        };
+        Some(ast::Expr::new(k, e.span))
+    }
+    let mut seen = false;
+    strip(i, false, &mut seen).filter(|_| seen)
+}
+
+/// Every read in `e` with the conditions under which it is evaluated (the left side of
+/// `implies`, `&&`, `||` and `?:`, as GPUVerify's access check; conditions inside
+/// `other(...)` wrapped in it again) and whether it is inside `other(...)`.
+fn collect_reads<'e>(
+    e: &'e ast::Expr,
+    path: Vec<ast::Expr>,
+    in_other: bool,
+    out: &mut Vec<(&'e ast::Ident, &'e ast::Expr, Vec<ast::Expr>, bool)>,
+) {
+    let with = |c: ast::Expr| {
+        let mut p = path.clone();
+        let span = c.span;
+        p.push(if in_other {
+            ast::Expr::new(
+                ExprKind::Call(ast::Ident::new(Builtin::Other.name(), span), vec![c]),
+                span,
+            )
+        } else {
+            c
+        });
+        p
+    };
+    let not = |c: &ast::Expr| {
+        ast::Expr::new(ExprKind::Unary(ast::UnOp::Not, Box::new(c.clone())), c.span)
+    };
+    match &e.kind {
+        ExprKind::Index(a, i) => {
+            collect_reads(i, path.clone(), in_other, out);
+            out.push((a, i, path, in_other));
+        }
+        ExprKind::Binary(ast::BinOp::LAnd, a, b) => {
+            collect_reads(a, path.clone(), in_other, out);
+            collect_reads(b, with((**a).clone()), in_other, out);
+        }
+        ExprKind::Binary(ast::BinOp::LOr, a, b) => {
+            collect_reads(a, path.clone(), in_other, out);
+            collect_reads(b, with(not(a)), in_other, out);
+        }
+        ExprKind::Binary(_, a, b) => {
+            collect_reads(a, path.clone(), in_other, out);
+            collect_reads(b, path, in_other, out);
+        }
+        ExprKind::Unary(_, a) => collect_reads(a, path, in_other, out),
+        ExprKind::Cond(c, a, b) => {
+            collect_reads(c, path.clone(), in_other, out);
+            collect_reads(a, with((**c).clone()), in_other, out);
+            collect_reads(b, with(not(c)), in_other, out);
+        }
+        ExprKind::Call(f, args)
+            if Builtin::from_name(&f.name) == Some(Builtin::Implies) && args.len() == 2 =>
+        {
+            collect_reads(&args[0], path.clone(), in_other, out);
+            collect_reads(&args[1], with(args[0].clone()), in_other, out);
+        }
+        ExprKind::Call(f, args) => {
+            let other = in_other || Builtin::from_name(&f.name) == Some(Builtin::Other);
+            args.iter()
+                .for_each(|a| collect_reads(a, path.clone(), other, out));
+        }
+        _ => {}
+    }
+}
