@@ -27,10 +27,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub check: CheckArgs,
     /// Use the equality abstraction for every array.
-    #[arg(
-        long = "equality-abstraction",
-        conflicts_with = "adversarial_abstraction"
-    )]
+    #[arg(long = "equality-abstraction", conflicts_with = "adversarial_abstraction")]
     pub equality_abstraction: bool,
     /// Use the adversarial abstraction for every array.
     #[arg(long = "adversarial-abstraction")]
@@ -92,26 +89,17 @@ const MAX_TIMEOUT: f64 = 1e9;
 impl VerifyArgs {
     pub fn validate(&self) -> Result<(), String> {
         match self.timeout {
-            Some(t) if !(t > 0.0 && t <= MAX_TIMEOUT) => Err(format!(
-                "`--timeout={t}`: expected a positive number of seconds, at most {MAX_TIMEOUT:e}"
-            )),
+            Some(t) if !(t > 0.0 && t <= MAX_TIMEOUT) => {
+                Err(format!("`--timeout={t}`: expected a positive number of seconds, at most {MAX_TIMEOUT:e}"))
+            }
             _ => Ok(()),
         }
     }
 
     /// The arrays of `--vcgen-opt=/checkArrays:A,B` (the last such option).
     pub fn check_arrays(&self) -> Option<Vec<String>> {
-        let list = self
-            .vcgen_opt
-            .iter()
-            .rev()
-            .find_map(|o| o.strip_prefix("/checkArrays:"))?;
-        Some(
-            list.split(',')
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect(),
-        )
+        let list = self.vcgen_opt.iter().rev().find_map(|o| o.strip_prefix("/checkArrays:"))?;
+        Some(list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
     }
 
     pub fn options(&self, file: &std::path::Path, launch: Launch, explain: bool) -> Options {
@@ -180,17 +168,9 @@ pub fn run(a: Args) -> Exit {
         return Exit::BadInput;
     }
     let n = a.files.len();
-    let jobs = a
-        .jobs
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|x| x.get())
-                .unwrap_or(1)
-        })
-        .clamp(1, n);
+    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|x| x.get()).unwrap_or(1)).clamp(1, n);
     let next = AtomicUsize::new(0);
-    let results: Arc<Vec<Mutex<Option<FileResult>>>> =
-        Arc::new((0..n).map(|_| Mutex::new(None)).collect());
+    let results: Arc<Vec<Mutex<Option<FileResult>>>> = Arc::new((0..n).map(|_| Mutex::new(None)).collect());
     let paths: Vec<String> = a.files.iter().map(|p| p.display().to_string()).collect();
     // `--timeout` bounds the whole command: past it (and a grace for the cooperative stop,
     // which reports more), the watchdog prints what is finished, the rest as inconclusive.
@@ -199,12 +179,7 @@ pub fn run(a: Args) -> Exit {
         let (results, paths, json) = (results.clone(), paths.clone(), a.json);
         limits::Watchdog::start(limit, move || {
             progress::clear();
-            print_results(
-                &results,
-                &paths,
-                json,
-                &format!("the time limit of {t} s ran out (--timeout)"),
-            );
+            print_results(&results, &paths, json, &format!("the time limit of {t} s ran out (--timeout)"));
         })
     });
     std::thread::scope(|sc| {
@@ -230,12 +205,7 @@ pub fn run(a: Args) -> Exit {
 
 /// Print each file's report in order (text, or one JSON object per line); a file with no
 /// result is reported as inconclusive for `missing`. Gives the worst exit code.
-fn print_results(
-    results: &[Mutex<Option<FileResult>>],
-    paths: &[String],
-    json: bool,
-    missing: &str,
-) -> Exit {
+fn print_results(results: &[Mutex<Option<FileResult>>], paths: &[String], json: bool, missing: &str) -> Exit {
     let mut worst = Exit::Ok;
     let mut out = String::new();
     for (slot, path) in results.iter().zip(paths) {
@@ -247,9 +217,7 @@ fn print_results(
         });
         worst = worst.max(r.code);
         if json {
-            let v = r
-                .json
-                .unwrap_or_else(|| json!({ "file": path, "verdict": "bad_input", "defects": [] }));
+            let v = r.json.unwrap_or_else(|| json!({ "file": path, "verdict": "bad_input", "defects": [] }));
             out.push_str(&serde_json::to_string(&v).unwrap_or_default());
             out.push('\n');
         } else {
@@ -275,25 +243,14 @@ pub struct Analysed {
 }
 
 /// Load, verify and replay the defects of one file (progress on a terminal).
-pub fn analyse(
-    path: &std::path::Path,
-    v: &VerifyArgs,
-    explain: bool,
-    progress_prefix: String,
-) -> Result<Analysed, Exit> {
+pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_prefix: String) -> Result<Analysed, Exit> {
     input::set_warp_sync(v.check.warp_sync);
     let (src, c, launch) = input::load(path, &v.launch, true)?;
     if let Some(only) = v.check_arrays() {
-        let arrays: Vec<&str> = c
-            .kernel
-            .decls
-            .iter()
-            .filter_map(|d| match &d.kind {
-                kpl_lang::ast::DeclKind::Shared { name, .. }
-                | kpl_lang::ast::DeclKind::Global { name, .. } => Some(name.name.as_str()),
-                _ => None,
-            })
-            .collect();
+        let arrays: Vec<&str> = c.kernel.decls.iter().filter_map(|d| match &d.kind {
+            kpl_lang::ast::DeclKind::Shared { name, .. } | kpl_lang::ast::DeclKind::Global { name, .. } => Some(name.name.as_str()),
+            _ => None,
+        }).collect();
         if let Some(bad) = only.iter().find(|a| !arrays.contains(&a.as_str())) {
             eprintln!("error: Array name '{bad}' specified for restricted checking is not found (the kernel's arrays: {})", arrays.join(", "));
             return Err(Exit::BadInput);
@@ -318,9 +275,7 @@ pub fn analyse(
             // A called function's races are checked where it is inlined.
             opts.only_divergence |= !check.whole;
             let what = format!("{} (checked on its own)", check.function);
-            let f = verify_loaded(src, c, launch, opts, &|m: &str| {
-                show(&format!("{what}: {m}"))
-            });
+            let f = verify_loaded(src, c, launch, opts, &|m: &str| show(&format!("{what}: {m}")));
             kernel.functions.push((check.function, f));
         }
     }
@@ -328,20 +283,9 @@ pub fn analyse(
 }
 
 /// Verify a loaded kernel and replay its defects in the interpreter.
-fn verify_loaded(
-    src: input::Source,
-    c: kpl_lang::Checked,
-    launch: Launch,
-    opts: Options,
-    show: &dyn Fn(&str),
-) -> Analysed {
+fn verify_loaded(src: input::Source, c: kpl_lang::Checked, launch: Launch, opts: Options, show: &dyn Fn(&str)) -> Analysed {
     let mut report = verify::verify(&c.core, &opts, show);
-    let ro = ReplayOptions {
-        inter_group: !opts.only_intra_group,
-        benign: opts.benign,
-        max_steps: 20_000_000,
-        warp_sync: opts.warp_sync,
-    };
+    let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: 20_000_000, warp_sync: opts.warp_sync };
     let mut confirmed = Vec::new();
     for i in 0..report.findings.len() {
         let seen = replay::reproduce(&c, launch, &report.program, &report.findings[i], &ro);
@@ -350,40 +294,18 @@ fn verify_loaded(
             report.findings[i].witness = w;
         }
     }
-    Analysed {
-        src,
-        checked: c,
-        launch,
-        opts,
-        report,
-        confirmed,
-        functions: Vec::new(),
-    }
+    Analysed { src, checked: c, launch, opts, report, confirmed, functions: Vec::new() }
 }
 
 fn one(a: &Args, i: usize, n: usize) -> FileResult {
-    let prefix = if n > 1 {
-        format!("[{}/{n}] ", i + 1)
-    } else {
-        String::new()
-    };
+    let prefix = if n > 1 { format!("[{}/{n}] ", i + 1) } else { String::new() };
     let an = match analyse(&a.files[i], &a.v, false, prefix) {
         Ok(x) => x,
-        Err(code) => {
-            return FileResult {
-                code,
-                text: String::new(),
-                json: None,
-            }
-        }
+        Err(code) => return FileResult { code, text: String::new(), json: None },
     };
     if let Err(e) = dump(a, &an.src.path, &an.report) {
         eprintln!("error: {e}");
-        return FileResult {
-            code: Exit::BadInput,
-            text: String::new(),
-            json: None,
-        };
+        return FileResult { code: Exit::BadInput, text: String::new(), json: None };
     }
     present(&an, a.json)
 }
@@ -393,12 +315,8 @@ fn one(a: &Args, i: usize, n: usize) -> FileResult {
 /// if every one is.
 pub fn present(an: &Analysed, json_out: bool) -> FileResult {
     let src = &an.src;
-    let parts: Vec<&Analysed> = std::iter::once(an)
-        .chain(an.functions.iter().map(|(_, f)| f))
-        .collect();
-    let defects_in = parts
-        .iter()
-        .find(|p| matches!(p.report.outcome, Outcome::Defects));
+    let parts: Vec<&Analysed> = std::iter::once(an).chain(an.functions.iter().map(|(_, f)| f)).collect();
+    let defects_in = parts.iter().find(|p| matches!(p.report.outcome, Outcome::Defects));
     let inconclusive = parts.iter().find_map(|p| match &p.report.outcome {
         Outcome::Inconclusive(why) => Some(why.clone()),
         _ => None,
@@ -412,26 +330,14 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
         Some(p) => verdict(&p.report, &p.confirmed),
         None => verdict(&an.report, &an.confirmed),
     };
-    let verdict = if defects_in.is_none() && inconclusive.is_some() {
-        "inconclusive"
-    } else {
-        verdict
-    };
+    let verdict = if defects_in.is_none() && inconclusive.is_some() { "inconclusive" } else { verdict };
     let mut diags = Vec::new();
     let mut defects = Vec::new();
     for (i, p) in parts.iter().enumerate() {
         let (report, launch) = (&p.report, p.launch);
         let dims = launch.dims_used();
         for (f, ok) in report.findings.iter().zip(&p.confirmed) {
-            let mut d = diagnostic(
-                report,
-                f.label,
-                &f.witness,
-                *ok,
-                dims,
-                launch,
-                &p.checked.layouts,
-            );
+            let mut d = diagnostic(report, f.label, &f.witness, *ok, dims, launch, &p.checked.layouts);
             if i > 0 {
                 let name = &an.functions[i - 1].0;
                 d = d.with_help(format!(
@@ -439,9 +345,7 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
                 ));
             }
             diags.push(d);
-            defects.push(defect_json(
-                &src.text, report, f.label, &f.witness, *ok, launch,
-            ));
+            defects.push(defect_json(&src.text, report, f.label, &f.witness, *ok, launch));
         }
     }
     progress::clear();
@@ -451,20 +355,7 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
             for p in &parts {
                 for f in &p.report.findings {
                     let l = &p.report.program.labels[f.label];
-                    eprint!(
-                        "{}",
-                        gpuverify_text::defect(
-                            &src.path,
-                            &src.text,
-                            &l.kind,
-                            &l.what,
-                            l.span,
-                            &f.witness,
-                            p.launch,
-                            dialect,
-                            &p.checked.layouts
-                        )
-                    );
+                    eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, l.span, &f.witness, p.launch, dialect, &p.checked.layouts));
                 }
             }
         }
@@ -475,45 +366,24 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
     let secs = time_ms as f64 / 1000.0;
     let checked_alone = match an.functions.len() {
         0 => String::new(),
-        n => format!(
-            "; {n} device function{} also checked on {} own (--no-inline)",
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "its" } else { "their" }
-        ),
+        n => format!("; {n} device function{} also checked on {} own (--no-inline)", if n == 1 { "" } else { "s" }, if n == 1 { "its" } else { "their" }),
     };
     let text = match (defects_in, &inconclusive) {
         (None, None) => {
             let only = if an.opts.only_divergence {
                 "; races not checked (--only-divergence)".to_string()
             } else {
-                an.opts
-                    .check_arrays
-                    .as_ref()
-                    .map(|a| format!("; races checked only on {}", a.join(", ")))
-                    .unwrap_or_default()
+                an.opts.check_arrays.as_ref().map(|a| format!("; races checked only on {}", a.join(", "))).unwrap_or_default()
             };
-            format!(
-                "{}: verified ({secs:.2} s, {} invariants inferred{only}{checked_alone})\n",
-                src.path, st.invariants_kept
-            )
+            format!("{}: verified ({secs:.2} s, {} invariants inferred{only}{checked_alone})\n", src.path, st.invariants_kept)
         }
         (Some(_), _) => {
             let n: usize = parts.iter().map(|p| p.report.findings.len()).sum();
-            let c: usize = parts
-                .iter()
-                .map(|p| p.confirmed.iter().filter(|x| **x).count())
-                .sum();
-            let mut t = format!(
-                "{}: {verdict}: {n} defect{} ({c} confirmed by the interpreter) ({secs:.2} s)\n",
-                src.path,
-                if n == 1 { "" } else { "s" }
-            );
+            let c: usize = parts.iter().map(|p| p.confirmed.iter().filter(|x| **x).count()).sum();
+            let mut t = format!("{}: {verdict}: {n} defect{} ({c} confirmed by the interpreter) ({secs:.2} s)\n", src.path, if n == 1 { "" } else { "s" });
             for p in &parts {
                 if let Some(why) = &p.report.unknown {
-                    t.push_str(&format!(
-                        "{}: the search for more defects stopped: {why}\n",
-                        src.path
-                    ));
+                    t.push_str(&format!("{}: the search for more defects stopped: {why}\n", src.path));
                 }
             }
             t
@@ -537,11 +407,7 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
             "simplify_ms": st.simplify_ms, "solver_ms": st.solver_ms, "solver_ms_unsimplified": st.solver_ms_unsimplified,
         },
     });
-    FileResult {
-        code,
-        text,
-        json: Some(json),
-    }
+    FileResult { code, text, json: Some(json) }
 }
 
 fn verdict_of(a: &Analysed) -> &'static str {
@@ -550,10 +416,7 @@ fn verdict_of(a: &Analysed) -> &'static str {
 
 /// For `.cu` and `.cl` files, defects are also printed as GPUVerify prints them.
 fn gpuverify_dialect(path: &str) -> Option<gpuverify_text::Dialect> {
-    match std::path::Path::new(path)
-        .extension()
-        .and_then(|e| e.to_str())
-    {
+    match std::path::Path::new(path).extension().and_then(|e| e.to_str()) {
         Some("cu") => Some(gpuverify_text::Dialect::Cuda),
         Some("cl") => Some(gpuverify_text::Dialect::OpenCl),
         _ => None,
@@ -575,10 +438,7 @@ fn verdict(r: &Report, confirmed: &[bool]) -> &'static str {
                 .filter(|(_, c)| **c || !any_confirmed)
                 .map(|(f, _)| kind(&r.program.labels[f.label].kind))
                 .collect();
-            ["out_of_bounds", "race", "divergence", "assertion"]
-                .into_iter()
-                .find(|k| kinds.contains(k))
-                .unwrap_or("assertion")
+            ["out_of_bounds", "race", "divergence", "assertion"].into_iter().find(|k| kinds.contains(k)).unwrap_or("assertion")
         }
     }
 }
@@ -597,13 +457,7 @@ fn span(s: (usize, usize)) -> Span {
 }
 
 fn ids_text(t: &Ids, n: usize) -> String {
-    render::thread_text(
-        &kpl_semantics::report::ThreadId {
-            group: t.group,
-            local: t.local,
-        },
-        n,
-    )
+    render::thread_text(&kpl_semantics::report::ThreadId { group: t.group, local: t.local }, n)
 }
 
 fn ids_json(t: &Ids) -> Value {
@@ -620,33 +474,14 @@ fn race_kind(second: AccessKind, logged: AccessKind) -> &'static str {
 }
 
 fn witness_text(w: &Witness, dims: usize) -> String {
-    let mut parts = vec![format!(
-        "threads {} and {}",
-        ids_text(&w.threads[0], dims),
-        ids_text(&w.threads[1], dims)
-    )];
+    let mut parts = vec![format!("threads {} and {}", ids_text(&w.threads[0], dims), ids_text(&w.threads[1], dims))];
     if !w.params.is_empty() {
-        parts.push(format!(
-            "params {}",
-            w.params
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        parts.push(format!("params {}", w.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")));
     }
     format!("witness: {}", parts.join("; "))
 }
 
-fn diagnostic(
-    r: &Report,
-    label: usize,
-    w: &Witness,
-    confirmed: bool,
-    dims: usize,
-    launch: Launch,
-    layouts: &render::Layouts,
-) -> Diagnostic {
+fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usize, launch: Launch, layouts: &render::Layouts) -> Diagnostic {
     let l = &r.program.labels[label];
     let status = if confirmed { "confirmed" } else { "possible" };
     let note = if confirmed {
@@ -655,99 +490,50 @@ fn diagnostic(
         "the interpreter did not reproduce it from the witness inputs: it may come from the abstraction or from loop invariants that are too weak".to_string()
     };
     let d = match &l.kind {
-        LabelKind::Race {
-            array,
-            second,
-            logged,
-            ..
-        } => {
-            let scope = if w.same_group {
-                "intra-group"
-            } else {
-                "inter-group"
-            };
+        LabelKind::Race { array, second, logged, .. } => {
+            let scope = if w.same_group { "intra-group" } else { "inter-group" };
             let at = match w.index {
                 Some(i) => layouts.element_text(array, i as u64),
-                None => layouts
-                    .names
-                    .get(array)
-                    .cloned()
-                    .unwrap_or_else(|| array.clone()),
+                None => layouts.names.get(array).cloned().unwrap_or_else(|| array.clone()),
             };
             let mut d = Diagnostic::error(
-                format!(
-                    "{status} {} race on {at} ({scope})",
-                    race_kind(*second, *logged)
-                ),
+                format!("{status} {} race on {at} ({scope})", race_kind(*second, *logged)),
                 span(l.span),
             )
-            .with_label(format!(
-                "{} by {}",
-                second.name(),
-                ids_text(&w.threads[1], dims)
-            ));
+            .with_label(format!("{} by {}", second.name(), ids_text(&w.threads[1], dims)));
             if let Some(s) = w.logged {
-                d = d.with_secondary(
-                    span(s),
-                    format!("{} by {}", logged.name(), ids_text(&w.threads[0], dims)),
-                );
+                d = d.with_secondary(span(s), format!("{} by {}", logged.name(), ids_text(&w.threads[0], dims)));
             }
             d
         }
-        LabelKind::Divergence => {
-            Diagnostic::error(format!("{status} barrier divergence"), span(l.span)).with_label(
-                format!(
-                    "reached by {} and {} under different predicates",
-                    ids_text(&w.threads[0], dims),
-                    ids_text(&w.threads[1], dims)
-                ),
-            )
-        }
+        LabelKind::Divergence => Diagnostic::error(format!("{status} barrier divergence"), span(l.span)).with_label(format!(
+            "reached by {} and {} under different predicates",
+            ids_text(&w.threads[0], dims),
+            ids_text(&w.threads[1], dims)
+        )),
         LabelKind::Assertion if layouts.null_checks.contains_key(&span(l.span)) => {
-            let p = layouts
-                .null_checks
-                .get(&span(l.span))
-                .cloned()
-                .unwrap_or_default();
-            Diagnostic::error(
-                format!("{status} null pointer access: {p} may be NULL here"),
-                span(l.span),
-            )
-            .with_label(format!("by {}", ids_text(&w.threads[0], dims)))
+            let p = layouts.null_checks.get(&span(l.span)).cloned().unwrap_or_default();
+            Diagnostic::error(format!("{status} null pointer access: {p} may be NULL here"), span(l.span))
+                .with_label(format!("by {}", ids_text(&w.threads[0], dims)))
         }
-        LabelKind::Assertion => Diagnostic::error(
-            format!("{status} assertion failure: {}", l.what),
-            span(l.span),
-        )
-        .with_label(format!("false in {}", ids_text(&w.threads[0], dims))),
+        LabelKind::Assertion | LabelKind::BarrierInvariant(_) => Diagnostic::error(format!("{status} assertion failure: {}", l.what), span(l.span))
+            .with_label(format!("false in {}", ids_text(&w.threads[0], dims))),
         LabelKind::Invariant { entry } => Diagnostic::error(
             format!(
                 "{status} assertion failure: loop invariant {}",
-                if *entry {
-                    "does not hold on entry"
-                } else {
-                    "is not maintained by the loop"
-                }
+                if *entry { "does not hold on entry" } else { "is not maintained by the loop" }
             ),
             span(l.span),
         )
         .with_label(l.what.clone()),
         LabelKind::OutOfBounds { array, size } => {
             let idx = w.index.map(|i| format!("[{i}]")).unwrap_or_default();
-            Diagnostic::error(
-                format!(
-                    "{status} out-of-bounds {} {array}{idx} (size {size})",
-                    l.what.split(' ').next().unwrap_or("access")
-                ),
-                span(l.span),
-            )
-            .with_label(format!("by {}", ids_text(&w.threads[0], dims)))
+            Diagnostic::error(format!("{status} out-of-bounds {} {array}{idx} (size {size})", l.what.split(' ').next().unwrap_or("access")), span(l.span))
+                .with_label(format!("by {}", ids_text(&w.threads[0], dims)))
         }
         LabelKind::Candidate { .. } => Diagnostic::error("candidate invariant", span(l.span)),
         // `verify` makes no performance checks (`kpl perf --all-inputs` does).
-        LabelKind::Perf { check, .. } => {
-            Diagnostic::error(format!("{status} {}", check.name()), span(l.span))
-        }
+        LabelKind::Perf { check, .. } => Diagnostic::error(format!("{status} {}", check.name()), span(l.span)),
     };
     let _ = launch;
     d.with_help(note).with_help(witness_text(w, dims))
@@ -757,14 +543,7 @@ pub(crate) fn witness_json(w: &Witness, launch: Launch, shared: &dyn Fn(&str) ->
     render::inputs_json(&w.params, &w.arrays, launch, shared)
 }
 
-fn defect_json(
-    src: &str,
-    r: &Report,
-    label: usize,
-    w: &Witness,
-    confirmed: bool,
-    launch: Launch,
-) -> Value {
+fn defect_json(src: &str, r: &Report, label: usize, w: &Witness, confirmed: bool, launch: Launch) -> Value {
     let l = &r.program.labels[label];
     let (line, col) = line_col(src, l.span.0);
     let pos = |s: (usize, usize)| {
@@ -773,12 +552,7 @@ fn defect_json(
     };
     let shared = |name: &str| r.program.arrays.iter().any(|a| a.name == name && a.shared);
     let mut v = match &l.kind {
-        LabelKind::Race {
-            array,
-            second,
-            logged,
-            ..
-        } => {
+        LabelKind::Race { array, second, logged, .. } => {
             let mut accesses = Vec::new();
             if let Some(s) = w.logged {
                 let (ll, lc) = pos(s);
@@ -795,17 +569,13 @@ fn defect_json(
         }
         LabelKind::Divergence => json!({ "kind": "divergence", "line": line, "col": col,
             "threads": [ids_json(&w.threads[0]), ids_json(&w.threads[1])] }),
-        LabelKind::Assertion => {
-            json!({ "kind": "assertion", "line": line, "col": col, "thread": ids_json(&w.threads[0]), "what": l.what })
-        }
-        LabelKind::Invariant { entry } => {
-            json!({ "kind": "assertion", "line": line, "col": col, "invariant": true,
-            "fails": if *entry { "on entry" } else { "not maintained" }, "what": l.what, "thread": ids_json(&w.threads[0]) })
-        }
-        LabelKind::OutOfBounds { array, size } => {
-            json!({ "kind": "out_of_bounds", "array": array, "index": w.index, "size": size,
-            "accesses": [ { "thread": ids_json(&w.threads[0]), "op": l.what.split(' ').next().unwrap_or("access"), "line": line, "col": col } ] })
-        }
+        LabelKind::Assertion => json!({ "kind": "assertion", "line": line, "col": col, "thread": ids_json(&w.threads[0]), "what": l.what }),
+        LabelKind::BarrierInvariant(c) => json!({ "kind": "assertion", "line": line, "col": col, "thread": ids_json(&w.threads[0]), "what": l.what,
+            "barrier_invariant": c.name() }),
+        LabelKind::Invariant { entry } => json!({ "kind": "assertion", "line": line, "col": col, "invariant": true,
+            "fails": if *entry { "on entry" } else { "not maintained" }, "what": l.what, "thread": ids_json(&w.threads[0]) }),
+        LabelKind::OutOfBounds { array, size } => json!({ "kind": "out_of_bounds", "array": array, "index": w.index, "size": size,
+            "accesses": [ { "thread": ids_json(&w.threads[0]), "op": l.what.split(' ').next().unwrap_or("access"), "line": line, "col": col } ] }),
         LabelKind::Candidate { .. } => json!({ "kind": "assertion" }),
         LabelKind::Perf { check, .. } => json!({ "kind": check.name(), "line": line, "col": col }),
     };
@@ -822,12 +592,8 @@ fn dump(a: &Args, path: &str, r: &Report) -> Result<(), String> {
     if a.dump.is_empty() {
         return Ok(());
     }
-    let stem = std::path::Path::new(path)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("kernel");
-    std::fs::create_dir_all(&a.dump_dir)
-        .map_err(|e| format!("cannot create `{}`: {e}", a.dump_dir.display()))?;
+    let stem = std::path::Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("kernel");
+    std::fs::create_dir_all(&a.dump_dir).map_err(|e| format!("cannot create `{}`: {e}", a.dump_dir.display()))?;
     let write = |ext: &str, text: String| {
         let p = a.dump_dir.join(format!("{stem}.{ext}"));
         std::fs::write(&p, text).map_err(|e| format!("cannot write `{}`: {e}", p.display()))
@@ -846,23 +612,13 @@ fn dump(a: &Args, path: &str, r: &Report) -> Result<(), String> {
             let cand = &r.program.candidates[i];
             let kept = r.kept.get(i).copied().unwrap_or(false);
             for f in c {
-                s.push_str(&format!(
-                    "(candidate {i} {} \"{}\" {})\n",
-                    if kept { "kept" } else { "dropped" },
-                    cand.rule,
-                    t.show(*f)
-                ));
+                s.push_str(&format!("(candidate {i} {} \"{}\" {})\n", if kept { "kept" } else { "dropped" }, cand.rule, t.show(*f)));
             }
         }
         for (l, c) in enc.checks.iter().enumerate() {
             if let Some(c) = c {
                 let lab = &r.program.labels[l];
-                s.push_str(&format!(
-                    "(check {l} \"{:?}: {}\" {})\n",
-                    lab.kind,
-                    lab.what,
-                    t.show(c.fail)
-                ));
+                s.push_str(&format!("(check {l} \"{:?}: {}\" {})\n", lab.kind, lab.what, t.show(c.fail)));
             }
         }
         write("vc", s)?;
@@ -878,22 +634,9 @@ fn dump(a: &Args, path: &str, r: &Report) -> Result<(), String> {
             .checks
             .iter()
             .enumerate()
-            .filter_map(|(l, c)| {
-                c.as_ref().map(|c| {
-                    (
-                        format!(
-                            "label {l}: {} (sat = it can fail)",
-                            r.program.labels[l].what
-                        ),
-                        c.fail,
-                    )
-                })
-            })
+            .filter_map(|(l, c)| c.as_ref().map(|c| (format!("label {l}: {} (sat = it can fail)", r.program.labels[l].what), c.fail)))
             .collect();
-        write(
-            "smt2",
-            kpl_certify::vc_to_smt::script(&terms, &enc.defs, &assumptions, &goals),
-        )?;
+        write("smt2", kpl_certify::vc_to_smt::script(&terms, &enc.defs, &assumptions, &goals))?;
     }
     Ok(())
 }

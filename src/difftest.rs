@@ -21,18 +21,10 @@ pub fn sizes(memory: &[(String, ArrayContents)]) -> Result<BTreeMap<String, u32>
             ArrayContents::Dense(v) => v.len() as u64,
             ArrayContents::PerGroup(gs) => gs.first().map(|g| g.len()).unwrap_or(0) as u64,
             ArrayContents::Sparse(m) => m.keys().next_back().map(|k| *k as u64 + 1).unwrap_or(1),
-            ArrayContents::SparsePerGroup(ms) => ms
-                .iter()
-                .filter_map(|m| m.keys().next_back())
-                .map(|k| *k as u64 + 1)
-                .max()
-                .unwrap_or(1),
+            ArrayContents::SparsePerGroup(ms) => ms.iter().filter_map(|m| m.keys().next_back()).map(|k| *k as u64 + 1).max().unwrap_or(1),
         };
         if n > MAX_WORDS as u64 {
-            return Err(format!(
-                "array `{name}` is used up to index {}: too large to compare on a device",
-                n - 1
-            ));
+            return Err(format!("array `{name}` is used up to index {}: too large to compare on a device", n - 1));
         }
         out.insert(name.clone(), n.max(1) as u32);
     }
@@ -41,10 +33,7 @@ pub fn sizes(memory: &[(String, ArrayContents)]) -> Result<BTreeMap<String, u32>
 
 /// A budget that keeps a run short: inputs that need more are replaced by smaller ones.
 pub fn interpreter_options() -> kpl_semantics::Options {
-    kpl_semantics::Options {
-        max_steps: 2_000_000,
-        ..kpl_semantics::Options::default()
-    }
+    kpl_semantics::Options { max_steps: 2_000_000, ..kpl_semantics::Options::default() }
 }
 
 /// An interpreter run to compare with: its inputs, result and the arrays' sizes.
@@ -61,11 +50,7 @@ pub struct Reference {
 /// After that, params are drawn from the constants the `requires` clauses mention (and
 /// their neighbours), which meets equalities and bounds random values almost never do.
 /// Gives `None` when no attempt does (the input set is skipped).
-pub fn reference(
-    prog: &kpl_semantics::Program,
-    seed: u64,
-    opts: &kpl_semantics::Options,
-) -> Option<Reference> {
+pub fn reference(prog: &kpl_semantics::Program, seed: u64, opts: &kpl_semantics::Options) -> Option<Reference> {
     use kpl_semantics::report::Outcome;
     const BITS: [u32; 8] = [32, 16, 12, 8, 6, 4, 2, 1];
     const TRIES: u32 = 3;
@@ -82,9 +67,7 @@ pub fn reference(
         let mut inputs = Inputs::from_seed(seed);
         if attempt > 0 {
             for p in &prog.params {
-                let h = kpl_lang::rng::mix(
-                    seed ^ attempt.wrapping_mul(0x9E37_79B9) ^ kpl_semantics::inputs::fnv1a(p),
-                );
+                let h = kpl_lang::rng::mix(seed ^ attempt.wrapping_mul(0x9E37_79B9) ^ kpl_semantics::inputs::fnv1a(p));
                 let v = (h >> 32) as u32;
                 let v = match BITS.get(level) {
                     Some(32) => v,
@@ -109,22 +92,12 @@ pub fn reference(
             }
             Outcome::Defect(_) => {
                 let sizes = sizes(&result.memory).unwrap_or_default();
-                return Some(Reference {
-                    inputs,
-                    result,
-                    sizes,
-                });
+                return Some(Reference { inputs, result, sizes });
             }
             Outcome::Ok => {}
         }
         match sizes(&result.memory) {
-            Ok(sizes) => {
-                return Some(Reference {
-                    inputs,
-                    result,
-                    sizes,
-                })
-            }
+            Ok(sizes) => return Some(Reference { inputs, result, sizes }),
             Err(_) => (level, tries) = (level + 1, 0),
         }
     }
@@ -142,11 +115,7 @@ impl InputSet {
     pub fn replay(&self, inputs: &Inputs) -> String {
         match self {
             InputSet::Seed(s) => {
-                let params: String = inputs
-                    .params
-                    .iter()
-                    .map(|(k, v)| format!(" --param {k}={v}"))
-                    .collect();
+                let params: String = inputs.params.iter().map(|(k, v)| format!(" --param {k}={v}")).collect();
                 format!("kpl run --seed {s}{params}")
             }
             InputSet::Given(file, _) => format!("kpl run --input {file}"),
@@ -162,28 +131,17 @@ impl InputSet {
 }
 
 /// The interpreter's run for an input set; `None` when it is infeasible or too long.
-pub fn reference_of(
-    prog: &kpl_semantics::Program,
-    set: &InputSet,
-    opts: &kpl_semantics::Options,
-) -> Option<Reference> {
+pub fn reference_of(prog: &kpl_semantics::Program, set: &InputSet, opts: &kpl_semantics::Options) -> Option<Reference> {
     use kpl_semantics::report::Outcome;
     match set {
         InputSet::Seed(s) => reference(prog, *s, opts),
         InputSet::Given(_, inputs) => {
             let result = kpl_semantics::run(prog, inputs.clone(), opts);
-            if matches!(
-                result.outcome,
-                Outcome::Infeasible { .. } | Outcome::Timeout
-            ) {
+            if matches!(result.outcome, Outcome::Infeasible { .. } | Outcome::Timeout) {
                 return None;
             }
             let sizes = sizes(&result.memory).ok()?;
-            Some(Reference {
-                inputs: inputs.clone(),
-                result,
-                sizes,
-            })
+            Some(Reference { inputs: inputs.clone(), result, sizes })
         }
     }
 }
@@ -217,12 +175,7 @@ fn requires_constants(prog: &kpl_semantics::Program) -> Vec<u32> {
 }
 
 /// The kernel's arguments for a launch with these inputs.
-pub fn arguments(
-    e: &Emitted,
-    launch: Launch,
-    inputs: &Inputs,
-    sizes: &BTreeMap<String, u32>,
-) -> Vec<ArgValue> {
+pub fn arguments(e: &Emitted, launch: Launch, inputs: &Inputs, sizes: &BTreeMap<String, u32>) -> Vec<ArgValue> {
     let groups = launch.num_groups() as u32;
     e.args
         .iter()
@@ -230,20 +183,11 @@ pub fn arguments(
             Arg::Param(p) => ArgValue::Word(inputs.param(p)),
             Arg::Global(g) => {
                 let n = sizes.get(g).copied().unwrap_or(1);
-                ArgValue::Buffer {
-                    data: (0..n).map(|i| inputs.element(g, None, i)).collect(),
-                    read: true,
-                }
+                ArgValue::Buffer { data: (0..n).map(|i| inputs.element(g, None, i)).collect(), read: true }
             }
             Arg::SharedInit { array, n } | Arg::SharedFinal { array, n } => {
-                let data = (0..groups)
-                    .flat_map(|g| (0..*n).map(move |i| (g, i)))
-                    .map(|(g, i)| inputs.element(array, Some(g), i))
-                    .collect();
-                ArgValue::Buffer {
-                    data,
-                    read: matches!(a, Arg::SharedFinal { .. }),
-                }
+                let data = (0..groups).flat_map(|g| (0..*n).map(move |i| (g, i))).map(|(g, i)| inputs.element(array, Some(g), i)).collect();
+                ArgValue::Buffer { data, read: matches!(a, Arg::SharedFinal { .. }) }
             }
             Arg::Local { n, .. } => ArgValue::Local(*n),
         })
@@ -262,19 +206,12 @@ pub struct Difference {
 /// The first element where the device's final arrays differ from the interpreter's. Every
 /// element of the device's buffers is compared: one the interpreter's run never touched
 /// must still hold its input value.
-pub fn first_difference(
-    e: &Emitted,
-    args: &[ArgValue],
-    interp: &[(String, ArrayContents)],
-    launch: Launch,
-    inputs: &Inputs,
-) -> Option<Difference> {
+pub fn first_difference(e: &Emitted, args: &[ArgValue], interp: &[(String, ArrayContents)], launch: Launch, inputs: &Inputs) -> Option<Difference> {
     let groups = launch.num_groups() as usize;
     let mut device: BTreeMap<&str, &Vec<u32>> = BTreeMap::new();
     for (a, v) in e.args.iter().zip(args) {
         match (a, v) {
-            (Arg::Global(n), ArgValue::Buffer { data, .. })
-            | (Arg::SharedFinal { array: n, .. }, ArgValue::Buffer { data, .. }) => {
+            (Arg::Global(n), ArgValue::Buffer { data, .. }) | (Arg::SharedFinal { array: n, .. }, ArgValue::Buffer { data, .. }) => {
                 device.insert(n.as_str(), data);
             }
             _ => {}
@@ -290,33 +227,20 @@ pub fn first_difference(
         })
     };
     for (name, c) in interp {
-        let Some(dev) = device.get(name.as_str()) else {
-            continue;
-        };
+        let Some(dev) = device.get(name.as_str()) else { continue };
         let per = dev.len().checked_div(groups).unwrap_or(0);
         let found = match c {
-            ArrayContents::Dense(v) => v
-                .iter()
-                .enumerate()
-                .find_map(|(i, w)| diff(name, None, i as u32, *w, dev.get(i))),
+            ArrayContents::Dense(v) => v.iter().enumerate().find_map(|(i, w)| diff(name, None, i as u32, *w, dev.get(i))),
             ArrayContents::Sparse(m) => (0..dev.len() as u32).find_map(|i| {
-                let want = m
-                    .get(&i)
-                    .copied()
-                    .unwrap_or_else(|| inputs.element(name, None, i));
+                let want = m.get(&i).copied().unwrap_or_else(|| inputs.element(name, None, i));
                 diff(name, None, i, want, dev.get(i as usize))
             }),
             ArrayContents::PerGroup(gs) => gs.iter().enumerate().find_map(|(g, v)| {
-                v.iter()
-                    .enumerate()
-                    .find_map(|(i, w)| diff(name, Some(g), i as u32, *w, dev.get(g * per + i)))
+                v.iter().enumerate().find_map(|(i, w)| diff(name, Some(g), i as u32, *w, dev.get(g * per + i)))
             }),
             ArrayContents::SparsePerGroup(ms) => ms.iter().enumerate().find_map(|(g, m)| {
                 (0..per as u32).find_map(|i| {
-                    let want = m
-                        .get(&i)
-                        .copied()
-                        .unwrap_or_else(|| inputs.element(name, Some(g as u32), i));
+                    let want = m.get(&i).copied().unwrap_or_else(|| inputs.element(name, Some(g as u32), i));
                     diff(name, Some(g), i, want, dev.get(g * per + i as usize))
                 })
             }),
@@ -329,12 +253,7 @@ pub fn first_difference(
 }
 
 /// The harness input file for these inputs (`param`, `global`, `shared` lines).
-pub fn inputs_text(
-    e: &Emitted,
-    launch: Launch,
-    inputs: &Inputs,
-    sizes: &BTreeMap<String, u32>,
-) -> String {
+pub fn inputs_text(e: &Emitted, launch: Launch, inputs: &Inputs, sizes: &BTreeMap<String, u32>) -> String {
     let groups = launch.num_groups() as u32;
     let mut s = String::new();
     for (a, v) in e.args.iter().zip(arguments(e, launch, inputs, sizes)) {

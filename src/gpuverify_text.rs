@@ -10,7 +10,7 @@
 use kpl_certify::witness::{Ids, Witness};
 use kpl_lang::span::locate;
 use kpl_lang::Launch;
-use kpl_reduction::seq::{AccessKind, LabelKind};
+use kpl_reduction::seq::{AccessKind, BarrierCheck, LabelKind};
 
 /// How GPUVerify names threads: OpenCL work items or CUDA threads.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -35,34 +35,17 @@ fn tuple(v: [u32; 3], hi: usize, spaces: bool) -> String {
         return v[0].to_string();
     }
     let sep = if spaces { ", " } else { "," };
-    format!(
-        "({})",
-        v[..=hi]
-            .iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join(sep)
-    )
+    format!("({})", v[..=hi].iter().map(|x| x.to_string()).collect::<Vec<_>>().join(sep))
 }
 
 /// `work item 5 with local id 5 in work group 0` (OpenCL) or `thread 5 in thread block 0
 /// (global id 5)` (CUDA).
 fn thread(t: &Ids, launch: Launch, dialect: Dialect, spaces: bool) -> String {
     let (bh, gh) = (highest(launch.threads), highest(launch.groups));
-    let global: [u32; 3] = std::array::from_fn(|k| {
-        t.group[k]
-            .wrapping_mul(launch.threads[k])
-            .wrapping_add(t.local[k])
-    });
-    let (local, group, global) = (
-        tuple(t.local, bh, spaces),
-        tuple(t.group, gh, spaces),
-        tuple(global, bh, spaces),
-    );
+    let global: [u32; 3] = std::array::from_fn(|k| t.group[k].wrapping_mul(launch.threads[k]).wrapping_add(t.local[k]));
+    let (local, group, global) = (tuple(t.local, bh, spaces), tuple(t.group, gh, spaces), tuple(global, bh, spaces));
     match dialect {
-        Dialect::OpenCl => {
-            format!("work item {global} with local id {local} in work group {group}")
-        }
+        Dialect::OpenCl => format!("work item {global} with local id {local} in work group {group}"),
         Dialect::Cuda => format!("thread {local} in thread block {group} (global id {global})"),
     }
 }
@@ -70,10 +53,7 @@ fn thread(t: &Ids, launch: Launch, dialect: Dialect, spaces: bool) -> String {
 /// `path:line:col:` and the source line, indented by two spaces as GPUVerify prints it.
 fn place(path: &str, src: &str, start: usize) -> (String, String) {
     let (file, line, col, text) = locate(src, start);
-    (
-        format!("{}:{line}:{col}:", file.unwrap_or(path)),
-        format!("  {}", text.trim_start()),
-    )
+    (format!("{}:{line}:{col}:", file.unwrap_or(path)), format!("  {}", text.trim_start()))
 }
 
 /// Where the annotation starts whose argument is the expression at `start` (`__ensures(e)`,
@@ -97,7 +77,6 @@ pub fn defect(
     path: &str,
     src: &str,
     kind: &LabelKind,
-    what: &str,
     span: (usize, usize),
     w: &Witness,
     launch: Launch,
@@ -107,21 +86,12 @@ pub fn defect(
     // GPUVerify names an element of an array of structs or vectors and its bytes.
     let element = |array: &str| match w.index {
         Some(i) => layouts.byte_text(array, i as u64),
-        None => layouts
-            .names
-            .get(array)
-            .cloned()
-            .unwrap_or_else(|| array.to_string()),
+        None => layouts.names.get(array).cloned().unwrap_or_else(|| array.to_string()),
     };
     let at = |start: usize| place(path, src, start);
     let who = |t: usize, spaces: bool| thread(&w.threads[t], launch, dialect, spaces);
     match kind {
-        LabelKind::Race {
-            array,
-            second,
-            logged,
-            ..
-        } => {
+        LabelKind::Race { array, second, logged, .. } => {
             let name = |k: AccessKind| match k {
                 AccessKind::Read => "Read",
                 AccessKind::Write => "Write",
@@ -141,10 +111,7 @@ pub fn defect(
                     let (loc1, line1) = at(s.0);
                     out.push_str(&format!("{first} by {}, {loc1}\n{line1}\n\n", who(0, true)));
                 }
-                None => out.push_str(&format!(
-                    "{first} by {}, from external source location\n\n",
-                    who(0, true)
-                )),
+                None => out.push_str(&format!("{first} by {}, from external source location\n\n", who(0, true))),
             }
             out
         }
@@ -152,64 +119,38 @@ pub fn defect(
             let (loc, line) = at(span.0);
             format!("\n{loc} error: barrier may be reached by non-uniform control flow\n{line}\n")
         }
-        LabelKind::Assertion
-            if layouts
-                .null_checks
-                .contains_key(&kpl_lang::Span::new(span.0, span.1)) =>
-        {
+        LabelKind::Assertion if layouts.null_checks.contains_key(&kpl_lang::Span::new(span.0, span.1)) => {
             let (loc, line) = at(span.0);
-            format!(
-                "\n{loc} error: possible null pointer access for {}\n{line}\n\n",
-                who(0, true)
-            )
+            format!("\n{loc} error: possible null pointer access for {}\n{line}\n\n", who(0, true))
         }
-        // A barrier invariant's check (its span is the `__barrier_invariant_N(...)` call)
-        // and its access check (at a read inside it).
-        LabelKind::Assertion if what.starts_with("barrier invariant reads") => {
-            let start = src
-                .get(..span.0)
-                .and_then(|b| b.rfind("__barrier_invariant"))
-                .unwrap_or(span.0);
+        // A barrier invariant's check (its span is the `__barrier_invariant_N(...)` call);
+        // the access and uniformity checks are at a read or a variable inside it.
+        LabelKind::BarrierInvariant(check) => {
+            let start = match check {
+                BarrierCheck::Holds => span.0,
+                _ => src.get(..span.0).and_then(|b| b.rfind("__barrier_invariant")).unwrap_or(span.0),
+            };
             let (loc, line) = at(start);
-            format!("\n{loc} error: insufficient permission may be held for evaluation of this barrier invariant for {}\n{line}\n\n", who(0, true))
-        }
-        LabelKind::Assertion if what.starts_with("barrier invariant") => {
-            let (loc, line) = at(span.0);
-            format!(
-                "\n{loc} error: this barrier invariant might not hold for {}\n{line}\n\n",
-                who(0, true)
-            )
+            let what = match check {
+                BarrierCheck::Holds => "this barrier invariant might not hold",
+                BarrierCheck::Access => "insufficient permission may be held for evaluation of this barrier invariant",
+                BarrierCheck::Uniform => "this barrier invariant uses a value that may differ between the threads of a group",
+            };
+            format!("\n{loc} error: {what} for {}\n{line}\n\n", who(0, true))
         }
         LabelKind::Assertion if written_in(src, span.0, &["__ensures", "__global_ensures"]) => {
-            let start =
-                annotation_start(src, span.0, &["__ensures", "__global_ensures"]).unwrap_or(span.0);
+            let start = annotation_start(src, span.0, &["__ensures", "__global_ensures"]).unwrap_or(span.0);
             let (loc, line) = at(start);
             format!("\n{loc} error: postcondition might not hold on all return paths\n{line}\n\n")
         }
         LabelKind::Assertion => {
             let (loc, line) = at(span.0);
-            format!(
-                "\n{loc} error: this assertion might not hold for {}\n{line}\n\n",
-                who(0, true)
-            )
+            format!("\n{loc} error: this assertion might not hold for {}\n{line}\n\n", who(0, true))
         }
         LabelKind::Invariant { entry } => {
-            let start = annotation_start(
-                src,
-                span.0,
-                &[
-                    "__invariant",
-                    "__global_invariant",
-                    "__function_wide_invariant",
-                ],
-            )
-            .unwrap_or(span.0);
+            let start = annotation_start(src, span.0, &["__invariant", "__global_invariant", "__function_wide_invariant"]).unwrap_or(span.0);
             let (loc, line) = at(start);
-            let what = if *entry {
-                "loop invariant might not hold on entry"
-            } else {
-                "loop invariant might not be maintained by the loop"
-            };
+            let what = if *entry { "loop invariant might not hold on entry" } else { "loop invariant might not be maintained by the loop" };
             format!("\n{loc} error: {what} for {}\n{line}\n\n", who(0, true))
         }
         LabelKind::OutOfBounds { array, .. } => {
@@ -226,151 +167,48 @@ mod tests {
     use super::*;
 
     fn ids(group: u32, local: u32) -> Ids {
-        Ids {
-            group: [group, 0, 0],
-            local: [local, 0, 0],
-        }
+        Ids { group: [group, 0, 0], local: [local, 0, 0] }
     }
 
     #[test]
     fn a_race_reads_as_gpuverify_prints_it() {
-        let src =
-            "__kernel void foo(__global int *p) {\n  p[0] = get_local_id(0);\n  int y = p[0];\n}\n";
-        let w = Witness {
-            threads: [ids(1, 3), ids(1, 4)],
-            index: Some(0),
-            logged: Some((39, 61)),
-            ..Witness::default()
-        };
-        let kind = LabelKind::Race {
-            array: "p".into(),
-            array_index: 0,
-            second: AccessKind::Read,
-            logged: AccessKind::Write,
-        };
-        let launch = Launch {
-            threads: [8, 1, 1],
-            groups: [2, 1, 1],
-        };
-        let text = defect(
-            "kernel.cl",
-            src,
-            &kind,
-            "",
-            (73, 77),
-            &w,
-            launch,
-            Dialect::OpenCl,
-            &Default::default(),
-        );
+        let src = "__kernel void foo(__global int *p) {\n  p[0] = get_local_id(0);\n  int y = p[0];\n}\n";
+        let w = Witness { threads: [ids(1, 3), ids(1, 4)], index: Some(0), logged: Some((39, 61)), ..Witness::default() };
+        let kind = LabelKind::Race { array: "p".into(), array_index: 0, second: AccessKind::Read, logged: AccessKind::Write };
+        let launch = Launch { threads: [8, 1, 1], groups: [2, 1, 1] };
+        let text = defect("kernel.cl", src, &kind, (73, 77), &w, launch, Dialect::OpenCl, &Default::default());
         let want = "\nkernel.cl: error: possible write-read race on p[0]:\n\n\
                     Read by work item 12 with local id 4 in work group 1, kernel.cl:3:11:\n  int y = p[0];\n\n\
                     Write by work item 11 with local id 3 in work group 1, kernel.cl:2:3:\n  p[0] = get_local_id(0);\n\n";
         assert_eq!(text, want);
-        let cuda = defect(
-            "k.cu",
-            src,
-            &kind,
-            "",
-            (73, 77),
-            &w,
-            launch,
-            Dialect::Cuda,
-            &Default::default(),
-        );
-        assert!(
-            cuda.contains("Read by thread 4 in thread block 1 (global id 12), k.cu:3:11:"),
-            "{cuda}"
-        );
+        let cuda = defect("k.cu", src, &kind, (73, 77), &w, launch, Dialect::Cuda, &Default::default());
+        assert!(cuda.contains("Read by thread 4 in thread block 1 (global id 12), k.cu:3:11:"), "{cuda}");
     }
 
     #[test]
     fn multi_dimensional_ids_are_tuples() {
-        let t = Ids {
-            group: [0, 0, 0],
-            local: [0, 1, 2],
-        };
-        let launch = Launch {
-            threads: [4, 4, 4],
-            groups: [1, 1, 1],
-        };
-        assert_eq!(
-            thread(&t, launch, Dialect::OpenCl, true),
-            "work item (0, 1, 2) with local id (0, 1, 2) in work group 0"
-        );
-        assert_eq!(
-            thread(&t, launch, Dialect::OpenCl, false),
-            "work item (0,1,2) with local id (0,1,2) in work group 0"
-        );
+        let t = Ids { group: [0, 0, 0], local: [0, 1, 2] };
+        let launch = Launch { threads: [4, 4, 4], groups: [1, 1, 1] };
+        assert_eq!(thread(&t, launch, Dialect::OpenCl, true), "work item (0, 1, 2) with local id (0, 1, 2) in work group 0");
+        assert_eq!(thread(&t, launch, Dialect::OpenCl, false), "work item (0,1,2) with local id (0,1,2) in work group 0");
     }
 
     #[test]
     fn assertions_and_divergence() {
         let src = "x;\n  __assert(x == 0);\n";
-        let w = Witness {
-            threads: [ids(0, 2), ids(0, 5)],
-            ..Witness::default()
-        };
-        let launch = Launch {
-            threads: [8, 1, 1],
-            groups: [1, 1, 1],
-        };
-        let a = defect(
-            "kernel.cl",
-            src,
-            &LabelKind::Assertion,
-            "",
-            (5, 21),
-            &w,
-            launch,
-            Dialect::OpenCl,
-            &Default::default(),
-        );
+        let w = Witness { threads: [ids(0, 2), ids(0, 5)], ..Witness::default() };
+        let launch = Launch { threads: [8, 1, 1], groups: [1, 1, 1] };
+        let a = defect("kernel.cl", src, &LabelKind::Assertion, (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
         assert_eq!(a, "\nkernel.cl:2:3: error: this assertion might not hold for work item 2 with local id 2 in work group 0\n  __assert(x == 0);\n\n");
         let src2 = "int f() {\n  __ensures(__return_val_int() > 0);\n";
-        let e = defect(
-            "kernel.cl",
-            src2,
-            &LabelKind::Assertion,
-            "",
-            (22, 45),
-            &w,
-            launch,
-            Dialect::OpenCl,
-            &Default::default(),
-        );
+        let e = defect("kernel.cl", src2, &LabelKind::Assertion, (22, 45), &w, launch, Dialect::OpenCl, &Default::default());
         assert_eq!(e, "\nkernel.cl:2:3: error: postcondition might not hold on all return paths\n  __ensures(__return_val_int() > 0);\n\n");
         assert!(!written_in("x = my__ensures(y)", 16, &["__ensures"]));
         let mut nulls = crate::render::Layouts::default();
-        nulls
-            .null_checks
-            .insert(kpl_lang::Span::new(5, 21), "`p`".into());
-        let n = defect(
-            "kernel.cl",
-            src,
-            &LabelKind::Assertion,
-            "",
-            (5, 21),
-            &w,
-            launch,
-            Dialect::OpenCl,
-            &nulls,
-        );
-        assert!(
-            n.contains("kernel.cl:2:3: error: possible null pointer access for work item 2"),
-            "{n}"
-        );
-        let d = defect(
-            "kernel.cl",
-            src,
-            &LabelKind::Divergence,
-            "",
-            (5, 21),
-            &w,
-            launch,
-            Dialect::OpenCl,
-            &Default::default(),
-        );
+        nulls.null_checks.insert(kpl_lang::Span::new(5, 21), "`p`".into());
+        let n = defect("kernel.cl", src, &LabelKind::Assertion, (5, 21), &w, launch, Dialect::OpenCl, &nulls);
+        assert!(n.contains("kernel.cl:2:3: error: possible null pointer access for work item 2"), "{n}");
+        let d = defect("kernel.cl", src, &LabelKind::Divergence, (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
         assert!(d.contains("kernel.cl:2:3: error: barrier may be reached by non-uniform control flow\n  __assert(x == 0);"), "{d}");
     }
 }

@@ -5,7 +5,7 @@
 use kpl_certify::witness::{Ids, Witness};
 use kpl_certify::Finding;
 use kpl_lang::{Checked, Launch};
-use kpl_reduction::seq::{AccessKind, LabelKind, Program};
+use kpl_reduction::seq::{AccessKind, BarrierCheck, LabelKind, Program};
 use kpl_semantics::report::{Access, Defect, Op, Outcome, RaceKind, ThreadId};
 use kpl_semantics::{sdv, Inputs};
 
@@ -73,7 +73,8 @@ pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &Repl
             w.threads = [ids(enabled), ids(disabled)];
             w.same_group = true;
         }
-        (LabelKind::Assertion, Defect::Assertion { span, thread, invariant_of: None })
+        // The interpreter checks that a barrier invariant holds, not what it relies on.
+        (LabelKind::Assertion | LabelKind::BarrierInvariant(BarrierCheck::Holds), Defect::Assertion { span, thread, invariant_of: None })
         | (LabelKind::Invariant { .. }, Defect::Assertion { span, thread, invariant_of: Some(_) })
             if at(*span) =>
         {

@@ -23,22 +23,12 @@ fn tmp(name: &str) -> PathBuf {
 fn session_files(dir: &Path) -> Vec<(String, String)> {
     let mut v: Vec<(String, String)> = Vec::new();
     for (sub, prefix) in [(dir.to_path_buf(), ""), (dir.join("KPL"), "KPL/")] {
-        let Ok(rd) = std::fs::read_dir(&sub) else {
-            continue;
-        };
+        let Ok(rd) = std::fs::read_dir(&sub) else { continue };
         v.extend(
             rd.filter_map(|e| e.ok())
                 .map(|e| e.path())
-                .filter(|p| {
-                    p.extension().is_some_and(|e| e == "thy")
-                        || p.file_name().is_some_and(|n| n == "ROOT")
-                })
-                .map(|p| {
-                    (
-                        format!("{prefix}{}", p.file_name().unwrap().to_str().unwrap()),
-                        std::fs::read_to_string(&p).unwrap(),
-                    )
-                }),
+                .filter(|p| p.extension().is_some_and(|e| e == "thy") || p.file_name().is_some_and(|n| n == "ROOT"))
+                .map(|p| (format!("{prefix}{}", p.file_name().unwrap().to_str().unwrap()), std::fs::read_to_string(&p).unwrap())),
         );
     }
     v.sort();
@@ -53,31 +43,22 @@ fn assert_well_formed(dir: &Path, what: &str) {
     let root = &files.iter().find(|(n, _)| n == "ROOT").unwrap().1;
     for (name, _) in files.iter().filter(|(n, _)| n.ends_with(".thy")) {
         let theory = name.trim_start_matches("KPL/").trim_end_matches(".thy");
-        assert!(
-            root.lines().any(|l| l.trim() == theory),
-            "{what}: ROOT does not list {theory}"
-        );
+        assert!(root.lines().any(|l| l.trim() == theory), "{what}: ROOT does not list {theory}");
     }
 }
 
 /// Compare a generated file with its golden copy, or rewrite the copy under UPDATE_EXPECT.
 fn golden(generated: &Path, name: &str) {
-    let text = std::fs::read_to_string(generated)
-        .unwrap_or_else(|e| panic!("{}: {e}", generated.display()));
+    let text = std::fs::read_to_string(generated).unwrap_or_else(|e| panic!("{}: {e}", generated.display()));
     let path = root().join("tests/isabelle").join(name);
     if std::env::var_os("UPDATE_EXPECT").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &text).unwrap();
         return;
     }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_EXPECT=1)", path.display()));
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_EXPECT=1)", path.display()));
     if text != want {
-        let line = text
-            .lines()
-            .zip(want.lines())
-            .position(|(a, b)| a != b)
-            .map_or(text.lines().count().min(want.lines().count()), |i| i);
+        let line = text.lines().zip(want.lines()).position(|(a, b)| a != b).map_or(text.lines().count().min(want.lines().count()), |i| i);
         panic!(
             "{name} differs from its golden copy at line {} (run with UPDATE_EXPECT=1 if the change is intended):\n  got:  {}\n  want: {}",
             line + 1,
@@ -96,13 +77,7 @@ fn model_agrees(dir: &Path, what: &str) -> bool {
         .unwrap()
         .filter_map(|e| e.ok())
         .map(|e| e.path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with("Kernel_")
-        })
+        .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("Kernel_"))
         .expect("a Kernel_ theory");
     let o = std::process::Command::new("python3")
         .arg(root().join("tests/isabelle/kexec_model.py"))
@@ -124,20 +99,9 @@ fn outside_the_theories(k: &Path) -> bool {
     let text = std::fs::read_to_string(k).unwrap_or_default();
     // Partial fences, atomics, two-thread assertions, access predicates and arbitrary values
     // are refused by the export.
-    [
-        "barrier(",
-        "barrier invariant",
-        "atomic ",
-        "other(",
-        "enabled()",
-        "written(",
-        "was_read(",
-        "write_index(",
-        "read_index(",
-        "havoc ",
-    ]
-    .iter()
-    .any(|w| text.contains(w))
+    ["barrier(", "barrier invariant", "atomic ", "other(", "enabled()", "written(", "was_read(", "write_index(", "read_index(", "havoc "]
+        .iter()
+        .any(|w| text.contains(w))
 }
 
 fn export(kernel: &str, extra: &[&str], dir: &Path) -> Out {
@@ -148,37 +112,19 @@ fn export(kernel: &str, extra: &[&str], dir: &Path) -> Out {
 
 #[test]
 fn the_example_kernels_export_to_their_golden_theories() {
-    for name in [
-        "reduce",
-        "procedures",
-        "assert_fail",
-        "inter_group_race",
-        "break_continue",
-    ] {
+    for name in ["reduce", "procedures", "assert_fail", "inter_group_race", "break_continue"] {
         let dir = tmp(&format!("golden-{name}"));
         let o = export(&format!("tests/kernels/{name}.kpl"), &[], &dir);
         assert_eq!(o.code, 0, "{name}: {}{}", o.stdout, o.stderr);
         assert_well_formed(&dir, name);
-        golden(
-            &dir.join(format!("Kernel_{name}.thy")),
-            &format!("Kernel_{name}.thy"),
-        );
+        golden(&dir.join(format!("Kernel_{name}.thy")), &format!("Kernel_{name}.thy"));
         // The semantics theories are the project's own files, copied verbatim into the base
         // session, which also proves the simplifier's rules (for every export, certificate or not).
         for t in ["KPL_Ops", "KPL_Syntax", "KPL_Semantics"] {
-            let ours =
-                std::fs::read_to_string(root().join(format!("isabelle-export/theories/{t}.thy")))
-                    .unwrap();
-            assert_eq!(
-                std::fs::read_to_string(dir.join(format!("KPL/{t}.thy"))).unwrap(),
-                ours,
-                "{name}: {t}"
-            );
+            let ours = std::fs::read_to_string(root().join(format!("isabelle-export/theories/{t}.thy"))).unwrap();
+            assert_eq!(std::fs::read_to_string(dir.join(format!("KPL/{t}.thy"))).unwrap(), ours, "{name}: {t}");
         }
-        assert!(
-            dir.join("KPL/KPL_Rules.thy").exists(),
-            "{name}: no KPL_Rules"
-        );
+        assert!(dir.join("KPL/KPL_Rules.thy").exists(), "{name}: no KPL_Rules");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -186,40 +132,20 @@ fn the_example_kernels_export_to_their_golden_theories() {
 #[test]
 fn a_certificate_exports_to_its_golden_theories() {
     let dir = tmp("golden-cert");
-    let o = kpl(&[
-        "certify",
-        "tests/kernels/procedures.kpl",
-        "-o",
-        s(&dir),
-        "--isabelle",
-    ]);
+    let o = kpl(&["certify", "tests/kernels/procedures.kpl", "-o", s(&dir), "--isabelle"]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert_well_formed(&dir, "procedures certificate");
     for f in ["Cert_procedures.thy", "ROOT", "README.md"] {
         golden(&dir.join(f), &format!("cert_procedures/{f}"));
     }
-    golden(
-        &dir.join("KPL/KPL_Rules.thy"),
-        "cert_procedures/KPL_Rules.thy",
-    );
+    golden(&dir.join("KPL/KPL_Rules.thy"), "cert_procedures/KPL_Rules.thy");
     assert!(dir.join("certificate.json").exists());
     // The checker sees tampering with the real output: a rule that does not exist, a
     // missing proof, a `sorry`, a theory left out of the imports.
     let files = session_files(&dir);
     let tamper = |from: &str, to: &str| -> Vec<String> {
-        let changed: Vec<(String, String)> = files
-            .iter()
-            .map(|(n, t)| {
-                (
-                    n.clone(),
-                    if n.starts_with("Cert_") {
-                        t.replacen(from, to, 1)
-                    } else {
-                        t.clone()
-                    },
-                )
-            })
-            .collect();
+        let changed: Vec<(String, String)> =
+            files.iter().map(|(n, t)| (n.clone(), if n.starts_with("Cert_") { t.replacen(from, to, 1) } else { t.clone() })).collect();
         assert_ne!(changed, files, "`{from}` occurs");
         kpl_isabelle::syntax_check::check(&changed)
     };
@@ -227,10 +153,7 @@ fn a_certificate_exports_to_its_golden_theories() {
     assert!(!tamper("  by (smt (z3)", "  (* *) (smt (z3)").is_empty());
     assert!(!tamper("show ?thesis by (subst g) (rule n)", "show ?thesis sorry").is_empty());
     assert!(!tamper("imports \"KPL.KPL_Rules\"", "imports \"KPL.KPL_Semantics\"").is_empty());
-    assert!(
-        !tamper("imports \"KPL.KPL_Rules\"", "imports KPL_Rules").is_empty(),
-        "an unqualified import of the base session"
-    );
+    assert!(!tamper("imports \"KPL.KPL_Rules\"", "imports KPL_Rules").is_empty(), "an unqualified import of the base session");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -240,55 +163,29 @@ fn every_kernel_exports_to_a_well_formed_session() {
     let mut kernels = kernels("tests/kernels", "kpl");
     let shared = root().join("../shared/kernels");
     if let Ok(rd) = std::fs::read_dir(&shared) {
-        kernels.extend(
-            rd.filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "kpl")),
-        );
+        kernels.extend(rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "kpl")));
     }
     assert!(kernels.len() >= 30);
     let mut checked = 0;
-    let exported: Vec<_> = kernels
-        .iter()
-        .filter(|k| !outside_the_theories(k))
-        .collect();
+    let exported: Vec<_> = kernels.iter().filter(|k| !outside_the_theories(k)).collect();
     for k in &exported {
         let stem = k.file_stem().unwrap().to_str().unwrap();
         let dir = tmp(&format!("all-{stem}"));
         let run = header(k, "run");
         // The `--param`s of the kernel's run line (its other options are `kpl run`'s own).
-        let words: Vec<&str> = run
-            .first()
-            .map(|r| r.split_whitespace().collect())
-            .unwrap_or_default();
-        let extra: Vec<&str> = words
-            .windows(2)
-            .filter(|w| w[0] == "--param")
-            .flat_map(|w| w.to_vec())
-            .collect();
+        let words: Vec<&str> = run.first().map(|r| r.split_whitespace().collect()).unwrap_or_default();
+        let extra: Vec<&str> = words.windows(2).filter(|w| w[0] == "--param").flat_map(|w| w.to_vec()).collect();
         let o = export(s(k), &extra, &dir);
         assert_eq!(o.code, 0, "{}: {}{}", k.display(), o.stdout, o.stderr);
         assert_well_formed(&dir, s(k));
-        let thy =
-            std::fs::read_to_string(dir.join(format!("Kernel_{}.thy", stem))).unwrap_or_default();
-        assert!(
-            thy.contains(&format!(
-                "definition kernel_{}",
-                kpl_isabelle::names::ident_part(stem)
-            )),
-            "{}",
-            k.display()
-        );
+        let thy = std::fs::read_to_string(dir.join(format!("Kernel_{}.thy", stem))).unwrap_or_default();
+        assert!(thy.contains(&format!("definition kernel_{}", kpl_isabelle::names::ident_part(stem))), "{}", k.display());
         if model_agrees(&dir, s(k)) {
             checked += 1;
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
-    assert!(
-        checked * 10 >= exported.len() * 9,
-        "only {checked} of {} sessions have a differential lemma",
-        exported.len()
-    );
+    assert!(checked * 10 >= exported.len() * 9, "only {checked} of {} sessions have a differential lemma", exported.len());
 }
 
 /// The observed arrays and values of the `run_` lemma: `[(''A'', None, [0, 2])]` and
@@ -296,10 +193,7 @@ fn every_kernel_exports_to_a_well_formed_session() {
 type Observation = Vec<(String, Option<usize>, Vec<(u64, u64)>)>;
 
 fn numbers(s: &str) -> Vec<u64> {
-    s.split(|c: char| !c.is_ascii_digit())
-        .filter(|t| !t.is_empty())
-        .map(|t| t.parse().unwrap())
-        .collect()
+    s.split(|c: char| !c.is_ascii_digit()).filter(|t| !t.is_empty()).map(|t| t.parse().unwrap()).collect()
 }
 
 fn observation(thy: &str) -> Observation {
@@ -318,11 +212,7 @@ fn observation(thy: &str) -> Observation {
             let spec = spec.trim_start_matches('(').trim_end_matches(')');
             let name = spec.split("''").nth(1).unwrap().to_string();
             let rest = &spec[spec.find("'', ").unwrap() + 4..];
-            let group = if rest.starts_with("None") {
-                None
-            } else {
-                Some(numbers(&rest[..rest.find(',').unwrap()])[0] as usize)
-            };
+            let group = if rest.starts_with("None") { None } else { Some(numbers(&rest[..rest.find(',').unwrap()])[0] as usize) };
             let list = &rest[rest.find('[').unwrap()..];
             let indices = match list.find("..<") {
                 Some(_) => {
@@ -344,16 +234,9 @@ fn memory(json: &serde_json::Value) -> Observation {
     for (name, v) in json["memory"].as_object().unwrap() {
         let elems = |v: &serde_json::Value| -> Vec<(u64, u64)> {
             match v {
-                serde_json::Value::Array(a) => a
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| (i as u64, x.as_u64().unwrap()))
-                    .collect(),
+                serde_json::Value::Array(a) => a.iter().enumerate().map(|(i, x)| (i as u64, x.as_u64().unwrap())).collect(),
                 serde_json::Value::Object(m) => {
-                    let mut e: Vec<(u64, u64)> = m
-                        .iter()
-                        .map(|(k, x)| (k.parse().unwrap(), x.as_u64().unwrap()))
-                        .collect();
+                    let mut e: Vec<(u64, u64)> = m.iter().map(|(k, x)| (k.parse().unwrap(), x.as_u64().unwrap())).collect();
                     e.sort();
                     e
                 }
@@ -379,10 +262,7 @@ fn memory(json: &serde_json::Value) -> Observation {
 #[test]
 fn the_differential_lemma_states_what_kpl_run_computes() {
     let mut n = 0;
-    for k in kernels("tests/kernels", "kpl")
-        .into_iter()
-        .filter(|k| !outside_the_theories(k))
-    {
+    for k in kernels("tests/kernels", "kpl").into_iter().filter(|k| !outside_the_theories(k)) {
         let run = header(&k, "run");
         let Some(first) = run.first() else { continue };
         // The theories' semantics has no options (no benign tolerance): only runs that are
@@ -392,17 +272,10 @@ fn the_differential_lemma_states_what_kpl_run_computes() {
         if words[0] != "ok" || !only_params {
             continue;
         }
-        let dir = tmp(&format!(
-            "diff-{}",
-            k.file_stem().unwrap().to_str().unwrap()
-        ));
+        let dir = tmp(&format!("diff-{}", k.file_stem().unwrap().to_str().unwrap()));
         let o = export(s(&k), &[], &dir);
         assert_eq!(o.code, 0, "{}: {}", k.display(), o.stderr);
-        let thy = std::fs::read_to_string(dir.join(format!(
-            "Kernel_{}.thy",
-            k.file_stem().unwrap().to_str().unwrap()
-        )))
-        .unwrap();
+        let thy = std::fs::read_to_string(dir.join(format!("Kernel_{}.thy", k.file_stem().unwrap().to_str().unwrap()))).unwrap();
         // A kernel whose every run is longer than `eval` can take has no differential lemma,
         // and says so (every_kernel_exports_to_a_well_formed_session bounds how many).
         if o.stderr.contains("the session has no differential check") {
@@ -446,10 +319,7 @@ fn a_defect_run_states_its_kind() {
 #[test]
 fn certify_reports_how_each_vc_lemma_is_closed() {
     let mut n = 0;
-    for k in kernels("tests/kernels", "kpl")
-        .into_iter()
-        .filter(|k| !outside_the_theories(k))
-    {
+    for k in kernels("tests/kernels", "kpl").into_iter().filter(|k| !outside_the_theories(k)) {
         if header(&k, "verify").first().map(String::as_str) != Some("verified") {
             continue;
         }
@@ -461,11 +331,7 @@ fn certify_reports_how_each_vc_lemma_is_closed() {
         let o = kpl(&args);
         assert_eq!(o.code, 0, "{}: {}{}", k.display(), o.stdout, o.stderr);
         assert_well_formed(&dir, &stem);
-        let line = o
-            .stdout
-            .lines()
-            .find(|l| l.starts_with("Isabelle session written"))
-            .expect("the report line");
+        let line = o.stdout.lines().find(|l| l.starts_with("Isabelle session written")).expect("the report line");
         let counts = numbers(&line[line.find("): ").unwrap()..]);
         let (kernel, total, oracle) = (counts[0], counts[1], counts[3]);
         assert_eq!(kernel + oracle, total, "{line}");
@@ -473,66 +339,23 @@ fn certify_reports_how_each_vc_lemma_is_closed() {
             .unwrap()
             .filter_map(|e| e.ok())
             .map(|e| e.path())
-            .find(|p| {
-                p.file_name()
-                    .unwrap()
-                    .to_str()
-                    .unwrap()
-                    .starts_with("Cert_")
-            })
+            .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("Cert_"))
             .expect("a Cert_ theory");
         let thy = std::fs::read_to_string(&cert).unwrap();
-        let json: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("certificate.json")).unwrap())
-                .unwrap();
+        let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("certificate.json")).unwrap()).unwrap();
         let vcs = json["vcs"].as_array().unwrap().len() as u64;
-        assert_eq!(
-            total,
-            vcs,
-            "{}: every VC of the certificate is a lemma",
-            k.display()
-        );
-        assert_eq!(
-            thy.matches("\nlemma vc_").count() as u64,
-            total,
-            "{}",
-            k.display()
-        );
+        assert_eq!(total, vcs, "{}: every VC of the certificate is a lemma", k.display());
+        assert_eq!(thy.matches("\nlemma vc_").count() as u64, total, "{}", k.display());
         // One `thm_oracles` per VC lemma, and one naming them all at the end.
-        let per_lemma = thy
-            .lines()
-            .filter(|l| l.starts_with("thm_oracles vc_") && l.split_whitespace().count() == 2)
-            .count();
+        let per_lemma = thy.lines().filter(|l| l.starts_with("thm_oracles vc_") && l.split_whitespace().count() == 2).count();
         assert_eq!(per_lemma as u64, total, "{}", k.display());
-        let all = thy
-            .lines()
-            .rfind(|l| l.starts_with("thm_oracles "))
-            .unwrap_or_default();
-        assert!(
-            total < 2 || all.split_whitespace().count() as u64 == total + 1,
-            "{}: {all}",
-            k.display()
-        );
-        assert_eq!(
-            thy.matches("by (smt (z3)").count() as u64,
-            oracle,
-            "{}",
-            k.display()
-        );
-        assert_eq!(
-            thy.matches("checked by Isabelle's kernel.\\<close>")
-                .count() as u64,
-            kernel,
-            "{}",
-            k.display()
-        );
+        let all = thy.lines().rfind(|l| l.starts_with("thm_oracles ")).unwrap_or_default();
+        assert!(total < 2 || all.split_whitespace().count() as u64 == total + 1, "{}: {all}", k.display());
+        assert_eq!(thy.matches("by (smt (z3)").count() as u64, oracle, "{}", k.display());
+        assert_eq!(thy.matches("checked by Isabelle's kernel.\\<close>").count() as u64, kernel, "{}", k.display());
         assert!(!thy.contains("sorry") && !thy.contains("oops"));
         if oracle == 0 {
-            assert!(
-                !thy.contains("smt_oracle"),
-                "{}: the oracle is declared but unused",
-                k.display()
-            );
+            assert!(!thy.contains("smt_oracle"), "{}: the oracle is declared but unused", k.display());
         }
         let _ = std::fs::remove_dir_all(&dir);
         n += 1;
@@ -544,41 +367,26 @@ fn certify_reports_how_each_vc_lemma_is_closed() {
 /// cite one.
 #[test]
 fn every_rewrite_rule_is_a_lemma() {
-    let rules: Vec<(String, String, String)> = kpl_certify::rules::RULES
-        .iter()
-        .map(|(n, l, r)| (n.to_string(), l.to_string(), r.to_string()))
-        .collect();
+    let rules: Vec<(String, String, String)> =
+        kpl_certify::rules::RULES.iter().map(|(n, l, r)| (n.to_string(), l.to_string(), r.to_string())).collect();
     let thy = kpl_isabelle::rules_to_isabelle::theory(&rules).unwrap();
     for (name, _, _) in &rules {
-        let lemma = format!(
-            "\nlemma {}: ",
-            kpl_isabelle::rules_to_isabelle::lemma_name(name)
-        );
+        let lemma = format!("\nlemma {}: ", kpl_isabelle::rules_to_isabelle::lemma_name(name));
         assert_eq!(thy.matches(&lemma).count(), 1, "rule {name}");
     }
     let ops = std::fs::read_to_string(root().join("isabelle-export/theories/KPL_Ops.thy")).unwrap();
-    let problems = kpl_isabelle::syntax_check::check(&[
-        ("KPL_Ops.thy".into(), ops),
-        ("KPL_Rules.thy".into(), thy),
-    ]);
+    let problems = kpl_isabelle::syntax_check::check(&[("KPL_Ops.thy".into(), ops), ("KPL_Rules.thy".into(), thy)]);
     assert!(problems.is_empty(), "{problems:#?}");
 }
 
 #[test]
 fn a_cuda_kernel_exports_with_its_launch() {
     let dir = tmp("cuda");
-    let o = export(
-        "tests/kernels-cuda/reduce_shared.cu",
-        &["--blockDim=8", "--gridDim=2"],
-        &dir,
-    );
+    let o = export("tests/kernels-cuda/reduce_shared.cu", &["--blockDim=8", "--gridDim=2"], &dir);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert_well_formed(&dir, "reduce_shared.cu");
     let thy = std::fs::read_to_string(dir.join("Kernel_reduce.thy")).unwrap();
-    assert!(
-        thy.contains("l_threads = (8, 1, 1), l_groups = (2, 1, 1)"),
-        "{thy}"
-    );
+    assert!(thy.contains("l_threads = (8, 1, 1), l_groups = (2, 1, 1)"), "{thy}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -606,39 +414,20 @@ fn a_partial_fence_is_refused() {
     let dir = tmp("fence");
     let o = export("tests/kernels/fence_covers_accesses.kpl", &[], &dir);
     assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
-    assert!(
-        o.stderr.contains("fence_covers_accesses.kpl:14:"),
-        "{}",
-        o.stderr
-    );
+    assert!(o.stderr.contains("fence_covers_accesses.kpl:14:"), "{}", o.stderr);
     assert!(!dir.exists(), "nothing is written");
-    let o = kpl(&[
-        "certify",
-        "tests/kernels/fence_covers_accesses.kpl",
-        "-o",
-        s(&dir),
-    ]);
+    let o = kpl(&["certify", "tests/kernels/fence_covers_accesses.kpl", "-o", s(&dir)]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert!(dir.join("certificate.json").exists());
     assert!(!dir.join("ROOT").exists(), "no session");
-    assert!(
-        o.stderr
-            .contains("warning: the Isabelle export models only barriers"),
-        "{}",
-        o.stderr
-    );
+    assert!(o.stderr.contains("warning: the Isabelle export models only barriers"), "{}", o.stderr);
     let _ = std::fs::remove_dir_all(&dir);
     let o = export("tests/kernels/atomic_counter.kpl", &[], &dir);
     assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
     assert!(o.stderr.contains("does not model atomics"), "{}", o.stderr);
     let o = export("tests/kernels/barrier_invariant.kpl", &[], &dir);
     assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
-    assert!(
-        o.stderr.contains("barrier_invariant.kpl:13:5")
-            && o.stderr.contains("does not model barrier invariants"),
-        "{}",
-        o.stderr
-    );
+    assert!(o.stderr.contains("barrier_invariant.kpl:13:5") && o.stderr.contains("does not model barrier invariants"), "{}", o.stderr);
 }
 
 /// Generated kernels (every statement form, nested loops, procedures, shared arrays) export
@@ -650,34 +439,20 @@ fn generated_kernels_export_and_certify() {
     let mut certified = 0;
     for seed in 0..16u64 {
         let path = dir.join(format!("gen{seed}.kpl"));
-        std::fs::write(
-            &path,
-            kpl_lang::printer::print_kernel(&kpl_lang::generate::generate(seed)),
-        )
-        .unwrap();
+        std::fs::write(&path, kpl_lang::printer::print_kernel(&kpl_lang::generate::generate(seed))).unwrap();
         let out = dir.join(format!("thy{seed}"));
         let o = export(s(&path), &[], &out);
         assert_eq!(o.code, 0, "seed {seed}: {}{}", o.stdout, o.stderr);
         assert_well_formed(&out, &format!("seed {seed}"));
         model_agrees(&out, &format!("seed {seed}"));
-        let o = kpl(&[
-            "certify",
-            s(&path),
-            "-o",
-            s(&out),
-            "--isabelle",
-            "--timeout=20",
-        ]);
+        let o = kpl(&["certify", s(&path), "-o", s(&out), "--isabelle", "--timeout=20"]);
         assert!(o.code <= 2, "seed {seed}: {}{}", o.stdout, o.stderr);
         if o.code == 0 {
             assert_well_formed(&out, &format!("seed {seed} certificate"));
             certified += 1;
         }
     }
-    assert!(
-        certified >= 8,
-        "only {certified} of 16 generated kernels verified"
-    );
+    assert!(certified >= 8, "only {certified} of 16 generated kernels verified");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -702,20 +477,8 @@ fn the_semantics_model_catches_a_wrong_lemma_or_kernel_term() {
     let at = golden.find("= Some [[").unwrap() + "= Some [[".len();
     let end = at + golden[at..].find(',').unwrap();
     let wrong: u64 = golden[at..end].parse::<u64>().unwrap() ^ 1;
-    assert_eq!(
-        run(&format!("{}{wrong}{}", &golden[..at], &golden[end..])),
-        1,
-        "a wrong final value"
-    );
-    assert_eq!(
-        run(&golden.replacen(
-            "(EBin OUDiv (EThreads AX) (ELit 2))",
-            "(EBin OUDiv (EThreads AX) (ELit 4))",
-            1
-        )),
-        1,
-        "a wrong kernel"
-    );
+    assert_eq!(run(&format!("{}{wrong}{}", &golden[..at], &golden[end..])), 1, "a wrong final value");
+    assert_eq!(run(&golden.replacen("(EBin OUDiv (EThreads AX) (ELit 2))", "(EBin OUDiv (EThreads AX) (ELit 4))", 1)), 1, "a wrong kernel");
 }
 
 /// CLI.md: `kpl certify FILE -o DIR` writes the certificate and the Isabelle theories;
@@ -725,25 +488,11 @@ fn certify_writes_the_session_unless_asked_not_to() {
     let dir = tmp("default");
     let o = kpl(&["certify", "tests/kernels/procedures.kpl", "-o", s(&dir)]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    assert!(
-        dir.join("certificate.json").exists()
-            && dir.join("Cert_procedures.thy").exists()
-            && dir.join("ROOT").exists()
-    );
+    assert!(dir.join("certificate.json").exists() && dir.join("Cert_procedures.thy").exists() && dir.join("ROOT").exists());
     let _ = std::fs::remove_dir_all(&dir);
-    let o = kpl(&[
-        "certify",
-        "tests/kernels/procedures.kpl",
-        "-o",
-        s(&dir),
-        "--no-isabelle",
-    ]);
+    let o = kpl(&["certify", "tests/kernels/procedures.kpl", "-o", s(&dir), "--no-isabelle"]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    let files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name())
-        .collect();
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
     assert_eq!(files, vec![std::ffi::OsString::from("certificate.json")]);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,8 +6,8 @@
 use crate::seq_to_vc::Encoding;
 use crate::simplify::{Simplification, Step};
 use crate::solve::{Answer, Session};
-use crate::vc::{Terms, Vc};
 use crate::verify::{Options, Outcome, Report};
+use crate::vc::{Terms, Vc};
 use egg::{Id, Language};
 use kpl_lang::Launch;
 use kpl_reduction::seq::{Abstraction, LabelKind, Program};
@@ -162,48 +162,28 @@ impl Certificate {
     pub fn coverage(&self) -> String {
         let l = &self.launch;
         let dims = |d: [u32; 3]| format!("[{},{},{}]", d[0], d[1], d[2]);
-        let kernel = self
-            .kernel
-            .kernel
-            .as_deref()
-            .map(|k| format!(" (kernel `{k}`)"))
-            .unwrap_or_default();
+        let kernel = self.kernel.kernel.as_deref().map(|k| format!(" (kernel `{k}`)")).unwrap_or_default();
         let races = if self.options.only_divergence {
             "NO races (--only-divergence)".to_string()
         } else {
             let scope = match (&self.options.check_arrays, self.options.only_intra_group) {
-                (Some(only), _) => format!(
-                    " on arrays {} only (NOT on the others: /checkArrays)",
-                    only.join(", ")
-                ),
+                (Some(only), _) => format!(" on arrays {} only (NOT on the others: /checkArrays)", only.join(", ")),
                 (None, true) => " only (NOT races between groups: --only-intra-group)".into(),
                 (None, false) => " and between groups".into(),
             };
-            let benign = if self.options.benign {
-                "write-write races of equal values tolerated"
-            } else {
-                "every write-write race"
-            };
+            let benign = if self.options.benign { "write-write races of equal values tolerated" } else { "every write-write race" };
             format!("races within groups{scope}; {benign}")
         };
         let mut extra = String::new();
         if let Some((k, vals)) = &self.kernel.kernel_args {
             let vs: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
-            extra.push_str(&format!(
-                "; ONLY the inputs where `{k}`'s scalar parameters are {} (--kernel-args)",
-                vs.join(", ")
-            ));
+            extra.push_str(&format!("; ONLY the inputs where `{k}`'s scalar parameters are {} (--kernel-args)", vs.join(", ")));
         }
         if self.kernel.annotations != "all" {
-            extra.push_str(&format!(
-                "; source annotations dropped ({})",
-                self.kernel.annotations
-            ));
+            extra.push_str(&format!("; source annotations dropped ({})", self.kernel.annotations));
         }
         if let Some(w) = self.options.warp_sync {
-            extra.push_str(&format!(
-                "; warps of {w} threads in lock step (--warp-sync)"
-            ));
+            extra.push_str(&format!("; warps of {w} threads in lock step (--warp-sync)"));
         }
         format!(
             "it covers {}{kernel} ({}) launched as {} groups {} of {} threads {}, every input; {races}; barrier divergence, assertions and bounds; abstraction {}{extra}",
@@ -275,18 +255,11 @@ pub fn cone(t: &Terms, defs: &BTreeMap<String, Id>, goal: Id) -> BTreeSet<String
 }
 
 fn record(s: &Simplification) -> TermRecord {
-    TermRecord {
-        original: s.original.to_string(),
-        simplified: s.simplified.to_string(),
-        explanation: s.steps.clone(),
-    }
+    TermRecord { original: s.original.to_string(), simplified: s.simplified.to_string(), explanation: s.steps.clone() }
 }
 
 /// Names of the verification conditions, in order: program checks, then candidates.
-pub fn vc_names(
-    enc: &Encoding,
-    kept: &[bool],
-) -> Vec<(String, Option<usize>, Option<(usize, usize)>)> {
+pub fn vc_names(enc: &Encoding, kept: &[bool]) -> Vec<(String, Option<usize>, Option<(usize, usize)>)> {
     let mut out = Vec::new();
     for (l, c) in enc.checks.iter().enumerate() {
         if c.is_some() {
@@ -305,21 +278,11 @@ pub fn vc_names(
 
 /// Build the certificate of a verified kernel (the report must come from `verify` with
 /// simplification and explanations on).
-pub fn build(
-    file: &str,
-    language: &str,
-    source: &str,
-    front: &FrontSettings,
-    o: &Options,
-    r: &Report,
-) -> Result<Certificate, String> {
+pub fn build(file: &str, language: &str, source: &str, front: &FrontSettings, o: &Options, r: &Report) -> Result<Certificate, String> {
     if r.outcome != Outcome::Verified {
         return Err("only a verified kernel has a certificate".into());
     }
-    let simp = r
-        .simplification
-        .as_ref()
-        .filter(|s| !s.checks.is_empty() || r.encoding.checks.iter().all(|c| c.is_none()));
+    let simp = r.simplification.as_ref().filter(|s| !s.checks.is_empty() || r.encoding.checks.iter().all(|c| c.is_none()));
     let simp = simp.ok_or("certificates need the simplifier with explanations")?;
     let p: &Program = &r.program;
     let enc = &r.encoding;
@@ -337,62 +300,24 @@ pub fn build(
         })
         .collect();
     let kept_ids: Vec<usize> = invariants.iter().map(|i| i.candidate).collect();
-    let def_ids: BTreeMap<String, Id> = enc
-        .defs
-        .iter()
-        .map(|(s, v)| (enc.terms.node(*s).to_string(), *v))
-        .collect();
-    let definitions: Vec<Definition> = simp
-        .defs
-        .iter()
-        .map(|(sym, s)| Definition {
-            symbol: sym.clone(),
-            term: record(s),
-        })
-        .collect();
+    let def_ids: BTreeMap<String, Id> = enc.defs.iter().map(|(s, v)| (enc.terms.node(*s).to_string(), *v)).collect();
+    let definitions: Vec<Definition> =
+        simp.defs.iter().map(|(sym, s)| Definition { symbol: sym.clone(), term: record(s) }).collect();
     let mut session = Session::new(enc, None);
     let mut vcs = Vec::new();
     for (name, label, cand) in vc_names(enc, &r.kept) {
         let (goal_id, rec, kind, what, off) = match (label, cand) {
             (Some(l), _) => {
                 let lab = &p.labels[l];
-                let s = simp
-                    .checks
-                    .get(l)
-                    .and_then(|s| s.as_ref())
-                    .ok_or("a check has no simplification record")?;
-                let goal = enc.checks[l]
-                    .as_ref()
-                    .map(|c| c.fail)
-                    .ok_or("a check has no goal")?;
-                (
-                    goal,
-                    record(s),
-                    label_kind(&lab.kind).to_string(),
-                    lab.what.clone(),
-                    lab.span.0,
-                )
+                let s = simp.checks.get(l).and_then(|s| s.as_ref()).ok_or("a check has no simplification record")?;
+                let goal = enc.checks[l].as_ref().map(|c| c.fail).ok_or("a check has no goal")?;
+                (goal, record(s), label_kind(&lab.kind).to_string(), lab.what.clone(), lab.span.0)
             }
             (_, Some((c, k))) => {
-                let s = simp
-                    .candidates
-                    .get(c)
-                    .and_then(|v| v.get(k))
-                    .ok_or("a candidate has no simplification record")?;
+                let s = simp.candidates.get(c).and_then(|v| v.get(k)).ok_or("a candidate has no simplification record")?;
                 let cd = &p.candidates[c];
-                let what = format!(
-                    "invariant {} ({}) {}",
-                    p.show(&cd.expr),
-                    cd.rule,
-                    if k == 0 { "on entry" } else { "preserved" }
-                );
-                (
-                    enc.candidate_fails[c][k],
-                    record(s),
-                    "invariant".into(),
-                    what,
-                    p.loops[cd.loop_id].span.0,
-                )
+                let what = format!("invariant {} ({}) {}", p.show(&cd.expr), cd.rule, if k == 0 { "on entry" } else { "preserved" });
+                (enc.candidate_fails[c][k], record(s), "invariant".into(), what, p.loops[cd.loop_id].span.0)
             }
             _ => continue,
         };
@@ -423,14 +348,8 @@ pub fn build(
     }
     Ok(Certificate {
         format: FORMAT.into(),
-        tool: Tool {
-            name: "kpl".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-        },
-        solver: Tool {
-            name: "z3".into(),
-            version: z3::full_version().to_string(),
-        },
+        tool: Tool { name: "kpl".into(), version: env!("CARGO_PKG_VERSION").into() },
+        solver: Tool { name: "z3".into(), version: z3::full_version().to_string() },
         kernel: KernelSource {
             file: file.into(),
             language: language.into(),
@@ -442,11 +361,7 @@ pub fn build(
             kernel_args: front.kernel_args.clone(),
             invariants_as_candidates: front.invariants_as_candidates,
             include_dirs: front.include_dirs.clone(),
-            path: if kpl_lang::sources::segments(source).len() > 1 {
-                front.path.clone()
-            } else {
-                String::new()
-            },
+            path: if kpl_lang::sources::segments(source).len() > 1 { front.path.clone() } else { String::new() },
         },
         launch: o.launch,
         options: CertOptions {
@@ -458,11 +373,7 @@ pub fn build(
             only_divergence: o.only_divergence,
             no_barrier_access_checks: !o.barrier_access_checks,
         },
-        abstractions: p
-            .arrays
-            .iter()
-            .map(|a| (a.name.clone(), a.abstraction))
-            .collect(),
+        abstractions: p.arrays.iter().map(|a| (a.name.clone(), a.abstraction)).collect(),
         invariants,
         definitions,
         vcs,

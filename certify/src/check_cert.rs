@@ -4,9 +4,7 @@
 //! `rewrite_check` (not egg); every simplified VC re-proved by a second solver through
 //! SMT-LIB 2 text (the `prove` callback: the binary runs cvc5 or a fresh z3 process).
 
-use crate::certificate::{
-    abstraction_of, cone, label_kind, sha256_hex, vc_names, Certificate, TermRecord, FORMAT,
-};
+use crate::certificate::{abstraction_of, cone, label_kind, sha256_hex, vc_names, Certificate, TermRecord, FORMAT};
 use crate::rewrite_check::{replay, Subst};
 use crate::seq_to_vc::encode;
 use crate::sexp::{of_term, to_term, Sx};
@@ -61,9 +59,7 @@ fn check_term(what: &str, rec: &TermRecord, report: &mut CheckReport) -> Option<
     match replay(&orig, &steps) {
         Ok(end) if end == simp => Some(simp),
         Ok(end) => {
-            report.problem(format!(
-                "{what}: the explanation ends at `{end}`, not at the simplified term `{simp}`"
-            ));
+            report.problem(format!("{what}: the explanation ends at `{end}`, not at the simplified term `{simp}`"));
             None
         }
         Err(e) => {
@@ -92,11 +88,7 @@ pub fn vc_script(t: &Terms, defs: &[(Id, Id)], switches: &[Id], goal: Id) -> Str
 
 /// Check a certificate. `prove` runs a second solver on an SMT-LIB script and gives its
 /// answer (`unsat`, `sat` or `unknown`).
-pub fn check(
-    cert: &Certificate,
-    prove: &dyn Fn(&str) -> Result<String, String>,
-    progress: &dyn Fn(&str),
-) -> CheckReport {
+pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>, progress: &dyn Fn(&str)) -> CheckReport {
     let mut report = CheckReport::default();
     if cert.format != FORMAT {
         report.problem(format!("unknown certificate format `{}`", cert.format));
@@ -111,27 +103,14 @@ pub fn check(
     let checked = match cert.kernel.language.as_str() {
         "kpl" => kpl_lang::check_kpl(&cert.kernel.source),
         lang @ ("cuda" | "opencl") => {
-            let dialect = if lang == "cuda" {
-                kpl_lang::c::Dialect::Cuda
-            } else {
-                kpl_lang::c::Dialect::OpenCl
-            };
-            let Some(annotations) =
-                kpl_lang::c::annotations::Annotations::parse(&cert.kernel.annotations)
-            else {
-                report.problem(format!(
-                    "unknown annotation setting `{}`",
-                    cert.kernel.annotations
-                ));
+            let dialect = if lang == "cuda" { kpl_lang::c::Dialect::Cuda } else { kpl_lang::c::Dialect::OpenCl };
+            let Some(annotations) = kpl_lang::c::annotations::Annotations::parse(&cert.kernel.annotations) else {
+                report.problem(format!("unknown annotation setting `{}`", cert.kernel.annotations));
                 return report;
             };
             let o = kpl_lang::c::FrontOptions {
                 defines: cert.kernel.defines.clone(),
-                file: if cert.kernel.path.is_empty() {
-                    cert.kernel.file.clone()
-                } else {
-                    cert.kernel.path.clone()
-                },
+                file: if cert.kernel.path.is_empty() { cert.kernel.file.clone() } else { cert.kernel.path.clone() },
                 include_dirs: cert.kernel.include_dirs.clone(),
                 kernel: cert.kernel.kernel.clone(),
                 launch: Some(cert.launch),
@@ -152,36 +131,24 @@ pub fn check(
         report.problem("the kernel in the certificate does not check");
         return report;
     };
-    let ext = std::path::Path::new(&cert.kernel.file)
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("");
+    let ext = std::path::Path::new(&cert.kernel.file).extension().and_then(|e| e.to_str()).unwrap_or("");
     let lang_ext = match cert.kernel.language.as_str() {
         "kpl" => "kpl",
         "cuda" => "cu",
         _ => "cl",
     };
     if ext != lang_ext || cert.kernel.file.contains(['/', '\\']) {
-        report.problem(format!(
-            "the kernel's file name `{}` is not a `.{lang_ext}` file name",
-            cert.kernel.file
-        ));
+        report.problem(format!("the kernel's file name `{}` is not a `.{lang_ext}` file name", cert.kernel.file));
     }
     match (&cert.kernel.kernel, cert.kernel.language.as_str()) {
-        (Some(k), "kpl") => report.problem(format!(
-            "a KPL file has one kernel; the certificate names `{k}`"
-        )),
-        (Some(k), _) if *k != c.kernel.name.name => report.problem(format!(
-            "the certificate names kernel `{k}`, the front end read `{}`",
-            c.kernel.name.name
-        )),
+        (Some(k), "kpl") => report.problem(format!("a KPL file has one kernel; the certificate names `{k}`")),
+        (Some(k), _) if *k != c.kernel.name.name => {
+            report.problem(format!("the certificate names kernel `{k}`, the front end read `{}`", c.kernel.name.name))
+        }
         _ => {}
     }
     let Some(abstraction) = abstraction_of(&cert.options.abstraction) else {
-        report.problem(format!(
-            "unknown abstraction `{}`",
-            cert.options.abstraction
-        ));
+        report.problem(format!("unknown abstraction `{}`", cert.options.abstraction));
         return report;
     };
     let o = Options {
@@ -197,11 +164,7 @@ pub fn check(
     let p = program(&c.core, &o);
     let enc = encode(&p);
     let mut inl = inline(&enc);
-    let derived: BTreeMap<String, Abstraction> = p
-        .arrays
-        .iter()
-        .map(|a| (a.name.clone(), a.abstraction))
-        .collect();
+    let derived: BTreeMap<String, Abstraction> = p.arrays.iter().map(|a| (a.name.clone(), a.abstraction)).collect();
     if derived != cert.abstractions {
         report.problem("the arrays' abstractions differ from the kernel's");
     }
@@ -209,26 +172,14 @@ pub fn check(
     let mut kept = vec![false; p.candidates.len()];
     for inv in &cert.invariants {
         match p.candidates.get(inv.candidate) {
-            Some(cd) if p.show(&cd.expr) == inv.expr && cd.rule == inv.rule => {
-                kept[inv.candidate] = true
-            }
-            Some(_) => report.problem(format!(
-                "invariant {} is not the kernel's candidate {}",
-                inv.expr, inv.candidate
-            )),
-            None => report.problem(format!(
-                "invariant {} names no candidate of the kernel",
-                inv.candidate
-            )),
+            Some(cd) if p.show(&cd.expr) == inv.expr && cd.rule == inv.rule => kept[inv.candidate] = true,
+            Some(_) => report.problem(format!("invariant {} is not the kernel's candidate {}", inv.expr, inv.candidate)),
+            None => report.problem(format!("invariant {} names no candidate of the kernel", inv.candidate)),
         }
     }
     let kept_ids: Vec<usize> = (0..kept.len()).filter(|&i| kept[i]).collect();
     // Definitions: the same symbols with the same terms, replayed to their simplified form.
-    let def_orig: BTreeMap<String, Sx> = inl
-        .kept
-        .iter()
-        .map(|(s, v)| (inl.terms.node(*s).to_string(), of_term(&inl.terms, *v)))
-        .collect();
+    let def_orig: BTreeMap<String, Sx> = inl.kept.iter().map(|(s, v)| (inl.terms.node(*s).to_string(), of_term(&inl.terms, *v))).collect();
     let cert_syms: BTreeSet<&str> = cert.definitions.iter().map(|d| d.symbol.as_str()).collect();
     if cert_syms != def_orig.keys().map(|s| s.as_str()).collect() {
         report.problem("the certificate's definitions are not the kernel's");
@@ -237,16 +188,9 @@ pub fn check(
     for d in &cert.definitions {
         match (def_orig.get(&d.symbol), Sx::parse(&d.term.original)) {
             (Some(want), Ok(got)) if *want == got => {}
-            _ => report.problem(format!(
-                "definition of `{}` differs from the kernel's",
-                d.symbol
-            )),
+            _ => report.problem(format!("definition of `{}` differs from the kernel's", d.symbol)),
         }
-        if let Some(s) = check_term(
-            &format!("definition of `{}`", d.symbol),
-            &d.term,
-            &mut report,
-        ) {
+        if let Some(s) = check_term(&format!("definition of `{}`", d.symbol), &d.term, &mut report) {
             simplified_defs.push((d.symbol.clone(), s));
         }
     }
@@ -258,22 +202,13 @@ pub fn check(
         report.problem(format!("no verification condition for {missing}"));
     }
     for extra in got_names.difference(&want_names) {
-        report.problem(format!(
-            "{extra} is not a verification condition of the kernel"
-        ));
+        report.problem(format!("{extra} is not a verification condition of the kernel"));
     }
     // Terms for the re-proof live in the re-derived arena (it knows every symbol's sort).
     let mut t = inl.terms.clone();
     let mut defs: BTreeMap<String, (Id, Id)> = BTreeMap::new();
     for (sym, s) in &simplified_defs {
-        let Some(sym_id) = inl
-            .kept
-            .iter()
-            .find(|(x, _)| inl.terms.node(*x).to_string() == *sym)
-            .map(|x| x.0)
-        else {
-            continue;
-        };
+        let Some(sym_id) = inl.kept.iter().find(|(x, _)| inl.terms.node(*x).to_string() == *sym).map(|x| x.0) else { continue };
         match to_term(&mut t, s) {
             Ok(v) => {
                 defs.insert(sym.clone(), (sym_id, v));
@@ -290,54 +225,28 @@ pub fn check(
         .collect();
     let line_of = |off: usize| kpl_lang::span::line_col(&cert.kernel.source, off);
     for (name, label, cand) in expected {
-        let Some(vc) = cert.vcs.iter().find(|v| v.name == name) else {
-            continue;
-        };
+        let Some(vc) = cert.vcs.iter().find(|v| v.name == name) else { continue };
         if vc.invariants != kept_ids {
-            report.problem(format!(
-                "{name} assumes other invariants than the certificate lists"
-            ));
+            report.problem(format!("{name} assumes other invariants than the certificate lists"));
         }
         if vc.answer != "unsat" {
-            report.problem(format!(
-                "{name}: its answer is `{}`, not `unsat`: it is not proved",
-                vc.answer
-            ));
+            report.problem(format!("{name}: its answer is `{}`, not `unsat`: it is not proved", vc.answer));
         }
         // What the VC says it checks, and the goal before inlining.
         let (raw_goal, kind, what, off) = match (label, cand) {
             (Some(l), _) => {
                 let lab = &p.labels[l];
-                let Some(chk) = enc.checks[l].as_ref() else {
-                    continue;
-                };
-                (
-                    chk.fail,
-                    label_kind(&lab.kind).to_string(),
-                    lab.what.clone(),
-                    lab.span.0,
-                )
+                let Some(chk) = enc.checks[l].as_ref() else { continue };
+                (chk.fail, label_kind(&lab.kind).to_string(), lab.what.clone(), lab.span.0)
             }
             (_, Some((c, k))) => {
                 let cd = &p.candidates[c];
-                let what = format!(
-                    "invariant {} ({}) {}",
-                    p.show(&cd.expr),
-                    cd.rule,
-                    if k == 0 { "on entry" } else { "preserved" }
-                );
-                (
-                    enc.candidate_fails[c][k],
-                    "invariant".to_string(),
-                    what,
-                    p.loops[cd.loop_id].span.0,
-                )
+                let what = format!("invariant {} ({}) {}", p.show(&cd.expr), cd.rule, if k == 0 { "on entry" } else { "preserved" });
+                (enc.candidate_fails[c][k], "invariant".to_string(), what, p.loops[cd.loop_id].span.0)
             }
             _ => continue,
         };
-        if (vc.kind.as_str(), vc.what.as_str(), (vc.line, vc.col))
-            != (kind.as_str(), what.as_str(), line_of(off))
-        {
+        if (vc.kind.as_str(), vc.what.as_str(), (vc.line, vc.col)) != (kind.as_str(), what.as_str(), line_of(off)) {
             report.problem(format!("{name}: it says it checks {} `{}` at {}:{}, the kernel's is {kind} `{what}` at {}:{}", vc.kind, vc.what, vc.line, vc.col, line_of(off).0, line_of(off).1));
         }
         let dg = inl.goal(raw_goal);
@@ -348,9 +257,7 @@ pub fn check(
                 continue;
             }
         }
-        let Some(simp) = check_term(&name, &vc.goal, &mut report) else {
-            continue;
-        };
+        let Some(simp) = check_term(&name, &vc.goal, &mut report) else { continue };
         let goal = match to_term(&mut t, &simp) {
             Ok(g) => g,
             Err(e) => {
@@ -360,20 +267,14 @@ pub fn check(
         };
         let cone = cone(&t, &def_rhs, goal);
         if !vc.definitions.iter().eq(cone.iter()) {
-            report.problem(format!(
-                "{name}: the definitions it lists are not the ones its goal uses"
-            ));
+            report.problem(format!("{name}: the definitions it lists are not the ones its goal uses"));
         }
         let cone_defs: Vec<(Id, Id)> = cone.iter().filter_map(|s| defs.get(s).copied()).collect();
         progress(&format!("re-proving {name}"));
         let script = vc_script(&t, &cone_defs, &switches, goal);
         match prove(&script) {
             Ok(a) if a.trim() == "unsat" => report.vcs += 1,
-            Ok(a) => report.problem(format!(
-                "{name} ({}): the second solver says `{}`",
-                vc.what,
-                a.trim()
-            )),
+            Ok(a) => report.problem(format!("{name} ({}): the second solver says `{}`", vc.what, a.trim())),
             Err(e) => report.problem(format!("{name}: the second solver failed: {e}")),
         }
     }

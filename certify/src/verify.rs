@@ -135,42 +135,23 @@ struct Solved {
     solver_ms: u128,
 }
 
-fn solve(
-    program: &Program,
-    encoding: &Encoding,
-    o: &Options,
-    deadline: Option<Instant>,
-    progress: &dyn Fn(&str),
-) -> Solved {
+fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<Instant>, progress: &dyn Fn(&str)) -> Solved {
     let mut s = Session::new(encoding, deadline);
     let h = if o.infer && !program.candidates.is_empty() {
         houdini(&mut s, progress)
     } else {
-        crate::solve::Houdini {
-            kept: vec![false; program.candidates.len()],
-            rounds: 0,
-            unknown: None,
-        }
+        crate::solve::Houdini { kept: vec![false; program.candidates.len()], rounds: 0, unknown: None }
     };
     let (findings, unknown) = match h.unknown {
         Some(why) => (Vec::new(), Some(format!("invariant inference: {why}"))),
         None => {
             let launch = o.launch;
-            let mut get = |s: &mut Session, m: &z3::Model, l: usize| Finding {
-                label: l,
-                witness: extract(s, m, program, encoding, &launch, l),
-            };
+            let mut get =
+                |s: &mut Session, m: &z3::Model, l: usize| Finding { label: l, witness: extract(s, m, program, encoding, &launch, l) };
             failures(&mut s, &h.kept, progress, &mut get)
         }
     };
-    Solved {
-        kept: h.kept,
-        findings,
-        unknown,
-        calls: s.calls,
-        rounds: h.rounds,
-        solver_ms: s.solver_time.as_millis(),
-    }
+    Solved { kept: h.kept, findings, unknown, calls: s.calls, rounds: h.rounds, solver_ms: s.solver_time.as_millis() }
 }
 
 pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Report {
@@ -203,8 +184,7 @@ pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repor
     if o.simplify {
         progress("simplifying (e-graphs)");
         let t0 = Instant::now();
-        let r =
-            crate::simplify::simplify(&mut encoding, crate::simplify::Budget::default(), o.explain);
+        let r = crate::simplify::simplify(&mut encoding, crate::simplify::Budget::default(), o.explain);
         stats.simplify_ms = t0.elapsed().as_millis();
         stats.vc_nodes_before = r.nodes_before;
         stats.vc_nodes_after = r.nodes_after;
@@ -223,9 +203,7 @@ pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repor
     } else if let Some(n) = o.loop_unwind {
         // Executions with more iterations were cut off: nothing is proved for them.
         let its = if n == 1 { "iteration" } else { "iterations" };
-        Outcome::Inconclusive(format!(
-            "no defect in the executions where every loop runs at most {n} {its} (--loop-unwind)"
-        ))
+        Outcome::Inconclusive(format!("no defect in the executions where every loop runs at most {n} {its} (--loop-unwind)"))
     } else {
         Outcome::Verified
     };

@@ -72,11 +72,7 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
             _ => None,
         }
     }
-    let (span, why) = k
-        .procs
-        .iter()
-        .find_map(|p| block(&p.body))
-        .or_else(|| block(&k.main))?;
+    let (span, why) = k.procs.iter().find_map(|p| block(&p.body)).or_else(|| block(&k.main))?;
     Some((span, why.into()))
 }
 
@@ -85,8 +81,7 @@ pub fn two_thread(e: &kpl_lang::ast::Expr) -> bool {
     use kpl_lang::ast::{Builtin, ExprKind};
     match &e.kind {
         ExprKind::Call(f, args) => {
-            Builtin::from_name(&f.name).is_some_and(|b| b.is_two_thread() || b.is_access())
-                || args.iter().any(two_thread)
+            Builtin::from_name(&f.name).is_some_and(|b| b.is_two_thread() || b.is_access()) || args.iter().any(two_thread)
         }
         ExprKind::Unary(_, a) => two_thread(a),
         ExprKind::Binary(_, a, b) => two_thread(a) || two_thread(b),
@@ -123,9 +118,7 @@ impl Printer {
         match &e.kind {
             ExprKind::Num(n) => format!("(ELit {})", *n as u32),
             ExprKind::Bool(b) => format!("(ELit {})", u32::from(*b)),
-            ExprKind::Var(x) if self.params.contains(&x.name) => {
-                format!("(EParam {})", string_lit(&x.name))
-            }
+            ExprKind::Var(x) if self.params.contains(&x.name) => format!("(EParam {})", string_lit(&x.name)),
             ExprKind::Var(x) => format!("(EVar (Named {}))", string_lit(&x.name)),
             ExprKind::Special(s, a, _) => {
                 let c = match s {
@@ -167,9 +160,7 @@ impl Printer {
                 };
                 format!("(EBin {o} {} {})", self.expr(a), self.expr(b))
             }
-            ExprKind::Cond(c, a, b) => {
-                format!("(ECond {} {} {})", self.expr(c), self.expr(a), self.expr(b))
-            }
+            ExprKind::Cond(c, a, b) => format!("(ECond {} {} {})", self.expr(c), self.expr(a), self.expr(b)),
             ExprKind::Call(f, args) => {
                 let b = Builtin::from_name(&f.name);
                 let name = match b {
@@ -190,14 +181,8 @@ impl Printer {
                         format!("(FFloat {})", string_lit(&f.name))
                     }
                 };
-                let a = args
-                    .first()
-                    .map(|x| self.expr(x))
-                    .unwrap_or_else(|| "(ELit 0)".into());
-                let b = args
-                    .get(1)
-                    .map(|x| self.expr(x))
-                    .unwrap_or_else(|| "(ELit 0)".into());
+                let a = args.first().map(|x| self.expr(x)).unwrap_or_else(|| "(ELit 0)".into());
+                let b = args.get(1).map(|x| self.expr(x)).unwrap_or_else(|| "(ELit 0)".into());
                 format!("(EBuiltin {name} {a} {b})")
             }
             // Not in the core form (reads are statements), and errors never get here.
@@ -208,34 +193,19 @@ impl Printer {
     /// `x := e` or, when `e` is a read, `x := A[i]`.
     fn assign(&mut self, x: &str, e: &Expr) -> String {
         match &e.kind {
-            ExprKind::Index(a, i) => format!(
-                "(SBasic (BRead (Named {}) {} {}))",
-                string_lit(x),
-                string_lit(&a.name),
-                self.expr(i)
-            ),
-            _ => format!(
-                "(SBasic (BAssign (Named {}) {}))",
-                string_lit(x),
-                self.expr(e)
-            ),
+            ExprKind::Index(a, i) => format!("(SBasic (BRead (Named {}) {} {}))", string_lit(x), string_lit(&a.name), self.expr(i)),
+            _ => format!("(SBasic (BAssign (Named {}) {}))", string_lit(x), self.expr(e)),
         }
     }
 
     /// A block: statements in sequence; a `local` scopes over the rest of its block.
     fn block(&mut self, stmts: &[Stmt], ind: usize) -> String {
         let pad = " ".repeat(ind);
-        let Some((first, rest)) = stmts.split_first() else {
-            return "SSkip".into();
-        };
+        let Some((first, rest)) = stmts.split_first() else { return "SSkip".into() };
         if let StmtKind::Local(x, init) = &first.kind {
             let body = match init {
                 Some(e) if rest.is_empty() => self.assign(&x.name, e),
-                Some(e) => format!(
-                    "(SSeq {}\n{pad}  {})",
-                    self.assign(&x.name, e),
-                    self.block(rest, ind + 2)
-                ),
+                Some(e) => format!("(SSeq {}\n{pad}  {})", self.assign(&x.name, e), self.block(rest, ind + 2)),
                 None => self.block(rest, ind + 2),
             };
             return format!("(SLocal {}\n{pad}  {body})", string_lit(&x.name));
@@ -253,38 +223,19 @@ impl Printer {
         match &s.kind {
             StmtKind::Local(..) => self.block(std::slice::from_ref(s), ind),
             StmtKind::Assign(x, e) => self.assign(&x.name, e),
-            StmtKind::Store(a, i, e) => format!(
-                "(SBasic (BWrite {} {} {}))",
-                string_lit(&a.name),
-                self.expr(i),
-                self.expr(e)
-            ),
+            StmtKind::Store(a, i, e) => format!("(SBasic (BWrite {} {} {}))", string_lit(&a.name), self.expr(i), self.expr(e)),
             StmtKind::If(c, t, e) => {
                 let els = match e.as_deref() {
                     None => "SSkip".to_string(),
                     Some(Else::Block(b)) => self.block(&b.stmts, ind + 2),
                     Some(Else::If(s)) => self.stmt(s, ind + 2),
                 };
-                format!(
-                    "(SIf {}\n{pad}  {}\n{pad}  {els})",
-                    self.expr(c),
-                    self.block(&t.stmts, ind + 2)
-                )
+                format!("(SIf {}\n{pad}  {}\n{pad}  {els})", self.expr(c), self.block(&t.stmts, ind + 2))
             }
             // Candidates (Houdini's guesses) are not part of the semantics.
-            StmtKind::While {
-                cond,
-                invariants,
-                body,
-                ..
-            } => {
+            StmtKind::While { cond, invariants, body, .. } => {
                 let invs = invariants.iter().map(|i| self.expr(i)).collect();
-                format!(
-                    "(SWhile {} {}\n{pad}  {})",
-                    self.expr(cond),
-                    list(invs),
-                    self.block(&body.stmts, ind + 2)
-                )
+                format!("(SWhile {} {}\n{pad}  {})", self.expr(cond), list(invs), self.block(&body.stmts, ind + 2))
             }
             StmtKind::Call(f, args) => {
                 let a = args.iter().map(|x| self.expr(x)).collect();
@@ -306,10 +257,7 @@ impl Printer {
 fn init(i: &Init) -> String {
     match i {
         Init::Dense(v) => format!("Dense {}", list(v.iter().map(|w| w.to_string()).collect())),
-        Init::Sparse(m) => format!(
-            "Sparse {}",
-            list(m.iter().map(|(k, w)| format!("({k}, {w})")).collect())
-        ),
+        Init::Sparse(m) => format!("Sparse {}", list(m.iter().map(|(k, w)| format!("({k}, {w})")).collect())),
     }
 }
 
@@ -329,26 +277,14 @@ pub fn kernel_term(k: &Kernel) -> (String, bool) {
                 params.insert(p.name.clone());
             }
             DeclKind::Shared { name, size } | DeclKind::Global { name, size } => {
-                let space = if matches!(d.kind, DeclKind::Shared { .. }) {
-                    "SharedSpace"
-                } else {
-                    "GlobalSpace"
-                };
-                let size = size
-                    .map(|(n, _)| format!("Some {n}"))
-                    .unwrap_or_else(|| "None".into());
-                arrays.push(format!(
-                    "\\<lparr>a_name = {}, a_space = {space}, a_size = {size}\\<rparr>",
-                    string_lit(&name.name)
-                ));
+                let space = if matches!(d.kind, DeclKind::Shared { .. }) { "SharedSpace" } else { "GlobalSpace" };
+                let size = size.map(|(n, _)| format!("Some {n}")).unwrap_or_else(|| "None".into());
+                arrays.push(format!("\\<lparr>a_name = {}, a_space = {space}, a_size = {size}\\<rparr>", string_lit(&name.name)));
             }
             DeclKind::Requires(_) | DeclKind::Groups(_) | DeclKind::Threads(_) => {}
         }
     }
-    let mut p = Printer {
-        params: params.clone(),
-        floats: false,
-    };
+    let mut p = Printer { params: params.clone(), floats: false };
     for d in &k.decls {
         if let DeclKind::Requires(e) = &d.kind {
             requires.push(p.expr(e));
@@ -359,11 +295,7 @@ pub fn kernel_term(k: &Kernel) -> (String, bool) {
         .iter()
         .map(|q| {
             let ps = list(q.params.iter().map(|x| string_lit(&x.name)).collect());
-            format!(
-                "\\<lparr>p_name = {}, p_params = {ps},\n      p_body =\n      {}\\<rparr>",
-                string_lit(&q.name.name),
-                p.block(&q.body.stmts, 6)
-            )
+            format!("\\<lparr>p_name = {}, p_params = {ps},\n      p_body =\n      {}\\<rparr>", string_lit(&q.name.name), p.block(&q.body.stmts, 6))
         })
         .collect();
     let main = p.block(&k.main.stmts, 4);
@@ -400,30 +332,9 @@ pub fn theory(k: &Kernel, launch: Launch, run: Option<&RunData>) -> String {
         s.push_str("end\n");
         return s;
     };
-    let params = list(
-        run.params
-            .iter()
-            .map(|(k, v)| format!("({}, {v})", string_lit(k)))
-            .collect(),
-    );
-    let globals = list(
-        run.globals
-            .iter()
-            .map(|(k, i)| format!("({}, {})", string_lit(k), init(i)))
-            .collect(),
-    );
-    let shared = list(
-        run.shared
-            .iter()
-            .map(|(k, is)| {
-                format!(
-                    "({}, {})",
-                    string_lit(k),
-                    list(is.iter().map(init).collect())
-                )
-            })
-            .collect(),
-    );
+    let params = list(run.params.iter().map(|(k, v)| format!("({}, {v})", string_lit(k))).collect());
+    let globals = list(run.globals.iter().map(|(k, i)| format!("({}, {})", string_lit(k), init(i))).collect());
+    let shared = list(run.shared.iter().map(|(k, is)| format!("({}, {})", string_lit(k), list(is.iter().map(init).collect()))).collect());
     let _ = write!(
         s,
         "text \\<open>The inputs of \\<open>{}\\<close>.\\<close>\n\
@@ -442,10 +353,7 @@ pub fn theory(k: &Kernel, launch: Launch, run: Option<&RunData>) -> String {
             run.observed
                 .iter()
                 .map(|o| {
-                    let g = o
-                        .group
-                        .map(|g| format!("Some {g}"))
-                        .unwrap_or_else(|| "None".into());
+                    let g = o.group.map(|g| format!("Some {g}")).unwrap_or_else(|| "None".into());
                     let dense = o.indices.iter().enumerate().all(|(i, &x)| i as u32 == x);
                     let idx = if dense && !o.indices.is_empty() {
                         format!("[0..<{}]", o.indices.len())
@@ -456,12 +364,7 @@ pub fn theory(k: &Kernel, launch: Launch, run: Option<&RunData>) -> String {
                 })
                 .collect(),
         );
-        let values = list(
-            run.observed
-                .iter()
-                .map(|o| list(o.values.iter().map(|v| v.to_string()).collect()))
-                .collect(),
-        );
+        let values = list(run.observed.iter().map(|o| list(o.values.iter().map(|v| v.to_string()).collect())).collect());
         let _ = write!(
             s,
             "text \\<open>Differential check: on these inputs kpl's interpreter ends normally with these\n  final arrays; so does the executable semantics.\\<close>\n\

@@ -11,10 +11,7 @@ pub struct Ident {
 
 impl Ident {
     pub fn new(name: impl Into<String>, span: Span) -> Ident {
-        Ident {
-            name: name.into(),
-            span,
-        }
+        Ident { name: name.into(), span }
     }
 }
 
@@ -46,15 +43,9 @@ pub enum DeclKind {
     Groups(Dims),
     Threads(Dims),
     /// `size` is `None` for `shared A[*]` (kpl's extension: an OpenCL `__local` pointer).
-    Shared {
-        name: Ident,
-        size: Option<(u64, Span)>,
-    },
+    Shared { name: Ident, size: Option<(u64, Span)> },
     /// `size` is `None` for `global A[*]`.
-    Global {
-        name: Ident,
-        size: Option<(u64, Span)>,
-    },
+    Global { name: Ident, size: Option<(u64, Span)> },
     Param(Ident),
     Requires(Expr),
 }
@@ -87,12 +78,7 @@ pub enum StmtKind {
     If(Expr, Block, Option<Box<Else>>),
     /// `candidates`: loop invariants Houdini may drop (GPUVerify's `__candidate_invariant`);
     /// only the verifier reads them.
-    While {
-        cond: Expr,
-        invariants: Vec<Expr>,
-        candidates: Vec<Expr>,
-        body: Block,
-    },
+    While { cond: Expr, invariants: Vec<Expr>, candidates: Vec<Expr>, body: Block },
     Call(Ident, Vec<Expr>),
     Barrier(Fence),
     /// `x := atomic add(A[i], v);` (or `local x := ...`, or no destination).
@@ -231,19 +217,11 @@ impl BarrierInvariant {
 impl Fence {
     /// The fence of `barrier;` (and CUDA's `__syncthreads()`): both memories.
     pub fn both(span: Span) -> Fence {
-        Fence {
-            shared: Expr::new(ExprKind::Bool(true), span),
-            global: Expr::new(ExprKind::Bool(true), span),
-            invariants: vec![],
-        }
+        Fence { shared: Expr::new(ExprKind::Bool(true), span), global: Expr::new(ExprKind::Bool(true), span), invariants: vec![] }
     }
     /// A fence whose conditions are the literals given.
     pub fn constant(shared: bool, global: bool, span: Span) -> Fence {
-        Fence {
-            shared: Expr::new(ExprKind::Bool(shared), span),
-            global: Expr::new(ExprKind::Bool(global), span),
-            invariants: vec![],
-        }
+        Fence { shared: Expr::new(ExprKind::Bool(shared), span), global: Expr::new(ExprKind::Bool(global), span), invariants: vec![] }
     }
     /// The condition for one kind of memory (`true`: shared).
     pub fn of(&self, shared: bool) -> &Expr {
@@ -538,8 +516,7 @@ impl Builtin {
     pub fn arity(self) -> usize {
         use Builtin::*;
         match self {
-            Fneg | Fabs | Fsqrt | Itof | Utof | Ftoi | Ftou | Other | Written | WasRead
-            | WriteIndex | ReadIndex => 1,
+            Fneg | Fabs | Fsqrt | Itof | Utof | Ftoi | Ftou | Other | Written | WasRead | WriteIndex | ReadIndex => 1,
             Enabled => 0,
             _ => 2,
         }
@@ -551,10 +528,7 @@ impl Builtin {
     /// The access predicates: their argument names an array; only the verifier, which
     /// logs accesses, gives them a meaning.
     pub fn is_access(self) -> bool {
-        matches!(
-            self,
-            Builtin::Written | Builtin::WasRead | Builtin::WriteIndex | Builtin::ReadIndex
-        )
+        matches!(self, Builtin::Written | Builtin::WasRead | Builtin::WriteIndex | Builtin::ReadIndex)
     }
     /// `other` and `enabled`: they speak of two threads (GPUVerify's two-thread
     /// annotations), so they may appear only in assertions, invariants and candidates.
@@ -595,11 +569,7 @@ impl Expr {
                 c.walk(f)
             }
             ExprKind::Call(_, args) => args.iter().for_each(|a| a.walk(f)),
-            ExprKind::Num(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Var(_)
-            | ExprKind::Special(..)
-            | ExprKind::Error => {}
+            ExprKind::Num(_) | ExprKind::Bool(_) | ExprKind::Var(_) | ExprKind::Special(..) | ExprKind::Error => {}
         }
     }
 }

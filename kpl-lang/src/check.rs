@@ -18,12 +18,7 @@ enum Global {
 
 /// Check a parsed kernel; returns every problem found (empty when the kernel is well formed).
 pub fn check(k: &Kernel) -> Vec<Diagnostic> {
-    let mut c = Checker {
-        diags: Vec::new(),
-        globals: HashMap::new(),
-        scopes: Vec::new(),
-        two_thread_ok: false,
-    };
+    let mut c = Checker { diags: Vec::new(), globals: HashMap::new(), scopes: Vec::new(), two_thread_ok: false };
     c.kernel(k);
     c.diags.sort_by_key(|d| d.span.start);
     c.diags
@@ -54,8 +49,7 @@ impl Checker {
 
     fn kernel(&mut self, k: &Kernel) {
         for b in Builtin::ALL {
-            self.globals
-                .insert(b.name().to_string(), (Global::Builtin, Span::DUMMY));
+            self.globals.insert(b.name().to_string(), (Global::Builtin, Span::DUMMY));
         }
         let mut seen_groups: Option<Span> = None;
         let mut seen_threads: Option<Span> = None;
@@ -64,11 +58,7 @@ impl Checker {
                 DeclKind::Groups(ds) | DeclKind::Threads(ds) => {
                     let is_threads = matches!(d.kind, DeclKind::Threads(_));
                     let what = if is_threads { "threads" } else { "groups" };
-                    let slot = if is_threads {
-                        &mut seen_threads
-                    } else {
-                        &mut seen_groups
-                    };
+                    let slot = if is_threads { &mut seen_threads } else { &mut seen_groups };
                     if let Some(prev) = *slot {
                         let diag = Diagnostic::error(format!("`{what}` is declared twice"), d.span)
                             .with_secondary(prev, "first declared here");
@@ -101,12 +91,7 @@ impl Checker {
             );
         }
         for p in &k.procs {
-            self.declare_global(
-                &p.name,
-                Global::Proc {
-                    arity: p.params.len(),
-                },
-            );
+            self.declare_global(&p.name, Global::Proc { arity: p.params.len() });
         }
         for d in &k.decls {
             if let DeclKind::Requires(e) = &d.kind {
@@ -118,43 +103,21 @@ impl Checker {
             for x in &p.params {
                 self.declare_local(x, "parameter");
             }
-            self.block(
-                &p.body,
-                Ctx {
-                    in_main: false,
-                    loops: 0,
-                },
-                false,
-            );
+            self.block(&p.body, Ctx { in_main: false, loops: 0 }, false);
             self.scopes.pop();
         }
-        self.block(
-            &k.main,
-            Ctx {
-                in_main: true,
-                loops: 0,
-            },
-            true,
-        );
+        self.block(&k.main, Ctx { in_main: true, loops: 0 }, true);
         self.recursion(k);
     }
 
     fn dims(&mut self, ds: &Dims, what: &str) {
         if ds.dims.len() > 3 {
-            let extra = ds.dims[3]
-                .1
-                .to(ds.dims.last().map(|d| d.1).unwrap_or(ds.span));
-            self.err(Diagnostic::error(
-                format!("`{what}` has more than three dimensions"),
-                extra,
-            ));
+            let extra = ds.dims[3].1.to(ds.dims.last().map(|d| d.1).unwrap_or(ds.span));
+            self.err(Diagnostic::error(format!("`{what}` has more than three dimensions"), extra));
         }
         for &(n, sp) in &ds.dims {
             if n == 0 {
-                self.err(Diagnostic::error(
-                    format!("`{what}` must be at least 1 in every dimension"),
-                    sp,
-                ));
+                self.err(Diagnostic::error(format!("`{what}` must be at least 1 in every dimension"), sp));
             } else if n > MAX32 {
                 self.err(literal_too_big(sp));
             }
@@ -175,11 +138,8 @@ impl Checker {
     fn declare_global(&mut self, name: &Ident, g: Global) {
         match self.globals.get(&name.name) {
             Some((Global::Builtin, _)) => self.err(
-                Diagnostic::error(
-                    format!("`{}` is the name of a built-in function", name.name),
-                    name.span,
-                )
-                .with_help("choose another name"),
+                Diagnostic::error(format!("`{}` is the name of a built-in function", name.name), name.span)
+                    .with_help("choose another name"),
             ),
             Some((_, prev)) => {
                 let prev = *prev;
@@ -195,12 +155,7 @@ impl Checker {
     }
 
     fn lookup_local(&self, name: &str) -> Option<Span> {
-        self.scopes
-            .iter()
-            .rev()
-            .flat_map(|s| s.iter())
-            .find(|(n, _)| n == name)
-            .map(|(_, sp)| *sp)
+        self.scopes.iter().rev().flat_map(|s| s.iter()).find(|(n, _)| n == name).map(|(_, sp)| *sp)
     }
 
     fn declare_local(&mut self, x: &Ident, what: &str) {
@@ -211,36 +166,24 @@ impl Checker {
                 Global::Proc { .. } => "a proc",
                 Global::Builtin => "a built-in function",
             };
-            let mut d = Diagnostic::error(
-                format!("{what} `{}` shadows {kind} of the same name", x.name),
-                x.span,
-            )
-            .with_help("KPL forbids shadowing; rename it");
+            let mut d = Diagnostic::error(format!("{what} `{}` shadows {kind} of the same name", x.name), x.span)
+                .with_help("KPL forbids shadowing; rename it");
             if *prev != Span::DUMMY {
                 d = d.with_secondary(*prev, "declared here");
             }
             self.err(d);
-        } else if let Some(prev) = self
-            .scopes
-            .last()
-            .and_then(|s| s.iter().find(|(n, _)| *n == x.name))
-            .map(|(_, sp)| *sp)
+        } else if let Some(prev) =
+            self.scopes.last().and_then(|s| s.iter().find(|(n, _)| *n == x.name)).map(|(_, sp)| *sp)
         {
             self.err(
-                Diagnostic::error(
-                    format!("{what} `{}` is declared twice in one scope", x.name),
-                    x.span,
-                )
-                .with_secondary(prev, "first declared here"),
+                Diagnostic::error(format!("{what} `{}` is declared twice in one scope", x.name), x.span)
+                    .with_secondary(prev, "first declared here"),
             );
         } else if let Some(prev) = self.lookup_local(&x.name) {
             self.err(
-                Diagnostic::error(
-                    format!("{what} `{}` shadows a local of an enclosing scope", x.name),
-                    x.span,
-                )
-                .with_secondary(prev, "declared here")
-                .with_help("KPL forbids shadowing; rename it"),
+                Diagnostic::error(format!("{what} `{}` shadows a local of an enclosing scope", x.name), x.span)
+                    .with_secondary(prev, "declared here")
+                    .with_help("KPL forbids shadowing; rename it"),
             );
         }
         if let Some(s) = self.scopes.last_mut() {
@@ -287,12 +230,7 @@ impl Checker {
                     None => {}
                 }
             }
-            StmtKind::While {
-                cond,
-                invariants,
-                candidates,
-                body,
-            } => {
+            StmtKind::While { cond, invariants, candidates, body } => {
                 self.expr(cond);
                 for inv in invariants.iter().chain(candidates) {
                     self.two_thread_ok = true;
@@ -305,14 +243,7 @@ impl Checker {
                         );
                     }
                 }
-                self.block(
-                    body,
-                    Ctx {
-                        loops: ctx.loops + 1,
-                        ..ctx
-                    },
-                    true,
-                );
+                self.block(body, Ctx { loops: ctx.loops + 1, ..ctx }, true);
             }
             StmtKind::Call(f, args) => {
                 for a in args {
@@ -338,10 +269,7 @@ impl Checker {
                     }
                     Some((Global::Builtin, _)) => self.err(
                         Diagnostic::error(
-                            format!(
-                                "built-in function `{}` cannot be called as a statement",
-                                f.name
-                            ),
+                            format!("built-in function `{}` cannot be called as a statement", f.name),
                             f.span,
                         )
                         .with_help("use its value, e.g. `x := min(a, b);`"),
@@ -357,20 +285,16 @@ impl Checker {
                 }
             }
             StmtKind::Break | StmtKind::Continue if ctx.loops == 0 => {
-                let what = if matches!(s.kind, StmtKind::Break) {
-                    "break"
-                } else {
-                    "continue"
-                };
+                let what = if matches!(s.kind, StmtKind::Break) { "break" } else { "continue" };
                 self.err(
                     Diagnostic::error(format!("`{what}` outside a loop"), s.span)
                         .with_help("`break` and `continue` must be inside a `while` of the same proc or `main`"),
                 );
             }
-            StmtKind::Return if ctx.in_main => self
-                .err(Diagnostic::error("`return` in `main`", s.span).with_help(
-                    "`main` cannot return (as in the paper); use `if` to skip the rest",
-                )),
+            StmtKind::Return if ctx.in_main => self.err(
+                Diagnostic::error("`return` in `main`", s.span)
+                    .with_help("`main` cannot return (as in the paper); use `if` to skip the rest"),
+            ),
             StmtKind::Assert(e) | StmtKind::Assume(e) => {
                 self.two_thread_ok = true;
                 self.expr(e);
@@ -384,22 +308,13 @@ impl Checker {
                 }
                 match AtomicOp::from_name(&a.op.name) {
                     None => self.err(
-                        Diagnostic::error(
-                            format!("`{}` is not an atomic operation", a.op.name),
-                            a.op.span,
-                        )
-                        .with_help(format!(
+                        Diagnostic::error(format!("`{}` is not an atomic operation", a.op.name), a.op.span).with_help(format!(
                             "the atomic operations are {}",
                             AtomicOp::ALL.map(|o| o.name()).join(", ")
                         )),
                     ),
                     Some(op) if op.arity() != a.args.len() => self.err(Diagnostic::error(
-                        format!(
-                            "atomic `{}` takes the element and {} operand{}",
-                            op.name(),
-                            op.arity(),
-                            plural(op.arity())
-                        ),
+                        format!("atomic `{}` takes the element and {} operand{}", op.name(), op.arity(), plural(op.arity())),
                         s.span,
                     )),
                     Some(_) => {}
@@ -417,7 +332,10 @@ impl Checker {
                     self.barrier_invariant(inv);
                 }
             }
-            StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::Error => {}
+            StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Return
+            | StmtKind::Error => {}
         }
     }
 
@@ -430,24 +348,16 @@ impl Checker {
             self.expr(e);
             if e.has_reads() {
                 self.err(
-                    Diagnostic::error(
-                        "a barrier invariant's instantiation cannot read arrays",
-                        e.span,
-                    )
-                    .with_help("instantiations are thread ids over locals, params and ids"),
+                    Diagnostic::error("a barrier invariant's instantiation cannot read arrays", e.span)
+                        .with_help("instantiations are thread ids over locals, params and ids"),
                 );
             }
         }
         self.two_thread_ok = false;
         if inv.insts.iter().any(|i| i.len() != inv.insts[0].len()) {
             self.err(
-                Diagnostic::error(
-                    "a barrier invariant's instantiations must be all single ids or all pairs",
-                    inv.span,
-                )
-                .with_help(
-                    "`for a, b` instantiates a unary invariant; `for (a, b), (c, d)` a binary one",
-                ),
+                Diagnostic::error("a barrier invariant's instantiations must be all single ids or all pairs", inv.span)
+                    .with_help("`for a, b` instantiates a unary invariant; `for (a, b), (c, d)` a binary one"),
             );
         }
     }
@@ -466,12 +376,10 @@ impl Checker {
                 Diagnostic::error(format!("array `{}` needs an index", x.name), x.span)
                     .with_secondary(decl, "declared here"),
             ),
-            Some((Global::Proc { .. }, _)) | Some((Global::Builtin, _)) => {
-                self.err(Diagnostic::error(
-                    format!("cannot assign to `{}`: it is a function", x.name),
-                    x.span,
-                ))
-            }
+            Some((Global::Proc { .. }, _)) | Some((Global::Builtin, _)) => self.err(Diagnostic::error(
+                format!("cannot assign to `{}`: it is a function", x.name),
+                x.span,
+            )),
             None => self.undeclared(x),
         }
     }
@@ -491,12 +399,7 @@ impl Checker {
             .scopes
             .iter()
             .flat_map(|s| s.iter().map(|(n, _)| n.clone()))
-            .chain(
-                self.globals
-                    .iter()
-                    .filter(|(_, (g, _))| *g != Global::Builtin)
-                    .map(|(n, _)| n.clone()),
-            );
+            .chain(self.globals.iter().filter(|(_, (g, _))| *g != Global::Builtin).map(|(n, _)| n.clone()));
         cands
             .map(|c| (edit_distance(&c, name), c))
             .filter(|(d, c)| *d <= 2 && *d < c.len().max(name.len()))
@@ -544,18 +447,12 @@ impl Checker {
                 match self.globals.get(&x.name).cloned() {
                     Some((Global::Param, _)) => {}
                     Some((Global::Array { .. }, decl)) => self.err(
-                        Diagnostic::error(
-                            format!("array `{}` used without an index", x.name),
-                            x.span,
-                        )
-                        .with_secondary(decl, "declared here"),
+                        Diagnostic::error(format!("array `{}` used without an index", x.name), x.span)
+                            .with_secondary(decl, "declared here"),
                     ),
-                    Some((Global::Proc { .. }, _)) | Some((Global::Builtin, _)) => {
-                        self.err(Diagnostic::error(
-                            format!("`{}` is a function, not a value", x.name),
-                            x.span,
-                        ))
-                    }
+                    Some((Global::Proc { .. }, _)) | Some((Global::Builtin, _)) => self.err(
+                        Diagnostic::error(format!("`{}` is a function, not a value", x.name), x.span),
+                    ),
                     None => self.undeclared(x),
                 }
             }
@@ -573,9 +470,7 @@ impl Checker {
                 self.expr(b);
                 self.expr(c);
             }
-            ExprKind::Call(f, args)
-                if Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) =>
-            {
+            ExprKind::Call(f, args) if Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) => {
                 if !self.two_thread_ok {
                     self.err(Diagnostic::error(
                         format!("`{}` speaks of the verifier's access logs: it may appear only in an `assert`, `assume`, `invariant` or `candidate`", f.name),
@@ -583,15 +478,8 @@ impl Checker {
                     ));
                 }
                 match args.as_slice() {
-                    [Expr {
-                        kind: ExprKind::Var(a),
-                        ..
-                    }] if matches!(self.globals.get(&a.name), Some((Global::Array { .. }, _)))
-                        && self.lookup_local(&a.name).is_none() => {}
-                    _ => self.err(Diagnostic::error(
-                        format!("`{}` takes the name of an array", f.name),
-                        e.span,
-                    )),
+                    [Expr { kind: ExprKind::Var(a), .. }] if matches!(self.globals.get(&a.name), Some((Global::Array { .. }, _))) && self.lookup_local(&a.name).is_none() => {}
+                    _ => self.err(Diagnostic::error(format!("`{}` takes the name of an array", f.name), e.span)),
                 }
             }
             ExprKind::Call(f, args) => {
@@ -666,12 +554,7 @@ impl Checker {
     }
 
     fn recursion(&mut self, k: &Kernel) {
-        let index: HashMap<&str, usize> = k
-            .procs
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.name.name.as_str(), i))
-            .collect();
+        let index: HashMap<&str, usize> = k.procs.iter().enumerate().map(|(i, p)| (p.name.name.as_str(), i)).collect();
         let calls: Vec<Vec<(usize, Span)>> = k
             .procs
             .iter()
@@ -762,8 +645,7 @@ fn calls_in_stmt(s: &Stmt, f: &mut dyn FnMut(&Ident)) {
 }
 
 fn literal_too_big(sp: Span) -> Diagnostic {
-    Diagnostic::error("literal does not fit in 32 bits", sp)
-        .with_help("KPL values are 32-bit words (at most 4294967295)")
+    Diagnostic::error("literal does not fit in 32 bits", sp).with_help("KPL values are 32-bit words (at most 4294967295)")
 }
 
 fn plural(n: usize) -> &'static str {

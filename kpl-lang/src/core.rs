@@ -20,12 +20,7 @@ pub fn to_core(k: &Kernel) -> Kernel {
         procs: k
             .procs
             .iter()
-            .map(|p| Proc {
-                name: p.name.clone(),
-                params: p.params.clone(),
-                body: d.block(&p.body),
-                span: p.span,
-            })
+            .map(|p| Proc { name: p.name.clone(), params: p.params.clone(), body: d.block(&p.body), span: p.span })
             .collect(),
         main: d.block(&k.main),
         span: k.span,
@@ -56,15 +51,8 @@ pub fn is_core(k: &Kernel) -> bool {
                         None => true,
                     }
             }
-            StmtKind::While {
-                cond,
-                invariants,
-                candidates,
-                body,
-            } => {
-                !cond.has_reads()
-                    && invariants.iter().chain(candidates).all(|i| !i.has_reads())
-                    && block(body)
+            StmtKind::While { cond, invariants, candidates, body } => {
+                !cond.has_reads() && invariants.iter().chain(candidates).all(|i| !i.has_reads()) && block(body)
             }
             StmtKind::Call(_, args) => args.iter().all(|a| !a.has_reads()),
             StmtKind::Assert(e) | StmtKind::Assume(e) => !e.has_reads(),
@@ -97,10 +85,7 @@ impl Desugar {
         for s in &b.stmts {
             self.stmt(s, &mut stmts);
         }
-        Block {
-            stmts,
-            span: b.span,
-        }
+        Block { stmts, span: b.span }
     }
 
     /// Hoist the reads of `e` into `out`; returns the read-free expression.
@@ -110,10 +95,7 @@ impl Desugar {
                 let i = self.hoist(i, out);
                 let name = self.fresh();
                 let read = Expr::new(ExprKind::Index(a.clone(), Box::new(i)), e.span);
-                out.push(Stmt {
-                    kind: StmtKind::Local(Ident::new(name.clone(), e.span), Some(read)),
-                    span: e.span,
-                });
+                out.push(Stmt { kind: StmtKind::Local(Ident::new(name.clone(), e.span), Some(read)), span: e.span });
                 ExprKind::Var(Ident::new(name, e.span))
             }
             ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(self.hoist(a, out))),
@@ -128,9 +110,7 @@ impl Desugar {
                 let c = self.hoist(c, out);
                 ExprKind::Cond(Box::new(a), Box::new(b), Box::new(c))
             }
-            ExprKind::Call(f, args) => {
-                ExprKind::Call(f.clone(), args.iter().map(|a| self.hoist(a, out)).collect())
-            }
+            ExprKind::Call(f, args) => ExprKind::Call(f.clone(), args.iter().map(|a| self.hoist(a, out)).collect()),
             other => other.clone(),
         };
         Expr::new(kind, e.span)
@@ -167,79 +147,44 @@ impl Desugar {
                         if inner.len() == 1 {
                             Else::If(inner.pop().unwrap_or_else(|| s.clone()))
                         } else {
-                            Else::Block(Block {
-                                stmts: inner,
-                                span: s.span,
-                            })
+                            Else::Block(Block { stmts: inner, span: s.span })
                         }
                     }
                 });
                 StmtKind::If(c, t, e.map(Box::new))
             }
-            StmtKind::While {
-                cond,
-                invariants,
-                candidates,
-                body,
-            } => {
+            StmtKind::While { cond, invariants, candidates, body } => {
                 let body = self.block(body);
                 if cond.has_reads() {
                     let mut head = Vec::new();
                     let c = self.hoist(cond, &mut head);
                     let not_c = Expr::new(ExprKind::Unary(UnOp::Not, Box::new(c)), cond.span);
-                    let brk = Block {
-                        stmts: vec![Stmt {
-                            kind: StmtKind::Break,
-                            span: cond.span,
-                        }],
-                        span: cond.span,
-                    };
-                    head.push(Stmt {
-                        kind: StmtKind::If(not_c, brk, None),
-                        span: cond.span,
-                    });
+                    let brk = Block { stmts: vec![Stmt { kind: StmtKind::Break, span: cond.span }], span: cond.span };
+                    head.push(Stmt { kind: StmtKind::If(not_c, brk, None), span: cond.span });
                     head.extend(body.stmts);
                     StmtKind::While {
                         cond: Expr::new(ExprKind::Bool(true), cond.span),
                         invariants: invariants.clone(),
                         candidates: candidates.clone(),
-                        body: Block {
-                            stmts: head,
-                            span: body.span,
-                        },
+                        body: Block { stmts: head, span: body.span },
                     }
                 } else {
-                    StmtKind::While {
-                        cond: cond.clone(),
-                        invariants: invariants.clone(),
-                        candidates: candidates.clone(),
-                        body,
-                    }
+                    StmtKind::While { cond: cond.clone(), invariants: invariants.clone(), candidates: candidates.clone(), body }
                 }
             }
-            StmtKind::Call(f, args) => {
-                StmtKind::Call(f.clone(), args.iter().map(|a| self.hoist(a, out)).collect())
-            }
+            StmtKind::Call(f, args) => StmtKind::Call(f.clone(), args.iter().map(|a| self.hoist(a, out)).collect()),
             StmtKind::Assert(e) => StmtKind::Assert(self.hoist(e, out)),
             StmtKind::Assume(e) => StmtKind::Assume(self.hoist(e, out)),
             StmtKind::Atomic(a) => {
                 let index = self.hoist(&a.index, out);
                 let args = a.args.iter().map(|e| self.hoist(e, out)).collect();
-                StmtKind::Atomic(Atomic {
-                    index,
-                    args,
-                    ..a.clone()
-                })
+                StmtKind::Atomic(Atomic { index, args, ..a.clone() })
             }
             StmtKind::Barrier(f) => {
                 let shared = self.hoist(&f.shared, out);
                 let global = self.hoist(&f.global, out);
                 // A barrier invariant's reads are not accesses: they stay where they are.
-                StmtKind::Barrier(Fence {
-                    shared,
-                    global,
-                    invariants: f.invariants.clone(),
-                })
+                StmtKind::Barrier(Fence { shared, global, invariants: f.invariants.clone() })
             }
             other => other.clone(),
         };
@@ -252,9 +197,7 @@ fn collect_names(k: &Kernel, used: &mut HashSet<String>) {
     used.insert(k.name.name.clone());
     for d in &k.decls {
         match &d.kind {
-            DeclKind::Shared { name, .. }
-            | DeclKind::Global { name, .. }
-            | DeclKind::Param(name) => {
+            DeclKind::Shared { name, .. } | DeclKind::Global { name, .. } | DeclKind::Param(name) => {
                 used.insert(name.name.clone());
             }
             DeclKind::Requires(e) => expr_names(e, used),
@@ -315,17 +258,9 @@ fn stmt_names(s: &Stmt, used: &mut HashSet<String>) {
                 None => {}
             }
         }
-        StmtKind::While {
-            cond,
-            invariants,
-            candidates,
-            body,
-        } => {
+        StmtKind::While { cond, invariants, candidates, body } => {
             expr_names(cond, used);
-            invariants
-                .iter()
-                .chain(candidates)
-                .for_each(|i| expr_names(i, used));
+            invariants.iter().chain(candidates).for_each(|i| expr_names(i, used));
             block_names(body, used);
         }
         StmtKind::Call(f, args) => {
@@ -427,17 +362,9 @@ impl StripSpans {
                     None => {}
                 }
             }
-            StmtKind::While {
-                cond,
-                invariants,
-                candidates,
-                body,
-            } => {
+            StmtKind::While { cond, invariants, candidates, body } => {
                 self.expr(cond);
-                invariants
-                    .iter_mut()
-                    .chain(candidates.iter_mut())
-                    .for_each(|i| self.expr(i));
+                invariants.iter_mut().chain(candidates.iter_mut()).for_each(|i| self.expr(i));
                 self.block(body)
             }
             StmtKind::Call(f, args) => {

@@ -66,10 +66,7 @@ impl Nested for Stmt {
     }
     fn children<'a>(&'a self, out: &mut Vec<&'a dyn Nested>) {
         match &self.kind {
-            StmtKind::Local(_, Some(e))
-            | StmtKind::Assign(_, e)
-            | StmtKind::Assert(e)
-            | StmtKind::Assume(e) => out.push(e),
+            StmtKind::Local(_, Some(e)) | StmtKind::Assign(_, e) | StmtKind::Assert(e) | StmtKind::Assume(e) => out.push(e),
             StmtKind::Store(_, i, e) => out.extend([i as &dyn Nested, e]),
             StmtKind::If(c, t, e) => {
                 out.extend([c as &dyn Nested, t]);
@@ -79,19 +76,9 @@ impl Nested for Stmt {
                     None => {}
                 }
             }
-            StmtKind::While {
-                cond,
-                invariants,
-                candidates,
-                body,
-            } => {
+            StmtKind::While { cond, invariants, candidates, body } => {
                 out.push(cond);
-                out.extend(
-                    invariants
-                        .iter()
-                        .chain(candidates)
-                        .map(|i| i as &dyn Nested),
-                );
+                out.extend(invariants.iter().chain(candidates).map(|i| i as &dyn Nested));
                 out.push(body);
             }
             StmtKind::Call(_, args) => out.extend(args.iter().map(|a| a as &dyn Nested)),
@@ -138,10 +125,6 @@ mod tests {
         // main, the store, then 49 `+` levels and a leaf: 52 levels.
         assert!(too_deep(&roots, 52).is_none());
         let d = too_deep(&roots, 51).expect("too deep");
-        assert!(
-            d.message.contains("nested more than 51 levels"),
-            "{}",
-            d.message
-        );
+        assert!(d.message.contains("nested more than 51 levels"), "{}", d.message);
     }
 }

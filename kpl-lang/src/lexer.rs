@@ -266,11 +266,8 @@ pub fn lex(src: &str) -> Lexed<'_> {
                 text: src[r.clone()].trim_end().to_string(),
             }),
             Ok(Tok::UnterminatedComment) => errors.push(
-                Diagnostic::error(
-                    "unterminated block comment",
-                    Span::new(r.start, r.start + 2),
-                )
-                .with_help("close it with `*/`; block comments do not nest"),
+                Diagnostic::error("unterminated block comment", Span::new(r.start, r.start + 2))
+                    .with_help("close it with `*/`; block comments do not nest"),
             ),
             Ok(t) => tokens.push((r.start, t, r.end)),
             Err(()) => {
@@ -278,18 +275,13 @@ pub fn lex(src: &str) -> Lexed<'_> {
                 let d = {
                     // Merge with the previous error if it is adjacent (a run of bad bytes).
                     if let Some(last) = errors.last_mut() {
-                        if last.span.end == r.start
-                            && last.message.starts_with("unexpected character")
-                        {
+                        if last.span.end == r.start && last.message.starts_with("unexpected character") {
                             last.span.end = r.end;
                             continue;
                         }
                     }
                     let ch = text.chars().next().unwrap_or('?');
-                    let mut d = Diagnostic::error(
-                        format!("unexpected character `{}`", ch.escape_default()),
-                        span,
-                    );
+                    let mut d = Diagnostic::error(format!("unexpected character `{}`", ch.escape_default()), span);
                     if text.starts_with('=') {
                         d = d.with_help("assignment is `:=`; equality is `==`");
                     } else if text.starts_with("0x") || text.starts_with("0X") {
@@ -301,9 +293,5 @@ pub fn lex(src: &str) -> Lexed<'_> {
             }
         }
     }
-    Lexed {
-        tokens,
-        comments,
-        errors,
-    }
+    Lexed { tokens, comments, errors }
 }

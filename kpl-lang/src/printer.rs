@@ -13,31 +13,17 @@ const INDENT: isize = 2;
 
 /// Print a kernel in canonical form, without comments.
 pub fn print_kernel(k: &Kernel) -> String {
-    Printer {
-        src: None,
-        comments: &[],
-        next: std::cell::Cell::new(0),
-    }
-    .render(k)
+    Printer { src: None, comments: &[], next: std::cell::Cell::new(0) }.render(k)
 }
 
 /// Print a kernel in canonical form, keeping the comments and blank lines of `src`.
 pub fn format_source(k: &Kernel, src: &str, comments: &[Comment]) -> String {
-    Printer {
-        src: Some(src),
-        comments,
-        next: std::cell::Cell::new(0),
-    }
-    .render(k)
+    Printer { src: Some(src), comments, next: std::cell::Cell::new(0) }.render(k)
 }
 
 /// Print one statement (compound statements in full, over several lines).
 pub fn print_stmt(st: &Stmt) -> String {
-    let p = Printer {
-        src: None,
-        comments: &[],
-        next: std::cell::Cell::new(0),
-    };
+    let p = Printer { src: None, comments: &[], next: std::cell::Cell::new(0) };
     let mut out = String::new();
     let _ = p.stmt(st).render_fmt(WIDTH, &mut out);
     out
@@ -62,11 +48,7 @@ impl Printer<'_> {
         let mut out = String::new();
         let _ = doc.render_fmt(WIDTH, &mut out);
         // Trailing spaces never matter; strip them so the output is stable.
-        let mut s: String = out
-            .lines()
-            .map(|l| l.trim_end())
-            .collect::<Vec<_>>()
-            .join("\n");
+        let mut s: String = out.lines().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n");
         s.push('\n');
         s
     }
@@ -86,24 +68,14 @@ impl Printer<'_> {
 
     /// Comments before `pos`, each on its own line, ending with a line break.
     fn leading(&self, pos: usize) -> Doc {
-        RcDoc::concat(
-            self.take_comments(pos)
-                .into_iter()
-                .map(|c| RcDoc::text(c).append(RcDoc::hardline())),
-        )
+        RcDoc::concat(self.take_comments(pos).into_iter().map(|c| RcDoc::text(c).append(RcDoc::hardline())))
     }
 
     /// Comments before `pos`, each preceded by a line break (for the end of a block).
     fn closing(&self, pos: usize) -> (Doc, bool) {
         let cs = self.take_comments(pos);
         let any = !cs.is_empty();
-        (
-            RcDoc::concat(
-                cs.into_iter()
-                    .map(|c| RcDoc::hardline().append(RcDoc::text(c))),
-            ),
-            any,
-        )
+        (RcDoc::concat(cs.into_iter().map(|c| RcDoc::hardline().append(RcDoc::text(c)))), any)
     }
 
     /// A comment that starts on the line where `end` is, after it: printed after the item.
@@ -125,17 +97,12 @@ impl Printer<'_> {
                 let between = &src[prev_end..next_start];
                 // Count the newlines outside comments: a blank line is two in a row.
                 let mut text = between.to_string();
-                for c in self
-                    .comments
-                    .iter()
-                    .filter(|c| c.span.start >= prev_end && c.span.end <= next_start)
-                {
+                for c in self.comments.iter().filter(|c| c.span.start >= prev_end && c.span.end <= next_start) {
                     let (a, b) = (c.span.start - prev_end, c.span.end - prev_end);
                     text.replace_range(a..b, &" ".repeat(b - a));
                 }
                 let blank = text.split('\n').skip(1).collect::<Vec<_>>();
-                if blank.len() >= 2 && blank[..blank.len() - 1].iter().any(|l| l.trim().is_empty())
-                {
+                if blank.len() >= 2 && blank[..blank.len() - 1].iter().any(|l| l.trim().is_empty()) {
                     RcDoc::hardline()
                 } else {
                     RcDoc::nil()
@@ -156,10 +123,7 @@ impl Printer<'_> {
             if let Some(p) = prev {
                 doc = doc.append(self.gap(p, start));
             }
-            doc = doc
-                .append(self.leading(start))
-                .append(d)
-                .append(self.trailing(end));
+            doc = doc.append(self.leading(start)).append(d).append(self.trailing(end));
             prev = Some(end);
         }
         doc
@@ -169,14 +133,7 @@ impl Printer<'_> {
         let head = self.leading(k.span.start);
         let mut sections: Vec<Doc> = Vec::new();
         if !k.decls.is_empty() {
-            sections.push(
-                self.items(
-                    k.decls
-                        .iter()
-                        .map(|d| (d.span.start, d.span.end, decl(d)))
-                        .collect(),
-                ),
-            );
+            sections.push(self.items(k.decls.iter().map(|d| (d.span.start, d.span.end, decl(d))).collect()));
         }
         for p in &k.procs {
             let d = self.leading(p.span.start).append(self.proc(p));
@@ -200,64 +157,36 @@ impl Printer<'_> {
     }
 
     fn proc(&self, p: &Proc) -> Doc {
-        let params = p
-            .params
-            .iter()
-            .map(|x| x.name.clone())
-            .collect::<Vec<_>>()
-            .join(", ");
+        let params = p.params.iter().map(|x| x.name.clone()).collect::<Vec<_>>().join(", ");
         RcDoc::text(format!("proc {}({}) ", p.name.name, params)).append(self.block(&p.body))
     }
 
     fn block(&self, b: &Block) -> Doc {
         // A lone jump prints on one line: `if c { break; }`.
         if let [s] = b.stmts.as_slice() {
-            let has_comment = self
-                .comments
-                .get(self.next.get())
-                .is_some_and(|c| c.span.start < b.span.end);
-            if matches!(
-                s.kind,
-                StmtKind::Break | StmtKind::Continue | StmtKind::Return
-            ) && !has_comment
-            {
-                return RcDoc::text("{ ")
-                    .append(self.stmt(s))
-                    .append(RcDoc::text(" }"));
+            let has_comment = self.comments.get(self.next.get()).is_some_and(|c| c.span.start < b.span.end);
+            if matches!(s.kind, StmtKind::Break | StmtKind::Continue | StmtKind::Return) && !has_comment {
+                return RcDoc::text("{ ").append(self.stmt(s)).append(RcDoc::text(" }"));
             }
         }
-        let stmts = self.items(
-            b.stmts
-                .iter()
-                .map(|s| (s.span.start, s.span.end, self.stmt(s)))
-                .collect(),
-        );
+        let stmts = self.items(b.stmts.iter().map(|s| (s.span.start, s.span.end, self.stmt(s))).collect());
         let (tail, any) = self.closing(b.span.end.saturating_sub(1));
         if b.stmts.is_empty() && !any {
             return RcDoc::text("{ }");
         }
-        let inner = if b.stmts.is_empty() {
-            tail
-        } else {
-            RcDoc::hardline().append(stmts).append(tail)
-        };
-        RcDoc::text("{")
-            .append(inner.nest(INDENT))
-            .append(RcDoc::hardline())
-            .append(RcDoc::text("}"))
+        let inner = if b.stmts.is_empty() { tail } else { RcDoc::hardline().append(stmts).append(tail) };
+        RcDoc::text("{").append(inner.nest(INDENT)).append(RcDoc::hardline()).append(RcDoc::text("}"))
     }
 
     fn stmt(&self, s: &Stmt) -> Doc {
         match &s.kind {
             StmtKind::Local(x, None) => RcDoc::text(format!("local {};", x.name)),
-            StmtKind::Local(x, Some(e)) => RcDoc::text(format!("local {} := ", x.name))
-                .append(expr(e, 0))
-                .append(RcDoc::text(";"))
-                .group(),
-            StmtKind::Assign(x, e) => RcDoc::text(format!("{} := ", x.name))
-                .append(expr(e, 0))
-                .append(RcDoc::text(";"))
-                .group(),
+            StmtKind::Local(x, Some(e)) => {
+                RcDoc::text(format!("local {} := ", x.name)).append(expr(e, 0)).append(RcDoc::text(";")).group()
+            }
+            StmtKind::Assign(x, e) => {
+                RcDoc::text(format!("{} := ", x.name)).append(expr(e, 0)).append(RcDoc::text(";")).group()
+            }
             StmtKind::Store(a, i, e) => RcDoc::text(format!("{}[", a.name))
                 .append(expr(i, 0))
                 .append(RcDoc::text("] := "))
@@ -265,44 +194,24 @@ impl Printer<'_> {
                 .append(RcDoc::text(";"))
                 .group(),
             StmtKind::If(c, t, e) => {
-                let mut d = RcDoc::text("if ")
-                    .append(expr(c, 0))
-                    .append(RcDoc::text(" "))
-                    .append(self.block(t));
+                let mut d = RcDoc::text("if ").append(expr(c, 0)).append(RcDoc::text(" ")).append(self.block(t));
                 match e.as_deref() {
-                    Some(Else::Block(b)) => {
-                        d = d.append(RcDoc::text(" else ")).append(self.block(b))
-                    }
+                    Some(Else::Block(b)) => d = d.append(RcDoc::text(" else ")).append(self.block(b)),
                     Some(Else::If(s)) => d = d.append(RcDoc::text(" else ")).append(self.stmt(s)),
                     None => {}
                 }
                 d
             }
-            StmtKind::While {
-                cond,
-                invariants,
-                candidates,
-                body,
-            } => {
+            StmtKind::While { cond, invariants, candidates, body } => {
                 let mut d = RcDoc::text("while ").append(expr(cond, 0));
                 if invariants.is_empty() && candidates.is_empty() {
                     d = d.append(RcDoc::text(" "));
                 } else {
                     let spec = |kw: &'static str| {
-                        move |i: &Expr| {
-                            RcDoc::hardline()
-                                .append(RcDoc::text(kw))
-                                .append(expr(i, 0))
-                                .append(RcDoc::text(";"))
-                        }
+                        move |i: &Expr| RcDoc::hardline().append(RcDoc::text(kw)).append(expr(i, 0)).append(RcDoc::text(";"))
                     };
-                    let invs = invariants
-                        .iter()
-                        .map(spec("invariant "))
-                        .chain(candidates.iter().map(spec("candidate ")));
-                    d = d
-                        .append(RcDoc::concat(invs).nest(INDENT))
-                        .append(RcDoc::hardline());
+                    let invs = invariants.iter().map(spec("invariant ")).chain(candidates.iter().map(spec("candidate ")));
+                    d = d.append(RcDoc::concat(invs).nest(INDENT)).append(RcDoc::hardline());
                 }
                 d.append(self.block(body))
             }
@@ -317,9 +226,7 @@ impl Printer<'_> {
                     (Some(x), false) => format!("{} := ", x.name),
                     (None, _) => String::new(),
                 };
-                let mut args = vec![RcDoc::text(format!("{}[", a.array.name))
-                    .append(expr(&a.index, 0))
-                    .append(RcDoc::text("]"))];
+                let mut args = vec![RcDoc::text(format!("{}[", a.array.name)).append(expr(&a.index, 0)).append(RcDoc::text("]"))];
                 args.extend(a.args.iter().map(|e| expr(e, 0)));
                 RcDoc::text(format!("{dest}atomic {}(", a.op.name))
                     .append(RcDoc::intersperse(args, RcDoc::text(", ")))
@@ -329,14 +236,8 @@ impl Printer<'_> {
             StmtKind::Break => RcDoc::text("break;"),
             StmtKind::Continue => RcDoc::text("continue;"),
             StmtKind::Return => RcDoc::text("return;"),
-            StmtKind::Assert(e) => RcDoc::text("assert ")
-                .append(expr(e, 0))
-                .append(RcDoc::text(";"))
-                .group(),
-            StmtKind::Assume(e) => RcDoc::text("assume ")
-                .append(expr(e, 0))
-                .append(RcDoc::text(";"))
-                .group(),
+            StmtKind::Assert(e) => RcDoc::text("assert ").append(expr(e, 0)).append(RcDoc::text(";")).group(),
+            StmtKind::Assume(e) => RcDoc::text("assume ").append(expr(e, 0)).append(RcDoc::text(";")).group(),
             StmtKind::Havoc(x) => RcDoc::text(format!("havoc {};", x.name)),
             StmtKind::Error => RcDoc::text("/* unparsable statement */"),
         }
@@ -347,22 +248,12 @@ fn decl(d: &Decl) -> Doc {
     let text = match &d.kind {
         DeclKind::Groups(ds) => format!("groups: {};", dims(ds)),
         DeclKind::Threads(ds) => format!("threads: {};", dims(ds)),
-        DeclKind::Shared {
-            name,
-            size: Some(s),
-        } => format!("shared {}[{}];", name.name, s.0),
+        DeclKind::Shared { name, size: Some(s) } => format!("shared {}[{}];", name.name, s.0),
         DeclKind::Shared { name, size: None } => format!("shared {}[*];", name.name),
-        DeclKind::Global {
-            name,
-            size: Some(s),
-        } => format!("global {}[{}];", name.name, s.0),
+        DeclKind::Global { name, size: Some(s) } => format!("global {}[{}];", name.name, s.0),
         DeclKind::Global { name, size: None } => format!("global {}[*];", name.name),
         DeclKind::Param(x) => format!("param {};", x.name),
-        DeclKind::Requires(e) => {
-            return RcDoc::text("requires ")
-                .append(expr(e, 0))
-                .append(RcDoc::text(";"))
-        }
+        DeclKind::Requires(e) => return RcDoc::text("requires ").append(expr(e, 0)).append(RcDoc::text(";")),
     };
     RcDoc::text(text)
 }
@@ -373,25 +264,17 @@ fn fence_doc(f: &Fence) -> Doc {
     let head = if f.as_constant() == Some((true, true)) {
         RcDoc::text("barrier")
     } else {
-        let items = [("shared", &f.shared), ("global", &f.global)]
-            .into_iter()
-            .filter_map(|(name, e)| match e.kind {
-                ExprKind::Bool(false) => None,
-                ExprKind::Num(0) => None,
-                ExprKind::Bool(true) => Some(RcDoc::text(name)),
-                _ => Some(RcDoc::text(format!("{name}: ")).append(expr(e, 0))),
-            });
-        RcDoc::text("barrier(")
-            .append(RcDoc::intersperse(items, RcDoc::text(", ")))
-            .append(RcDoc::text(")"))
+        let items = [("shared", &f.shared), ("global", &f.global)].into_iter().filter_map(|(name, e)| match e.kind {
+            ExprKind::Bool(false) => None,
+            ExprKind::Num(0) => None,
+            ExprKind::Bool(true) => Some(RcDoc::text(name)),
+            _ => Some(RcDoc::text(format!("{name}: ")).append(expr(e, 0))),
+        });
+        RcDoc::text("barrier(").append(RcDoc::intersperse(items, RcDoc::text(", "))).append(RcDoc::text(")"))
     };
     let invariants = f.invariants.iter().map(|inv| {
         let insts = inv.insts.iter().map(|i| match i.as_slice() {
-            [a, b] => RcDoc::text("(")
-                .append(expr(a, 0))
-                .append(RcDoc::text(", "))
-                .append(expr(b, 0))
-                .append(RcDoc::text(")")),
+            [a, b] => RcDoc::text("(").append(expr(a, 0)).append(RcDoc::text(", ")).append(expr(b, 0)).append(RcDoc::text(")")),
             _ => RcDoc::intersperse(i.iter().map(|a| expr(a, 0)), RcDoc::text(", ")),
         });
         RcDoc::line()
@@ -401,26 +284,16 @@ fn fence_doc(f: &Fence) -> Doc {
             .append(RcDoc::intersperse(insts, RcDoc::text(", ")))
             .nest(INDENT)
     });
-    head.append(RcDoc::concat(invariants))
-        .append(RcDoc::text(";"))
+    head.append(RcDoc::concat(invariants)).append(RcDoc::text(";"))
         .group()
 }
 
 fn dims(ds: &Dims) -> String {
-    ds.dims
-        .iter()
-        .map(|(n, _)| n.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+    ds.dims.iter().map(|(n, _)| n.to_string()).collect::<Vec<_>>().join(", ")
 }
 
 fn args_doc(args: &[Expr]) -> Doc {
-    RcDoc::intersperse(
-        args.iter().map(|a| expr(a, 0)),
-        RcDoc::text(",").append(RcDoc::line()),
-    )
-    .nest(INDENT)
-    .group()
+    RcDoc::intersperse(args.iter().map(|a| expr(a, 0)), RcDoc::text(",").append(RcDoc::line())).nest(INDENT).group()
 }
 
 /// The precedence of an expression's top operator (unary and atoms bind tightest).
@@ -439,9 +312,7 @@ fn expr(e: &Expr, min: u8) -> Doc {
         ExprKind::Num(n) => RcDoc::text(n.to_string()),
         ExprKind::Bool(b) => RcDoc::text(if *b { "true" } else { "false" }),
         ExprKind::Var(x) => RcDoc::text(x.name.clone()),
-        ExprKind::Index(a, i) => RcDoc::text(format!("{}[", a.name))
-            .append(expr(i, 0))
-            .append(RcDoc::text("]")),
+        ExprKind::Index(a, i) => RcDoc::text(format!("{}[", a.name)).append(expr(i, 0)).append(RcDoc::text("]")),
         ExprKind::Special(s, a, explicit) => {
             if *explicit {
                 RcDoc::text(format!("{}.{}", s.name(), a.name()))
@@ -466,9 +337,9 @@ fn expr(e: &Expr, min: u8) -> Doc {
             .append(RcDoc::text(": "))
             .append(expr(f, 0))
             .group(),
-        ExprKind::Call(f, args) => RcDoc::text(format!("{}(", f.name))
-            .append(args_doc(args))
-            .append(RcDoc::text(")")),
+        ExprKind::Call(f, args) => {
+            RcDoc::text(format!("{}(", f.name)).append(args_doc(args)).append(RcDoc::text(")"))
+        }
         ExprKind::Error => RcDoc::text("/* error */"),
     };
     if prec(e) < min {

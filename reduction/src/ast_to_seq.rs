@@ -155,11 +155,7 @@ impl<'k> Builder<'k> {
     pub(crate) fn var(&mut self, name: &str, sort: Sort) -> VarId {
         let n = self.names.entry(name.to_string()).or_insert(0);
         *n += 1;
-        let full = if *n == 1 {
-            name.to_string()
-        } else {
-            format!("{name}#{n}")
-        };
+        let full = if *n == 1 { name.to_string() } else { format!("{name}#{n}") };
         self.prog.vars.push(VarInfo { name: full, sort });
         VarId(self.prog.vars.len() as u32 - 1)
     }
@@ -168,16 +164,9 @@ impl<'k> Builder<'k> {
     pub(crate) fn pair(&mut self, name: &str, sort: Sort) -> [VarId; 2] {
         let n = self.names.entry(format!("{name}$")).or_insert(0);
         *n += 1;
-        let base = if *n == 1 {
-            name.to_string()
-        } else {
-            format!("{name}#{n}")
-        };
+        let base = if *n == 1 { name.to_string() } else { format!("{name}#{n}") };
         let mk = |b: &mut Builder, t: usize| {
-            b.prog.vars.push(VarInfo {
-                name: format!("{base}${t}"),
-                sort,
-            });
+            b.prog.vars.push(VarInfo { name: format!("{base}${t}"), sort });
             VarId(b.prog.vars.len() as u32 - 1)
         };
         [mk(self, 1), mk(self, 2)]
@@ -192,12 +181,7 @@ impl<'k> Builder<'k> {
     }
 
     pub(crate) fn label(&mut self, kind: LabelKind, span: kpl_lang::Span, what: String) -> usize {
-        self.prog.labels.push(Label {
-            kind,
-            span: (span.start, span.end),
-            what,
-            subject: None,
-        });
+        self.prog.labels.push(Label { kind, span: (span.start, span.end), what, subject: None });
         self.prog.labels.len() - 1
     }
 
@@ -205,14 +189,7 @@ impl<'k> Builder<'k> {
         self.assert_about(e, kind, span, what, None);
     }
 
-    pub(crate) fn assert_about(
-        &mut self,
-        e: Expr,
-        kind: LabelKind,
-        span: kpl_lang::Span,
-        what: String,
-        subject: Option<Expr>,
-    ) {
+    pub(crate) fn assert_about(&mut self, e: Expr, kind: LabelKind, span: kpl_lang::Span, what: String, subject: Option<Expr>) {
         if e == Expr::Bool(true) {
             return;
         }
@@ -251,12 +228,8 @@ impl<'k> Builder<'k> {
                 let gv = self.var(&format!("gid{}.{}", t + 1, a.name()), Sort::Word);
                 self.lid[t][a.index()] = Expr::Var(lv);
                 self.gid[t][a.index()] = Expr::Var(gv);
-                self.prog
-                    .inputs
-                    .push((format!("lid{}.{}", t + 1, a.name()), lv));
-                self.prog
-                    .inputs
-                    .push((format!("gid{}.{}", t + 1, a.name()), gv));
+                self.prog.inputs.push((format!("lid{}.{}", t + 1, a.name()), lv));
+                self.prog.inputs.push((format!("gid{}.{}", t + 1, a.name()), gv));
                 let bounds = Expr::and2(
                     Expr::ult(Expr::Var(lv), Expr::Word(l.threads[a.index()])),
                     Expr::ult(Expr::Var(gv), Expr::Word(l.groups[a.index()])),
@@ -265,15 +238,9 @@ impl<'k> Builder<'k> {
             }
         }
         let same = Expr::and(
-            (0..3)
-                .map(|a| Expr::eq(self.gid[0][a].clone(), self.gid[1][a].clone()))
-                .collect(),
+            (0..3).map(|a| Expr::eq(self.gid[0][a].clone(), self.gid[1][a].clone())).collect(),
         );
-        let same_lid = Expr::and(
-            (0..3)
-                .map(|a| Expr::eq(self.lid[0][a].clone(), self.lid[1][a].clone()))
-                .collect(),
-        );
+        let same_lid = Expr::and((0..3).map(|a| Expr::eq(self.lid[0][a].clone(), self.lid[1][a].clone())).collect());
         let sg = self.var("same_group", Sort::Bool);
         self.assign(sg, same);
         self.same_group = Expr::Var(sg);
@@ -316,21 +283,12 @@ impl<'k> Builder<'k> {
             };
             let abstraction = match self.cfg.abstraction {
                 _ if self.cfg.warp_sync.is_some() => Abstraction::Adversarial,
-                AbstractionChoice::Auto => chosen
-                    .get(&name.name)
-                    .copied()
-                    .unwrap_or(Abstraction::Adversarial),
+                AbstractionChoice::Auto => chosen.get(&name.name).copied().unwrap_or(Abstraction::Adversarial),
                 AbstractionChoice::Equality => Abstraction::Equality,
                 AbstractionChoice::Adversarial => Abstraction::Adversarial,
             };
-            self.arrays
-                .insert(name.name.clone(), self.prog.arrays.len());
-            self.prog.arrays.push(ArrayInfo {
-                name: name.name.clone(),
-                shared,
-                size,
-                abstraction,
-            });
+            self.arrays.insert(name.name.clone(), self.prog.arrays.len());
+            self.prog.arrays.push(ArrayInfo { name: name.name.clone(), shared, size, abstraction });
             let n = &name.name;
             let inst = Inst {
                 wr_exists: self.var(&format!("WR_exists_{n}"), Sort::Bool),
@@ -358,11 +316,7 @@ impl<'k> Builder<'k> {
                 let c = self.pair(n, Sort::Array);
                 // All threads start from the same contents; a shared array's only within a group.
                 let same = Expr::eq(Expr::Var(c[0]), Expr::Var(c[1]));
-                let assume = if shared {
-                    Expr::implies(Expr::Var(sg), same)
-                } else {
-                    same
-                };
+                let assume = if shared { Expr::implies(Expr::Var(sg), same) } else { same };
                 self.emit(Stmt::Assume(assume));
                 c
             });
@@ -376,15 +330,7 @@ impl<'k> Builder<'k> {
         self.params.keys().cloned().collect()
     }
 
-    pub(crate) fn lookup_pair(&self, name: &str) -> Option<[VarId; 2]> {
-        self.lookup(name)
-    }
-
-    pub(crate) fn array_index(&self, name: &str) -> usize {
-        self.arrays.get(name).copied().unwrap_or(0)
-    }
-
-    fn lookup(&self, name: &str) -> Option<[VarId; 2]> {
+    pub(crate) fn lookup(&self, name: &str) -> Option<[VarId; 2]> {
         for s in self.scope.iter().rev() {
             match s {
                 None => return None,
@@ -410,11 +356,7 @@ impl<'k> Builder<'k> {
             ExprKind::Bool(v) => Expr::Word(*v as u32),
             ExprKind::Var(x) => match self.lookup(&x.name) {
                 Some(v) => Expr::Var(v[t]),
-                None => self
-                    .params
-                    .get(&x.name)
-                    .map(|v| Expr::Var(*v))
-                    .unwrap_or(Expr::Word(0)),
+                None => self.params.get(&x.name).map(|v| Expr::Var(*v)).unwrap_or(Expr::Word(0)),
             },
             ExprKind::Special(s, a, _) => match s {
                 Special::Lid => self.lid[t][a.index()].clone(),
@@ -454,9 +396,7 @@ impl<'k> Builder<'k> {
             ExprKind::Cond(c, x, y) => Expr::ite(b(c), self.expr(x, t), self.expr(y, t)),
             // Access predicates: thread 1's logs (thread 2 keeps none; `cond_pair` makes a
             // condition with them true for thread 2).
-            ExprKind::Call(f, args)
-                if Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) =>
-            {
+            ExprKind::Call(f, args) if Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) => {
                 let k = match args.first().map(|a| &a.kind) {
                     Some(ExprKind::Var(x)) => self.arrays.get(&x.name).copied(),
                     _ => None,
@@ -475,26 +415,15 @@ impl<'k> Builder<'k> {
                 }
             }
             // The two-thread built-ins: `other(e)` is `e` in the other thread of the pair.
-            ExprKind::Call(f, args) if Builtin::from_name(&f.name) == Some(Builtin::Other) => args
-                .first()
-                .map(|x| self.expr(x, 1 - t))
-                .unwrap_or(Expr::Word(0)),
+            ExprKind::Call(f, args) if Builtin::from_name(&f.name) == Some(Builtin::Other) => {
+                args.first().map(|x| self.expr(x, 1 - t)).unwrap_or(Expr::Word(0))
+            }
             ExprKind::Call(f, _) if Builtin::from_name(&f.name) == Some(Builtin::Enabled) => {
-                w(self
-                    .enabled
-                    .as_ref()
-                    .map(|p| p[t].clone())
-                    .unwrap_or(Expr::Bool(true)))
+                w(self.enabled.as_ref().map(|p| p[t].clone()).unwrap_or(Expr::Bool(true)))
             }
             ExprKind::Call(f, args) => {
-                let a = args
-                    .first()
-                    .map(|x| self.expr(x, t))
-                    .unwrap_or(Expr::Word(0));
-                let c = args
-                    .get(1)
-                    .map(|x| self.expr(x, t))
-                    .unwrap_or(Expr::Word(0));
+                let a = args.first().map(|x| self.expr(x, t)).unwrap_or(Expr::Word(0));
+                let c = args.get(1).map(|x| self.expr(x, t)).unwrap_or(Expr::Word(0));
                 match Builtin::from_name(&f.name) {
                     Some(Builtin::Slt) => w(Expr::cmp(CmpOp::Slt, a, c)),
                     Some(Builtin::Sle) => w(Expr::cmp(CmpOp::Sle, a, c)),
@@ -517,7 +446,7 @@ impl<'k> Builder<'k> {
             // Reads inside expressions are those of barrier invariants (the core form hoists
             // every other): the thread's copy, for arrays that have one
             // (`barrier_invariants.rs` checks no other array is read).
-            ExprKind::Index(a, i) => match self.arrays.get(&a.name).and_then(|k| self.copies[*k]) {
+            ExprKind::Index(a, i) => match self.copies[self.array_of(a)] {
                 Some(c) => Expr::select(Expr::Var(c[t]), self.expr(i, t)),
                 None => Expr::Word(0),
             },
@@ -531,11 +460,7 @@ impl<'k> Builder<'k> {
 
     pub(crate) fn cond_pair(&self, e: &ast::Expr) -> Pair {
         // A condition on the access logs speaks of thread 1, the one that logs.
-        let second = if uses_access_predicates(e) {
-            Expr::Bool(true)
-        } else {
-            Expr::to_bool(self.expr(e, 1))
-        };
+        let second = if uses_access_predicates(e) { Expr::Bool(true) } else { Expr::to_bool(self.expr(e, 1)) };
         [Expr::to_bool(self.expr(e, 0)), second]
     }
 
@@ -573,11 +498,7 @@ impl<'k> Builder<'k> {
     }
 
     fn site(&mut self, span: kpl_lang::Span, array: usize, kind: AccessKind) -> u32 {
-        self.prog.sites.push(Site {
-            span: (span.start, span.end),
-            array,
-            kind,
-        });
+        self.prog.sites.push(Site { span: (span.start, span.end), array, kind });
         self.prog.sites.len() as u32 - 1
     }
 
@@ -605,9 +526,7 @@ impl<'k> Builder<'k> {
                     ExprKind::Index(a, i) => self.read(a, i, e.span, &p),
                     _ => self.pair_of(e),
                 };
-                let Some(v) = self.lookup(&x.name) else {
-                    return;
-                };
+                let Some(v) = self.lookup(&x.name) else { return };
                 for (t, val) in vals.into_iter().enumerate() {
                     let e = Expr::ite(p[t].clone(), val, Expr::Var(v[t]));
                     self.assign(v[t], e);
@@ -615,9 +534,7 @@ impl<'k> Builder<'k> {
             }
             StmtKind::Havoc(x) => {
                 // Each thread's copy takes its own arbitrary value where the thread runs.
-                let Some(v) = self.lookup(&x.name) else {
-                    return;
-                };
+                let Some(v) = self.lookup(&x.name) else { return };
                 for t in 0..2 {
                     let h = self.var(&format!("{}_havoc", x.name), Sort::Word);
                     self.emit(Stmt::Havoc(h));
@@ -635,9 +552,7 @@ impl<'k> Builder<'k> {
                         self.assign(v[1], b);
                     }
                     (Some(x), false) => {
-                        let Some(v) = self.lookup(&x.name) else {
-                            return;
-                        };
+                        let Some(v) = self.lookup(&x.name) else { return };
                         for (t, val) in olds.into_iter().enumerate() {
                             let e = Expr::ite(p[t].clone(), val, Expr::Var(v[t]));
                             self.assign(v[t], e);
@@ -649,19 +564,10 @@ impl<'k> Builder<'k> {
             StmtKind::If(c, t, e) => {
                 let c = self.cond_pair(c);
                 self.perf_branch(&c, &p, s.span);
-                let pt = self.pred(
-                    "then",
-                    [
-                        Expr::and2(p[0].clone(), c[0].clone()),
-                        Expr::and2(p[1].clone(), c[1].clone()),
-                    ],
-                );
+                let pt = self.pred("then", [Expr::and2(p[0].clone(), c[0].clone()), Expr::and2(p[1].clone(), c[1].clone())]);
                 let pe = self.pred(
                     "else",
-                    [
-                        Expr::and2(p[0].clone(), Expr::not(c[0].clone())),
-                        Expr::and2(p[1].clone(), Expr::not(c[1].clone())),
-                    ],
+                    [Expr::and2(p[0].clone(), Expr::not(c[0].clone())), Expr::and2(p[1].clone(), Expr::not(c[1].clone()))],
                 );
                 self.block(t, pt);
                 match e.as_deref() {
@@ -674,12 +580,7 @@ impl<'k> Builder<'k> {
                     None => {}
                 }
             }
-            StmtKind::While {
-                cond,
-                invariants,
-                candidates,
-                body,
-            } => self.while_loop(s, cond, invariants, candidates, body, p),
+            StmtKind::While { cond, invariants, candidates, body } => self.while_loop(s, cond, invariants, candidates, body, p),
             StmtKind::Call(f, args) => self.call(f, args, p),
             StmtKind::Barrier(f) => self.barrier(s.span, f, &p),
             StmtKind::Break | StmtKind::Continue | StmtKind::Return => {
@@ -700,12 +601,7 @@ impl<'k> Builder<'k> {
                 let c = Expr::to_bool(self.expr(e, 0));
                 self.enabled = None;
                 let text = format!("assert {}", kpl_lang::printer::print_expr(e));
-                self.assert(
-                    Expr::implies(p[0].clone(), c),
-                    LabelKind::Assertion,
-                    s.span,
-                    text,
-                );
+                self.assert(Expr::implies(p[0].clone(), c), LabelKind::Assertion, s.span, text);
             }
             StmtKind::Assume(e) => {
                 // `enabled()` and `other` of a two-thread assumption: each thread's view.
@@ -713,16 +609,13 @@ impl<'k> Builder<'k> {
                 let c = self.cond_pair(e);
                 self.enabled = None;
                 let [c1, c2] = c;
-                self.emit(Stmt::Assume(Expr::and2(
-                    Expr::implies(p[0].clone(), c1),
-                    Expr::implies(p[1].clone(), c2),
-                )));
+                self.emit(Stmt::Assume(Expr::and2(Expr::implies(p[0].clone(), c1), Expr::implies(p[1].clone(), c2))));
             }
             StmtKind::Error => {}
         }
     }
 
-    fn array_of(&self, a: &ast::Ident) -> usize {
+    pub(crate) fn array_of(&self, a: &ast::Ident) -> usize {
         self.arrays.get(&a.name).copied().unwrap_or(0)
     }
 
@@ -740,30 +633,12 @@ impl<'k> Builder<'k> {
             let name = self.prog.arrays[k].name.clone();
             let what = format!("{} of {name}", kind.name());
             let ok = Expr::implies(p.clone(), Expr::ult(idx.clone(), Expr::Word(n)));
-            self.assert_about(
-                ok,
-                LabelKind::OutOfBounds {
-                    array: name,
-                    size: n,
-                },
-                span,
-                what,
-                Some(idx.clone()),
-            );
+            self.assert_about(ok, LabelKind::OutOfBounds { array: name, size: n }, span, what, Some(idx.clone()));
         }
     }
 
     /// Thread 1 maybe logs an access (nondeterministic choice).
-    fn log(
-        &mut self,
-        exists: VarId,
-        elem: VarId,
-        stmt: VarId,
-        val: Option<(VarId, Expr)>,
-        idx: Expr,
-        p: &Expr,
-        sid: u32,
-    ) {
+    fn log(&mut self, exists: VarId, elem: VarId, stmt: VarId, val: Option<(VarId, Expr)>, idx: Expr, p: &Expr, sid: u32) {
         if self.cfg.perf.is_some() {
             return;
         }
@@ -772,10 +647,7 @@ impl<'k> Builder<'k> {
         let sel = Expr::and2(p.clone(), Expr::Var(c));
         self.assign(exists, Expr::or2(Expr::Var(exists), sel.clone()));
         self.assign(elem, Expr::ite(sel.clone(), idx, Expr::Var(elem)));
-        self.assign(
-            stmt,
-            Expr::ite(sel.clone(), Expr::Word(sid), Expr::Var(stmt)),
-        );
+        self.assign(stmt, Expr::ite(sel.clone(), Expr::Word(sid), Expr::Var(stmt)));
         if let Some((v, e)) = val {
             self.assign(v, Expr::ite(sel, e, Expr::Var(v)));
         }
@@ -784,16 +656,7 @@ impl<'k> Builder<'k> {
     /// Assert that thread 2's access of kind `second` to `idx` does not conflict with
     /// thread 1's logged access of kind `logged` (unless `tolerated` holds).
     #[allow(clippy::too_many_arguments)]
-    fn race_check(
-        &mut self,
-        k: usize,
-        idx: &Expr,
-        p: &Expr,
-        second: AccessKind,
-        logged: AccessKind,
-        tolerated: Option<Expr>,
-        span: kpl_lang::Span,
-    ) {
+    fn race_check(&mut self, k: usize, idx: &Expr, p: &Expr, second: AccessKind, logged: AccessKind, tolerated: Option<Expr>, span: kpl_lang::Span) {
         let inst = self.inst[k];
         let (exists, elem) = match (logged, inst.atomic) {
             (AccessKind::Read, _) => (inst.rd_exists, inst.rd_elem),
@@ -803,21 +666,10 @@ impl<'k> Builder<'k> {
             (AccessKind::Atomic, None) => return,
         };
         let name = &self.prog.arrays[k].name;
-        if self.cfg.only_divergence
-            || self
-                .cfg
-                .check_arrays
-                .as_ref()
-                .is_some_and(|only| !only.contains(name))
-        {
+        if self.cfg.only_divergence || self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(name)) {
             return;
         }
-        let mut race = vec![
-            p.clone(),
-            self.relevant(k),
-            Expr::Var(exists),
-            Expr::eq(Expr::Var(elem), idx.clone()),
-        ];
+        let mut race = vec![p.clone(), self.relevant(k), Expr::Var(exists), Expr::eq(Expr::Var(elem), idx.clone())];
         if let Some(sw) = &self.same_warp {
             race.push(Expr::not(sw.clone()));
         }
@@ -832,12 +684,7 @@ impl<'k> Builder<'k> {
         };
         self.assert_about(
             Expr::not(Expr::and(race)),
-            LabelKind::Race {
-                array: name,
-                array_index: k,
-                second,
-                logged,
-            },
+            LabelKind::Race { array: name, array_index: k, second, logged },
             span,
             what,
             Some(idx.clone()),
@@ -846,50 +693,18 @@ impl<'k> Builder<'k> {
 
     /// Warp-synchronous mode: two threads of one warp writing one element in one
     /// statement (which write wins is unspecified).
-    fn warp_write_check(
-        &mut self,
-        k: usize,
-        idx: &Pair,
-        val: &Pair,
-        p: &Pair,
-        span: kpl_lang::Span,
-    ) {
-        let Some(sw) = self.same_warp.clone() else {
-            return;
-        };
+    fn warp_write_check(&mut self, k: usize, idx: &Pair, val: &Pair, p: &Pair, span: kpl_lang::Span) {
+        let Some(sw) = self.same_warp.clone() else { return };
         let name = self.prog.arrays[k].name.clone();
-        if self.cfg.only_divergence
-            || self
-                .cfg
-                .check_arrays
-                .as_ref()
-                .is_some_and(|only| !only.contains(&name))
-        {
+        if self.cfg.only_divergence || self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(&name)) {
             return;
         }
-        let mut race = vec![
-            p[0].clone(),
-            p[1].clone(),
-            sw,
-            self.distinct.clone(),
-            Expr::eq(idx[0].clone(), idx[1].clone()),
-        ];
+        let mut race = vec![p[0].clone(), p[1].clone(), sw, self.distinct.clone(), Expr::eq(idx[0].clone(), idx[1].clone())];
         if self.cfg.benign {
             race.push(Expr::not(Expr::eq(val[0].clone(), val[1].clone())));
         }
-        let kind = LabelKind::Race {
-            array: name.clone(),
-            array_index: k,
-            second: AccessKind::Write,
-            logged: AccessKind::Write,
-        };
-        self.assert_about(
-            Expr::not(Expr::and(race)),
-            kind,
-            span,
-            format!("write to {name}"),
-            Some(idx[1].clone()),
-        );
+        let kind = LabelKind::Race { array: name.clone(), array_index: k, second: AccessKind::Write, logged: AccessKind::Write };
+        self.assert_about(Expr::not(Expr::and(race)), kind, span, format!("write to {name}"), Some(idx[1].clone()));
     }
 
     fn read(&mut self, a: &ast::Ident, i: &ast::Expr, span: kpl_lang::Span, p: &Pair) -> Pair {
@@ -900,33 +715,9 @@ impl<'k> Builder<'k> {
         let inst = self.inst[k];
         self.bounds(k, &idx[0], &p[0], span, AccessKind::Read);
         self.note_access(k, &idx, p);
-        self.log(
-            inst.rd_exists,
-            inst.rd_elem,
-            inst.rd_stmt,
-            None,
-            idx[0].clone(),
-            &p[0],
-            sid,
-        );
-        self.race_check(
-            k,
-            &idx[1],
-            &p[1],
-            AccessKind::Read,
-            AccessKind::Write,
-            None,
-            span,
-        );
-        self.race_check(
-            k,
-            &idx[1],
-            &p[1],
-            AccessKind::Read,
-            AccessKind::Atomic,
-            None,
-            span,
-        );
+        self.log(inst.rd_exists, inst.rd_elem, inst.rd_stmt, None, idx[0].clone(), &p[0], sid);
+        self.race_check(k, &idx[1], &p[1], AccessKind::Read, AccessKind::Write, None, span);
+        self.race_check(k, &idx[1], &p[1], AccessKind::Read, AccessKind::Atomic, None, span);
         let vals: Vec<Expr> = (0..2)
             .map(|t| match self.copies[k] {
                 Some(c) => Expr::select(Expr::Var(c[t]), idx[t].clone()),
@@ -952,14 +743,7 @@ impl<'k> Builder<'k> {
         [vals[0].clone(), vals[1].clone()]
     }
 
-    fn write(
-        &mut self,
-        a: &ast::Ident,
-        i: &ast::Expr,
-        e: &ast::Expr,
-        span: kpl_lang::Span,
-        p: &Pair,
-    ) {
+    fn write(&mut self, a: &ast::Ident, i: &ast::Expr, e: &ast::Expr, span: kpl_lang::Span, p: &Pair) {
         let k = self.array_of(a);
         let idx = self.pair_of(i);
         let val = self.pair_of(e);
@@ -969,51 +753,16 @@ impl<'k> Builder<'k> {
         self.bounds(k, &idx[0], &p[0], span, AccessKind::Write);
         self.note_access(k, &idx, p);
         let benign = self.cfg.benign.then(|| (inst.wr_val, val[0].clone()));
-        self.log(
-            inst.wr_exists,
-            inst.wr_elem,
-            inst.wr_stmt,
-            benign,
-            idx[0].clone(),
-            &p[0],
-            sid,
-        );
+        self.log(inst.wr_exists, inst.wr_elem, inst.wr_stmt, benign, idx[0].clone(), &p[0], sid);
         if let Some(c) = self.copies[k] {
             let upd = Expr::store(Expr::Var(c[0]), idx[0].clone(), val[0].clone());
             self.assign(c[0], Expr::ite(p[0].clone(), upd, Expr::Var(c[0])));
         }
-        let equal = self
-            .cfg
-            .benign
-            .then(|| Expr::eq(Expr::Var(inst.wr_val), val[1].clone()));
-        self.race_check(
-            k,
-            &idx[1],
-            &p[1],
-            AccessKind::Write,
-            AccessKind::Write,
-            equal,
-            span,
-        );
+        let equal = self.cfg.benign.then(|| Expr::eq(Expr::Var(inst.wr_val), val[1].clone()));
+        self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Write, equal, span);
         self.warp_write_check(k, &idx, &val, p, span);
-        self.race_check(
-            k,
-            &idx[1],
-            &p[1],
-            AccessKind::Write,
-            AccessKind::Read,
-            None,
-            span,
-        );
-        self.race_check(
-            k,
-            &idx[1],
-            &p[1],
-            AccessKind::Write,
-            AccessKind::Atomic,
-            None,
-            span,
-        );
+        self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Read, None, span);
+        self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Atomic, None, span);
         if let Some(c) = self.copies[k] {
             let upd = Expr::store(Expr::Var(c[1]), idx[1].clone(), val[1].clone());
             self.assign(c[1], Expr::ite(p[1].clone(), upd, Expr::Var(c[1])));
@@ -1037,24 +786,8 @@ impl<'k> Builder<'k> {
         if let Some((e, x, st)) = inst.atomic {
             self.log(e, x, st, None, idx[0].clone(), &p[0], sid);
         }
-        self.race_check(
-            k,
-            &idx[1],
-            &p[1],
-            AccessKind::Atomic,
-            AccessKind::Write,
-            None,
-            span,
-        );
-        self.race_check(
-            k,
-            &idx[1],
-            &p[1],
-            AccessKind::Atomic,
-            AccessKind::Read,
-            None,
-            span,
-        );
+        self.race_check(k, &idx[1], &p[1], AccessKind::Atomic, AccessKind::Write, None, span);
+        self.race_check(k, &idx[1], &p[1], AccessKind::Atomic, AccessKind::Read, None, span);
         let name = at.array.name.clone();
         let olds: Vec<Expr> = (0..2)
             .map(|t| {
@@ -1097,21 +830,14 @@ impl<'k> Builder<'k> {
         for k in 0..self.prog.arrays.len() {
             // A barrier that orders none of an array's memory shows no other thread's writes
             // of it (reading one after it is a race, as its log stays), so its contents stay.
-            let unordered = orders_nothing(if self.prog.arrays[k].shared {
-                &fence.shared
-            } else {
-                &fence.global
-            });
+            let unordered = orders_nothing(if self.prog.arrays[k].shared { &fence.shared } else { &fence.global });
             if let (Some(c), false) = (self.copies[k], unordered) {
                 let name = self.prog.arrays[k].name.clone();
                 let h1 = self.var(&format!("{name}_sync"), Sort::Array);
                 let h2 = self.var(&format!("{name}_sync"), Sort::Array);
                 self.emit(Stmt::Havoc(h1));
                 self.emit(Stmt::Havoc(h2));
-                self.assign(
-                    c[0],
-                    Expr::ite(p[0].clone(), Expr::Var(h1), Expr::Var(c[0])),
-                );
+                self.assign(c[0], Expr::ite(p[0].clone(), Expr::Var(h1), Expr::Var(c[0])));
                 let other = Expr::ite(self.same_group.clone(), Expr::Var(h1), Expr::Var(h2));
                 self.assign(c[1], Expr::ite(p[1].clone(), other, Expr::Var(c[1])));
             }
@@ -1126,14 +852,7 @@ impl<'k> Builder<'k> {
                 None => clear,
                 Some(f) => Expr::and2(clear, f.clone()),
             };
-            for ex in [
-                Some(inst.wr_exists),
-                Some(inst.rd_exists),
-                inst.atomic.map(|a| a.0),
-            ]
-            .into_iter()
-            .flatten()
-            {
+            for ex in [Some(inst.wr_exists), Some(inst.rd_exists), inst.atomic.map(|a| a.0)].into_iter().flatten() {
                 self.assign(ex, Expr::and2(Expr::Var(ex), Expr::not(clear.clone())));
             }
         }
@@ -1141,9 +860,7 @@ impl<'k> Builder<'k> {
     }
 
     fn call(&mut self, f: &ast::Ident, args: &[ast::Expr], p: Pair) {
-        let Some(pr) = self.kernel.procs.iter().find(|q| q.name.name == f.name) else {
-            return;
-        };
+        let Some(pr) = self.kernel.procs.iter().find(|q| q.name.name == f.name) else { return };
         let vals: Vec<Pair> = args.iter().map(|a| self.pair_of(a)).collect();
         let ret = self.pair(&format!("ret_{}", f.name), Sort::Bool);
         self.assign(ret[0], Expr::Bool(false));
@@ -1156,10 +873,7 @@ impl<'k> Builder<'k> {
             self.assign(pv[0], a);
             self.assign(pv[1], b);
         }
-        self.frames.push(Frame {
-            loop_flags: None,
-            ret: Some(ret),
-        });
+        self.frames.push(Frame { loop_flags: None, ret: Some(ret) });
         self.block(&pr.body, p);
         self.frames.pop();
         self.scope.truncate(mark);
@@ -1184,15 +898,10 @@ impl<'k> Builder<'k> {
 /// Does an expression use `written`, `was_read`, `write_index` or `read_index`?
 fn uses_access_predicates(e: &ast::Expr) -> bool {
     match &e.kind {
-        ExprKind::Call(f, args) => {
-            Builtin::from_name(&f.name).is_some_and(|b| b.is_access())
-                || args.iter().any(uses_access_predicates)
-        }
+        ExprKind::Call(f, args) => Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) || args.iter().any(uses_access_predicates),
         ExprKind::Unary(_, a) => uses_access_predicates(a),
         ExprKind::Binary(_, a, b) => uses_access_predicates(a) || uses_access_predicates(b),
-        ExprKind::Cond(a, b, c) => {
-            uses_access_predicates(a) || uses_access_predicates(b) || uses_access_predicates(c)
-        }
+        ExprKind::Cond(a, b, c) => uses_access_predicates(a) || uses_access_predicates(b) || uses_access_predicates(c),
         _ => false,
     }
 }
@@ -1221,10 +930,7 @@ fn returns(b: &ast::Block) -> bool {
             returns(t)
                 || match e.as_deref() {
                     Some(ast::Else::Block(b)) => returns(b),
-                    Some(ast::Else::If(s)) => returns(&ast::Block {
-                        stmts: vec![s.clone()],
-                        span: s.span,
-                    }),
+                    Some(ast::Else::If(s)) => returns(&ast::Block { stmts: vec![s.clone()], span: s.span }),
                     None => false,
                 }
         }
@@ -1254,22 +960,12 @@ pub(crate) fn contains_barrier(k: &ast::Kernel, b: &ast::Block) -> bool {
             contains_barrier(k, t)
                 || match e.as_deref() {
                     Some(ast::Else::Block(b)) => contains_barrier(k, b),
-                    Some(ast::Else::If(s)) => contains_barrier(
-                        k,
-                        &ast::Block {
-                            stmts: vec![s.clone()],
-                            span: s.span,
-                        },
-                    ),
+                    Some(ast::Else::If(s)) => contains_barrier(k, &ast::Block { stmts: vec![s.clone()], span: s.span }),
                     None => false,
                 }
         }
         StmtKind::While { body, .. } => contains_barrier(k, body),
-        StmtKind::Call(f, _) => k
-            .procs
-            .iter()
-            .find(|p| p.name.name == f.name)
-            .is_some_and(|p| contains_barrier(k, &p.body)),
+        StmtKind::Call(f, _) => k.procs.iter().find(|p| p.name.name == f.name).is_some_and(|p| contains_barrier(k, &p.body)),
         _ => false,
     })
 }

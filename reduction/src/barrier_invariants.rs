@@ -15,26 +15,28 @@
 //! when the thread accessed element `i`.
 
 use crate::ast_to_seq::{Builder, Pair};
+use crate::candidates;
 use crate::seq::*;
 use kpl_lang::ast::{self, Builtin, ExprKind};
 
 impl Builder<'_> {
-    /// The not-accessed index of every array a barrier invariant reads (when access
+    /// The not-accessed indices of every array a barrier invariant reads (when access
     /// checks are on), created with the arrays.
     pub(crate) fn declare_not_accessed(&mut self) {
-        let read = read_by_barrier_invariants(self.kernel);
-        let names: Vec<(usize, String)> = self
-            .prog
-            .arrays
-            .iter()
-            .enumerate()
-            .map(|(k, a)| (k, a.name.clone()))
-            .collect();
-        self.not_accessed = vec![None; names.len()];
+        let mut read = std::collections::BTreeSet::new();
+        for b in self.kernel.procs.iter().map(|p| &p.body).chain([&self.kernel.main]) {
+            candidates::walk(b, &mut |s| {
+                if let ast::StmtKind::Barrier(f) = &s.kind {
+                    f.invariants.iter().for_each(|i| read.extend(reads_of(&i.expr).into_iter().map(|a| a.name)));
+                }
+            });
+        }
+        self.not_accessed = vec![None; self.prog.arrays.len()];
         if !self.cfg.barrier_access_checks {
             return;
         }
-        for (k, name) in names {
+        for k in 0..self.prog.arrays.len() {
+            let name = self.prog.arrays[k].name.clone();
             if read.contains(&name) {
                 let v = self.pair(&format!("{name}_not_accessed"), Sort::Word);
                 self.emit(Stmt::Havoc(v[0]));
@@ -54,105 +56,80 @@ impl Builder<'_> {
         }
     }
 
-    /// Before the barrier: each invariant checked for thread 1, its reads and its locals.
+    /// Does every array `e` reads have per-thread copies (the equality abstraction)?
+    fn has_contents(&self, e: &ast::Expr) -> bool {
+        reads_of(e).iter().all(|a| self.copies[self.array_of(a)].is_some())
+    }
+
+    /// Before the barrier: each invariant checked for thread 1, with what it reads and the
+    /// locals it names.
     pub(crate) fn check_barrier_invariants(&mut self, fence: &ast::Fence, p: &Pair) {
+        let holds_label = LabelKind::BarrierInvariant(BarrierCheck::Holds);
         for inv in &fence.invariants {
-            let text = format!(
-                "barrier invariant {}",
-                kpl_lang::printer::print_expr(&inv.expr)
-            );
-            let localized = localize_reads(&inv.expr);
-            let arrays = reads_of(&inv.expr);
-            if arrays
-                .iter()
-                .any(|a| self.copies[self.array_index(a)].is_none())
-            {
+            let text = format!("barrier invariant {}", kpl_lang::printer::print_expr(&inv.expr));
+            if !self.has_contents(&inv.expr) {
                 // An array abstracted adversarially has no contents to check it against.
-                self.assert(
-                    Expr::not(p[0].clone()),
-                    LabelKind::Assertion,
-                    inv.span,
-                    text.clone(),
-                );
+                self.assert(Expr::not(p[0].clone()), holds_label.clone(), inv.span, text);
                 continue;
             }
+            let localized = localize_reads(&inv.expr);
             self.enabled = Some(p.clone());
             let holds = Expr::to_bool(self.expr(&localized, 0));
             self.enabled = None;
-            let guard = if inv.binary() {
-                Expr::and2(self.same_group.clone(), p[0].clone())
-            } else {
-                p[0].clone()
-            };
-            self.assert(
-                Expr::implies(guard.clone(), holds),
-                LabelKind::Assertion,
-                inv.span,
-                text.clone(),
-            );
+            let guard = if inv.binary() { Expr::and2(self.same_group.clone(), p[0].clone()) } else { p[0].clone() };
+            self.assert(Expr::implies(guard.clone(), holds), holds_label.clone(), inv.span, text);
             if self.cfg.barrier_access_checks {
                 let mut reads = Vec::new();
                 collect_reads(&localized, Vec::new(), false, &mut reads);
                 for (a, i, path, in_other) in reads {
-                    let k = self.array_index(&a.name);
-                    let Some(na) = self.not_accessed[k] else {
-                        continue;
-                    };
+                    let Some(na) = self.not_accessed[self.array_of(a)] else { continue };
                     // A read in thread 2's copy: only where the pair is one group.
                     let t = in_other as usize;
                     let mut allowed = Expr::not(Expr::eq(Expr::Var(na[t]), self.expr(i, t)));
                     if in_other {
                         allowed = Expr::and2(self.same_group.clone(), allowed);
                     }
-                    let path = Expr::and(
-                        path.iter()
-                            .map(|c| Expr::to_bool(self.expr(c, 0)))
-                            .collect(),
+                    let path = Expr::and(path.iter().map(|c| Expr::to_bool(self.expr(c, 0))).collect());
+                    let what = format!(
+                        "barrier invariant reads {}[{}], which the thread may not have accessed since the last barrier",
+                        a.name,
+                        kpl_lang::printer::print_expr(i)
                     );
-                    let what = format!("barrier invariant reads {}[{}], which the thread may not have accessed since the last barrier", a.name, kpl_lang::printer::print_expr(i));
-                    // At the read (the interpreter, which does not check this, never confirms it).
-                    self.assert(
-                        Expr::implies(Expr::and2(guard.clone(), path), allowed),
-                        LabelKind::Assertion,
-                        a.span,
-                        what,
-                    );
+                    let label = LabelKind::BarrierInvariant(BarrierCheck::Access);
+                    self.assert(Expr::implies(Expr::and2(guard.clone(), path), allowed), label, a.span, what);
                 }
             }
             // The instantiations keep a thread's other values: those must be uniform.
             let both = Expr::and(vec![self.same_group.clone(), p[0].clone(), p[1].clone()]);
             for x in locals_of(&inv.expr) {
-                if let Some(v) = self.lookup_pair(&x.name) {
+                if let Some(v) = self.lookup(&x.name) {
                     let what = format!("barrier invariant uses `{}`, which may differ between the threads of a group", x.name);
-                    self.assert(
-                        Expr::implies(both.clone(), Expr::eq(Expr::Var(v[0]), Expr::Var(v[1]))),
-                        LabelKind::Assertion,
-                        x.span,
-                        what,
-                    );
+                    let same = Expr::eq(Expr::Var(v[0]), Expr::Var(v[1]));
+                    self.assert(Expr::implies(both.clone(), same), LabelKind::BarrierInvariant(BarrierCheck::Uniform), x.span, what);
                 }
             }
         }
     }
 
     /// After the barrier's havoc: each invariant assumed at each instantiation, by each
-    /// thread in its view; then every not-accessed index chosen afresh.
+    /// thread in its copy (only where the barrier orders every array it reads: a copy the
+    /// barrier leaves alone is the thread's own view, not the one the invariant held in);
+    /// then every not-accessed index chosen afresh.
     pub(crate) fn assume_barrier_invariants(&mut self, fence: &ast::Fence, p: &Pair) {
+        let size = Expr::Word(self.cfg.launch.threads[0]);
         for inv in &fence.invariants {
-            if reads_of(&inv.expr)
-                .iter()
-                .any(|a| self.copies[self.array_index(a)].is_none())
-            {
+            let ordered = reads_of(&inv.expr).iter().all(|a| {
+                let shared = self.prog.arrays[self.array_of(a)].shared;
+                matches!(fence.of(shared).kind, ExprKind::Bool(true))
+            });
+            if !ordered || !self.has_contents(&inv.expr) {
                 continue;
             }
-            let size = Expr::Word(self.cfg.launch.threads[0]);
+            let localized = localize_reads(&inv.expr);
             for inst in &inv.insts {
                 for t in 0..2 {
                     let vals: Vec<Expr> = inst.iter().map(|e| self.expr(e, t)).collect();
-                    let mut range: Vec<Expr> = vals
-                        .iter()
-                        .map(|v| Expr::ult(v.clone(), size.clone()))
-                        .collect();
+                    let mut range: Vec<Expr> = vals.iter().map(|v| Expr::ult(v.clone(), size.clone())).collect();
                     let saved = self.lid.clone();
                     self.lid[t][0] = vals[0].clone();
                     if let Some(b) = vals.get(1) {
@@ -161,13 +138,10 @@ impl Builder<'_> {
                         range.push(self.same_group.clone());
                     }
                     self.enabled = Some(p.clone());
-                    let holds = Expr::to_bool(self.expr(&localize_reads(&inv.expr), t));
+                    let holds = Expr::to_bool(self.expr(&localized, t));
                     self.enabled = None;
                     self.lid = saved;
-                    self.emit(Stmt::Assume(Expr::implies(
-                        Expr::and2(p[t].clone(), Expr::and(range)),
-                        holds,
-                    )));
+                    self.emit(Stmt::Assume(Expr::implies(Expr::and2(p[t].clone(), Expr::and(range)), holds)));
                 }
             }
         }
@@ -177,46 +151,12 @@ impl Builder<'_> {
     }
 }
 
-/// The arrays read by any barrier invariant of the kernel.
-fn read_by_barrier_invariants(k: &ast::Kernel) -> std::collections::BTreeSet<String> {
-    fn block(b: &ast::Block, out: &mut std::collections::BTreeSet<String>) {
-        for s in &b.stmts {
-            match &s.kind {
-                ast::StmtKind::Barrier(f) => f
-                    .invariants
-                    .iter()
-                    .for_each(|i| out.extend(reads_of(&i.expr))),
-                ast::StmtKind::If(_, t, e) => {
-                    block(t, out);
-                    match e.as_deref() {
-                        Some(ast::Else::Block(b)) => block(b, out),
-                        Some(ast::Else::If(s)) => block(
-                            &ast::Block {
-                                stmts: vec![s.clone()],
-                                span: s.span,
-                            },
-                            out,
-                        ),
-                        None => {}
-                    }
-                }
-                ast::StmtKind::While { body, .. } => block(body, out),
-                _ => {}
-            }
-        }
-    }
-    let mut out = std::collections::BTreeSet::new();
-    k.procs.iter().for_each(|p| block(&p.body, &mut out));
-    block(&k.main, &mut out);
-    out
-}
-
 /// The arrays an expression reads.
-fn reads_of(e: &ast::Expr) -> Vec<String> {
+fn reads_of(e: &ast::Expr) -> Vec<ast::Ident> {
     let mut out = Vec::new();
     e.walk(&mut |s| {
         if let ExprKind::Index(a, _) = &s.kind {
-            out.push(a.name.clone());
+            out.push(a.clone());
         }
     });
     out
@@ -236,6 +176,16 @@ fn locals_of(e: &ast::Expr) -> Vec<ast::Ident> {
     out
 }
 
+/// `other(e)`.
+fn other(e: ast::Expr) -> ast::Expr {
+    let span = e.span;
+    ast::Expr::new(ExprKind::Call(ast::Ident::new(Builtin::Other.name(), span), vec![e]), span)
+}
+
+fn is_other(f: &ast::Ident) -> bool {
+    Builtin::from_name(&f.name) == Some(Builtin::Other)
+}
+
 /// `e` with every read whose index uses only the partner's values (`A[other(lid)]`) read in
 /// the partner's copy (`other(A[lid])`).
 fn localize_reads(e: &ast::Expr) -> ast::Expr {
@@ -247,12 +197,7 @@ fn localize_reads(e: &ast::Expr) -> ast::Expr {
 fn rewrite(e: &mut ast::Expr) {
     if let ExprKind::Index(a, i) = &e.kind {
         if let Some(stripped) = partner_only(i) {
-            let span = e.span;
-            let read = ast::Expr::new(ExprKind::Index(a.clone(), Box::new(stripped)), span);
-            *e = ast::Expr::new(
-                ExprKind::Call(ast::Ident::new(Builtin::Other.name(), span), vec![read]),
-                span,
-            );
+            *e = other(ast::Expr::new(ExprKind::Index(a.clone(), Box::new(stripped)), e.span));
             return;
         }
     }
@@ -268,7 +213,7 @@ fn rewrite(e: &mut ast::Expr) {
             rewrite(b);
         }
         // Inside `other` the thread is the partner already.
-        ExprKind::Call(f, _) if Builtin::from_name(&f.name) == Some(Builtin::Other) => {}
+        ExprKind::Call(f, _) if is_other(f) => {}
         ExprKind::Call(_, args) => args.iter_mut().for_each(rewrite),
         _ => {}
     }
@@ -278,34 +223,17 @@ fn rewrite(e: &mut ast::Expr) {
 /// those `other`s removed.
 fn partner_only(i: &ast::Expr) -> Option<ast::Expr> {
     fn strip(e: &ast::Expr, inside: bool, seen: &mut bool) -> Option<ast::Expr> {
+        let mut sub = |x: &ast::Expr| strip(x, inside, seen).map(Box::new);
         let k = match &e.kind {
-            ExprKind::Call(f, args)
-                if Builtin::from_name(&f.name) == Some(Builtin::Other) && args.len() == 1 =>
-            {
-                if inside {
-                    return None;
-                }
-                return strip(&args[0], true, seen);
-            }
-            ExprKind::Var(_) | ExprKind::Special(..) => {
-                if !inside {
-                    return None;
-                }
+            ExprKind::Call(f, args) if is_other(f) && args.len() == 1 && !inside => return strip(&args[0], true, seen),
+            ExprKind::Var(_) | ExprKind::Special(..) if inside => {
                 *seen = true;
                 e.kind.clone()
             }
             ExprKind::Num(_) | ExprKind::Bool(_) => e.kind.clone(),
-            ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(strip(a, inside, seen)?)),
-            ExprKind::Binary(op, a, b) => ExprKind::Binary(
-                *op,
-                Box::new(strip(a, inside, seen)?),
-                Box::new(strip(b, inside, seen)?),
-            ),
-            ExprKind::Cond(c, a, b) => ExprKind::Cond(
-                Box::new(strip(c, inside, seen)?),
-                Box::new(strip(a, inside, seen)?),
-                Box::new(strip(b, inside, seen)?),
-            ),
+            ExprKind::Unary(op, a) => ExprKind::Unary(*op, sub(a)?),
+            ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a)?, sub(b)?),
+            ExprKind::Cond(c, a, b) => ExprKind::Cond(sub(c)?, sub(a)?, sub(b)?),
             _ => return None,
         };
         Some(ast::Expr::new(k, e.span))
@@ -314,31 +242,19 @@ fn partner_only(i: &ast::Expr) -> Option<ast::Expr> {
     strip(i, false, &mut seen).filter(|_| seen)
 }
 
-/// Every read in `e` with the conditions under which it is evaluated (the left side of
-/// `implies`, `&&`, `||` and `?:`, as GPUVerify's access check; conditions inside
-/// `other(...)` wrapped in it again) and whether it is inside `other(...)`.
-fn collect_reads<'e>(
-    e: &'e ast::Expr,
-    path: Vec<ast::Expr>,
-    in_other: bool,
-    out: &mut Vec<(&'e ast::Ident, &'e ast::Expr, Vec<ast::Expr>, bool)>,
-) {
+/// A read of a barrier invariant: the array, the index, the conditions under which it is
+/// evaluated, and whether it is inside `other(...)`.
+type Read<'e> = (&'e ast::Ident, &'e ast::Expr, Vec<ast::Expr>, bool);
+
+/// Every read in `e` (the conditions: the left side of `implies`, `&&`, `||` and `?:`, as
+/// GPUVerify's access check; those inside `other(...)` wrapped in it again).
+fn collect_reads<'e>(e: &'e ast::Expr, path: Vec<ast::Expr>, in_other: bool, out: &mut Vec<Read<'e>>) {
     let with = |c: ast::Expr| {
         let mut p = path.clone();
-        let span = c.span;
-        p.push(if in_other {
-            ast::Expr::new(
-                ExprKind::Call(ast::Ident::new(Builtin::Other.name(), span), vec![c]),
-                span,
-            )
-        } else {
-            c
-        });
+        p.push(if in_other { other(c) } else { c });
         p
     };
-    let not = |c: &ast::Expr| {
-        ast::Expr::new(ExprKind::Unary(ast::UnOp::Not, Box::new(c.clone())), c.span)
-    };
+    let not = |c: &ast::Expr| ast::Expr::new(ExprKind::Unary(ast::UnOp::Not, Box::new(c.clone())), c.span);
     match &e.kind {
         ExprKind::Index(a, i) => {
             collect_reads(i, path.clone(), in_other, out);
@@ -362,16 +278,13 @@ fn collect_reads<'e>(
             collect_reads(a, with((**c).clone()), in_other, out);
             collect_reads(b, with(not(c)), in_other, out);
         }
-        ExprKind::Call(f, args)
-            if Builtin::from_name(&f.name) == Some(Builtin::Implies) && args.len() == 2 =>
-        {
+        ExprKind::Call(f, args) if Builtin::from_name(&f.name) == Some(Builtin::Implies) && args.len() == 2 => {
             collect_reads(&args[0], path.clone(), in_other, out);
             collect_reads(&args[1], with(args[0].clone()), in_other, out);
         }
         ExprKind::Call(f, args) => {
-            let other = in_other || Builtin::from_name(&f.name) == Some(Builtin::Other);
-            args.iter()
-                .for_each(|a| collect_reads(a, path.clone(), other, out));
+            let inside = in_other || is_other(f);
+            args.iter().for_each(|a| collect_reads(a, path.clone(), inside, out));
         }
         _ => {}
     }

@@ -94,12 +94,36 @@ pub enum LabelKind {
     Assertion,
     /// A user `invariant` at a loop: fails on entry (`entry`) or is not maintained.
     Invariant { entry: bool },
+    /// A barrier invariant, or what it relies on (`barrier_invariants.rs`).
+    BarrierInvariant(BarrierCheck),
     OutOfBounds { array: String, size: u32 },
     /// A generated candidate invariant (Houdini), on entry or preserved.
     Candidate { id: usize, entry: bool },
     /// A performance check (`kpl perf --all-inputs`): two threads of one warp show the
     /// problem at this access (`array`) or branch.
     Perf { check: PerfCheck, array: Option<String> },
+}
+
+/// What a barrier invariant's label checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierCheck {
+    /// The invariant holds (the interpreter checks this too).
+    Holds,
+    /// It reads only elements the thread accessed since the previous barrier.
+    Access,
+    /// A local it names is equal in the threads of a group.
+    Uniform,
+}
+
+impl BarrierCheck {
+    /// Its name in JSON reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            BarrierCheck::Holds => "holds",
+            BarrierCheck::Access => "access",
+            BarrierCheck::Uniform => "uniform",
+        }
+    }
 }
 
 /// What a performance label checks.

@@ -1,7 +1,8 @@
 //! The choice of shared-state abstraction per array (paper, section 5.2): a flow-insensitive,
 //! inter-procedural taint analysis. An array whose values may reach a branch or loop
 //! condition, an array index, an assertion, assumption or invariant, or that a barrier
-//! invariant reads (as GPUVerify's `ArrayControlFlowAnalyser`), gets the equality abstraction; every other array the
+//! invariant reads (as GPUVerify's `ArrayControlFlowAnalyser`), gets the equality
+//! abstraction; every other array the
 //! adversarial one, except arrays named `*_private` (the C front end's per-thread memory,
 //! which a thread reads back), which get the equality abstraction: sound for any array, so
 //! a user's array of that name only gets the more precise abstraction. Names are tracked
@@ -28,19 +29,11 @@ pub fn choose(k: &Kernel) -> BTreeMap<String, Abstraction> {
         .decls
         .iter()
         .filter_map(|d| match &d.kind {
-            DeclKind::Shared { name, .. } | DeclKind::Global { name, .. } => {
-                Some(name.name.clone())
-            }
+            DeclKind::Shared { name, .. } | DeclKind::Global { name, .. } => Some(name.name.clone()),
             _ => None,
         })
         .collect();
-    let mut t = Taint {
-        kernel: k,
-        arrays: arrays.clone(),
-        taint: HashMap::new(),
-        sinks: BTreeSet::new(),
-        changed: true,
-    };
+    let mut t = Taint { kernel: k, arrays: arrays.clone(), taint: HashMap::new(), sinks: BTreeSet::new(), changed: true };
     while t.changed {
         t.changed = false;
         for p in &k.procs {
@@ -55,11 +48,7 @@ pub fn choose(k: &Kernel) -> BTreeMap<String, Abstraction> {
             // thread reads back what it wrote, so its values are tracked (a precision
             // choice only: the equality abstraction is sound for every array).
             let private = a.ends_with("_private");
-            let abs = if t.sinks.contains(&a) || private {
-                Abstraction::Equality
-            } else {
-                Abstraction::Adversarial
-            };
+            let abs = if t.sinks.contains(&a) || private { Abstraction::Equality } else { Abstraction::Adversarial };
             (a, abs)
         })
         .collect()
@@ -83,10 +72,7 @@ impl Taint<'_> {
     }
 
     fn flow(&mut self, scope: &str, x: &str, t: BTreeSet<String>) {
-        let e = self
-            .taint
-            .entry((scope.to_string(), x.to_string()))
-            .or_default();
+        let e = self.taint.entry((scope.to_string(), x.to_string())).or_default();
         let before = e.len();
         e.extend(t);
         self.changed |= e.len() != before;
@@ -140,12 +126,7 @@ impl Taint<'_> {
                     None => {}
                 }
             }
-            StmtKind::While {
-                cond,
-                body,
-                invariants,
-                candidates,
-            } => {
+            StmtKind::While { cond, body, invariants, candidates } => {
                 self.sink(scope, cond);
                 self.indices(scope, cond);
                 for i in invariants.iter().chain(candidates) {
@@ -154,9 +135,7 @@ impl Taint<'_> {
                 self.block(scope, body);
             }
             StmtKind::Call(f, args) => {
-                let Some(p) = self.kernel.procs.iter().find(|p| p.name.name == f.name) else {
-                    return;
-                };
+                let Some(p) = self.kernel.procs.iter().find(|p| p.name.name == f.name) else { return };
                 let params: Vec<String> = p.params.iter().map(|x| x.name.clone()).collect();
                 for (x, a) in params.iter().zip(args) {
                     self.indices(scope, a);
@@ -198,9 +177,7 @@ mod tests {
         assert_eq!(a["B"], Abstraction::Adversarial);
         assert_eq!(a["C"], Abstraction::Adversarial);
         assert_eq!(a["D"], Abstraction::Equality);
-        let b = abs(
-            "kernel k { threads: 4; shared A[4]; proc p(v) { if v > 0 { } } main { p(A[lid]); } }",
-        );
+        let b = abs("kernel k { threads: 4; shared A[4]; proc p(v) { if v > 0 { } } main { p(A[lid]); } }");
         assert_eq!(b["A"], Abstraction::Equality);
     }
 }

@@ -65,32 +65,13 @@ impl Flat {
             StKind::Read { slot, array, index } => {
                 self.emit(Ins::Read(*slot, *array, index.clone()));
             }
-            StKind::Write {
-                array,
-                index,
-                value,
-            } => {
+            StKind::Write { array, index, value } => {
                 self.emit(Ins::Write(*array, index.clone(), value.clone()));
             }
-            StKind::Atomic {
-                op,
-                slot,
-                array,
-                index,
-                args,
-            } => {
-                self.emit(Ins::Atomic(
-                    *op,
-                    *slot,
-                    *array,
-                    index.clone(),
-                    args.clone(),
-                    s.id,
-                ));
+            StKind::Atomic { op, slot, array, index, args } => {
+                self.emit(Ins::Atomic(*op, *slot, *array, index.clone(), args.clone(), s.id));
             }
-            StKind::If {
-                cond, then, els, ..
-            } => {
+            StKind::If { cond, then, els, .. } => {
                 let jz = self.emit(Ins::Jz(cond.clone(), 0));
                 self.block(p, then);
                 let jmp = self.emit(Ins::Jmp(0));
@@ -100,12 +81,7 @@ impl Flat {
                 let end = self.code.len();
                 self.patch(jmp, end);
             }
-            StKind::While {
-                cond,
-                invariants,
-                body,
-                ..
-            } => {
+            StKind::While { cond, invariants, body, .. } => {
                 let head = self.code.len();
                 for (inv, id) in invariants {
                     self.emit(Ins::Assert(inv.clone(), *id));
@@ -192,8 +168,7 @@ impl Mem<'_> {
             Cells::Dense(d) => &mut d[i as usize],
             Cells::Sparse(m) => {
                 let (inputs, name) = (self.inputs, &info.name);
-                m.entry(i)
-                    .or_insert_with(|| inputs.element(name, shared.then_some(g), i))
+                m.entry(i).or_insert_with(|| inputs.element(name, shared.then_some(g), i))
             }
         }
     }
@@ -236,18 +211,9 @@ pub fn run(prog: &Program, inputs: &Inputs, max_steps: u64) -> CanonicalResult {
 
 /// `run` under a delay-bounded schedule (`None`: the canonical schedule, no scheduling
 /// points); gives the scheduling points met.
-pub fn run_scheduled(
-    prog: &Program,
-    inputs: &Inputs,
-    max_steps: u64,
-    sched: Option<&Schedule>,
-) -> (CanonicalResult, Points) {
+pub fn run_scheduled(prog: &Program, inputs: &Inputs, max_steps: u64, sched: Option<&Schedule>) -> (CanonicalResult, Points) {
     let mut points = Points::default();
-    let mut flat = Flat {
-        code: Vec::new(),
-        loops: Vec::new(),
-        returns: Vec::new(),
-    };
+    let mut flat = Flat { code: Vec::new(), loops: Vec::new(), returns: Vec::new() };
     flat.block(prog, &prog.main);
     let code = flat.code;
     let l = prog.launch;
@@ -263,11 +229,9 @@ pub fn run_scheduled(
                 let shared = a.kind == ArrayKind::Shared;
                 (0..if shared { groups } else { 1 })
                     .map(|g| match a.size {
-                        Some(n) if n <= 1 << 22 => Cells::Dense(
-                            (0..n)
-                                .map(|i| inputs.element(&a.name, shared.then_some(g), i))
-                                .collect(),
-                        ),
+                        Some(n) if n <= 1 << 22 => {
+                            Cells::Dense((0..n).map(|i| inputs.element(&a.name, shared.then_some(g), i)).collect())
+                        }
                         _ => Cells::Sparse(BTreeMap::new()),
                     })
                     .collect()
@@ -278,45 +242,25 @@ pub fn run_scheduled(
     let mut steps = 0u64;
     let outcome = (|| {
         for (e, span) in &prog.requires {
-            let th = Thread {
-                locals: vec![],
-                lid: [0; 3],
-                gid: [0; 3],
-                l: &l,
-                params: &params,
-                havocs: 0,
-            };
+            let th = Thread { locals: vec![], lid: [0; 3], gid: [0; 3], l: &l, params: &params, havocs: 0 };
             if th.eval(e) == 0 {
-                return Outcome::Infeasible {
-                    span: *span,
-                    thread: None,
-                };
+                return Outcome::Infeasible { span: *span, thread: None };
             }
         }
         for g in 0..groups {
             let gid = split(g, l.groups);
-            let mut threads: Vec<(usize, Vec<u32>, u32)> = (0..tpg)
-                .map(|_| (0, vec![0; prog.slots.len()], 0))
-                .collect();
+            let mut threads: Vec<(usize, Vec<u32>, u32)> = (0..tpg).map(|_| (0, vec![0; prog.slots.len()], 0)).collect();
             loop {
                 let mut stops: Vec<Stop> = (0..tpg).map(|_| Stop::Halt).collect();
                 let mut queue: std::collections::VecDeque<usize> = (0..tpg as usize).collect();
                 let mut paused = vec![false; tpg as usize];
                 while let Some(&li) = queue.front() {
                     let (pc, locals, havocs) = &mut threads[li];
-                    let mut th = Thread {
-                        locals: std::mem::take(locals),
-                        lid: split(li as u32, l.threads),
-                        gid,
-                        l: &l,
-                        params: &params,
-                        havocs: *havocs,
-                    };
+                    let mut th =
+                        Thread { locals: std::mem::take(locals), lid: split(li as u32, l.threads), gid, l: &l, params: &params, havocs: *havocs };
                     // Scheduling points only while another thread of the group still runs.
                     let pause = sched.is_some() && queue.len() > 1;
-                    let r = th.run(
-                        &code, pc, &mut mem, g, &mut steps, max_steps, pause, paused[li],
-                    );
+                    let r = th.run(&code, pc, &mut mem, g, &mut steps, max_steps, pause, paused[li]);
                     *locals = th.locals;
                     *havocs = th.havocs;
                     paused[li] = false;
@@ -330,13 +274,7 @@ pub fn run_scheduled(
                                     Ins::Atomic(.., id) => *id,
                                     _ => 0,
                                 };
-                                points.taken.push((
-                                    crate::report::ThreadId {
-                                        group: gid,
-                                        local: split(li as u32, l.threads),
-                                    },
-                                    stmt,
-                                ));
+                                points.taken.push((crate::report::ThreadId { group: gid, local: split(li as u32, l.threads) }, stmt));
                                 queue.rotate_left(1);
                             }
                         }
@@ -347,16 +285,8 @@ pub fn run_scheduled(
                         Err(o) => return o,
                     }
                 }
-                let at: Vec<Option<usize>> = stops
-                    .iter()
-                    .map(|s| {
-                        if let Stop::Barrier(b) = s {
-                            Some(*b)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
+                let at: Vec<Option<usize>> =
+                    stops.iter().map(|s| if let Stop::Barrier(b) = s { Some(*b) } else { None }).collect();
                 if at.iter().all(|s| s.is_none()) {
                     break;
                 }
@@ -366,17 +296,10 @@ pub fn run_scheduled(
                         Ins::Barrier(id) => prog.stmts[*id as usize].span,
                         _ => kpl_lang::Span::DUMMY,
                     };
-                    let t = |li: usize| crate::report::ThreadId {
-                        group: gid,
-                        local: split(li as u32, l.threads),
-                    };
+                    let t = |li: usize| crate::report::ThreadId { group: gid, local: split(li as u32, l.threads) };
                     let en = at.iter().position(|s| s.is_some()).unwrap_or(0);
                     let dis = at.iter().position(|s| *s != at[en]).unwrap_or(0);
-                    return Outcome::Defect(crate::report::Defect::Divergence {
-                        span,
-                        enabled: t(en),
-                        disabled: t(dis),
-                    });
+                    return Outcome::Defect(crate::report::Defect::Divergence { span, enabled: t(en), disabled: t(dis) });
                 }
                 for (pc, _, _) in threads.iter_mut() {
                     *pc += 1;
@@ -392,12 +315,7 @@ pub fn run_scheduled(
         .map(|(a, cells)| {
             let c = if a.kind == ArrayKind::Shared {
                 if cells.iter().all(|c| matches!(c, Cells::Dense(_))) {
-                    ArrayContents::PerGroup(
-                        cells
-                            .into_iter()
-                            .map(|c| if let Cells::Dense(d) = c { d } else { vec![] })
-                            .collect(),
-                    )
+                    ArrayContents::PerGroup(cells.into_iter().map(|c| if let Cells::Dense(d) = c { d } else { vec![] }).collect())
                 } else {
                     ArrayContents::SparsePerGroup(cells.into_iter().map(to_map).collect())
                 }
@@ -416,11 +334,7 @@ pub fn run_scheduled(
 
 fn to_map(c: Cells) -> BTreeMap<u32, u32> {
     match c {
-        Cells::Dense(d) => d
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| (i as u32, v))
-            .collect(),
+        Cells::Dense(d) => d.into_iter().enumerate().map(|(i, v)| (i as u32, v)).collect(),
         Cells::Sparse(m) => m,
     }
 }
@@ -471,27 +385,14 @@ impl Thread<'_> {
     }
 
     fn thread_id(&self) -> crate::report::ThreadId {
-        crate::report::ThreadId {
-            group: self.gid,
-            local: self.lid,
-        }
+        crate::report::ThreadId { group: self.gid, local: self.lid }
     }
 
     /// Run from `pc` to the next barrier (stopping on it) or to the end.
     /// With `pause`, stop before an atomic (a scheduling point), unless `resume` says the
     /// thread was paused there and now performs it.
     #[allow(clippy::too_many_arguments)]
-    fn run(
-        &mut self,
-        code: &[Ins],
-        pc: &mut usize,
-        mem: &mut Mem,
-        g: u32,
-        steps: &mut u64,
-        max: u64,
-        pause: bool,
-        resume: bool,
-    ) -> Result<Stop, Outcome> {
+    fn run(&mut self, code: &[Ins], pc: &mut usize, mem: &mut Mem, g: u32, steps: &mut u64, max: u64, pause: bool, resume: bool) -> Result<Stop, Outcome> {
         let mut resume = resume;
         use crate::report::{Access, Defect, Op};
         let oob = |mem: &Mem, a: u32, i: u32, op, me: &Thread| -> Result<(), Outcome> {
@@ -500,12 +401,7 @@ impl Thread<'_> {
                     array: mem.prog.arrays[a as usize].name.clone(),
                     index: i,
                     size: n,
-                    access: Access {
-                        thread: me.thread_id(),
-                        op,
-                        span: kpl_lang::Span::DUMMY,
-                        value: 0,
-                    },
+                    access: Access { thread: me.thread_id(), op, span: kpl_lang::Span::DUMMY, value: 0 },
                 })),
                 _ => Ok(()),
             }
@@ -522,8 +418,7 @@ impl Thread<'_> {
             match &code[*pc] {
                 Ins::Set(s, e) => self.locals[*s as usize] = self.eval(e),
                 Ins::Havoc(s, id) => {
-                    self.locals[*s as usize] =
-                        mem.inputs.havoc_value(*id, &self.thread_id(), self.havocs);
+                    self.locals[*s as usize] = mem.inputs.havoc_value(*id, &self.thread_id(), self.havocs);
                     self.havocs += 1;
                 }
                 Ins::Read(s, a, i) => {
@@ -564,11 +459,7 @@ impl Thread<'_> {
                 Ins::Assert(e, id) => {
                     if self.eval(e) == 0 {
                         let span = mem.prog.stmts[*id as usize].span;
-                        return Err(Outcome::Defect(Defect::Assertion {
-                            span,
-                            thread: self.thread_id(),
-                            invariant_of: None,
-                        }));
+                        return Err(Outcome::Defect(Defect::Assertion { span, thread: self.thread_id(), invariant_of: None }));
                     }
                 }
                 // Likewise a two-thread assumption is not (this runs more executions).
@@ -576,10 +467,7 @@ impl Thread<'_> {
                 Ins::Assume(e, id) => {
                     if self.eval(e) == 0 {
                         let span = mem.prog.stmts[*id as usize].span;
-                        return Err(Outcome::Infeasible {
-                            span,
-                            thread: Some(self.thread_id()),
-                        });
+                        return Err(Outcome::Infeasible { span, thread: Some(self.thread_id()) });
                     }
                 }
             }

@@ -55,67 +55,28 @@ pub struct St {
 #[derive(Clone, Debug)]
 pub enum StKind {
     /// `local x := e` (a fresh location, 0 then `e` in enabled threads).
-    Local {
-        slot: u32,
-        init: Option<Ex>,
-    },
-    Assign {
-        slot: u32,
-        value: Ex,
-    },
+    Local { slot: u32, init: Option<Ex> },
+    Assign { slot: u32, value: Ex },
     /// `x := A[i]` (basic read); `fresh` when it declares `x`.
-    Read {
-        slot: u32,
-        array: u32,
-        index: Ex,
-    },
+    Read { slot: u32, array: u32, index: Ex },
     /// `A[i] := e` (basic write).
-    Write {
-        array: u32,
-        index: Ex,
-        value: Ex,
-    },
-    If {
-        cond: Ex,
-        then: Vec<St>,
-        els: Vec<St>,
-        jumps: bool,
-    },
-    While {
-        cond: Ex,
-        invariants: Vec<(Ex, u32)>,
-        body: Vec<St>,
-        jumps: bool,
-    },
-    Call {
-        proc: u32,
-        args: Vec<Ex>,
-    },
+    Write { array: u32, index: Ex, value: Ex },
+    If { cond: Ex, then: Vec<St>, els: Vec<St>, jumps: bool },
+    While { cond: Ex, invariants: Vec<(Ex, u32)>, body: Vec<St>, jumps: bool },
+    Call { proc: u32, args: Vec<Ex> },
     /// `x := atomic op(A[i], args)`: `slot` receives the old value (`fresh` when the
     /// statement declares it).
-    Atomic {
-        op: AtomicOp,
-        slot: Option<u32>,
-        array: u32,
-        index: Ex,
-        args: Vec<Ex>,
-    },
+    Atomic { op: AtomicOp, slot: Option<u32>, array: u32, index: Ex, args: Vec<Ex> },
     /// A barrier with its fence (per thread, whether it orders shared and global memory)
     /// and its barrier invariants (each with its statement id and whether it is binary).
-    Barrier {
-        shared: Ex,
-        global: Ex,
-        invariants: Vec<(Ex, u32, bool)>,
-    },
+    Barrier { shared: Ex, global: Ex, invariants: Vec<(Ex, u32, bool)> },
     Break,
     Continue,
     Return,
     Assert(Ex),
     Assume(Ex),
     /// `havoc x;`: an arbitrary value per thread (`Inputs::havoc_value`).
-    Havoc {
-        slot: u32,
-    },
+    Havoc { slot: u32 },
 }
 
 impl St {
@@ -205,12 +166,8 @@ pub fn compile(core: &ast::Kernel, launch: Launch) -> Program {
                 c.params.insert(x.name.clone(), c.prog.params.len() as u32);
                 c.prog.params.push(x.name.clone());
             }
-            ast::DeclKind::Shared { name, size } => {
-                c.array(name, ArrayKind::Shared, size.map(|s| s.0))
-            }
-            ast::DeclKind::Global { name, size } => {
-                c.array(name, ArrayKind::Global, size.map(|s| s.0))
-            }
+            ast::DeclKind::Shared { name, size } => c.array(name, ArrayKind::Shared, size.map(|s| s.0)),
+            ast::DeclKind::Global { name, size } => c.array(name, ArrayKind::Global, size.map(|s| s.0)),
             _ => {}
         }
     }
@@ -227,11 +184,7 @@ pub fn compile(core: &ast::Kernel, launch: Launch) -> Program {
         c.scope.clear();
         let params = p.params.iter().map(|x| c.declare(&x.name)).collect();
         let body = c.block(&p.body);
-        c.prog.procs.push(ProcIr {
-            name: p.name.name.clone(),
-            params,
-            body,
-        });
+        c.prog.procs.push(ProcIr { name: p.name.name.clone(), params, body });
     }
     c.scope.clear();
     c.prog.main = c.block(&core.main);
@@ -249,8 +202,7 @@ struct Compiler {
 
 impl Compiler {
     fn array(&mut self, name: &ast::Ident, kind: ArrayKind, size: Option<u64>) {
-        self.arrays
-            .insert(name.name.clone(), self.prog.arrays.len() as u32);
+        self.arrays.insert(name.name.clone(), self.prog.arrays.len() as u32);
         self.prog.arrays.push(ArrayInfo {
             name: name.name.clone(),
             kind,
@@ -267,12 +219,7 @@ impl Compiler {
 
     fn slot(&self, name: &str) -> u32 {
         // The checker guarantees every name resolves.
-        self.scope
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, s)| *s)
-            .unwrap_or(0)
+        self.scope.iter().rev().find(|(n, _)| n == name).map(|(_, s)| *s).unwrap_or(0)
     }
 
     fn info(&mut self, span: Span, text: String) -> u32 {
@@ -291,11 +238,7 @@ impl Compiler {
         let text = stmt_text(s);
         // A read points at its `A[i]`, the access a report names.
         let span = match &s.kind {
-            StmtKind::Local(_, Some(e)) | StmtKind::Assign(_, e)
-                if matches!(e.kind, ExprKind::Index(..)) =>
-            {
-                e.span
-            }
+            StmtKind::Local(_, Some(e)) | StmtKind::Assign(_, e) if matches!(e.kind, ExprKind::Index(..)) => e.span,
             _ => s.span,
         };
         let id = self.info(span, text);
@@ -304,11 +247,7 @@ impl Compiler {
                 Some(ExprKind::Index(a, i)) => {
                     let index = self.expr(i);
                     let slot = self.declare(&x.name);
-                    StKind::Read {
-                        slot,
-                        array: self.arrays[&a.name],
-                        index,
-                    }
+                    StKind::Read { slot, array: self.arrays[&a.name], index }
                 }
                 _ => {
                     let init = init.as_ref().map(|e| self.expr(e));
@@ -319,25 +258,14 @@ impl Compiler {
             StmtKind::Assign(x, e) => {
                 let slot = self.slot(&x.name);
                 match &e.kind {
-                    ExprKind::Index(a, i) => StKind::Read {
-                        slot,
-                        array: self.arrays[&a.name],
-                        index: self.expr(i),
-                    },
-                    _ => StKind::Assign {
-                        slot,
-                        value: self.expr(e),
-                    },
+                    ExprKind::Index(a, i) => StKind::Read { slot, array: self.arrays[&a.name], index: self.expr(i) },
+                    _ => StKind::Assign { slot, value: self.expr(e) },
                 }
             }
-            StmtKind::Havoc(x) => StKind::Havoc {
-                slot: self.slot(&x.name),
-            },
-            StmtKind::Store(a, i, e) => StKind::Write {
-                array: self.arrays[&a.name],
-                index: self.expr(i),
-                value: self.expr(e),
-            },
+            StmtKind::Havoc(x) => StKind::Havoc { slot: self.slot(&x.name) },
+            StmtKind::Store(a, i, e) => {
+                StKind::Write { array: self.arrays[&a.name], index: self.expr(i), value: self.expr(e) }
+            }
             StmtKind::If(c, t, e) => {
                 let cond = self.expr(c);
                 let then = self.block(t);
@@ -347,85 +275,43 @@ impl Compiler {
                     None => Vec::new(),
                 };
                 let jumps = then.iter().chain(els.iter()).any(St::jumps);
-                StKind::If {
-                    cond,
-                    then,
-                    els,
-                    jumps,
-                }
+                StKind::If { cond, then, els, jumps }
             }
             // Candidates are the verifier's guesses, not the kernel's claims: not run.
-            StmtKind::While {
-                cond,
-                invariants,
-                body,
-                ..
-            } => {
+            StmtKind::While { cond, invariants, body, .. } => {
                 let cond = self.expr(cond);
                 let invariants = invariants
                     .iter()
                     .map(|i| {
-                        let id = self.info(
-                            i.span,
-                            format!("invariant {}", kpl_lang::printer::print_expr(i)),
-                        );
+                        let id = self.info(i.span, format!("invariant {}", kpl_lang::printer::print_expr(i)));
                         (self.expr(i), id)
                     })
                     .collect();
                 let body = self.block(body);
                 let jumps = body.iter().any(returns);
-                StKind::While {
-                    cond,
-                    invariants,
-                    body,
-                    jumps,
-                }
+                StKind::While { cond, invariants, body, jumps }
             }
-            StmtKind::Call(f, args) => StKind::Call {
-                proc: self.procs[&f.name],
-                args: args.iter().map(|a| self.expr(a)).collect(),
-            },
+            StmtKind::Call(f, args) => {
+                StKind::Call { proc: self.procs[&f.name], args: args.iter().map(|a| self.expr(a)).collect() }
+            }
             StmtKind::Atomic(a) => {
                 let index = self.expr(&a.index);
                 let args = a.args.iter().map(|e| self.expr(e)).collect();
-                let slot = a.dest.as_ref().map(|x| {
-                    if a.declare {
-                        self.declare(&x.name)
-                    } else {
-                        self.slot(&x.name)
-                    }
-                });
-                StKind::Atomic {
-                    op: a.operation(),
-                    slot,
-                    array: self.arrays[&a.array.name],
-                    index,
-                    args,
-                }
+                let slot = a.dest.as_ref().map(|x| if a.declare { self.declare(&x.name) } else { self.slot(&x.name) });
+                StKind::Atomic { op: a.operation(), slot, array: self.arrays[&a.array.name], index, args }
             }
             StmtKind::Barrier(f) => {
                 let (shared, global) = (self.expr(&f.shared), self.expr(&f.global));
-                self.prog.thread_fences |=
-                    !matches!((&shared, &global), (Ex::Const(_), Ex::Const(_)));
+                self.prog.thread_fences |= !matches!((&shared, &global), (Ex::Const(_), Ex::Const(_)));
                 let invariants = f
                     .invariants
                     .iter()
                     .map(|i| {
-                        let id = self.info(
-                            i.span,
-                            format!(
-                                "barrier invariant {}",
-                                kpl_lang::printer::print_expr(&i.expr)
-                            ),
-                        );
+                        let id = self.info(i.span, format!("barrier invariant {}", kpl_lang::printer::print_expr(&i.expr)));
                         (self.expr(&i.expr), id, i.binary())
                     })
                     .collect();
-                StKind::Barrier {
-                    shared,
-                    global,
-                    invariants,
-                }
+                StKind::Barrier { shared, global, invariants }
             }
             StmtKind::Break => StKind::Break,
             StmtKind::Continue => StKind::Continue,
@@ -447,17 +333,9 @@ impl Compiler {
             },
             ExprKind::Special(s, a, _) => Ex::Special(*s, *a),
             ExprKind::Unary(op, a) => Ex::Un(*op, Box::new(self.expr(a))),
-            ExprKind::Binary(op, a, b) => {
-                Ex::Bin(*op, Box::new(self.expr(a)), Box::new(self.expr(b)))
-            }
-            ExprKind::Cond(a, b, c) => Ex::Cond(
-                Box::new(self.expr(a)),
-                Box::new(self.expr(b)),
-                Box::new(self.expr(c)),
-            ),
-            ExprKind::Call(f, args)
-                if Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) =>
-            {
+            ExprKind::Binary(op, a, b) => Ex::Bin(*op, Box::new(self.expr(a)), Box::new(self.expr(b))),
+            ExprKind::Cond(a, b, c) => Ex::Cond(Box::new(self.expr(a)), Box::new(self.expr(b)), Box::new(self.expr(c))),
+            ExprKind::Call(f, args) if Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) => {
                 // An access predicate names an array (never evaluated by the interpreter).
                 let b = Builtin::from_name(&f.name).unwrap_or(Builtin::Min);
                 let a = match args.first().map(|a| &a.kind) {
@@ -474,10 +352,7 @@ impl Compiler {
                 Ex::Call(b, Box::new(a), Box::new(c))
             }
             // Reads are hoisted by the core form except in barrier invariants.
-            ExprKind::Index(a, i) => Ex::Read(
-                self.arrays.get(&a.name).copied().unwrap_or(0),
-                Box::new(self.expr(i)),
-            ),
+            ExprKind::Index(a, i) => Ex::Read(self.arrays.get(&a.name).copied().unwrap_or(0), Box::new(self.expr(i))),
             ExprKind::Error => Ex::Const(0),
         }
     }

@@ -84,9 +84,7 @@ impl Rec {
     }
     /// An atomic access by another thread than `l`, with its statement.
     fn other_atomic(&self, l: u32, sh: u32) -> Option<(u32, u32)> {
-        [(self.a1, self.a1stmt), (self.a2, self.a2stmt)]
-            .into_iter()
-            .find(|&(t, _)| t != NONE && !same(t, l, sh))
+        [(self.a1, self.a1stmt), (self.a2, self.a2stmt)].into_iter().find(|&(t, _)| t != NONE && !same(t, l, sh))
     }
     fn add_atomic(&mut self, l: u32, stmt: u32, sh: u32) {
         if self.a1 == NONE {
@@ -149,9 +147,7 @@ impl Rec {
         self.value = v;
     }
     fn wrote(&self, l: u32, sh: u32) -> bool {
-        l != NONE
-            && ((self.writer != NONE && same(self.writer, l, sh))
-                || (self.w2 != NONE && same(self.w2, l, sh)))
+        l != NONE && ((self.writer != NONE && same(self.writer, l, sh)) || (self.w2 != NONE && same(self.w2, l, sh)))
     }
 }
 
@@ -180,10 +176,9 @@ impl Records {
     /// Logs for one group of an array of `size` elements, in a launch of `groups` groups.
     fn new(size: Option<u32>, groups: u32) -> Records {
         match size {
-            Some(n) if n as u64 * groups as u64 <= DENSE_RECORDS => Records::Dense {
-                recs: vec![Rec::EMPTY; n as usize],
-                touched: Vec::new(),
-            },
+            Some(n) if n as u64 * groups as u64 <= DENSE_RECORDS => {
+                Records::Dense { recs: vec![Rec::EMPTY; n as usize], touched: Vec::new() }
+            }
             _ => Records::Sparse(IndexMap::default()),
         }
     }
@@ -324,9 +319,7 @@ impl Memory {
                 let cells = (0..instances)
                     .map(|g| match a.size {
                         Some(n) if n as u64 * instances as u64 <= DENSE_CELLS => Cells::Dense(
-                            (0..n)
-                                .map(|i| inputs.element(&a.name, shared.then_some(g), i))
-                                .collect(),
+                            (0..n).map(|i| inputs.element(&a.name, shared.then_some(g), i)).collect(),
                         ),
                         _ => Cells::Sparse(IndexMap::default()),
                     })
@@ -337,29 +330,14 @@ impl Memory {
                     shared,
                     size: a.size,
                     cells,
-                    overlays: if multi && !inter_group {
-                        (0..groups).map(|_| IndexMap::default()).collect()
-                    } else {
-                        vec![]
-                    },
+                    overlays: if multi && !inter_group { (0..groups).map(|_| IndexMap::default()).collect() } else { vec![] },
                     pending: (0..groups).map(|_| Records::new(a.size, groups)).collect(),
-                    history: if prog.thread_fences {
-                        (0..groups).map(|_| IndexMap::default()).collect()
-                    } else {
-                        vec![]
-                    },
+                    history: if prog.thread_fences { (0..groups).map(|_| IndexMap::default()).collect() } else { vec![] },
                     kernel: (multi && inter_group).then(IndexMap::default),
                 }
             })
             .collect();
-        Memory {
-            arrays,
-            groups,
-            benign,
-            precise: prog.thread_fences,
-            sh: 0,
-            inputs,
-        }
+        Memory { arrays, groups, benign, precise: prog.thread_fences, sh: 0, inputs }
     }
 
     /// Warp-synchronous mode: warps of `warp` threads (a power of two) act as one thread.
@@ -388,8 +366,7 @@ impl Memory {
                 let inputs = &self.inputs;
                 let name = &arr.name;
                 let shared = arr.shared;
-                *m.entry(i)
-                    .or_insert_with(|| inputs.element(name, shared.then_some(g), i))
+                *m.entry(i).or_insert_with(|| inputs.element(name, shared.then_some(g), i))
             }
         }
     }
@@ -415,10 +392,7 @@ impl Memory {
 
     fn remember(&mut self, a: u32, g: u32, i: u32, entry: Logged) {
         if self.precise {
-            self.arrays[a as usize].history[g as usize]
-                .entry(i)
-                .or_default()
-                .push(entry);
+            self.arrays[a as usize].history[g as usize].entry(i).or_default().push(entry);
         }
     }
 
@@ -427,34 +401,14 @@ impl Memory {
         let sh = self.sh;
         let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
         if let Some((w, ws)) = rec.other_writer(l, sh) {
-            return Err(Conflict {
-                group: g,
-                local: w,
-                stmt: ws,
-                op: Op::Write,
-            });
+            return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
         }
         if let Some((t, ts)) = rec.other_atomic(l, sh) {
-            return Err(Conflict {
-                group: g,
-                local: t,
-                stmt: ts,
-                op: Op::Atomic,
-            });
+            return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
         }
         rec.add_read(l, stmt, sh);
         let own = rec.wrote(l, sh).then_some(rec.value);
-        self.remember(
-            a,
-            g,
-            i,
-            Logged {
-                local: l,
-                stmt,
-                op: Op::Read,
-                value: 0,
-            },
-        );
+        self.remember(a, g, i, Logged { local: l, stmt, op: Op::Read, value: 0 });
         Ok(match own {
             Some(v) => v,
             None => self.committed(a, g, i),
@@ -463,53 +417,20 @@ impl Memory {
 
     /// Log a write by thread `l` of group `g`; gives the conflicting access if any. With
     /// benign tolerance, writes of equal values by different threads are not a conflict.
-    pub fn write(
-        &mut self,
-        a: u32,
-        g: u32,
-        l: u32,
-        i: u32,
-        v: u32,
-        stmt: u32,
-    ) -> Result<(), Conflict> {
+    pub fn write(&mut self, a: u32, g: u32, l: u32, i: u32, v: u32, stmt: u32) -> Result<(), Conflict> {
         let (benign, sh) = (self.benign, self.sh);
         let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
         if let Some((w, ws)) = rec.write_conflict(l, v, benign, sh) {
-            return Err(Conflict {
-                group: g,
-                local: w,
-                stmt: ws,
-                op: Op::Write,
-            });
+            return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
         }
         if let Some((r, rs)) = rec.other_reader(l, sh) {
-            return Err(Conflict {
-                group: g,
-                local: r,
-                stmt: rs,
-                op: Op::Read,
-            });
+            return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
         }
         if let Some((t, ts)) = rec.other_atomic(l, sh) {
-            return Err(Conflict {
-                group: g,
-                local: t,
-                stmt: ts,
-                op: Op::Atomic,
-            });
+            return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
         }
         rec.add_write(l, stmt, v, sh);
-        self.remember(
-            a,
-            g,
-            i,
-            Logged {
-                local: l,
-                stmt,
-                op: Op::Write,
-                value: v,
-            },
-        );
+        self.remember(a, g, i, Logged { local: l, stmt, op: Op::Write, value: v });
         Ok(())
     }
 
@@ -517,92 +438,37 @@ impl Memory {
     /// since the barrier, never with atomics. It acts at once on the memory every thread
     /// sees (or on the thread's own pending write), and gives the old value.
     #[allow(clippy::too_many_arguments)]
-    pub fn atomic(
-        &mut self,
-        a: u32,
-        g: u32,
-        l: u32,
-        i: u32,
-        op: AtomicOp,
-        args: &[u32],
-        stmt: u32,
-    ) -> Result<u32, Conflict> {
+    pub fn atomic(&mut self, a: u32, g: u32, l: u32, i: u32, op: AtomicOp, args: &[u32], stmt: u32) -> Result<u32, Conflict> {
         let sh = self.sh;
         let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
         if let Some((w, ws)) = rec.other_writer(l, sh) {
-            return Err(Conflict {
-                group: g,
-                local: w,
-                stmt: ws,
-                op: Op::Write,
-            });
+            return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
         }
         if let Some((r, rs)) = rec.other_reader(l, sh) {
-            return Err(Conflict {
-                group: g,
-                local: r,
-                stmt: rs,
-                op: Op::Read,
-            });
+            return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
         }
         rec.add_atomic(l, stmt, sh);
         let own = rec.wrote(l, sh);
-        let old = if own {
-            rec.value
-        } else {
-            self.committed(a, g, i)
-        };
+        let old = if own { rec.value } else { self.committed(a, g, i) };
         let new = kpl_lang::ops::atomic(op, old, args);
         if own {
             self.arrays[a as usize].pending[g as usize].get_mut(i).value = new;
         } else {
             let arr = &mut self.arrays[a as usize];
             let inst = if arr.shared { g as usize } else { 0 };
-            ArrayMem::store(
-                &mut arr.cells,
-                arr.overlays.get_mut(g as usize),
-                inst,
-                i,
-                new,
-            );
+            ArrayMem::store(&mut arr.cells, arr.overlays.get_mut(g as usize), inst, i, new);
         }
-        self.remember(
-            a,
-            g,
-            i,
-            Logged {
-                local: l,
-                stmt,
-                op: Op::Atomic,
-                value: new,
-            },
-        );
+        self.remember(a, g, i, Logged { local: l, stmt, op: Op::Atomic, value: new });
         Ok(old)
     }
 
     /// Log an access for inter-group races (global arrays of multi-group launches), with
     /// the same rules as within a group, over the whole kernel (no barrier separates groups).
-    pub fn inter(
-        &mut self,
-        a: u32,
-        g: u32,
-        l: u32,
-        i: u32,
-        op: Op,
-        value: u32,
-        stmt: u32,
-    ) -> Result<(), Conflict> {
+    pub fn inter(&mut self, a: u32, g: u32, l: u32, i: u32, op: Op, value: u32, stmt: u32) -> Result<(), Conflict> {
         let benign = self.benign;
-        let Some(k) = self.arrays[a as usize].kernel.as_mut() else {
-            return Ok(());
-        };
+        let Some(k) = self.arrays[a as usize].kernel.as_mut() else { return Ok(()) };
         let r = k.entry(i).or_insert(KRec::EMPTY);
-        let conflict = |x: (u32, u32, u32), op| Conflict {
-            group: x.0,
-            local: x.1,
-            stmt: x.2,
-            op,
-        };
+        let conflict = |x: (u32, u32, u32), op| Conflict { group: x.0, local: x.1, stmt: x.2, op };
         let me = (g, l, stmt);
         match op {
             Op::Read => {
@@ -689,10 +555,7 @@ impl Memory {
                     let dense = arr.cells.iter().all(|c| matches!(c, Cells::Dense(_)));
                     if dense {
                         ArrayContents::PerGroup(
-                            arr.cells
-                                .into_iter()
-                                .map(|c| if let Cells::Dense(d) = c { d } else { vec![] })
-                                .collect(),
+                            arr.cells.into_iter().map(|c| if let Cells::Dense(d) = c { d } else { vec![] }).collect(),
                         )
                     } else {
                         ArrayContents::SparsePerGroup(arr.cells.into_iter().map(sparse).collect())
@@ -712,13 +575,7 @@ impl Memory {
 
 impl ArrayMem {
     /// Make a committed value visible to group `g` (through its overlay if it has one).
-    fn store(
-        cells: &mut [Cells],
-        overlay: Option<&mut IndexMap<u32>>,
-        inst: usize,
-        i: u32,
-        v: u32,
-    ) {
+    fn store(cells: &mut [Cells], overlay: Option<&mut IndexMap<u32>>, inst: usize, i: u32, v: u32) {
         match overlay {
             Some(o) => {
                 o.insert(i, v);
@@ -735,15 +592,9 @@ impl ArrayMem {
     /// Commit group `g`'s pending writes and clear its logs (the paper's barrier).
     fn commit(&mut self, g: u32) {
         let inst = if self.shared { g as usize } else { 0 };
-        let ArrayMem {
-            cells,
-            overlays,
-            pending,
-            ..
-        } = self;
+        let ArrayMem { cells, overlays, pending, .. } = self;
         let mut overlay = overlays.get_mut(g as usize);
-        pending[g as usize]
-            .drain_writes(|i, v| ArrayMem::store(cells, overlay.as_deref_mut(), inst, i, v));
+        pending[g as usize].drain_writes(|i, v| ArrayMem::store(cells, overlay.as_deref_mut(), inst, i, v));
     }
 
     /// Forget the logged accesses of the threads `fenced` covers, committing their writes;
@@ -753,17 +604,11 @@ impl ArrayMem {
         let history = std::mem::take(&mut self.history[g as usize]);
         let mut kept: IndexMap<Vec<Logged>> = IndexMap::default();
         {
-            let ArrayMem {
-                cells,
-                overlays,
-                pending,
-                ..
-            } = &mut *self;
+            let ArrayMem { cells, overlays, pending, .. } = &mut *self;
             let mut overlay = overlays.get_mut(g as usize);
             pending[g as usize].drain_writes(|_, _| {});
             for (i, entries) in history {
-                let (gone, stay): (Vec<Logged>, Vec<Logged>) =
-                    entries.into_iter().partition(|e| fenced(e.local));
+                let (gone, stay): (Vec<Logged>, Vec<Logged>) = entries.into_iter().partition(|e| fenced(e.local));
                 // (An atomic's value is committed when it happens.)
                 if let Some(last) = gone.iter().rev().find(|e| e.op == Op::Write) {
                     ArrayMem::store(cells, overlay.as_deref_mut(), inst, i, last.value);
@@ -787,11 +632,7 @@ impl ArrayMem {
 
 fn sparse(c: Cells) -> BTreeMap<u32, u32> {
     match c {
-        Cells::Dense(d) => d
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| (i as u32, v))
-            .collect(),
+        Cells::Dense(d) => d.into_iter().enumerate().map(|(i, v)| (i as u32, v)).collect(),
         Cells::Sparse(m) => m.into_iter().collect(),
     }
 }

@@ -42,14 +42,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options {
-            max_steps: 100_000_000,
-            trace: 0,
-            inter_group: true,
-            benign: false,
-            progress: None,
-            warp_sync: None,
-        }
+        Options { max_steps: 100_000_000, trace: 0, inter_group: true, benign: false, progress: None, warp_sync: None }
     }
 }
 
@@ -68,19 +61,11 @@ pub fn run(prog: &Program, inputs: Inputs, opts: &Options) -> RunResult {
 }
 
 /// `run`, telling an observer every access, branch and barrier.
-pub fn run_observed(
-    prog: &Program,
-    inputs: Inputs,
-    opts: &Options,
-    obs: Option<&mut dyn Observer>,
-) -> RunResult {
+pub fn run_observed(prog: &Program, inputs: Inputs, opts: &Options, obs: Option<&mut dyn Observer>) -> RunResult {
     let launch = prog.launch;
     let total = launch.total_threads().min(MAX_THREADS) as usize;
     let params = prog.params.iter().map(|p| inputs.param(p)).collect();
-    let havoc = Inputs {
-        seed: inputs.seed,
-        ..Inputs::default()
-    };
+    let havoc = Inputs { seed: inputs.seed, ..Inputs::default() };
     let mut m = Machine {
         havoc,
         havocs: vec![0; total],
@@ -105,12 +90,7 @@ pub fn run_observed(
         Ok(()) => Outcome::Ok,
         Err(o) => o,
     };
-    RunResult {
-        outcome,
-        steps: m.steps,
-        trace: m.trace.into_iter().collect(),
-        memory: m.mem.finish(),
-    }
+    RunResult { outcome, steps: m.steps, trace: m.trace.into_iter().collect(), memory: m.mem.finish() }
 }
 
 struct Machine<'p, 'o> {
@@ -138,10 +118,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         for (e, span) in &self.p.requires {
             let v = self.eval(e, &[0]);
             if v[0] == 0 {
-                return Err(Outcome::Infeasible {
-                    span: *span,
-                    thread: None,
-                });
+                return Err(Outcome::Infeasible { span: *span, thread: None });
             }
         }
         for s in self.slots.iter_mut() {
@@ -166,10 +143,7 @@ impl<'p, 'o> Machine<'p, 'o> {
             if self.trace.len() == self.opts.trace {
                 self.trace.pop_front();
             }
-            self.trace.push_back(TraceStep {
-                stmt,
-                enabled: n as u64,
-            });
+            self.trace.push_back(TraceStep { stmt, enabled: n as u64 });
         }
         if self.steps > self.opts.max_steps {
             return Err(Outcome::Timeout);
@@ -243,29 +217,14 @@ impl<'p, 'o> Machine<'p, 'o> {
                     let (g, l) = (t / self.tpg, t % self.tpg);
                     match self.mem.read(*array, g, l, idx[k], s.id) {
                         Ok(v) => vals.push(v),
-                        Err(c) => {
-                            return Err(self.race(
-                                *array,
-                                idx[k],
-                                c,
-                                t,
-                                Op::Read,
-                                0,
-                                s.id,
-                                Scope::IntraGroup,
-                            ))
-                        }
+                        Err(c) => return Err(self.race(*array, idx[k], c, t, Op::Read, 0, s.id, Scope::IntraGroup)),
                     }
                 }
                 self.inter(*array, act, &idx, Op::Read, None, s.id)?;
                 self.give(idx);
                 self.scatter(*slot, act, vals);
             }
-            StKind::Write {
-                array,
-                index,
-                value,
-            } => {
+            StKind::Write { array, index, value } => {
                 self.step(s.id, n)?;
                 let idx = self.eval(index, act);
                 let vals = self.eval(value, act);
@@ -274,48 +233,28 @@ impl<'p, 'o> Machine<'p, 'o> {
                     o.access(s.id, *array, Op::Write, act, &idx);
                 }
                 if let Some(w) = self.opts.warp_sync {
-                    if let Some((k1, k2)) =
-                        warp_write_conflict(act, &idx, &vals, self.tpg, w, self.opts.benign)
-                    {
+                    if let Some((k1, k2)) = warp_write_conflict(act, &idx, &vals, self.tpg, w, self.opts.benign) {
                         let (t1, t2) = (act[k1], act[k2]);
                         return Err(Outcome::Defect(Defect::Race {
                             kind: RaceKind::WriteWrite,
                             scope: Scope::IntraGroup,
                             array: self.p.arrays[*array as usize].name.clone(),
                             index: idx[k1],
-                            accesses: [
-                                self.access(t1, Op::Write, vals[k1], s.id),
-                                self.access(t2, Op::Write, vals[k2], s.id),
-                            ],
+                            accesses: [self.access(t1, Op::Write, vals[k1], s.id), self.access(t2, Op::Write, vals[k2], s.id)],
                         }));
                     }
                 }
                 for (k, &t) in act.iter().enumerate() {
                     let (g, l) = (t / self.tpg, t % self.tpg);
                     if let Err(c) = self.mem.write(*array, g, l, idx[k], vals[k], s.id) {
-                        return Err(self.race(
-                            *array,
-                            idx[k],
-                            c,
-                            t,
-                            Op::Write,
-                            vals[k],
-                            s.id,
-                            Scope::IntraGroup,
-                        ));
+                        return Err(self.race(*array, idx[k], c, t, Op::Write, vals[k], s.id, Scope::IntraGroup));
                     }
                 }
                 self.inter(*array, act, &idx, Op::Write, Some(&vals), s.id)?;
                 self.give(idx);
                 self.give(vals);
             }
-            StKind::Atomic {
-                op,
-                slot,
-                array,
-                index,
-                args,
-            } => {
+            StKind::Atomic { op, slot, array, index, args } => {
                 self.step(s.id, n)?;
                 let idx = self.eval(index, act);
                 let argv: Vec<Vec<u32>> = args.iter().map(|e| self.eval(e, act)).collect();
@@ -330,18 +269,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                     let operands: Vec<u32> = argv.iter().map(|v| v[k]).collect();
                     match self.mem.atomic(*array, g, l, idx[k], *op, &operands, s.id) {
                         Ok(v) => olds.push(v),
-                        Err(c) => {
-                            return Err(self.race(
-                                *array,
-                                idx[k],
-                                c,
-                                t,
-                                Op::Atomic,
-                                0,
-                                s.id,
-                                Scope::IntraGroup,
-                            ))
-                        }
+                        Err(c) => return Err(self.race(*array, idx[k], c, t, Op::Atomic, 0, s.id, Scope::IntraGroup)),
                     }
                 }
                 self.inter(*array, act, &idx, Op::Atomic, None, s.id)?;
@@ -354,9 +282,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                     None => self.give(olds),
                 }
             }
-            StKind::If {
-                cond, then, els, ..
-            } => {
+            StKind::If { cond, then, els, .. } => {
                 self.step(s.id, n)?;
                 let c = self.eval(cond, act);
                 if let Some(o) = self.obs.as_deref_mut() {
@@ -377,12 +303,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                 self.give(t_act);
                 self.give(e_act);
             }
-            StKind::While {
-                cond,
-                invariants,
-                body,
-                ..
-            } => {
+            StKind::While { cond, invariants, body, .. } => {
                 let mut live = self.take(n);
                 live.extend_from_slice(act);
                 let mut iter = self.take(n);
@@ -457,17 +378,13 @@ impl<'p, 'o> Machine<'p, 'o> {
                     }
                 }
             }
-            StKind::Barrier {
-                shared,
-                global,
-                invariants,
-            } => {
+            StKind::Barrier { shared, global, invariants } => {
                 self.step(s.id, n)?;
                 self.barrier(act, s.id, shared, global)?;
                 // Each barrier invariant holds in the memory the barrier establishes (each
                 // thread's view: what its fence did not order stays its own).
                 for (e, id, binary) in invariants {
-                    self.check_barrier_invariant(e, act, *id, *binary)?;
+                    self.check_assertion(e, act, *id, *binary)?;
                 }
                 if let Some(o) = self.obs.as_deref_mut() {
                     o.barrier(s.id, act);
@@ -484,24 +401,9 @@ impl<'p, 'o> Machine<'p, 'o> {
                     self.jump[t as usize] = mark;
                 }
             }
-            StKind::Assert(e) if e.verifier_only() => {
-                self.step(s.id, n)?;
-            }
-            StKind::Assert(e) if e.two_thread() => {
-                self.step(s.id, n)?;
-                self.check_pairs(e, act, s.id, None)?;
-            }
             StKind::Assert(e) => {
                 self.step(s.id, n)?;
-                let v = self.eval(e, act);
-                if let Some(k) = v.iter().position(|&x| x == 0) {
-                    return Err(Outcome::Defect(Defect::Assertion {
-                        span: self.span(s.id),
-                        thread: self.thread(act[k]),
-                        invariant_of: None,
-                    }));
-                }
-                self.give(v);
+                self.check_assertion(e, act, s.id, false)?;
             }
             StKind::Assume(e) if e.verifier_only() => {
                 self.step(s.id, n)?;
@@ -509,20 +411,14 @@ impl<'p, 'o> Machine<'p, 'o> {
             StKind::Assume(e) if e.two_thread() => {
                 self.step(s.id, n)?;
                 if let Some(t) = self.failing_pair(e, act, s.id)? {
-                    return Err(Outcome::Infeasible {
-                        span: self.span(s.id),
-                        thread: Some(self.thread(t)),
-                    });
+                    return Err(Outcome::Infeasible { span: self.span(s.id), thread: Some(self.thread(t)) });
                 }
             }
             StKind::Assume(e) => {
                 self.step(s.id, n)?;
                 let v = self.eval(e, act);
                 if let Some(k) = v.iter().position(|&x| x == 0) {
-                    return Err(Outcome::Infeasible {
-                        span: self.span(s.id),
-                        thread: Some(self.thread(act[k])),
-                    });
+                    return Err(Outcome::Infeasible { span: self.span(s.id), thread: Some(self.thread(act[k])) });
                 }
                 self.give(v);
             }
@@ -533,51 +429,37 @@ impl<'p, 'o> Machine<'p, 'o> {
     /// An assertion or invariant with `other`/`enabled`: it must hold for every enabled
     /// thread paired with every other thread of the launch (GPUVerify's two arbitrary
     /// threads), `other(e)` being `e` in the partner and `enabled()` whether it runs here.
-    fn check_pairs(
-        &mut self,
-        e: &Ex,
-        act: &[u32],
-        stmt: u32,
-        invariant_of: Option<kpl_lang::Span>,
-    ) -> Result<(), Stop> {
+    fn check_pairs(&mut self, e: &Ex, act: &[u32], stmt: u32, invariant_of: Option<kpl_lang::Span>) -> Result<(), Stop> {
         match self.failing_pair(e, act, stmt)? {
-            Some(t) => Err(Outcome::Defect(Defect::Assertion {
-                span: self.span(stmt),
-                thread: self.thread(t),
-                invariant_of,
-            })),
+            Some(t) => Err(Outcome::Defect(Defect::Assertion { span: self.span(stmt), thread: self.thread(t), invariant_of })),
             None => Ok(()),
         }
     }
 
-    /// A barrier invariant once the barrier is passed: it must hold in every enabled thread
-    /// (a binary one paired with every other thread of its group). Only the verifier checks
-    /// that it reads elements the thread accessed, and uses its instantiations.
-    fn check_barrier_invariant(
-        &mut self,
-        e: &Ex,
-        act: &[u32],
-        stmt: u32,
-        binary: bool,
-    ) -> Result<(), Stop> {
+    /// An `assert` or a barrier invariant (once the barrier is passed): it must hold in
+    /// every enabled thread, paired with every other thread (of its group, `in_group`: a
+    /// binary barrier invariant) when it speaks of two. Only the verifier evaluates access
+    /// predicates, and checks what a barrier invariant reads and uses its instantiations.
+    fn check_assertion(&mut self, e: &Ex, act: &[u32], stmt: u32, in_group: bool) -> Result<(), Stop> {
         let failing = if e.verifier_only() {
             None
-        } else if binary || e.two_thread() {
-            self.failing_pair_among(e, act, stmt, self.opts.inter_group && !binary)?
+        } else if in_group || e.two_thread() {
+            self.failing_pair_among(e, act, stmt, self.opts.inter_group && !in_group)?
         } else {
-            let v = self.eval(e, act);
-            let k = v.iter().position(|&x| x == 0).map(|k| act[k]);
-            self.give(v);
-            k
+            self.first_false(e, act)
         };
         match failing {
-            Some(t) => Err(Outcome::Defect(Defect::Assertion {
-                span: self.span(stmt),
-                thread: self.thread(t),
-                invariant_of: None,
-            })),
+            Some(t) => Err(Outcome::Defect(Defect::Assertion { span: self.span(stmt), thread: self.thread(t), invariant_of: None })),
             None => Ok(()),
         }
+    }
+
+    /// The first thread of `act` in which `e` is false.
+    fn first_false(&mut self, e: &Ex, act: &[u32]) -> Option<u32> {
+        let v = self.eval(e, act);
+        let k = v.iter().position(|&x| x == 0).map(|k| act[k]);
+        self.give(v);
+        k
     }
 
     /// The first enabled thread for which `e` is false paired with some other thread.
@@ -587,24 +469,14 @@ impl<'p, 'o> Machine<'p, 'o> {
 
     /// `failing_pair` with partners from the whole launch or (`inter_group` false) the
     /// thread's own group.
-    fn failing_pair_among(
-        &mut self,
-        e: &Ex,
-        act: &[u32],
-        stmt: u32,
-        inter_group: bool,
-    ) -> Result<Option<u32>, Stop> {
+    fn failing_pair_among(&mut self, e: &Ex, act: &[u32], stmt: u32, inter_group: bool) -> Result<Option<u32>, Stop> {
         let mut enabled = vec![false; self.total];
         for &t in act {
             enabled[t as usize] = true;
         }
         for &t in act {
             // With `--only-intra-group` the pairs are those of one group (as the verifier's).
-            let (lo, hi) = if inter_group {
-                (0, self.total as u32)
-            } else {
-                (t / self.tpg * self.tpg, (t / self.tpg + 1) * self.tpg)
-            };
+            let (lo, hi) = if inter_group { (0, self.total as u32) } else { (t / self.tpg * self.tpg, (t / self.tpg + 1) * self.tpg) };
             self.step(stmt, (hi - lo) as usize)?;
             for u in lo..hi {
                 if u != t && self.eval_pair(e, t, u, true, enabled[u as usize]) == 0 {
@@ -697,9 +569,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         let tpg = self.tpg;
         for (k, g) in full.into_iter().enumerate() {
             let base = k * tpg as usize;
-            let fenced = |is_shared: bool, l: u32| {
-                (if is_shared { &sh } else { &gl })[base + l as usize] != 0
-            };
+            let fenced = |is_shared: bool, l: u32| (if is_shared { &sh } else { &gl })[base + l as usize] != 0;
             self.mem.barrier(g, &fenced, tpg);
         }
         self.give(sh);
@@ -708,23 +578,10 @@ impl<'p, 'o> Machine<'p, 'o> {
     }
 
     fn access(&self, t: u32, op: Op, value: u32, stmt: u32) -> Access {
-        Access {
-            thread: self.thread(t),
-            op,
-            span: self.span(stmt),
-            value,
-        }
+        Access { thread: self.thread(t), op, span: self.span(stmt), value }
     }
 
-    fn bounds(
-        &mut self,
-        a: u32,
-        act: &[u32],
-        idx: &[u32],
-        op: Op,
-        vals: Option<&[u32]>,
-        stmt: u32,
-    ) -> Result<(), Stop> {
+    fn bounds(&mut self, a: u32, act: &[u32], idx: &[u32], op: Op, vals: Option<&[u32]>, stmt: u32) -> Result<(), Stop> {
         if let Some(size) = self.mem.size(a) {
             if let Some(k) = idx.iter().position(|&i| i >= size) {
                 let value = vals.map(|v| v[k]).unwrap_or(0);
@@ -732,27 +589,14 @@ impl<'p, 'o> Machine<'p, 'o> {
                     array: self.p.arrays[a as usize].name.clone(),
                     index: idx[k],
                     size,
-                    access: Access {
-                        thread: self.thread(act[k]),
-                        op,
-                        span: self.span(stmt),
-                        value,
-                    },
+                    access: Access { thread: self.thread(act[k]), op, span: self.span(stmt), value },
                 }));
             }
         }
         Ok(())
     }
 
-    fn inter(
-        &mut self,
-        a: u32,
-        act: &[u32],
-        idx: &[u32],
-        op: Op,
-        vals: Option<&[u32]>,
-        stmt: u32,
-    ) -> Result<(), Stop> {
+    fn inter(&mut self, a: u32, act: &[u32], idx: &[u32], op: Op, vals: Option<&[u32]>, stmt: u32) -> Result<(), Stop> {
         if !self.mem.has_inter(a) {
             return Ok(());
         }
@@ -768,33 +612,15 @@ impl<'p, 'o> Machine<'p, 'o> {
 
     /// Build a race report: the earlier (recorded) access first, then the current one.
     #[allow(clippy::too_many_arguments)]
-    fn race(
-        &mut self,
-        a: u32,
-        index: u32,
-        c: Conflict,
-        t: u32,
-        op: Op,
-        value: u32,
-        stmt: u32,
-        scope: Scope,
-    ) -> Stop {
+    fn race(&mut self, a: u32, index: u32, c: Conflict, t: u32, op: Op, value: u32, stmt: u32, scope: Scope) -> Stop {
         let other_t = c.group * self.tpg + c.local;
         let first_value = self.mem.view(a, c.group, c.local, index);
         let first = self.access(other_t, c.op, first_value, c.stmt);
-        let value = if op == Op::Read {
-            self.mem.view(a, t / self.tpg, t % self.tpg, index)
-        } else {
-            value
-        };
+        let value = if op == Op::Read { self.mem.view(a, t / self.tpg, t % self.tpg, index) } else { value };
         let second = self.access(t, op, value, stmt);
         // An atomic counts as a write: atomic-write is write-write, atomic-read read-write.
         let writes = |o: Op| o != Op::Read;
-        let kind = if writes(c.op) && writes(op) {
-            RaceKind::WriteWrite
-        } else {
-            RaceKind::ReadWrite
-        };
+        let kind = if writes(c.op) && writes(op) { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
         Outcome::Defect(Defect::Race {
             kind,
             scope,
@@ -867,11 +693,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                 }
                 None => {
                     let l = self.p.launch;
-                    let c = if *s == Special::Threads {
-                        l.threads[a.index()]
-                    } else {
-                        l.groups[a.index()]
-                    };
+                    let c = if *s == Special::Threads { l.threads[a.index()] } else { l.groups[a.index()] };
                     let mut v = self.take(n);
                     v.resize(n, c);
                     v
@@ -927,16 +749,8 @@ impl<'p, 'o> Machine<'p, 'o> {
 /// Two threads of one warp (of `warp` threads) that write one element in one statement:
 /// in lock step, which write wins is unspecified (a race unless benign tolerance is on and
 /// they write equal values). Gives their positions in `act`.
-fn warp_write_conflict(
-    act: &[u32],
-    idx: &[u32],
-    vals: &[u32],
-    tpg: u32,
-    warp: u32,
-    benign: bool,
-) -> Option<(usize, usize)> {
-    let mut seen: std::collections::HashMap<(u32, u32, u32), usize> =
-        std::collections::HashMap::new();
+fn warp_write_conflict(act: &[u32], idx: &[u32], vals: &[u32], tpg: u32, warp: u32, benign: bool) -> Option<(usize, usize)> {
+    let mut seen: std::collections::HashMap<(u32, u32, u32), usize> = std::collections::HashMap::new();
     for (k, &t) in act.iter().enumerate() {
         let key = (t / tpg, (t % tpg) / warp.max(1), idx[k]);
         match seen.get(&key) {

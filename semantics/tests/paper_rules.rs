@@ -76,28 +76,18 @@ impl<'p> Kernel<'p> {
 
     fn initial(&self, a: u32, g: usize, i: u32) -> u32 {
         let info = &self.p.arrays[a as usize];
-        self.inputs.element(
-            &info.name,
-            (info.kind == ArrayKind::Shared).then_some(g as u32),
-            i,
-        )
+        self.inputs.element(&info.name, (info.kind == ArrayKind::Shared).then_some(g as u32), i)
     }
 
     fn sh(&self, g: usize, t: &Thread, a: u32, i: u32) -> u32 {
-        t.sh.get(&(a, i))
-            .copied()
-            .unwrap_or_else(|| self.initial(a, g, i))
+        t.sh.get(&(a, i)).copied().unwrap_or_else(|| self.initial(a, g, i))
     }
 
     fn eval(&self, t: &Thread, env: &Env, e: &Ex) -> u32 {
         let l = self.p.launch;
         match e {
             Ex::Const(c) => *c,
-            Ex::Slot(s) => env
-                .slots
-                .get(s)
-                .map(|loc| t.l.get(loc).copied().unwrap_or(0))
-                .unwrap_or(0),
+            Ex::Slot(s) => env.slots.get(s).map(|loc| t.l.get(loc).copied().unwrap_or(0)).unwrap_or(0),
             Ex::Param(p) => self.params[*p as usize],
             Ex::Special(s, a) => match s {
                 Special::Lid => t.lid[a.index()],
@@ -121,8 +111,7 @@ impl<'p> Kernel<'p> {
     }
 
     fn holds(t: &Thread, p: &Pred) -> bool {
-        p.iter()
-            .all(|(loc, pos)| (t.l.get(loc).copied().unwrap_or(0) != 0) == *pos)
+        p.iter().all(|(loc, pos)| (t.l.get(loc).copied().unwrap_or(0) != 0) == *pos)
     }
 
     fn count(&mut self, n: u64) -> Result<(), End> {
@@ -134,13 +123,7 @@ impl<'p> Kernel<'p> {
     }
 
     /// A basic statement under `p` by every thread (T-*, G-RACE, G-BASIC, K-*-RACE, K-BASIC).
-    fn basic(
-        &mut self,
-        p: &Pred,
-        env: &Env,
-        kind: &StKind,
-        target: Option<Loc>,
-    ) -> Result<(), End> {
+    fn basic(&mut self, p: &Pred, env: &Env, kind: &StKind, target: Option<Loc>) -> Result<(), End> {
         let tpg = self.groups[0].len();
         self.count((self.groups.len() * tpg) as u64)?;
         // Out-of-bounds first (KPL.md: checks come in this order within a step).
@@ -177,11 +160,7 @@ impl<'p> Kernel<'p> {
                         t.l.insert(target.unwrap_or(0), v);
                         t.r.insert((*array, i));
                     }
-                    StKind::Write {
-                        array,
-                        index,
-                        value,
-                    } => {
+                    StKind::Write { array, index, value } => {
                         let (i, v) = (self.eval(t, env, index), self.eval(t, env, value));
                         let t = &mut self.groups[gi][ti];
                         t.sh.insert((*array, i), v);
@@ -215,10 +194,7 @@ impl<'p> Kernel<'p> {
                     continue;
                 }
                 let hit = self.gw[i].iter().filter(|x| global(x.0)).any(|&(a, x, _)| {
-                    self.gr[j]
-                        .iter()
-                        .chain(self.gw[j].iter())
-                        .any(|&(b, y, _)| a == b && x == y)
+                    self.gr[j].iter().chain(self.gw[j].iter()).any(|&(b, y, _)| a == b && x == y)
                 });
                 if hit {
                     return Err(End::Error("race"));
@@ -243,18 +219,10 @@ impl<'p> Kernel<'p> {
             if !Self::holds(&self.groups[gi][0], p) {
                 continue; // G-NO-OP
             }
-            let fences: Vec<[bool; 2]> = self.groups[gi]
-                .iter()
-                .map(|t| {
-                    [
-                        self.eval(t, env, global) != 0,
-                        self.eval(t, env, shared) != 0,
-                    ]
-                })
-                .collect();
+            let fences: Vec<[bool; 2]> =
+                self.groups[gi].iter().map(|t| [self.eval(t, env, global) != 0, self.eval(t, env, shared) != 0]).collect();
             let arrays = self.p.arrays.clone();
-            let covered =
-                |f: &[bool; 2], a: u32| f[(arrays[a as usize].kind == ArrayKind::Shared) as usize];
+            let covered = |f: &[bool; 2], a: u32| f[(arrays[a as usize].kind == ArrayKind::Shared) as usize];
             // merge_i(γ): a location written under a covering fence takes its writer's value.
             let mut merged: Vec<(u32, u32, u32)> = Vec::new();
             for (t, f) in self.groups[gi].iter().zip(&fences) {
@@ -276,10 +244,7 @@ impl<'p> Kernel<'p> {
     }
 
     fn exists(&self, p: &Pred, env: &Env, e: &Ex) -> bool {
-        self.groups
-            .iter()
-            .flatten()
-            .any(|t| Self::holds(t, p) && self.eval(t, env, e) != 0)
+        self.groups.iter().flatten().any(|t| Self::holds(t, p) && self.eval(t, env, e) != 0)
     }
 
     fn run(&mut self) -> End {
@@ -288,8 +253,7 @@ impl<'p> Kernel<'p> {
                 return End::Infeasible;
             }
         }
-        let mut stack: Vec<(Item<'p>, Pred)> =
-            vec![(Item::Seq(&self.p.main, Env::default()), vec![])];
+        let mut stack: Vec<(Item<'p>, Pred)> = vec![(Item::Seq(&self.p.main, Env::default()), vec![])];
         while let Some((item, p)) = stack.pop() {
             if let Err(e) = self.item(item, p, &mut stack) {
                 return e;
@@ -298,12 +262,7 @@ impl<'p> Kernel<'p> {
         End::Ok
     }
 
-    fn item(
-        &mut self,
-        item: Item<'p>,
-        p: Pred,
-        stack: &mut Vec<(Item<'p>, Pred)>,
-    ) -> Result<(), End> {
+    fn item(&mut self, item: Item<'p>, p: Pred, stack: &mut Vec<(Item<'p>, Pred)>) -> Result<(), End> {
         match item {
             Item::SetLoc(v, e, env) => {
                 let tpg = self.groups[0].len();
@@ -319,25 +278,13 @@ impl<'p> Kernel<'p> {
                 }
             }
             Item::Invariant(e, env) => {
-                let bad = self
-                    .groups
-                    .iter()
-                    .flatten()
-                    .any(|t| Self::holds(t, &p) && self.eval(t, &env, e) == 0);
+                let bad = self.groups.iter().flatten().any(|t| Self::holds(t, &p) && self.eval(t, &env, e) == 0);
                 if bad {
                     return Err(End::Error("assertion"));
                 }
             }
             Item::Loop(st, env) => {
-                let StKind::While {
-                    cond,
-                    invariants,
-                    body,
-                    ..
-                } = &st.kind
-                else {
-                    unreachable!()
-                };
+                let StKind::While { cond, invariants, body, .. } = &st.kind else { unreachable!() };
                 // KPL.md: invariants are checked at every loop head by the threads under p.
                 for (inv, _) in invariants {
                     self.item(Item::Invariant(inv, env.clone()), p.clone(), stack)?;
@@ -357,15 +304,11 @@ impl<'p> Kernel<'p> {
                 } // else K-DONE
             }
             Item::Seq(stmts, env) => {
-                let Some((s, rest)) = stmts.split_first() else {
-                    return Ok(());
-                };
+                let Some((s, rest)) = stmts.split_first() else { return Ok(()) };
                 // K-SEQ; a declaration (K-VAR) gives the rest of the block a fresh location.
                 let mut rest_env = env.clone();
                 let declares = match &s.kind {
-                    StKind::Local { slot, .. } | StKind::Read { slot, .. } => {
-                        !env.slots.contains_key(slot)
-                    }
+                    StKind::Local { slot, .. } | StKind::Read { slot, .. } => !env.slots.contains_key(slot),
                     _ => false,
                 };
                 if declares {
@@ -383,18 +326,9 @@ impl<'p> Kernel<'p> {
         Ok(())
     }
 
-    fn stmt(
-        &mut self,
-        s: &'p St,
-        env: Env,
-        after: Env,
-        p: Pred,
-        stack: &mut Vec<(Item<'p>, Pred)>,
-    ) -> Result<(), End> {
+    fn stmt(&mut self, s: &'p St, env: Env, after: Env, p: Pred, stack: &mut Vec<(Item<'p>, Pred)>) -> Result<(), End> {
         match &s.kind {
-            StKind::Local { slot, .. }
-            | StKind::Assign { slot, .. }
-            | StKind::Read { slot, .. } => {
+            StKind::Local { slot, .. } | StKind::Assign { slot, .. } | StKind::Read { slot, .. } => {
                 let target = after.slots.get(slot).copied();
                 self.basic(&p, &env, &s.kind, target)?;
             }
@@ -406,9 +340,7 @@ impl<'p> Kernel<'p> {
             }
             // Nor arbitrary values (the generated kernels have none either).
             StKind::Havoc { .. } => return Err(End::Error("havoc")),
-            StKind::If {
-                cond, then, els, ..
-            } => {
+            StKind::If { cond, then, els, .. } => {
                 // K-IF: (v := e, p) : (S1, p ∧ v) : (S2, p ∧ ¬v)
                 let v = self.fresh();
                 let (mut pt, mut pe) = (p.clone(), p.clone());
@@ -431,10 +363,7 @@ impl<'p> Kernel<'p> {
                 // K-CALL: (u := e; relim(S, v), p ∧ ¬v), one u per parameter.
                 let pr = &self.p.procs[*proc as usize];
                 let v = self.fresh();
-                let mut callee = Env {
-                    ret: Some(v),
-                    ..Env::default()
-                };
+                let mut callee = Env { ret: Some(v), ..Env::default() };
                 let mut sets = Vec::new();
                 for (slot, a) in pr.params.iter().zip(args) {
                     let u = self.fresh();
@@ -462,22 +391,12 @@ impl<'p> Kernel<'p> {
             }
             StKind::Assert(e) => {
                 self.count(1)?;
-                if self
-                    .groups
-                    .iter()
-                    .flatten()
-                    .any(|t| Self::holds(t, &p) && self.eval(t, &env, e) == 0)
-                {
+                if self.groups.iter().flatten().any(|t| Self::holds(t, &p) && self.eval(t, &env, e) == 0) {
                     return Err(End::Error("assertion"));
                 }
             }
             StKind::Assume(e) => {
-                if self
-                    .groups
-                    .iter()
-                    .flatten()
-                    .any(|t| Self::holds(t, &p) && self.eval(t, &env, e) == 0)
-                {
+                if self.groups.iter().flatten().any(|t| Self::holds(t, &p) && self.eval(t, &env, e) == 0) {
                     return Err(End::Infeasible);
                 }
             }
@@ -497,13 +416,7 @@ impl<'p> Kernel<'p> {
             let n = info.size.unwrap_or(0);
             let c = match info.kind {
                 ArrayKind::Shared => ArrayContents::PerGroup(
-                    (0..self.groups.len())
-                        .map(|g| {
-                            (0..n)
-                                .map(|i| self.sh(g, &self.groups[g][0], a, i))
-                                .collect()
-                        })
-                        .collect(),
+                    (0..self.groups.len()).map(|g| (0..n).map(|i| self.sh(g, &self.groups[g][0], a, i)).collect()).collect(),
                 ),
                 ArrayKind::Global => {
                     let val = |i: u32| {
@@ -573,14 +486,7 @@ fn compare(src: &str, seed: u64, what: &str) -> Option<String> {
     let prog = compile(&c.core, launch);
     let inputs = Inputs::from_seed(seed);
     let (end, mem) = literal(&prog, &inputs);
-    let fast = run(
-        &prog,
-        inputs,
-        &Options {
-            max_steps: 20_000_000,
-            ..Options::default()
-        },
-    );
+    let fast = run(&prog, inputs, &Options { max_steps: 20_000_000, ..Options::default() });
     let want = match &end {
         End::Ok => "ok",
         // The paper has no atomics, arbitrary values or barrier invariants: nothing to compare.
@@ -589,20 +495,13 @@ fn compare(src: &str, seed: u64, what: &str) -> Option<String> {
         End::Infeasible => "infeasible",
         End::Timeout => return None,
     };
-    assert_eq!(
-        fast.outcome.name(),
-        want,
-        "{what}: outcome differs from the paper's rules\n{src}"
-    );
+    assert_eq!(fast.outcome.name(), want, "{what}: outcome differs from the paper's rules\n{src}");
     if end == End::Ok {
         for ((n, a), (_, b)) in mem.iter().zip(fast.memory.iter()) {
             if let (ArrayContents::Sparse(_), _) = (a, b) {
                 continue; // unsized arrays: the literal executor does not list them
             }
-            assert_eq!(
-                a, b,
-                "{what}: array `{n}` differs from the paper's rules\n{src}"
-            );
+            assert_eq!(a, b, "{what}: array `{n}` differs from the paper's rules\n{src}");
         }
     }
     Some(want.to_string())
@@ -631,11 +530,7 @@ fn break_it(text: &str, rng: &mut Rng) -> String {
         _ => {
             // Shift one own-slot index to the neighbour's slot (an intra-group race).
             // ...or past the end (out of bounds).
-            let shifted = if rng.chance(1, 3) {
-                "[lid + 1"
-            } else {
-                "[(lid + 1) % threads"
-            };
+            let shifted = if rng.chance(1, 3) { "[lid + 1" } else { "[(lid + 1) % threads" };
             t = t.replacen("[lid", shifted, 1);
         }
     }
@@ -658,10 +553,7 @@ fn generated_kernels_match_the_paper_rules() {
     }
     // The comparison covered clean runs and each kind of error.
     for k in ["ok", "race", "divergence", "out_of_bounds"] {
-        assert!(
-            kinds.get(k).copied().unwrap_or(0) >= 5,
-            "too few `{k}` outcomes compared: {kinds:?}"
-        );
+        assert!(kinds.get(k).copied().unwrap_or(0) >= 5, "too few `{k}` outcomes compared: {kinds:?}");
     }
 }
 

@@ -32,18 +32,9 @@ pub enum Target {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ItemKind {
     /// A thread's decision at a branch (negating it explores the other side).
-    Branch {
-        stmt: u32,
-        thread: u32,
-        taken: bool,
-        interval: u32,
-    },
+    Branch { stmt: u32, thread: u32, taken: bool, interval: u32 },
     /// A check that held here but may fail on other inputs (negating it finds a bug).
-    Check {
-        stmt: u32,
-        thread: u32,
-        what: CheckKind,
-    },
+    Check { stmt: u32, thread: u32, what: CheckKind },
     /// A constraint the path depends on but no test should negate (a `requires`, an
     /// `assume`, a symbolic index fixed to its value).
     Fixed,
@@ -67,17 +58,11 @@ pub struct Item {
 pub enum End {
     Ok,
     /// An assertion or bounds check failed in a thread.
-    Failed {
-        stmt: u32,
-        thread: u32,
-        what: CheckKind,
-    },
+    Failed { stmt: u32, thread: u32, what: CheckKind },
     /// A `requires` or `assume` does not hold: not an execution of the kernel.
     Infeasible,
     /// Threads of a group disagree at a barrier.
-    Divergence {
-        stmt: u32,
-    },
+    Divergence { stmt: u32 },
     /// The step budget, the path-length budget or the time ran out.
     Timeout,
 }
@@ -121,11 +106,7 @@ pub fn parse_var(v: &str) -> Option<InputVar> {
     let index = parts.next()?.parse().ok()?;
     let group = parts.next()?;
     let array = parts.next()?.to_string();
-    let group = if group.is_empty() {
-        None
-    } else {
-        Some(group.parse().ok()?)
-    };
+    let group = if group.is_empty() { None } else { Some(group.parse().ok()?) };
     Some(InputVar::Element(array, group, index))
 }
 
@@ -165,13 +146,7 @@ type Stop = End;
 
 /// Run the kernel concolically on `inputs`, building terms in `t`, until it ends or a
 /// budget (steps, `MAX_PATH` path items, the deadline) runs out.
-pub fn run(
-    p: &Program,
-    t: &mut Terms,
-    inputs: &Inputs,
-    max_steps: u64,
-    deadline: Option<std::time::Instant>,
-) -> Run {
+pub fn run(p: &Program, t: &mut Terms, inputs: &Inputs, max_steps: u64, deadline: Option<std::time::Instant>) -> Run {
     let total = p.launch.total_threads() as usize;
     let mut e = Exec {
         p,
@@ -221,10 +196,7 @@ impl<'a> Exec<'a> {
             let v = self.eval(r, 0);
             let b = self.cond(v);
             if let Some(s) = b.s {
-                self.run.path.push(Item {
-                    cond: s,
-                    kind: ItemKind::Fixed,
-                });
+                self.run.path.push(Item { cond: s, kind: ItemKind::Fixed });
             }
             if b.c == 0 {
                 return Err(End::Infeasible);
@@ -260,11 +232,7 @@ impl<'a> Exec<'a> {
         if self.steps > self.max_steps || self.run.path.len() > MAX_PATH {
             return Err(End::Timeout);
         }
-        if (before >> 16) != (self.steps >> 16)
-            && self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-        {
+        if (before >> 16) != (self.steps >> 16) && self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
             return Err(End::Timeout);
         }
         Ok(())
@@ -288,9 +256,7 @@ impl<'a> Exec<'a> {
                 for &t in act.iter() {
                     let n = self.havocs[t as usize];
                     self.havocs[t as usize] += 1;
-                    let c =
-                        self.inputs
-                            .havoc_value(s.id, &kpl_semantics::observe::thread_id(&l, t), n);
+                    let c = self.inputs.havoc_value(s.id, &kpl_semantics::observe::thread_id(&l, t), n);
                     self.slots[*slot as usize][t as usize] = Val { c, s: None };
                 }
             }
@@ -310,11 +276,7 @@ impl<'a> Exec<'a> {
                     self.slots[*slot as usize][t as usize] = v;
                 }
             }
-            StKind::Write {
-                array,
-                index,
-                value,
-            } => {
+            StKind::Write { array, index, value } => {
                 let mut writes = Vec::with_capacity(act.len());
                 for &t in act.iter() {
                     let i = self.index(*array, index, t, s.id)?;
@@ -326,13 +288,7 @@ impl<'a> Exec<'a> {
                     self.mem.insert(key, v);
                 }
             }
-            StKind::Atomic {
-                op,
-                slot,
-                array,
-                index,
-                args,
-            } => {
+            StKind::Atomic { op, slot, array, index, args } => {
                 // One after another in thread order, as the interpreter does them.
                 for &t in act.iter() {
                     let i = self.index(*array, index, t, s.id)?;
@@ -346,9 +302,7 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
-            StKind::If {
-                cond, then, els, ..
-            } => {
+            StKind::If { cond, then, els, .. } => {
                 let mut t_act = Vec::new();
                 let mut e_act = Vec::new();
                 for &t in act.iter() {
@@ -366,12 +320,7 @@ impl<'a> Exec<'a> {
                 self.block(then, &mut t_act)?;
                 self.block(els, &mut e_act)?;
             }
-            StKind::While {
-                cond,
-                invariants,
-                body,
-                ..
-            } => {
+            StKind::While { cond, invariants, body, .. } => {
                 let mut live = act.to_vec();
                 loop {
                     for (inv, id) in invariants {
@@ -419,10 +368,7 @@ impl<'a> Exec<'a> {
             }
             StKind::Call { proc, args } => {
                 let pr = &self.p.procs[*proc as usize];
-                let vals: Vec<Vec<Val>> = args
-                    .iter()
-                    .map(|a| act.iter().map(|&t| self.eval(a, t)).collect())
-                    .collect();
+                let vals: Vec<Vec<Val>> = args.iter().map(|a| act.iter().map(|&t| self.eval(a, t)).collect()).collect();
                 for (slot, v) in pr.params.iter().zip(vals) {
                     for (&t, x) in act.iter().zip(v) {
                         self.slots[*slot as usize][t as usize] = x;
@@ -473,10 +419,7 @@ impl<'a> Exec<'a> {
                     let v = self.eval(e, t);
                     let b = self.cond(v);
                     if let Some(sym) = b.s {
-                        self.run.path.push(Item {
-                            cond: sym,
-                            kind: ItemKind::Fixed,
-                        });
+                        self.run.path.push(Item { cond: sym, kind: ItemKind::Fixed });
                     }
                     if b.c == 0 {
                         return Err(End::Infeasible);
@@ -493,15 +436,7 @@ impl<'a> Exec<'a> {
             let taken = b.c != 0;
             let cond = if taken { s } else { self.t.not(s) };
             let interval = self.interval;
-            self.run.path.push(Item {
-                cond,
-                kind: ItemKind::Branch {
-                    stmt,
-                    thread,
-                    taken,
-                    interval,
-                },
-            });
+            self.run.path.push(Item { cond, kind: ItemKind::Branch { stmt, thread, taken, interval } });
         }
     }
 
@@ -512,10 +447,7 @@ impl<'a> Exec<'a> {
             return Err(End::Failed { stmt, thread, what });
         }
         if let Some(s) = b.s {
-            self.run.path.push(Item {
-                cond: s,
-                kind: ItemKind::Check { stmt, thread, what },
-            });
+            self.run.path.push(Item { cond: s, kind: ItemKind::Check { stmt, thread, what } });
         }
         Ok(())
     }
@@ -531,10 +463,7 @@ impl<'a> Exec<'a> {
         if let Some(s) = v.s {
             let c = self.t.word(v.c);
             let eq = self.t.add(Vc::Eq([s, c]));
-            self.run.path.push(Item {
-                cond: eq,
-                kind: ItemKind::Fixed,
-            });
+            self.run.path.push(Item { cond: eq, kind: ItemKind::Fixed });
         }
         Ok(v.c)
     }
@@ -556,9 +485,7 @@ impl<'a> Exec<'a> {
         let group = (info.kind == ArrayKind::Shared).then_some(t / self.tpg);
         let c = self.inputs.element(&info.name, group, i);
         let s = self.t.var(&element_var(&info.name, group, i), Sort::Word);
-        self.run
-            .elements_read
-            .insert((info.name.clone(), group, i), c);
+        self.run.elements_read.insert((info.name.clone(), group, i), c);
         let v = Val { c, s: Some(s) };
         self.mem.insert(key, v);
         v
@@ -571,10 +498,7 @@ impl<'a> Exec<'a> {
             let eq = self.t.add(Vc::Eq([s, z]));
             self.t.not(eq)
         });
-        Val {
-            c: (v.c != 0) as u32,
-            s,
-        }
+        Val { c: (v.c != 0) as u32, s }
     }
 
     fn word_of(&mut self, v: Val) -> Id {
@@ -684,10 +608,7 @@ impl<'a> Exec<'a> {
             Ex::Const(c) => Val { c: *c, s: None },
             Ex::Param(p) => self.params[*p as usize],
             Ex::Slot(s) => self.slots[*s as usize][t as usize],
-            Ex::Special(s, a) => Val {
-                c: self.special(*s, *a, t),
-                s: None,
-            },
+            Ex::Special(s, a) => Val { c: self.special(*s, *a, t), s: None },
             Ex::Un(op, a) => {
                 let v = self.eval(a, t);
                 let c = ops::unary(*op, v.c);
@@ -714,10 +635,7 @@ impl<'a> Exec<'a> {
                 }
                 let cb = self.bool_of(cv);
                 let (xs, ys) = (self.word_of(x), self.word_of(y));
-                Val {
-                    c: r,
-                    s: Some(self.t.add(Vc::Ite([cb, xs, ys]))),
-                }
+                Val { c: r, s: Some(self.t.add(Vc::Ite([cb, xs, ys]))) }
             }
             Ex::Call(f, a, b) => {
                 let (x, y) = (self.eval(a, t), self.eval(b, t));

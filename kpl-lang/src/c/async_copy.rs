@@ -36,14 +36,8 @@ impl<'u> Lower<'u> {
     /// `main`'s statements after the declarations of the kernel's own locals.
     pub(super) fn with_kernel_locals(&mut self, stmts: Vec<k::Stmt>) -> Vec<k::Stmt> {
         let span = stmts.first().map(|s| s.span).unwrap_or(Span::new(0, 0));
-        let mut out: Vec<k::Stmt> = self
-            .kernel_locals
-            .drain(..)
-            .map(|n| k::Stmt {
-                kind: k::StmtKind::Local(sp_id(&n, span), Some(k::Expr::num(0, span))),
-                span,
-            })
-            .collect();
+        let mut out: Vec<k::Stmt> =
+            self.kernel_locals.drain(..).map(|n| k::Stmt { kind: k::StmtKind::Local(sp_id(&n, span), Some(k::Expr::num(0, span))), span }).collect();
         out.extend(stmts);
         out
     }
@@ -57,69 +51,36 @@ impl<'u> Lower<'u> {
 
     /// `async_work_group_copy(dst, src, n, event)`: the copy's accesses now; its event.
     pub(super) fn async_copy(&mut self, args: &[Expr], span: Span) -> Val {
-        let word = |n: u64| Val {
-            e: k::Expr::num(n, span),
-            ty: Ty::Int,
-        };
+        let word = |n: u64| Val { e: k::Expr::num(n, span), ty: Ty::Int };
         if args.len() != 4 {
-            self.err(
-                "`async_work_group_copy` takes a destination, a source, a count and an event",
-                span,
-            );
+            self.err("`async_work_group_copy` takes a destination, a source, a count and an event", span);
             return word(0);
         }
-        let (Some(mut dst), Some(mut src)) = (
-            self.copy_end(&args[0], true),
-            self.copy_end(&args[1], false),
-        ) else {
-            return word(0);
-        };
+        let (Some(mut dst), Some(mut src)) = (self.copy_end(&args[0], true), self.copy_end(&args[1], false)) else { return word(0) };
         let v = self.expr(&args[2]);
         let n = self.launch_constant(&v.e);
         let given = self.expr(&args[3]);
         let given = self.convert(given, Ty::UInt, args[3].span);
         let Some(n) = n else {
-            self.unsupported(
-                "an `async_work_group_copy` whose count is not a constant of the launch",
-                args[2].span,
-            );
+            self.unsupported("an `async_work_group_copy` whose count is not a constant of the launch", args[2].span);
             return word(0);
         };
         if dst.2 != src.2 {
-            self.unsupported(
-                "an `async_work_group_copy` between arrays of different element types",
-                span,
-            );
+            self.unsupported("an `async_work_group_copy` between arrays of different element types", span);
             return word(0);
         }
         let per_item = n.div_ceil(self.group_size().max(1));
         if per_item > MAX_PER_ITEM {
-            self.unsupported(
-                &format!(
-                    "an `async_work_group_copy` of more than {MAX_PER_ITEM} elements per work-item"
-                ),
-                args[2].span,
-            );
+            self.unsupported(&format!("an `async_work_group_copy` of more than {MAX_PER_ITEM} elements per work-item"), args[2].span);
             return word(0);
         }
         // A function of the whole group: reached by all of it, as a barrier is.
-        let none = k::Expr::new(k::ExprKind::Bool(false), span);
-        self.emit(
-            k::StmtKind::Barrier(k::Fence {
-                shared: none.clone(),
-                global: none,
-                invariants: vec![],
-            }),
-            span,
-        );
+        self.emit(k::StmtKind::Barrier(k::Fence::constant(false, false, span)), span);
         // The offsets, kept where later barriers can read them.
         for end in [&mut dst, &mut src] {
             if let Some(o) = end.1.take() {
                 let keep = self.kernel_local("copy_offset");
-                self.emit(
-                    k::StmtKind::Assign(sp_id(&keep, span), k::Expr::var(&o, span)),
-                    span,
-                );
+                self.emit(k::StmtKind::Assign(sp_id(&keep, span), k::Expr::var(&o, span)), span);
                 end.1 = Some(keep);
             }
         }
@@ -136,67 +97,34 @@ impl<'u> Lower<'u> {
         );
         self.emit(k::StmtKind::Assign(sp_id(&event, span), own), span);
         let pending = self.kernel_local("copy_pending");
-        self.emit(
-            k::StmtKind::Assign(sp_id(&pending, span), k::Expr::num(1, span)),
-            span,
-        );
-        let c = Copy {
-            dst,
-            src,
-            n,
-            event: event.clone(),
-            pending,
-        };
+        self.emit(k::StmtKind::Assign(sp_id(&pending, span), k::Expr::num(1, span)), span);
+        let c = Copy { dst, src, n, event: event.clone(), pending };
         self.copy_accesses(&c, span);
         self.copies.push(c);
-        Val {
-            e: k::Expr::var(&event, span),
-            ty: Ty::UInt,
-        }
+        Val { e: k::Expr::var(&event, span), ty: Ty::UInt }
     }
 
     /// `wait_group_events(n, events)`: the group waits (uniformly); the copies whose events
     /// are among the `n` named (`&e`, or the first `n` of an array) are complete.
     pub(super) fn wait_events(&mut self, args: &[Expr], span: Span) -> Val {
-        let none = k::Expr::new(k::ExprKind::Bool(false), span);
-        let done = Val {
-            e: k::Expr::num(0, span),
-            ty: Ty::Void,
-        };
+        let done = Val { e: k::Expr::num(0, span), ty: Ty::Void };
         let [count, list] = args else {
-            self.err(
-                "`wait_group_events` takes a count and a list of events",
-                span,
-            );
+            self.err("`wait_group_events` takes a count and a list of events", span);
             return done;
         };
         // The count must be the same for the whole group: kpl takes a constant.
         let v = self.expr(count);
         let Some(n) = self.launch_constant(&v.e) else {
-            self.unsupported(
-                "a `wait_group_events` whose count is not a constant of the launch",
-                count.span,
-            );
+            self.unsupported("a `wait_group_events` whose count is not a constant of the launch", count.span);
             return done;
         };
         let named: Vec<Expr> = match &list.kind {
             ExprKind::Unary(UOp::Addr, e) => vec![(**e).clone()],
             ExprKind::Ident(_) => (0..n)
-                .map(|i| {
-                    Expr::new(
-                        ExprKind::Index(
-                            Box::new(list.clone()),
-                            Box::new(Expr::new(ExprKind::Int(i, false), list.span)),
-                        ),
-                        list.span,
-                    )
-                })
+                .map(|i| Expr::new(ExprKind::Index(Box::new(list.clone()), Box::new(Expr::new(ExprKind::Int(i, false), list.span))), list.span))
                 .collect(),
             _ => {
-                self.unsupported(
-                    "this list of events (kpl takes `&e` or an array of events)",
-                    list.span,
-                );
+                self.unsupported("this list of events (kpl takes `&e` or an array of events)", list.span);
                 return done;
             }
         };
@@ -206,35 +134,12 @@ impl<'u> Lower<'u> {
             let v = self.expr(e);
             events.push(self.bind_temp(v, e.span).e);
         }
-        self.emit(
-            k::StmtKind::Barrier(k::Fence {
-                shared: none.clone(),
-                global: none,
-                invariants: vec![],
-            }),
-            span,
-        );
+        self.emit(k::StmtKind::Barrier(k::Fence::constant(false, false, span)), span);
         for c in self.copies.clone() {
-            let named = events
-                .iter()
-                .map(|e| bin(BinOp::Eq, k::Expr::var(&c.event, span), e.clone(), span))
-                .reduce(|a, b| bin(BinOp::LOr, a, b, span));
+            let named = events.iter().map(|e| bin(BinOp::Eq, k::Expr::var(&c.event, span), e.clone(), span)).reduce(|a, b| bin(BinOp::LOr, a, b, span));
             let Some(named) = named else { continue };
-            let clear = k::Stmt {
-                kind: k::StmtKind::Assign(sp_id(&c.pending, span), k::Expr::num(0, span)),
-                span,
-            };
-            self.emit(
-                k::StmtKind::If(
-                    named,
-                    k::Block {
-                        stmts: vec![clear],
-                        span,
-                    },
-                    None,
-                ),
-                span,
-            );
+            let clear = k::Stmt { kind: k::StmtKind::Assign(sp_id(&c.pending, span), k::Expr::num(0, span)), span };
+            self.emit(k::StmtKind::If(named, k::Block { stmts: vec![clear], span }, None), span);
         }
         done
     }
@@ -243,30 +148,15 @@ impl<'u> Lower<'u> {
     pub(super) fn copies_after_barrier(&mut self, span: Span) {
         for c in self.copies.clone() {
             let body = self.sub_block(|l| l.copy_accesses(&c, span), span);
-            self.emit(
-                k::StmtKind::If(k::Expr::var(&c.pending, span), body, None),
-                span,
-            );
+            self.emit(k::StmtKind::If(k::Expr::var(&c.pending, span), body, None), span);
         }
     }
 
     /// The array, offset local and words per element of a copy's destination or source.
     fn copy_end(&mut self, e: &Expr, write: bool) -> Option<(String, Option<String>, u64)> {
-        let Entity::Array {
-            kpl,
-            readonly,
-            offset,
-            agg,
-            ..
-        } = self.array_argument(e, false)?
-        else {
-            return None;
-        };
+        let Entity::Array { kpl, readonly, offset, agg, .. } = self.array_argument(e, false)? else { return None };
         if write && readonly {
-            self.err(
-                "`async_work_group_copy` writes to constant memory or through a `const` pointer",
-                e.span,
-            );
+            self.err("`async_work_group_copy` writes to constant memory or through a `const` pointer", e.span);
             return None;
         }
         let w = agg.map(|t| self.words(&t) as u64).unwrap_or(1);
@@ -275,10 +165,7 @@ impl<'u> Lower<'u> {
 
     /// Work-items per group.
     fn group_size(&self) -> u64 {
-        self.o
-            .launch
-            .map(|l| l.threads.iter().map(|&t| t as u64).product())
-            .unwrap_or(1)
+        self.o.launch.map(|l| l.threads.iter().map(|&t| t as u64).product()).unwrap_or(1)
     }
 
     /// The value of an expression over constants and launch sizes, if it is one.
@@ -311,32 +198,12 @@ impl<'u> Lower<'u> {
             1 => k::Expr::num(0, span),
             _ => {
                 let r = self.copy_rotation(span);
-                bin(
-                    BinOp::Add,
-                    k::Expr::num(1, span),
-                    bin(
-                        BinOp::Rem,
-                        k::Expr::var(&r, span),
-                        k::Expr::num(size - 1, span),
-                        span,
-                    ),
-                    span,
-                )
+                bin(BinOp::Add, k::Expr::num(1, span), bin(BinOp::Rem, k::Expr::var(&r, span), k::Expr::num(size - 1, span), span), span)
             }
         };
-        let first = bin(
-            BinOp::Rem,
-            bin(BinOp::Add, lin, rotation, span),
-            k::Expr::num(size, span),
-            span,
-        );
+        let first = bin(BinOp::Rem, bin(BinOp::Add, lin, rotation, span), k::Expr::num(size, span), span);
         for i in 0..c.n.div_ceil(size) {
-            let idx = bin(
-                BinOp::Add,
-                first.clone(),
-                k::Expr::num(i * size, span),
-                span,
-            );
+            let idx = bin(BinOp::Add, first.clone(), k::Expr::num(i * size, span), span);
             let guard = bin(BinOp::Lt, idx.clone(), k::Expr::num(c.n, span), span);
             let body = self.sub_block(|l| l.copy_element(c, &idx, span), span);
             self.emit(k::StmtKind::If(guard, body, None), span);
@@ -349,10 +216,7 @@ impl<'u> Lower<'u> {
             return r.clone();
         }
         let r = self.fresh("copy_rotation");
-        self.decls.push(k::Decl {
-            kind: k::DeclKind::Param(sp_id(&r, span)),
-            span,
-        });
+        self.decls.push(k::Decl { kind: k::DeclKind::Param(sp_id(&r, span)), span });
         self.copy_param = Some(r.clone());
         r
     }
@@ -369,18 +233,8 @@ impl<'u> Lower<'u> {
                 }
                 x
             };
-            let from = Place::Elem {
-                array: c.src.0.clone(),
-                index: at(&c.src),
-                elem: Ty::UInt,
-                readonly: true,
-            };
-            let to = Place::Elem {
-                array: c.dst.0.clone(),
-                index: at(&c.dst),
-                elem: Ty::UInt,
-                readonly: false,
-            };
+            let from = Place::Elem { array: c.src.0.clone(), index: at(&c.src), elem: Ty::UInt, readonly: true };
+            let to = Place::Elem { array: c.dst.0.clone(), index: at(&c.dst), elem: Ty::UInt, readonly: false };
             let v = self.read_place(&from, span);
             let t = self.fresh("copied");
             self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);

@@ -9,12 +9,12 @@ use super::lower_agg::Leaf;
 use super::lower_expr::{Place, Val};
 use super::tokens::Dialect;
 use super::typedecls::TypeTable;
+use std::rc::Rc;
 use super::FrontOptions;
 use crate::ast::{self as k, DeclKind, Ident};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
 
 /// A C type, as far as the subset needs: every integer is a 32-bit word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,10 +28,7 @@ pub(super) enum Ty {
     /// promotes it to `int`; a conversion to one keeps its low `bits` (sign-extended when
     /// `signed`). Values are never of this type (`lower_expr.rs` widens them to `int`);
     /// variables, elements, fields, parameters and results are.
-    Narrow {
-        bits: u8,
-        signed: bool,
-    },
+    Narrow { bits: u8, signed: bool },
 }
 
 impl Ty {
@@ -56,14 +53,7 @@ pub(super) enum Entity {
     /// from `offset` (a local holding the element the argument pointed at).
     /// `agg`: the element is a struct or vector of that type (`elem` is then unused), taking
     /// `words(agg)` consecutive words; offsets count words.
-    Array {
-        kpl: String,
-        elem: Ty,
-        dims: Vec<u32>,
-        readonly: bool,
-        offset: Option<String>,
-        agg: Option<CType>,
-    },
+    Array { kpl: String, elem: Ty, dims: Vec<u32>, readonly: bool, offset: Option<String>, agg: Option<CType> },
     /// A struct or vector variable (or by-value parameter): one leaf per word of its layout.
     Record { ty: CType, leaves: Vec<Leaf> },
     /// A `__shared__` scalar (or a file-scope `__device__` one), stored as element 0 of a
@@ -71,31 +61,16 @@ pub(super) enum Entity {
     SharedScalar { kpl: String, ty: Ty },
     /// A pointer variable declared without an initialiser, before its first assignment
     /// (which fixes its array): its offset local.
-    PendingPtr {
-        name: String,
-        offset: String,
-        readonly: bool,
-    },
+    PendingPtr { name: String, offset: String, readonly: bool },
     /// A scalar local whose address is taken: a word of private memory (`private.rs`).
     Private { kpl: String, base: String, ty: Ty },
     /// An OpenCL `__constant` array with an initialiser: its words, row-major (`agg`: the
     /// element type when it is a struct or vector).
-    Table {
-        values: Vec<u32>,
-        elem: Ty,
-        dims: Vec<u32>,
-        agg: Option<CType>,
-    },
+    Table { values: Vec<u32>, elem: Ty, dims: Vec<u32>, agg: Option<CType> },
     /// A pointer variable that may point into several arrays or be `NULL`
     /// (`multiptr.rs`): its target local (0 `NULL`, `j + 1` for `targets[j]`), its offset
     /// local, and the arrays (`None`: `NULL`).
-    Ptr {
-        sel: String,
-        off: String,
-        targets: Vec<Option<Entity>>,
-        readonly: bool,
-        decl: Span,
-    },
+    Ptr { sel: String, off: String, targets: Vec<Option<Entity>>, readonly: bool, decl: Span },
     /// A declaration already rejected: uses say nothing more.
     Invalid,
 }
@@ -205,42 +180,14 @@ pub(super) struct Lowered {
 
 /// KPL keywords and built-in names a C name must not become.
 const RESERVED: &[&str] = &[
-    "kernel",
-    "groups",
-    "threads",
-    "shared",
-    "global",
-    "param",
-    "requires",
-    "proc",
-    "main",
-    "local",
-    "if",
-    "else",
-    "while",
-    "invariant",
-    "candidate",
-    "barrier",
-    "break",
-    "continue",
-    "return",
-    "assert",
-    "assume",
-    "havoc",
-    "true",
-    "false",
-    "lid",
-    "gid",
+    "kernel", "groups", "threads", "shared", "global", "param", "requires", "proc", "main", "local", "if", "else",
+    "while", "invariant", "candidate", "barrier", "break", "continue", "return", "assert", "assume", "havoc", "true", "false", "lid", "gid",
 ];
 
 /// Lowering passes at most: each may find pointers with more targets than it knew.
 const MAX_PASSES: usize = 4;
 
-pub(super) fn lower<'u>(
-    unit: &'u Unit,
-    o: &'u FrontOptions,
-    indeterminate: &'u HashSet<Span>,
-) -> Lowered {
+pub(super) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions, indeterminate: &'u HashSet<Span>) -> Lowered {
     let mut sets = HashMap::new();
     let mut pass = 1;
     loop {
@@ -302,12 +249,7 @@ fn lower_pass<'u>(
         l.used.insert(b.name().to_string());
     }
     let kernel = l.unit(unit);
-    let lowered = Lowered {
-        kernel,
-        errors: l.errors,
-        warnings: l.warnings,
-        layouts: l.array_layouts,
-    };
+    let lowered = Lowered { kernel, errors: l.errors, warnings: l.warnings, layouts: l.array_layouts };
     (lowered, l.ptr_sets, l.ptr_changed)
 }
 
@@ -322,19 +264,14 @@ impl<'u> Lower<'u> {
 
     pub fn unsupported(&mut self, what: &str, span: Span) {
         self.errors.push(
-            Diagnostic::error(format!("not supported: {what}"), span).with_help(
-                "kpl accepts the tier-1 subset of CUDA.md; see the README for what is in it",
-            ),
+            Diagnostic::error(format!("not supported: {what}"), span)
+                .with_help("kpl accepts the tier-1 subset of CUDA.md; see the README for what is in it"),
         );
     }
 
     /// A fresh KPL name based on a C name.
     pub fn fresh(&mut self, base: &str) -> String {
-        let base = if RESERVED.contains(&base) {
-            format!("{base}_")
-        } else {
-            base.to_string()
-        };
+        let base = if RESERVED.contains(&base) { format!("{base}_") } else { base.to_string() };
         if self.used.insert(base.clone()) {
             return base;
         }
@@ -382,10 +319,7 @@ impl<'u> Lower<'u> {
         self.scopes.push(HashMap::new());
         f(self);
         self.scopes.pop();
-        k::Block {
-            stmts: self.blocks.pop().unwrap_or_default(),
-            span,
-        }
+        k::Block { stmts: self.blocks.pop().unwrap_or_default(), span }
     }
 
     pub fn frame(&mut self) -> &mut Frame {
@@ -411,10 +345,7 @@ impl<'u> Lower<'u> {
         }
         // `long long`, OpenCL's `long`/`ulong` and CUDA's `long` (LP64) are 64 bits: refused
         // rather than truncated to kpl's 32-bit words.
-        if let Some(s) = specs
-            .iter()
-            .find(|s| matches!(s.word.as_str(), "long" | "ulong" | "int64_t" | "uint64_t"))
-        {
+        if let Some(s) = specs.iter().find(|s| matches!(s.word.as_str(), "long" | "ulong" | "int64_t" | "uint64_t")) {
             let span = s.span;
             self.err(
                 format!("`{}` is a 64-bit integer type, which kpl does not model yet (its words are 32 bits; a 64-bit value is rejected rather than truncated)", s.word),
@@ -423,16 +354,10 @@ impl<'u> Lower<'u> {
         }
         let unsigned = has("unsigned") || has("uchar") || has("ushort");
         if has("char") || has("uchar") || has("int8_t") || has("uint8_t") {
-            return Ty::Narrow {
-                bits: 8,
-                signed: !unsigned && !has("uint8_t"),
-            };
+            return Ty::Narrow { bits: 8, signed: !unsigned && !has("uint8_t") };
         }
         if has("short") || has("ushort") || has("int16_t") || has("uint16_t") {
-            return Ty::Narrow {
-                bits: 16,
-                signed: !unsigned && !has("uint16_t"),
-            };
+            return Ty::Narrow { bits: 16, signed: !unsigned && !has("uint16_t") };
         }
         if has("unsigned") || has("size_t") || has("uint") || has("ulong") || has("uint32_t") {
             return Ty::UInt;
@@ -444,12 +369,8 @@ impl<'u> Lower<'u> {
         let d = self.o.dialect;
         for s in specs {
             match (d, s.word.as_str()) {
-                (Dialect::Cuda, "__shared__") | (Dialect::OpenCl, "__local" | "local") => {
-                    return Some("shared")
-                }
-                (Dialect::Cuda, "__constant__") | (Dialect::OpenCl, "__constant" | "constant") => {
-                    return Some("constant")
-                }
+                (Dialect::Cuda, "__shared__") | (Dialect::OpenCl, "__local" | "local") => return Some("shared"),
+                (Dialect::Cuda, "__constant__") | (Dialect::OpenCl, "__constant" | "constant") => return Some("constant"),
                 (Dialect::Cuda, "__device__") => return Some("device"),
                 _ => {}
             }
@@ -485,23 +406,15 @@ impl<'u> Lower<'u> {
                     }
                 }
                 Item::Var(d) => self.global_var(d),
-                Item::Call(f, args, span) if f.name == "__axiom" && args.len() == 1 => {
-                    axioms.push((args[0].clone(), *span))
-                }
-                Item::Call(f, _, span) => self.err(
-                    format!("a call to `{}` outside any function", f.name),
-                    *span,
-                ),
+                Item::Call(f, args, span) if f.name == "__axiom" && args.len() == 1 => axioms.push((args[0].clone(), *span)),
+                Item::Call(f, _, span) => self.err(format!("a call to `{}` outside any function", f.name), *span),
                 Item::Unsupported(what, span) => self.unsupported(what, *span),
                 Item::Error => {}
             }
         }
         if let Some(name) = &self.o.check_function {
             let Some(f) = self.funcs.get(name).copied().filter(|f| f.body.is_some()) else {
-                self.err(
-                    format!("no function `{name}` with a body to check"),
-                    Span::new(0, 0),
-                );
+                self.err(format!("no function `{name}` with a body to check"), Span::new(0, 0));
                 return None;
             };
             return Some(self.function_check(f, &axioms));
@@ -511,19 +424,9 @@ impl<'u> Lower<'u> {
             Some(name) => match kernels.iter().find(|f| f.name.name == *name) {
                 Some(f) => *f,
                 None => {
-                    let names: Vec<String> = kernels
-                        .iter()
-                        .map(|f| format!("`{}`", f.name.name))
-                        .collect();
+                    let names: Vec<String> = kernels.iter().map(|f| format!("`{}`", f.name.name)).collect();
                     self.err(
-                        format!(
-                            "no kernel named `{name}` (the file has {})",
-                            if names.is_empty() {
-                                "none".into()
-                            } else {
-                                names.join(", ")
-                            }
-                        ),
+                        format!("no kernel named `{name}` (the file has {})", if names.is_empty() { "none".into() } else { names.join(", ") }),
                         Span::new(0, 0),
                     );
                     return None;
@@ -532,26 +435,15 @@ impl<'u> Lower<'u> {
             None => match kernels.as_slice() {
                 [f] => *f,
                 [] => {
-                    let what = if self.o.dialect == Dialect::Cuda {
-                        "`__global__`"
-                    } else {
-                        "`__kernel`"
-                    };
-                    self.err(
-                        format!("the file has no {what} function to verify"),
-                        Span::new(0, 0),
-                    );
+                    let what = if self.o.dialect == Dialect::Cuda { "`__global__`" } else { "`__kernel`" };
+                    self.err(format!("the file has no {what} function to verify"), Span::new(0, 0));
                     return None;
                 }
                 many => {
-                    let names: Vec<String> =
-                        many.iter().map(|f| format!("`{}`", f.name.name)).collect();
+                    let names: Vec<String> = many.iter().map(|f| format!("`{}`", f.name.name)).collect();
                     self.errors.push(
-                        Diagnostic::error(
-                            format!("the file has several kernels: {}", names.join(", ")),
-                            many[1].name.span,
-                        )
-                        .with_help("choose one with `--kernel=NAME`"),
+                        Diagnostic::error(format!("the file has several kernels: {}", names.join(", ")), many[1].name.span)
+                            .with_help("choose one with `--kernel=NAME`"),
                     );
                     return None;
                 }
@@ -573,18 +465,12 @@ impl<'u> Lower<'u> {
                 if self.o.dialect == Dialect::Cuda {
                     // A CUDA variable in no memory space (`extern` or not) is the host's:
                     // device code cannot name it (a use is then "not declared").
-                    let names: Vec<String> = d
-                        .decls
-                        .iter()
-                        .map(|x| format!("`{}`", x.name.name))
-                        .collect();
+                    let names: Vec<String> = d.decls.iter().map(|x| format!("`{}`", x.name.name)).collect();
                     self.warnings.push(Diagnostic::warning(
                         format!("host code skipped: variable {} (no `__device__`, `__constant__` or `__shared__`)", names.join(", ")),
                         d.span,
                     ));
-                } else if d.decls.iter().all(|x| x.init.is_none())
-                    && d.specs.iter().any(|s| s.word == "extern")
-                {
+                } else if d.decls.iter().all(|x| x.init.is_none()) && d.specs.iter().any(|s| s.word == "extern") {
                     self.unsupported("`extern` declarations", d.span);
                 } else {
                     self.unsupported("file-scope variables other than `__shared__` ones", d.span);
@@ -605,15 +491,9 @@ impl<'u> Lower<'u> {
                 continue;
             }
             let table = constant && x.init.is_some() && self.o.dialect == Dialect::OpenCl;
-            let Some(dims) = self.array_dims(x, "a file-scope array") else {
-                continue;
-            };
+            let Some(dims) = self.array_dims(x, "a file-scope array") else { continue };
             let words = self.words(&elem) as u64;
-            let total: u64 = dims
-                .iter()
-                .map(|&n| n as u64)
-                .product::<u64>()
-                .saturating_mul(words);
+            let total: u64 = dims.iter().map(|&n| n as u64).product::<u64>().saturating_mul(words);
             if total > u32::MAX as u64 {
                 self.err("this array has more than 2^32 words", x.span);
                 continue;
@@ -624,33 +504,18 @@ impl<'u> Lower<'u> {
                 continue;
             }
             let name = self.fresh(&x.name.name);
-            self.decls.push(k::Decl {
-                kind: DeclKind::Global {
-                    name: sp_id(&name, x.name.span),
-                    size: Some((total, x.span)),
-                },
-                span: x.span,
-            });
+            self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: Some((total, x.span)) }, span: x.span });
             let (ty, agg) = elem.clone().split();
             if let Some(t) = &agg {
                 self.record_layout(&name, &d.specs, t);
             }
-            let arr = Entity::Array {
-                kpl: name.clone(),
-                elem: ty,
-                dims: dims.clone(),
-                readonly: constant,
-                offset: None,
-                agg: agg.clone(),
-            };
+            let arr = Entity::Array { kpl: name.clone(), elem: ty, dims: dims.clone(), readonly: constant, offset: None, agg: agg.clone() };
             match (dims.is_empty(), &agg) {
                 (false, _) => self.bind(&x.name.name, arr),
                 (true, None) => self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty }),
                 (true, Some(_)) => {
                     let zero = Expr::new(ExprKind::Int(0, false), x.span);
-                    if let Some(super::lower_agg::Lv::Agg(ty, leaves)) =
-                        self.element_of(arr, &[&zero], x.span)
-                    {
+                    if let Some(super::lower_agg::Lv::Agg(ty, leaves)) = self.element_of(arr, &[&zero], x.span) {
                         self.bind(&x.name.name, Entity::Record { ty, leaves });
                     }
                 }
@@ -661,10 +526,7 @@ impl<'u> Lower<'u> {
     /// An OpenCL `__constant` array with an initialiser: a table of constant words (at most
     /// 4096; every initialiser a constant).
     fn constant_table(&mut self, x: &Declarator, elem: &CType, dims: Vec<u32>, total: u64) {
-        let whole = dims
-            .iter()
-            .rev()
-            .fold(elem.clone(), |t, &n| CType::Array(Box::new(t), n));
+        let whole = dims.iter().rev().fold(elem.clone(), |t, &n| CType::Array(Box::new(t), n));
         let values = match &x.init {
             Some(Init::List(items, sp)) if total <= 4096 => {
                 // Lowered into a scratch block: a constant initialiser emits nothing.
@@ -674,14 +536,7 @@ impl<'u> Lower<'u> {
                 let words: Option<Vec<u32>> = leaves.and_then(|ls| {
                     ls.into_iter()
                         .map(|l| match l {
-                            super::lower_agg::VLeaf::Word(Val {
-                                e:
-                                    k::Expr {
-                                        kind: k::ExprKind::Num(n),
-                                        ..
-                                    },
-                                ..
-                            }) => Some(n as u32),
+                            super::lower_agg::VLeaf::Word(Val { e: k::Expr { kind: k::ExprKind::Num(n), .. }, .. }) => Some(n as u32),
                             _ => None,
                         })
                         .collect()
@@ -691,24 +546,13 @@ impl<'u> Lower<'u> {
             _ => None,
         };
         let Some(values) = values else {
-            self.unsupported(
-                "this `__constant` initialiser (kpl keeps tables of at most 4096 constant words)",
-                x.span,
-            );
+            self.unsupported("this `__constant` initialiser (kpl keeps tables of at most 4096 constant words)", x.span);
             self.bind(&x.name.name, Entity::Invalid);
             return;
         };
         let (ty, agg) = elem.clone().split();
         let dims = if dims.is_empty() { vec![1] } else { dims };
-        self.bind(
-            &x.name.name,
-            Entity::Table {
-                values,
-                elem: ty,
-                dims,
-                agg,
-            },
-        );
+        self.bind(&x.name.name, Entity::Table { values, elem: ty, dims, agg });
     }
 
     /// A declarator's constant dimensions (a first `[]` takes its initialiser list's
@@ -719,16 +563,9 @@ impl<'u> Lower<'u> {
         for dim in &x.dims {
             let n = match (dim.as_ref().and_then(|e| self.const_eval(e)), &x.init) {
                 (Some(n), _) if n > 0 && n <= u32::MAX as i64 => n as u32,
-                (None, Some(Init::List(items, _)))
-                    if dim.is_none() && dims.is_empty() && !items.is_empty() =>
-                {
-                    items.len() as u32
-                }
+                (None, Some(Init::List(items, _))) if dim.is_none() && dims.is_empty() && !items.is_empty() => items.len() as u32,
                 _ => {
-                    self.err(
-                        format!("{what} needs a constant positive size"),
-                        dim.as_ref().map(|e| e.span).unwrap_or(x.span),
-                    );
+                    self.err(format!("{what} needs a constant positive size"), dim.as_ref().map(|e| e.span).unwrap_or(x.span));
                     self.bind(&x.name.name, Entity::Invalid);
                     return None;
                 }
@@ -759,76 +596,36 @@ impl<'u> Lower<'u> {
             let name = self.fresh(&x.name.name);
             if x.dims.is_empty() {
                 self.decls.push(k::Decl {
-                    kind: DeclKind::Shared {
-                        name: sp_id(&name, x.name.span),
-                        size: Some((words, x.span)),
-                    },
+                    kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((words, x.span)) },
                     span: x.span,
                 });
                 match &agg {
                     // A `__shared__` struct or vector: element 0 of a one-element array.
                     Some(t) => {
-                        let arr = Entity::Array {
-                            kpl: name,
-                            elem,
-                            dims: vec![],
-                            readonly: false,
-                            offset: None,
-                            agg: Some(t.clone()),
-                        };
+                        let arr = Entity::Array { kpl: name, elem, dims: vec![], readonly: false, offset: None, agg: Some(t.clone()) };
                         let zero = Expr::new(ExprKind::Int(0, false), x.span);
-                        if let Some(super::lower_agg::Lv::Agg(ty, leaves)) =
-                            self.element_of(arr, &[&zero], x.span)
-                        {
+                        if let Some(super::lower_agg::Lv::Agg(ty, leaves)) = self.element_of(arr, &[&zero], x.span) {
                             self.bind(&x.name.name, Entity::Record { ty, leaves });
                         }
                     }
-                    None => self.bind(
-                        &x.name.name,
-                        Entity::SharedScalar {
-                            kpl: name,
-                            ty: elem,
-                        },
-                    ),
+                    None => self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty: elem }),
                 }
                 continue;
             }
-            let Some(dims) = self.array_dims(x, "a `__shared__` array") else {
-                continue;
-            };
-            let total: u64 = dims
-                .iter()
-                .map(|&d| d as u64)
-                .product::<u64>()
-                .saturating_mul(words);
+            let Some(dims) = self.array_dims(x, "a `__shared__` array") else { continue };
+            let total: u64 = dims.iter().map(|&d| d as u64).product::<u64>().saturating_mul(words);
             if total > u32::MAX as u64 {
-                self.err(
-                    "this `__shared__` array has more than 2^32 elements",
-                    x.span,
-                );
+                self.err("this `__shared__` array has more than 2^32 elements", x.span);
                 return;
             }
             self.decls.push(k::Decl {
-                kind: DeclKind::Shared {
-                    name: sp_id(&name, x.name.span),
-                    size: Some((total, x.span)),
-                },
+                kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((total, x.span)) },
                 span: x.span,
             });
             if let Some(t) = &agg {
                 self.record_layout(&name, &d.specs, t);
             }
-            self.bind(
-                &x.name.name,
-                Entity::Array {
-                    kpl: name,
-                    elem,
-                    dims,
-                    readonly: false,
-                    offset: None,
-                    agg: agg.clone(),
-                },
-            );
+            self.bind(&x.name.name, Entity::Array { kpl: name, elem, dims, readonly: false, offset: None, agg: agg.clone() });
         }
     }
 
@@ -842,32 +639,17 @@ impl<'u> Lower<'u> {
                     Dialect::OpenCl => ("--local_size", "--num_groups"),
                 };
                 self.warnings.push(
-                    Diagnostic::warning(
-                        format!("no launch given: using one group of one thread"),
-                        f.name.span,
-                    )
-                    .with_help(format!("give the launch with `{b}=` and `{g}=`")),
+                    Diagnostic::warning(format!("no launch given: using one group of one thread"), f.name.span)
+                        .with_help(format!("give the launch with `{b}=` and `{g}=`")),
                 );
-                crate::Launch {
-                    groups: [1, 1, 1],
-                    threads: [1, 1, 1],
-                }
+                crate::Launch { groups: [1, 1, 1], threads: [1, 1, 1] }
             }
         };
         let n = launch.dims_used();
-        let dims = |d: [u32; 3]| k::Dims {
-            dims: d[..n].iter().map(|&x| (x as u64, f.name.span)).collect(),
-            span: f.name.span,
-        };
+        let dims = |d: [u32; 3]| k::Dims { dims: d[..n].iter().map(|&x| (x as u64, f.name.span)).collect(), span: f.name.span };
         vec![
-            k::Decl {
-                kind: DeclKind::Groups(dims(launch.groups)),
-                span: f.name.span,
-            },
-            k::Decl {
-                kind: DeclKind::Threads(dims(launch.threads)),
-                span: f.name.span,
-            },
+            k::Decl { kind: DeclKind::Groups(dims(launch.groups)), span: f.name.span },
+            k::Decl { kind: DeclKind::Threads(dims(launch.threads)), span: f.name.span },
         ]
     }
 
@@ -900,10 +682,7 @@ impl<'u> Lower<'u> {
                     let kpl = self.fresh(&format!("{}_{}", name.name, ln));
                     match leaf {
                         LeafTy::Word(ty) => {
-                            decls.push(k::Decl {
-                                kind: DeclKind::Param(sp_id(&kpl, name.span)),
-                                span: p.span,
-                            });
+                            decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
                             if copy {
                                 let local = self.fresh(&format!("{kpl}_"));
                                 copies.push((local.clone(), kpl, name.span));
@@ -913,25 +692,10 @@ impl<'u> Lower<'u> {
                             }
                         }
                         LeafTy::Ptr(pt) => {
-                            decls.push(k::Decl {
-                                kind: DeclKind::Global {
-                                    name: sp_id(&kpl, name.span),
-                                    size: None,
-                                },
-                                span: p.span,
-                            });
-                            self.array_layouts
-                                .names
-                                .insert(kpl.clone(), format!("{}{path}", name.name));
+                            decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&kpl, name.span), size: None }, span: p.span });
+                            self.array_layouts.names.insert(kpl.clone(), format!("{}{path}", name.name));
                             let (elem, agg) = pt.split();
-                            leaves.push(Leaf::Ptr(Entity::Array {
-                                kpl,
-                                elem,
-                                dims: vec![],
-                                readonly: false,
-                                offset: None,
-                                agg,
-                            }));
+                            leaves.push(Leaf::Ptr(Entity::Array { kpl, elem, dims: vec![], readonly: false, offset: None, agg }));
                         }
                     }
                 }
@@ -942,43 +706,23 @@ impl<'u> Lower<'u> {
             let kpl = self.fresh(&name.name);
             if pointer {
                 let space = self.space(&p.specs);
-                let readonly =
-                    p.specs.iter().any(|s| s.word == "const") || space == Some("constant");
+                let readonly = p.specs.iter().any(|s| s.word == "const") || space == Some("constant");
                 let kind = if space == Some("shared") {
-                    DeclKind::Shared {
-                        name: sp_id(&kpl, name.span),
-                        size: None,
-                    }
+                    DeclKind::Shared { name: sp_id(&kpl, name.span), size: None }
                 } else {
-                    DeclKind::Global {
-                        name: sp_id(&kpl, name.span),
-                        size: None,
-                    }
+                    DeclKind::Global { name: sp_id(&kpl, name.span), size: None }
                 };
                 decls.push(k::Decl { kind, span: p.span });
                 if let Some(t) = &agg {
                     self.record_layout(&kpl, &p.specs, t);
                 }
-                self.bind(
-                    &name.name,
-                    Entity::Array {
-                        kpl,
-                        elem: ty,
-                        dims: vec![],
-                        readonly,
-                        offset: None,
-                        agg,
-                    },
-                );
+                self.bind(&name.name, Entity::Array { kpl, elem: ty, dims: vec![], readonly, offset: None, agg });
             } else {
                 if ty == Ty::Void {
                     self.err("a parameter cannot be `void`", p.span);
                     continue;
                 }
-                decls.push(k::Decl {
-                    kind: DeclKind::Param(sp_id(&kpl, name.span)),
-                    span: p.span,
-                });
+                decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
                 scalars.push((kpl.clone(), name.span));
                 if let Ty::Narrow { .. } = ty {
                     // A `char` or `short` argument is a word's low bits: a local holds them.
@@ -998,65 +742,35 @@ impl<'u> Lower<'u> {
         // GPUVerify's `--kernel-args=K,v1,v2,...`: the scalar params' values, in order.
         if let Some((name, vals)) = &self.o.kernel_args {
             if *name != f.name.name {
-                self.err(
-                    format!(
-                        "`--kernel-args` names kernel `{name}`, not `{}`",
-                        f.name.name
-                    ),
-                    f.name.span,
-                );
+                self.err(format!("`--kernel-args` names kernel `{name}`, not `{}`", f.name.name), f.name.span);
             } else if vals.len() != scalars.len() {
                 self.err(
-                    format!(
-                        "`--kernel-args` gives {} value(s); `{}` has {} scalar parameter(s)",
-                        vals.len(),
-                        name,
-                        scalars.len()
-                    ),
+                    format!("`--kernel-args` gives {} value(s); `{}` has {} scalar parameter(s)", vals.len(), name, scalars.len()),
                     f.name.span,
                 );
             } else {
                 for ((p, span), v) in scalars.iter().zip(vals) {
                     let eq = k::Expr::new(
-                        k::ExprKind::Binary(
-                            k::BinOp::Eq,
-                            Box::new(k::Expr::var(p, *span)),
-                            Box::new(k::Expr::num(*v as u64, *span)),
-                        ),
+                        k::ExprKind::Binary(k::BinOp::Eq, Box::new(k::Expr::var(p, *span)), Box::new(k::Expr::num(*v as u64, *span))),
                         *span,
                     );
-                    decls.push(k::Decl {
-                        kind: DeclKind::Requires(eq),
-                        span: *span,
-                    });
+                    decls.push(k::Decl { kind: DeclKind::Requires(eq), span: *span });
                 }
             }
         }
         self.blocks.push(Vec::new());
         for (local, param, span) in copies {
-            self.emit(
-                k::StmtKind::Local(sp_id(&local, span), Some(k::Expr::var(&param, span))),
-                span,
-            );
+            self.emit(k::StmtKind::Local(sp_id(&local, span), Some(k::Expr::var(&param, span))), span);
         }
         for (local, param, ty, span) in narrow_copies {
-            let v = super::lower_expr::Val {
-                e: k::Expr::var(&param, span),
-                ty: Ty::Int,
-            };
+            let v = super::lower_expr::Val { e: k::Expr::var(&param, span), ty: Ty::Int };
             let narrowed = self.convert(v, ty, span);
-            self.emit(
-                k::StmtKind::Local(sp_id(&local, span), Some(narrowed)),
-                span,
-            );
+            self.emit(k::StmtKind::Local(sp_id(&local, span), Some(narrowed)), span);
         }
         let body = f.body.as_ref().map(|b| b.stmts.as_slice()).unwrap_or(&[]);
         let returned = has_return(body).then(|| self.fresh("returned"));
         if let Some(r) = &returned {
-            self.emit(
-                k::StmtKind::Local(sp_id(r, f.name.span), Some(k::Expr::num(0, f.name.span))),
-                f.name.span,
-            );
+            self.emit(k::StmtKind::Local(sp_id(r, f.name.span), Some(k::Expr::num(0, f.name.span))), f.name.span);
         }
         let wide = self.checked_function_wide(f, body);
         let wide_spans = function_wide(body).iter().map(|e| e.span).collect();
@@ -1075,14 +789,9 @@ impl<'u> Lower<'u> {
         // Leading `__requires` of the kernel are preconditions over its params.
         let mut rest = body;
         while let Some((first, tail)) = rest.split_first() {
-            let Some(e) = annotation(first, "__requires") else {
-                break;
-            };
+            let Some(e) = annotation(first, "__requires") else { break };
             if let Some(ke) = self.requirement(e) {
-                decls.push(k::Decl {
-                    kind: DeclKind::Requires(ke),
-                    span: first.span,
-                });
+                decls.push(k::Decl { kind: DeclKind::Requires(ke), span: first.span });
             } else {
                 let c = self.cond(e);
                 self.emit(k::StmtKind::Assume(c), first.span);
@@ -1091,23 +800,14 @@ impl<'u> Lower<'u> {
         }
         for (e, span) in axioms {
             match self.requirement(e) {
-                Some(ke) => decls.push(k::Decl {
-                    kind: DeclKind::Requires(ke),
-                    span: *span,
-                }),
-                None => self.err(
-                    "an `__axiom` may use only launch sizes, params and constants",
-                    *span,
-                ),
+                Some(ke) => decls.push(k::Decl { kind: DeclKind::Requires(ke), span: *span }),
+                None => self.err("an `__axiom` may use only launch sizes, params and constants", *span),
             }
         }
         self.stmts(rest);
         if let Some(inv) = self.pending_barrier_invariants.first() {
             let span = inv.span;
-            self.err(
-                "a barrier invariant must come before a barrier (it is checked there)",
-                span,
-            );
+            self.err("a barrier invariant must come before a barrier (it is checked there)", span);
             self.pending_barrier_invariants.clear();
         }
         let ensures = std::mem::take(&mut self.frame().ensures);
@@ -1126,10 +826,7 @@ impl<'u> Lower<'u> {
             name: sp_id(&name, f.name.span),
             decls,
             procs: Vec::new(),
-            main: k::Block {
-                stmts: main_stmts,
-                span: f.body.as_ref().map(|b| b.span).unwrap_or(span),
-            },
+            main: k::Block { stmts: main_stmts, span: f.body.as_ref().map(|b| b.span).unwrap_or(span) },
             span,
         }
     }
@@ -1148,13 +845,9 @@ impl<'u> Lower<'u> {
         let c = self.to_cond(v);
         let mut ok = true;
         c.walk(&mut |s| match &s.kind {
-            k::ExprKind::Index(..)
-            | k::ExprKind::Special(k::Special::Lid | k::Special::Gid, ..) => ok = false,
+            k::ExprKind::Index(..) | k::ExprKind::Special(k::Special::Lid | k::Special::Gid, ..) => ok = false,
             k::ExprKind::Var(x) => {
-                ok &= self.scopes.iter().any(|sc| {
-                    sc.values()
-                        .any(|en| matches!(en, Entity::Param { kpl, .. } if *kpl == x.name))
-                })
+                ok &= self.scopes.iter().any(|sc| sc.values().any(|en| matches!(en, Entity::Param { kpl, .. } if *kpl == x.name)))
             }
             _ => {}
         });
@@ -1173,10 +866,7 @@ impl<'u> Lower<'u> {
             }
             if !self.pending_invariants.is_empty() && !is_loop(s) {
                 let e = self.pending_invariants.remove(0).0;
-                self.err(
-                    "an `__invariant` must come just before a loop or first in its body",
-                    e.span,
-                );
+                self.err("an `__invariant` must come just before a loop or first in its body", e.span);
                 self.pending_invariants.clear();
             }
             let may_return = self.stmt(s);
@@ -1189,10 +879,7 @@ impl<'u> Lower<'u> {
                     let span = s.span;
                     let end = rest.last().map(|r| r.span).unwrap_or(span);
                     let body = self.sub_block(|l| l.stmts(rest), span.to(end));
-                    let not = k::Expr::new(
-                        k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&done, span))),
-                        span,
-                    );
+                    let not = k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&done, span))), span);
                     self.emit(k::StmtKind::If(not, body, None), span);
                     return;
                 }
@@ -1200,26 +887,15 @@ impl<'u> Lower<'u> {
             if !may_return || rest.is_empty() {
                 continue;
             }
-            let Some(flag) = self.frame().returned.clone() else {
-                continue;
-            };
+            let Some(flag) = self.frame().returned.clone() else { continue };
             let span = s.span;
             if self.in_loop() {
-                let brk = k::Block {
-                    stmts: vec![k::Stmt {
-                        kind: k::StmtKind::Break,
-                        span,
-                    }],
-                    span,
-                };
+                let brk = k::Block { stmts: vec![k::Stmt { kind: k::StmtKind::Break, span }], span };
                 self.emit(k::StmtKind::If(k::Expr::var(&flag, span), brk, None), span);
             } else {
                 let end = rest.last().map(|r| r.span).unwrap_or(span);
                 let body = self.sub_block(|l| l.stmts(rest), span.to(end));
-                let not = k::Expr::new(
-                    k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&flag, span))),
-                    span,
-                );
+                let not = k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&flag, span))), span);
                 self.emit(k::StmtKind::If(not, body, None), span);
                 return;
             }
@@ -1227,10 +903,7 @@ impl<'u> Lower<'u> {
         // An invariant with no loop after it in its block (say, last in a loop body) is
         // not an invariant of any loop: an error, never silently dropped.
         if let Some((e, _)) = self.pending_invariants.first().cloned() {
-            self.err(
-                "an `__invariant` must come just before a loop or first in its body",
-                e.span,
-            );
+            self.err("an `__invariant` must come just before a loop or first in its body", e.span);
             self.pending_invariants.clear();
         }
     }
@@ -1267,11 +940,7 @@ impl<'u> Lower<'u> {
             StmtKind::If(c, t, e) => {
                 let cv = self.cond(c);
                 let tb = self.sub_block(|l| l.stmts(std::slice::from_ref(t)), t.span);
-                let eb = e.as_ref().map(|e| {
-                    Box::new(k::Else::Block(
-                        self.sub_block(|l| l.stmts(std::slice::from_ref(e)), e.span),
-                    ))
-                });
+                let eb = e.as_ref().map(|e| Box::new(k::Else::Block(self.sub_block(|l| l.stmts(std::slice::from_ref(e)), e.span))));
                 self.emit(k::StmtKind::If(cv, tb, eb), span);
                 stmt_returns(t) || e.as_deref().is_some_and(stmt_returns)
             }
@@ -1296,10 +965,7 @@ impl<'u> Lower<'u> {
                 match self.frame().loops.last().map(|l| l.done.clone()) {
                     None => self.err("`break` outside a loop", span),
                     // Ends the switch: the rest of it is skipped (`stmts`).
-                    Some(Some(done)) => self.emit(
-                        k::StmtKind::Assign(sp_id(&done, span), k::Expr::num(1, span)),
-                        span,
-                    ),
+                    Some(Some(done)) => self.emit(k::StmtKind::Assign(sp_id(&done, span), k::Expr::num(1, span)), span),
                     Some(None) => self.emit(k::StmtKind::Break, span),
                 }
                 false
@@ -1310,14 +976,7 @@ impl<'u> Lower<'u> {
                 false
             }
             StmtKind::Continue => {
-                let Some(ctx) = self
-                    .frame()
-                    .loops
-                    .iter()
-                    .rev()
-                    .find(|l| !l.switch)
-                    .map(|l| l.on_continue.clone())
-                else {
+                let Some(ctx) = self.frame().loops.iter().rev().find(|l| !l.switch).map(|l| l.on_continue.clone()) else {
                     self.err("`continue` outside a loop", span);
                     return false;
                 };
@@ -1348,33 +1007,15 @@ impl<'u> Lower<'u> {
         let cv = self.cond(c);
         let span = c.span;
         let not = k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(cv)), span);
-        let brk = k::Block {
-            stmts: vec![k::Stmt {
-                kind: k::StmtKind::Break,
-                span,
-            }],
-            span,
-        };
+        let brk = k::Block { stmts: vec![k::Stmt { kind: k::StmtKind::Break, span }], span };
         self.emit(k::StmtKind::If(not, brk, None), span);
     }
 
     /// `while (c) body`, `for (; c; step) body` and `do body while (dc)`, with invariants
     /// from just before the loop and from the start of its body.
-    fn loop_(
-        &mut self,
-        c: Option<&Expr>,
-        step: Option<&Expr>,
-        do_cond: Option<&Expr>,
-        body: &Stmt,
-        span: Span,
-    ) {
+    fn loop_(&mut self, c: Option<&Expr>, step: Option<&Expr>, do_cond: Option<&Expr>, body: &Stmt, span: Span) {
         let mut invs: Vec<(Expr, bool)> = std::mem::take(&mut self.pending_invariants);
-        invs.extend(
-            self.frame()
-                .function_wide
-                .iter()
-                .map(|e| (e.clone(), false)),
-        );
+        invs.extend(self.frame().function_wide.iter().map(|e| (e.clone(), false)));
         let c = c.map(|c| {
             let (in_cond, cond) = condition_invariants(c);
             invs.extend(in_cond.into_iter().map(|(e, cand)| (e.clone(), cand)));
@@ -1394,11 +1035,7 @@ impl<'u> Lower<'u> {
         let mut invariants: Vec<k::Expr> = Vec::new();
         let mut candidates: Vec<k::Expr> = Vec::new();
         for (e, cand) in &invs {
-            let what = if *cand || as_candidates {
-                "a candidate invariant"
-            } else {
-                "a loop invariant"
-            };
+            let what = if *cand || as_candidates { "a candidate invariant" } else { "a loop invariant" };
             let k = self.pure_cond(e, what);
             if *cand || as_candidates {
                 candidates.push(k);
@@ -1416,11 +1053,7 @@ impl<'u> Lower<'u> {
         if let Some(dc) = do_cond {
             on_continue.push(ContinueAction::Check(dc.clone()));
         }
-        self.frame().loops.push(LoopCtx {
-            on_continue,
-            switch: false,
-            done: None,
-        });
+        self.frame().loops.push(LoopCtx { on_continue, switch: false, done: None });
         let cond_k = match simple {
             Some(c) => {
                 self.blocks.push(Vec::new());
@@ -1447,15 +1080,7 @@ impl<'u> Lower<'u> {
             body.span,
         );
         self.frame().loops.pop();
-        self.emit(
-            k::StmtKind::While {
-                cond: cond_k,
-                invariants,
-                candidates,
-                body: kbody,
-            },
-            span,
-        );
+        self.emit(k::StmtKind::While { cond: cond_k, invariants, candidates, body: kbody }, span);
     }
 
     fn return_(&mut self, e: Option<&Expr>, span: Span) {
@@ -1465,11 +1090,7 @@ impl<'u> Lower<'u> {
                 self.write_leaves(&dst, v, span);
             }
         }
-        let e = if self.frame().agg_result.is_some() {
-            None
-        } else {
-            e
-        };
+        let e = if self.frame().agg_result.is_some() { None } else { e };
         match (e, &result) {
             (Some(e), Some((var, ty))) => {
                 let v = self.expr(e);
@@ -1496,10 +1117,7 @@ impl<'u> Lower<'u> {
             self.emit(k::StmtKind::Assert(c), en.span);
         }
         if let Some(flag) = self.frame().returned.clone() {
-            self.emit(
-                k::StmtKind::Assign(sp_id(&flag, span), k::Expr::num(1, span)),
-                span,
-            );
+            self.emit(k::StmtKind::Assign(sp_id(&flag, span), k::Expr::num(1, span)), span);
             if self.in_loop() {
                 self.emit(k::StmtKind::Break, span);
             }
@@ -1577,22 +1195,12 @@ impl<'u> Lower<'u> {
                 (None, CType::Vector(elem, n)) => {
                     // A scalar initialises every component.
                     let v = self.expr(e);
-                    let v = Val {
-                        e: self.convert(v, *elem, e.span),
-                        ty: *elem,
-                    };
+                    let v = Val { e: self.convert(v, *elem, e.span), ty: *elem };
                     let v = self.bind_temp(v, e.span);
                     Some(vec![super::lower_agg::VLeaf::Word(v); *n as usize])
                 }
                 (None, _) => {
-                    self.err(
-                        format!(
-                            "a `{}` needs a `{}` value or an initialiser list",
-                            x.name.name,
-                            self.type_name(t)
-                        ),
-                        e.span,
-                    );
+                    self.err(format!("a `{}` needs a `{}` value or an initialiser list", x.name.name, self.type_name(t)), e.span);
                     None
                 }
             },
@@ -1608,23 +1216,11 @@ impl<'u> Lower<'u> {
                 }
             }
         }
-        self.bind(
-            &x.name.name,
-            Entity::Record {
-                ty: t.clone(),
-                leaves,
-            },
-        );
+        self.bind(&x.name.name, Entity::Record { ty: t.clone(), leaves });
     }
 
     /// Fresh locals for the words of a `t` named after `base`, with initial values.
-    pub(super) fn record_locals(
-        &mut self,
-        base: &str,
-        t: &CType,
-        init: Option<Vec<super::lower_agg::VLeaf>>,
-        span: Span,
-    ) -> Vec<Leaf> {
+    pub(super) fn record_locals(&mut self, base: &str, t: &CType, init: Option<Vec<super::lower_agg::VLeaf>>, span: Span) -> Vec<Leaf> {
         use super::lower_agg::VLeaf;
         let names = self.leaf_names(t);
         let tys = self.leaves(t);
@@ -1658,40 +1254,21 @@ impl<'u> Lower<'u> {
         let span = a.span;
         let (base, off): (&Expr, Option<&Expr>) = match &a.kind {
             ExprKind::Ident(_) | ExprKind::Member(..) => (a, None),
-            ExprKind::Binary(BOp::Add, b, o)
-                if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) =>
-            {
-                (b, Some(&**o))
-            }
-            ExprKind::Unary(UOp::Addr, inner) if matches!(&inner.kind, ExprKind::Ident(x) if matches!(self.lookup(&x.name), Some(Entity::Private { .. }))) =>
-            {
-                let ExprKind::Ident(x) = &inner.kind else {
-                    return None;
-                };
-                let Some(Entity::Private { kpl, base, ty }) = self.lookup(&x.name) else {
-                    return None;
-                };
+            ExprKind::Binary(BOp::Add, b, o) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (b, Some(&**o)),
+            ExprKind::Unary(UOp::Addr, inner) if matches!(&inner.kind, ExprKind::Ident(x) if matches!(self.lookup(&x.name), Some(Entity::Private { .. }))) => {
+                let ExprKind::Ident(x) = &inner.kind else { return None };
+                let Some(Entity::Private { kpl, base, ty }) = self.lookup(&x.name) else { return None };
                 return Some(self.private_pointer(&kpl, &base, ty));
             }
             ExprKind::Unary(UOp::Addr, inner) => match &inner.kind {
-                ExprKind::Index(b, i)
-                    if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) =>
-                {
-                    (&**b, Some(&**i))
-                }
+                ExprKind::Index(b, i) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (&**b, Some(&**i)),
                 _ => {
-                    self.unsupported(
-                        "this pointer argument (kpl takes `a`, `a + i` or `&a[i]` of an array)",
-                        span,
-                    );
+                    self.unsupported("this pointer argument (kpl takes `a`, `a + i` or `&a[i]` of an array)", span);
                     return None;
                 }
             },
             _ => {
-                self.unsupported(
-                    "this pointer argument (kpl takes `a`, `a + i` or `&a[i]` of an array)",
-                    span,
-                );
+                self.unsupported("this pointer argument (kpl takes `a`, `a + i` or `&a[i]` of an array)", span);
                 return None;
             }
         };
@@ -1706,23 +1283,12 @@ impl<'u> Lower<'u> {
             self.pending_pointer(base);
             return None;
         }
-        let Some(Entity::Array {
-            kpl,
-            elem,
-            dims,
-            readonly,
-            offset,
-            agg,
-        }) = entity
-        else {
+        let Some(Entity::Array { kpl, elem, dims, readonly, offset, agg }) = entity else {
             let what = match &base.kind {
                 ExprKind::Ident(x) => format!("`{}`", x.name),
                 _ => "this".into(),
             };
-            self.err(
-                format!("{what} is not an array: kpl passes only arrays to pointer parameters"),
-                base.span,
-            );
+            self.err(format!("{what} is not an array: kpl passes only arrays to pointer parameters"), base.span);
             return None;
         };
         let name = match &base.kind {
@@ -1730,10 +1296,7 @@ impl<'u> Lower<'u> {
             _ => kpl.clone(),
         };
         if dims.len() > 1 {
-            self.unsupported(
-                "passing a two-dimensional array to a pointer parameter",
-                span,
-            );
+            self.unsupported("passing a two-dimensional array to a pointer parameter", span);
             return None;
         }
         let offset = match (offset, off) {
@@ -1744,39 +1307,18 @@ impl<'u> Lower<'u> {
                 if let Some(t) = &agg {
                     let w = self.words(t);
                     if w != 1 {
-                        i = k::Expr::new(
-                            k::ExprKind::Binary(
-                                k::BinOp::Mul,
-                                Box::new(i),
-                                Box::new(k::Expr::num(w as u64, span)),
-                            ),
-                            span,
-                        );
+                        i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Mul, Box::new(i), Box::new(k::Expr::num(w as u64, span))), span);
                     }
                 }
                 if let Some(prev) = o {
-                    i = k::Expr::new(
-                        k::ExprKind::Binary(
-                            k::BinOp::Add,
-                            Box::new(k::Expr::var(&prev, span)),
-                            Box::new(i),
-                        ),
-                        span,
-                    );
+                    i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Add, Box::new(k::Expr::var(&prev, span)), Box::new(i)), span);
                 }
                 let local = self.fresh(&format!("{name}_offset"));
                 self.emit(k::StmtKind::Local(sp_id(&local, span), Some(i)), span);
                 Some(local)
             }
         };
-        Some(Entity::Array {
-            kpl,
-            elem,
-            dims: vec![],
-            readonly: readonly || const_param,
-            offset,
-            agg,
-        })
+        Some(Entity::Array { kpl, elem, dims: vec![], readonly: readonly || const_param, offset, agg })
     }
 
     /// Inline a call of a `__device__` function; gives its result variable.
@@ -1789,24 +1331,10 @@ impl<'u> Lower<'u> {
             return None;
         }
         let ptr_result = self.ptr_result.take();
-        let Some(body) = &f.body else {
-            return self.bodiless_call(f, args, span);
-        };
-        let params: Vec<&Param> = f
-            .params
-            .iter()
-            .filter(|p| !(p.name.is_none() && self.base_type(&p.specs) == Ty::Void))
-            .collect();
+        let Some(body) = &f.body else { return self.bodiless_call(f, args, span) };
+        let params: Vec<&Param> = f.params.iter().filter(|p| !(p.name.is_none() && self.base_type(&p.specs) == Ty::Void)).collect();
         if params.len() != args.len() {
-            self.err(
-                format!(
-                    "`{}` takes {} argument(s) but {} were given",
-                    f.name.name,
-                    params.len(),
-                    args.len()
-                ),
-                span,
-            );
+            self.err(format!("`{}` takes {} argument(s) but {} were given", f.name.name, params.len(), args.len()), span);
             return None;
         }
         // Arguments are evaluated in the caller, left to right, into fresh locals.
@@ -1816,16 +1344,9 @@ impl<'u> Lower<'u> {
         let assigned = assigned_names(Some(body));
         for (p, a) in params.iter().zip(args) {
             if !p.ptrs.is_empty() || p.dims > 0 {
-                let pname = p
-                    .name
-                    .as_ref()
-                    .map(|n| n.name.clone())
-                    .unwrap_or_else(|| "arg".into());
+                let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
                 if assigned.contains(&pname) || p.ptrs.len() > 1 {
-                    self.unsupported(
-                        "a pointer parameter that the function assigns, or a pointer to a pointer",
-                        p.span,
-                    );
+                    self.unsupported("a pointer parameter that the function assigns, or a pointer to a pointer", p.span);
                     return None;
                 }
                 let const_param = p.specs.iter().any(|s| s.word == "const");
@@ -1840,30 +1361,18 @@ impl<'u> Lower<'u> {
                 arrays.push((pname, entity));
                 continue;
             }
-            let pname = p
-                .name
-                .as_ref()
-                .map(|n| n.name.clone())
-                .unwrap_or_else(|| "arg".into());
+            let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
             let pty = self.spec_type(&p.specs);
             if pty.is_aggregate() {
                 // A struct or vector by value: fresh locals holding a copy.
                 let v = match self.agg_type(a) {
                     Some(_) => self.agg_value(a)?,
                     None => {
-                        self.err(
-                            format!("`{}` needs a `{}` here", f.name.name, self.type_name(&pty)),
-                            a.span,
-                        );
+                        self.err(format!("`{}` needs a `{}` here", f.name.name, self.type_name(&pty)), a.span);
                         return None;
                     }
                 };
-                let leaves = self.record_locals(
-                    &format!("{}_{}", f.name.name, pname),
-                    &pty,
-                    Some(v.leaves),
-                    a.span,
-                );
+                let leaves = self.record_locals(&format!("{}_{}", f.name.name, pname), &pty, Some(v.leaves), a.span);
                 agg_params.push((pname, Entity::Record { ty: pty, leaves }));
                 continue;
             }
@@ -1879,26 +1388,14 @@ impl<'u> Lower<'u> {
             let leaves = self.record_locals(&format!("{}_result", f.name.name), &rct, None, span);
             (rct.clone(), leaves)
         });
-        let rty = if agg_result.is_some() {
-            Ty::Void
-        } else {
-            self.base_type(&f.specs)
-        };
-        let result = (rty != Ty::Void && f.ptrs == 0)
-            .then(|| (self.fresh(&format!("{}_result", f.name.name)), rty));
+        let rty = if agg_result.is_some() { Ty::Void } else { self.base_type(&f.specs) };
+        let result = (rty != Ty::Void && f.ptrs == 0).then(|| (self.fresh(&format!("{}_result", f.name.name)), rty));
         if let Some((r, _)) = &result {
-            self.emit(
-                k::StmtKind::Local(sp_id(r, span), Some(k::Expr::num(0, span))),
-                span,
-            );
+            self.emit(k::StmtKind::Local(sp_id(r, span), Some(k::Expr::num(0, span))), span);
         }
-        let returned =
-            has_return(&body.stmts).then(|| self.fresh(&format!("{}_returned", f.name.name)));
+        let returned = has_return(&body.stmts).then(|| self.fresh(&format!("{}_returned", f.name.name)));
         if let Some(r) = &returned {
-            self.emit(
-                k::StmtKind::Local(sp_id(r, span), Some(k::Expr::num(0, span))),
-                span,
-            );
+            self.emit(k::StmtKind::Local(sp_id(r, span), Some(k::Expr::num(0, span))), span);
         }
         // The callee sees its params and file-scope names only.
         let globals = self.scopes[0].clone();
@@ -1911,12 +1408,7 @@ impl<'u> Lower<'u> {
             scope.insert(c, entity);
         }
         // A pointer result: the caller's variable, seen (and assigned) by the callee.
-        let ptr_binding = ptr_result.as_ref().and_then(|r| {
-            Some((
-                r.name.clone(),
-                saved.iter().rev().find_map(|s| s.get(&r.name).cloned())?,
-            ))
-        });
+        let ptr_binding = ptr_result.as_ref().and_then(|r| Some((r.name.clone(), saved.iter().rev().find_map(|s| s.get(&r.name).cloned())?)));
         if let Some((n, e)) = &ptr_binding {
             scope.insert(n.clone(), e.clone());
         }
@@ -1936,21 +1428,12 @@ impl<'u> Lower<'u> {
         });
         let mut rest: &[Stmt] = &body.stmts;
         loop {
-            let Some((first, tail)) = rest.split_first() else {
-                break;
-            };
+            let Some((first, tail)) = rest.split_first() else { break };
             if let Some(e) = annotation(first, "__requires") {
                 let c = self.assertion_cond(e);
                 // Checked at a call; assumed by the function's own check (`modular.rs`).
                 let own_check = self.o.check_function.is_some() && self.frames.len() == 2;
-                self.emit(
-                    if own_check {
-                        k::StmtKind::Assume(c)
-                    } else {
-                        k::StmtKind::Assert(c)
-                    },
-                    first.span,
-                );
+                self.emit(if own_check { k::StmtKind::Assume(c) } else { k::StmtKind::Assert(c) }, first.span);
             } else if let Some(e) = annotation(first, "__ensures") {
                 self.frame().ensures.push(e.clone());
             } else {
@@ -1974,10 +1457,7 @@ impl<'u> Lower<'u> {
             );
             match flag {
                 Some(fl) => {
-                    let not = k::Expr::new(
-                        k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&fl, span))),
-                        span,
-                    );
+                    let not = k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&fl, span))), span);
                     self.emit(k::StmtKind::If(not, checks, None), span);
                 }
                 None => {
@@ -2040,36 +1520,14 @@ impl<'u> Lower<'u> {
                 }
             }
         }
-        let is = |n: u64| {
-            k::Expr::new(
-                k::ExprKind::Binary(
-                    k::BinOp::Eq,
-                    Box::new(k::Expr::var(&value, span)),
-                    Box::new(k::Expr::num(n, span)),
-                ),
-                span,
-            )
-        };
+        let is = |n: u64| k::Expr::new(k::ExprKind::Binary(k::BinOp::Eq, Box::new(k::Expr::var(&value, span)), Box::new(k::Expr::num(n, span))), span);
         let matched = self.fresh("case_matched");
         let done = self.fresh("switch_done");
-        self.emit(
-            k::StmtKind::Local(sp_id(&matched, span), Some(k::Expr::num(0, span))),
-            span,
-        );
-        self.emit(
-            k::StmtKind::Local(sp_id(&done, span), Some(k::Expr::num(0, span))),
-            span,
-        );
-        self.frame().loops.push(LoopCtx {
-            on_continue: Vec::new(),
-            switch: true,
-            done: Some(done.clone()),
-        });
+        self.emit(k::StmtKind::Local(sp_id(&matched, span), Some(k::Expr::num(0, span))), span);
+        self.emit(k::StmtKind::Local(sp_id(&done, span), Some(k::Expr::num(0, span))), span);
+        self.frame().loops.push(LoopCtx { on_continue: Vec::new(), switch: true, done: Some(done.clone()) });
         self.scopes.push(HashMap::new());
-        let mut i = stmts
-            .iter()
-            .position(|s| matches!(s.kind, StmtKind::Case(_)))
-            .unwrap_or(stmts.len());
+        let mut i = stmts.iter().position(|s| matches!(s.kind, StmtKind::Case(_))).unwrap_or(stmts.len());
         let bin = |op, a, b| k::Expr::new(k::ExprKind::Binary(op, Box::new(a), Box::new(b)), span);
         while i < stmts.len() {
             // The labels of this case, then its statements up to the next label.
@@ -2080,62 +1538,29 @@ impl<'u> Lower<'u> {
                     None => k::Expr::new(
                         k::ExprKind::Unary(
                             k::UnOp::Not,
-                            Box::new(
-                                constants
-                                    .iter()
-                                    .map(|&n| is(n))
-                                    .reduce(|a, b| bin(k::BinOp::LOr, a, b))
-                                    .unwrap_or_else(|| k::Expr::num(0, span)),
-                            ),
+                            Box::new(constants.iter().map(|&n| is(n)).reduce(|a, b| bin(k::BinOp::LOr, a, b)).unwrap_or_else(|| k::Expr::num(0, span))),
                         ),
                         span,
                     ),
                 };
-                self.emit(
-                    k::StmtKind::Assign(
-                        sp_id(&matched, span),
-                        bin(k::BinOp::LOr, k::Expr::var(&matched, span), hit),
-                    ),
-                    span,
-                );
+                self.emit(k::StmtKind::Assign(sp_id(&matched, span), bin(k::BinOp::LOr, k::Expr::var(&matched, span), hit)), span);
                 i += 1;
             }
-            let end = stmts[i..]
-                .iter()
-                .position(|s| matches!(s.kind, StmtKind::Case(_)))
-                .map(|p| i + p)
-                .unwrap_or(stmts.len());
+            let end = stmts[i..].iter().position(|s| matches!(s.kind, StmtKind::Case(_))).map(|p| i + p).unwrap_or(stmts.len());
             let section = &stmts[i..end];
             let (section, ends) = match section.split_last() {
                 Some((last, rest)) if matches!(last.kind, StmtKind::Break) => (rest, true),
                 _ => (section, false),
             };
-            let mut guard = bin(
-                k::BinOp::LAnd,
-                k::Expr::var(&matched, span),
-                k::Expr::new(
-                    k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&done, span))),
-                    span,
-                ),
-            );
+            let mut guard = bin(k::BinOp::LAnd, k::Expr::var(&matched, span), k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&done, span))), span));
             if let Some(r) = self.frame().returned.clone() {
-                guard = bin(
-                    k::BinOp::LAnd,
-                    guard,
-                    k::Expr::new(
-                        k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&r, span))),
-                        span,
-                    ),
-                );
+                guard = bin(k::BinOp::LAnd, guard, k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&r, span))), span));
             }
             let block = self.sub_block(
                 |l| {
                     l.stmts(section);
                     if ends {
-                        l.emit(
-                            k::StmtKind::Assign(sp_id(&done, span), k::Expr::num(1, span)),
-                            span,
-                        );
+                        l.emit(k::StmtKind::Assign(sp_id(&done, span), k::Expr::num(1, span)), span);
                     }
                 },
                 span,
@@ -2152,12 +1577,8 @@ impl<'u> Lower<'u> {
     /// function with a body or names a parameter the function assigns.
     fn checked_function_wide(&mut self, f: &Func, body: &[Stmt]) -> Vec<Expr> {
         let assigned = assigned_names(f.body.as_ref());
-        let params: Vec<&str> = f
-            .params
-            .iter()
-            .filter_map(|p| p.name.as_ref().map(|n| n.name.as_str()))
-            .filter(|n| assigned.contains(*n))
-            .collect();
+        let params: Vec<&str> =
+            f.params.iter().filter_map(|p| p.name.as_ref().map(|n| n.name.as_str())).filter(|n| assigned.contains(*n)).collect();
         let mut ok = Vec::new();
         for e in function_wide(body) {
             let mut bad: Option<&str> = None;
@@ -2165,19 +1586,12 @@ impl<'u> Lower<'u> {
                 ExprKind::Call(g, _) if matches!(&g.kind, ExprKind::Ident(n) if self.funcs.get(&n.name).is_some_and(|h| h.body.is_some())) => {
                     bad = Some("calls a function with a body")
                 }
-                ExprKind::Ident(n) if params.contains(&n.name.as_str()) => {
-                    bad = Some("names a parameter the function assigns")
-                }
+                ExprKind::Ident(n) if params.contains(&n.name.as_str()) => bad = Some("names a parameter the function assigns"),
                 _ => {}
             };
             e.walk(&mut check);
             match bad {
-                Some(why) => self.err(
-                    format!(
-                        "a `__function_wide_invariant` that {why} (GPUVerify does not allow it)"
-                    ),
-                    e.span,
-                ),
+                Some(why) => self.err(format!("a `__function_wide_invariant` that {why} (GPUVerify does not allow it)"), e.span),
                 None => ok.push(e),
             }
         }
@@ -2193,23 +1607,14 @@ impl<'u> Lower<'u> {
             self.emit(k::StmtKind::Assert(k::Expr::num(0, span)), span);
         }
         for (i, a) in args.iter().enumerate() {
-            let pointer = f
-                .params
-                .get(i)
-                .is_some_and(|p| !p.ptrs.is_empty() || p.dims > 0);
+            let pointer = f.params.get(i).is_some_and(|p| !p.ptrs.is_empty() || p.dims > 0);
             if !pointer && self.agg_type(a).is_none() {
                 self.expr_stmt(a);
             }
         }
         let rct = self.spec_type(&f.specs);
         if f.ptrs > 0 {
-            self.unsupported(
-                &format!(
-                    "using the pointer `{}` returns (it has no body)",
-                    f.name.name
-                ),
-                span,
-            );
+            self.unsupported(&format!("using the pointer `{}` returns (it has no body)", f.name.name), span);
             return None;
         }
         if rct.is_aggregate() {
@@ -2224,10 +1629,7 @@ impl<'u> Lower<'u> {
                     _ => super::lower_agg::VLeaf::Ptr(Entity::Invalid),
                 });
             }
-            return Some(Ret::Agg(super::lower_agg::AggVal {
-                ty: rct,
-                leaves: vals,
-            }));
+            return Some(Ret::Agg(super::lower_agg::AggVal { ty: rct, leaves: vals }));
         }
         let rty = self.base_type(&f.specs);
         if rty == Ty::Void {
@@ -2248,11 +1650,7 @@ impl<'u> Lower<'u> {
 /// The arguments of the `__function_wide_invariant(e);` statements that end a function
 /// body (GPUVerify's rule: they come last; one elsewhere is refused where it is lowered).
 fn function_wide(stmts: &[Stmt]) -> Vec<Expr> {
-    let mut out: Vec<Expr> = stmts
-        .iter()
-        .rev()
-        .map_while(|s| annotation(s, "__function_wide_invariant").cloned())
-        .collect();
+    let mut out: Vec<Expr> = stmts.iter().rev().map_while(|s| annotation(s, "__function_wide_invariant").cloned()).collect();
     out.reverse();
     out
 }
@@ -2288,15 +1686,11 @@ const INVARIANTS: [(&str, bool); 4] = [
 /// A loop invariant annotation as a statement: its expression, and whether it is a
 /// candidate.
 fn invariant_stmt(s: &Stmt) -> Option<(&Expr, bool)> {
-    INVARIANTS
-        .iter()
-        .find_map(|(n, cand)| annotation(s, n).map(|e| (e, *cand)))
+    INVARIANTS.iter().find_map(|(n, cand)| annotation(s, n).map(|e| (e, *cand)))
 }
 
 fn invariant_call(e: &Expr) -> Option<(&Expr, bool)> {
-    INVARIANTS
-        .iter()
-        .find_map(|(n, cand)| call_annotation(e, n).map(|x| (x, *cand)))
+    INVARIANTS.iter().find_map(|(n, cand)| call_annotation(e, n).map(|x| (x, *cand)))
 }
 
 /// GPUVerify's invariants in a loop condition: `__invariant(a), __invariant(b), cond`
@@ -2310,9 +1704,7 @@ fn condition_invariants(c: &Expr) -> (Vec<(&Expr, bool)>, &Expr) {
     }
     items.push(cur);
     items.reverse();
-    let Some((cond, rest)) = items.split_last() else {
-        return (vec![], c);
-    };
+    let Some((cond, rest)) = items.split_last() else { return (vec![], c) };
     let invs: Option<Vec<(&Expr, bool)>> = rest.iter().map(|e| invariant_call(e)).collect();
     match invs {
         Some(invs) if !invs.is_empty() => (invs, cond),
@@ -2321,10 +1713,7 @@ fn condition_invariants(c: &Expr) -> (Vec<(&Expr, bool)>, &Expr) {
 }
 
 fn is_loop(s: &Stmt) -> bool {
-    matches!(
-        s.kind,
-        StmtKind::While(..) | StmtKind::For(..) | StmtKind::DoWhile(..)
-    )
+    matches!(s.kind, StmtKind::While(..) | StmtKind::For(..) | StmtKind::DoWhile(..))
 }
 
 pub(super) fn has_return(stmts: &[Stmt]) -> bool {
@@ -2346,10 +1735,7 @@ fn stmt_returns(s: &Stmt) -> bool {
         StmtKind::Return(_) => true,
         StmtKind::Block(b) => has_return(&b.stmts),
         StmtKind::If(_, t, e) => stmt_returns(t) || e.as_deref().is_some_and(stmt_returns),
-        StmtKind::While(_, b)
-        | StmtKind::DoWhile(b, _)
-        | StmtKind::For(_, _, _, b)
-        | StmtKind::Switch(_, b) => stmt_returns(b),
+        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::For(_, _, _, b) | StmtKind::Switch(_, b) => stmt_returns(b),
         _ => false,
     }
 }
@@ -2369,15 +1755,11 @@ fn assigned_names(b: Option<&Block>) -> HashSet<String> {
         }
     }
     let mut visit = |e: &Expr| match &e.kind {
-        ExprKind::Assign(_, l, _) | ExprKind::PreInc(_, l) | ExprKind::PostInc(_, l) => {
-            target(l, &mut out)
-        }
+        ExprKind::Assign(_, l, _) | ExprKind::PreInc(_, l) | ExprKind::PostInc(_, l) => target(l, &mut out),
         _ => {}
     };
     if let Some(b) = b {
-        b.stmts
-            .iter()
-            .for_each(|s| s.walk_exprs(&mut |e| e.walk(&mut visit)));
+        b.stmts.iter().for_each(|s| s.walk_exprs(&mut |e| e.walk(&mut visit)));
     }
     out
 }

@@ -13,32 +13,23 @@ use crate::span::Span;
 impl<'u> Lower<'u> {
     /// A two-thread annotation or access predicate call; `None` for any other name.
     pub(super) fn annotation_call(&mut self, n: &str, args: &[Expr], span: Span) -> Option<Val> {
-        let zero = Val {
-            e: k::Expr::num(0, span),
-            ty: Ty::Void,
-        };
+        let zero = Val { e: k::Expr::num(0, span), ty: Ty::Void };
         let arity = |l: &mut Self, k: usize| l.arity_ok(n, args.len(), k, span);
         Some(match n {
             // GPUVerify's two-thread annotations, over KPL's `other` and `enabled`.
-            "__enabled" | "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool"
-            | "__distinct_int" | "__all" | "__at_most_one"
+            "__enabled" | "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"
+            | "__at_most_one"
                 if !self.two_thread_ok =>
             {
                 self.unsupported(&format!("`{n}` outside an assertion, a checked pre- or postcondition or an invariant"), span);
-                Val {
-                    e: k::Expr::num(0, span),
-                    ty: Ty::Int,
-                }
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
             }
             "__enabled" => {
                 arity(self, 0);
-                Val {
-                    e: call(Builtin::Enabled, vec![], span),
-                    ty: Ty::Int,
-                }
+                Val { e: call(Builtin::Enabled, vec![], span), ty: Ty::Int }
             }
-            "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool"
-            | "__distinct_int" | "__all" | "__at_most_one" => {
+            "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"
+            | "__at_most_one" => {
                 if !arity(self, 1) {
                     return Some(zero);
                 }
@@ -64,28 +55,16 @@ impl<'u> Lower<'u> {
             }
             // GPUVerify's access predicates over KPL's `written`, `was_read`, `write_index`,
             // `read_index` (in assertions and invariants).
-            "__read"
-            | "__write"
-            | "__read_offset_bytes"
-            | "__write_offset_bytes"
-            | "__no_read"
-            | "__no_write"
-            | "__read_implies"
-            | "__write_implies" => {
-                let int0 = Val {
-                    e: k::Expr::num(0, span),
-                    ty: Ty::Int,
-                };
+            "__read" | "__write" | "__read_offset_bytes" | "__write_offset_bytes" | "__no_read" | "__no_write"
+            | "__read_implies" | "__write_implies" => {
+                let int0 = Val { e: k::Expr::num(0, span), ty: Ty::Int };
                 if !self.two_thread_ok {
                     self.unsupported(&format!("`{n}` outside an assertion, a checked pre- or postcondition or an invariant"), span);
                     return Some(int0);
                 }
                 let implies = n.ends_with("_implies");
                 if args.len() != if implies { 2 } else { 1 } {
-                    self.err(
-                        format!("`{n}` takes {} argument(s)", if implies { 2 } else { 1 }),
-                        span,
-                    );
+                    self.err(format!("`{n}` takes {} argument(s)", if implies { 2 } else { 1 }), span);
                     return Some(int0);
                 }
                 // As GPUVerify's, offsets count from the start of the array the pointer
@@ -104,45 +83,16 @@ impl<'u> Lower<'u> {
                 let of = |b: Builtin| call(b, vec![k::Expr::var(&array, span)], span);
                 let write = n.contains("write");
                 let e = match n {
-                    "__read" | "__write" => of(if write {
-                        Builtin::Written
-                    } else {
-                        Builtin::WasRead
-                    }),
-                    "__no_read" | "__no_write" => not(
-                        of(if write {
-                            Builtin::Written
-                        } else {
-                            Builtin::WasRead
-                        }),
-                        span,
-                    ),
+                    "__read" | "__write" => of(if write { Builtin::Written } else { Builtin::WasRead }),
+                    "__no_read" | "__no_write" => not(of(if write { Builtin::Written } else { Builtin::WasRead }), span),
                     "__read_offset_bytes" | "__write_offset_bytes" => {
                         // Every element is a 32-bit word (kpl models every scalar as one).
-                        let idx = of(if write {
-                            Builtin::WriteIndex
-                        } else {
-                            Builtin::ReadIndex
-                        });
-                        return Some(Val {
-                            e: bin(BinOp::Mul, idx, k::Expr::num(4, span), span),
-                            ty: Ty::UInt,
-                        });
+                        let idx = of(if write { Builtin::WriteIndex } else { Builtin::ReadIndex });
+                        return Some(Val { e: bin(BinOp::Mul, idx, k::Expr::num(4, span), span), ty: Ty::UInt });
                     }
                     _ => {
                         let c = self.cond(&args[1]);
-                        call(
-                            Builtin::Implies,
-                            vec![
-                                of(if write {
-                                    Builtin::Written
-                                } else {
-                                    Builtin::WasRead
-                                }),
-                                c,
-                            ],
-                            span,
-                        )
+                        call(Builtin::Implies, vec![of(if write { Builtin::Written } else { Builtin::WasRead }), c], span)
                     }
                 };
                 Val { e, ty: Ty::Int }
@@ -183,37 +133,25 @@ impl<'u> Lower<'u> {
         if !self.arity_ok(n, args.len(), want, span) {
             return;
         }
+        // Lowered into a scratch block that must stay empty: no effects, calls or guarded
+        // reads.
         let before = std::mem::replace(&mut self.two_thread_ok, true);
-        let mut emitted = Vec::new();
-        let expr = self.sub_block(|l| emitted.push(l.cond(&args[0])), span);
-        let mut insts_block = Vec::new();
-        let insts = self.sub_block(
-            |l| insts_block = args[1..].iter().map(|a| l.expr(a).e).collect::<Vec<_>>(),
-            span,
-        );
+        let mut lowered = Vec::new();
+        let scratch = self.sub_block(|l| lowered = args.iter().enumerate().map(|(i, a)| if i == 0 { l.cond(a) } else { l.expr(a).e }).collect(), span);
         self.two_thread_ok = before;
-        if !expr.stmts.is_empty() || !insts.stmts.is_empty() {
-            self.err(
-                "a barrier invariant must be free of side effects, calls and guarded reads",
-                span,
-            );
+        if !scratch.stmts.is_empty() {
+            self.err("a barrier invariant must be free of side effects, calls and guarded reads", span);
             return;
         }
-        if insts_block.iter().any(|e| e.has_reads()) {
-            self.err(
-                "a barrier invariant's instantiations cannot read arrays",
-                span,
-            );
+        let mut lowered = lowered.into_iter();
+        let Some(expr) = lowered.next() else { return };
+        let rest: Vec<k::Expr> = lowered.collect();
+        if let Some(i) = rest.iter().position(|e| e.has_reads()) {
+            self.err("a barrier invariant's instantiations cannot read arrays", args[i + 1].span);
             return;
         }
-        let insts = if binary {
-            insts_block.chunks(2).map(|c| c.to_vec()).collect()
-        } else {
-            insts_block.into_iter().map(|e| vec![e]).collect()
-        };
-        let expr = emitted.pop().unwrap_or_else(|| k::Expr::num(1, span));
-        self.pending_barrier_invariants
-            .push(k::BarrierInvariant { expr, insts, span });
+        let insts = rest.chunks(if binary { 2 } else { 1 }).map(|c| c.to_vec()).collect();
+        self.pending_barrier_invariants.push(k::BarrierInvariant { expr, insts, span });
     }
 
     /// A barrier the kernel writes: it takes the barrier invariants written before it.

@@ -49,12 +49,7 @@ pub(super) enum Place {
     Local(String, Ty),
     /// A word of an OpenCL `__constant` table (`Entity::Table`): its value, read-only.
     Const(k::Expr, Ty),
-    Elem {
-        array: String,
-        index: k::Expr,
-        elem: Ty,
-        readonly: bool,
-    },
+    Elem { array: String, index: k::Expr, elem: Ty, readonly: bool },
 }
 
 impl<'u> Lower<'u> {
@@ -63,31 +58,19 @@ impl<'u> Lower<'u> {
     /// Would lowering `e` emit statements (effects, calls, or guarded reads)?
     pub fn needs_statements(&self, e: &Expr) -> bool {
         match &e.kind {
-            ExprKind::Assign(..)
-            | ExprKind::PreInc(..)
-            | ExprKind::PostInc(..)
-            | ExprKind::Comma(..) => true,
+            ExprKind::Assign(..) | ExprKind::PreInc(..) | ExprKind::PostInc(..) | ExprKind::Comma(..) => true,
             ExprKind::Call(f, args) => {
-                let user =
-                    matches!(&f.kind, ExprKind::Ident(x) if self.funcs.contains_key(&x.name));
+                let user = matches!(&f.kind, ExprKind::Ident(x) if self.funcs.contains_key(&x.name));
                 user || args.iter().any(|a| self.needs_statements(a))
             }
             ExprKind::Binary(BOp::LAnd | BOp::LOr, a, b) => {
                 self.needs_statements(a) || self.needs_statements(b) || self.reads(b)
             }
             ExprKind::Cond(c, a, b) => {
-                self.needs_statements(c)
-                    || self.needs_statements(a)
-                    || self.needs_statements(b)
-                    || self.reads(a)
-                    || self.reads(b)
+                self.needs_statements(c) || self.needs_statements(a) || self.needs_statements(b) || self.reads(a) || self.reads(b)
             }
-            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
-                self.needs_statements(a) || self.needs_statements(b)
-            }
-            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => {
-                self.needs_statements(a)
-            }
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => self.needs_statements(a) || self.needs_statements(b),
+            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => self.needs_statements(a),
             _ => false,
         }
     }
@@ -111,9 +94,7 @@ impl<'u> Lower<'u> {
             return false;
         }
         // Calls that create state of their own when lowered are never tried.
-        if calls.iter().any(|n| {
-            n.starts_with("__syncthreads") || n.starts_with("async_") || n.starts_with("wait_group")
-        }) {
+        if calls.iter().any(|n| n.starts_with("__syncthreads") || n.starts_with("async_") || n.starts_with("wait_group")) {
             return true;
         }
         let (errors, warnings) = (self.errors.len(), self.warnings.len());
@@ -129,23 +110,15 @@ impl<'u> Lower<'u> {
     pub(super) fn reads(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => true,
-            ExprKind::Ident(x) => matches!(
-                self.lookup(&x.name),
-                Some(Entity::SharedScalar { .. } | Entity::Private { .. })
-            ),
+            ExprKind::Ident(x) => matches!(self.lookup(&x.name), Some(Entity::SharedScalar { .. } | Entity::Private { .. })),
             ExprKind::Call(f, args) => {
-                matches!(&f.kind, ExprKind::Ident(x) if self.funcs.contains_key(&x.name))
-                    || args.iter().any(|a| self.reads(a))
+                matches!(&f.kind, ExprKind::Ident(x) if self.funcs.contains_key(&x.name)) || args.iter().any(|a| self.reads(a))
             }
-            ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) | ExprKind::Assign(_, a, b) => {
-                self.reads(a) || self.reads(b)
-            }
+            ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) | ExprKind::Assign(_, a, b) => self.reads(a) || self.reads(b),
             ExprKind::Cond(a, b, c) => self.reads(a) || self.reads(b) || self.reads(c),
-            ExprKind::Member(a, _)
-            | ExprKind::Unary(_, a)
-            | ExprKind::Cast(_, a)
-            | ExprKind::PreInc(_, a)
-            | ExprKind::PostInc(_, a) => self.reads(a),
+            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::PreInc(_, a) | ExprKind::PostInc(_, a) => {
+                self.reads(a)
+            }
             _ => false,
         }
     }
@@ -163,18 +136,10 @@ impl<'u> Lower<'u> {
                 let up = bin(BinOp::Shl, x, k::Expr::num(keep, span), span);
                 call(Builtin::Ashr, vec![up, k::Expr::num(keep, span)], span)
             } else {
-                bin(
-                    BinOp::BitAnd,
-                    x,
-                    k::Expr::num((1u64 << bits) - 1, span),
-                    span,
-                )
+                bin(BinOp::BitAnd, x, k::Expr::num((1u64 << bits) - 1, span), span)
             };
         }
-        let v = Val {
-            e: v.e,
-            ty: v.ty.widen(),
-        };
+        let v = Val { e: v.e, ty: v.ty.widen() };
         match (v.ty, to) {
             (a, b) if a == b => v.e,
             (_, Ty::Void) => v.e,
@@ -184,10 +149,7 @@ impl<'u> Lower<'u> {
             }
             (Ty::Float, Ty::Int) => call(Builtin::Ftoi, vec![v.e], span),
             (Ty::Float, Ty::UInt) => call(Builtin::Ftou, vec![v.e], span),
-            (Ty::Float, Ty::Bool) => not(
-                call(Builtin::Feq, vec![v.e, k::Expr::num(0, span)], span),
-                span,
-            ),
+            (Ty::Float, Ty::Bool) => not(call(Builtin::Feq, vec![v.e, k::Expr::num(0, span)], span), span),
             (Ty::Int, Ty::Float) => call(Builtin::Itof, vec![v.e], span),
             (Ty::UInt | Ty::Bool, Ty::Float) => call(Builtin::Utof, vec![v.e], span),
             (_, Ty::Bool) => bin(BinOp::Ne, v.e, k::Expr::num(0, span), span),
@@ -200,10 +162,7 @@ impl<'u> Lower<'u> {
     pub fn to_cond(&mut self, v: Val) -> k::Expr {
         let span = v.e.span;
         match v.ty {
-            Ty::Float => not(
-                call(Builtin::Feq, vec![v.e, k::Expr::num(0, span)], span),
-                span,
-            ),
+            Ty::Float => not(call(Builtin::Feq, vec![v.e, k::Expr::num(0, span)], span), span),
             _ => v.e,
         }
     }
@@ -218,21 +177,11 @@ impl<'u> Lower<'u> {
             _ => None,
         };
         if let Some(sel) = ptr_sel(self, e) {
-            return bin(
-                BinOp::Ne,
-                k::Expr::var(&sel, e.span),
-                k::Expr::num(0, e.span),
-                e.span,
-            );
+            return bin(BinOp::Ne, k::Expr::var(&sel, e.span), k::Expr::num(0, e.span), e.span);
         }
         if let ExprKind::Unary(UOp::Not, a) = &e.kind {
             if let Some(sel) = ptr_sel(self, a) {
-                return bin(
-                    BinOp::Eq,
-                    k::Expr::var(&sel, e.span),
-                    k::Expr::num(0, e.span),
-                    e.span,
-                );
+                return bin(BinOp::Eq, k::Expr::var(&sel, e.span), k::Expr::num(0, e.span), e.span);
             }
         }
         let v = self.expr(e);
@@ -261,57 +210,36 @@ impl<'u> Lower<'u> {
         let c = self.assertion_cond(e);
         let emitted = self.blocks.pop().unwrap_or_default();
         if !emitted.is_empty() {
-            self.err(
-                format!("{what} must be free of side effects, calls and guarded reads"),
-                e.span,
-            );
+            self.err(format!("{what} must be free of side effects, calls and guarded reads"), e.span);
         } else if c.has_reads() {
             // GPUVerify's shared-state invariants: KPL's invariants are over locals.
-            self.unsupported(
-                &format!("{what} that reads an array (a shared-state invariant)"),
-                e.span,
-            );
+            self.unsupported(&format!("{what} that reads an array (a shared-state invariant)"), e.span);
         }
         c
     }
 
     /// Bind a value to a fresh local (to fix it before later effects).
     pub(super) fn bind_temp(&mut self, v: Val, span: Span) -> Val {
-        if matches!(
-            v.e.kind,
-            k::ExprKind::Num(_) | k::ExprKind::Var(_) | k::ExprKind::Special(..)
-        ) {
+        if matches!(v.e.kind, k::ExprKind::Num(_) | k::ExprKind::Var(_) | k::ExprKind::Special(..)) {
             return v;
         }
         let t = self.temp();
         self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);
-        Val {
-            e: k::Expr::var(&t, span),
-            ty: v.ty,
-        }
+        Val { e: k::Expr::var(&t, span), ty: v.ty }
     }
 
     // ---- expressions ----
 
     pub fn expr(&mut self, e: &Expr) -> Val {
         let v = self.expr_of(e);
-        Val {
-            e: v.e,
-            ty: v.ty.widen(),
-        }
+        Val { e: v.e, ty: v.ty.widen() }
     }
 
     fn expr_of(&mut self, e: &Expr) -> Val {
         let span = e.span;
-        let word = |n: u64, ty: Ty| Val {
-            e: k::Expr::num(n, span),
-            ty,
-        };
+        let word = |n: u64, ty: Ty| Val { e: k::Expr::num(n, span), ty };
         if self.is_pointer_update(e) {
-            self.unsupported(
-                "using the value of a pointer update (write it as a statement of its own)",
-                span,
-            );
+            self.unsupported("using the value of a pointer update (write it as a statement of its own)", span);
             return word(0, Ty::Int);
         }
         match &e.kind {
@@ -319,11 +247,7 @@ impl<'u> Lower<'u> {
                 if *v > u32::MAX as u64 {
                     self.err("this literal does not fit in 32 bits (kpl models every integer type as 32 bits)", span);
                 }
-                let ty = if *unsigned || *v > i32::MAX as u64 {
-                    Ty::UInt
-                } else {
-                    Ty::Int
-                };
+                let ty = if *unsigned || *v > i32::MAX as u64 { Ty::UInt } else { Ty::Int };
                 word(*v & 0xFFFF_FFFF, ty)
             }
             ExprKind::Float(bits) => word(*bits as u64, Ty::Float),
@@ -336,31 +260,21 @@ impl<'u> Lower<'u> {
             ExprKind::Ident(x) => self.ident(x, span),
             ExprKind::Member(base, m) => self.member(base, m, span),
             ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => match self.place(e) {
-                Some(Place::Elem {
-                    array, index, elem, ..
-                }) => Val {
-                    e: kx(
-                        k::ExprKind::Index(sp_id(&array, span), Box::new(index)),
-                        span,
-                    ),
-                    ty: elem,
-                },
+                Some(Place::Elem { array, index, elem, .. }) => {
+                    Val { e: kx(k::ExprKind::Index(sp_id(&array, span), Box::new(index)), span), ty: elem }
+                }
                 Some(Place::Const(e, ty)) => Val { e, ty },
                 _ => word(0, Ty::Int),
             },
             ExprKind::Call(f, args) => self.call(f, args, span),
             ExprKind::Unary(op, a) => self.unary(*op, a, span),
             ExprKind::PreInc(inc, a) => {
-                let Some(p) = self.place(a) else {
-                    return word(0, Ty::Int);
-                };
+                let Some(p) = self.place(a) else { return word(0, Ty::Int) };
                 self.increment(&p, *inc, span);
                 self.read_place(&p, span)
             }
             ExprKind::PostInc(inc, a) => {
-                let Some(p) = self.place(a) else {
-                    return word(0, Ty::Int);
-                };
+                let Some(p) = self.place(a) else { return word(0, Ty::Int) };
                 let old = self.read_place(&p, span);
                 let old = self.force_temp(old, span);
                 self.increment(&p, *inc, span);
@@ -372,9 +286,7 @@ impl<'u> Lower<'u> {
                     let _ = self.agg_assign(l, *op, r, span);
                     return self.not_scalar(&t, span);
                 }
-                let Some(p) = self.place(l) else {
-                    return word(0, Ty::Int);
-                };
+                let Some(p) = self.place(l) else { return word(0, Ty::Int) };
                 let v = self.assign(&p, *op, r, span);
                 v
             }
@@ -395,10 +307,7 @@ impl<'u> Lower<'u> {
                 let to = self.base_type(&t.specs);
                 let v = self.expr(a);
                 let ty = if to == Ty::Void { Ty::Void } else { to };
-                Val {
-                    e: self.convert(v, to, span),
-                    ty,
-                }
+                Val { e: self.convert(v, to, span), ty }
             }
             ExprKind::Comma(a, b) => {
                 self.expr_stmt(a);
@@ -419,86 +328,47 @@ impl<'u> Lower<'u> {
     pub(super) fn not_scalar(&mut self, t: &super::ctypes::CType, span: Span) -> Val {
         let name = self.type_name(t);
         self.err(format!("a `{name}` value where a scalar is needed"), span);
-        Val {
-            e: k::Expr::num(0, span),
-            ty: Ty::Int,
-        }
+        Val { e: k::Expr::num(0, span), ty: Ty::Int }
     }
 
     /// A temp holding the value now (a post-increment's old value).
     fn force_temp(&mut self, v: Val, span: Span) -> Val {
         let t = self.temp();
         self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);
-        Val {
-            e: k::Expr::var(&t, span),
-            ty: v.ty,
-        }
+        Val { e: k::Expr::var(&t, span), ty: v.ty }
     }
 
     fn ident(&mut self, x: &crate::ast::Ident, span: Span) -> Val {
         match self.lookup(&x.name) {
-            Some(Entity::Local { kpl, ty }) | Some(Entity::Param { kpl, ty }) => Val {
-                e: k::Expr::var(&kpl, span),
-                ty,
-            },
-            Some(Entity::SharedScalar { kpl, ty }) => Val {
-                e: kx(
-                    k::ExprKind::Index(sp_id(&kpl, span), Box::new(k::Expr::num(0, span))),
-                    span,
-                ),
-                ty,
-            },
+            Some(Entity::Local { kpl, ty }) | Some(Entity::Param { kpl, ty }) => Val { e: k::Expr::var(&kpl, span), ty },
+            Some(Entity::SharedScalar { kpl, ty }) => {
+                Val { e: kx(k::ExprKind::Index(sp_id(&kpl, span), Box::new(k::Expr::num(0, span))), span), ty }
+            }
             Some(Entity::Array { .. } | Entity::Table { .. }) => {
-                self.unsupported(
-                    &format!(
-                        "using the array `{}` as a value (pointers are CUDA.md tier 2)",
-                        x.name
-                    ),
-                    span,
-                );
-                Val {
-                    e: k::Expr::num(0, span),
-                    ty: Ty::Int,
-                }
+                self.unsupported(&format!("using the array `{}` as a value (pointers are CUDA.md tier 2)", x.name), span);
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
             }
             Some(Entity::Record { ty, .. }) => self.not_scalar(&ty, span),
-            Some(Entity::Private { kpl, base, ty }) => Val {
-                e: kx(
-                    k::ExprKind::Index(sp_id(&kpl, span), Box::new(k::Expr::var(&base, span))),
-                    span,
-                ),
-                ty,
-            },
-            Some(Entity::Invalid) => Val {
-                e: k::Expr::num(0, span),
-                ty: Ty::Int,
-            },
+            Some(Entity::Private { kpl, base, ty }) => {
+                Val { e: kx(k::ExprKind::Index(sp_id(&kpl, span), Box::new(k::Expr::var(&base, span))), span), ty }
+            }
+            Some(Entity::Invalid) => Val { e: k::Expr::num(0, span), ty: Ty::Int },
             // A pointer with several targets is tested (`cond`) or compared
             // (`pointer_compare`), never used as a number.
             Some(Entity::Ptr { .. }) => {
                 self.unsupported(&format!("using the pointer `{}` as a number (kpl compares pointers that may point into several arrays only with `NULL` and arrays)", x.name), span);
-                Val {
-                    e: k::Expr::num(0, span),
-                    ty: Ty::Int,
-                }
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
             }
             Some(Entity::PendingPtr { .. }) => {
                 self.pending_pointer(&Expr::new(ExprKind::Ident(x.clone()), span));
-                Val {
-                    e: k::Expr::num(0, span),
-                    ty: Ty::Int,
-                }
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
             }
             None if self.function_value(&x.name).is_some() => {
                 // A function used as a value: a function pointer.
-                Val {
-                    e: k::Expr::num(self.function_value(&x.name).unwrap_or(0), span),
-                    ty: Ty::UInt,
-                }
+                Val { e: k::Expr::num(self.function_value(&x.name).unwrap_or(0), span), ty: Ty::UInt }
             }
             None => {
-                let special =
-                    ["threadIdx", "blockIdx", "blockDim", "gridDim"].contains(&x.name.as_str());
+                let special = ["threadIdx", "blockIdx", "blockDim", "gridDim"].contains(&x.name.as_str());
                 let mut d = crate::Diagnostic::error(format!("`{}` is not declared", x.name), span);
                 if special {
                     d = d.with_help(format!("use a component, e.g. `{}.x`", x.name));
@@ -508,64 +378,37 @@ impl<'u> Lower<'u> {
                         .iter()
                         .map(|a| {
                             let g = kx(k::ExprKind::Special(Special::Gid, *a, true), span);
-                            bin(
-                                BinOp::Eq,
-                                g.clone(),
-                                call(Builtin::Other, vec![g], span),
-                                span,
-                            )
+                            bin(BinOp::Eq, g.clone(), call(Builtin::Other, vec![g], span), span)
                         })
                         .reduce(|x, y| bin(BinOp::LAnd, x, y, span))
                         .unwrap_or_else(|| k::Expr::num(1, span));
-                    return Val {
-                        e: same,
-                        ty: Ty::Int,
-                    };
+                    return Val { e: same, ty: Ty::Int };
                 } else if x.name == "warpSize" && self.o.dialect == Dialect::Cuda {
                     // The warp size of every NVIDIA GPU (and of kpl perf's default model).
-                    return Val {
-                        e: k::Expr::num(32, span),
-                        ty: Ty::Int,
-                    };
+                    return Val { e: k::Expr::num(32, span), ty: Ty::Int };
                 }
                 self.errors.push(d);
-                Val {
-                    e: k::Expr::num(0, span),
-                    ty: Ty::Int,
-                }
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
             }
         }
     }
 
     fn member(&mut self, base: &Expr, m: &crate::ast::Ident, span: Span) -> Val {
         let special = match &base.kind {
-            ExprKind::Ident(x)
-                if self.o.dialect == Dialect::Cuda && self.lookup(&x.name).is_none() =>
-            {
-                match x.name.as_str() {
-                    "threadIdx" => Some(Special::Lid),
-                    "blockIdx" => Some(Special::Gid),
-                    "blockDim" => Some(Special::Threads),
-                    "gridDim" => Some(Special::Groups),
-                    _ => None,
-                }
-            }
+            ExprKind::Ident(x) if self.o.dialect == Dialect::Cuda && self.lookup(&x.name).is_none() => match x.name.as_str() {
+                "threadIdx" => Some(Special::Lid),
+                "blockIdx" => Some(Special::Gid),
+                "blockDim" => Some(Special::Threads),
+                "gridDim" => Some(Special::Groups),
+                _ => None,
+            },
             _ => None,
         };
         match (special, axis(&m.name)) {
-            (Some(s), Some(a)) => Val {
-                e: kx(k::ExprKind::Special(s, a, true), span),
-                ty: Ty::UInt,
-            },
+            (Some(s), Some(a)) => Val { e: kx(k::ExprKind::Special(s, a, true), span), ty: Ty::UInt },
             (Some(_), None) => {
-                self.err(
-                    format!("no component `{}`: the components are x, y and z", m.name),
-                    m.span,
-                );
-                Val {
-                    e: k::Expr::num(0, span),
-                    ty: Ty::UInt,
-                }
+                self.err(format!("no component `{}`: the components are x, y and z", m.name), m.span);
+                Val { e: k::Expr::num(0, span), ty: Ty::UInt }
             }
             _ => {
                 let e = Expr::new(ExprKind::Member(Box::new(base.clone()), m.clone()), span);
@@ -574,22 +417,13 @@ impl<'u> Lower<'u> {
                     Some(Lv::Agg(t, _)) => self.not_scalar(&t, span),
                     Some(Lv::Array(_)) => {
                         self.unsupported("using an array or pointer field as a value", span);
-                        Val {
-                            e: k::Expr::num(0, span),
-                            ty: Ty::Int,
-                        }
+                        Val { e: k::Expr::num(0, span), ty: Ty::Int }
                     }
                     Some(Lv::PtrWord(_)) => {
                         self.unsupported("a pointer read from memory (kpl cannot tell which array it points into)", span);
-                        Val {
-                            e: k::Expr::num(0, span),
-                            ty: Ty::Int,
-                        }
+                        Val { e: k::Expr::num(0, span), ty: Ty::Int }
                     }
-                    None => Val {
-                        e: k::Expr::num(0, span),
-                        ty: Ty::Int,
-                    },
+                    None => Val { e: k::Expr::num(0, span), ty: Ty::Int },
                 }
             }
         }
@@ -599,39 +433,24 @@ impl<'u> Lower<'u> {
         if let (UOp::Addr, ExprKind::Ident(x)) = (op, &a.kind) {
             if let (None, Some(id)) = (self.lookup(&x.name), self.function_value(&x.name)) {
                 // `&f` of a function: the same function pointer as `f`.
-                return Val {
-                    e: k::Expr::num(id, span),
-                    ty: Ty::UInt,
-                };
+                return Val { e: k::Expr::num(id, span), ty: Ty::UInt };
             }
         }
         let v = self.expr(a);
         let ty = promote(v.ty);
         match op {
             UOp::Plus => Val { e: v.e, ty },
-            UOp::Neg if v.ty == Ty::Float => Val {
-                e: call(Builtin::Fneg, vec![v.e], span),
-                ty: Ty::Float,
-            },
-            UOp::Neg => Val {
-                e: kx(k::ExprKind::Unary(k::UnOp::Neg, Box::new(v.e)), span),
-                ty,
-            },
+            UOp::Neg if v.ty == Ty::Float => Val { e: call(Builtin::Fneg, vec![v.e], span), ty: Ty::Float },
+            UOp::Neg => Val { e: kx(k::ExprKind::Unary(k::UnOp::Neg, Box::new(v.e)), span), ty },
             UOp::Not => {
                 let c = self.to_cond(v);
-                Val {
-                    e: not(c, span),
-                    ty: Ty::Int,
-                }
+                Val { e: not(c, span), ty: Ty::Int }
             }
             UOp::BitNot if v.ty == Ty::Float => {
                 self.err("`~` needs an integer", span);
                 v
             }
-            UOp::BitNot => Val {
-                e: kx(k::ExprKind::Unary(k::UnOp::BitNot, Box::new(v.e)), span),
-                ty,
-            },
+            UOp::BitNot => Val { e: kx(k::ExprKind::Unary(k::UnOp::BitNot, Box::new(v.e)), span), ty },
             UOp::Addr => {
                 self.unsupported("taking an address with `&` (CUDA.md tier 2)", span);
                 v
@@ -667,23 +486,13 @@ impl<'u> Lower<'u> {
     /// An arithmetic, bitwise or comparison operator on two values.
     pub(super) fn arith(&mut self, op: BOp, va: Val, vb: Val, span: Span) -> Val {
         let shift = matches!(op, BOp::Shl | BOp::Shr);
-        let ty = if shift {
-            promote(va.ty)
-        } else {
-            Lower::common(va.ty, vb.ty)
-        };
+        let ty = if shift { promote(va.ty) } else { Lower::common(va.ty, vb.ty) };
         if ty == Ty::Float {
             if shift || matches!(op, BOp::Rem | BOp::BitAnd | BOp::BitOr | BOp::BitXor) {
                 self.err("this operator needs integer operands", span);
-                return Val {
-                    e: k::Expr::num(0, span),
-                    ty: Ty::Int,
-                };
+                return Val { e: k::Expr::num(0, span), ty: Ty::Int };
             }
-            let (x, y) = (
-                self.convert(va, Ty::Float, span),
-                self.convert(vb, Ty::Float, span),
-            );
+            let (x, y) = (self.convert(va, Ty::Float, span), self.convert(vb, Ty::Float, span));
             let f = |b: Builtin, args: Vec<k::Expr>| call(b, args, span);
             let (e, ty) = match op {
                 BOp::Add => (f(Builtin::Fadd, vec![x, y]), Ty::Float),
@@ -740,22 +549,12 @@ impl<'u> Lower<'u> {
         let ca = self.cond(a);
         if !self.emits_statements(b) && !self.reads(b) {
             let cb = self.cond(b);
-            let o = if op == BOp::LAnd {
-                BinOp::LAnd
-            } else {
-                BinOp::LOr
-            };
-            return Val {
-                e: bin(o, ca, cb, span),
-                ty: Ty::Int,
-            };
+            let o = if op == BOp::LAnd { BinOp::LAnd } else { BinOp::LOr };
+            return Val { e: bin(o, ca, cb, span), ty: Ty::Int };
         }
         let t = self.temp();
         let first = if op == BOp::LAnd { 0 } else { 1 };
-        self.emit(
-            k::StmtKind::Local(sp_id(&t, span), Some(k::Expr::num(first, span))),
-            span,
-        );
+        self.emit(k::StmtKind::Local(sp_id(&t, span), Some(k::Expr::num(first, span))), span);
         let guard = if op == BOp::LAnd { ca } else { not(ca, span) };
         let tb = self.sub_block(
             |l| {
@@ -766,10 +565,7 @@ impl<'u> Lower<'u> {
             b.span,
         );
         self.emit(k::StmtKind::If(guard, tb, None), span);
-        Val {
-            e: k::Expr::var(&t, span),
-            ty: Ty::Int,
-        }
+        Val { e: k::Expr::var(&t, span), ty: Ty::Int }
     }
 
     fn conditional(&mut self, c: &Expr, a: &Expr, b: &Expr, span: Span) -> Val {
@@ -779,13 +575,7 @@ impl<'u> Lower<'u> {
             let (va, vb) = (self.expr(a), self.expr(b));
             let ty = Lower::common(va.ty, vb.ty);
             let (x, y) = (self.convert(va, ty, span), self.convert(vb, ty, span));
-            return Val {
-                e: kx(
-                    k::ExprKind::Cond(Box::new(cv), Box::new(x), Box::new(y)),
-                    span,
-                ),
-                ty,
-            };
+            return Val { e: kx(k::ExprKind::Cond(Box::new(cv), Box::new(x), Box::new(y)), span), ty };
         }
         // The type of the result needs both branches' types: lower them into blocks first.
         let t = self.temp();
@@ -802,23 +592,14 @@ impl<'u> Lower<'u> {
         let finish = |l: &mut Self, mut blk: k::Block, v: Option<Val>| {
             if let Some(v) = v {
                 let e = l.convert(v, ty, span);
-                blk.stmts.push(k::Stmt {
-                    kind: k::StmtKind::Assign(sp_id(&t, span), e),
-                    span,
-                });
+                blk.stmts.push(k::Stmt { kind: k::StmtKind::Assign(sp_id(&t, span), e), span });
             }
             blk
         };
         let tb = finish(self, tb, then_val);
         let eb = finish(self, eb, else_val);
-        self.emit(
-            k::StmtKind::If(cv, tb, Some(Box::new(k::Else::Block(eb)))),
-            span,
-        );
-        Val {
-            e: k::Expr::var(&t, span),
-            ty,
-        }
+        self.emit(k::StmtKind::If(cv, tb, Some(Box::new(k::Else::Block(eb)))), span);
+        Val { e: k::Expr::var(&t, span), ty }
     }
 
     // ---- places: locals and array elements ----
@@ -832,37 +613,16 @@ impl<'u> Lower<'u> {
         let p = self.cond(pred);
         let p = self.bind_temp(Val { e: p, ty: Ty::Int }, span).e;
         let counter = self.fresh("__sync_count");
-        self.decls.push(k::Decl {
-            kind: k::DeclKind::Shared {
-                name: sp_id(&counter, span),
-                size: Some((1, span)),
-            },
-            span,
-        });
+        self.decls.push(k::Decl { kind: k::DeclKind::Shared { name: sp_id(&counter, span), size: Some((1, span)) }, span });
         let zero = || k::Expr::num(0, span);
         let elem = || zero();
         let is_first = Axis::ALL
             .iter()
-            .map(|a| {
-                bin(
-                    BinOp::Eq,
-                    kx(k::ExprKind::Special(Special::Lid, *a, true), span),
-                    zero(),
-                    span,
-                )
-            })
+            .map(|a| bin(BinOp::Eq, kx(k::ExprKind::Special(Special::Lid, *a, true), span), zero(), span))
             .reduce(|a, b| bin(BinOp::LAnd, a, b, span))
             .unwrap_or_else(zero);
         self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
-        let clear = self.sub_block(
-            |l| {
-                l.emit(
-                    k::StmtKind::Store(sp_id(&counter, span), elem(), zero()),
-                    span,
-                )
-            },
-            span,
-        );
+        let clear = self.sub_block(|l| l.emit(k::StmtKind::Store(sp_id(&counter, span), elem(), zero()), span), span);
         self.emit(k::StmtKind::If(is_first, clear, None), span);
         self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
         let add = k::Atomic {
@@ -877,16 +637,7 @@ impl<'u> Lower<'u> {
         self.emit(k::StmtKind::If(p, count, None), span);
         self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
         let total = self.temp();
-        self.emit(
-            k::StmtKind::Local(
-                sp_id(&total, span),
-                Some(kx(
-                    k::ExprKind::Index(sp_id(&counter, span), Box::new(elem())),
-                    span,
-                )),
-            ),
-            span,
-        );
+        self.emit(k::StmtKind::Local(sp_id(&total, span), Some(kx(k::ExprKind::Index(sp_id(&counter, span), Box::new(elem())), span))), span);
         let c = k::Expr::var(&total, span);
         let threads = Axis::ALL
             .iter()
@@ -906,17 +657,11 @@ impl<'u> Lower<'u> {
         match self.lvalue(e)? {
             Lv::Word(p) => Some(p),
             Lv::Array(_) => {
-                self.unsupported(
-                    "assigning to an array name (pointers are CUDA.md tier 2)",
-                    span,
-                );
+                self.unsupported("assigning to an array name (pointers are CUDA.md tier 2)", span);
                 None
             }
             Lv::PtrWord(_) => {
-                self.unsupported(
-                    "a pointer read from memory (kpl cannot tell which array it points into)",
-                    span,
-                );
+                self.unsupported("a pointer read from memory (kpl cannot tell which array it points into)", span);
                 None
             }
             Lv::Agg(t, _) => {
@@ -928,34 +673,13 @@ impl<'u> Lower<'u> {
 
     pub(super) fn read_place(&mut self, p: &Place, span: Span) -> Val {
         match p {
-            Place::Local(name, ty) => Val {
-                e: k::Expr::var(name, span),
-                ty: ty.widen(),
-            },
-            Place::Const(e, ty) => Val {
-                e: e.clone(),
-                ty: ty.widen(),
-            },
-            Place::Elem {
-                array, index, elem, ..
-            } => {
-                let raw = kx(
-                    k::ExprKind::Index(sp_id(array, span), Box::new(index.clone())),
-                    span,
-                );
+            Place::Local(name, ty) => Val { e: k::Expr::var(name, span), ty: ty.widen() },
+            Place::Const(e, ty) => Val { e: e.clone(), ty: ty.widen() },
+            Place::Elem { array, index, elem, .. } => {
+                let raw = kx(k::ExprKind::Index(sp_id(array, span), Box::new(index.clone())), span);
                 match elem {
                     // Memory starts arbitrary: a `char` element is the low bits of its word.
-                    Ty::Narrow { .. } => Val {
-                        e: self.convert(
-                            Val {
-                                e: raw,
-                                ty: Ty::Int,
-                            },
-                            *elem,
-                            span,
-                        ),
-                        ty: Ty::Int,
-                    },
+                    Ty::Narrow { .. } => Val { e: self.convert(Val { e: raw, ty: Ty::Int }, *elem, span), ty: Ty::Int },
                     _ => Val { e: raw, ty: *elem },
                 }
             }
@@ -965,26 +689,12 @@ impl<'u> Lower<'u> {
     pub(super) fn write_place(&mut self, p: &Place, v: k::Expr, span: Span) {
         match p {
             Place::Local(name, _) => self.emit(k::StmtKind::Assign(sp_id(name, span), v), span),
-            Place::Const(..) => self.err(
-                "writing to constant memory or through a `const` pointer",
-                span,
-            ),
-            Place::Elem {
-                array,
-                index,
-                readonly,
-                ..
-            } => {
+            Place::Const(..) => self.err("writing to constant memory or through a `const` pointer", span),
+            Place::Elem { array, index, readonly, .. } => {
                 if *readonly {
-                    self.err(
-                        "writing to constant memory or through a `const` pointer",
-                        span,
-                    );
+                    self.err("writing to constant memory or through a `const` pointer", span);
                 }
-                self.emit(
-                    k::StmtKind::Store(sp_id(array, span), index.clone(), v),
-                    span,
-                );
+                self.emit(k::StmtKind::Store(sp_id(array, span), index.clone(), v), span);
             }
         }
     }
@@ -992,25 +702,9 @@ impl<'u> Lower<'u> {
     /// An array element's index fixed in a temp, so it is computed once.
     fn pin(&mut self, p: Place, span: Span) -> Place {
         match p {
-            Place::Elem {
-                array,
-                index,
-                elem,
-                readonly,
-            } => {
-                let v = self.bind_temp(
-                    Val {
-                        e: index,
-                        ty: Ty::UInt,
-                    },
-                    span,
-                );
-                Place::Elem {
-                    array,
-                    index: v.e,
-                    elem,
-                    readonly,
-                }
+            Place::Elem { array, index, elem, readonly } => {
+                let v = self.bind_temp(Val { e: index, ty: Ty::UInt }, span);
+                Place::Elem { array, index: v.e, elem, readonly }
             }
             other => other,
         }
@@ -1018,10 +712,7 @@ impl<'u> Lower<'u> {
 
     fn increment(&mut self, p: &Place, inc: bool, span: Span) {
         let cur = self.read_place(p, span);
-        let one = Val {
-            e: k::Expr::num(1, span),
-            ty: Ty::Int,
-        };
+        let one = Val { e: k::Expr::num(1, span), ty: Ty::Int };
         let ty = place_ty(p);
         let v = self.arith(if inc { BOp::Add } else { BOp::Sub }, cur, one, span);
         let v = self.convert(v, ty, span);
@@ -1051,11 +742,7 @@ impl<'u> Lower<'u> {
             }
             Some(o) => {
                 let cur = self.read_place(p, span);
-                let cur = if self.needs_statements(r) {
-                    self.bind_temp(cur, span)
-                } else {
-                    cur
-                };
+                let cur = if self.needs_statements(r) { self.bind_temp(cur, span) } else { cur };
                 let rv = self.expr(r);
                 let v = self.arith(o, cur, rv, span);
                 self.convert(v, ty, span)
@@ -1085,24 +772,15 @@ impl<'u> Lower<'u> {
                         }
                         return;
                     }
-                    Lv::PtrWord(_) => {
-                        return self.unsupported("arithmetic on a pointer stored in memory", span)
-                    }
-                    Lv::Array(_) => {
-                        return self.unsupported(
-                            "assigning to an array name (pointers are CUDA.md tier 2)",
-                            span,
-                        )
-                    }
+                    Lv::PtrWord(_) => return self.unsupported("arithmetic on a pointer stored in memory", span),
+                    Lv::Array(_) => return self.unsupported("assigning to an array name (pointers are CUDA.md tier 2)", span),
                     Lv::Agg(t, _) => {
                         self.not_scalar(&t, span);
                         return;
                     }
                 };
                 let p = match &p {
-                    Place::Elem { .. } if op.is_some() || self.needs_statements(r) => {
-                        self.pin(p, span)
-                    }
+                    Place::Elem { .. } if op.is_some() || self.needs_statements(r) => self.pin(p, span),
                     _ => p,
                 };
                 let value = self.stored_value(&p, *op, r, span).e;
@@ -1138,15 +816,9 @@ impl<'u> Lower<'u> {
     // ---- calls: intrinsics, annotations, device functions ----
 
     fn call(&mut self, f: &Expr, args: &[Expr], span: Span) -> Val {
-        let zero = Val {
-            e: k::Expr::num(0, span),
-            ty: Ty::Void,
-        };
+        let zero = Val { e: k::Expr::num(0, span), ty: Ty::Void };
         // What a call that could not be lowered stands for (its error is reported).
-        let failed = || Val {
-            e: k::Expr::num(0, span),
-            ty: Ty::Int,
-        };
+        let failed = || Val { e: k::Expr::num(0, span), ty: Ty::Int };
         let direct = match &f.kind {
             ExprKind::Ident(x) if self.lookup(&x.name).is_none() => Some(x),
             _ => None,
@@ -1204,12 +876,7 @@ impl<'u> Lower<'u> {
                 // A work_group_barrier's memory scope (its second argument) is evaluated
                 // for its effects only.
                 if args.is_empty() || args.len() > 2 || (n == "barrier" && args.len() != 1) {
-                    self.err(
-                        format!(
-                            "`{n}` takes the fence flags (and, for work_group_barrier, a scope)"
-                        ),
-                        span,
-                    );
+                    self.err(format!("`{n}` takes the fence flags (and, for work_group_barrier, a scope)"), span);
                     return zero;
                 }
                 let fence = match self.const_eval(&args[0]) {
@@ -1218,15 +885,10 @@ impl<'u> Lower<'u> {
                         let v = self.expr(&args[0]);
                         let flags = self.bind_temp(v, span).e;
                         let bit = |b: u64| {
-                            let masked =
-                                bin(BinOp::BitAnd, flags.clone(), k::Expr::num(b, span), span);
+                            let masked = bin(BinOp::BitAnd, flags.clone(), k::Expr::num(b, span), span);
                             bin(BinOp::Ne, masked, k::Expr::num(0, span), span)
                         };
-                        k::Fence {
-                            shared: bit(1),
-                            global: bit(2),
-                            invariants: vec![],
-                        }
+                        k::Fence { shared: bit(1), global: bit(2), invariants: vec![] }
                     }
                 };
                 for a in &args[1..] {
@@ -1250,16 +912,8 @@ impl<'u> Lower<'u> {
             }
             "__assert" | "__assume" => {
                 if arity(self, 1) {
-                    let c = if n == "__assert" {
-                        self.assertion_cond(&args[0])
-                    } else {
-                        self.cond(&args[0])
-                    };
-                    let kind = if n == "__assert" {
-                        k::StmtKind::Assert(c)
-                    } else {
-                        k::StmtKind::Assume(c)
-                    };
+                    let c = if n == "__assert" { self.assertion_cond(&args[0]) } else { self.cond(&args[0]) };
+                    let kind = if n == "__assert" { k::StmtKind::Assert(c) } else { k::StmtKind::Assume(c) };
                     self.emit(kind, span);
                 }
                 zero
@@ -1280,19 +934,14 @@ impl<'u> Lower<'u> {
             }
             // Read where the function is entered (`function_wide`): an invariant of each loop.
             "__function_wide_invariant" => {
-                let at_end = self
-                    .frame_function_wide_spans()
-                    .contains(&args.first().map(|a| a.span).unwrap_or(span));
+                let at_end = self.frame_function_wide_spans().contains(&args.first().map(|a| a.span).unwrap_or(span));
                 if !at_end {
                     self.err("a `__function_wide_invariant` must come at the end of the function body (GPUVerify's rule)", span);
                 }
                 zero
             }
             "__invariant" | "__candidate_invariant" | "__candidate_global_invariant" => {
-                self.err(
-                    format!("an `{n}` must come just before a loop or first in its body"),
-                    span,
-                );
+                self.err(format!("an `{n}` must come just before a loop or first in its body"), span);
                 zero
             }
             "__implies" => {
@@ -1301,42 +950,27 @@ impl<'u> Lower<'u> {
                 }
                 let a = self.cond(&args[0]);
                 let b = self.cond(&args[1]);
-                Val {
-                    e: call(Builtin::Implies, vec![a, b], span),
-                    ty: Ty::Int,
-                }
+                Val { e: call(Builtin::Implies, vec![a, b], span), ty: Ty::Int }
             }
-            "__return_val_int" | "__return_val_bool" | "__return_val_funptr" => {
-                match self.frame().result.clone() {
-                    Some((r, ty)) => Val {
-                        e: k::Expr::var(&r, span),
-                        ty,
-                    },
-                    None => {
-                        self.err(
-                            format!("`{n}` outside the `__ensures` of a function with a result"),
-                            span,
-                        );
-                        zero
-                    }
+            "__return_val_int" | "__return_val_bool" | "__return_val_funptr" => match self.frame().result.clone() {
+                Some((r, ty)) => Val { e: k::Expr::var(&r, span), ty },
+                None => {
+                    self.err(format!("`{n}` outside the `__ensures` of a function with a result"), span);
+                    zero
                 }
-            }
+            },
             "__global_invariant" | "__axiom" => {
                 self.unsupported(&format!("`{n}` here (CUDA.md tier 2)"), span);
                 zero
             }
-            "get_local_id" | "get_group_id" | "get_local_size" | "get_num_groups"
-            | "get_global_id" | "get_global_size"
+            "get_local_id" | "get_group_id" | "get_local_size" | "get_num_groups" | "get_global_id" | "get_global_size"
                 if !cuda =>
             {
                 if !arity(self, 1) {
                     return zero;
                 }
                 let Some(d) = self.const_eval(&args[0]).filter(|d| (0..3).contains(d)) else {
-                    self.err(
-                        format!("`{n}` needs a constant dimension 0, 1 or 2"),
-                        args[0].span,
-                    );
+                    self.err(format!("`{n}` needs a constant dimension 0, 1 or 2"), args[0].span);
                     return zero;
                 };
                 let a = Axis::ALL[d as usize];
@@ -1346,22 +980,14 @@ impl<'u> Lower<'u> {
                     "get_group_id" => sp(Special::Gid),
                     "get_local_size" => sp(Special::Threads),
                     "get_num_groups" => sp(Special::Groups),
-                    "get_global_id" => bin(
-                        BinOp::Add,
-                        bin(BinOp::Mul, sp(Special::Gid), sp(Special::Threads), span),
-                        sp(Special::Lid),
-                        span,
-                    ),
+                    "get_global_id" => bin(BinOp::Add, bin(BinOp::Mul, sp(Special::Gid), sp(Special::Threads), span), sp(Special::Lid), span),
                     _ => bin(BinOp::Mul, sp(Special::Groups), sp(Special::Threads), span),
                 };
                 Val { e, ty: Ty::UInt }
             }
             "get_work_dim" if !cuda => {
                 let d = self.o.launch.map(|l| l.dims_used()).unwrap_or(1) as u64;
-                Val {
-                    e: k::Expr::num(d, span),
-                    ty: Ty::UInt,
-                }
+                Val { e: k::Expr::num(d, span), ty: Ty::UInt }
             }
             "min" | "max" | "umin" | "umax" => {
                 if !arity(self, 2) {
@@ -1372,24 +998,13 @@ impl<'u> Lower<'u> {
                 let (x, y) = (self.convert(a, ty, span), self.convert(b, ty, span));
                 let is_min = n.ends_with("min");
                 let e = match ty {
-                    Ty::Float => call(
-                        if is_min { Builtin::Fmin } else { Builtin::Fmax },
-                        vec![x, y],
-                        span,
-                    ),
+                    Ty::Float => call(if is_min { Builtin::Fmin } else { Builtin::Fmax }, vec![x, y], span),
                     Ty::Int => {
                         let lt = call(Builtin::Slt, vec![x.clone(), y.clone()], span);
                         let (p, q) = if is_min { (x, y) } else { (y, x) };
-                        kx(
-                            k::ExprKind::Cond(Box::new(lt), Box::new(p), Box::new(q)),
-                            span,
-                        )
+                        kx(k::ExprKind::Cond(Box::new(lt), Box::new(p), Box::new(q)), span)
                     }
-                    _ => call(
-                        if is_min { Builtin::Min } else { Builtin::Max },
-                        vec![x, y],
-                        span,
-                    ),
+                    _ => call(if is_min { Builtin::Min } else { Builtin::Max }, vec![x, y], span),
                 };
                 Val { e, ty }
             }
@@ -1402,13 +1017,7 @@ impl<'u> Lower<'u> {
                 let x = self.convert(v, Ty::Int, span);
                 let neg = kx(k::ExprKind::Unary(k::UnOp::Neg, Box::new(x.clone())), span);
                 let lt = call(Builtin::Slt, vec![x.clone(), k::Expr::num(0, span)], span);
-                Val {
-                    e: kx(
-                        k::ExprKind::Cond(Box::new(lt), Box::new(neg), Box::new(x)),
-                        span,
-                    ),
-                    ty: Ty::Int,
-                }
+                Val { e: kx(k::ExprKind::Cond(Box::new(lt), Box::new(neg), Box::new(x)), span), ty: Ty::Int }
             }
             "sqrtf" | "sqrt" | "fabsf" | "fabs" | "fminf" | "fmaxf" | "fmin" | "fmax" => {
                 let (b, k) = match n {
@@ -1425,20 +1034,12 @@ impl<'u> Lower<'u> {
                     let v = self.expr(a);
                     xs.push(self.convert(v, Ty::Float, span));
                 }
-                Val {
-                    e: call(b, xs, span),
-                    ty: Ty::Float,
-                }
+                Val { e: call(b, xs, span), ty: Ty::Float }
             }
             _ => {
                 let mut d = crate::Diagnostic::error(format!("no function named `{n}`"), name.span);
                 if n.starts_with("__shfl") || n == "__syncwarp" {
-                    d = crate::Diagnostic::error(
-                        format!(
-                            "`{n}`: warp-synchronous code is CUDA.md tier 2, not supported yet"
-                        ),
-                        name.span,
-                    );
+                    d = crate::Diagnostic::error(format!("`{n}`: warp-synchronous code is CUDA.md tier 2, not supported yet"), name.span);
                 } else {
                     d = d.with_help("kpl knows the file's functions, the thread ids, barriers, fences, atomics, GPUVerify's annotations, the math library and the integer built-ins (min, max, abs, clamp, add_sat, clz, popcount, rotate, mul24, ...)");
                 }

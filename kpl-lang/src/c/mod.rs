@@ -3,29 +3,29 @@
 //! the C source, so every later stage reports at C lines.
 
 pub mod annotations;
-pub mod ast;
 mod async_copy;
-mod ctypes;
-mod fnptr;
+pub mod ast;
 pub mod include;
 pub mod lexer;
+pub mod namespaces;
+mod ctypes;
+mod fnptr;
 mod lower;
 mod lower_agg;
 mod lower_annotations;
-mod lower_atomic;
 mod lower_builtins;
+mod lower_atomic;
 mod lower_expr;
-pub mod modular;
 mod multiptr;
-pub mod namespaces;
+pub mod modular;
+mod templates;
 mod nesting;
 mod pointers;
-pub mod pp;
 mod private;
-mod templates;
+mod uninit;
+pub mod pp;
 pub mod tokens;
 pub mod typedecls;
-mod uninit;
 
 use crate::diagnostic::Diagnostic;
 use crate::launch::Launch;
@@ -138,23 +138,11 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
         ],
     };
     let predefined: Vec<(&str, &str)> = LIMITS.iter().chain(predefined).copied().collect();
-    let pre = pp::preprocess(
-        src,
-        &o.defines,
-        &predefined,
-        &pp::Search {
-            main: &o.file,
-            dirs: &o.include_dirs,
-        },
-    );
+    let pre = pp::preprocess(src, &o.defines, &predefined, &pp::Search { main: &o.file, dirs: &o.include_dirs });
     let mut errors = pre.errors;
     let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
     errors.extend(terrs);
-    let toks = if o.dialect == Dialect::Cuda {
-        namespaces::flatten(toks)
-    } else {
-        toks
-    };
+    let toks = if o.dialect == Dialect::Cuda { namespaces::flatten(toks) } else { toks };
     let inst = templates::instantiate(toks, o.dialect, o.kernel.as_deref());
     errors.extend(inst.errors);
     let mut warnings = pre.warnings;
@@ -166,20 +154,12 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
         match (r, rec.into_iter().next()) {
             (Ok(fs), None) => Ok(fs),
             (_, Some(e)) => Err(to_diagnostic(e, src)),
-            (Err(e), None) => Err(to_diagnostic(
-                ErrorRecovery {
-                    error: e,
-                    dropped_tokens: vec![],
-                },
-                src,
-            )),
+            (Err(e), None) => Err(to_diagnostic(ErrorRecovery { error: e, dropped_tokens: vec![] }, src)),
         }
     };
     let parse_const = |toks: Vec<(usize, tokens::CTok, usize)>| {
         let mut rec = Vec::new();
-        let e = grammar::ExprParser::new()
-            .parse(&mut rec, toks.into_iter().map(Ok::<_, ()>))
-            .ok()?;
+        let e = grammar::ExprParser::new().parse(&mut rec, toks.into_iter().map(Ok::<_, ()>)).ok()?;
         rec.is_empty().then(|| ast::const_eval(&e)).flatten()
     };
     let (toks, types, terrs) = typedecls::resolve(toks, o.dialect, &parse_fields, &parse_const);
@@ -193,8 +173,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
         return (None, errors, warnings);
     }
     let mut recovered = Vec::new();
-    let result =
-        grammar::UnitParser::new().parse(&mut recovered, toks.into_iter().map(Ok::<_, ()>));
+    let result = grammar::UnitParser::new().parse(&mut recovered, toks.into_iter().map(Ok::<_, ()>));
     for r in recovered {
         errors.push(to_diagnostic(r, src));
     }
@@ -205,13 +184,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
             Some(u)
         }
         Err(e) => {
-            errors.push(to_diagnostic(
-                ErrorRecovery {
-                    error: e,
-                    dropped_tokens: vec![],
-                },
-                src,
-            ));
+            errors.push(to_diagnostic(ErrorRecovery { error: e, dropped_tokens: vec![] }, src));
             None
         }
     };
@@ -235,9 +208,7 @@ pub fn modular_checks(src: &str, o: &FrontOptions) -> Vec<modular::ModularCheck>
 /// Read, lower and check a CUDA or OpenCL kernel. `Err` holds every error found.
 pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> {
     let (unit, mut errors, mut warnings) = parse(src, o);
-    let Some(mut unit) = unit else {
-        return Err(errors);
-    };
+    let Some(mut unit) = unit else { return Err(errors) };
     annotations::filter(&mut unit, o.annotations);
     if !errors.is_empty() {
         return Err(errors);
@@ -268,29 +239,16 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
     if !problems.is_empty() {
         return Err(problems
             .into_iter()
-            .map(|d| Diagnostic {
-                message: format!("internal error in the C lowering: {}", d.message),
-                ..d
-            })
+            .map(|d| Diagnostic { message: format!("internal error in the C lowering: {}", d.message), ..d })
             .collect());
     }
     let core = core::to_core(&kernel);
-    Ok(Checked {
-        kernel,
-        core,
-        comments: Vec::new(),
-        warnings,
-        layouts: lowered.layouts,
-    })
+    Ok(Checked { kernel, core, comments: Vec::new(), warnings, layouts: lowered.layouts })
 }
 
 /// Tokens that start an expression, and binary operators: named as groups in messages.
-const EXPR_START: &[&str] = &[
-    "IDENT", "INT", "FLOAT", "CHAR", "\"(\"", "\"-\"", "\"!\"", "\"~\"",
-];
-const OPERATORS: &[&str] = &[
-    "\"+\"", "\"*\"", "\"/\"", "\"==\"", "\"<\"", "\"&&\"", "\"||\"", "\"=\"",
-];
+const EXPR_START: &[&str] = &["IDENT", "INT", "FLOAT", "CHAR", "\"(\"", "\"-\"", "\"!\"", "\"~\""];
+const OPERATORS: &[&str] = &["\"+\"", "\"*\"", "\"/\"", "\"==\"", "\"<\"", "\"&&\"", "\"||\"", "\"=\""];
 
 fn describe(expected: &[String]) -> String {
     let has = |t: &str| expected.iter().any(|e| e == t);
@@ -334,20 +292,11 @@ fn describe(expected: &[String]) -> String {
 
 fn to_diagnostic(r: ErrorRecovery<usize, tokens::CTok, ()>, src: &str) -> Diagnostic {
     match r.error {
-        ParseError::UnrecognizedToken {
-            token: (l, t, rr),
-            expected,
-        } => {
+        ParseError::UnrecognizedToken { token: (l, t, rr), expected } => {
             let e = describe(&expected);
-            let msg = if e.is_empty() {
-                format!("unexpected {t}")
-            } else {
-                format!("{e}, found {t}")
-            };
+            let msg = if e.is_empty() { format!("unexpected {t}") } else { format!("{e}, found {t}") };
             let mut d = Diagnostic::error(msg, Span::new(l, rr));
-            let newline_before = src[..l.min(src.len())]
-                .trim_end_matches([' ', '\t'])
-                .ends_with('\n');
+            let newline_before = src[..l.min(src.len())].trim_end_matches([' ', '\t']).ends_with('\n');
             if expected.iter().any(|x| x == "\";\"") && newline_before {
                 d = d.with_help("is a `;` missing at the end of the previous line?");
             }
@@ -355,15 +304,10 @@ fn to_diagnostic(r: ErrorRecovery<usize, tokens::CTok, ()>, src: &str) -> Diagno
         }
         ParseError::UnrecognizedEof { location, expected } => {
             let loc = location.min(src.len());
-            Diagnostic::error("unexpected end of file", Span::new(loc, loc))
-                .with_label(describe(&expected))
+            Diagnostic::error("unexpected end of file", Span::new(loc, loc)).with_label(describe(&expected))
         }
-        ParseError::ExtraToken { token: (l, t, rr) } => {
-            Diagnostic::error(format!("unexpected {t}"), Span::new(l, rr))
-        }
-        ParseError::InvalidToken { location } => {
-            Diagnostic::error("invalid token", Span::new(location, location + 1))
-        }
+        ParseError::ExtraToken { token: (l, t, rr) } => Diagnostic::error(format!("unexpected {t}"), Span::new(l, rr)),
+        ParseError::InvalidToken { location } => Diagnostic::error("invalid token", Span::new(location, location + 1)),
         ParseError::User { .. } => Diagnostic::error("syntax error", Span::new(0, 0)),
     }
 }

@@ -34,12 +34,7 @@ pub struct Search<'a> {
 
 /// Preprocess `src` (the main file and the headers gathered after it, `sources.rs`) with
 /// the given `-D` definitions (`NAME` or `NAME=VALUE`) and the dialect's predefined macros.
-pub fn preprocess(
-    src: &str,
-    defines: &[String],
-    predefined: &[(&str, &str)],
-    search: &Search,
-) -> Preprocessed {
+pub fn preprocess(src: &str, defines: &[String], predefined: &[(&str, &str)], search: &Search) -> Preprocessed {
     let segments = sources::segments(src);
     let (toks, mut errors) = lex(segments[0].text);
     let mut p = Pp {
@@ -64,11 +59,7 @@ pub fn preprocess(
     }
     let tokens = p.run(&toks);
     errors.extend(p.errors);
-    Preprocessed {
-        tokens,
-        errors,
-        warnings: p.warnings,
-    }
+    Preprocessed { tokens, errors, warnings: p.warnings }
 }
 
 /// The most tokens macro bodies may produce in one file: past it (a runaway macro that
@@ -120,25 +111,10 @@ impl Pp<'_> {
             t.span = Span::DUMMY;
         }
         let (name, params) = match name.split_once('(') {
-            Some((n, ps)) => (
-                n,
-                Some(
-                    ps.trim_end_matches(')')
-                        .split(',')
-                        .map(|p| p.trim().to_string())
-                        .collect(),
-                ),
-            ),
+            Some((n, ps)) => (n, Some(ps.trim_end_matches(')').split(',').map(|p| p.trim().to_string()).collect())),
             None => (name, None),
         };
-        self.macros.insert(
-            name.to_string(),
-            Macro {
-                params,
-                variadic: false,
-                body,
-            },
-        );
+        self.macros.insert(name.to_string(), Macro { params, variadic: false, body });
     }
 
     fn err(&mut self, msg: impl Into<String>, span: Span) {
@@ -186,9 +162,7 @@ impl Pp<'_> {
     /// Carry out a directive; gives the tokens of an included file.
     fn directive(&mut self, hash: Span, line: &[PTok], conds: &mut Vec<Cond>) -> Vec<PTok> {
         let active = conds.iter().all(|c| c.active);
-        let Some(name) = line.first() else {
-            return Vec::new();
-        };
+        let Some(name) = line.first() else { return Vec::new() };
         let rest = &line[1..];
         let span = hash.to(line.last().map(|t| t.span).unwrap_or(hash));
         match name.text.as_str() {
@@ -200,22 +174,12 @@ impl Pp<'_> {
                 } else {
                     let Some(id) = rest.first().filter(|t| t.kind == Kind::Ident) else {
                         self.err(format!("`#{}` needs a macro name", name.text), span);
-                        conds.push(Cond {
-                            taken: true,
-                            active: false,
-                            seen_else: false,
-                            span,
-                        });
+                        conds.push(Cond { taken: true, active: false, seen_else: false, span });
                         return Vec::new();
                     };
                     self.macros.contains_key(&id.text) == (name.text == "ifdef")
                 };
-                conds.push(Cond {
-                    taken: v,
-                    active: active && v,
-                    seen_else: false,
-                    span,
-                });
+                conds.push(Cond { taken: v, active: active && v, seen_else: false, span });
             }
             "elif" => {
                 let outer = conds.len() <= 1 || conds[..conds.len() - 1].iter().all(|c| c.active);
@@ -269,10 +233,7 @@ impl Pp<'_> {
             }
             "warning" => {
                 let msg: Vec<&str> = rest.iter().map(|t| t.text.as_str()).collect();
-                self.warnings.push(Diagnostic::warning(
-                    format!("#warning {}", msg.join(" ")),
-                    span,
-                ));
+                self.warnings.push(Diagnostic::warning(format!("#warning {}", msg.join(" ")), span));
             }
             other => self.err(format!("unknown preprocessor directive `#{other}`"), span),
         }
@@ -287,24 +248,12 @@ impl Pp<'_> {
     /// `#include "f"` or `#include <f>` (or a macro that expands to one): the file's
     /// tokens, preprocessed; nothing for a system header.
     fn include(&mut self, rest: &[PTok], span: Span) -> Vec<PTok> {
-        let direct = rest
-            .first()
-            .is_some_and(|t| t.kind == Kind::Str || punct(t, "<"));
-        let toks = if direct {
-            rest.to_vec()
-        } else {
-            self.expand(rest, &HashSet::new())
-        };
+        let direct = rest.first().is_some_and(|t| t.kind == Kind::Str || punct(t, "<"));
+        let toks = if direct { rest.to_vec() } else { self.expand(rest, &HashSet::new()) };
         let (name, quoted) = match toks.first() {
-            Some(t) if t.kind == Kind::Str && t.text.len() >= 2 => {
-                (t.text[1..t.text.len() - 1].to_string(), true)
-            }
+            Some(t) if t.kind == Kind::Str && t.text.len() >= 2 => (t.text[1..t.text.len() - 1].to_string(), true),
             Some(t) if punct(t, "<") && toks.iter().any(|t| punct(t, ">")) => {
-                let names: Vec<&str> = toks[1..]
-                    .iter()
-                    .take_while(|t| !punct(t, ">"))
-                    .map(|t| t.text.as_str())
-                    .collect();
+                let names: Vec<&str> = toks[1..].iter().take_while(|t| !punct(t, ">")).map(|t| t.text.as_str()).collect();
                 (names.concat(), false)
             }
             _ => {
@@ -316,11 +265,7 @@ impl Pp<'_> {
         let from_name = self.segments[from].shown(self.main);
         let found = include::candidates(from_name, &name, quoted, self.dirs)
             .iter()
-            .find_map(|c| {
-                self.segments
-                    .iter()
-                    .position(|g| g.name == Some(c.as_str()))
-            });
+            .find_map(|c| self.segments.iter().position(|g| g.name == Some(c.as_str())));
         let Some(k) = found else {
             if quoted && !include::is_system_header(&name) {
                 let d = Diagnostic::error(format!("cannot find `{name}`: it is not beside `{from_name}` nor in an `-I` directory"), span)
@@ -388,14 +333,7 @@ impl Pp<'_> {
             }
         }
         let body = rest[body_start.min(rest.len())..].to_vec();
-        self.macros.insert(
-            name.text.clone(),
-            Macro {
-                params,
-                variadic,
-                body,
-            },
-        );
+        self.macros.insert(name.text.clone(), Macro { params, variadic, body });
     }
 
     /// Expand macros in a token sequence; `off` holds the macros being expanded.
@@ -412,9 +350,7 @@ impl Pp<'_> {
         let mut i = 0;
         while i < toks.len() {
             let t = &toks[i];
-            let m = (t.kind == Kind::Ident && !off.contains(&t.text))
-                .then(|| self.macros.get(&t.text).cloned())
-                .flatten();
+            let m = (t.kind == Kind::Ident && !off.contains(&t.text)).then(|| self.macros.get(&t.text).cloned()).flatten();
             let Some(m) = m else {
                 out.push(t.clone());
                 i += 1;
@@ -488,14 +424,7 @@ impl Pp<'_> {
         None
     }
 
-    fn fit_args(
-        &mut self,
-        mut args: Vec<Vec<PTok>>,
-        params: &[String],
-        variadic: bool,
-        name: &str,
-        span: Span,
-    ) -> Vec<Vec<PTok>> {
+    fn fit_args(&mut self, mut args: Vec<Vec<PTok>>, params: &[String], variadic: bool, name: &str, span: Span) -> Vec<Vec<PTok>> {
         if params.is_empty() && args.len() == 1 && args[0].is_empty() {
             return Vec::new();
         }
@@ -504,44 +433,21 @@ impl Pp<'_> {
             let mut joined = Vec::new();
             for (k, a) in extra.into_iter().enumerate() {
                 if k > 0 {
-                    joined.push(PTok {
-                        kind: Kind::Punct,
-                        text: ",".into(),
-                        span,
-                        bol: false,
-                    });
+                    joined.push(PTok { kind: Kind::Punct, text: ",".into(), span, bol: false });
                 }
                 joined.extend(a);
             }
             args.push(joined);
         }
         if args.len() != params.len() {
-            self.err(
-                format!(
-                    "macro `{name}` takes {} argument(s) but {} were given",
-                    params.len(),
-                    args.len()
-                ),
-                span,
-            );
+            self.err(format!("macro `{name}` takes {} argument(s) but {} were given", params.len(), args.len()), span);
             args.resize(params.len(), Vec::new());
         }
         args
     }
 
-    fn substitute(
-        &mut self,
-        body: &[PTok],
-        params: &[String],
-        args: &[Vec<PTok>],
-        off: &HashSet<String>,
-        span: Span,
-    ) -> Vec<PTok> {
-        let param = |t: &PTok| {
-            (t.kind == Kind::Ident)
-                .then(|| params.iter().position(|p| *p == t.text))
-                .flatten()
-        };
+    fn substitute(&mut self, body: &[PTok], params: &[String], args: &[Vec<PTok>], off: &HashSet<String>, span: Span) -> Vec<PTok> {
+        let param = |t: &PTok| (t.kind == Kind::Ident).then(|| params.iter().position(|p| *p == t.text)).flatten();
         let mut out: Vec<PTok> = Vec::new();
         let mut i = 0;
         while i < body.len() {
@@ -550,12 +456,7 @@ impl Pp<'_> {
             if punct(t, "#") {
                 if let Some(k) = body.get(i + 1).and_then(param) {
                     let text: Vec<&str> = args[k].iter().map(|a| a.text.as_str()).collect();
-                    out.push(PTok {
-                        kind: Kind::Str,
-                        text: format!("{:?}", text.join(" ")),
-                        span,
-                        bol: false,
-                    });
+                    out.push(PTok { kind: Kind::Str, text: format!("{:?}", text.join(" ")), span, bol: false });
                     i += 2;
                     continue;
                 }
@@ -567,17 +468,10 @@ impl Pp<'_> {
                         Some(k) => args[k].clone(),
                         None => vec![next.clone()],
                     };
-                    let joined = format!(
-                        "{}{}",
-                        left.text,
-                        right.first().map(|r| r.text.as_str()).unwrap_or("")
-                    );
+                    let joined = format!("{}{}", left.text, right.first().map(|r| r.text.as_str()).unwrap_or(""));
                     let (mut toks, errs) = lex(&joined);
                     if !errs.is_empty() || toks.len() != 1 {
-                        self.err(
-                            format!("`##` does not make one token from `{joined}`"),
-                            span,
-                        );
+                        self.err(format!("`##` does not make one token from `{joined}`"), span);
                     }
                     for tk in &mut toks {
                         tk.span = span;
@@ -600,11 +494,7 @@ impl Pp<'_> {
                         out.extend(self.expand(&a, off));
                     }
                 }
-                None => out.push(PTok {
-                    span,
-                    bol: false,
-                    ..t.clone()
-                }),
+                None => out.push(PTok { span, bol: false, ..t.clone() }),
             }
             i += 1;
         }
@@ -620,26 +510,15 @@ impl Pp<'_> {
             let t = &toks[i];
             if t.kind == Kind::Ident && t.text == "defined" {
                 let (name, skip) = match (toks.get(i + 1), toks.get(i + 2), toks.get(i + 3)) {
-                    (Some(o), Some(n), Some(c)) if punct(o, "(") && punct(c, ")") => {
-                        (n.text.clone(), 4)
-                    }
+                    (Some(o), Some(n), Some(c)) if punct(o, "(") && punct(c, ")") => (n.text.clone(), 4),
                     (Some(n), _, _) if n.kind == Kind::Ident => (n.text.clone(), 2),
                     _ => {
                         self.err("`defined` needs a macro name", t.span);
                         return 0;
                     }
                 };
-                let v = if self.macros.contains_key(&name) {
-                    "1"
-                } else {
-                    "0"
-                };
-                pre.push(PTok {
-                    kind: Kind::Number,
-                    text: v.into(),
-                    span: t.span,
-                    bol: false,
-                });
+                let v = if self.macros.contains_key(&name) { "1" } else { "0" };
+                pre.push(PTok { kind: Kind::Number, text: v.into(), span: t.span, bol: false });
                 i += skip;
                 continue;
             }
@@ -647,11 +526,7 @@ impl Pp<'_> {
             i += 1;
         }
         let toks = self.expand(&pre, &HashSet::new());
-        let mut e = CondExpr {
-            toks: &toks,
-            pos: 0,
-            err: None,
-        };
+        let mut e = CondExpr { toks: &toks, pos: 0, err: None };
         let v = e.ternary();
         if e.err.is_none() && e.pos < toks.len() {
             e.err = Some(format!("unexpected `{}` in `#if`", toks[e.pos].text));
@@ -665,13 +540,7 @@ impl Pp<'_> {
 }
 
 fn relocate(body: &[PTok], span: Span) -> Vec<PTok> {
-    body.iter()
-        .map(|t| PTok {
-            span,
-            bol: false,
-            ..t.clone()
-        })
-        .collect()
+    body.iter().map(|t| PTok { span, bol: false, ..t.clone() }).collect()
 }
 
 /// `#if` expressions: C integer constant expressions over i64.
@@ -776,22 +645,19 @@ impl CondExpr<'_> {
             return v;
         }
         let Some(t) = self.toks.get(self.pos) else {
-            self.err
-                .get_or_insert("`#if` expression ends too early".into());
+            self.err.get_or_insert("`#if` expression ends too early".into());
             return 0;
         };
         self.pos += 1;
         match t.kind {
             Kind::Number => parse_int(&t.text).map(|v| v as i64).unwrap_or_else(|| {
-                self.err
-                    .get_or_insert(format!("`{}` is not an integer", t.text));
+                self.err.get_or_insert(format!("`{}` is not an integer", t.text));
                 0
             }),
             Kind::Char => char_value(&t.text).unwrap_or(0) as i64,
             Kind::Ident => 0,
             _ => {
-                self.err
-                    .get_or_insert(format!("unexpected `{}` in `#if`", t.text));
+                self.err.get_or_insert(format!("unexpected `{}` in `#if`", t.text));
                 0
             }
         }

@@ -1,17 +1,16 @@
-//pass
-//--local_size=64 --num_groups=4
-
-// A binary barrier invariant: distinct threads of a group hold distinct values, read
-// through the partner's own element (A[other(lid)]), which the partner accessed.
-__kernel void distinct(__global int *out) {
-  __local int A[64];
-  A[get_local_id(0)] = get_local_id(0) * 2;
-  __barrier_invariant_binary_1(A[get_local_id(0)] != A[__other_int(get_local_id(0))],
-    get_local_id(0), __other_int(get_local_id(0)));
+// args: --local_size=64 --num_groups=1
+// Barrier invariants go with the next barrier: unary ones with their instantiations,
+// binary ones with pairs; __read_permission is a read of the element.
+#define tid get_local_id(0)
+kernel void foo(local int *A, local int *B) {
+  A[tid] = tid;
+  __barrier_invariant_2(A[tid] == tid, tid, (tid + 1) % 64);
+  __barrier_invariant_binary_1(A[tid] != A[__other_int(tid)], tid, __other_int(tid));
   barrier(CLK_LOCAL_MEM_FENCE);
-  A[get_local_id(0)] = A[get_local_id(0)] + 1;
-  __barrier_invariant_binary_1(A[get_local_id(0)] != A[__other_int(get_local_id(0))],
-    get_local_id(0), __other_int(get_local_id(0)));
+  if (tid % 2 == 0) {
+    B[tid] = A[(tid + 1) % 64];
+  }
+  __read_permission(int, B[tid]);
+  __barrier_invariant_1(__implies(tid % 2 == 0, B[tid] == (tid + 1) % 64), tid);
   barrier(CLK_LOCAL_MEM_FENCE);
-  out[get_global_id(0)] = A[get_local_id(0)];
 }
