@@ -240,12 +240,13 @@ pub fn run(a: Args) -> Exit {
     }
 }
 
-/// The first assertion or invariant that speaks of two threads, if any.
+/// The first assertion or invariant that speaks of two threads (or of disabled ones), if any.
 fn two_thread_assertion(p: &kpl_semantics::Program) -> Option<kpl_lang::Span> {
     use kpl_semantics::ir::{St, StKind};
     fn walk(b: &[St], p: &kpl_semantics::Program) -> Option<kpl_lang::Span> {
         b.iter().find_map(|s| match &s.kind {
-            StKind::Assert(e) | StKind::Assume(e) if e.two_thread() || e.verifier_only() => Some(p.stmts[s.id as usize].span),
+            StKind::Assert(_, true) => Some(p.stmts[s.id as usize].span),
+            StKind::Assert(e, _) | StKind::Assume(e) if e.two_thread() || e.verifier_only() => Some(p.stmts[s.id as usize].span),
             StKind::If { then, els, .. } => walk(then, p).or_else(|| walk(els, p)),
             StKind::While { invariants, body, .. } => {
                 invariants.iter().find(|(e, _)| e.two_thread() || e.verifier_only()).map(|(_, id)| p.stmts[*id as usize].span).or_else(|| walk(body, p))

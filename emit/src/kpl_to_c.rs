@@ -391,8 +391,12 @@ impl Em<'_> {
             StmtKind::Return => {
                 let _ = writeln!(self.out, "{pad}return;");
             }
-            StmtKind::Assert(e) | StmtKind::Assume(e) => {
-                let what = if matches!(s.kind, StmtKind::Assert(_)) { "assert" } else { "assume" };
+            StmtKind::Assert(e, _) | StmtKind::Assume(e) => {
+                let what = match s.kind {
+                    StmtKind::Assert(_, true) => "global assert",
+                    StmtKind::Assert(..) => "assert",
+                    _ => "assume",
+                };
                 let _ = writeln!(self.out, "{pad}/* {what} {} */", kpl_lang::printer::print_expr(e).replace("*/", "* /"));
             }
             StmtKind::Error => {}

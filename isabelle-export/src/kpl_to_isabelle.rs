@@ -57,11 +57,15 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
             }
             StmtKind::Atomic(_) => Some((s.span, "the Isabelle export does not model atomics yet")),
             StmtKind::Havoc(_) => Some((s.span, "the Isabelle export does not model `havoc` (arbitrary values) yet")),
-            StmtKind::Assert(e) | StmtKind::Assume(e) if two_thread(e) => {
+            StmtKind::Assert(_, true) => Some((s.span, "the Isabelle export does not model `global assert` (checked by disabled threads too) yet")),
+            StmtKind::Assert(e, _) | StmtKind::Assume(e) if two_thread(e) => {
                 Some((s.span, "the Isabelle export does not model two-thread assertions, assumptions or access predicates yet"))
             }
             StmtKind::While { invariants, .. } if invariants.iter().any(two_thread) => {
                 Some((s.span, "the Isabelle export does not model two-thread invariants or access predicates yet"))
+            }
+            StmtKind::While { invariants, .. } if invariants.iter().any(|i| i.has_reads()) => {
+                Some((s.span, "the Isabelle export does not model loop invariants that read arrays yet"))
             }
             StmtKind::If(_, t, e) => block(t).or_else(|| match e.as_deref() {
                 Some(Else::Block(b)) => block(b),
@@ -247,7 +251,7 @@ impl Printer {
             StmtKind::Break => "SBreak".into(),
             StmtKind::Continue => "SContinue".into(),
             StmtKind::Return => "SReturn".into(),
-            StmtKind::Assert(e) => format!("(SAssert {})", self.expr(e)),
+            StmtKind::Assert(e, _) => format!("(SAssert {})", self.expr(e)),
             StmtKind::Assume(e) => format!("(SAssume {})", self.expr(e)),
             StmtKind::Error => "SSkip".into(),
         }

@@ -86,7 +86,9 @@ pub enum StmtKind {
     Break,
     Continue,
     Return,
-    Assert(Expr),
+    /// `assert e;`, checked by each enabled thread; `global assert e;` (the flag), checked
+    /// by every thread of the launch, enabled or not (GPUVerify's `__global_assert`).
+    Assert(Expr, bool),
     Assume(Expr),
     /// `havoc x;`: the local `x` takes an arbitrary value, chosen per thread (C's
     /// indeterminate values, results of functions without a body).
@@ -553,6 +555,12 @@ impl Expr {
         self.walk(&mut |e| found |= matches!(e.kind, ExprKind::Index(..)));
         found
     }
+    /// Does it use `other` or `enabled` (speak of two threads)?
+    pub fn two_thread(&self) -> bool {
+        let mut found = false;
+        self.walk(&mut |e| found |= matches!(&e.kind, ExprKind::Call(f, _) if Builtin::from_name(&f.name).is_some_and(Builtin::is_two_thread)));
+        found
+    }
     /// Visit every sub-expression, parents first.
     pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
         f(self);
@@ -575,6 +583,31 @@ impl Expr {
 }
 
 impl Kernel {
+    /// Can an assertion observe a disabled thread's locals: is there a `global assert`, or
+    /// `other`/`enabled` in an assertion, assumption, loop invariant or barrier invariant?
+    /// Then a declaration gives its local a value in every thread (interpreter and
+    /// verifier alike); otherwise nothing can tell what a disabled thread holds.
+    pub fn observes_disabled(&self) -> bool {
+        fn block(b: &Block) -> bool {
+            b.stmts.iter().any(|s| match &s.kind {
+                StmtKind::Assert(_, true) => true,
+                StmtKind::Assert(e, false) | StmtKind::Assume(e) => e.two_thread(),
+                StmtKind::If(_, t, e) => {
+                    block(t)
+                        || match e.as_deref() {
+                            Some(Else::Block(b)) => block(b),
+                            Some(Else::If(s)) => block(&Block { stmts: vec![(*s).clone()], span: s.span }),
+                            None => false,
+                        }
+                }
+                StmtKind::While { invariants, body, .. } => invariants.iter().any(Expr::two_thread) || block(body),
+                StmtKind::Barrier(f) => f.invariants.iter().any(|i| i.expr.two_thread()),
+                _ => false,
+            })
+        }
+        self.procs.iter().any(|p| block(&p.body)) || block(&self.main)
+    }
+
     /// The `groups:` and `threads:` declarations, as written (1 for missing dimensions).
     pub fn declared_dims(&self, threads: bool) -> Option<[u64; 3]> {
         self.decls.iter().find_map(|d| match (&d.kind, threads) {

@@ -236,12 +236,6 @@ impl Checker {
                     self.two_thread_ok = true;
                     self.expr(inv);
                     self.two_thread_ok = false;
-                    if inv.has_reads() {
-                        self.err(
-                            Diagnostic::error("an `invariant` cannot read arrays", inv.span)
-                                .with_help("invariants are over locals, params and ids; copy the value into a local first"),
-                        );
-                    }
                 }
                 self.block(body, Ctx { loops: ctx.loops + 1, ..ctx }, true);
             }
@@ -295,10 +289,16 @@ impl Checker {
                 Diagnostic::error("`return` in `main`", s.span)
                     .with_help("`main` cannot return (as in the paper); use `if` to skip the rest"),
             ),
-            StmtKind::Assert(e) | StmtKind::Assume(e) => {
+            StmtKind::Assert(e, _) | StmtKind::Assume(e) => {
                 self.two_thread_ok = true;
                 self.expr(e);
                 self.two_thread_ok = false;
+                if matches!(s.kind, StmtKind::Assert(_, true)) && e.has_reads() {
+                    self.err(
+                        Diagnostic::error("a `global assert` cannot read arrays", e.span)
+                            .with_help("disabled threads check it too, and they make no accesses; read into a local first"),
+                    );
+                }
             }
             StmtKind::Atomic(a) => {
                 self.array(&a.array);

@@ -51,11 +51,10 @@ pub fn is_core(k: &Kernel) -> bool {
                         None => true,
                     }
             }
-            StmtKind::While { cond, invariants, candidates, body } => {
-                !cond.has_reads() && invariants.iter().chain(candidates).all(|i| !i.has_reads()) && block(body)
-            }
+            // An invariant's reads are the thread's view, not accesses: they stay.
+            StmtKind::While { cond, body, .. } => !cond.has_reads() && block(body),
             StmtKind::Call(_, args) => args.iter().all(|a| !a.has_reads()),
-            StmtKind::Assert(e) | StmtKind::Assume(e) => !e.has_reads(),
+            StmtKind::Assert(e, _) | StmtKind::Assume(e) => !e.has_reads(),
             StmtKind::Barrier(f) => !f.shared.has_reads() && !f.global.has_reads(),
             StmtKind::Atomic(a) => !a.index.has_reads() && a.args.iter().all(|e| !e.has_reads()),
             _ => true,
@@ -173,7 +172,7 @@ impl Desugar {
                 }
             }
             StmtKind::Call(f, args) => StmtKind::Call(f.clone(), args.iter().map(|a| self.hoist(a, out)).collect()),
-            StmtKind::Assert(e) => StmtKind::Assert(self.hoist(e, out)),
+            StmtKind::Assert(e, global) => StmtKind::Assert(self.hoist(e, out), *global),
             StmtKind::Assume(e) => StmtKind::Assume(self.hoist(e, out)),
             StmtKind::Atomic(a) => {
                 let index = self.hoist(&a.index, out);
@@ -267,7 +266,7 @@ fn stmt_names(s: &Stmt, used: &mut HashSet<String>) {
             used.insert(f.name.clone());
             args.iter().for_each(|a| expr_names(a, used));
         }
-        StmtKind::Assert(e) | StmtKind::Assume(e) => expr_names(e, used),
+        StmtKind::Assert(e, _) | StmtKind::Assume(e) => expr_names(e, used),
         StmtKind::Barrier(f) => {
             expr_names(&f.shared, used);
             expr_names(&f.global, used);
@@ -371,7 +370,7 @@ impl StripSpans {
                 self.id(f);
                 args.iter_mut().for_each(|a| self.expr(a))
             }
-            StmtKind::Assert(e) | StmtKind::Assume(e) => self.expr(e),
+            StmtKind::Assert(e, _) | StmtKind::Assume(e) => self.expr(e),
             StmtKind::Barrier(f) => {
                 self.expr(&mut f.shared);
                 self.expr(&mut f.global);

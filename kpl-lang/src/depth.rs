@@ -66,7 +66,7 @@ impl Nested for Stmt {
     }
     fn children<'a>(&'a self, out: &mut Vec<&'a dyn Nested>) {
         match &self.kind {
-            StmtKind::Local(_, Some(e)) | StmtKind::Assign(_, e) | StmtKind::Assert(e) | StmtKind::Assume(e) => out.push(e),
+            StmtKind::Local(_, Some(e)) | StmtKind::Assign(_, e) | StmtKind::Assert(e, _) | StmtKind::Assume(e) => out.push(e),
             StmtKind::Store(_, i, e) => out.extend([i as &dyn Nested, e]),
             StmtKind::If(c, t, e) => {
                 out.extend([c as &dyn Nested, t]);

@@ -393,7 +393,7 @@ impl Gen {
                 out.push(stmt(StmtKind::Local(id(&x), Some(e))));
                 self.declare(&x, false);
                 let lt = bin(BinOp::Lt, special(Special::Lid, Axis::X), special(Special::Threads, Axis::X));
-                out.push(stmt(StmtKind::Assert(lt)));
+                out.push(stmt(StmtKind::Assert(lt, false)));
             }
         }
     }

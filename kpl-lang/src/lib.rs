@@ -34,3 +34,4 @@ pub mod rng;
 pub mod ops;
 pub mod sexp;
 pub mod perf_model;
+pub mod partner;

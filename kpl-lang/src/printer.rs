@@ -236,7 +236,10 @@ impl Printer<'_> {
             StmtKind::Break => RcDoc::text("break;"),
             StmtKind::Continue => RcDoc::text("continue;"),
             StmtKind::Return => RcDoc::text("return;"),
-            StmtKind::Assert(e) => RcDoc::text("assert ").append(expr(e, 0)).append(RcDoc::text(";")).group(),
+            StmtKind::Assert(e, global) => RcDoc::text(if *global { "global assert " } else { "assert " })
+                .append(expr(e, 0))
+                .append(RcDoc::text(";"))
+                .group(),
             StmtKind::Assume(e) => RcDoc::text("assume ").append(expr(e, 0)).append(RcDoc::text(";")).group(),
             StmtKind::Havoc(x) => RcDoc::text(format!("havoc {};", x.name)),
             StmtKind::Error => RcDoc::text("/* unparsable statement */"),

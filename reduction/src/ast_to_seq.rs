@@ -107,6 +107,10 @@ pub(crate) struct Builder<'k> {
     /// Per array read by a barrier invariant: an index thread 1 has not accessed since the
     /// last barrier (`barrier_invariants.rs`).
     pub(crate) not_accessed: Vec<Option<[VarId; 2]>>,
+    /// An assertion observes disabled threads (`Kernel::observes_disabled`): a local
+    /// declared by a read is 0 in a thread that does not run the read, as in the
+    /// interpreter.
+    observes_disabled: bool,
 }
 
 /// Build the sequential program of a checked kernel's core form.
@@ -143,6 +147,7 @@ pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
         same_warp: None,
         enabled: None,
         not_accessed: Vec::new(),
+        observes_disabled: core.observes_disabled(),
     };
     b.prelude(&chosen);
     let main = &core.main;
@@ -510,10 +515,17 @@ impl<'k> Builder<'k> {
                 self.assign(v[1], Expr::Word(0));
             }
             StmtKind::Local(x, Some(e)) => {
-                // A fresh location: its value in a disabled thread is never observed, so the
-                // enabled threads' value can be stored unconditionally.
+                // A fresh location, `e` in every thread (a disabled thread's value is seen only
+                // by assertions that observe disabled threads; the interpreter gives the same).
                 let vals = match &e.kind {
-                    ExprKind::Index(a, i) => self.read(a, i, e.span, &p),
+                    ExprKind::Index(a, i) => {
+                        let [a, b] = self.read(a, i, e.span, &p);
+                        if self.observes_disabled {
+                            [Expr::ite(p[0].clone(), a, Expr::Word(0)), Expr::ite(p[1].clone(), b, Expr::Word(0))]
+                        } else {
+                            [a, b]
+                        }
+                    }
                     _ => self.pair_of(e),
                 };
                 let v = self.declare(&x.name);
@@ -596,12 +608,14 @@ impl<'k> Builder<'k> {
                     }
                 }
             }
-            StmtKind::Assert(e) => {
+            StmtKind::Assert(e, global) => {
                 self.enabled = Some(p.clone());
                 let c = Expr::to_bool(self.expr(e, 0));
                 self.enabled = None;
-                let text = format!("assert {}", kpl_lang::printer::print_expr(e));
-                self.assert(Expr::implies(p[0].clone(), c), LabelKind::Assertion, s.span, text);
+                let text = format!("{}assert {}", if *global { "global " } else { "" }, kpl_lang::printer::print_expr(e));
+                // A `global assert` holds in thread 1 whether it runs here or not.
+                let checked = if *global { c } else { Expr::implies(p[0].clone(), c) };
+                self.assert(checked, LabelKind::Assertion, s.span, text);
             }
             StmtKind::Assume(e) => {
                 // `enabled()` and `other` of a two-thread assumption: each thread's view.
@@ -923,7 +937,7 @@ fn jumps(s: &ast::Stmt) -> bool {
     }
 }
 
-fn returns(b: &ast::Block) -> bool {
+pub(crate) fn returns(b: &ast::Block) -> bool {
     b.stmts.iter().any(|s| match &s.kind {
         StmtKind::Return => true,
         StmtKind::If(_, t, e) => {

@@ -18,6 +18,7 @@ use crate::ast_to_seq::{Builder, Pair};
 use crate::candidates;
 use crate::seq::*;
 use kpl_lang::ast::{self, Builtin, ExprKind};
+use kpl_lang::partner::{is_other, localize_reads, other};
 
 impl Builder<'_> {
     /// The not-accessed indices of every array a barrier invariant reads (when access
@@ -174,72 +175,6 @@ fn locals_of(e: &ast::Expr) -> Vec<ast::Ident> {
         }
     });
     out
-}
-
-/// `other(e)`.
-fn other(e: ast::Expr) -> ast::Expr {
-    let span = e.span;
-    ast::Expr::new(ExprKind::Call(ast::Ident::new(Builtin::Other.name(), span), vec![e]), span)
-}
-
-fn is_other(f: &ast::Ident) -> bool {
-    Builtin::from_name(&f.name) == Some(Builtin::Other)
-}
-
-/// `e` with every read whose index uses only the partner's values (`A[other(lid)]`) read in
-/// the partner's copy (`other(A[lid])`).
-fn localize_reads(e: &ast::Expr) -> ast::Expr {
-    let mut out = e.clone();
-    rewrite(&mut out);
-    out
-}
-
-fn rewrite(e: &mut ast::Expr) {
-    if let ExprKind::Index(a, i) = &e.kind {
-        if let Some(stripped) = partner_only(i) {
-            *e = other(ast::Expr::new(ExprKind::Index(a.clone(), Box::new(stripped)), e.span));
-            return;
-        }
-    }
-    match &mut e.kind {
-        ExprKind::Index(_, i) | ExprKind::Unary(_, i) => rewrite(i),
-        ExprKind::Binary(_, a, b) => {
-            rewrite(a);
-            rewrite(b);
-        }
-        ExprKind::Cond(c, a, b) => {
-            rewrite(c);
-            rewrite(a);
-            rewrite(b);
-        }
-        // Inside `other` the thread is the partner already.
-        ExprKind::Call(f, _) if is_other(f) => {}
-        ExprKind::Call(_, args) => args.iter_mut().for_each(rewrite),
-        _ => {}
-    }
-}
-
-/// If every variable and id in `i` is inside `other(...)` (and there is one): `i` with
-/// those `other`s removed.
-fn partner_only(i: &ast::Expr) -> Option<ast::Expr> {
-    fn strip(e: &ast::Expr, inside: bool, seen: &mut bool) -> Option<ast::Expr> {
-        let mut sub = |x: &ast::Expr| strip(x, inside, seen).map(Box::new);
-        let k = match &e.kind {
-            ExprKind::Call(f, args) if is_other(f) && args.len() == 1 && !inside => return strip(&args[0], true, seen),
-            ExprKind::Var(_) | ExprKind::Special(..) if inside => {
-                *seen = true;
-                e.kind.clone()
-            }
-            ExprKind::Num(_) | ExprKind::Bool(_) => e.kind.clone(),
-            ExprKind::Unary(op, a) => ExprKind::Unary(*op, sub(a)?),
-            ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a)?, sub(b)?),
-            ExprKind::Cond(c, a, b) => ExprKind::Cond(sub(c)?, sub(a)?, sub(b)?),
-            _ => return None,
-        };
-        Some(ast::Expr::new(k, e.span))
-    }
-    let mut seen = false;
-    strip(i, false, &mut seen).filter(|_| seen)
 }
 
 /// A read of a barrier invariant: the array, the index, the conditions under which it is

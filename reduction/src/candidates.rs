@@ -460,6 +460,20 @@ pub(crate) fn generate(
             }
         }
     }
+    // Barrier invariants' access checks: each thread has accessed, since the barrier, the
+    // elements the loop's accesses (at loop-head values) name, so its not-accessed index is
+    // none of them (a barrier in the loop chooses that index afresh).
+    for (array, _, idx) in &plan.accesses {
+        let Some(k) = b.prog.arrays.iter().position(|a| a.name == *array) else { continue };
+        let Some(na) = b.not_accessed.get(k).copied().flatten() else { continue };
+        if mentions(idx, &names) {
+            continue;
+        }
+        for t in 0..2 {
+            let fresh = Expr::not(Expr::eq(Expr::Var(na[t]), b.expr(idx, t)));
+            cands.push((Expr::implies(entry[t].clone(), fresh), "accessed since the barrier"));
+        }
+    }
     // Keep candidates over variables the loop changes (others survive the loop anyway).
     let mut seen = BTreeSet::new();
     for (e, rule) in cands {

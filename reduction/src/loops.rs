@@ -1,7 +1,7 @@
 //! Loops in the two-thread program: loop cutting with invariants and Houdini candidates
 //! (the paper's section 5.2), or, with `--loop-unwind`, N iterations in line.
 
-use crate::ast_to_seq::{contains_barrier, Builder, Pair};
+use crate::ast_to_seq::{contains_barrier, returns, Builder, Pair};
 use crate::candidates;
 use crate::seq::*;
 use kpl_lang::ast;
@@ -11,8 +11,15 @@ impl Builder<'_> {
         let brk = self.pair("brk", Sort::Bool);
         let cont = self.pair("cont", Sort::Bool);
         let lc = self.pair("lc", Sort::Bool);
+        // Left the loop by a jump (`break`, `return`). A thread that entered and left at the
+        // loop head instead no longer changes its state, so it still satisfies the
+        // invariants it satisfied there.
+        let gone = leaves(body).then(|| self.pair("gone", Sort::Bool));
         for t in 0..2 {
             self.assign(lc[t], p[t].clone());
+            if let Some(g) = gone {
+                self.assign(g[t], Expr::Bool(false));
+            }
         }
         let id = self.prog.loops.len();
         self.prog.loops.push(LoopInfo { span: (s.span.start, s.span.end) });
@@ -23,12 +30,18 @@ impl Builder<'_> {
             Expr::and2(Expr::Var(lc[0]), c[0].clone()),
             Expr::and2(Expr::Var(lc[1]), c[1].clone()),
         );
+        // A user invariant or candidate holds in each thread still in the loop, and in each
+        // that left it at its head: those that entered and did not jump out.
+        let held = |t: usize| match gone {
+            Some(g) => Expr::and2(p[t].clone(), Expr::not(Expr::Var(g[t]))),
+            None => p[t].clone(),
+        };
         let mut invariants = Vec::new();
         self.enabled = Some([Expr::Var(lc[0]), Expr::Var(lc[1])]);
         for inv in invs {
             let e = self.cond_pair(inv);
             let [e1, e2] = e;
-            let both = Expr::and2(Expr::implies(Expr::Var(lc[0]), e1), Expr::implies(Expr::Var(lc[1]), e2));
+            let both = Expr::and2(Expr::implies(held(0), e1), Expr::implies(held(1), e2));
             let text = format!("invariant {}", kpl_lang::printer::print_expr(inv));
             let entry = self.label(LabelKind::Invariant { entry: true }, inv.span, text.clone());
             let kept = self.label(LabelKind::Invariant { entry: false }, inv.span, text);
@@ -40,7 +53,7 @@ impl Builder<'_> {
             .iter()
             .map(|e| {
                 let [e1, e2] = self.cond_pair(e);
-                Expr::and2(Expr::implies(Expr::Var(lc[0]), e1), Expr::implies(Expr::Var(lc[1]), e2))
+                Expr::and2(Expr::implies(held(0), e1), Expr::implies(held(1), e2))
             })
             .collect();
         self.enabled = None;
@@ -51,7 +64,7 @@ impl Builder<'_> {
                 self.barrier_loops += 1;
             }
             for _ in 0..n {
-                self.iteration(body, lc, brk, cont, &c, s.span);
+                self.iteration(body, (lc, gone), brk, cont, &c, s.span);
             }
             if has_barrier {
                 self.barrier_loops -= 1;
@@ -64,7 +77,7 @@ impl Builder<'_> {
         if has_barrier {
             self.barrier_loops += 1;
         }
-        let ret = self.iteration(body, lc, brk, cont, &c, s.span);
+        let ret = self.iteration(body, (lc, gone), brk, cont, &c, s.span);
         if has_barrier {
             self.barrier_loops -= 1;
         }
@@ -78,7 +91,7 @@ impl Builder<'_> {
 
     /// One iteration of a loop, emitted at the current place: the threads still in it
     /// (`lc`) whose guard holds run the body; gives the enclosing proc's return flags.
-    fn iteration(&mut self, body: &ast::Block, lc: [VarId; 2], brk: [VarId; 2], cont: [VarId; 2], c: &Pair, span: kpl_lang::Span) -> Option<[VarId; 2]> {
+    fn iteration(&mut self, body: &ast::Block, (lc, gone): ([VarId; 2], Option<[VarId; 2]>), brk: [VarId; 2], cont: [VarId; 2], c: &Pair, span: kpl_lang::Span) -> Option<[VarId; 2]> {
         let u = self.pair("u", Sort::Bool);
         self.perf_branch(c, &[Expr::Var(lc[0]), Expr::Var(lc[1])], span);
         for t in 0..2 {
@@ -98,13 +111,38 @@ impl Builder<'_> {
         }
         let ret = self.frames.last().and_then(|f| f.ret);
         for t in 0..2 {
-            let mut live = vec![Expr::Var(u[t]), Expr::not(Expr::Var(brk[t]))];
+            let mut jumped = vec![Expr::Var(brk[t])];
             if let Some(r) = ret {
-                live.push(Expr::not(Expr::Var(r[t])));
+                jumped.push(Expr::Var(r[t]));
             }
-            self.assign(lc[t], Expr::and(live));
+            let jumped = Expr::and2(Expr::Var(u[t]), Expr::or(jumped));
+            if let Some(g) = gone {
+                self.assign(g[t], Expr::or2(Expr::Var(g[t]), jumped.clone()));
+            }
+            self.assign(lc[t], Expr::and2(Expr::Var(u[t]), Expr::not(jumped)));
         }
         ret
     }
 
+}
+
+/// Can a thread leave the loop whose body this is mid-body (`break` at its level, or
+/// `return` anywhere in it)?
+fn leaves(b: &ast::Block) -> bool {
+    fn stmt(s: &ast::Stmt) -> bool {
+        match &s.kind {
+            ast::StmtKind::Break | ast::StmtKind::Return => true,
+            ast::StmtKind::If(_, t, e) => {
+                leaves(t)
+                    || match e.as_deref() {
+                        Some(ast::Else::Block(b)) => leaves(b),
+                        Some(ast::Else::If(s)) => stmt(s),
+                        None => false,
+                    }
+            }
+            ast::StmtKind::While { body, .. } => returns(body),
+            _ => false,
+        }
+    }
+    b.stmts.iter().any(stmt)
 }

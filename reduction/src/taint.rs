@@ -143,7 +143,7 @@ impl Taint<'_> {
                     self.flow(&f.name, x, t);
                 }
             }
-            StmtKind::Assert(e) | StmtKind::Assume(e) => {
+            StmtKind::Assert(e, _) | StmtKind::Assume(e) => {
                 self.sink(scope, e);
                 self.indices(scope, e);
             }

@@ -16,7 +16,8 @@ pub enum Ex {
     Bin(BinOp, Box<Ex>, Box<Ex>),
     Cond(Box<Ex>, Box<Ex>, Box<Ex>),
     Call(Builtin, Box<Ex>, Box<Ex>),
-    /// `A[i]` inside a barrier invariant: the thread's view of the element, not an access.
+    /// `A[i]` inside a loop or barrier invariant: the thread's view of the element, not an
+    /// access.
     Read(u32, Box<Ex>),
 }
 
@@ -30,6 +31,17 @@ impl Ex {
     /// Does it use `other` or `enabled` (then it is evaluated over pairs of threads)?
     pub fn two_thread(&self) -> bool {
         self.calls(&|f| f.is_two_thread())
+    }
+
+    /// Does it read an array (the thread's view, in loop and barrier invariants)?
+    pub fn reads(&self) -> bool {
+        match self {
+            Ex::Read(..) => true,
+            Ex::Un(_, a) => a.reads(),
+            Ex::Bin(_, a, b) | Ex::Call(_, a, b) => a.reads() || b.reads(),
+            Ex::Cond(c, a, b) => c.reads() || a.reads() || b.reads(),
+            _ => false,
+        }
     }
 
     /// Does it call a built-in that `p` picks?
@@ -58,7 +70,7 @@ pub enum StKind {
     Local { slot: u32, init: Option<Ex> },
     Assign { slot: u32, value: Ex },
     /// `x := A[i]` (basic read); `fresh` when it declares `x`.
-    Read { slot: u32, array: u32, index: Ex },
+    Read { slot: u32, array: u32, index: Ex, fresh: bool },
     /// `A[i] := e` (basic write).
     Write { array: u32, index: Ex, value: Ex },
     If { cond: Ex, then: Vec<St>, els: Vec<St>, jumps: bool },
@@ -73,7 +85,8 @@ pub enum StKind {
     Break,
     Continue,
     Return,
-    Assert(Ex),
+    /// An assertion; `true`: a `global assert`, checked by every thread, enabled or not.
+    Assert(Ex, bool),
     Assume(Ex),
     /// `havoc x;`: an arbitrary value per thread (`Inputs::havoc_value`).
     Havoc { slot: u32 },
@@ -132,6 +145,11 @@ pub struct Program {
     pub stmts: Vec<StmtInfo>,
     /// Some barrier's fence is not a constant (it may differ between threads).
     pub thread_fences: bool,
+    /// Some assertion observes disabled threads' locals (`Kernel::observes_disabled`):
+    /// then a declaration gives its local a value in every thread, as the verifier's does
+    /// (`e` in a disabled thread too, 0 for a read), and a call binds its parameters in
+    /// every thread.
+    pub observes_disabled: bool,
 }
 
 impl Program {
@@ -158,6 +176,7 @@ pub fn compile(core: &ast::Kernel, launch: Launch) -> Program {
             slots: Vec::new(),
             stmts: Vec::new(),
             thread_fences: false,
+            observes_disabled: core.observes_disabled(),
         },
     };
     for d in &core.decls {
@@ -247,7 +266,7 @@ impl Compiler {
                 Some(ExprKind::Index(a, i)) => {
                     let index = self.expr(i);
                     let slot = self.declare(&x.name);
-                    StKind::Read { slot, array: self.arrays[&a.name], index }
+                    StKind::Read { slot, array: self.arrays[&a.name], index, fresh: true }
                 }
                 _ => {
                     let init = init.as_ref().map(|e| self.expr(e));
@@ -258,7 +277,7 @@ impl Compiler {
             StmtKind::Assign(x, e) => {
                 let slot = self.slot(&x.name);
                 match &e.kind {
-                    ExprKind::Index(a, i) => StKind::Read { slot, array: self.arrays[&a.name], index: self.expr(i) },
+                    ExprKind::Index(a, i) => StKind::Read { slot, array: self.arrays[&a.name], index: self.expr(i), fresh: false },
                     _ => StKind::Assign { slot, value: self.expr(e) },
                 }
             }
@@ -316,7 +335,7 @@ impl Compiler {
             StmtKind::Break => StKind::Break,
             StmtKind::Continue => StKind::Continue,
             StmtKind::Return => StKind::Return,
-            StmtKind::Assert(e) => StKind::Assert(self.expr(e)),
+            StmtKind::Assert(e, global) => StKind::Assert(self.expr(e), *global),
             StmtKind::Assume(e) => StKind::Assume(self.expr(e)),
             StmtKind::Error => StKind::Assume(Ex::Const(1)),
         };
@@ -351,7 +370,7 @@ impl Compiler {
                 let c = it.next().unwrap_or(Ex::Const(0));
                 Ex::Call(b, Box::new(a), Box::new(c))
             }
-            // Reads are hoisted by the core form except in barrier invariants.
+            // Reads are hoisted by the core form except in loop and barrier invariants.
             ExprKind::Index(a, i) => Ex::Read(self.arrays.get(&a.name).copied().unwrap_or(0), Box::new(self.expr(i))),
             ExprKind::Error => Ex::Const(0),
         }

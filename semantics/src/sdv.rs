@@ -182,11 +182,15 @@ impl<'p, 'o> Machine<'p, 'o> {
         match &s.kind {
             StKind::Local { slot, init } => {
                 self.step(s.id, n)?;
+                // Where assertions observe disabled threads, every thread gets the value, as
+                // in the verifier (a disabled thread's from its own locals).
+                let who = self.declaring(act);
                 let vals = match init {
-                    Some(e) => self.eval(e, act),
-                    None => self.eval(&Ex::Const(0), act),
+                    Some(e) => self.eval(e, &who),
+                    None => self.eval(&Ex::Const(0), &who),
                 };
-                self.scatter(*slot, act, vals);
+                self.scatter(*slot, &who, vals);
+                self.give(who);
             }
             StKind::Assign { slot, value } => {
                 self.step(s.id, n)?;
@@ -205,8 +209,12 @@ impl<'p, 'o> Machine<'p, 'o> {
                     .collect();
                 self.scatter(*slot, act, vals);
             }
-            StKind::Read { slot, array, index } => {
+            StKind::Read { slot, array, index, fresh } => {
                 self.step(s.id, n)?;
+                if *fresh && self.p.observes_disabled {
+                    // A disabled thread makes no read: its new local is 0 (as the verifier's).
+                    self.slots[*slot as usize].iter_mut().for_each(|x| *x = 0);
+                }
                 let idx = self.eval(index, act);
                 self.bounds(*array, act, &idx, Op::Read, None, s.id)?;
                 if let Some(o) = self.obs.as_deref_mut() {
@@ -364,10 +372,12 @@ impl<'p, 'o> Machine<'p, 'o> {
             StKind::Call { proc, args } => {
                 self.step(s.id, n)?;
                 let pr = &self.p.procs[*proc as usize];
-                let vals: Vec<Vec<u32>> = args.iter().map(|a| self.eval(a, act)).collect();
+                let who = self.declaring(act);
+                let vals: Vec<Vec<u32>> = args.iter().map(|a| self.eval(a, &who)).collect();
                 for (slot, v) in pr.params.iter().zip(vals) {
-                    self.scatter(*slot, act, v);
+                    self.scatter(*slot, &who, v);
                 }
+                self.give(who);
                 let mut inner = self.take(n);
                 inner.extend_from_slice(act);
                 self.block(&pr.body, &mut inner)?;
@@ -401,9 +411,13 @@ impl<'p, 'o> Machine<'p, 'o> {
                     self.jump[t as usize] = mark;
                 }
             }
-            StKind::Assert(e) => {
+            StKind::Assert(e, false) => {
                 self.step(s.id, n)?;
                 self.check_assertion(e, act, s.id, false)?;
+            }
+            StKind::Assert(e, true) => {
+                self.step(s.id, self.total)?;
+                self.check_global(e, act, s.id)?;
             }
             StKind::Assume(e) if e.verifier_only() => {
                 self.step(s.id, n)?;
@@ -454,6 +468,43 @@ impl<'p, 'o> Machine<'p, 'o> {
         }
     }
 
+    /// A `global assert`: it must hold in every thread of the launch, enabled or not (paired
+    /// with every other thread when it speaks of two; `enabled()` says whether each runs).
+    fn check_global(&mut self, e: &Ex, act: &[u32], stmt: u32) -> Result<(), Stop> {
+        let failing = if e.verifier_only() {
+            None
+        } else if e.two_thread() {
+            self.failing_pair_of(e, act, stmt, self.opts.inter_group, true)?
+        } else {
+            let all = self.everyone();
+            let t = self.first_false(e, &all);
+            self.give(all);
+            t
+        };
+        match failing {
+            Some(t) => Err(Outcome::Defect(Defect::Assertion { span: self.span(stmt), thread: self.thread(t), invariant_of: None })),
+            None => Ok(()),
+        }
+    }
+
+    /// Every thread of the launch, in order.
+    fn everyone(&mut self) -> Vec<u32> {
+        let mut v = self.take(self.total);
+        v.extend(0..self.total as u32);
+        v
+    }
+
+    /// The threads a declaration (or a call's parameters) gives a value: the enabled ones,
+    /// or every thread where assertions observe disabled threads.
+    fn declaring(&mut self, act: &[u32]) -> Vec<u32> {
+        if self.p.observes_disabled {
+            return self.everyone();
+        }
+        let mut v = self.take(act.len());
+        v.extend_from_slice(act);
+        v
+    }
+
     /// The first thread of `act` in which `e` is false.
     fn first_false(&mut self, e: &Ex, act: &[u32]) -> Option<u32> {
         let v = self.eval(e, act);
@@ -470,16 +521,23 @@ impl<'p, 'o> Machine<'p, 'o> {
     /// `failing_pair` with partners from the whole launch or (`inter_group` false) the
     /// thread's own group.
     fn failing_pair_among(&mut self, e: &Ex, act: &[u32], stmt: u32, inter_group: bool) -> Result<Option<u32>, Stop> {
+        self.failing_pair_of(e, act, stmt, inter_group, false)
+    }
+
+    /// `failing_pair_among`, the checking threads being the enabled ones, or (`every`) all
+    /// threads of the launch, enabled or not.
+    fn failing_pair_of(&mut self, e: &Ex, act: &[u32], stmt: u32, inter_group: bool, every: bool) -> Result<Option<u32>, Stop> {
         let mut enabled = vec![false; self.total];
         for &t in act {
             enabled[t as usize] = true;
         }
-        for &t in act {
+        let all: Vec<u32> = if every { (0..self.total as u32).collect() } else { act.to_vec() };
+        for &t in &all {
             // With `--only-intra-group` the pairs are those of one group (as the verifier's).
             let (lo, hi) = if inter_group { (0, self.total as u32) } else { (t / self.tpg * self.tpg, (t / self.tpg + 1) * self.tpg) };
             self.step(stmt, (hi - lo) as usize)?;
             for u in lo..hi {
-                if u != t && self.eval_pair(e, t, u, true, enabled[u as usize]) == 0 {
+                if u != t && self.eval_pair(e, t, u, enabled[t as usize], enabled[u as usize]) == 0 {
                     return Ok(Some(t));
                 }
             }

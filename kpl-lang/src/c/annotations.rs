@@ -45,6 +45,7 @@ const ANNOTATIONS: &[&str] = &[
     "__candidate_invariant",
     "__candidate_global_invariant",
     "__function_wide_invariant",
+    "__function_wide_candidate_invariant",
     "__axiom",
 ];
 

@@ -41,7 +41,7 @@ impl<'u> Lower<'u> {
         }
         // if v == id1 { r := f1(args) } else if v == id2 { ... } else { assert false }
         let mut chain = k::Block {
-            stmts: vec![k::Stmt { kind: k::StmtKind::Assert(k::Expr::num(0, span)), span }],
+            stmts: vec![k::Stmt { kind: k::StmtKind::Assert(k::Expr::num(0, span), false), span }],
             span,
         };
         for (id, func) in targets.into_iter().rev() {

@@ -108,9 +108,13 @@ pub(super) struct Frame {
     pub returned: Option<String>,
     pub loops: Vec<LoopCtx>,
     pub ensures: Vec<Expr>,
-    /// GPUVerify's `__function_wide_invariant`s: invariants of every loop of the function,
-    /// and the spans of every one that ends the body (accepted or refused).
-    pub function_wide: Vec<Expr>,
+    /// `__global_ensures`: checked once the function ends, by every thread (a `global
+    /// assert`: threads that did not call it too).
+    pub global_ensures: Vec<Expr>,
+    /// GPUVerify's `__function_wide_invariant`s (and `_candidate_` ones, flagged): invariants
+    /// of every loop of the function, and the spans of every one that ends the body
+    /// (accepted or refused).
+    pub function_wide: Vec<(Expr, bool)>,
     pub function_wide_spans: Vec<Span>,
     /// A function returning a pointer: the caller's pointer variable its `return`s assign.
     pub ptr_result: Option<Ident>,
@@ -773,7 +777,7 @@ impl<'u> Lower<'u> {
             self.emit(k::StmtKind::Local(sp_id(r, f.name.span), Some(k::Expr::num(0, f.name.span))), f.name.span);
         }
         let wide = self.checked_function_wide(f, body);
-        let wide_spans = function_wide(body).iter().map(|e| e.span).collect();
+        let wide_spans = function_wide(body).iter().map(|e| e.0.span).collect();
         self.frames.push(Frame {
             name: f.name.name.clone(),
             result: None,
@@ -781,6 +785,7 @@ impl<'u> Lower<'u> {
             returned,
             loops: Vec::new(),
             ensures: Vec::new(),
+            global_ensures: Vec::new(),
             function_wide: wide,
             function_wide_spans: wide_spans,
             ptr_result: None,
@@ -789,7 +794,8 @@ impl<'u> Lower<'u> {
         // Leading `__requires` of the kernel are preconditions over its params.
         let mut rest = body;
         while let Some((first, tail)) = rest.split_first() {
-            let Some(e) = annotation(first, "__requires") else { break };
+            // Every thread runs a kernel's start: `__global_requires` is `__requires` there.
+            let Some(e) = annotation(first, "__requires").or_else(|| annotation(first, "__global_requires")) else { break };
             if let Some(ke) = self.requirement(e) {
                 decls.push(k::Decl { kind: DeclKind::Requires(ke), span: first.span });
             } else {
@@ -813,8 +819,9 @@ impl<'u> Lower<'u> {
         let ensures = std::mem::take(&mut self.frame().ensures);
         for e in ensures {
             let c = self.assertion_cond(&e);
-            self.emit(k::StmtKind::Assert(c), e.span);
+            self.emit(k::StmtKind::Assert(c, false), e.span);
         }
+        self.global_ensures_at_end();
         self.scopes.pop();
         self.frames.pop();
         let body = self.blocks.pop().unwrap_or_default();
@@ -1015,7 +1022,7 @@ impl<'u> Lower<'u> {
     /// from just before the loop and from the start of its body.
     fn loop_(&mut self, c: Option<&Expr>, step: Option<&Expr>, do_cond: Option<&Expr>, body: &Stmt, span: Span) {
         let mut invs: Vec<(Expr, bool)> = std::mem::take(&mut self.pending_invariants);
-        invs.extend(self.frame().function_wide.iter().map(|e| (e.clone(), false)));
+        invs.extend(self.frame().function_wide.iter().cloned());
         let c = c.map(|c| {
             let (in_cond, cond) = condition_invariants(c);
             invs.extend(in_cond.into_iter().map(|(e, cand)| (e.clone(), cand)));
@@ -1114,7 +1121,7 @@ impl<'u> Lower<'u> {
         let ensures = self.frame().ensures.clone();
         for en in ensures {
             let c = self.assertion_cond(&en);
-            self.emit(k::StmtKind::Assert(c), en.span);
+            self.emit(k::StmtKind::Assert(c, false), en.span);
         }
         if let Some(flag) = self.frame().returned.clone() {
             self.emit(k::StmtKind::Assign(sp_id(&flag, span), k::Expr::num(1, span)), span);
@@ -1414,7 +1421,7 @@ impl<'u> Lower<'u> {
         }
         self.scopes.push(scope);
         let wide = self.checked_function_wide(f, &body.stmts);
-        let wide_spans = function_wide(&body.stmts).iter().map(|e| e.span).collect();
+        let wide_spans = function_wide(&body.stmts).iter().map(|e| e.0.span).collect();
         self.frames.push(Frame {
             name: f.name.name.clone(),
             result: result.clone(),
@@ -1422,6 +1429,7 @@ impl<'u> Lower<'u> {
             returned,
             loops: Vec::new(),
             ensures: Vec::new(),
+            global_ensures: Vec::new(),
             function_wide: wide,
             function_wide_spans: wide_spans,
             ptr_result: ptr_result.clone(),
@@ -1429,13 +1437,17 @@ impl<'u> Lower<'u> {
         let mut rest: &[Stmt] = &body.stmts;
         loop {
             let Some((first, tail)) = rest.split_first() else { break };
-            if let Some(e) = annotation(first, "__requires") {
+            let requires = annotation(first, "__requires").map(|e| (e, false));
+            if let Some((e, global)) = requires.or_else(|| annotation(first, "__global_requires").map(|e| (e, true))) {
                 let c = self.assertion_cond(e);
-                // Checked at a call; assumed by the function's own check (`modular.rs`).
+                // Checked at a call (`__global_requires` by every thread, calling or not);
+                // assumed by the function's own check (`modular.rs`), where all threads call.
                 let own_check = self.o.check_function.is_some() && self.frames.len() == 2;
-                self.emit(if own_check { k::StmtKind::Assume(c) } else { k::StmtKind::Assert(c) }, first.span);
+                self.emit(if own_check { k::StmtKind::Assume(c) } else { k::StmtKind::Assert(c, global) }, first.span);
             } else if let Some(e) = annotation(first, "__ensures") {
                 self.frame().ensures.push(e.clone());
+            } else if let Some(e) = annotation(first, "__global_ensures") {
+                self.frame().global_ensures.push(e.clone());
             } else {
                 break;
             }
@@ -1450,7 +1462,7 @@ impl<'u> Lower<'u> {
                 |l| {
                     for en in &ensures {
                         let c = l.assertion_cond(en);
-                        l.emit(k::StmtKind::Assert(c), en.span);
+                        l.emit(k::StmtKind::Assert(c, false), en.span);
                     }
                 },
                 span,
@@ -1467,6 +1479,7 @@ impl<'u> Lower<'u> {
                 }
             }
         }
+        self.global_ensures_at_end();
         self.frames.pop();
         let ptr_final = ptr_binding.and_then(|(n, _)| Some((n.clone(), self.lookup(&n)?)));
         self.scopes = saved;
@@ -1573,14 +1586,24 @@ impl<'u> Lower<'u> {
         has_return(stmts)
     }
 
+    /// The function's `__global_ensures`, at its end: every thread checks them, whether it
+    /// called the function, returned early or fell off the end.
+    fn global_ensures_at_end(&mut self) {
+        let ensures = std::mem::take(&mut self.frame().global_ensures);
+        for en in ensures {
+            let c = self.assertion_cond(&en);
+            self.emit(k::StmtKind::Assert(c, true), en.span);
+        }
+    }
+
     /// A function's function-wide invariants, refused (GPUVerify's rules) if one calls a
     /// function with a body or names a parameter the function assigns.
-    fn checked_function_wide(&mut self, f: &Func, body: &[Stmt]) -> Vec<Expr> {
+    fn checked_function_wide(&mut self, f: &Func, body: &[Stmt]) -> Vec<(Expr, bool)> {
         let assigned = assigned_names(f.body.as_ref());
         let params: Vec<&str> =
             f.params.iter().filter_map(|p| p.name.as_ref().map(|n| n.name.as_str())).filter(|n| assigned.contains(*n)).collect();
         let mut ok = Vec::new();
-        for e in function_wide(body) {
+        for (e, candidate) in function_wide(body) {
             let mut bad: Option<&str> = None;
             let mut check = |x: &Expr| match &x.kind {
                 ExprKind::Call(g, _) if matches!(&g.kind, ExprKind::Ident(n) if self.funcs.get(&n.name).is_some_and(|h| h.body.is_some())) => {
@@ -1592,7 +1615,7 @@ impl<'u> Lower<'u> {
             e.walk(&mut check);
             match bad {
                 Some(why) => self.err(format!("a `__function_wide_invariant` that {why} (GPUVerify does not allow it)"), e.span),
-                None => ok.push(e),
+                None => ok.push((e, candidate)),
             }
         }
         ok
@@ -1604,7 +1627,7 @@ impl<'u> Lower<'u> {
     fn bodiless_call(&mut self, f: &'u Func, args: &[Expr], span: Span) -> Option<Ret> {
         if f.specs.iter().any(|s| s.word == "_Noreturn") {
             // A call that never returns: reaching it is an error (GPUVerify's `unreachable`).
-            self.emit(k::StmtKind::Assert(k::Expr::num(0, span)), span);
+            self.emit(k::StmtKind::Assert(k::Expr::num(0, span), false), span);
         }
         for (i, a) in args.iter().enumerate() {
             let pointer = f.params.get(i).is_some_and(|p| !p.ptrs.is_empty() || p.dims > 0);
@@ -1649,8 +1672,13 @@ impl<'u> Lower<'u> {
 
 /// The arguments of the `__function_wide_invariant(e);` statements that end a function
 /// body (GPUVerify's rule: they come last; one elsewhere is refused where it is lowered).
-fn function_wide(stmts: &[Stmt]) -> Vec<Expr> {
-    let mut out: Vec<Expr> = stmts.iter().rev().map_while(|s| annotation(s, "__function_wide_invariant").cloned()).collect();
+fn function_wide(stmts: &[Stmt]) -> Vec<(Expr, bool)> {
+    let wide = |s: &Stmt| {
+        annotation(s, "__function_wide_invariant")
+            .map(|e| (e.clone(), false))
+            .or_else(|| annotation(s, "__function_wide_candidate_invariant").map(|e| (e.clone(), true)))
+    };
+    let mut out: Vec<(Expr, bool)> = stmts.iter().rev().map_while(wide).collect();
     out.reverse();
     out
 }

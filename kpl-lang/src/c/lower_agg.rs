@@ -322,7 +322,7 @@ impl<'u> Lower<'u> {
         let flat = self.flat_index("this table", dims, idx, span)?;
         let index = self.bind_temp(Val { e: flat, ty: Ty::UInt }, span).e;
         let count: u64 = dims.iter().map(|&d| d as u64).product();
-        self.emit(k::StmtKind::Assert(bin(k::BinOp::Lt, index.clone(), k::Expr::num(count, span), span)), span);
+        self.emit(k::StmtKind::Assert(bin(k::BinOp::Lt, index.clone(), k::Expr::num(count, span), span), false), span);
         let words = values.len() / count.max(1) as usize;
         let pick = |w: usize| -> k::Expr {
             let col: Vec<u32> = values.iter().skip(w).step_by(words.max(1)).copied().collect();

@@ -18,7 +18,7 @@ impl<'u> Lower<'u> {
         Some(match n {
             // GPUVerify's two-thread annotations, over KPL's `other` and `enabled`.
             "__enabled" | "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"
-            | "__at_most_one"
+            | "__at_most_one" | "__exclusive"
                 if !self.two_thread_ok =>
             {
                 self.unsupported(&format!("`{n}` outside an assertion, a checked pre- or postcondition or an invariant"), span);
@@ -29,11 +29,12 @@ impl<'u> Lower<'u> {
                 Val { e: call(Builtin::Enabled, vec![], span), ty: Ty::Int }
             }
             "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"
-            | "__at_most_one" => {
+            | "__at_most_one" | "__exclusive" => {
                 if !arity(self, 1) {
                     return Some(zero);
                 }
-                let (v, ty) = if n.ends_with("_bool") || n == "__all" || n == "__at_most_one" {
+                // GPUVerify's `__exclusive(x)` is `!__all(x)`: not in both threads.
+                let (v, ty) = if n.ends_with("_bool") || n == "__all" || n == "__at_most_one" || n == "__exclusive" {
                     (self.cond(&args[0]), Ty::Int)
                 } else {
                     let v = self.expr(&args[0]);
@@ -49,7 +50,7 @@ impl<'u> Lower<'u> {
                 };
                 Val { e, ty: Ty::Int }
             }
-            "__exclusive" | "__dominator_enabled" => {
+            "__dominator_enabled" => {
                 self.unsupported(&format!("the two-thread annotation `{n}`"), span);
                 zero
             }

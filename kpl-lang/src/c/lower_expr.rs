@@ -205,17 +205,17 @@ impl<'u> Lower<'u> {
         c
     }
 
+    /// A loop invariant: no effects; its reads are the thread's view, except that an element
+    /// indexed by the partner's values alone (`A[__other_int(i)]`) is read in the partner's
+    /// (GPUVerify's arrays are one memory for both threads; `partner.rs`).
     pub fn pure_cond(&mut self, e: &Expr, what: &str) -> k::Expr {
         self.blocks.push(Vec::new());
         let c = self.assertion_cond(e);
         let emitted = self.blocks.pop().unwrap_or_default();
         if !emitted.is_empty() {
             self.err(format!("{what} must be free of side effects, calls and guarded reads"), e.span);
-        } else if c.has_reads() {
-            // GPUVerify's shared-state invariants: KPL's invariants are over locals.
-            self.unsupported(&format!("{what} that reads an array (a shared-state invariant)"), e.span);
         }
-        c
+        crate::partner::localize_reads(&c)
     }
 
     /// Bind a value to a fresh local (to fix it before later effects).
@@ -913,16 +913,23 @@ impl<'u> Lower<'u> {
             "__assert" | "__assume" => {
                 if arity(self, 1) {
                     let c = if n == "__assert" { self.assertion_cond(&args[0]) } else { self.cond(&args[0]) };
-                    let kind = if n == "__assert" { k::StmtKind::Assert(c) } else { k::StmtKind::Assume(c) };
+                    let kind = if n == "__assert" { k::StmtKind::Assert(c, false) } else { k::StmtKind::Assume(c) };
                     self.emit(kind, span);
                 }
                 zero
             }
-            "__requires" => {
-                // Outside a function's first statements: a check here (as GPUVerify does).
+            "__requires" | "__global_requires" | "__global_assert" => {
+                // `__requires` outside a function's first statements: a check here (as
+                // GPUVerify does). The global ones are checked by every thread, enabled or not.
                 if arity(self, 1) {
                     let c = self.assertion_cond(&args[0]);
-                    self.emit(k::StmtKind::Assert(c), span);
+                    self.emit(k::StmtKind::Assert(c, n != "__requires"), span);
+                }
+                zero
+            }
+            "__global_ensures" => {
+                if arity(self, 1) {
+                    self.frame().global_ensures.push(args[0].clone());
                 }
                 zero
             }
@@ -933,10 +940,10 @@ impl<'u> Lower<'u> {
                 zero
             }
             // Read where the function is entered (`function_wide`): an invariant of each loop.
-            "__function_wide_invariant" => {
+            "__function_wide_invariant" | "__function_wide_candidate_invariant" => {
                 let at_end = self.frame_function_wide_spans().contains(&args.first().map(|a| a.span).unwrap_or(span));
                 if !at_end {
-                    self.err("a `__function_wide_invariant` must come at the end of the function body (GPUVerify's rule)", span);
+                    self.err(format!("a `{n}` must come at the end of the function body (GPUVerify's rule)"), span);
                 }
                 zero
             }

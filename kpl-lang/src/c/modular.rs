@@ -83,7 +83,9 @@ pub fn checks(unit: &Unit, dialect: Dialect) -> Vec<ModularCheck> {
         .filter(|f| !is_kernel(f) && seen.insert(f.name.name.clone()))
         .filter_map(|f| {
             let whole = !used.contains(f.name.name.as_str());
-            let ensures = f.body.as_ref().is_some_and(|b| b.stmts.iter().any(|s| annotation(s, "__ensures").is_some()));
+            let ensures = f.body.as_ref().is_some_and(|b| {
+                b.stmts.iter().any(|s| annotation(s, "__ensures").is_some() || annotation(s, "__global_ensures").is_some())
+            });
             (whole || ensures).then(|| ModularCheck { function: f.name.name.clone(), whole })
         })
         .collect()
@@ -103,6 +105,7 @@ impl<'u> Lower<'u> {
             returned: None,
             loops: Vec::new(),
             ensures: Vec::new(),
+            global_ensures: Vec::new(),
             function_wide: Vec::new(),
             function_wide_spans: Vec::new(),
             ptr_result: None,

@@ -306,7 +306,7 @@ impl<'u> Lower<'u> {
         }
         let mut chain: Option<k::Block> = targets.iter().any(|t| t.is_none()).then(|| {
             let null = k::Expr::new(k::ExprKind::Binary(k::BinOp::Ne, Box::new(k::Expr::var(&sel, used)), Box::new(k::Expr::num(0, used))), used);
-            k::Block { stmts: vec![k::Stmt { kind: k::StmtKind::Assert(null), span: used }], span: used }
+            k::Block { stmts: vec![k::Stmt { kind: k::StmtKind::Assert(null, false), span: used }], span: used }
         });
         for (j, t) in targets.iter().enumerate().rev() {
             let Some(Entity::Array { kpl, elem, dims, readonly: ro, agg, .. }) = t else { continue };
