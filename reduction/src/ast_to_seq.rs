@@ -65,6 +65,11 @@ pub struct Inst {
     pub rd_exists: VarId,
     pub rd_elem: VarId,
     pub rd_stmt: VarId,
+    /// Benign tolerance: the value thread 1's logged read returned, and whether thread 2
+    /// has not written the element of thread 1's logged write since it was logged
+    /// (GPUVerify's `_WRITE_READ_BENIGN_FLAG`).
+    pub rd_val: VarId,
+    pub wr_fresh: VarId,
     /// Thread 1's logged atomic (exists, element, statement), for arrays with atomics.
     pub atomic: Option<(VarId, VarId, VarId)>,
 }
@@ -303,6 +308,8 @@ impl<'k> Builder<'k> {
                 rd_exists: self.var(&format!("RD_exists_{n}"), Sort::Bool),
                 rd_elem: self.var(&format!("RD_elem_{n}"), Sort::Word),
                 rd_stmt: self.var(&format!("RD_stmt_{n}"), Sort::Word),
+                rd_val: self.var(&format!("RD_val_{n}"), Sort::Word),
+                wr_fresh: self.var(&format!("WR_fresh_{n}"), Sort::Bool),
                 atomic: atomics.contains(n.as_str()).then(|| {
                     (
                         self.var(&format!("AT_exists_{n}"), Sort::Bool),
@@ -652,9 +659,11 @@ impl<'k> Builder<'k> {
     }
 
     /// Thread 1 maybe logs an access (nondeterministic choice).
-    fn log(&mut self, exists: VarId, elem: VarId, stmt: VarId, val: Option<(VarId, Expr)>, idx: Expr, p: &Expr, sid: u32) {
+    /// Thread 1's access, logged by nondeterministic choice (where `p` holds); gives the
+    /// condition under which it was logged.
+    fn log(&mut self, exists: VarId, elem: VarId, stmt: VarId, val: Option<(VarId, Expr)>, idx: Expr, p: &Expr, sid: u32) -> Expr {
         if self.cfg.perf.is_some() {
-            return;
+            return Expr::Bool(false);
         }
         let c = self.var("log", Sort::Bool);
         self.emit(Stmt::Havoc(c));
@@ -663,8 +672,9 @@ impl<'k> Builder<'k> {
         self.assign(elem, Expr::ite(sel.clone(), idx, Expr::Var(elem)));
         self.assign(stmt, Expr::ite(sel.clone(), Expr::Word(sid), Expr::Var(stmt)));
         if let Some((v, e)) = val {
-            self.assign(v, Expr::ite(sel, e, Expr::Var(v)));
+            self.assign(v, Expr::ite(sel.clone(), e, Expr::Var(v)));
         }
+        sel
     }
 
     /// Assert that thread 2's access of kind `second` to `idx` does not conflict with
@@ -729,9 +739,6 @@ impl<'k> Builder<'k> {
         let inst = self.inst[k];
         self.bounds(k, &idx[0], &p[0], span, AccessKind::Read);
         self.note_access(k, &idx, p);
-        self.log(inst.rd_exists, inst.rd_elem, inst.rd_stmt, None, idx[0].clone(), &p[0], sid);
-        self.race_check(k, &idx[1], &p[1], AccessKind::Read, AccessKind::Write, None, span);
-        self.race_check(k, &idx[1], &p[1], AccessKind::Read, AccessKind::Atomic, None, span);
         let vals: Vec<Expr> = (0..2)
             .map(|t| match self.copies[k] {
                 Some(c) => Expr::select(Expr::Var(c[t]), idx[t].clone()),
@@ -742,6 +749,14 @@ impl<'k> Builder<'k> {
                 }
             })
             .collect();
+        let benign = self.cfg.benign.then(|| (inst.rd_val, vals[0].clone()));
+        self.log(inst.rd_exists, inst.rd_elem, inst.rd_stmt, benign, idx[0].clone(), &p[0], sid);
+        // Benign (GPUVerify's write-read rule): thread 2 wrote the element of thread 1's
+        // logged write since it was logged, with the same value (else a write-write race),
+        // so it reads its own value whatever the order; within a group only.
+        let own = self.cfg.benign.then(|| Expr::and2(self.same_group.clone(), Expr::not(Expr::Var(inst.wr_fresh))));
+        self.race_check(k, &idx[1], &p[1], AccessKind::Read, AccessKind::Write, own, span);
+        self.race_check(k, &idx[1], &p[1], AccessKind::Read, AccessKind::Atomic, None, span);
         let initial = !self.barrier_before && self.barrier_loops == 0;
         for t in 0..2 {
             self.emit(Stmt::Note(ReadNote {
@@ -767,7 +782,15 @@ impl<'k> Builder<'k> {
         self.bounds(k, &idx[0], &p[0], span, AccessKind::Write);
         self.note_access(k, &idx, p);
         let benign = self.cfg.benign.then(|| (inst.wr_val, val[0].clone()));
-        self.log(inst.wr_exists, inst.wr_elem, inst.wr_stmt, benign, idx[0].clone(), &p[0], sid);
+        let logged = self.log(inst.wr_exists, inst.wr_elem, inst.wr_stmt, benign, idx[0].clone(), &p[0], sid);
+        if self.cfg.benign {
+            // A newly logged write: thread 2 has not written its element since; thread 2
+            // writing it now (or later) clears that.
+            let fresh = Expr::Var(inst.wr_fresh);
+            self.assign(inst.wr_fresh, Expr::ite(logged, Expr::Bool(true), fresh.clone()));
+            let own = Expr::and(vec![p[1].clone(), Expr::Var(inst.wr_exists), Expr::eq(Expr::Var(inst.wr_elem), idx[1].clone())]);
+            self.assign(inst.wr_fresh, Expr::ite(own, Expr::Bool(false), fresh));
+        }
         if let Some(c) = self.copies[k] {
             let upd = Expr::store(Expr::Var(c[0]), idx[0].clone(), val[0].clone());
             self.assign(c[0], Expr::ite(p[0].clone(), upd, Expr::Var(c[0])));
@@ -775,7 +798,10 @@ impl<'k> Builder<'k> {
         let equal = self.cfg.benign.then(|| Expr::eq(Expr::Var(inst.wr_val), val[1].clone()));
         self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Write, equal, span);
         self.warp_write_check(k, &idx, &val, p, span);
-        self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Read, None, span);
+        // Benign (GPUVerify's read-write rule): thread 2 writes the value thread 1's logged
+        // read returned, so that read got it whatever the order; within a group only.
+        let saw = self.cfg.benign.then(|| Expr::and2(self.same_group.clone(), Expr::eq(Expr::Var(inst.rd_val), val[1].clone())));
+        self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Read, saw, span);
         self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Atomic, None, span);
         if let Some(c) = self.copies[k] {
             let upd = Expr::store(Expr::Var(c[1]), idx[1].clone(), val[1].clone());

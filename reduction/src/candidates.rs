@@ -43,6 +43,8 @@ pub(crate) struct Plan {
     guard: Option<(String, BinOp, ast::Expr, bool)>,
     /// Array accesses in the body: array name, is a write, index.
     accesses: Vec<(String, bool, ast::Expr)>,
+    /// Values the body writes to arrays that are the same at every iteration (array, value).
+    written: Vec<(String, ast::Expr)>,
 }
 
 pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan {
@@ -149,7 +151,15 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan
         }
         _ => None,
     });
-    Plan { modified, updates, snapshots, guard, accesses }
+    let mut written = Vec::new();
+    walk(body, &mut |s| {
+        if let StmtKind::Store(a, _, e) = &s.kind {
+            if invariant(e) {
+                written.push((a.name.clone(), e.clone()));
+            }
+        }
+    });
+    Plan { modified, updates, snapshots, guard, accesses, written }
 }
 
 /// The shape of `x := e` as an update of x, with its step.
@@ -361,6 +371,12 @@ pub(crate) fn generate(
                 cands.push((Expr::implies(sg.clone(), none.clone()), rule));
             }
             cands.push((none, rule));
+            // GPUVerify's "access means enabled": a thread that does not run the loop
+            // makes no access in it, so thread 1 has logged one only if it entered (or
+            // had before the loop).
+            if entry[0] != Expr::Bool(true) {
+                cands.push((Expr::implies(Expr::Var(v), entry[0].clone()), "an access since the barrier means thread 1 entered"));
+            }
         }
     }
     let var_of = |name: &str| plan.modified.iter().find(|(n, _)| n == name).map(|x| x.1);
@@ -458,6 +474,16 @@ pub(crate) fn generate(
                     }
                 }
             }
+        }
+    }
+    // Benign tolerance: the value of thread 1's logged write is the one the loop writes
+    // (two threads writing it to one element do not race).
+    if b.cfg.benign {
+        for (array, v) in &plan.written {
+            let Some(k) = b.prog.arrays.iter().position(|a| a.name == *array) else { continue };
+            let inst = b.inst[k];
+            let same = Expr::eq(Expr::Var(inst.wr_val), b.expr(v, 0));
+            cands.push((Expr::implies(Expr::Var(inst.wr_exists), same), "benign: the value written"));
         }
     }
     // Barrier invariants' access checks: each thread has accessed, since the barrier, the

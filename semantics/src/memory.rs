@@ -42,7 +42,9 @@ type IndexMap<V> = HashMap<u32, V, std::hash::BuildHasherDefault<IndexHasher>>;
 /// The accesses to one element by one group since its last barrier (local ids): up to two
 /// distinct writers and two distinct readers (enough to find, for any thread, an access
 /// by another thread), the last value written, and whether the writes wrote different
-/// values (then, unless it was already a race, they all came from one thread).
+/// values (then, unless it was already a race, they all came from one thread); for benign
+/// tolerance, the value the reads returned (unless they varied) and the threads of the
+/// latest statement execution that wrote the element.
 #[derive(Clone, Copy, Debug)]
 pub struct Rec {
     pub writer: u32,
@@ -60,6 +62,14 @@ pub struct Rec {
     pub a1stmt: u32,
     pub a2: u32,
     pub a2stmt: u32,
+    /// The value every read returned, unless `rvaried`.
+    pub rvalue: u32,
+    pub rvaried: bool,
+    /// The statement execution (`Memory::next_exec`) of the latest write, and of each of
+    /// the two writers' latest (`Records::extra` holds further writers).
+    pub last_exec: u64,
+    pub wexec: u64,
+    pub w2exec: u64,
 }
 
 impl Rec {
@@ -78,6 +88,11 @@ impl Rec {
         a1stmt: 0,
         a2: NONE,
         a2stmt: 0,
+        rvalue: 0,
+        rvaried: false,
+        last_exec: 0,
+        wexec: 0,
+        w2exec: 0,
     };
     fn is_empty(&self) -> bool {
         self.writer == NONE && self.r1 == NONE && self.a1 == NONE
@@ -124,7 +139,12 @@ impl Rec {
         // and one of them differs from `v`.
         (!benign || self.varied || self.value != v).then_some(w)
     }
-    fn add_read(&mut self, l: u32, stmt: u32, sh: u32) {
+    fn add_read(&mut self, l: u32, stmt: u32, value: u32, sh: u32) {
+        if self.r1 == NONE {
+            self.rvalue = value;
+        } else {
+            self.rvaried |= self.rvalue != value;
+        }
         if self.r1 == NONE {
             self.r1 = l;
             self.r1stmt = stmt;
@@ -133,21 +153,36 @@ impl Rec {
             self.r2stmt = stmt;
         }
     }
-    fn add_write(&mut self, l: u32, stmt: u32, v: u32, sh: u32) {
+    /// Gives whether `l` is a third writer or more (`Records::extra` keeps those).
+    fn add_write(&mut self, l: u32, stmt: u32, v: u32, exec: u64, sh: u32) -> bool {
+        self.last_exec = exec;
+        let mut further = false;
         if self.writer == NONE {
             self.writer = l;
             self.wstmt = stmt;
+            self.wexec = exec;
         } else {
             self.varied |= self.value != v;
-            if !same(self.writer, l, sh) && self.w2 == NONE {
+            if same(self.writer, l, sh) {
+                self.wexec = exec;
+            } else if self.w2 == NONE {
                 self.w2 = l;
                 self.w2stmt = stmt;
+                self.w2exec = exec;
+            } else if same(self.w2, l, sh) {
+                self.w2exec = exec;
+            } else {
+                further = true;
             }
         }
         self.value = v;
+        further
     }
-    fn wrote(&self, l: u32, sh: u32) -> bool {
-        l != NONE && ((self.writer != NONE && same(self.writer, l, sh)) || (self.w2 != NONE && same(self.w2, l, sh)))
+    /// Benign tolerance of a write of `v` after other threads' reads: every read since the
+    /// barrier returned `v`, so each reader got the same value whatever the order
+    /// (GPUVerify's read-write rule).
+    fn reads_saw(&self, v: u32) -> bool {
+        !self.rvaried && self.rvalue == v
     }
 }
 
@@ -164,10 +199,21 @@ struct Logged {
     local: u32,
     stmt: u32,
     op: Op,
+    /// The value written, or read.
     value: u32,
+    /// The statement execution (`Memory::next_exec`).
+    exec: u64,
 }
 
-enum Records {
+/// The logs of one group of one array: a `Rec` per element, and the writers of an element
+/// beyond its `Rec`'s two (benign writes of one value by many threads), each with the
+/// statement execution of its latest write.
+struct Records {
+    recs: RecMap,
+    extra: IndexMap<Vec<(u32, u64)>>,
+}
+
+enum RecMap {
     Dense { recs: Vec<Rec>, touched: Vec<u32> },
     Sparse(IndexMap<Rec>),
 }
@@ -175,35 +221,71 @@ enum Records {
 impl Records {
     /// Logs for one group of an array of `size` elements, in a launch of `groups` groups.
     fn new(size: Option<u32>, groups: u32) -> Records {
-        match size {
+        let recs = match size {
             Some(n) if n as u64 * groups as u64 <= DENSE_RECORDS => {
-                Records::Dense { recs: vec![Rec::EMPTY; n as usize], touched: Vec::new() }
+                RecMap::Dense { recs: vec![Rec::EMPTY; n as usize], touched: Vec::new() }
             }
-            _ => Records::Sparse(IndexMap::default()),
-        }
+            _ => RecMap::Sparse(IndexMap::default()),
+        };
+        Records { recs, extra: IndexMap::default() }
     }
     fn get(&self, i: u32) -> Rec {
-        match self {
-            Records::Dense { recs, .. } => recs[i as usize],
-            Records::Sparse(m) => m.get(&i).copied().unwrap_or(Rec::EMPTY),
+        match &self.recs {
+            RecMap::Dense { recs, .. } => recs[i as usize],
+            RecMap::Sparse(m) => m.get(&i).copied().unwrap_or(Rec::EMPTY),
         }
     }
+    /// Log a write of `v` to element `i` by `l`.
+    fn add_write(&mut self, i: u32, l: u32, stmt: u32, v: u32, exec: u64, sh: u32) {
+        if self.get_mut(i).add_write(l, stmt, v, exec, sh) {
+            let xs = self.extra.entry(i).or_default();
+            match xs.iter_mut().find(|(t, _)| same(*t, l, sh)) {
+                Some(x) => x.1 = exec,
+                None => xs.push((l, exec)),
+            }
+        }
+    }
+    /// The statement execution of `l`'s latest write to element `i`, if it wrote it.
+    fn write_exec(&self, i: u32, l: u32, sh: u32) -> Option<u64> {
+        let r = self.get(i);
+        if l == NONE {
+            None
+        } else if r.writer != NONE && same(r.writer, l, sh) {
+            Some(r.wexec)
+        } else if r.w2 != NONE && same(r.w2, l, sh) {
+            Some(r.w2exec)
+        } else {
+            self.extra.get(&i).and_then(|xs| xs.iter().find(|(t, _)| same(*t, l, sh)).map(|x| x.1))
+        }
+    }
+    /// Did `l` write element `i` since the barrier?
+    fn wrote(&self, i: u32, l: u32, sh: u32) -> bool {
+        self.write_exec(i, l, sh).is_some()
+    }
+    /// Benign tolerance of a read by `l` after other threads' writes: `l` wrote the element
+    /// in the latest statement execution that wrote it, so every other write came before or
+    /// with its own, and wrote the same value (else that was a write-write race): it reads
+    /// its own value whatever the order (GPUVerify's write-read benign flag).
+    fn own_latest_write(&self, i: u32, l: u32, sh: u32) -> bool {
+        self.write_exec(i, l, sh) == Some(self.get(i).last_exec)
+    }
     fn get_mut(&mut self, i: u32) -> &mut Rec {
-        match self {
-            Records::Dense { recs, touched } => {
+        match &mut self.recs {
+            RecMap::Dense { recs, touched } => {
                 let r = &mut recs[i as usize];
                 if r.is_empty() {
                     touched.push(i);
                 }
                 r
             }
-            Records::Sparse(m) => m.entry(i).or_insert(Rec::EMPTY),
+            RecMap::Sparse(m) => m.entry(i).or_insert(Rec::EMPTY),
         }
     }
     /// The pending writes, then forget everything.
     fn drain_writes(&mut self, mut f: impl FnMut(u32, u32)) {
-        match self {
-            Records::Dense { recs, touched } => {
+        self.extra.clear();
+        match &mut self.recs {
+            RecMap::Dense { recs, touched } => {
                 for &i in touched.iter() {
                     let r = &mut recs[i as usize];
                     if r.writer != NONE {
@@ -213,7 +295,7 @@ impl Records {
                 }
                 touched.clear();
             }
-            Records::Sparse(m) => {
+            RecMap::Sparse(m) => {
                 for (i, r) in m.drain() {
                     if r.writer != NONE {
                         f(i, r.value);
@@ -304,6 +386,9 @@ pub struct Memory {
     precise: bool,
     /// log2 of the warp size in warp-synchronous mode (0: every thread on its own).
     sh: u32,
+    /// The current statement execution (benign tolerance tells writes of one execution
+    /// from later ones).
+    exec: u64,
     pub inputs: Inputs,
 }
 
@@ -337,7 +422,12 @@ impl Memory {
                 }
             })
             .collect();
-        Memory { arrays, groups, benign, precise: prog.thread_fences, sh: 0, inputs }
+        Memory { arrays, groups, benign, precise: prog.thread_fences, sh: 0, exec: 0, inputs }
+    }
+
+    /// A new statement execution begins (the writes of one execution are simultaneous).
+    pub fn next_exec(&mut self) {
+        self.exec += 1;
     }
 
     /// Warp-synchronous mode: warps of `warp` threads (a power of two) act as one thread.
@@ -373,9 +463,9 @@ impl Memory {
 
     /// The value thread `l` of group `g` sees at element `i` (its own pending write first).
     pub fn view(&mut self, a: u32, g: u32, l: u32, i: u32) -> u32 {
-        let r = self.arrays[a as usize].pending[g as usize].get(i);
-        if r.wrote(l, self.sh) {
-            r.value
+        let recs = &self.arrays[a as usize].pending[g as usize];
+        if recs.wrote(i, l, self.sh) {
+            recs.get(i).value
         } else {
             self.committed(a, g, i)
         }
@@ -398,39 +488,46 @@ impl Memory {
 
     /// Log a read by thread `l` of group `g`; gives the value read, or the conflicting write.
     pub fn read(&mut self, a: u32, g: u32, l: u32, i: u32, stmt: u32) -> Result<u32, Conflict> {
-        let sh = self.sh;
-        let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
+        let (benign, sh, exec) = (self.benign, self.sh, self.exec);
+        let recs = &self.arrays[a as usize].pending[g as usize];
+        let rec = recs.get(i);
         if let Some((w, ws)) = rec.other_writer(l, sh) {
-            return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
+            if !(benign && recs.own_latest_write(i, l, sh)) {
+                return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
+            }
         }
         if let Some((t, ts)) = rec.other_atomic(l, sh) {
             return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
         }
-        rec.add_read(l, stmt, sh);
-        let own = rec.wrote(l, sh).then_some(rec.value);
-        self.remember(a, g, i, Logged { local: l, stmt, op: Op::Read, value: 0 });
-        Ok(match own {
+        let own = recs.wrote(i, l, sh).then_some(rec.value);
+        let value = match own {
             Some(v) => v,
             None => self.committed(a, g, i),
-        })
+        };
+        self.arrays[a as usize].pending[g as usize].get_mut(i).add_read(l, stmt, value, sh);
+        self.remember(a, g, i, Logged { local: l, stmt, op: Op::Read, value, exec });
+        Ok(value)
     }
 
     /// Log a write by thread `l` of group `g`; gives the conflicting access if any. With
-    /// benign tolerance, writes of equal values by different threads are not a conflict.
+    /// benign tolerance, writes of equal values by different threads are not a conflict,
+    /// nor is a write of the value every earlier read returned.
     pub fn write(&mut self, a: u32, g: u32, l: u32, i: u32, v: u32, stmt: u32) -> Result<(), Conflict> {
-        let (benign, sh) = (self.benign, self.sh);
+        let (benign, sh, exec) = (self.benign, self.sh, self.exec);
         let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
         if let Some((w, ws)) = rec.write_conflict(l, v, benign, sh) {
             return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
         }
         if let Some((r, rs)) = rec.other_reader(l, sh) {
-            return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
+            if !(benign && rec.reads_saw(v)) {
+                return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
+            }
         }
         if let Some((t, ts)) = rec.other_atomic(l, sh) {
             return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
         }
-        rec.add_write(l, stmt, v, sh);
-        self.remember(a, g, i, Logged { local: l, stmt, op: Op::Write, value: v });
+        self.arrays[a as usize].pending[g as usize].add_write(i, l, stmt, v, exec, sh);
+        self.remember(a, g, i, Logged { local: l, stmt, op: Op::Write, value: v, exec });
         Ok(())
     }
 
@@ -448,8 +545,9 @@ impl Memory {
             return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
         }
         rec.add_atomic(l, stmt, sh);
-        let own = rec.wrote(l, sh);
-        let old = if own { rec.value } else { self.committed(a, g, i) };
+        let value = rec.value;
+        let own = self.arrays[a as usize].pending[g as usize].wrote(i, l, sh);
+        let old = if own { value } else { self.committed(a, g, i) };
         let new = kpl_lang::ops::atomic(op, old, args);
         if own {
             self.arrays[a as usize].pending[g as usize].get_mut(i).value = new;
@@ -458,7 +556,7 @@ impl Memory {
             let inst = if arr.shared { g as usize } else { 0 };
             ArrayMem::store(&mut arr.cells, arr.overlays.get_mut(g as usize), inst, i, new);
         }
-        self.remember(a, g, i, Logged { local: l, stmt, op: Op::Atomic, value: new });
+        self.remember(a, g, i, Logged { local: l, stmt, op: Op::Atomic, value: new, exec: self.exec });
         Ok(old)
     }
 
@@ -614,12 +712,12 @@ impl ArrayMem {
                     ArrayMem::store(cells, overlay.as_deref_mut(), inst, i, last.value);
                 }
                 if !stay.is_empty() {
-                    let rec = pending[g as usize].get_mut(i);
+                    let recs = &mut pending[g as usize];
                     for e in &stay {
                         match e.op {
-                            Op::Write => rec.add_write(e.local, e.stmt, e.value, sh),
-                            Op::Read => rec.add_read(e.local, e.stmt, sh),
-                            Op::Atomic => rec.add_atomic(e.local, e.stmt, sh),
+                            Op::Write => recs.add_write(i, e.local, e.stmt, e.value, e.exec, sh),
+                            Op::Read => recs.get_mut(i).add_read(e.local, e.stmt, e.value, sh),
+                            Op::Atomic => recs.get_mut(i).add_atomic(e.local, e.stmt, sh),
                         }
                     }
                     kept.insert(i, stay);

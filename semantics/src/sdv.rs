@@ -252,6 +252,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                         }));
                     }
                 }
+                self.mem.next_exec();
                 for (k, &t) in act.iter().enumerate() {
                     let (g, l) = (t / self.tpg, t % self.tpg);
                     if let Err(c) = self.mem.write(*array, g, l, idx[k], vals[k], s.id) {

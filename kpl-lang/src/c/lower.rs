@@ -111,6 +111,12 @@ pub(super) struct Frame {
     /// `__global_ensures`: checked once the function ends, by every thread (a `global
     /// assert`: threads that did not call it too).
     pub global_ensures: Vec<Expr>,
+    /// The values of the postconditions' `__old_int(e)`/`__old_bool(e)` (by the call's
+    /// span), taken where the postcondition was met: the function's entry.
+    pub olds: Vec<(Span, super::lower_expr::Val)>,
+    /// The postconditions of a GPUVerify specification function (`__spec_` names): assumed
+    /// at its end, not checked.
+    pub assumed: Vec<Expr>,
     /// GPUVerify's `__function_wide_invariant`s (and `_candidate_` ones, flagged): invariants
     /// of every loop of the function, and the spans of every one that ends the body
     /// (accepted or refused).
@@ -786,6 +792,8 @@ impl<'u> Lower<'u> {
             loops: Vec::new(),
             ensures: Vec::new(),
             global_ensures: Vec::new(),
+            olds: Vec::new(),
+            assumed: Vec::new(),
             function_wide: wide,
             function_wide_spans: wide_spans,
             ptr_result: None,
@@ -804,12 +812,7 @@ impl<'u> Lower<'u> {
             }
             rest = tail;
         }
-        for (e, span) in axioms {
-            match self.requirement(e) {
-                Some(ke) => decls.push(k::Decl { kind: DeclKind::Requires(ke), span: *span }),
-                None => self.err("an `__axiom` may use only launch sizes, params and constants", *span),
-            }
-        }
+        self.axioms(axioms, &mut decls);
         self.stmts(rest);
         if let Some(inv) = self.pending_barrier_invariants.first() {
             let span = inv.span;
@@ -840,6 +843,21 @@ impl<'u> Lower<'u> {
 
     /// A kernel `__requires(e)` as a KPL `requires`, if it mentions only params, launch
     /// sizes and constants (otherwise it becomes an `assume`).
+    /// File-scope `__axiom`s: over launch sizes, params and constants a `requires`; over
+    /// ids (`__axiom(blockIdx.x == 16)`) an `assume` of every thread at the start (KPL's:
+    /// executions where it fails do not count).
+    pub(super) fn axioms(&mut self, axioms: &[(Expr, Span)], decls: &mut Vec<k::Decl>) {
+        for (e, span) in axioms {
+            match self.requirement(e) {
+                Some(ke) => decls.push(k::Decl { kind: DeclKind::Requires(ke), span: *span }),
+                None => {
+                    let c = self.pure_cond(e, "an `__axiom`");
+                    self.emit(k::StmtKind::Assume(c), *span);
+                }
+            }
+        }
+    }
+
     pub(super) fn requirement(&mut self, e: &Expr) -> Option<k::Expr> {
         let errs = self.errors.len();
         self.blocks.push(Vec::new());
@@ -1399,6 +1417,10 @@ impl<'u> Lower<'u> {
         let result = (rty != Ty::Void && f.ptrs == 0).then(|| (self.fresh(&format!("{}_result", f.name.name)), rty));
         if let Some((r, _)) = &result {
             self.emit(k::StmtKind::Local(sp_id(r, span), Some(k::Expr::num(0, span))), span);
+            if f.name.name.starts_with("__spec_") {
+                // A specification function's result is what its `__ensures` say.
+                self.emit(k::StmtKind::Havoc(sp_id(r, span)), span);
+            }
         }
         let returned = has_return(&body.stmts).then(|| self.fresh(&format!("{}_returned", f.name.name)));
         if let Some(r) = &returned {
@@ -1430,6 +1452,8 @@ impl<'u> Lower<'u> {
             loops: Vec::new(),
             ensures: Vec::new(),
             global_ensures: Vec::new(),
+            olds: Vec::new(),
+            assumed: Vec::new(),
             function_wide: wide,
             function_wide_spans: wide_spans,
             ptr_result: ptr_result.clone(),
@@ -1445,9 +1469,9 @@ impl<'u> Lower<'u> {
                 let own_check = self.o.check_function.is_some() && self.frames.len() == 2;
                 self.emit(if own_check { k::StmtKind::Assume(c) } else { k::StmtKind::Assert(c, global) }, first.span);
             } else if let Some(e) = annotation(first, "__ensures") {
-                self.frame().ensures.push(e.clone());
+                self.postcondition(e, false);
             } else if let Some(e) = annotation(first, "__global_ensures") {
-                self.frame().global_ensures.push(e.clone());
+                self.postcondition(e, true);
             } else {
                 break;
             }
@@ -1588,11 +1612,17 @@ impl<'u> Lower<'u> {
 
     /// The function's `__global_ensures`, at its end: every thread checks them, whether it
     /// called the function, returned early or fell off the end.
+    /// A specification function's postconditions are assumed there instead.
     fn global_ensures_at_end(&mut self) {
         let ensures = std::mem::take(&mut self.frame().global_ensures);
         for en in ensures {
             let c = self.assertion_cond(&en);
             self.emit(k::StmtKind::Assert(c, true), en.span);
+        }
+        let assumed = std::mem::take(&mut self.frame().assumed);
+        for en in assumed {
+            let c = self.assertion_cond(&en);
+            self.emit(k::StmtKind::Assume(c), en.span);
         }
     }
 

@@ -110,12 +110,55 @@ impl<'u> Lower<'u> {
                 }
                 zero
             }
+            "__writes_to" | "__reads_from" => {
+                self.unsupported(&format!("GPUVerify's `{n}` (the memory effects of a specification function)"), span);
+                zero
+            }
+            // The value taken at the function's entry (`postcondition`).
+            "__old_int" | "__old_bool" => {
+                arity(self, 1);
+                match self.frame().olds.iter().find(|(s, _)| *s == span) {
+                    Some((_, v)) => v.clone(),
+                    None => {
+                        self.err(format!("`{n}` outside a function's `__ensures`"), span);
+                        Val { e: k::Expr::num(0, span), ty: Ty::Int }
+                    }
+                }
+            }
             _ if n.starts_with("__barrier_invariant_") => {
                 self.barrier_invariant(n, args, span);
                 zero
             }
             _ => return None,
         })
+    }
+
+    /// A postcondition (`global`: a `__global_ensures`), kept for the function's returns
+    /// (its end; a specification function's `__spec_` postconditions are assumed there),
+    /// with the value of each `__old_int(e)`/`__old_bool(e)` in it taken now, at
+    /// the function's entry, into a local of its own.
+    pub(super) fn postcondition(&mut self, e: &Expr, global: bool) {
+        let mut olds = Vec::new();
+        e.walk(&mut |x| {
+            if let ExprKind::Call(f, args) = &x.kind {
+                if matches!(&f.kind, ExprKind::Ident(n) if n.name == "__old_int" || n.name == "__old_bool") && args.len() == 1 {
+                    olds.push((x.span, args[0].clone()));
+                }
+            }
+        });
+        for (span, a) in olds {
+            let v = self.expr(&a);
+            let t = self.temp();
+            self.emit(k::StmtKind::Local(k::Ident::new(&t, span), Some(v.e)), span);
+            self.frame().olds.push((span, Val { e: k::Expr::var(&t, span), ty: v.ty }));
+        }
+        if self.frame().name.starts_with("__spec_") {
+            self.frame().assumed.push(e.clone());
+        } else if global {
+            self.frame().global_ensures.push(e.clone());
+        } else {
+            self.frame().ensures.push(e.clone());
+        }
     }
 
     /// `__barrier_invariant_N(e, i1, ..., iN)` or `__barrier_invariant_binary_N(e, a1, b1,

@@ -927,15 +927,9 @@ impl<'u> Lower<'u> {
                 }
                 zero
             }
-            "__global_ensures" => {
+            "__ensures" | "__global_ensures" => {
                 if arity(self, 1) {
-                    self.frame().global_ensures.push(args[0].clone());
-                }
-                zero
-            }
-            "__ensures" => {
-                if arity(self, 1) {
-                    self.frame().ensures.push(args[0].clone());
+                    self.postcondition(&args[0], n == "__global_ensures");
                 }
                 zero
             }

@@ -80,7 +80,9 @@ pub fn checks(unit: &Unit, dialect: Dialect) -> Vec<ModularCheck> {
     let mut seen = HashSet::new();
     funcs
         .iter()
-        .filter(|f| !is_kernel(f) && seen.insert(f.name.name.clone()))
+        // GPUVerify's specification functions (`__spec_` names) are contracts the kernel
+        // relies on, not code to check.
+        .filter(|f| !is_kernel(f) && !f.name.name.starts_with("__spec_") && seen.insert(f.name.name.clone()))
         .filter_map(|f| {
             let whole = !used.contains(f.name.name.as_str());
             let ensures = f.body.as_ref().is_some_and(|b| {
@@ -106,6 +108,8 @@ impl<'u> Lower<'u> {
             loops: Vec::new(),
             ensures: Vec::new(),
             global_ensures: Vec::new(),
+            olds: Vec::new(),
+            assumed: Vec::new(),
             function_wide: Vec::new(),
             function_wide_spans: Vec::new(),
             ptr_result: None,
@@ -164,12 +168,7 @@ impl<'u> Lower<'u> {
             }
             args.push(Expr::new(ExprKind::Ident(k::Ident::new(&cname, span)), span));
         }
-        for (e, span) in axioms {
-            match self.requirement(e) {
-                Some(ke) => decls.push(k::Decl { kind: k::DeclKind::Requires(ke), span: *span }),
-                None => self.err("an `__axiom` may use only launch sizes, params and constants", *span),
-            }
-        }
+        self.axioms(axioms, &mut decls);
         self.inline_call(f, &args, f.name.span);
         self.scopes.pop();
         self.frames.pop();
