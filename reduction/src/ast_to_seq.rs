@@ -116,6 +116,8 @@ pub(crate) struct Builder<'k> {
     /// declared by a read is 0 in a thread that does not run the read, as in the
     /// interpreter.
     observes_disabled: bool,
+    /// The arrays some statement writes (a store or an atomic).
+    written: std::collections::BTreeSet<String>,
 }
 
 /// Build the sequential program of a checked kernel's core form.
@@ -153,6 +155,7 @@ pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
         enabled: None,
         not_accessed: Vec::new(),
         observes_disabled: core.observes_disabled(),
+        written: written_arrays(core),
     };
     b.prelude(&chosen);
     let main = &core.main;
@@ -641,6 +644,13 @@ impl<'k> Builder<'k> {
     }
 
     /// The condition under which thread 2's access to array `k` can race with thread 1's.
+    /// Are array `k`'s races checked (GPUVerify's `/checkArrays:` names the arrays that
+    /// are)? An unchecked array's accesses are not logged, so access predicates find none.
+    fn race_checked(&self, k: usize) -> bool {
+        let name = &self.prog.arrays[k].name;
+        !self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(name))
+    }
+
     fn relevant(&self, k: usize) -> Expr {
         if self.prog.arrays[k].shared {
             Expr::and2(self.same_group.clone(), self.distinct.clone())
@@ -749,8 +759,12 @@ impl<'k> Builder<'k> {
                 }
             })
             .collect();
-        let benign = self.cfg.benign.then(|| (inst.rd_val, vals[0].clone()));
-        self.log(inst.rd_exists, inst.rd_elem, inst.rd_stmt, benign, idx[0].clone(), &p[0], sid);
+        // (Under the adversarial abstraction a read value is arbitrary, so the read-write
+        // rule below can never hold: its value is not logged.)
+        let benign = (self.cfg.benign && self.copies[k].is_some()).then(|| (inst.rd_val, vals[0].clone()));
+        if self.race_checked(k) {
+            self.log(inst.rd_exists, inst.rd_elem, inst.rd_stmt, benign, idx[0].clone(), &p[0], sid);
+        }
         // Benign (GPUVerify's write-read rule): thread 2 wrote the element of thread 1's
         // logged write since it was logged, with the same value (else a write-write race),
         // so it reads its own value whatever the order; within a group only.
@@ -782,7 +796,11 @@ impl<'k> Builder<'k> {
         self.bounds(k, &idx[0], &p[0], span, AccessKind::Write);
         self.note_access(k, &idx, p);
         let benign = self.cfg.benign.then(|| (inst.wr_val, val[0].clone()));
-        let logged = self.log(inst.wr_exists, inst.wr_elem, inst.wr_stmt, benign, idx[0].clone(), &p[0], sid);
+        let logged = if self.race_checked(k) {
+            self.log(inst.wr_exists, inst.wr_elem, inst.wr_stmt, benign, idx[0].clone(), &p[0], sid)
+        } else {
+            Expr::Bool(false)
+        };
         if self.cfg.benign {
             // A newly logged write: thread 2 has not written its element since; thread 2
             // writing it now (or later) clears that.
@@ -800,7 +818,8 @@ impl<'k> Builder<'k> {
         self.warp_write_check(k, &idx, &val, p, span);
         // Benign (GPUVerify's read-write rule): thread 2 writes the value thread 1's logged
         // read returned, so that read got it whatever the order; within a group only.
-        let saw = self.cfg.benign.then(|| Expr::and2(self.same_group.clone(), Expr::eq(Expr::Var(inst.rd_val), val[1].clone())));
+        let saw = (self.cfg.benign && self.copies[k].is_some())
+            .then(|| Expr::and2(self.same_group.clone(), Expr::eq(Expr::Var(inst.rd_val), val[1].clone())));
         self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Read, saw, span);
         self.race_check(k, &idx[1], &p[1], AccessKind::Write, AccessKind::Atomic, None, span);
         if let Some(c) = self.copies[k] {
@@ -823,7 +842,7 @@ impl<'k> Builder<'k> {
         let inst = self.inst[k];
         self.bounds(k, &idx[0], &p[0], span, AccessKind::Atomic);
         self.note_access(k, &idx, p);
-        if let Some((e, x, st)) = inst.atomic {
+        if let (Some((e, x, st)), true) = (inst.atomic, self.race_checked(k)) {
             self.log(e, x, st, None, idx[0].clone(), &p[0], sid);
         }
         self.race_check(k, &idx[1], &p[1], AccessKind::Atomic, AccessKind::Write, None, span);
@@ -871,7 +890,10 @@ impl<'k> Builder<'k> {
             // A barrier that orders none of an array's memory shows no other thread's writes
             // of it (reading one after it is a race, as its log stays), so its contents stay.
             let unordered = orders_nothing(if self.prog.arrays[k].shared { &fence.shared } else { &fence.global });
-            if let (Some(c), false) = (self.copies[k], unordered) {
+            // An array no statement writes keeps its contents across barriers (GPUVerify
+            // havocs only the arrays a kernel modifies).
+            let unwritten = !self.written.contains(&self.prog.arrays[k].name);
+            if let (Some(c), false, false) = (self.copies[k], unordered, unwritten) {
                 let name = self.prog.arrays[k].name.clone();
                 let h1 = self.var(&format!("{name}_sync"), Sort::Array);
                 let h2 = self.var(&format!("{name}_sync"), Sort::Array);
@@ -892,6 +914,11 @@ impl<'k> Builder<'k> {
                 None => clear,
                 Some(f) => Expr::and2(clear, f.clone()),
             };
+            // (A barrier that orders none of the array's memory leaves its logs alone, and
+            // so out of the state of a loop it is in.)
+            if unordered {
+                continue;
+            }
             for ex in [Some(inst.wr_exists), Some(inst.rd_exists), inst.atomic.map(|a| a.0)].into_iter().flatten() {
                 self.assign(ex, Expr::and2(Expr::Var(ex), Expr::not(clear.clone())));
             }
@@ -1008,4 +1035,21 @@ pub(crate) fn contains_barrier(k: &ast::Kernel, b: &ast::Block) -> bool {
         StmtKind::Call(f, _) => k.procs.iter().find(|p| p.name.name == f.name).is_some_and(|p| contains_barrier(k, &p.body)),
         _ => false,
     })
+}
+
+/// The arrays a store or an atomic writes, anywhere in the kernel.
+fn written_arrays(k: &ast::Kernel) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
+        candidates::walk(b, &mut |s| match &s.kind {
+            StmtKind::Store(a, _, _) => {
+                out.insert(a.name.clone());
+            }
+            StmtKind::Atomic(at) => {
+                out.insert(at.array.name.clone());
+            }
+            _ => {}
+        });
+    }
+    out
 }

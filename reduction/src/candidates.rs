@@ -1,8 +1,10 @@
 //! Candidate loop invariants for Houdini (paper, section 5.3): thread id plus offset,
-//! strided offset, strength reduction, contiguous range, power of two; plus uniformity (a
-//! local equal in both threads, or in both threads of one group), "no access since the
-//! barrier", bounds from loop guards and monotone updates, and "in the loop only if it
-//! entered". Access candidates come from the loop body and from every access of the kernel
+//! strided offset, strength reduction, contiguous range, power of two, GPUVerify's
+//! relational power of two (a doubling and a halving counter keep their product), a base
+//! plus a multiple of a (possibly nested) counter's step; plus uniformity (a local equal in
+//! both threads, or in both threads of one group), "no access since the barrier", "an
+//! access means thread 1 entered", the value a loop writes (benign tolerance), bounds from
+//! loop guards and monotone updates, and "in the loop only if it entered". Access candidates come from the loop body and from every access of the kernel
 //! whose index is over ids, sizes and params (logs may have been filled by a called
 //! procedure or before the loop); an index held in a temporary the body declares once is
 //! read as the temporary's definition. Candidates are guesses:
@@ -45,6 +47,10 @@ pub(crate) struct Plan {
     accesses: Vec<(String, bool, ast::Expr)>,
     /// Values the body writes to arrays that are the same at every iteration (array, value).
     written: Vec<(String, ast::Expr)>,
+    /// Accesses at `x + base` with `x` a counter stepped by `step` (of this loop or of one
+    /// nested in it) and `base`, `step` the same at every iteration: array, is a write,
+    /// base, step.
+    strided: Vec<(String, bool, ast::Expr, ast::Expr)>,
 }
 
 pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan {
@@ -84,11 +90,26 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan
         .filter(|(x, (n, _))| *n == 1 && !assigned.contains_key(x))
         .filter_map(|(x, (_, e))| Some((x, e?)))
         .collect();
-    let mut accesses: Vec<(String, bool, ast::Expr)> = accesses
-        .into_iter()
-        .map(|(a, w, i)| (a, w, substitute(&i, &defs, 8)))
-        .filter(|(_, _, i)| !mentions(i, &inner))
+    let substituted: Vec<(String, bool, ast::Expr)> = accesses.into_iter().map(|(a, w, i)| (a, w, substitute(&i, &defs, 8))).collect();
+    // Counters of this loop and of nested ones, stepped by a loop-invariant amount.
+    let steady: BTreeSet<String> = locals.iter().map(|(n, _)| n.clone()).filter(|n| assigned.contains_key(n)).chain(inner.iter().cloned()).collect();
+    let strides: HashMap<String, ast::Expr> = assigned
+        .iter()
+        .filter_map(|(x, rhs)| {
+            let steps: Vec<ast::Expr> = rhs.iter().filter_map(|e| stride_of(x, e, &steady)).collect();
+            let same = |a: &ast::Expr, b: &ast::Expr| kpl_lang::printer::print_expr(a) == kpl_lang::printer::print_expr(b);
+            let first = steps.first()?.clone();
+            (steps.len() == rhs.len() && steps.iter().all(|s| same(s, &first))).then(|| (x.clone(), first))
+        })
         .collect();
+    let strided = substituted
+        .iter()
+        .filter_map(|(a, w, i)| {
+            let (x, base) = split_counter(i, &steady)?;
+            Some((a.clone(), *w, base, strides.get(&x)?.clone()))
+        })
+        .collect();
+    let mut accesses: Vec<(String, bool, ast::Expr)> = substituted.into_iter().filter(|(_, _, i)| !mentions(i, &inner)).collect();
     let params = b.param_names();
     let mut everywhere = Vec::new();
     walk(&b.kernel.main, &mut |s| access(s, &mut everywhere));
@@ -159,14 +180,57 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan
             }
         }
     });
-    Plan { modified, updates, snapshots, guard, accesses, written }
+    Plan { modified, updates, snapshots, guard, accesses, written, strided }
+}
+
+/// The step of `x := x + c` (c free of `variant`).
+fn stride_of(x: &str, e: &ast::Expr, variant: &BTreeSet<String>) -> Option<ast::Expr> {
+    let ExprKind::Binary(BinOp::Add, a, c) = &e.kind else { return None };
+    let is_x = |e: &ast::Expr| matches!(&e.kind, ExprKind::Var(v) if v.name == x);
+    match () {
+        _ if is_x(a) && !mentions(c, variant) => Some((**c).clone()),
+        _ if is_x(c) && !mentions(a, variant) => Some((**a).clone()),
+        _ => None,
+    }
+}
+
+/// `x + base` (a sum whose one term over `variant` is the variable `x`): `x` and `base`.
+fn split_counter(idx: &ast::Expr, variant: &BTreeSet<String>) -> Option<(String, ast::Expr)> {
+    fn flatten<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Expr>) {
+        match &e.kind {
+            ExprKind::Binary(BinOp::Add, a, b) => {
+                flatten(a, out);
+                flatten(b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    let mut terms = Vec::new();
+    flatten(idx, &mut terms);
+    let (over, rest): (Vec<&ast::Expr>, Vec<&ast::Expr>) = terms.into_iter().partition(|t| mentions(t, variant));
+    let [counter] = over.as_slice() else { return None };
+    let ExprKind::Var(x) = &counter.kind else { return None };
+    let base = rest
+        .into_iter()
+        .cloned()
+        .reduce(|a, b| ast::Expr::new(ExprKind::Binary(BinOp::Add, Box::new(a), Box::new(b)), idx.span))
+        .unwrap_or_else(|| ast::Expr::num(0, idx.span));
+    Some((x.name.clone(), base))
 }
 
 /// The shape of `x := e` as an update of x, with its step.
 fn shape_of(x: &str, e: &ast::Expr, invariant: &dyn Fn(&ast::Expr) -> bool) -> Option<(Shape, ast::Expr, bool)> {
-    let ExprKind::Binary(op, a, c) = &e.kind else { return None };
     let is_x = |e: &ast::Expr| matches!(&e.kind, ExprKind::Var(v) if v.name == x);
     let two = |e: &ast::Expr, n: u64| matches!(e.kind, ExprKind::Num(k) if k == n);
+    // The C lowering's signed forms: `ashr(x, c)`, `sdiv(x, c)` (C's `>>=` and `/=` on an `int`).
+    if let ExprKind::Call(f, args) = &e.kind {
+        return match (f.name.as_str(), args.as_slice()) {
+            ("ashr", [a, c]) if is_x(a) && invariant(c) => Some((Shape::Shrink, c.clone(), two(c, 1))),
+            ("sdiv", [a, c]) if is_x(a) && invariant(c) => Some((Shape::Shrink, c.clone(), two(c, 2))),
+            _ => None,
+        };
+    }
+    let ExprKind::Binary(op, a, c) = &e.kind else { return None };
     match op {
         BinOp::Add if is_x(a) && invariant(c) => Some((Shape::Stride { sub: false }, (**c).clone(), false)),
         BinOp::Add if is_x(c) && invariant(a) => Some((Shape::Stride { sub: false }, (**a).clone(), false)),
@@ -361,6 +425,7 @@ pub(crate) fn generate(
             }
         }
     }
+    let barriers = crate::ast_to_seq::contains_barrier(b.kernel, &b.kernel.main);
     for inst in b.inst.clone() {
         let mut none_since = vec![(inst.wr_exists, "no write since the barrier"), (inst.rd_exists, "no read since the barrier")];
         none_since.extend(inst.atomic.map(|a| (a.0, "no atomic since the barrier")));
@@ -373,9 +438,13 @@ pub(crate) fn generate(
             cands.push((none, rule));
             // GPUVerify's "access means enabled": a thread that does not run the loop
             // makes no access in it, so thread 1 has logged one only if it entered (or
-            // had before the loop).
-            if entry[0] != Expr::Bool(true) {
+            // had before the loop). Only in kernels with barriers: they cost Houdini rounds,
+            // and without a barrier an access is never forgotten.
+            if entry[0] != Expr::Bool(true) && barriers {
                 cands.push((Expr::implies(Expr::Var(v), entry[0].clone()), "an access since the barrier means thread 1 entered"));
+                // And the converse for a loop entered after a barrier: thread 1, if it
+                // runs the loop, has made no such access since.
+                cands.push((Expr::implies(entry[0].clone(), Expr::not(Expr::Var(v))), rule));
             }
         }
     }
@@ -413,7 +482,10 @@ pub(crate) fn generate(
             if let Shape::Stride { .. } = u.shape {
                 let step = b.expr(&u.step, t);
                 let diff = Expr::bin(WordOp::Sub, x.clone(), x0.clone());
-                cands.push((Expr::eq(Expr::bin(WordOp::Urem, diff, step), Expr::Word(0)), "strength reduction"));
+                cands.push((Expr::eq(Expr::bin(WordOp::Urem, diff, step.clone()), Expr::Word(0)), "strength reduction"));
+                if !matches!(u.step.kind, ExprKind::Num(1)) {
+                    cands.push((Expr::eq(Expr::bin(WordOp::Urem, x.clone(), step), Expr::Word(0)), "a multiple of its step"));
+                }
             }
         }
     }
@@ -430,6 +502,26 @@ pub(crate) fn generate(
                     BinOp::Ge => cands.push((Expr::cmp(le, Expr::bin(WordOp::Sub, ev, Expr::Word(1)), xv), "bound from the loop guard")),
                     _ => {}
                 }
+            }
+        }
+    }
+    // GPUVerify's relational power-of-two candidates: one counter doubling and one halving
+    // keep their product (until the halving one reaches 0, when the doubling one is twice
+    // it): `offset *= 2` beside `d >>= 1`.
+    let grow: Vec<&Update> = plan.updates.iter().filter(|u| u.doubling && u.shape == Shape::Grow).collect();
+    let shrink: Vec<&Update> = plan.updates.iter().filter(|u| u.doubling && u.shape == Shape::Shrink).collect();
+    if let ([inc], [dec]) = (grow.as_slice(), shrink.as_slice()) {
+        let vars = (var_of(&inc.name), var_of(&dec.name), plan.snapshots.get(&inc.name), plan.snapshots.get(&dec.name));
+        if let (Some(i), Some(d), Some(i0), Some(d0)) = vars {
+            for t in 0..2 {
+                let product = |a: VarId, b: VarId| Expr::bin(WordOp::Mul, Expr::Var(a), Expr::Var(b));
+                let kept = Expr::eq(product(i[t], d[t]), product(i0[t], d0[t]));
+                let last = Expr::and2(
+                    Expr::eq(Expr::Var(d[t]), Expr::Word(0)),
+                    Expr::eq(Expr::Var(i[t]), Expr::bin(WordOp::Mul, Expr::Word(2), product(i0[t], d0[t]))),
+                );
+                cands.push((kept.clone(), "relational power of two: the product stays"));
+                cands.push((Expr::or2(kept, last), "relational power of two: the product stays, until the halving one is 0"));
             }
         }
     }
@@ -485,6 +577,17 @@ pub(crate) fn generate(
             let same = Expr::eq(Expr::Var(inst.wr_val), b.expr(v, 0));
             cands.push((Expr::implies(Expr::Var(inst.wr_exists), same), "benign: the value written"));
         }
+    }
+    // An access at a counter plus a base, the counter stepped by `s` (here or in a nested
+    // loop) from a multiple of `s`: the logged element is the base plus a multiple of `s`.
+    let unit = |e: &ast::Expr| matches!(e.kind, ExprKind::Num(1));
+    for (array, write, base, step) in plan.strided.iter().filter(|x| !unit(&x.3)) {
+        let Some(k) = b.prog.arrays.iter().position(|a| a.name == *array) else { continue };
+        let inst = b.inst[k];
+        let (exists, elem) = if *write { (inst.wr_exists, inst.wr_elem) } else { (inst.rd_exists, inst.rd_elem) };
+        let off = Expr::bin(WordOp::Sub, Expr::Var(elem), b.expr(base, 0));
+        let multiple = Expr::eq(Expr::bin(WordOp::Urem, off, b.expr(step, 0)), Expr::Word(0));
+        cands.push((Expr::implies(Expr::Var(exists), multiple), "access at a base plus a multiple of a counter's step"));
     }
     // Barrier invariants' access checks: each thread has accessed, since the barrier, the
     // elements the loop's accesses (at loop-head values) name, so its not-accessed index is
