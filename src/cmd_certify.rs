@@ -120,6 +120,10 @@ fn isabelle(a: &Args, an: &crate::cmd_verify::Analysed, cert: &certificate::Cert
         eprintln!("note: the certificate is written; the Isabelle session is not: its SDV semantics has no warp-synchronous mode (`--warp-sync`)");
         return Exit::Ok;
     }
+    if an.opts.k_induction > 0 {
+        eprintln!("note: the certificate is written; the Isabelle session is not: its loop rule is plain induction (`--k-induction-depth`)");
+        return Exit::Ok;
+    }
     if let Some(d) = crate::cmd_export_isabelle::unsupported(&an.checked) {
         crate::input::report(&an.src, &[kpl_lang::Diagnostic { severity: kpl_lang::diagnostic::Severity::Warning, ..d }]);
         eprintln!("note: the certificate is written; the Isabelle session is not (`--no-isabelle` skips it quietly)");

@@ -48,6 +48,11 @@ pub struct VerifyArgs {
     /// that need no more (finds defects; never says verified).
     #[arg(long = "loop-unwind", value_name = "N", value_parser = clap::value_parser!(u32).range(0..=64))]
     pub loop_unwind: Option<u32>,
+    /// GPUVerify's k-induction: prove every loop from its first K iterations (checked from
+    /// the entry) and from any K consecutive iterations satisfying the invariants to the
+    /// next (invariants that hold every K iterations suffice). 0: plain induction.
+    #[arg(long = "k-induction-depth", value_name = "K", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=16))]
+    pub k_induction_depth: u32,
     /// GPUVerify's option: do not check that a barrier invariant reads only elements the
     /// thread accessed since the previous barrier (unsound for such invariants).
     #[arg(long = "no-barrier-access-checks")]
@@ -124,6 +129,7 @@ impl VerifyArgs {
             warp_sync: self.check.warp_sync,
             only_divergence: self.only_divergence,
             loop_unwind: self.loop_unwind,
+            k_induction: self.k_induction_depth,
             barrier_access_checks: !self.no_barrier_access_checks,
         }
     }

@@ -95,6 +95,13 @@ pub struct CertOptions {
     /// Barrier invariants unchecked for what they read (`--no-barrier-access-checks`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_barrier_access_checks: bool,
+    /// Loops proved by K-induction (`--k-induction-depth`); 0: plain induction.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub k_induction_depth: u32,
+}
+
+fn is_zero(k: &u32) -> bool {
+    *k == 0
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -372,6 +379,7 @@ pub fn build(file: &str, language: &str, source: &str, front: &FrontSettings, o:
             warp_sync: o.warp_sync,
             only_divergence: o.only_divergence,
             no_barrier_access_checks: !o.barrier_access_checks,
+            k_induction_depth: o.k_induction,
         },
         abstractions: p.arrays.iter().map(|a| (a.name.clone(), a.abstraction)).collect(),
         invariants,

@@ -159,6 +159,7 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
         warp_sync: cert.options.warp_sync,
         only_divergence: cert.options.only_divergence,
         barrier_access_checks: !cert.options.no_barrier_access_checks,
+        k_induction: cert.options.k_induction_depth,
         ..Options::new(cert.launch)
     };
     let p = program(&c.core, &o);

@@ -5,6 +5,7 @@
 //! program forks only where a loop body ends (`assume false`), there are no joins, and
 //! every definition is one equation. An assertion fails when `reach ∧ ¬A` is satisfiable
 //! together with the definitions; later assertions are checked assuming earlier ones hold.
+//! (K-induction, `--k-induction-depth`, joins its base case and its step after the loop.)
 //! Candidate invariants are guarded by a boolean `h!c` each, so Houdini can switch them off
 //! by solver assumptions.
 
@@ -14,9 +15,18 @@ use kpl_reduction::candidates::modified_vars;
 use kpl_reduction::seq::{CmpOp, Expr, Program, Stmt, WordOp};
 use std::collections::BTreeSet;
 
-/// One assertion: its failure condition and the SSA version of every variable there.
+/// One assertion: its failure condition, the disjunction of its sites' (a label is checked
+/// at more than one place when k-induction copies a loop body).
 #[derive(Clone, Debug)]
 pub struct Check {
+    pub fail: Id,
+    pub sites: Vec<CheckSite>,
+}
+
+/// One place a label is checked: its failure condition there and the SSA version of every
+/// variable there.
+#[derive(Clone, Debug)]
+pub struct CheckSite {
     pub fail: Id,
     pub env: Vec<Id>,
     /// The label's subject (an index) at this point.
@@ -66,6 +76,9 @@ struct Enc<'p> {
     guards: Vec<Id>,
     cfails: Vec<Vec<Id>>,
     notes: Vec<NoteTerms>,
+    /// Inside the iterations k-induction assumes: assertions and candidates are assumed,
+    /// not checked.
+    assumed: u32,
 }
 
 pub fn encode(p: &Program) -> Encoding {
@@ -85,6 +98,7 @@ pub fn encode(p: &Program) -> Encoding {
         guards,
         cfails: vec![Vec::new(); p.candidates.len()],
         notes: Vec::new(),
+        assumed: 0,
     };
     e.stmts(&p.body);
     let inputs = p.inputs.iter().map(|(n, v)| (n.clone(), e.cur_initial(*v))).collect();
@@ -247,13 +261,23 @@ impl Enc<'_> {
     }
 
     fn check(&mut self, label: usize, cond: Id) {
-        let bad = self.t.not(cond);
-        let fail = self.t.and(self.reach, bad);
-        let subject = self.p.labels[label].subject.clone().map(|e| self.term(&e));
-        self.checks[label] = Some(Check { fail, env: self.cur.clone(), subject });
+        let perf = matches!(self.p.labels[label].kind, kpl_reduction::seq::LabelKind::Perf { .. });
+        if self.assumed == 0 {
+            let bad = self.t.not(cond);
+            let fail = self.t.and(self.reach, bad);
+            let subject = self.p.labels[label].subject.clone().map(|e| self.term(&e));
+            let site = CheckSite { fail, env: self.cur.clone(), subject };
+            match &mut self.checks[label] {
+                Some(c) => {
+                    c.fail = self.t.or(c.fail, fail);
+                    c.sites.push(site);
+                }
+                None => self.checks[label] = Some(Check { fail, sites: vec![site] }),
+            }
+        }
         // A performance check does not stop the execution it fails in: every later access
         // is judged on its own (a correctness check is assumed afterwards, as in Boogie).
-        if !matches!(self.p.labels[label].kind, kpl_reduction::seq::LabelKind::Perf { .. }) {
+        if !perf {
             self.extend(cond);
         }
     }
@@ -282,6 +306,7 @@ impl Enc<'_> {
                 let c = self.term(e);
                 self.check(*l, c);
             }
+            Stmt::Note(_) if self.assumed > 0 => {}
             Stmt::Note(n) => {
                 let (index, value, active) = (self.term(&n.index), self.term(&n.value), self.term(&n.enabled));
                 let active = self.t.and(self.reach, active);
@@ -295,46 +320,24 @@ impl Enc<'_> {
                     shared: n.shared,
                 });
             }
+            Stmt::Loop(lp) if lp.k > 0 => self.k_induction(lp),
             Stmt::Loop(lp) => {
                 let cands: Vec<usize> =
                     (0..self.p.candidates.len()).filter(|&c| self.p.candidates[c].loop_id == lp.id).collect();
                 // On entry: user invariants and guarded candidates must hold.
-                for (inv, entry, _) in &lp.invariants {
-                    let c = self.term(inv);
-                    self.check(*entry, c);
-                }
-                for &c in &cands {
-                    self.candidate(c);
-                }
+                self.head(lp, &cands, true);
                 // Cut: havoc what the loop changes, assume the invariants.
-                let mut modified = BTreeSet::new();
-                modified_vars(&lp.body, &mut modified);
-                for v in modified {
-                    let sym = self.fresh(v);
-                    self.cur[v.0 as usize] = sym;
-                }
-                for (inv, _, _) in &lp.invariants {
-                    let c = self.term(inv);
-                    self.extend(c);
-                }
-                for &c in &cands {
-                    let e = self.term(&self.p.candidates[c].expr);
-                    let g = self.t.implies(self.guards[c], e);
-                    self.extend(g);
-                }
+                self.havoc_modified(&lp.body);
+                self.assumed += 1;
+                self.head(lp, &cands, false);
+                self.assumed -= 1;
                 let head_cur = self.cur.clone();
                 let head_reach = self.reach;
                 let cond = self.term(&lp.cond);
                 // One iteration from an arbitrary state satisfying the invariants.
                 self.extend(cond);
                 self.stmts(&lp.body);
-                for (inv, _, kept) in &lp.invariants {
-                    let c = self.term(inv);
-                    self.check(*kept, c);
-                }
-                for &c in &cands {
-                    self.candidate(c);
-                }
+                self.head(lp, &cands, false);
                 // After the loop: the head state with the condition false.
                 self.cur = head_cur;
                 self.reach = head_reach;
@@ -344,14 +347,97 @@ impl Enc<'_> {
         }
     }
 
-    /// Check candidate `c` here (guarded by `h!c`), then assume it (guarded).
+    /// A loop proved by k-induction (Boogie's combined-case rule, as GPUVerify's
+    /// `--k-induction-depth=K` uses it). Base case: K iterations from the entry, each head's
+    /// invariants and each body's checks checked. The loop body is predicated (an iteration
+    /// changes nothing for a thread that has left the loop but loop-local flags, which
+    /// nothing after the loop reads), so its copies need no branch: an execution that left
+    /// within K iterations is the base case's. Step: from any state, K iterations that run
+    /// (the loop condition holds at their heads) and whose heads satisfy the invariants and
+    /// whose checks are assumed; then the head's invariants checked, and one more iteration
+    /// checked (its end cut) or the exit. After the loop: the base case's state if the loop
+    /// condition fails after it, else the step's exit.
+    fn k_induction(&mut self, lp: &kpl_reduction::seq::Loop) {
+        let cands: Vec<usize> = (0..self.p.candidates.len()).filter(|&c| self.p.candidates[c].loop_id == lp.id).collect();
+        let (entry_cur, entry_reach) = (self.cur.clone(), self.reach);
+        for _ in 0..lp.k {
+            self.head(lp, &cands, true);
+            self.stmts(&lp.body);
+        }
+        let base_cond = self.term(&lp.cond);
+        let base_cur = std::mem::replace(&mut self.cur, entry_cur);
+        let base_reach = std::mem::replace(&mut self.reach, entry_reach);
+        self.havoc_modified(&lp.body);
+        self.assumed += 1;
+        for _ in 0..lp.k {
+            self.head(lp, &cands, false);
+            let c = self.term(&lp.cond);
+            self.extend(c);
+            self.stmts(&lp.body);
+        }
+        self.assumed -= 1;
+        self.head(lp, &cands, false);
+        let head_cur = self.cur.clone();
+        let head_reach = self.reach;
+        let cond = self.term(&lp.cond);
+        self.extend(cond);
+        self.stmts(&lp.body);
+        self.cur = head_cur;
+        self.reach = head_reach;
+        let exit = self.t.not(cond);
+        self.extend(exit);
+        // The join: the base case's state where the loop ended within it.
+        let left = self.t.not(base_cond);
+        for v in 0..self.cur.len() {
+            if base_cur[v] != self.cur[v] {
+                let t = self.t.add(Vc::Ite([left, base_cur[v], self.cur[v]]));
+                let sym = self.fresh(kpl_reduction::seq::VarId(v as u32));
+                self.defs.push((sym, t));
+                self.cur[v] = sym;
+            }
+        }
+        let by_base = self.t.and(left, base_reach);
+        let by_step = self.t.and(base_cond, self.reach);
+        let r = self.t.or(by_base, by_step);
+        self.reach_n += 1;
+        let s = self.t.var(&format!("reach@{}", self.reach_n), Sort::Bool);
+        self.defs.push((s, r));
+        self.reach = s;
+    }
+
+    /// A fresh symbol for every variable a loop body changes.
+    fn havoc_modified(&mut self, body: &[Stmt]) {
+        let mut modified = BTreeSet::new();
+        modified_vars(body, &mut modified);
+        for v in modified {
+            let sym = self.fresh(v);
+            self.cur[v.0 as usize] = sym;
+        }
+    }
+
+    /// A loop head: its invariants (under their `entry` or preservation labels) and its
+    /// candidates checked, then assumed.
+    fn head(&mut self, lp: &kpl_reduction::seq::Loop, cands: &[usize], entry: bool) {
+        for (inv, on_entry, kept) in &lp.invariants {
+            let c = self.term(inv);
+            self.check(if entry { *on_entry } else { *kept }, c);
+        }
+        for &c in cands {
+            self.candidate(c);
+        }
+    }
+
+    /// Check candidate `c` here (guarded by `h!c`), then assume it (guarded); only assume
+    /// it in the iterations k-induction assumes.
     fn candidate(&mut self, c: usize) {
         let e = self.term(&self.p.candidates[c].expr);
         let g = self.guards[c];
-        let bad = self.t.not(e);
-        let r = self.t.and(self.reach, g);
-        let fail = self.t.and(r, bad);
-        self.cfails[c].push(fail);
+        if self.assumed == 0 {
+            let bad = self.t.not(e);
+            let r = self.t.and(self.reach, g);
+            let fail = self.t.and(r, bad);
+            self.cfails[c].push(fail);
+        }
         let ok = self.t.implies(g, e);
         self.extend(ok);
     }

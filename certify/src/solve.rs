@@ -117,10 +117,9 @@ pub struct Houdini {
     pub unknown: Option<String>,
 }
 
-/// The largest set of candidates that is inductive (and holds on entry) together.
-pub fn houdini(s: &mut Session, progress: &dyn Fn(&str)) -> Houdini {
+/// The largest set of the candidates `on` that is inductive (and holds on entry) together.
+pub fn houdini(s: &mut Session, mut on: Vec<bool>, progress: &dyn Fn(&str)) -> Houdini {
     let n = s.enc.guards.len();
-    let mut on = vec![true; n];
     let mut rounds = 0;
     loop {
         let goals: Vec<Id> =

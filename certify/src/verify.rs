@@ -34,6 +34,8 @@ pub struct Options {
     pub only_divergence: bool,
     /// Bounded search: loops unrolled this many times (`--loop-unwind`); never verifies.
     pub loop_unwind: Option<u32>,
+    /// K-induction for every loop (`--k-induction-depth`); 0: plain induction.
+    pub k_induction: u32,
     /// Barrier invariants may read only elements the thread accessed (off with
     /// `--no-barrier-access-checks`).
     pub barrier_access_checks: bool,
@@ -57,6 +59,7 @@ impl Options {
             warp_sync: None,
             only_divergence: false,
             loop_unwind: None,
+            k_induction: 0,
             barrier_access_checks: true,
         }
     }
@@ -120,6 +123,7 @@ pub fn program(core: &ast::Kernel, o: &Options) -> Program {
         warp_sync: o.warp_sync,
         only_divergence: o.only_divergence,
         loop_unwind: o.loop_unwind,
+        k_induction: o.k_induction,
         barrier_access_checks: o.barrier_access_checks,
     };
     reduce(core, &cfg)
@@ -137,8 +141,11 @@ struct Solved {
 
 fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<Instant>, progress: &dyn Fn(&str)) -> Solved {
     let mut s = Session::new(encoding, deadline);
-    let h = if o.infer && !program.candidates.is_empty() {
-        houdini(&mut s, progress)
+    // With `--no-infer`, only what GPUVerify's uniformity analysis gives (GPUVerify
+    // trusts it; Houdini checks it).
+    let on: Vec<bool> = program.candidates.iter().map(|c| o.infer || c.derived).collect();
+    let h = if on.iter().any(|c| *c) {
+        houdini(&mut s, on, progress)
     } else {
         crate::solve::Houdini { kept: vec![false; program.candidates.len()], rounds: 0, unknown: None }
     };

@@ -63,6 +63,12 @@ pub fn extract(s: &mut Session, m: &Model, p: &Program, enc: &Encoding, launch: 
         w.arrays.entry(n.array.clone()).or_default().entry((g, i)).or_insert(v);
     }
     if let Some(check) = enc.checks[label].as_ref() {
+        // The place the label fails in the model (k-induction checks a label in each copy
+        // of a loop body).
+        let check = match check.sites.as_slice() {
+            [one] => one,
+            sites => sites.iter().find(|c| s.eval_bool(m, c.fail)).unwrap_or(&sites[sites.len() - 1]),
+        };
         if let Some(sub) = check.subject {
             w.index = Some(s.eval_word(m, sub));
         }

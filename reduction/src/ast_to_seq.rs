@@ -50,6 +50,10 @@ pub struct Config {
     /// GPUVerify's `--loop-unwind=N`: every loop is unrolled N times and executions that
     /// need more iterations are cut off (a bounded search for defects; invariants unused).
     pub loop_unwind: Option<u32>,
+    /// GPUVerify's `--k-induction-depth=K`: every loop is proved by K-induction (its first
+    /// K iterations checked from the entry; then from any K consecutive iterations that
+    /// satisfy the invariants, the next one). 0: plain induction.
+    pub k_induction: u32,
     /// Check that a barrier invariant reads only elements the thread accessed since the
     /// previous barrier (GPUVerify's default; `--no-barrier-access-checks` turns it off).
     pub barrier_access_checks: bool,
@@ -118,6 +122,10 @@ pub(crate) struct Builder<'k> {
     observes_disabled: bool,
     /// The arrays some statement writes (a store or an atomic).
     written: std::collections::BTreeSet<String>,
+    /// The arrays whose read log an access predicate reads.
+    read_predicated: std::collections::BTreeSet<String>,
+    /// Which locals and loops are alike in every thread (`uniformity`).
+    pub(crate) uniformity: crate::uniformity::Uniformity,
 }
 
 /// Build the sequential program of a checked kernel's core form.
@@ -156,6 +164,8 @@ pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
         not_accessed: Vec::new(),
         observes_disabled: core.observes_disabled(),
         written: written_arrays(core),
+        read_predicated: read_predicated_arrays(core),
+        uniformity: crate::uniformity::analyse(core),
     };
     b.prelude(&chosen);
     let main = &core.main;
@@ -762,7 +772,10 @@ impl<'k> Builder<'k> {
         // (Under the adversarial abstraction a read value is arbitrary, so the read-write
         // rule below can never hold: its value is not logged.)
         let benign = (self.cfg.benign && self.copies[k].is_some()).then(|| (inst.rd_val, vals[0].clone()));
-        if self.race_checked(k) {
+        // A read of an array nothing writes races with nothing: logged only for the access
+        // predicates that read its log.
+        let name = &self.prog.arrays[k].name;
+        if self.race_checked(k) && (self.written.contains(name) || self.read_predicated.contains(name)) {
             self.log(inst.rd_exists, inst.rd_elem, inst.rd_stmt, benign, idx[0].clone(), &p[0], sid);
         }
         // Benign (GPUVerify's write-read rule): thread 2 wrote the element of thread 1's
@@ -1035,6 +1048,37 @@ pub(crate) fn contains_barrier(k: &ast::Kernel, b: &ast::Block) -> bool {
         StmtKind::Call(f, _) => k.procs.iter().find(|p| p.name.name == f.name).is_some_and(|p| contains_barrier(k, &p.body)),
         _ => false,
     })
+}
+
+/// The arrays whose read log an access predicate (`was_read`, `read_index`) reads, in a
+/// requirement, assertion, assumption, loop or barrier invariant or candidate.
+fn read_predicated_arrays(k: &ast::Kernel) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut visit = |e: &ast::Expr| {
+        e.walk(&mut |x| {
+            if let ExprKind::Call(f, args) = &x.kind {
+                if matches!(Builtin::from_name(&f.name), Some(Builtin::WasRead | Builtin::ReadIndex)) {
+                    if let Some(ExprKind::Var(a)) = args.first().map(|a| &a.kind) {
+                        out.insert(a.name.clone());
+                    }
+                }
+            }
+        })
+    };
+    for d in &k.decls {
+        if let ast::DeclKind::Requires(e) = &d.kind {
+            visit(e);
+        }
+    }
+    for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
+        candidates::walk(b, &mut |s| match &s.kind {
+            StmtKind::Assert(e, _) | StmtKind::Assume(e) => visit(e),
+            StmtKind::While { invariants, candidates, .. } => invariants.iter().chain(candidates).for_each(&mut visit),
+            StmtKind::Barrier(f) => f.invariants.iter().for_each(|i| visit(&i.expr)),
+            _ => {}
+        });
+    }
+    out
 }
 
 /// The arrays a store or an atomic writes, anywhere in the kernel.

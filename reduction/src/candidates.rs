@@ -12,6 +12,7 @@
 
 use crate::ast_to_seq::Builder;
 use crate::seq::*;
+use crate::uniformity::Level;
 use kpl_lang::ast::{self, BinOp, ExprKind, StmtKind};
 use std::collections::{BTreeSet, HashMap};
 
@@ -318,6 +319,11 @@ pub(crate) fn walk(b: &ast::Block, f: &mut dyn FnMut(&ast::Stmt)) {
     }
 }
 
+/// Is a step the literal 1 (every number is a multiple of it)?
+fn is_one(e: &ast::Expr) -> bool {
+    matches!(e.kind, ExprKind::Num(1))
+}
+
 /// Variables a statement list assigns or havocs.
 pub fn modified_vars(stmts: &[Stmt], out: &mut BTreeSet<VarId>) {
     for s in stmts {
@@ -374,14 +380,25 @@ pub(crate) fn generate(
     let mut cands: Vec<(Expr, &'static str)> = Vec::new();
     let multi_group = b.num_groups() > 1;
     let sg = b.same_group.clone();
-    let uniform = |pair: [VarId; 2], cands: &mut Vec<(Expr, &'static str)>| {
+    // Equal in the two threads (of a group); what the uniformity analysis finds so is
+    // kept with `--no-infer` too.
+    let mut derived: Vec<Expr> = Vec::new();
+    let uniform = |pair: [VarId; 2], level: Level, cands: &mut Vec<(Expr, &'static str)>, derived: &mut Vec<Expr>| {
         let eq = Expr::eq(Expr::Var(pair[0]), Expr::Var(pair[1]));
+        if level == Level::Uniform || (level == Level::InGroup && !multi_group) {
+            derived.push(eq.clone());
+        }
         cands.push((eq.clone(), "uniform"));
+        let in_group = Expr::implies(sg.clone(), eq);
+        if level <= Level::InGroup {
+            derived.push(in_group.clone());
+        }
         if multi_group {
-            cands.push((Expr::implies(sg.clone(), eq), "uniform in a group"));
+            cands.push((in_group, "uniform in a group"));
         }
     };
-    uniform(lc, &mut cands);
+    let loop_level = b.uniformity.loop_level(b.prog.loops[loop_id].span);
+    uniform(lc, loop_level, &mut cands, &mut derived);
     // A thread is in the loop only if it entered it: keeps dead branches dead in loops.
     for t in 0..2 {
         if entry[t] != Expr::Bool(true) {
@@ -400,8 +417,8 @@ pub(crate) fn generate(
             cands.push((Expr::implies(Expr::Var(lc[t]), Expr::not(Expr::Var(r[t]))), "a live thread has not returned"));
         }
     }
-    for (_, pair) in &plan.modified {
-        uniform(*pair, &mut cands);
+    for (name, pair) in &plan.modified {
+        uniform(*pair, b.uniformity.var(name), &mut cands, &mut derived);
     }
     // Two threads of a group see the same contents of an array the loop changes (true
     // when the loop's writes are followed by a barrier before the loop head).
@@ -479,13 +496,12 @@ pub(crate) fn generate(
                 Shape::Stride { sub: true } => cands.push((Expr::cmp(CmpOp::Sle, x.clone(), x0.clone()), "monotone (signed): at most its entry value")),
                 _ => {}
             }
-            if let Shape::Stride { .. } = u.shape {
+            // (A step of 1 makes every multiple-of-the-step candidate true: none.)
+            if let (Shape::Stride { .. }, false) = (u.shape, is_one(&u.step)) {
                 let step = b.expr(&u.step, t);
                 let diff = Expr::bin(WordOp::Sub, x.clone(), x0.clone());
                 cands.push((Expr::eq(Expr::bin(WordOp::Urem, diff, step.clone()), Expr::Word(0)), "strength reduction"));
-                if !matches!(u.step.kind, ExprKind::Num(1)) {
-                    cands.push((Expr::eq(Expr::bin(WordOp::Urem, x.clone(), step), Expr::Word(0)), "a multiple of its step"));
-                }
+                cands.push((Expr::eq(Expr::bin(WordOp::Urem, x.clone(), step), Expr::Word(0)), "a multiple of its step"));
             }
         }
     }
@@ -552,7 +568,7 @@ pub(crate) fn generate(
                 let off = Expr::bin(WordOp::Sub, el.clone(), base);
                 let u = plan.updates.iter().find(|u| u.name == x);
                 if let (Some(u), Some(snap)) = (u, plan.snapshots.get(&x)) {
-                    if let Shape::Stride { .. } = u.shape {
+                    if let (Shape::Stride { .. }, false) = (u.shape, is_one(&u.step)) {
                         let step = b.expr(&u.step, 0);
                         let want = Expr::bin(WordOp::Urem, Expr::Var(snap[0]), step.clone());
                         let got = Expr::bin(WordOp::Urem, off.clone(), step);
@@ -580,8 +596,7 @@ pub(crate) fn generate(
     }
     // An access at a counter plus a base, the counter stepped by `s` (here or in a nested
     // loop) from a multiple of `s`: the logged element is the base plus a multiple of `s`.
-    let unit = |e: &ast::Expr| matches!(e.kind, ExprKind::Num(1));
-    for (array, write, base, step) in plan.strided.iter().filter(|x| !unit(&x.3)) {
+    for (array, write, base, step) in plan.strided.iter().filter(|x| !is_one(&x.3)) {
         let Some(k) = b.prog.arrays.iter().position(|a| a.name == *array) else { continue };
         let inst = b.inst[k];
         let (exists, elem) = if *write { (inst.wr_exists, inst.wr_elem) } else { (inst.rd_exists, inst.rd_elem) };
@@ -612,7 +627,8 @@ pub(crate) fn generate(
             continue;
         }
         if seen.insert(b.prog.show(&e)) {
-            b.prog.candidates.push(Candidate { loop_id, expr: e, rule });
+            let derived = derived.contains(&e);
+            b.prog.candidates.push(Candidate { loop_id, expr: e, rule, derived });
         }
     }
 }

@@ -14,6 +14,7 @@ mod loops;
 pub mod perf_checks;
 pub mod seq;
 pub mod taint;
+mod uniformity;
 
 pub use ast_to_seq::{reduce, AbstractionChoice, Config};
 pub use seq::Program;

@@ -84,9 +84,9 @@ impl Builder<'_> {
         let body_stmts = std::mem::replace(&mut self.out, outer);
         candidates::generate(self, id, &plan, (lc, &p, &c), ret, &body_stmts);
         for expr in user_candidates {
-            self.prog.candidates.push(Candidate { loop_id: id, expr, rule: "the kernel's candidate" });
+            self.prog.candidates.push(Candidate { loop_id: id, expr, rule: "the kernel's candidate", derived: false });
         }
-        self.emit(Stmt::Loop(Loop { id, cond: loop_cond, invariants, body: body_stmts }));
+        self.emit(Stmt::Loop(Loop { id, cond: loop_cond, invariants, body: body_stmts, k: self.cfg.k_induction }));
     }
 
     /// One iteration of a loop, emitted at the current place: the threads still in it

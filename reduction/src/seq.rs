@@ -181,6 +181,9 @@ pub struct Loop {
     /// User invariants with their entry and preservation labels.
     pub invariants: Vec<(Expr, usize, usize)>,
     pub body: Vec<Stmt>,
+    /// GPUVerify's `--k-induction-depth=K`: the loop is proved by K-induction (0: plain
+    /// induction, the invariants alone).
+    pub k: u32,
 }
 
 /// An array access of the source, as the race logs record it.
@@ -229,6 +232,9 @@ pub struct Candidate {
     pub expr: Expr,
     /// Which rule made it (for reports and tests).
     pub rule: &'static str,
+    /// Implied by GPUVerify's uniformity analysis, which GPUVerify applies with
+    /// `--no-infer` too: Houdini checks it then as well.
+    pub derived: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -535,7 +541,8 @@ impl Program {
                     out.push_str(&format!("{pad}assert {};  // #{l} {:?}: {}\n", E(self, e), lab.kind, lab.what))
                 }
                 Stmt::Loop(lp) => {
-                    out.push_str(&format!("{pad}while {}  // loop {}\n", E(self, &lp.cond), lp.id));
+                    let k = if lp.k > 0 { format!(", {}-induction", lp.k) } else { String::new() };
+                    out.push_str(&format!("{pad}while {}  // loop {}{k}\n", E(self, &lp.cond), lp.id));
                     for (inv, _, _) in &lp.invariants {
                         out.push_str(&format!("{pad}  invariant {};\n", E(self, inv)));
                     }
