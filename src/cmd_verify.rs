@@ -522,8 +522,15 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
             Diagnostic::error(format!("{status} null pointer access: {p} may be NULL here"), span(l.span))
                 .with_label(format!("by {}", ids_text(&w.threads[0], dims)))
         }
-        LabelKind::Assertion | LabelKind::BarrierInvariant(_) => Diagnostic::error(format!("{status} assertion failure: {}", l.what), span(l.span))
-            .with_label(format!("false in {}", ids_text(&w.threads[0], dims))),
+        LabelKind::Assertion | LabelKind::BarrierInvariant(_) => {
+            let d = Diagnostic::error(format!("{status} assertion failure: {}", l.what), span(l.span))
+                .with_label(format!("false in {}", ids_text(&w.threads[0], dims)));
+            // A function's precondition, checked at its only call: point at the call too.
+            match layouts.preconditions.get(&span(l.span)).map(|c| c.as_slice()) {
+                Some([call]) => d.with_secondary(*call, "the precondition of this call"),
+                _ => d,
+            }
+        }
         LabelKind::Invariant { entry } => Diagnostic::error(
             format!(
                 "{status} assertion failure: loop invariant {}",

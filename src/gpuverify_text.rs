@@ -138,6 +138,14 @@ pub fn defect(
             };
             format!("\n{loc} error: {what} for {}\n{line}\n\n", who(0, true))
         }
+        // A precondition checked at the function's only call: reported there, as GPUVerify.
+        LabelKind::Assertion if layouts.preconditions.get(&kpl_lang::Span::new(span.0, span.1)).is_some_and(|c| c.len() == 1) => {
+            let call = layouts.preconditions[&kpl_lang::Span::new(span.0, span.1)][0];
+            let (cloc, cline) = at(call.start);
+            let start = annotation_start(src, span.0, &["__requires", "__global_requires"]).unwrap_or(span.0);
+            let (loc, line) = at(start);
+            format!("\n{cloc} error: a precondition for this call might not hold\n{cline}\n{loc} note: this is the precondition that might not hold\n{line}\n\n")
+        }
         LabelKind::Assertion if written_in(src, span.0, &["__ensures", "__global_ensures"]) => {
             let start = annotation_start(src, span.0, &["__ensures", "__global_ensures"]).unwrap_or(span.0);
             let (loc, line) = at(start);
@@ -208,6 +216,16 @@ mod tests {
         nulls.null_checks.insert(kpl_lang::Span::new(5, 21), "`p`".into());
         let n = defect("kernel.cl", src, &LabelKind::Assertion, (5, 21), &w, launch, Dialect::OpenCl, &nulls);
         assert!(n.contains("kernel.cl:2:3: error: possible null pointer access for work item 2"), "{n}");
+        // A precondition checked at its function's only call is reported at the call.
+        let src3 = "int f(int a) {\n  __requires(a > 0);\n}\n  x = f(0);\n";
+        let mut pre = crate::render::Layouts::default();
+        pre.preconditions.insert(kpl_lang::Span::new(17, 35), vec![kpl_lang::Span::new(44, 48)]);
+        let p = defect("kernel.cl", src3, &LabelKind::Assertion, (17, 35), &w, launch, Dialect::OpenCl, &pre);
+        assert_eq!(
+            p,
+            "\nkernel.cl:4:7: error: a precondition for this call might not hold\n  x = f(0);\n\
+             kernel.cl:2:3: note: this is the precondition that might not hold\n  __requires(a > 0);\n\n"
+        );
         let d = defect("kernel.cl", src, &LabelKind::Divergence, (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
         assert!(d.contains("kernel.cl:2:3: error: barrier may be reached by non-uniform control flow\n  __assert(x == 0);"), "{d}");
     }

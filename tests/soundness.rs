@@ -86,9 +86,10 @@ fn mutant(k: &Kernel, m: Mutation, nth: usize) -> Option<Kernel> {
 }
 
 /// Mutants of the generated kernels of `seeds`, run and verified with the warp size
-/// `warp(seed)` gives (`None`: no warp-synchronous mode); asserts the oracle and gives
-/// (mutants checked, mutants the interpreter finds defective).
-fn cross_check(seeds: std::ops::Range<u64>, warp: impl Fn(u64) -> Option<u32>) -> (usize, usize) {
+/// `warp(seed)` gives (`None`: no warp-synchronous mode) and loops proved by
+/// `k_induction` (0: plain induction); asserts the oracle and gives (mutants checked,
+/// mutants the interpreter finds defective).
+fn cross_check(seeds: std::ops::Range<u64>, warp: impl Fn(u64) -> Option<u32>, k_induction: u32) -> (usize, usize) {
     let (mut checked, mut defective) = (0, 0);
     for seed in seeds {
         let base = generate(seed);
@@ -109,11 +110,11 @@ fn cross_check(seeds: std::ops::Range<u64>, warp: impl Fn(u64) -> Option<u32>) -
             checked += 1;
             let Some(kind) = found else { continue };
             defective += 1;
-            let opts = Options { timeout: Some(Duration::from_secs(20)), warp_sync, ..Options::new(launch) };
+            let opts = Options { timeout: Some(Duration::from_secs(20)), warp_sync, k_induction, ..Options::new(launch) };
             let r = verify(&c.core, &opts, &|_| {});
             assert!(
                 r.outcome != Verdict::Verified,
-                "UNSOUND: generated kernel {seed} with {m:?} has a {kind} in `kpl run` (warp-sync {warp_sync:?}) but was verified:\n{text}"
+                "UNSOUND: generated kernel {seed} with {m:?} has a {kind} in `kpl run` (warp-sync {warp_sync:?}, k-induction {k_induction}) but was verified:\n{text}"
             );
         }
     }
@@ -122,7 +123,9 @@ fn cross_check(seeds: std::ops::Range<u64>, warp: impl Fn(u64) -> Option<u32>) -
 
 #[test]
 fn no_kernel_the_interpreter_finds_defective_is_verified() {
-    let (checked, defective) = cross_check(0..60, |_| None);
+    // `KPL_SOUNDNESS_SEEDS=N` widens the sweep (a developer's longer run).
+    let seeds = std::env::var("KPL_SOUNDNESS_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(60);
+    let (checked, defective) = cross_check(0..seeds, |_| None, 0);
     assert!(checked >= 100, "only {checked} mutants checked");
     assert!(defective >= 30, "only {defective} mutants are defective: the mutations no longer inject defects");
 }
@@ -130,7 +133,16 @@ fn no_kernel_the_interpreter_finds_defective_is_verified() {
 #[test]
 fn no_kernel_the_interpreter_finds_defective_is_verified_in_warp_synchronous_mode() {
     // The same oracle under GPUVerify's `--warp-sync`: warps of 2 and 4 threads.
-    let (checked, defective) = cross_check(0..40, |seed| Some(if seed % 2 == 0 { 2 } else { 4 }));
+    let (checked, defective) = cross_check(0..40, |seed| Some(if seed % 2 == 0 { 2 } else { 4 }), 0);
     assert!(checked >= 60, "only {checked} mutants checked");
     assert!(defective >= 15, "only {defective} mutants are defective in warp-synchronous mode");
+}
+
+#[test]
+fn no_kernel_the_interpreter_finds_defective_is_verified_by_k_induction() {
+    // The same oracle with every loop proved by 2-induction (`--k-induction-depth=2`): its
+    // base case, step and their join after the loop.
+    let (checked, defective) = cross_check(0..40, |_| None, 2);
+    assert!(checked >= 60, "only {checked} mutants checked");
+    assert!(defective >= 15, "only {defective} mutants are defective");
 }

@@ -15,6 +15,9 @@ pub struct Layouts {
     /// Assertions that are the C front end's null-pointer checks, by span: the pointer
     /// (`` `p` ``, `the pointer `f` returns`), so a report says "null pointer access".
     pub null_checks: BTreeMap<crate::span::Span, String>,
+    /// Assertions that are a function's `__requires` checked where it is called, by span:
+    /// the calls (GPUVerify reports such a failure at the call).
+    pub preconditions: BTreeMap<crate::span::Span, Vec<crate::span::Span>>,
 }
 
 impl Layouts {

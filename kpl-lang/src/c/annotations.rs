@@ -39,6 +39,8 @@ const ANNOTATIONS: &[&str] = &[
     "__global_ensures",
     "__assert",
     "__global_assert",
+    "__candidate_assert",
+    "__candidate_global_assert",
     "__assume",
     "__invariant",
     "__global_invariant",

@@ -149,6 +149,8 @@ pub(super) struct Lower<'u> {
     /// Lowering an assertion, pre/postcondition checked as one, or an invariant: GPUVerify's
     /// two-thread annotations may appear.
     pub two_thread_ok: bool,
+    /// Lowering a loop invariant (where `__dominator_enabled()` has a meaning).
+    pub in_loop_invariant: bool,
     /// The file's structs, and their layouts once computed (`ctypes.rs`).
     pub types: &'u TypeTable,
     pub layouts: HashMap<usize, Rc<Vec<Field>>>,
@@ -239,6 +241,7 @@ fn lower_pass<'u>(
         pending_barrier_invariants: Vec::new(),
         pointers: HashSet::new(),
         two_thread_ok: false,
+        in_loop_invariant: false,
         types: &unit.types,
         layouts: HashMap::new(),
         laying_out: Vec::new(),
@@ -1061,7 +1064,9 @@ impl<'u> Lower<'u> {
         let mut candidates: Vec<k::Expr> = Vec::new();
         for (e, cand) in &invs {
             let what = if *cand || as_candidates { "a candidate invariant" } else { "a loop invariant" };
+            let before = std::mem::replace(&mut self.in_loop_invariant, true);
             let k = self.pure_cond(e, what);
+            self.in_loop_invariant = before;
             if *cand || as_candidates {
                 candidates.push(k);
             } else {
@@ -1467,6 +1472,12 @@ impl<'u> Lower<'u> {
                 // Checked at a call (`__global_requires` by every thread, calling or not);
                 // assumed by the function's own check (`modular.rs`), where all threads call.
                 let own_check = self.o.check_function.is_some() && self.frames.len() == 2;
+                if !own_check {
+                    let calls = self.array_layouts.preconditions.entry(first.span).or_default();
+                    if !calls.contains(&span) {
+                        calls.push(span);
+                    }
+                }
                 self.emit(if own_check { k::StmtKind::Assume(c) } else { k::StmtKind::Assert(c, global) }, first.span);
             } else if let Some(e) = annotation(first, "__ensures") {
                 self.postcondition(e, false);

@@ -17,8 +17,8 @@ impl<'u> Lower<'u> {
         let arity = |l: &mut Self, k: usize| l.arity_ok(n, args.len(), k, span);
         Some(match n {
             // GPUVerify's two-thread annotations, over KPL's `other` and `enabled`.
-            "__enabled" | "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"
-            | "__at_most_one" | "__exclusive"
+            "__enabled" | "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int"
+            | "__distinct_bool" | "__all" | "__at_most_one" | "__exclusive"
                 if !self.two_thread_ok =>
             {
                 self.unsupported(&format!("`{n}` outside an assertion, a checked pre- or postcondition or an invariant"), span);
@@ -28,8 +28,8 @@ impl<'u> Lower<'u> {
                 arity(self, 0);
                 Val { e: call(Builtin::Enabled, vec![], span), ty: Ty::Int }
             }
-            "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__all"
-            | "__at_most_one" | "__exclusive" => {
+            "__other_int" | "__other_bool" | "__uniform_int" | "__uniform_bool" | "__distinct_int" | "__distinct_bool"
+            | "__all" | "__at_most_one" | "__exclusive" => {
                 if !arity(self, 1) {
                     return Some(zero);
                 }
@@ -44,14 +44,21 @@ impl<'u> Lower<'u> {
                 let e = match n {
                     "__other_int" | "__other_bool" => return Some(Val { e: other, ty }),
                     "__uniform_int" | "__uniform_bool" => bin(BinOp::Eq, v, other, span),
-                    "__distinct_int" => bin(BinOp::Ne, v, other, span),
+                    "__distinct_int" | "__distinct_bool" => bin(BinOp::Ne, v, other, span),
                     "__all" => bin(BinOp::LAnd, v, other, span),
                     _ => not(bin(BinOp::LAnd, v, other, span), span),
                 };
                 Val { e, ty: Ty::Int }
             }
+            // GPUVerify's "the thread was enabled where the loop was entered": a KPL
+            // invariant binds only the threads that entered the loop (and did not jump out
+            // of it), so there it is true.
+            "__dominator_enabled" if self.in_loop_invariant => {
+                arity(self, 0);
+                Val { e: k::Expr::num(1, span), ty: Ty::Int }
+            }
             "__dominator_enabled" => {
-                self.unsupported(&format!("the two-thread annotation `{n}`"), span);
+                self.unsupported(&format!("`{n}` outside a loop invariant"), span);
                 zero
             }
             // GPUVerify's access predicates over KPL's `written`, `was_read`, `write_index`,

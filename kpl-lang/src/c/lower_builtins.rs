@@ -226,6 +226,30 @@ impl<'u> Lower<'u> {
                 let (a, b) = (self.convert(a, ty, span), self.convert(b, ty, span));
                 Some(Val { e: cond(c, a, b), ty })
             }
+            "__is_pow2" => {
+                // GPUVerify's `((x & (x - 1)) == 0)` (true of 0 too, as its macro).
+                if !want(self, 1) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let x = self.expr(&args[0]);
+                let x = self.convert(x, Ty::UInt, span);
+                let below = bin(BinOp::Sub, x.clone(), num(1), span);
+                Some(Val { e: bin(BinOp::Eq, bin(BinOp::BitAnd, x, below, span), num(0), span), ty: Ty::Int })
+            }
+            "__add" | "__add_int" | "__add_unsigned_int" => {
+                // GPUVerify's addition helpers: `+` (wrapping).
+                if !want(self, 2) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let (a, b) = (int(self, &args[0]), int(self, &args[1]));
+                let ty = match n {
+                    "__add_int" => Ty::Int,
+                    "__add_unsigned_int" => Ty::UInt,
+                    _ => Lower::common(a.ty, b.ty),
+                };
+                let (a, b) = (self.convert(a, ty, span), self.convert(b, ty, span));
+                Some(Val { e: bin(BinOp::Add, a, b, span), ty })
+            }
             "__mod_pow2" => {
                 // `x` modulo a power of two.
                 if !want(self, 2) {

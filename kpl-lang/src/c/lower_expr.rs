@@ -918,6 +918,22 @@ impl<'u> Lower<'u> {
                 }
                 zero
             }
+            "__candidate_assert" | "__candidate_global_assert" => {
+                // A guess GPUVerify's Houdini keeps where it holds and then assumes: kpl has
+                // no candidate assertions, and leaving one out only forgoes what it gives.
+                // (Lowered for its diagnostics, then dropped.)
+                if arity(self, 1) {
+                    self.blocks.push(Vec::new());
+                    let _ = self.assertion_cond(&args[0]);
+                    self.blocks.pop();
+                }
+                zero
+            }
+            // Bugle's markers around an invariant's reads (which log nothing in kpl anyway).
+            "__non_temporal_loads_begin" | "__non_temporal_loads_end" => {
+                arity(self, 0);
+                zero
+            }
             "__requires" | "__global_requires" | "__global_assert" => {
                 // `__requires` outside a function's first statements: a check here (as
                 // GPUVerify does). The global ones are checked by every thread, enabled or not.
