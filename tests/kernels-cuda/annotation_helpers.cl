@@ -1,5 +1,6 @@
 //pass
 //--local_size=32 --num_groups=2
+
 // GPUVerify's annotation helpers: __is_pow2, __add, __distinct_bool, candidate assertions
 // (dropped: kpl has none), Bugle's non-temporal load markers, and __dominator_enabled in a
 // loop invariant (true for every thread the invariant binds: those that entered the loop).
