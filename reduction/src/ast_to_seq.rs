@@ -100,7 +100,7 @@ pub(crate) struct Builder<'k> {
     pub(crate) lid: [[Expr; 3]; 2],
     pub(crate) gid: [[Expr; 3]; 2],
     pub(crate) same_group: Expr,
-    distinct: Expr,
+    pub(crate) distinct: Expr,
     pub(crate) frames: Vec<Frame>,
     pub(crate) out: Vec<Stmt>,
     names: HashMap<String, usize>,
@@ -124,6 +124,10 @@ pub(crate) struct Builder<'k> {
     written: std::collections::BTreeSet<String>,
     /// The arrays whose read log an access predicate reads.
     read_predicated: std::collections::BTreeSet<String>,
+    /// The arrays whose atomics are ticket additions (`atomic_tickets`), and the additions
+    /// made so far.
+    pub(crate) tickets: crate::atomic_tickets::Tickets,
+    pub(crate) taken: Vec<crate::atomic_tickets::Taken>,
     /// Which locals and loops are alike in every thread (`uniformity`).
     pub(crate) uniformity: crate::uniformity::Uniformity,
 }
@@ -166,6 +170,8 @@ pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
         written: written_arrays(core),
         read_predicated: read_predicated_arrays(core),
         uniformity: crate::uniformity::analyse(core),
+        tickets: crate::atomic_tickets::ticket_arrays(core, cfg.launch),
+        taken: Vec::new(),
     };
     b.prelude(&chosen);
     let main = &core.main;
@@ -656,7 +662,7 @@ impl<'k> Builder<'k> {
     /// The condition under which thread 2's access to array `k` can race with thread 1's.
     /// Are array `k`'s races checked (GPUVerify's `/checkArrays:` names the arrays that
     /// are)? An unchecked array's accesses are not logged, so access predicates find none.
-    fn race_checked(&self, k: usize) -> bool {
+    pub(crate) fn race_checked(&self, k: usize) -> bool {
         let name = &self.prog.arrays[k].name;
         !self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(name))
     }
@@ -874,7 +880,9 @@ impl<'k> Builder<'k> {
                 Expr::Var(v)
             })
             .collect();
-        [olds[0].clone(), olds[1].clone()]
+        let olds = [olds[0].clone(), olds[1].clone()];
+        self.ticket(at, k, &idx, &olds, p);
+        olds
     }
 
     /// A barrier: the divergence check; the arrays' contents made arbitrary (equal for two

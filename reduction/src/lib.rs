@@ -8,6 +8,7 @@
 //! Must not depend on: SMT, egg, or the `certify` crate.
 
 pub mod ast_to_seq;
+mod atomic_tickets;
 mod barrier_invariants;
 pub mod candidates;
 mod loops;
