@@ -51,7 +51,7 @@ pub struct VerifyArgs {
     /// GPUVerify's k-induction: prove every loop from its first K iterations (checked from
     /// the entry) and from any K consecutive iterations satisfying the invariants to the
     /// next (invariants that hold every K iterations suffice). 0: plain induction.
-    #[arg(long = "k-induction-depth", value_name = "K", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=16))]
+    #[arg(long = "k-induction-depth", value_name = "K", default_value_t = 0, conflicts_with = "loop_unwind", value_parser = clap::value_parser!(u32).range(0..=16))]
     pub k_induction_depth: u32,
     /// GPUVerify's option: do not check that a barrier invariant reads only elements the
     /// thread accessed since the previous barrier (unsound for such invariants).

@@ -659,7 +659,6 @@ impl<'k> Builder<'k> {
         self.arrays.get(&a.name).copied().unwrap_or(0)
     }
 
-    /// The condition under which thread 2's access to array `k` can race with thread 1's.
     /// Are array `k`'s races checked (GPUVerify's `/checkArrays:` names the arrays that
     /// are)? An unchecked array's accesses are not logged, so access predicates find none.
     pub(crate) fn race_checked(&self, k: usize) -> bool {
@@ -667,6 +666,7 @@ impl<'k> Builder<'k> {
         !self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(name))
     }
 
+    /// The condition under which thread 2's access to array `k` can race with thread 1's.
     fn relevant(&self, k: usize) -> Expr {
         if self.prog.arrays[k].shared {
             Expr::and2(self.same_group.clone(), self.distinct.clone())

@@ -4,8 +4,9 @@
 //! plus a multiple of a (possibly nested) counter's step; plus uniformity (a local equal in
 //! both threads, or in both threads of one group), "no access since the barrier", "an
 //! access means thread 1 entered", the value a loop writes (benign tolerance), bounds from
-//! loop guards and monotone updates, and "in the loop only if it entered". Access candidates come from the loop body and from every access of the kernel
-//! whose index is over ids, sizes and params (logs may have been filled by a called
+//! loop guards and monotone updates, and "in the loop only if it entered". Access
+//! candidates come from the loop body and from every access of the kernel whose index is
+//! over ids, sizes and params (logs may have been filled by a called
 //! procedure or before the loop); an index held in a temporary the body declares once is
 //! read as the temporary's definition. Candidates are guesses:
 //! Houdini keeps only those it proves, so a wrong one costs time, never soundness.
@@ -195,19 +196,21 @@ fn stride_of(x: &str, e: &ast::Expr, variant: &BTreeSet<String>) -> Option<ast::
     }
 }
 
+/// The terms of a sum (`a + b + c`: `a`, `b`, `c`; anything else: itself).
+fn summands(e: &ast::Expr) -> Vec<&ast::Expr> {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Add, a, b) => {
+            let mut out = summands(a);
+            out.extend(summands(b));
+            out
+        }
+        _ => vec![e],
+    }
+}
+
 /// `x + base` (a sum whose one term over `variant` is the variable `x`): `x` and `base`.
 fn split_counter(idx: &ast::Expr, variant: &BTreeSet<String>) -> Option<(String, ast::Expr)> {
-    fn flatten<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Expr>) {
-        match &e.kind {
-            ExprKind::Binary(BinOp::Add, a, b) => {
-                flatten(a, out);
-                flatten(b, out);
-            }
-            _ => out.push(e),
-        }
-    }
-    let mut terms = Vec::new();
-    flatten(idx, &mut terms);
+    let terms = summands(idx);
     let (over, rest): (Vec<&ast::Expr>, Vec<&ast::Expr>) = terms.into_iter().partition(|t| mentions(t, variant));
     let [counter] = over.as_slice() else { return None };
     let ExprKind::Var(x) = &counter.kind else { return None };
@@ -339,17 +342,7 @@ pub fn modified_vars(stmts: &[Stmt], out: &mut BTreeSet<VarId>) {
 
 /// Split `idx` as `base + x` or `base + x * m` (x a modified local): the term and its kind.
 fn variant_term<'a>(idx: &'a ast::Expr, names: &BTreeSet<String>) -> Option<(String, Option<&'a ast::Expr>)> {
-    let mut terms = Vec::new();
-    fn flatten<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Expr>) {
-        match &e.kind {
-            ExprKind::Binary(BinOp::Add, a, b) => {
-                flatten(a, out);
-                flatten(b, out);
-            }
-            _ => out.push(e),
-        }
-    }
-    flatten(idx, &mut terms);
+    let terms = summands(idx);
     let variant: Vec<&&ast::Expr> = terms.iter().filter(|t| mentions(t, names)).collect();
     if variant.len() != 1 {
         return None;
