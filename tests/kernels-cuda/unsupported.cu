@@ -3,8 +3,6 @@
 //not supported
 
 __global__ void k(int *a) {
-  if (threadIdx.x == 0) goto done;
   a[threadIdx.x] = 1;
-done:
-  return;
+  asm("bar.sync 0;");
 }

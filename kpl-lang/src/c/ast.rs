@@ -45,6 +45,8 @@ pub struct Param {
     pub specs: Vec<Spec>,
     /// Qualifiers after each `*` (e.g. `__restrict__`).
     pub ptrs: Vec<Vec<Spec>>,
+    /// A C++ reference (`float &x`): the caller's object itself.
+    pub reference: bool,
     pub name: Option<Ident>,
     /// `int a[]` parameters are pointers too.
     pub dims: usize,
@@ -100,6 +102,10 @@ pub enum StmtKind {
     Break,
     Continue,
     Return(Option<Expr>),
+    /// `goto L;` (forward only: `lower.rs` checks).
+    Goto(Ident),
+    /// `L:`, before the statement it labels (a statement of its own, like `case`).
+    Label(Ident),
     Empty,
     Unsupported(&'static str),
     Error,
@@ -245,6 +251,8 @@ impl Stmt {
             }
             StmtKind::Return(None)
             | StmtKind::Case(None)
+            | StmtKind::Goto(_)
+            | StmtKind::Label(_)
             | StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Empty

@@ -82,6 +82,8 @@ pub(super) struct LoopCtx {
     pub switch: bool,
     /// A `switch`'s flag that a `break` has ended it (the rest of it is skipped).
     pub done: Option<String>,
+    /// The labels in a loop's body: a `goto` to one of them does not leave the loop.
+    pub labels: HashSet<String>,
 }
 
 #[derive(Clone)]
@@ -124,6 +126,8 @@ pub(super) struct Frame {
     pub function_wide_spans: Vec<Span>,
     /// A function returning a pointer: the caller's pointer variable its `return`s assign.
     pub ptr_result: Option<Ident>,
+    /// Each label a `goto` jumps to, and the flag its `goto`s set (`gotos.rs`).
+    pub gotos: HashMap<String, String>,
 }
 
 pub(super) struct Lower<'u> {
@@ -504,6 +508,18 @@ impl<'u> Lower<'u> {
                 continue;
             }
             let table = constant && x.init.is_some() && self.o.dialect == Dialect::OpenCl;
+            if let ([None], None) = (x.dims.as_slice(), &x.init) {
+                // `T a[];` (a texture, `textures.rs`): memory of a size the host decides.
+                let name = self.fresh(&x.name.name);
+                self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: None }, span: x.span });
+                let (ty, agg) = elem.clone().split();
+                if let Some(t) = &agg {
+                    self.record_layout(&name, &d.specs, t);
+                }
+                let readonly = constant || d.specs.iter().any(|s| s.word == "const");
+                self.bind(&x.name.name, Entity::Array { kpl: name, elem: ty, dims: vec![], readonly, offset: None, agg });
+                continue;
+            }
             let Some(dims) = self.array_dims(x, "a file-scope array") else { continue };
             let words = self.words(&elem) as u64;
             let total: u64 = dims.iter().map(|&n| n as u64).product::<u64>().saturating_mul(words);
@@ -685,6 +701,10 @@ impl<'u> Lower<'u> {
                 self.unsupported("pointers to pointers", p.span);
                 continue;
             }
+            if p.reference {
+                self.err("a kernel parameter cannot be a reference (the host passes values)", p.span);
+                continue;
+            }
             if !pointer && base.is_aggregate() {
                 // A struct or vector by value: a param per word, an array per pointer field.
                 let copy = assigned.contains(&name.name);
@@ -787,6 +807,7 @@ impl<'u> Lower<'u> {
         }
         let wide = self.checked_function_wide(f, body);
         let wide_spans = function_wide(body).iter().map(|e| e.0.span).collect();
+        let gotos = self.goto_flags(body);
         self.frames.push(Frame {
             name: f.name.name.clone(),
             result: None,
@@ -800,6 +821,7 @@ impl<'u> Lower<'u> {
             function_wide: wide,
             function_wide_spans: wide_spans,
             ptr_result: None,
+            gotos,
         });
         self.scopes.push(HashMap::new());
         // Leading `__requires` of the kernel are preconditions over its params.
@@ -887,9 +909,34 @@ impl<'u> Lower<'u> {
     /// Lower a statement list; after a statement that may `return`, the rest runs only in
     /// the threads that did not.
     pub fn stmts(&mut self, list: &[Stmt]) {
-        for (i, s) in list.iter().enumerate() {
+        // Flags that earlier statements of this list may have set (`return`, `goto`, a
+        // switch's `break`): each skips what follows, up to its label in this list
+        // (`Some(index)`) or to the end.
+        let mut pending: Vec<(String, Option<usize>)> = Vec::new();
+        let mut i = 0;
+        while i < list.len() {
+            pending.retain(|(_, until)| *until != Some(i));
+            if !pending.is_empty() {
+                let end = pending.iter().filter_map(|p| p.1).min().unwrap_or(list.len());
+                let run = &list[i..end];
+                let span = run[0].span.to(run[run.len() - 1].span);
+                let cond = pending
+                    .iter()
+                    .map(|(f, _)| k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(f, span))), span))
+                    .reduce(|a, b| k::Expr::new(k::ExprKind::Binary(k::BinOp::LAnd, Box::new(a), Box::new(b)), span))
+                    .expect("pending is not empty");
+                let body = self.sub_block(|l| l.stmts(run), span);
+                self.emit(k::StmtKind::If(cond, body, None), span);
+                for j in i..end {
+                    self.jumps_after(list, j, &mut pending);
+                }
+                i = end;
+                continue;
+            }
+            let s = &list[i];
             if let Some(e) = invariant_stmt(s) {
                 self.pending_invariants.push((e.0.clone(), e.1));
+                i += 1;
                 continue;
             }
             if !self.pending_invariants.is_empty() && !is_loop(s) {
@@ -897,36 +944,9 @@ impl<'u> Lower<'u> {
                 self.err("an `__invariant` must come just before a loop or first in its body", e.span);
                 self.pending_invariants.clear();
             }
-            let may_return = self.stmt(s);
-            let rest = &list[i + 1..];
-            // After a `break` of the innermost switch (inside an `if`, say): the rest runs
-            // only in the threads that did not break.
-            let done = self.frame().loops.last().and_then(|l| l.done.clone());
-            if let (Some(done), false) = (done, rest.is_empty()) {
-                if breaks_switch(s) {
-                    let span = s.span;
-                    let end = rest.last().map(|r| r.span).unwrap_or(span);
-                    let body = self.sub_block(|l| l.stmts(rest), span.to(end));
-                    let not = k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&done, span))), span);
-                    self.emit(k::StmtKind::If(not, body, None), span);
-                    return;
-                }
-            }
-            if !may_return || rest.is_empty() {
-                continue;
-            }
-            let Some(flag) = self.frame().returned.clone() else { continue };
-            let span = s.span;
-            if self.in_loop() {
-                let brk = k::Block { stmts: vec![k::Stmt { kind: k::StmtKind::Break, span }], span };
-                self.emit(k::StmtKind::If(k::Expr::var(&flag, span), brk, None), span);
-            } else {
-                let end = rest.last().map(|r| r.span).unwrap_or(span);
-                let body = self.sub_block(|l| l.stmts(rest), span.to(end));
-                let not = k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&flag, span))), span);
-                self.emit(k::StmtKind::If(not, body, None), span);
-                return;
-            }
+            self.stmt(s);
+            self.jumps_after(list, i, &mut pending);
+            i += 1;
         }
         // An invariant with no loop after it in its block (say, last in a loop body) is
         // not an invariant of any loop: an error, never silently dropped.
@@ -934,6 +954,77 @@ impl<'u> Lower<'u> {
             self.err("an `__invariant` must come just before a loop or first in its body", e.span);
             self.pending_invariants.clear();
         }
+    }
+
+    /// After `list[i]`: for each jump it may make past its own end (`return`, a `goto` to a
+    /// label outside it, a `break` of the innermost switch), the flag that says it did. A
+    /// jump that leaves the innermost loop leaves it at once (`if flag { break; }`); any
+    /// other skips the rest of the list, or up to its label when the label is in the list.
+    fn jumps_after(&mut self, list: &[Stmt], i: usize, pending: &mut Vec<(String, Option<usize>)>) {
+        let s = &list[i];
+        let span = s.span;
+        let mut jumps: Vec<(String, Option<String>)> = Vec::new();
+        if stmt_returns(s) {
+            if let Some(r) = self.frame().returned.clone() {
+                jumps.push((r, None));
+            }
+        }
+        if !self.frame().gotos.is_empty() {
+            for l in super::gotos::jumps_out(s) {
+                if let Some(f) = self.frame().gotos.get(&l).cloned() {
+                    jumps.push((f, Some(l)));
+                }
+            }
+        }
+        let done = self.frame().loops.last().and_then(|l| l.done.clone());
+        for (flag, label) in jumps {
+            let here = label.as_ref().and_then(|l| list[i + 1..].iter().position(|t| matches!(&t.kind, StmtKind::Label(x) if &x.name == l)));
+            let leaves_loop = self.innermost_loop_labels().is_some_and(|ls| label.as_ref().is_none_or(|l| !ls.contains(l)));
+            if let Some(p) = here {
+                pending.push((flag, Some(i + 1 + p)));
+            } else if leaves_loop {
+                if matches!(s.kind, StmtKind::Return(_) | StmtKind::Goto(_)) {
+                    continue; // it breaks itself
+                }
+                let brk = k::Block { stmts: vec![k::Stmt { kind: k::StmtKind::Break, span }], span };
+                self.emit(k::StmtKind::If(k::Expr::var(&flag, span), brk, None), span);
+            } else if i + 1 < list.len() && !pending.iter().any(|p| p.0 == flag) {
+                pending.push((flag, None));
+            }
+        }
+        // After a `break` of the innermost switch (inside an `if`, say): the rest runs
+        // only in the threads that did not break.
+        if let (Some(done), true) = (done, i + 1 < list.len() && breaks_switch(s)) {
+            if !pending.iter().any(|p| p.0 == done) {
+                pending.push((done, None));
+            }
+        }
+    }
+
+    /// The labels in the innermost loop's body (`None` outside loops; a `switch` is not one).
+    fn innermost_loop_labels(&mut self) -> Option<&HashSet<String>> {
+        self.frame().loops.iter().rev().find(|l| !l.switch).map(|l| &l.labels)
+    }
+
+    /// The flags a thread that returned or is jumping to a label has set.
+    fn jump_flags(&mut self) -> Vec<String> {
+        let f = self.frame();
+        f.returned.iter().cloned().chain(f.gotos.values().cloned()).collect()
+    }
+
+    /// A local flag, cleared, for each label a `goto` of `body` jumps to; errors for the
+    /// `goto`s kpl does not lower.
+    fn goto_flags(&mut self, body: &[Stmt]) -> HashMap<String, String> {
+        let (targets, errors) = super::gotos::targets(body);
+        self.errors.extend(errors);
+        let mut out = HashMap::new();
+        for l in targets {
+            let flag = self.fresh(&format!("goto_{l}"));
+            let span = body.first().map(|s| s.span).unwrap_or_default();
+            self.emit(k::StmtKind::Local(sp_id(&flag, span), Some(k::Expr::num(0, span))), span);
+            out.insert(l, flag);
+        }
+        out
     }
 
     /// Lower one statement; gives whether it may execute `return`.
@@ -1021,6 +1112,21 @@ impl<'u> Lower<'u> {
                 self.return_(e.as_ref(), span);
                 true
             }
+            StmtKind::Goto(l) => {
+                if let Some(flag) = self.frame().gotos.get(&l.name).cloned() {
+                    self.emit(k::StmtKind::Assign(sp_id(&flag, span), k::Expr::num(1, span)), span);
+                    if self.innermost_loop_labels().is_some_and(|ls| !ls.contains(&l.name)) {
+                        self.emit(k::StmtKind::Break, span);
+                    }
+                }
+                false
+            }
+            StmtKind::Label(l) => {
+                if let Some(flag) = self.frame().gotos.get(&l.name).cloned() {
+                    self.emit(k::StmtKind::Assign(sp_id(&flag, span), k::Expr::num(0, span)), span);
+                }
+                false
+            }
             StmtKind::Empty => false,
             StmtKind::Unsupported(what) => {
                 self.unsupported(what, span);
@@ -1083,7 +1189,9 @@ impl<'u> Lower<'u> {
         if let Some(dc) = do_cond {
             on_continue.push(ContinueAction::Check(dc.clone()));
         }
-        self.frame().loops.push(LoopCtx { on_continue, switch: false, done: None });
+        let mut labels = HashSet::new();
+        super::gotos::labels_in(body, &mut labels);
+        self.frame().loops.push(LoopCtx { on_continue, switch: false, done: None, labels });
         let cond_k = match simple {
             Some(c) => {
                 self.blocks.push(Vec::new());
@@ -1373,6 +1481,12 @@ impl<'u> Lower<'u> {
         let mut agg_params = Vec::new();
         let assigned = assigned_names(Some(body));
         for (p, a) in params.iter().zip(args) {
+            if p.reference {
+                let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
+                let entity = self.reference_argument(p, a, assigned.contains(&pname))?;
+                arrays.push((pname, entity));
+                continue;
+            }
             if !p.ptrs.is_empty() || p.dims > 0 {
                 let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
                 if assigned.contains(&pname) || p.ptrs.len() > 1 {
@@ -1449,6 +1563,7 @@ impl<'u> Lower<'u> {
         self.scopes.push(scope);
         let wide = self.checked_function_wide(f, &body.stmts);
         let wide_spans = function_wide(&body.stmts).iter().map(|e| e.0.span).collect();
+        let gotos = self.goto_flags(&body.stmts);
         self.frames.push(Frame {
             name: f.name.name.clone(),
             result: result.clone(),
@@ -1462,6 +1577,7 @@ impl<'u> Lower<'u> {
             function_wide: wide,
             function_wide_spans: wide_spans,
             ptr_result: ptr_result.clone(),
+            gotos,
         });
         let mut rest: &[Stmt] = &body.stmts;
         loop {
@@ -1573,7 +1689,7 @@ impl<'u> Lower<'u> {
         let done = self.fresh("switch_done");
         self.emit(k::StmtKind::Local(sp_id(&matched, span), Some(k::Expr::num(0, span))), span);
         self.emit(k::StmtKind::Local(sp_id(&done, span), Some(k::Expr::num(0, span))), span);
-        self.frame().loops.push(LoopCtx { on_continue: Vec::new(), switch: true, done: Some(done.clone()) });
+        self.frame().loops.push(LoopCtx { on_continue: Vec::new(), switch: true, done: Some(done.clone()), labels: HashSet::new() });
         self.scopes.push(HashMap::new());
         let mut i = stmts.iter().position(|s| matches!(s.kind, StmtKind::Case(_))).unwrap_or(stmts.len());
         let bin = |op, a, b| k::Expr::new(k::ExprKind::Binary(op, Box::new(a), Box::new(b)), span);
@@ -1601,7 +1717,8 @@ impl<'u> Lower<'u> {
                 _ => (section, false),
             };
             let mut guard = bin(k::BinOp::LAnd, k::Expr::var(&matched, span), k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&done, span))), span));
-            if let Some(r) = self.frame().returned.clone() {
+            // A thread that returned or is jumping to a label runs nothing before it.
+            for r in self.jump_flags() {
                 guard = bin(k::BinOp::LAnd, guard, k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(k::Expr::var(&r, span))), span));
             }
             let block = self.sub_block(

@@ -113,6 +113,7 @@ impl<'u> Lower<'u> {
             function_wide: Vec::new(),
             function_wide_spans: Vec::new(),
             ptr_result: None,
+            gotos: HashMap::new(),
         });
         self.scopes.push(HashMap::new());
         let mut args = Vec::new();
@@ -123,6 +124,11 @@ impl<'u> Lower<'u> {
             let span = p.name.as_ref().map(|n| n.span).unwrap_or(p.span);
             let cname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| format!("arg{i}"));
             let base = self.spec_type(&p.specs);
+            if p.reference {
+                // It may refer to shared or global memory that other threads use too.
+                self.unsupported("checking on its own a function with a reference parameter", p.span);
+                continue;
+            }
             if !p.ptrs.is_empty() || p.dims > 0 {
                 if p.ptrs.len() > 1 {
                     self.unsupported("pointers to pointers", p.span);

@@ -104,6 +104,8 @@ impl Nested for Stmt {
             | StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Empty
+            | StmtKind::Goto(_)
+            | StmtKind::Label(_)
             | StmtKind::Unsupported(_)
             | StmtKind::Error => {}
         }

@@ -447,6 +447,12 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                 Some((ps, body, name_at))
             });
             match parsed {
+                // A host function template is host code too.
+                Some((_, body, _)) if dialect == Dialect::Cuda && host_function(&body).is_some() => {
+                    if let Some((name, span)) = host_function(&body) {
+                        warnings.push(Diagnostic::warning(format!("host code skipped: function template `{name}` (kpl verifies the kernels)"), span));
+                    }
+                }
                 // `template <>` (a specialisation) and class templates stay unsupported.
                 Some((ps, body, name_at)) if !ps.is_empty() && !body.iter().any(|t| matches!(t.1, CTok::Kw("struct") | CTok::Kw("class"))) => {
                     let name = ident(&body[name_at]).unwrap_or_default().to_string();

@@ -158,7 +158,6 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
 const OUTSIDE: &[(&str, &str)] = &[
     ("class", "classes (CUDA.md tier 3)"),
     ("template", "this template (kpl instantiates function templates; class templates and `template <>` specialisations are CUDA.md tier 3)"),
-    ("goto", "`goto` (CUDA.md tier 2)"),
     ("sizeof", "`sizeof`"),
     ("asm", "inline assembly"),
 ];

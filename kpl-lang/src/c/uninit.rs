@@ -22,6 +22,8 @@ struct Flow {
     assigned: HashSet<String>,
     errors: Vec<Diagnostic>,
     reported: HashSet<String>,
+    /// For each label a forward `goto` jumps to: the locals assigned at every such `goto`.
+    at_goto: HashMap<String, HashSet<String>>,
 }
 
 /// `s.f.g` rooted at a variable: the variable and the path.
@@ -218,6 +220,17 @@ impl Flow {
             }
             StmtKind::Case(Some(e)) => self.expr(e),
             StmtKind::Case(None) => {}
+            // What a jump to a label carries: only what is assigned on every path to it.
+            StmtKind::Goto(l) => {
+                let now = self.assigned.clone();
+                let entry = self.at_goto.entry(l.name.clone()).or_insert_with(|| now.clone());
+                *entry = entry.intersection(&now).cloned().collect();
+            }
+            StmtKind::Label(l) => {
+                if let Some(g) = self.at_goto.get(&l.name) {
+                    self.assigned = self.assigned.intersection(g).cloned().collect();
+                }
+            }
             StmtKind::Return(None)
             | StmtKind::Break
             | StmtKind::Continue

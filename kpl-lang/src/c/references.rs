@@ -1,0 +1,107 @@
+//! C++ reference parameters of `__device__` functions (`float3 &v`, `const T &x`): the
+//! inlined function sees the caller's object itself. A variable is shared by name; an
+//! element of memory is fixed at the call (its index computed once) and read and written
+//! where the function uses it; a `const` reference to a value that is no object is a copy.
+
+use super::ast::*;
+use super::lower::{sp_id, Entity, Lower};
+use super::lower_agg::{Leaf, Lv};
+use super::lower_expr::Place;
+use crate::ast as k;
+
+impl<'u> Lower<'u> {
+    /// What reference parameter `p` of a function refers to for argument `a`; `assigned`:
+    /// the function assigns the parameter.
+    pub(super) fn reference_argument(&mut self, p: &Param, a: &Expr, assigned: bool) -> Option<Entity> {
+        let const_param = p.specs.iter().any(|s| s.word == "const");
+        if !p.ptrs.is_empty() || p.dims > 0 {
+            self.unsupported("a reference to a pointer or an array", p.span);
+            return None;
+        }
+        let object = matches!(
+            &a.kind,
+            ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Member(..) | ExprKind::Unary(UOp::Deref, _)
+        );
+        if !object {
+            if !const_param {
+                self.err("a reference parameter that is not `const` needs a variable or an element of memory", a.span);
+                return None;
+            }
+            return self.reference_copy(p, a);
+        }
+        if let ExprKind::Ident(x) = &a.kind {
+            match self.lookup(&x.name) {
+                Some(Entity::Param { .. }) if assigned => {
+                    self.unsupported("passing a kernel parameter to a reference that the function assigns", a.span);
+                    return None;
+                }
+                Some(e @ (Entity::Local { .. } | Entity::Param { .. } | Entity::Record { .. } | Entity::Private { .. })) => return Some(e),
+                Some(e @ Entity::SharedScalar { .. }) => return Some(e),
+                _ => {}
+            }
+        }
+        let span = a.span;
+        match self.lvalue(a)? {
+            Lv::Word(Place::Local(kpl, ty)) => Some(Entity::Local { kpl, ty }),
+            Lv::Word(Place::Elem { array, index, elem, readonly }) => {
+                if readonly && assigned {
+                    self.err("writing to constant memory or through a `const` pointer", span);
+                    return None;
+                }
+                let base = self.fixed_index(index, span);
+                Some(Entity::Private { kpl: array, base, ty: elem })
+            }
+            Lv::Word(Place::Const(..)) if assigned => {
+                self.err("writing to constant memory or through a `const` pointer", span);
+                None
+            }
+            Lv::Word(Place::Const(..)) => self.reference_copy(p, a),
+            Lv::Agg(ty, leaves) => {
+                let mut fixed = Vec::with_capacity(leaves.len());
+                for l in leaves {
+                    fixed.push(match l {
+                        Leaf::Word(Place::Elem { readonly: true, .. }) if assigned => {
+                            self.err("writing to constant memory or through a `const` pointer", span);
+                            return None;
+                        }
+                        Leaf::Word(Place::Elem { array, index, elem, readonly }) => {
+                            let index = k::Expr::var(&self.fixed_index(index, span), span);
+                            Leaf::Word(Place::Elem { array, index, elem, readonly })
+                        }
+                        other => other,
+                    });
+                }
+                Some(Entity::Record { ty, leaves: fixed })
+            }
+            Lv::Array(e) => Some(e),
+            Lv::PtrWord(_) => {
+                self.unsupported("a reference to a pointer field", span);
+                None
+            }
+        }
+    }
+
+    /// A local holding `index` as it is at the call.
+    fn fixed_index(&mut self, index: k::Expr, span: crate::span::Span) -> String {
+        let t = self.fresh("ref_index");
+        self.emit(k::StmtKind::Local(sp_id(&t, span), Some(index)), span);
+        t
+    }
+
+    /// A `const` reference bound to a value: a copy, as for a by-value parameter.
+    fn reference_copy(&mut self, p: &Param, a: &Expr) -> Option<Entity> {
+        let pty = self.spec_type(&p.specs);
+        let name = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
+        if pty.is_aggregate() {
+            let v = self.agg_value(a)?;
+            let leaves = self.record_locals(&format!("ref_{name}"), &pty, Some(v.leaves), a.span);
+            return Some(Entity::Record { ty: pty, leaves });
+        }
+        let ty = self.base_type(&p.specs);
+        let v = self.expr(a);
+        let v = self.convert(v, ty, a.span);
+        let local = self.fresh(&format!("ref_{name}"));
+        self.emit(k::StmtKind::Local(sp_id(&local, a.span), Some(v)), a.span);
+        Some(Entity::Local { kpl: local, ty })
+    }
+}
