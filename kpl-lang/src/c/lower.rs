@@ -906,8 +906,8 @@ impl<'u> Lower<'u> {
 
     // ---- statements ----
 
-    /// Lower a statement list; after a statement that may `return`, the rest runs only in
-    /// the threads that did not.
+    /// Lower a statement list; after a statement that may jump (`return`, `goto`, a
+    /// switch's `break`), what it jumps over runs only in the threads that did not.
     pub fn stmts(&mut self, list: &[Stmt]) {
         // Flags that earlier statements of this list may have set (`return`, `goto`, a
         // switch's `break`): each skips what follows, up to its label in this list
@@ -927,8 +927,9 @@ impl<'u> Lower<'u> {
                     .expect("pending is not empty");
                 let body = self.sub_block(|l| l.stmts(run), span);
                 self.emit(k::StmtKind::If(cond, body, None), span);
+                // The run's own statements left their loops already (`if flag { break; }`).
                 for j in i..end {
-                    self.jumps_after(list, j, &mut pending);
+                    self.jumps_after(list, j, &mut pending, false);
                 }
                 i = end;
                 continue;
@@ -945,7 +946,7 @@ impl<'u> Lower<'u> {
                 self.pending_invariants.clear();
             }
             self.stmt(s);
-            self.jumps_after(list, i, &mut pending);
+            self.jumps_after(list, i, &mut pending, true);
             i += 1;
         }
         // An invariant with no loop after it in its block (say, last in a loop body) is
@@ -960,7 +961,7 @@ impl<'u> Lower<'u> {
     /// label outside it, a `break` of the innermost switch), the flag that says it did. A
     /// jump that leaves the innermost loop leaves it at once (`if flag { break; }`); any
     /// other skips the rest of the list, or up to its label when the label is in the list.
-    fn jumps_after(&mut self, list: &[Stmt], i: usize, pending: &mut Vec<(String, Option<usize>)>) {
+    fn jumps_after(&mut self, list: &[Stmt], i: usize, pending: &mut Vec<(String, Option<usize>)>, leave_loops: bool) {
         let s = &list[i];
         let span = s.span;
         let mut jumps: Vec<(String, Option<String>)> = Vec::new();
@@ -983,7 +984,7 @@ impl<'u> Lower<'u> {
             if let Some(p) = here {
                 pending.push((flag, Some(i + 1 + p)));
             } else if leaves_loop {
-                if matches!(s.kind, StmtKind::Return(_) | StmtKind::Goto(_)) {
+                if !leave_loops || matches!(s.kind, StmtKind::Return(_) | StmtKind::Goto(_)) {
                     continue; // it breaks itself
                 }
                 let brk = k::Block { stmts: vec![k::Stmt { kind: k::StmtKind::Break, span }], span };

@@ -35,8 +35,9 @@ impl<'u> Lower<'u> {
                     self.unsupported("passing a kernel parameter to a reference that the function assigns", a.span);
                     return None;
                 }
-                Some(e @ (Entity::Local { .. } | Entity::Param { .. } | Entity::Record { .. } | Entity::Private { .. })) => return Some(e),
-                Some(e @ Entity::SharedScalar { .. }) => return Some(e),
+                Some(e @ (Entity::Local { .. } | Entity::Param { .. } | Entity::Record { .. } | Entity::Private { .. } | Entity::SharedScalar { .. })) => {
+                    return Some(e)
+                }
                 _ => {}
             }
         }
