@@ -160,6 +160,9 @@ pub enum BOp {
 pub enum ExprKind {
     /// An integer literal: value and whether a `u` suffix (or its size) makes it unsigned.
     Int(u64, bool),
+    /// A 64-bit integer literal (an `l` suffix, or a value C's rules make `long`): value and
+    /// whether it is unsigned.
+    LongInt(u64, bool),
     /// A float literal, as single-precision bits.
     Float(u32),
     Char(u32),
@@ -212,6 +215,7 @@ impl Expr {
             }
             ExprKind::CompoundLit(_, items) => items.iter().for_each(|i| i.walk(f)),
             ExprKind::Int(..)
+            | ExprKind::LongInt(..)
             | ExprKind::Float(_)
             | ExprKind::Char(_)
             | ExprKind::Str
@@ -293,7 +297,7 @@ pub fn linkage(s: Spec, items: Vec<Item>) -> Vec<Item> {
 /// The value of a constant integer expression (array sizes, enumerators).
 pub fn const_eval(e: &Expr) -> Option<i64> {
     match &e.kind {
-        ExprKind::Int(v, _) => Some(*v as i64),
+        ExprKind::Int(v, _) | ExprKind::LongInt(v, _) => Some(*v as i64),
         ExprKind::Char(v) => Some(*v as i64),
         ExprKind::Unary(UOp::Neg, a) => Some(-const_eval(a)?),
         ExprKind::Unary(UOp::Plus, a) => const_eval(a),

@@ -21,6 +21,9 @@ pub(super) enum CType {
     Array(Box<CType>, u32),
     /// A pointer field, to elements of the given type.
     Pointer(Box<CType>),
+    /// A 64-bit integer (`true`: signed) in a variable, a field or memory: two words, the
+    /// low one first (`long.rs`). Its values are scalars of type `Ty::Long`.
+    Long(bool),
 }
 
 /// One word of an aggregate's layout.
@@ -113,6 +116,10 @@ impl<'u> Lower<'u> {
                 return CType::Vector(ty, n);
             }
         }
+        if let Some(signed) = super::long::long_spec(specs) {
+            self.has_long = true;
+            return CType::Long(signed);
+        }
         CType::Scalar(self.base_type(specs))
     }
 
@@ -199,6 +206,7 @@ impl<'u> Lower<'u> {
                 let comp = if n == 3 && self.o.dialect == super::tokens::Dialect::OpenCl { size / 4 } else { size / n.max(1) };
                 (size, (0..n).map(|i| (i * comp, comp)).collect(), align)
             }
+            CType::Long(_) => (8, vec![(0, 4), (4, 4)], align),
             _ => (size, vec![(0, size)], align),
         }
     }
@@ -223,6 +231,7 @@ impl<'u> Lower<'u> {
         match t {
             CType::Scalar(_) | CType::Pointer(_) => 1,
             CType::Vector(_, n) => *n,
+            CType::Long(_) => 2,
             CType::Array(e, n) => self.words(e).saturating_mul(*n),
             CType::Struct(id) => {
                 let f = self.fields(*id);
@@ -237,6 +246,7 @@ impl<'u> Lower<'u> {
             CType::Scalar(s) => vec![LeafTy::Word(*s)],
             CType::Pointer(p) => vec![LeafTy::Ptr((**p).clone())],
             CType::Vector(s, n) => vec![LeafTy::Word(*s); *n as usize],
+            CType::Long(_) => vec![LeafTy::Word(Ty::UInt); 2],
             CType::Array(e, n) => {
                 let one = self.leaves(e);
                 (0..*n).flat_map(|_| one.clone()).collect()
@@ -260,6 +270,7 @@ impl<'u> Lower<'u> {
     pub fn leaf_paths(&mut self, t: &CType) -> Vec<String> {
         match t {
             CType::Scalar(_) | CType::Pointer(_) => vec![String::new()],
+            CType::Long(_) => vec![".lo".into(), ".hi".into()],
             CType::Vector(_, n) => {
                 (0..*n).map(|i| ["x", "y", "z", "w"].get(i as usize).map(|s| format!(".{s}")).unwrap_or(format!(".s{i:x}"))).collect()
             }
@@ -321,6 +332,7 @@ impl<'u> Lower<'u> {
         match t {
             CType::Scalar(s) => format!("{s:?}").to_lowercase(),
             CType::Vector(s, n) => format!("{}{n}", format!("{s:?}").to_lowercase()),
+            CType::Long(signed) => if *signed { "long" } else { "unsigned long" }.into(),
             CType::Struct(id) => format!("struct {}", self.types.structs.get(*id).map(|s| s.tag.as_str()).unwrap_or("?")),
             CType::Array(e, n) => format!("{}[{n}]", self.type_name(e)),
             CType::Pointer(e) => format!("{} *", self.type_name(e)),

@@ -29,6 +29,9 @@ pub(super) enum Ty {
     /// `signed`). Values are never of this type (`lower_expr.rs` widens them to `int`);
     /// variables, elements, fields, parameters and results are.
     Narrow { bits: u8, signed: bool },
+    /// A 64-bit integer value (`long`, `long long`, `ulong`, `[u]int64_t`): a pair of words
+    /// (`long.rs`). Variables, fields and elements of it are `CType::Long`, two words each.
+    Long { signed: bool },
 }
 
 impl Ty {
@@ -153,6 +156,9 @@ pub(super) struct Lower<'u> {
     /// Lowering an assertion, pre/postcondition checked as one, or an invariant: GPUVerify's
     /// two-thread annotations may appear.
     pub two_thread_ok: bool,
+    /// A 64-bit integer type has been met: its arithmetic binds temps, so expressions
+    /// without calls may emit statements too (`emits_statements`).
+    pub has_long: bool,
     /// Lowering a loop invariant (where `__dominator_enabled()` has a meaning).
     pub in_loop_invariant: bool,
     /// The file's structs, and their layouts once computed (`ctypes.rs`).
@@ -245,6 +251,7 @@ fn lower_pass<'u>(
         pending_barrier_invariants: Vec::new(),
         pointers: HashSet::new(),
         two_thread_ok: false,
+        has_long: false,
         in_loop_invariant: false,
         types: &unit.types,
         layouts: HashMap::new(),
@@ -360,14 +367,11 @@ impl<'u> Lower<'u> {
         if has("bool") || has("_Bool") {
             return Ty::Bool;
         }
-        // `long long`, OpenCL's `long`/`ulong` and CUDA's `long` (LP64) are 64 bits: refused
-        // rather than truncated to kpl's 32-bit words.
-        if let Some(s) = specs.iter().find(|s| matches!(s.word.as_str(), "long" | "ulong" | "int64_t" | "uint64_t")) {
+        // 64-bit integers are two words (`CType::Long`, `long.rs`); where a one-word type is
+        // needed they are refused rather than truncated.
+        if let Some(s) = specs.iter().find(|s| super::long::LONG_WORDS.contains(&s.word.as_str())) {
             let span = s.span;
-            self.err(
-                format!("`{}` is a 64-bit integer type, which kpl does not model yet (its words are 32 bits; a 64-bit value is rejected rather than truncated)", s.word),
-                span,
-            );
+            self.unsupported(&format!("`{}` (a 64-bit integer) here: kpl takes them in variables, fields, memory, parameters, results and arithmetic, not as vector elements or through function pointers", s.word), span);
         }
         let unsigned = has("unsigned") || has("uchar") || has("ushort");
         if has("char") || has("uchar") || has("int8_t") || has("uint8_t") {
@@ -774,8 +778,11 @@ impl<'u> Lower<'u> {
         }
         // GPUVerify's `--kernel-args=K,v1,v2,...`: the scalar params' values, in order.
         if let Some((name, vals)) = &self.o.kernel_args {
+            let long_param = f.params.iter().find(|p| p.ptrs.is_empty() && p.dims == 0 && super::long::long_spec(&p.specs).is_some());
             if *name != f.name.name {
                 self.err(format!("`--kernel-args` names kernel `{name}`, not `{}`", f.name.name), f.name.span);
+            } else if let Some(p) = long_param {
+                self.unsupported("`--kernel-args` for a kernel with a 64-bit parameter (its values are 32-bit words)", p.span);
             } else if vals.len() != scalars.len() {
                 self.err(
                     format!("`--kernel-args` gives {} value(s); `{}` has {} scalar parameter(s)", vals.len(), name, scalars.len()),
@@ -1224,8 +1231,12 @@ impl<'u> Lower<'u> {
 
     fn return_(&mut self, e: Option<&Expr>, span: Span) {
         let result = self.frame().result.clone();
-        if let (Some(e), Some((_, dst))) = (e, self.frame().agg_result.clone()) {
-            if let Some(v) = self.agg_value(e) {
+        if let (Some(e), Some((ty, dst))) = (e, self.frame().agg_result.clone()) {
+            let v = match ty {
+                CType::Long(_) if self.agg_type(e).is_none() => Some(super::lower_agg::AggVal { ty, leaves: self.long_leaves(e) }),
+                _ => self.agg_value(e),
+            };
+            if let Some(v) = v {
                 self.write_leaves(&dst, v, span);
             }
         }
@@ -1330,6 +1341,7 @@ impl<'u> Lower<'u> {
     fn record_decl(&mut self, x: &Declarator, t: &CType) {
         let init = match &x.init {
             Some(Init::Expr(e)) => match (self.agg_type(e), t) {
+                (None, CType::Long(_)) => Some(self.long_leaves(e)),
                 (Some(_), _) => self.agg_value(e).map(|v| v.leaves),
                 (None, CType::Vector(elem, n)) => {
                     // A scalar initialises every component.
@@ -1511,6 +1523,7 @@ impl<'u> Lower<'u> {
             if pty.is_aggregate() {
                 // A struct or vector by value: fresh locals holding a copy.
                 let v = match self.agg_type(a) {
+                    None if matches!(pty, CType::Long(_)) => super::lower_agg::AggVal { ty: pty.clone(), leaves: self.long_leaves(a) },
                     Some(_) => self.agg_value(a)?,
                     None => {
                         self.err(format!("`{}` needs a `{}` here", f.name.name, self.type_name(&pty)), a.span);

@@ -251,7 +251,9 @@ impl<'u> Lower<'u> {
 
     /// The row-major word-element index of `idx` into an array of dimensions `dims`
     /// (`what` names it in messages): ((i0 * d1) + i1) * d2 + i2.
-    fn flat_index(&mut self, what: &str, dims: &[u32], idx: &[&Expr], span: Span) -> Option<k::Expr> {
+    /// The row-major word index of `idx` (`sized`: the array's bounds are checked, so a
+    /// 64-bit index past 32 bits must stay out of them).
+    fn flat_index(&mut self, what: &str, dims: &[u32], idx: &[&Expr], sized: bool, span: Span) -> Option<k::Expr> {
         let want = dims.len().max(1);
         if idx.len() != want {
             self.err(format!("{what} needs {want} index(es), got {}", idx.len()), span);
@@ -263,7 +265,10 @@ impl<'u> Lower<'u> {
             if v.ty == Ty::Float {
                 self.err("an array index must be an integer", i.span);
             }
-            let v = self.convert(v, Ty::UInt, i.span);
+            let v = match v.ty {
+                Ty::Long { .. } => self.long_index(v, sized, i.span),
+                _ => self.convert(v, Ty::UInt, i.span),
+            };
             flat = Some(match flat {
                 None => v,
                 Some(f) => {
@@ -284,7 +289,11 @@ impl<'u> Lower<'u> {
             self.err("kpl cannot tell which array this pointer field points into (it was never given one)", span);
             return None;
         };
-        let mut index = self.flat_index(&format!("`{kpl}`"), &dims, idx, span)?;
+        let sized = self.decls.iter().any(|d| match &d.kind {
+            k::DeclKind::Global { name, size } | k::DeclKind::Shared { name, size } => name.name == kpl && size.is_some(),
+            _ => false,
+        });
+        let mut index = self.flat_index(&format!("`{kpl}`"), &dims, idx, sized, span)?;
         let words = match &agg {
             Some(t) => self.words(t),
             None => 1,
@@ -319,7 +328,7 @@ impl<'u> Lower<'u> {
     /// Element `idx` of an OpenCL `__constant` table: each word the value the table holds
     /// there (a choice on the index), read-only; an index past the end fails an assertion.
     fn table_element(&mut self, values: &[u32], elem: Ty, dims: &[u32], agg: Option<CType>, idx: &[&Expr], span: Span) -> Option<Lv> {
-        let flat = self.flat_index("this table", dims, idx, span)?;
+        let flat = self.flat_index("this table", dims, idx, true, span)?;
         let index = self.bind_temp(Val { e: flat, ty: Ty::UInt }, span).e;
         let count: u64 = dims.iter().map(|&d| d as u64).product();
         self.emit(k::StmtKind::Assert(bin(k::BinOp::Lt, index.clone(), k::Expr::num(count, span), span), false), span);
@@ -505,10 +514,7 @@ impl<'u> Lower<'u> {
         let Some(arr) = self.array_argument(&args[2], false) else { return };
         for (idx, x) in self.vector_slots(&args[1], w, span).into_iter().zip(vals) {
             if let Some(Lv::Word(p)) = self.element_of(arr.clone(), &[&idx], span) {
-                let ty = match &p {
-                    Place::Local(_, t) | Place::Const(_, t) => *t,
-                    Place::Elem { elem, .. } => *elem,
-                };
+                let ty = super::lower_expr::place_ty(&p);
                 let e = self.convert(x, ty, span);
                 self.write_place(&p, e, span);
             }
@@ -845,6 +851,11 @@ impl<'u> Lower<'u> {
                 let v = self.expr(e);
                 out.push(VLeaf::Word(Val { e: self.convert(v, *t, e.span), ty: *t }));
             }
+            (CType::Long(_), Init::Expr(e)) => {
+                *pos += 1;
+                let words = self.long_leaves(e);
+                out.extend(words);
+            }
             (CType::Pointer(_), Init::Expr(e)) => {
                 *pos += 1;
                 let a = self.array_argument(e, false).unwrap_or(Entity::Invalid);
@@ -875,11 +886,7 @@ impl<'u> Lower<'u> {
         for (d, s) in dst.iter().zip(v.leaves) {
             match (d, s) {
                 (Leaf::Word(p), VLeaf::Word(x)) => {
-                    let ty = match p {
-                        Place::Local(_, t) => *t,
-                        Place::Elem { elem, .. } => *elem,
-                        Place::Const(_, t) => *t,
-                    };
+                    let ty = super::lower_expr::place_ty(p);
                     let e = self.convert(x, ty, span);
                     self.write_place(p, e, span);
                 }

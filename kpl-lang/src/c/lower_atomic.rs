@@ -123,6 +123,10 @@ impl Lower<'_> {
                 self.unsupported("an atomic on a thread's own variable", span);
                 None
             }
+            Place::Pair { .. } => {
+                self.unsupported("atomics on 64-bit integers", span);
+                None
+            }
         }
     }
 }

@@ -50,6 +50,8 @@ pub(super) enum Place {
     /// A word of an OpenCL `__constant` table (`Entity::Table`): its value, read-only.
     Const(k::Expr, Ty),
     Elem { array: String, index: k::Expr, elem: Ty, readonly: bool },
+    /// A 64-bit integer's two words (`long.rs`).
+    Pair { lo: Box<Place>, hi: Box<Place>, signed: bool },
 }
 
 impl<'u> Lower<'u> {
@@ -83,14 +85,17 @@ impl<'u> Lower<'u> {
             return true;
         }
         let mut calls: Vec<String> = Vec::new();
-        e.walk(&mut |x| {
-            if let ExprKind::Call(f, _) = &x.kind {
+        let mut long = self.has_long;
+        e.walk(&mut |x| match &x.kind {
+            ExprKind::Call(f, _) => {
                 if let ExprKind::Ident(n) = &f.kind {
                     calls.push(n.name.clone());
                 }
             }
+            ExprKind::LongInt(..) => long = true,
+            _ => {}
         });
-        if calls.is_empty() {
+        if calls.is_empty() && !long {
             return false;
         }
         // Calls that create state of their own when lowered are never tried.
@@ -127,11 +132,21 @@ impl<'u> Lower<'u> {
 
     /// Convert a value to type `to` (C's conversions, floats through `itof`, `ftoi`, ...).
     pub fn convert(&mut self, v: Val, to: Ty, span: Span) -> k::Expr {
+        if let Ty::Long { .. } = v.ty {
+            return self.long_to_word(v, to, span);
+        }
+        if let Ty::Long { .. } = to {
+            let (lo, hi) = self.long_words(v, span);
+            return super::long::pair(lo, hi, span);
+        }
         if let Ty::Narrow { bits, signed } = to {
             // C's conversion to a narrow type: the low bits, sign-extended if signed.
             let from = v.ty.widen();
             let x = self.convert(Val { e: v.e, ty: from }, Ty::Int, span);
             let keep = 32 - bits as u64;
+            if narrowed(&x, bits, signed) {
+                return x;
+            }
             return if signed {
                 let up = bin(BinOp::Shl, x, k::Expr::num(keep, span), span);
                 call(Builtin::Ashr, vec![up, k::Expr::num(keep, span)], span)
@@ -163,6 +178,7 @@ impl<'u> Lower<'u> {
         let span = v.e.span;
         match v.ty {
             Ty::Float => not(call(Builtin::Feq, vec![v.e, k::Expr::num(0, span)], span), span),
+            Ty::Long { .. } => self.convert(v, Ty::Bool, span),
             _ => v.e,
         }
     }
@@ -220,6 +236,9 @@ impl<'u> Lower<'u> {
 
     /// Bind a value to a fresh local (to fix it before later effects).
     pub(super) fn bind_temp(&mut self, v: Val, span: Span) -> Val {
+        if let Ty::Long { .. } = v.ty {
+            return self.bind_long(v, span);
+        }
         if matches!(v.e.kind, k::ExprKind::Num(_) | k::ExprKind::Var(_) | k::ExprKind::Special(..)) {
             return v;
         }
@@ -250,6 +269,10 @@ impl<'u> Lower<'u> {
                 let ty = if *unsigned || *v > i32::MAX as u64 { Ty::UInt } else { Ty::Int };
                 word(*v & 0xFFFF_FFFF, ty)
             }
+            ExprKind::LongInt(v, unsigned) => {
+                let e = super::long::pair(k::Expr::num(v & 0xFFFF_FFFF, span), k::Expr::num(v >> 32, span), span);
+                Val { e, ty: Ty::Long { signed: !*unsigned } }
+            }
             ExprKind::Float(bits) => word(*bits as u64, Ty::Float),
             ExprKind::Char(c) => word(*c as u64, Ty::Int),
             ExprKind::Bool(b) => word(*b as u64, Ty::Bool),
@@ -260,9 +283,8 @@ impl<'u> Lower<'u> {
             ExprKind::Ident(x) => self.ident(x, span),
             ExprKind::Member(base, m) => self.member(base, m, span),
             ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => match self.place(e) {
-                Some(Place::Elem { array, index, elem, .. }) => {
-                    Val { e: kx(k::ExprKind::Index(sp_id(&array, span), Box::new(index)), span), ty: elem }
-                }
+                // A `char` element is the low bits of its word (`read_place`).
+                Some(p @ (Place::Elem { .. } | Place::Pair { .. })) => self.read_place(&p, span),
                 Some(Place::Const(e, ty)) => Val { e, ty },
                 _ => word(0, Ty::Int),
             },
@@ -301,6 +323,11 @@ impl<'u> Lower<'u> {
                     return word(0, Ty::Int);
                 }
                 let target = self.spec_type(&t.specs);
+                if let super::ctypes::CType::Long(signed) = target {
+                    let v = self.expr(a);
+                    let to = Ty::Long { signed };
+                    return Val { e: self.convert(v, to, span), ty: to };
+                }
                 if target.is_aggregate() {
                     return self.not_scalar(&target, span);
                 }
@@ -333,6 +360,12 @@ impl<'u> Lower<'u> {
 
     /// A temp holding the value now (a post-increment's old value).
     fn force_temp(&mut self, v: Val, span: Span) -> Val {
+        if let Ty::Long { .. } = v.ty {
+            let (lo, hi) = super::long::halves(&v.e);
+            let lo = self.force_temp(Val { e: lo, ty: Ty::UInt }, span).e;
+            let hi = self.force_temp(Val { e: hi, ty: Ty::UInt }, span).e;
+            return Val { e: super::long::pair(lo, hi, span), ty: v.ty };
+        }
         let t = self.temp();
         self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);
         Val { e: k::Expr::var(&t, span), ty: v.ty }
@@ -348,6 +381,7 @@ impl<'u> Lower<'u> {
                 self.unsupported(&format!("using the array `{}` as a value (pointers are CUDA.md tier 2)", x.name), span);
                 Val { e: k::Expr::num(0, span), ty: Ty::Int }
             }
+            Some(Entity::Record { ty: super::ctypes::CType::Long(signed), leaves }) => self.long_from_leaves(&leaves, signed, span),
             Some(Entity::Record { ty, .. }) => self.not_scalar(&ty, span),
             Some(Entity::Private { kpl, base, ty }) => {
                 Val { e: kx(k::ExprKind::Index(sp_id(&kpl, span), Box::new(k::Expr::var(&base, span))), span), ty }
@@ -414,6 +448,7 @@ impl<'u> Lower<'u> {
                 let e = Expr::new(ExprKind::Member(Box::new(base.clone()), m.clone()), span);
                 match self.lvalue(&e) {
                     Some(Lv::Word(p)) => self.read_place(&p, span),
+                    Some(Lv::Agg(super::ctypes::CType::Long(signed), leaves)) => self.long_from_leaves(&leaves, signed, span),
                     Some(Lv::Agg(t, _)) => self.not_scalar(&t, span),
                     Some(Lv::Array(_)) => {
                         self.unsupported("using an array or pointer field as a value", span);
@@ -438,6 +473,14 @@ impl<'u> Lower<'u> {
         }
         let v = self.expr(a);
         let ty = promote(v.ty);
+        if let (Ty::Long { .. }, UOp::Neg | UOp::BitNot) = (ty, op) {
+            let zero = Val { e: k::Expr::num(0, span), ty: Ty::Int };
+            let ones = Val { e: k::Expr::num(0xFFFF_FFFF, span), ty: Ty::Int };
+            return match op {
+                UOp::Neg => self.long_arith(BOp::Sub, zero, v, ty, span),
+                _ => self.long_arith(BOp::BitXor, v, ones, ty, span),
+            };
+        }
         match op {
             UOp::Plus => Val { e: v.e, ty },
             UOp::Neg if v.ty == Ty::Float => Val { e: call(Builtin::Fneg, vec![v.e], span), ty: Ty::Float },
@@ -463,6 +506,9 @@ impl<'u> Lower<'u> {
     pub(super) fn common(a: Ty, b: Ty) -> Ty {
         match (promote(a), promote(b)) {
             (Ty::Float, _) | (_, Ty::Float) => Ty::Float,
+            // C: `long` holds every `unsigned int`, so only an `unsigned long` makes it unsigned.
+            (Ty::Long { signed: false }, _) | (_, Ty::Long { signed: false }) => Ty::Long { signed: false },
+            (Ty::Long { .. }, _) | (_, Ty::Long { .. }) => Ty::Long { signed: true },
             (Ty::UInt, _) | (_, Ty::UInt) => Ty::UInt,
             _ => Ty::Int,
         }
@@ -487,6 +533,9 @@ impl<'u> Lower<'u> {
     pub(super) fn arith(&mut self, op: BOp, va: Val, vb: Val, span: Span) -> Val {
         let shift = matches!(op, BOp::Shl | BOp::Shr);
         let ty = if shift { promote(va.ty) } else { Lower::common(va.ty, vb.ty) };
+        if let Ty::Long { .. } = ty {
+            return self.long_arith(op, va, vb, ty, span);
+        }
         if ty == Ty::Float {
             if shift || matches!(op, BOp::Rem | BOp::BitAnd | BOp::BitOr | BOp::BitXor) {
                 self.err("this operator needs integer operands", span);
@@ -510,7 +559,7 @@ impl<'u> Lower<'u> {
             return Val { e, ty };
         }
         let signed = ty == Ty::Int;
-        let rhs_ty = if shift { promote(vb.ty) } else { ty };
+        let rhs_ty = if shift && !matches!(vb.ty, Ty::Long { .. }) { promote(vb.ty) } else if shift { Ty::UInt } else { ty };
         let (x, y) = (self.convert(va, ty, span), self.convert(vb, rhs_ty, span));
         let k2 = |o: BinOp| bin(o, x.clone(), y.clone(), span);
         let b2 = |f: Builtin| call(f, vec![x.clone(), y.clone()], span);
@@ -575,11 +624,18 @@ impl<'u> Lower<'u> {
             let (va, vb) = (self.expr(a), self.expr(b));
             let ty = Lower::common(va.ty, vb.ty);
             let (x, y) = (self.convert(va, ty, span), self.convert(vb, ty, span));
-            return Val { e: kx(k::ExprKind::Cond(Box::new(cv), Box::new(x), Box::new(y)), span), ty };
+            let pick = |x: k::Expr, y: k::Expr| kx(k::ExprKind::Cond(Box::new(cv.clone()), Box::new(x), Box::new(y)), span);
+            if let Ty::Long { .. } = ty {
+                let ((xl, xh), (yl, yh)) = (super::long::halves(&x), super::long::halves(&y));
+                return Val { e: super::long::pair(pick(xl, yl), pick(xh, yh), span), ty };
+            }
+            return Val { e: pick(x, y), ty };
         }
         // The type of the result needs both branches' types: lower them into blocks first.
         let t = self.temp();
         self.emit(k::StmtKind::Local(sp_id(&t, span), None), span);
+        // The high word's temp, used if the result is a 64-bit integer.
+        let t_hi = self.temp();
         let branch = |l: &mut Self, e: &Expr| {
             let mut v = None;
             let blk = l.sub_block(|l| v = Some(l.expr(e)), e.span);
@@ -592,13 +648,24 @@ impl<'u> Lower<'u> {
         let finish = |l: &mut Self, mut blk: k::Block, v: Option<Val>| {
             if let Some(v) = v {
                 let e = l.convert(v, ty, span);
+                let (lo, hi) = super::long::halves(&e);
+                let e = if let Ty::Long { .. } = ty { lo } else { e };
                 blk.stmts.push(k::Stmt { kind: k::StmtKind::Assign(sp_id(&t, span), e), span });
+                if let Ty::Long { .. } = ty {
+                    blk.stmts.push(k::Stmt { kind: k::StmtKind::Assign(sp_id(&t_hi, span), hi), span });
+                }
             }
             blk
         };
         let tb = finish(self, tb, then_val);
         let eb = finish(self, eb, else_val);
+        if let Ty::Long { .. } = ty {
+            self.emit(k::StmtKind::Local(sp_id(&t_hi, span), None), span);
+        }
         self.emit(k::StmtKind::If(cv, tb, Some(Box::new(k::Else::Block(eb)))), span);
+        if let Ty::Long { .. } = ty {
+            return Val { e: super::long::pair(k::Expr::var(&t, span), k::Expr::var(&t_hi, span), span), ty };
+        }
         Val { e: k::Expr::var(&t, span), ty }
     }
 
@@ -664,6 +731,7 @@ impl<'u> Lower<'u> {
                 self.unsupported("a pointer read from memory (kpl cannot tell which array it points into)", span);
                 None
             }
+            Lv::Agg(super::ctypes::CType::Long(signed), leaves) => self.long_place(&leaves, signed),
             Lv::Agg(t, _) => {
                 self.not_scalar(&t, span);
                 None
@@ -683,6 +751,10 @@ impl<'u> Lower<'u> {
                     _ => Val { e: raw, ty: *elem },
                 }
             }
+            Place::Pair { lo, hi, signed } => {
+                let (lo, hi) = (self.read_place(lo, span).e, self.read_place(hi, span).e);
+                Val { e: super::long::pair(lo, hi, span), ty: Ty::Long { signed: *signed } }
+            }
         }
     }
 
@@ -696,6 +768,21 @@ impl<'u> Lower<'u> {
                 }
                 self.emit(k::StmtKind::Store(sp_id(array, span), index.clone(), v), span);
             }
+            Place::Pair { lo, hi, .. } => {
+                // Each word's value is computed before either is written: the word that the
+                // other's value reads is written last (through a temp if each reads the other).
+                let (vl, mut vh) = super::long::halves(&v);
+                let (hi_reads_lo, lo_reads_hi) = (reads_place(&vh, lo), reads_place(&vl, hi));
+                if hi_reads_lo && !lo_reads_hi {
+                    self.write_place(hi, vh, span);
+                    return self.write_place(lo, vl, span);
+                }
+                if hi_reads_lo {
+                    vh = self.force_temp(Val { e: vh, ty: Ty::UInt }, span).e;
+                }
+                self.write_place(lo, vl, span);
+                self.write_place(hi, vh, span);
+            }
         }
     }
 
@@ -706,6 +793,7 @@ impl<'u> Lower<'u> {
                 let v = self.bind_temp(Val { e: index, ty: Ty::UInt }, span);
                 Place::Elem { array, index: v.e, elem, readonly }
             }
+            Place::Pair { lo, hi, signed } => Place::Pair { lo: Box::new(self.pin(*lo, span)), hi: Box::new(self.pin(*hi, span)), signed },
             other => other,
         }
     }
@@ -721,7 +809,7 @@ impl<'u> Lower<'u> {
 
     fn assign(&mut self, p: &Place, op: Option<BOp>, r: &Expr, span: Span) -> Val {
         let p = match (&p, op) {
-            (Place::Elem { .. }, _) => self.pin(clone_place(p), span),
+            (Place::Elem { .. } | Place::Pair { .. }, _) => self.pin(clone_place(p), span),
             _ => clone_place(p),
         };
         // The value of the assignment is the stored value.
@@ -774,13 +862,17 @@ impl<'u> Lower<'u> {
                     }
                     Lv::PtrWord(_) => return self.unsupported("arithmetic on a pointer stored in memory", span),
                     Lv::Array(_) => return self.unsupported("assigning to an array name (pointers are CUDA.md tier 2)", span),
+                    Lv::Agg(super::ctypes::CType::Long(signed), leaves) => {
+                        let Some(p) = self.long_place(&leaves, signed) else { return };
+                        p
+                    }
                     Lv::Agg(t, _) => {
                         self.not_scalar(&t, span);
                         return;
                     }
                 };
                 let p = match &p {
-                    Place::Elem { .. } if op.is_some() || self.needs_statements(r) => self.pin(p, span),
+                    Place::Elem { .. } | Place::Pair { .. } if op.is_some() || self.needs_statements(r) => self.pin(p, span),
                     _ => p,
                 };
                 let value = self.stored_value(&p, *op, r, span).e;
@@ -835,6 +927,19 @@ impl<'u> Lower<'u> {
         if let Some(func) = self.funcs.get(n).copied() {
             return match self.inline_call(func, args, span) {
                 Some(super::lower::Ret::Scalar(e, ty)) => Val { e, ty },
+                Some(super::lower::Ret::Agg(super::lower_agg::AggVal { ty: super::ctypes::CType::Long(signed), leaves })) => {
+                    let words: Vec<k::Expr> = leaves
+                        .into_iter()
+                        .map(|l| match l {
+                            super::lower_agg::VLeaf::Word(v) => v.e,
+                            super::lower_agg::VLeaf::Ptr(_) => k::Expr::num(0, span),
+                        })
+                        .collect();
+                    match words.as_slice() {
+                        [lo, hi] => Val { e: super::long::pair(lo.clone(), hi.clone(), span), ty: Ty::Long { signed } },
+                        _ => Val { e: k::Expr::num(0, span), ty: Ty::Int },
+                    }
+                }
                 Some(super::lower::Ret::Agg(v)) => self.not_scalar(&v.ty, span),
                 None => failed(),
             };
@@ -1072,10 +1177,39 @@ fn clone_place(p: &Place) -> Place {
 }
 
 /// The declared type of a place (a narrow one included).
-fn place_ty(p: &Place) -> Ty {
+pub(super) fn place_ty(p: &Place) -> Ty {
     match p {
         Place::Local(_, t) | Place::Const(_, t) => *t,
         Place::Elem { elem, .. } => *elem,
+        Place::Pair { signed, .. } => Ty::Long { signed: *signed },
+    }
+}
+
+/// Might `e` read the word at `p` (a local by name, an element by its array)?
+fn reads_place(e: &k::Expr, p: &Place) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| {
+        found |= match (&x.kind, p) {
+            (k::ExprKind::Var(v), Place::Local(n, _)) => &v.name == n,
+            (k::ExprKind::Index(a, _), Place::Elem { array, .. }) => &a.name == array,
+            (_, Place::Pair { .. }) => true,
+            _ => false,
+        }
+    });
+    found
+}
+
+/// Is `e` already a conversion to a narrow type of `bits` (so converting it again changes
+/// nothing)?
+fn narrowed(e: &k::Expr, bits: u8, signed: bool) -> bool {
+    let keep = 32 - bits as u64;
+    let num = |e: &k::Expr, n: u64| matches!(e.kind, k::ExprKind::Num(m) if m == n);
+    match &e.kind {
+        k::ExprKind::Binary(BinOp::BitAnd, _, m) if !signed => num(m, (1u64 << bits) - 1),
+        k::ExprKind::Call(f, args) if signed && f.name == Builtin::Ashr.name() && args.len() == 2 && num(&args[1], keep) => {
+            matches!(&args[0].kind, k::ExprKind::Binary(BinOp::Shl, _, s) if num(s, keep))
+        }
+        _ => false,
     }
 }
 

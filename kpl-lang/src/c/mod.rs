@@ -11,6 +11,7 @@ pub mod namespaces;
 mod ctypes;
 mod fnptr;
 mod gotos;
+mod long;
 mod lower;
 mod lower_agg;
 mod lower_annotations;
@@ -242,7 +243,10 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
     if !problems.is_empty() {
         return Err(problems
             .into_iter()
-            .map(|d| Diagnostic { message: format!("internal error in the C lowering: {}", d.message), ..d })
+            .map(|d| match long::unhandled(&d.message) {
+                Some(message) => Diagnostic { message, ..d },
+                None => Diagnostic { message: format!("internal error in the C lowering: {}", d.message), ..d },
+            })
             .collect());
     }
     let core = core::to_core(&kernel);

@@ -226,7 +226,7 @@ impl<'u> Lower<'u> {
                     });
                 }
             }
-            ExprKind::Int(..) | ExprKind::Float(_) | ExprKind::Char(_) | ExprKind::Str | ExprKind::Bool(_) | ExprKind::Unsupported(_) => {}
+            ExprKind::Int(..) | ExprKind::LongInt(..) | ExprKind::Float(_) | ExprKind::Char(_) | ExprKind::Str | ExprKind::Bool(_) | ExprKind::Unsupported(_) => {}
         }
     }
 

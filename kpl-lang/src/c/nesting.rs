@@ -27,6 +27,7 @@ impl Nested for Expr {
             ExprKind::Cond(a, b, c) => out.extend([&**a as &dyn Nested, &**b, &**c]),
             ExprKind::CompoundLit(_, items) => out.extend(items.iter().map(|i| i as &dyn Nested)),
             ExprKind::Int(..)
+            | ExprKind::LongInt(..)
             | ExprKind::Float(_)
             | ExprKind::Char(_)
             | ExprKind::Str

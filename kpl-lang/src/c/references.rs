@@ -57,6 +57,10 @@ impl<'u> Lower<'u> {
                 None
             }
             Lv::Word(Place::Const(..)) => self.reference_copy(p, a),
+            Lv::Word(Place::Pair { .. }) => {
+                self.unsupported("this reference argument", span);
+                None
+            }
             Lv::Agg(ty, leaves) => {
                 let mut fixed = Vec::with_capacity(leaves.len());
                 for l in leaves {

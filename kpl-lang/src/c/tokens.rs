@@ -20,6 +20,8 @@ pub enum CTok {
     /// A declaration specifier, qualifier or type word.
     Spec(String),
     Int(u64, bool),
+    /// A 64-bit integer literal: value, unsigned.
+    LongInt(u64, bool),
     Float(u32),
     Char(u32),
     Str,
@@ -32,7 +34,7 @@ impl fmt::Display for CTok {
         match self {
             CTok::Ident(s) => write!(f, "identifier `{s}`"),
             CTok::Spec(s) => write!(f, "`{s}`"),
-            CTok::Int(v, _) => write!(f, "number `{v}`"),
+            CTok::Int(v, _) | CTok::LongInt(v, _) => write!(f, "number `{v}`"),
             CTok::Float(_) => write!(f, "a float literal"),
             CTok::Char(_) => write!(f, "a character literal"),
             CTok::Str => write!(f, "a string literal"),
@@ -120,13 +122,6 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
                 Some(k) => CTok::Kw(k),
                 None => CTok::Ident(t.text.clone()),
             },
-            Kind::Number if is_long_long(&t.text) => {
-                errs.push(
-                    Diagnostic::error(format!("`{}` is a 64-bit (`long long`) literal, which kpl does not model yet", t.text), sp)
-                        .with_help("kpl's words are 32 bits; a 64-bit value is rejected rather than truncated"),
-                );
-                CTok::Int(0, false)
-            }
             Kind::Number => match number(&t.text) {
                 Some(n) => n,
                 None => {
@@ -299,13 +294,6 @@ pub fn unsupported(toks: &[(usize, CTok, usize)]) -> Vec<Diagnostic> {
     out
 }
 
-/// An integer literal with an `ll` suffix (`1ULL`, `5ll`).
-fn is_long_long(s: &str) -> bool {
-    let lower = s.to_ascii_lowercase();
-    let body = lower.trim_end_matches('u');
-    body.ends_with("ll") && !body.contains('.')
-}
-
 /// An integer or floating literal.
 fn number(s: &str) -> Option<CTok> {
     let lower = s.to_ascii_lowercase();
@@ -319,8 +307,14 @@ fn number(s: &str) -> Option<CTok> {
     }
     let v = parse_int(s)?;
     let unsigned_suffix = lower.trim_end_matches('l').ends_with('u') || lower.contains("ul") || lower.contains("lu");
-    // A decimal literal too big for int is long in C (here: an error); hex and octal ones
-    // that fit in 32 bits become unsigned.
-    let unsigned = unsigned_suffix || (v > i32::MAX as u64 && (is_hex || s.starts_with('0')));
+    let long_suffix = lower.trim_end_matches('u').ends_with('l');
+    // C99's literal types: a decimal literal too big for `int` is `long` (64 bits), a hex or
+    // octal one becomes `unsigned int` while it fits in 32 bits; an `l` suffix makes it long.
+    let octal_or_hex = is_hex || s.starts_with('0');
+    let fits = if unsigned_suffix || octal_or_hex { v <= u32::MAX as u64 } else { v <= i32::MAX as u64 };
+    if long_suffix || !fits {
+        return Some(CTok::LongInt(v, unsigned_suffix || v > i64::MAX as u64));
+    }
+    let unsigned = unsigned_suffix || v > i32::MAX as u64;
     Some(CTok::Int(v, unsigned))
 }

@@ -118,6 +118,7 @@ impl Flow {
                 self.expr(a)
             }
             ExprKind::Int(..)
+            | ExprKind::LongInt(..)
             | ExprKind::Float(_)
             | ExprKind::Char(_)
             | ExprKind::Str

@@ -1,5 +1,6 @@
 // args: --blockDim=32
-// 64-bit integers are refused, never truncated to 32 bits (1ULL << 32 would be 0).
+// 64-bit integers are two words, never truncated to 32 bits: 1ULL << 32 is not 0 (its
+// high word is 1).
 __global__ void k(int *A) {
   long long x = 1;
   unsigned long y = 2;

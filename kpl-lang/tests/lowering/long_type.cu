@@ -1,5 +1,6 @@
 // args: --blockDim=32
-// 64-bit integer types are refused, never truncated to 32 bits.
+// `long long` and `unsigned long` variables are two words each, the low one first; a sum
+// stored in an int keeps the low word.
 __global__ void k(int *A) {
   long long x = 1;
   unsigned long y = 2;

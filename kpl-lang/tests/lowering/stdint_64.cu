@@ -1,4 +1,4 @@
 // args: --blockDim=16
-// 64-bit integers are refused, not truncated.
+// An array of uint64_t: two words per element (low, high).
 #include <stdint.h>
 __global__ void k(uint64_t *a) { a[threadIdx.x] = 1; }
