@@ -961,6 +961,17 @@ impl<'u> Lower<'u> {
                 self.user_barrier(k::Fence::both(span), span);
                 zero
             }
+            super::coop::GRID_SYNC if cuda => {
+                // A grid of one block synchronises as the block does; across blocks kpl has
+                // no barrier to offer, so it says so rather than order only each block.
+                let blocks = self.o.launch.as_ref().map(|l| l.groups.iter().product::<u32>());
+                if blocks == Some(1) {
+                    self.user_barrier(k::Fence::both(span), span);
+                } else {
+                    self.unsupported("a grid-wide barrier (`this_grid().sync()`) in a launch of more than one block", span);
+                }
+                zero
+            }
             "async_work_group_copy" if !cuda => self.async_copy(args, span),
             "wait_group_events" if !cuda => self.wait_events(args, span),
             "__syncwarp" if cuda => {
