@@ -276,7 +276,11 @@ impl<'u> Lower<'u> {
             BOp::Gt => int(self.long_less(signed, (&bl, &bh), (&al, &ah), span)),
             BOp::Le => int(not(self.long_less(signed, (&bl, &bh), (&al, &ah), span), span)),
             BOp::Ge => int(not(self.long_less(signed, (&al, &ah), (&bl, &bh), span), span)),
-            BOp::Shl | BOp::Shr | BOp::LAnd | BOp::LOr => unreachable!("shifts and logical operators are handled before"),
+            // Shifts are handled above; `&&` and `||` never reach arithmetic (`logical`).
+            BOp::Shl | BOp::Shr | BOp::LAnd | BOp::LOr => {
+                self.err("this operator does not apply to 64-bit integers here", span);
+                long(num(0, span), num(0, span))
+            }
         }
     }
 
