@@ -250,10 +250,10 @@ impl<'u> Lower<'u> {
     }
 
     /// The row-major word-element index of `idx` into an array of dimensions `dims`
-    /// (`what` names it in messages): ((i0 * d1) + i1) * d2 + i2.
-    /// The row-major word index of `idx` (`sized`: the array's bounds are checked, so a
-    /// 64-bit index past 32 bits must stay out of them).
-    fn flat_index(&mut self, what: &str, dims: &[u32], idx: &[&Expr], sized: bool, span: Span) -> Option<k::Expr> {
+    /// (`what` names it in messages): ((i0 * d1) + i1) * d2 + i2. `array`: the KPL array
+    /// indexed (`None`: a `__constant` table), whose bounds decide what a 64-bit index past
+    /// 32 bits becomes (`long_index`).
+    fn flat_index(&mut self, what: &str, dims: &[u32], idx: &[&Expr], array: Option<&str>, span: Span) -> Option<k::Expr> {
         let want = dims.len().max(1);
         if idx.len() != want {
             self.err(format!("{what} needs {want} index(es), got {}", idx.len()), span);
@@ -266,7 +266,10 @@ impl<'u> Lower<'u> {
                 self.err("an array index must be an integer", i.span);
             }
             let v = match v.ty {
-                Ty::Long { .. } => self.long_index(v, sized, i.span),
+                Ty::Long { .. } => {
+                    let sized = array.is_none_or(|a| self.array_sized(a));
+                    self.long_index(v, sized, i.span)
+                }
                 _ => self.convert(v, Ty::UInt, i.span),
             };
             flat = Some(match flat {
@@ -280,6 +283,14 @@ impl<'u> Lower<'u> {
         Some(flat.unwrap_or_else(|| k::Expr::num(0, span)))
     }
 
+    /// Does the KPL array `kpl` have a declared size (so its bounds are checked)?
+    fn array_sized(&self, kpl: &str) -> bool {
+        self.decls.iter().any(|d| match &d.kind {
+            k::DeclKind::Global { name, size } | k::DeclKind::Shared { name, size } => name.name == kpl && size.is_some(),
+            _ => false,
+        })
+    }
+
     /// Element `idx` of an array: a word, or a struct or vector's words.
     pub(super) fn element_of(&mut self, arr: Entity, idx: &[&Expr], span: Span) -> Option<Lv> {
         if let Entity::Table { values, elem, dims, agg } = arr {
@@ -289,11 +300,7 @@ impl<'u> Lower<'u> {
             self.err("kpl cannot tell which array this pointer field points into (it was never given one)", span);
             return None;
         };
-        let sized = self.decls.iter().any(|d| match &d.kind {
-            k::DeclKind::Global { name, size } | k::DeclKind::Shared { name, size } => name.name == kpl && size.is_some(),
-            _ => false,
-        });
-        let mut index = self.flat_index(&format!("`{kpl}`"), &dims, idx, sized, span)?;
+        let mut index = self.flat_index(&format!("`{kpl}`"), &dims, idx, Some(&kpl), span)?;
         let words = match &agg {
             Some(t) => self.words(t),
             None => 1,
@@ -328,7 +335,7 @@ impl<'u> Lower<'u> {
     /// Element `idx` of an OpenCL `__constant` table: each word the value the table holds
     /// there (a choice on the index), read-only; an index past the end fails an assertion.
     fn table_element(&mut self, values: &[u32], elem: Ty, dims: &[u32], agg: Option<CType>, idx: &[&Expr], span: Span) -> Option<Lv> {
-        let flat = self.flat_index("this table", dims, idx, true, span)?;
+        let flat = self.flat_index("this table", dims, idx, None, span)?;
         let index = self.bind_temp(Val { e: flat, ty: Ty::UInt }, span).e;
         let count: u64 = dims.iter().map(|&d| d as u64).product();
         self.emit(k::StmtKind::Assert(bin(k::BinOp::Lt, index.clone(), k::Expr::num(count, span), span), false), span);

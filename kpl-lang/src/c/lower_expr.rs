@@ -559,7 +559,12 @@ impl<'u> Lower<'u> {
             return Val { e, ty };
         }
         let signed = ty == Ty::Int;
-        let rhs_ty = if shift && !matches!(vb.ty, Ty::Long { .. }) { promote(vb.ty) } else if shift { Ty::UInt } else { ty };
+        // A shift's amount keeps its own type (a 64-bit amount its low word).
+        let rhs_ty = match (shift, vb.ty) {
+            (true, Ty::Long { .. }) => Ty::UInt,
+            (true, t) => promote(t),
+            _ => ty,
+        };
         let (x, y) = (self.convert(va, ty, span), self.convert(vb, rhs_ty, span));
         let k2 = |o: BinOp| bin(o, x.clone(), y.clone(), span);
         let b2 = |f: Builtin| call(f, vec![x.clone(), y.clone()], span);
@@ -648,11 +653,15 @@ impl<'u> Lower<'u> {
         let finish = |l: &mut Self, mut blk: k::Block, v: Option<Val>| {
             if let Some(v) = v {
                 let e = l.convert(v, ty, span);
-                let (lo, hi) = super::long::halves(&e);
-                let e = if let Ty::Long { .. } = ty { lo } else { e };
-                blk.stmts.push(k::Stmt { kind: k::StmtKind::Assign(sp_id(&t, span), e), span });
-                if let Ty::Long { .. } = ty {
-                    blk.stmts.push(k::Stmt { kind: k::StmtKind::Assign(sp_id(&t_hi, span), hi), span });
+                let words = match ty {
+                    Ty::Long { .. } => {
+                        let (lo, hi) = super::long::halves(&e);
+                        vec![(&t, lo), (&t_hi, hi)]
+                    }
+                    _ => vec![(&t, e)],
+                };
+                for (name, e) in words {
+                    blk.stmts.push(k::Stmt { kind: k::StmtKind::Assign(sp_id(name, span), e), span });
                 }
             }
             blk
