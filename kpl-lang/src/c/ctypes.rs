@@ -330,8 +330,8 @@ impl<'u> Lower<'u> {
     /// A type as C writes it, for messages.
     pub fn type_name(&self, t: &CType) -> String {
         match t {
-            CType::Scalar(s) => format!("{s:?}").to_lowercase(),
-            CType::Vector(s, n) => format!("{}{n}", format!("{s:?}").to_lowercase()),
+            CType::Scalar(s) => s.c_name().into(),
+            CType::Vector(s, n) => format!("{}{n}", s.c_name()),
             CType::Long(signed) => if *signed { "long" } else { "unsigned long" }.into(),
             CType::Struct(id) => format!("struct {}", self.types.structs.get(*id).map(|s| s.tag.as_str()).unwrap_or("?")),
             CType::Array(e, n) => format!("{}[{n}]", self.type_name(e)),

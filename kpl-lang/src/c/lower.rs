@@ -35,6 +35,23 @@ pub(super) enum Ty {
 }
 
 impl Ty {
+    /// The C type's name, for messages.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Ty::Int => "int",
+            Ty::UInt => "uint",
+            Ty::Bool => "bool",
+            Ty::Float => "float",
+            Ty::Void => "void",
+            Ty::Narrow { bits: 8, signed: true } => "char",
+            Ty::Narrow { bits: 8, .. } => "uchar",
+            Ty::Narrow { signed: true, .. } => "short",
+            Ty::Narrow { .. } => "ushort",
+            Ty::Long { signed: true } => "long",
+            Ty::Long { .. } => "ulong",
+        }
+    }
+
     /// The type a value of this type has in an expression: narrow types become `int`.
     pub fn widen(self) -> Ty {
         match self {
@@ -167,6 +184,9 @@ pub(super) struct Lower<'u> {
     pub laying_out: Vec<usize>,
     /// The element layout of each array of structs or vectors, for reports.
     pub array_layouts: crate::layout::Layouts,
+    /// The bytes of C each word of an array holds, for arrays whose words all hold the
+    /// same number (`casts.rs`): what a pointer cast may view them as.
+    pub word_bytes: HashMap<String, u32>,
     /// Declarators of locals that may be read before they are assigned (`uninit.rs`):
     /// they start with an arbitrary value.
     pub indeterminate: &'u HashSet<Span>,
@@ -257,6 +277,7 @@ fn lower_pass<'u>(
         layouts: HashMap::new(),
         laying_out: Vec::new(),
         array_layouts: Default::default(),
+        word_bytes: HashMap::new(),
         indeterminate,
         addressed: super::private::addressed(unit),
         fn_order: Vec::new(),
@@ -520,6 +541,7 @@ impl<'u> Lower<'u> {
                 if let Some(t) = &agg {
                     self.record_layout(&name, &d.specs, t);
                 }
+                self.note_word_bytes(&name, &d.specs);
                 let readonly = constant || d.specs.iter().any(|s| s.word == "const");
                 self.bind(&x.name.name, Entity::Array { kpl: name, elem: ty, dims: vec![], readonly, offset: None, agg });
                 continue;
@@ -542,6 +564,7 @@ impl<'u> Lower<'u> {
             if let Some(t) = &agg {
                 self.record_layout(&name, &d.specs, t);
             }
+            self.note_word_bytes(&name, &d.specs);
             let arr = Entity::Array { kpl: name.clone(), elem: ty, dims: dims.clone(), readonly: constant, offset: None, agg: agg.clone() };
             match (dims.is_empty(), &agg) {
                 (false, _) => self.bind(&x.name.name, arr),
@@ -658,6 +681,7 @@ impl<'u> Lower<'u> {
             if let Some(t) = &agg {
                 self.record_layout(&name, &d.specs, t);
             }
+            self.note_word_bytes(&name, &d.specs);
             self.bind(&x.name.name, Entity::Array { kpl: name, elem, dims, readonly: false, offset: None, agg: agg.clone() });
         }
     }
@@ -753,6 +777,7 @@ impl<'u> Lower<'u> {
                 if let Some(t) = &agg {
                     self.record_layout(&kpl, &p.specs, t);
                 }
+                self.note_word_bytes(&kpl, &p.specs);
                 self.bind(&name.name, Entity::Array { kpl, elem: ty, dims: vec![], readonly, offset: None, agg });
             } else {
                 if ty == Ty::Void {
@@ -1404,6 +1429,10 @@ impl<'u> Lower<'u> {
     pub(super) fn array_argument(&mut self, a: &Expr, const_param: bool) -> Option<Entity> {
         let span = a.span;
         let (base, off): (&Expr, Option<&Expr>) = match &a.kind {
+            ExprKind::Cast(t, inner) if t.ptrs > 0 && !super::multiptr::null_const(inner) => {
+                let src = self.array_argument(inner, const_param)?;
+                return self.cast_view(t, src, span);
+            }
             ExprKind::Ident(_) | ExprKind::Member(..) => (a, None),
             ExprKind::Binary(BOp::Add, b, o) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (b, Some(&**o)),
             ExprKind::Unary(UOp::Addr, inner) if matches!(&inner.kind, ExprKind::Ident(x) if matches!(self.lookup(&x.name), Some(Entity::Private { .. }))) => {

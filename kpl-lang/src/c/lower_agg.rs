@@ -149,13 +149,21 @@ impl<'u> Lower<'u> {
                     _ => Some(Lv::Agg(ft, sel)),
                 }
             }
+            // `((T *)a)[i]`, `*(T *)p`: the array seen through another element type.
+            ExprKind::Cast(t, inner) if t.ptrs > 0 && !super::multiptr::null_const(inner) => {
+                let src = match &inner.kind {
+                    ExprKind::Ident(_) | ExprKind::Member(..) | ExprKind::Cast(..) | ExprKind::Index(..) => self.array_of(inner)?,
+                    _ => self.array_argument(inner, false)?,
+                };
+                self.cast_view(t, src, span).map(Lv::Array)
+            }
             _ => {
                 match &e.kind {
                     ExprKind::Unary(UOp::Addr, _) => self.unsupported("taking an address with `&` (CUDA.md tier 2)", span),
                     ExprKind::Binary(BOp::Add | BOp::Sub, ..) | ExprKind::PreInc(..) | ExprKind::PostInc(..) => {
                         self.unsupported("pointer arithmetic (CUDA.md tier 2)", span)
                     }
-                    ExprKind::Cast(t, _) if t.ptrs > 0 => self.unsupported("pointer casts (CUDA.md tier 2)", span),
+                    ExprKind::Cast(t, _) if t.ptrs > 0 => self.err("a pointer cast is not a place to assign to", span),
                     _ => self.err("this expression cannot be assigned", span),
                 }
                 None
@@ -431,6 +439,7 @@ impl<'u> Lower<'u> {
             },
             ExprKind::Index(inner, _) => self.static_elem(inner),
             ExprKind::Binary(BOp::Add | BOp::Sub, b, _) => self.static_elem(b),
+            ExprKind::Cast(t, _) if t.ptrs == 1 => Some(self.spec_type(&t.specs)),
             ExprKind::Member(b, m) => {
                 let bt = self.static_type(b)?;
                 let (ft, _) = self.member_of(&bt, m)?;

@@ -104,6 +104,17 @@ impl Lower<'_> {
             ExprKind::Unary(UOp::Addr, inner) => self.place(inner),
             ExprKind::Binary(BOp::Add, base, off) if matches!(base.kind, ExprKind::Ident(_)) => self.place(&as_index(base, off)),
             ExprKind::Ident(_) => self.place(&as_index(p, &Expr::new(ExprKind::Int(0, false), span))),
+            // `atomicCAS((int *)&f[i], ...)`: the element through the cast's type.
+            ExprKind::Cast(t, _) if t.ptrs > 0 => {
+                let arr = self.array_argument(p, false)?;
+                match self.element_of(arr, &[&Expr::new(ExprKind::Int(0, false), span)], span)? {
+                    super::lower_agg::Lv::Word(place) => Some(place),
+                    _ => {
+                        self.unsupported("an atomic on a struct or vector", span);
+                        None
+                    }
+                }
+            }
             _ => {
                 self.unsupported("an atomic on this pointer expression (kpl takes `&a[i]`, `a + i` or `a`)", span);
                 return None;

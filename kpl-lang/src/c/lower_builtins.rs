@@ -45,6 +45,21 @@ fn add_fits(a: &k::Expr, b: &k::Expr, r: &k::Expr, ty: Ty, span: Span) -> k::Exp
     }
 }
 
+/// A function that reinterprets a 32-bit word's bits as another type: the type its
+/// argument is converted to first (`None`: taken as it is, OpenCL's `as_T`) and the result's.
+fn reinterpretation(n: &str) -> Option<(Option<Ty>, Ty)> {
+    Some(match n {
+        "__float_as_int" => (Some(Ty::Float), Ty::Int),
+        "__float_as_uint" => (Some(Ty::Float), Ty::UInt),
+        "__int_as_float" => (Some(Ty::Int), Ty::Float),
+        "__uint_as_float" => (Some(Ty::UInt), Ty::Float),
+        "as_int" => (None, Ty::Int),
+        "as_uint" => (None, Ty::UInt),
+        "as_float" => (None, Ty::Float),
+        _ => return None,
+    })
+}
+
 /// The words of a cuRAND MTGP32 state: one per thread of a block of up to 256.
 pub(super) const MTGP32_WORDS: u32 = 256;
 
@@ -58,6 +73,29 @@ pub(super) fn lanewise(n: &str) -> bool {
 }
 
 impl<'u> Lower<'u> {
+    /// `__float_as_int(x)`, `as_uint(x)`, ...: the same word, read as the other type (a
+    /// float is its IEEE bits in kpl's words, so nothing is computed).
+    fn reinterpret(&mut self, n: &str, from: Option<Ty>, to: Ty, args: &[Expr], span: Span) -> Val {
+        if !self.arity_ok(n, args.len(), 1, span) {
+            return Val { e: k::Expr::num(0, span), ty: to };
+        }
+        if let Some(t) = self.agg_type(&args[0]) {
+            let what = self.type_name(&t);
+            self.unsupported(&format!("`{n}` of a `{what}` (kpl reinterprets one 32-bit word, not vectors or structs)"), span);
+            return Val { e: k::Expr::num(0, span), ty: to };
+        }
+        let v = self.expr(&args[0]);
+        let e = match (from, v.ty) {
+            (_, Ty::Long { .. }) | (None, Ty::Void) => {
+                self.unsupported(&format!("`{n}` of a value that is not 32 bits"), span);
+                k::Expr::num(0, span)
+            }
+            (Some(f), _) => self.convert(v, f, span),
+            (None, _) => v.e,
+        };
+        Val { e, ty: to }
+    }
+
     /// A call of a library function kpl knows; `None` if `n` is not one.
     pub(super) fn library_call(&mut self, n: &str, args: &[Expr], span: Span) -> Option<Val> {
         if math_base(n).is_some() {
@@ -73,6 +111,9 @@ impl<'u> Lower<'u> {
             self.emit(k::StmtKind::Local(sp_id(&r, span), None), span);
             self.emit(k::StmtKind::Havoc(sp_id(&r, span)), span);
             return Some(Val { e: k::Expr::var(&r, span), ty: Ty::Float });
+        }
+        if let Some((from, to)) = reinterpretation(n) {
+            return Some(self.reinterpret(n, from, to, args, span));
         }
         let int = |l: &mut Self, a: &Expr| {
             let v = l.expr(a);

@@ -72,6 +72,8 @@ impl<'u> Lower<'u> {
                 self.needs_statements(c) || self.needs_statements(a) || self.needs_statements(b) || self.reads(a) || self.reads(b)
             }
             ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => self.needs_statements(a) || self.needs_statements(b),
+            // `(T *)(a + i)` fixes its offset in a local first (`casts.rs`).
+            ExprKind::Cast(t, a) if t.ptrs > 0 && !matches!(a.kind, ExprKind::Ident(_) | ExprKind::Member(..) | ExprKind::Cast(..)) => true,
             ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => self.needs_statements(a),
             _ => false,
         }
@@ -319,7 +321,10 @@ impl<'u> Lower<'u> {
                     return word(0, Ty::UInt);
                 }
                 if t.ptrs > 0 {
-                    self.unsupported("pointer casts (CUDA.md tier 2)", span);
+                    self.unsupported(
+                        "a pointer cast as a value here (kpl takes one where the pointer is indexed, dereferenced, passed to a function, given to a pointer variable or to an atomic)",
+                        span,
+                    );
                     return word(0, Ty::Int);
                 }
                 let target = self.spec_type(&t.specs);

@@ -8,6 +8,7 @@ pub mod ast;
 pub mod include;
 pub mod lexer;
 pub mod namespaces;
+mod casts;
 mod coop;
 mod ctypes;
 mod fnptr;

@@ -1,0 +1,84 @@
+//! Pointer casts that keep the bytes each word holds: `(unsigned int *)f` over a `float`
+//! array, `(float4 *)a` over a `float` array, `(int *)&l` over a `long` array. kpl keeps one
+//! C element (or one 4-byte part of a struct, vector or `long`) per word, so a cast is the
+//! same array seen through another element type exactly when both types put the same
+//! number of bytes in every word; then element offsets, counted in words, carry over. A
+//! cast that changes the bytes per word (`(char *)` over `int`s, anything over `double`s)
+//! would need a byte-level memory and is refused with what it would have to split.
+
+use super::ast::*;
+use super::lower::{Entity, Lower, Ty};
+use crate::span::Span;
+
+/// A cast's element type as written (its specifiers).
+fn spelling(t: &TypeName) -> String {
+    const SPACES: &[&str] = &["__global", "global", "__local", "local", "__constant", "constant", "__private", "private"];
+    t.specs.iter().map(|s| s.word.as_str()).filter(|w| !SPACES.contains(w)).collect::<Vec<_>>().join(" ")
+}
+
+impl<'u> Lower<'u> {
+    /// The bytes per word of an element of type `specs`, if every word holds the same
+    /// number (C's layout: word `i` at byte `i * n`, nothing between them).
+    fn uniform_bytes(&mut self, specs: &[Spec]) -> Option<u32> {
+        const STORAGE: &[&str] = &[
+            "__shared__", "__device__", "__constant__", "__managed__", "static", "extern", "register", "__restrict__", "__restrict", "restrict",
+        ];
+        let specs: Vec<Spec> = specs.iter().filter(|s| !STORAGE.contains(&s.word.as_str())).cloned().collect();
+        // A type whose size kpl does not know (`half`, ...) is never reinterpreted.
+        let words: Vec<&str> = specs.iter().map(|s| s.word.as_str()).collect();
+        super::tokens::size_align(&words, false, self.types, self.o.dialect, 0)?;
+        let (size, words, _) = self.elem_bytes(&specs, false);
+        let n = words.first()?.1;
+        let uniform = words.iter().enumerate().all(|(i, &(o, s))| s == n && o == i as u32 * n);
+        (uniform && n > 0 && size == n * words.len() as u32).then_some(n)
+    }
+
+    /// Record the bytes per word of array `kpl`, declared with element type `specs`.
+    pub(super) fn note_word_bytes(&mut self, kpl: &str, specs: &[Spec]) {
+        if let Some(n) = self.uniform_bytes(specs) {
+            self.word_bytes.insert(kpl.to_string(), n);
+        }
+    }
+
+    /// `(T *)e` where `e` denotes array `src` (seen from its offset): the same words as
+    /// elements of `T`, or a diagnostic saying why not.
+    pub(super) fn cast_view(&mut self, t: &TypeName, src: Entity, span: Span) -> Option<Entity> {
+        if t.ptrs != 1 {
+            self.unsupported("a cast to a pointer to a pointer", span);
+            return None;
+        }
+        let Entity::Array { kpl, elem, readonly, offset, agg, .. } = src else {
+            self.unsupported("a pointer cast of something that is not an array in memory", span);
+            return None;
+        };
+        let target = self.spec_type(&t.specs);
+        let (to_elem, to_agg) = target.clone().split();
+        if to_elem == Ty::Void && to_agg.is_none() {
+            self.unsupported("`void` pointers", span);
+            return None;
+        }
+        let Some(from) = self.word_bytes.get(&kpl).copied() else {
+            self.unsupported(
+                "a pointer cast of this array (kpl knows the bytes per word of kernel parameters and of `__shared__` and file-scope arrays only)",
+                span,
+            );
+            return None;
+        };
+        let Some(to) = self.uniform_bytes(&t.specs) else {
+            let what = spelling(t);
+            self.unsupported(&format!("a pointer cast to `{what} *` (its words do not all hold the same number of bytes)"), span);
+            return None;
+        };
+        let floaty = |e: Ty, a: &Option<super::ctypes::CType>| e == Ty::Float && a.is_none();
+        if from != to || (from != 4 && floaty(elem, &agg) != floaty(to_elem, &to_agg)) {
+            let what = spelling(t);
+            self.unsupported(
+                &format!("a pointer cast from {from}-byte to {to}-byte elements (`{what} *`): kpl keeps one element per word, not a byte-level memory"),
+                span,
+            );
+            return None;
+        }
+        let readonly = readonly || t.specs.iter().any(|s| s.word == "const" || s.word == "__constant" || s.word == "constant");
+        Some(Entity::Array { kpl, elem: to_elem, dims: vec![], readonly, offset, agg: to_agg })
+    }
+}
