@@ -2,7 +2,8 @@
 //! inter-procedural taint analysis. An array whose values may reach a branch or loop
 //! condition, an array index, an assertion, assumption or invariant, or that a barrier
 //! invariant reads (as GPUVerify's `ArrayControlFlowAnalyser`), gets the equality
-//! abstraction; every other array the
+//! abstraction, and so does an array whose values are stored into such an array; every
+//! other array the
 //! adversarial one, except arrays named `*_private` (the C front end's per-thread memory,
 //! which a thread reads back), which get the equality abstraction: sound for any array, so
 //! a user's array of that name only gets the more precise abstraction. Names are tracked
@@ -20,6 +21,9 @@ struct Taint<'k> {
     arrays: BTreeSet<String>,
     taint: HashMap<Key, BTreeSet<String>>,
     sinks: BTreeSet<String>,
+    /// Per array, the arrays whose values were stored into it: they reach whatever its
+    /// values reach (a copy through memory, `memcpy`'s word by word).
+    stored: HashMap<String, BTreeSet<String>>,
     changed: bool,
 }
 
@@ -33,13 +37,17 @@ pub fn choose(k: &Kernel) -> BTreeMap<String, Abstraction> {
             _ => None,
         })
         .collect();
-    let mut t = Taint { kernel: k, arrays: arrays.clone(), taint: HashMap::new(), sinks: BTreeSet::new(), changed: true };
+    let mut t = Taint { kernel: k, arrays: arrays.clone(), taint: HashMap::new(), sinks: BTreeSet::new(), stored: HashMap::new(), changed: true };
     while t.changed {
         t.changed = false;
         for p in &k.procs {
             t.block(&p.name.name, &p.body);
         }
         t.block("", &k.main);
+        let reached: BTreeSet<String> = t.sinks.iter().filter_map(|a| t.stored.get(a)).flatten().cloned().collect();
+        let before = t.sinks.len();
+        t.sinks.extend(reached);
+        t.changed |= t.sinks.len() != before;
     }
     arrays
         .into_iter()
@@ -111,7 +119,12 @@ impl Taint<'_> {
                 let t = self.of(scope, e);
                 self.flow(scope, &x.name, t);
             }
-            StmtKind::Store(_, i, e) => {
+            StmtKind::Store(a, i, e) => {
+                let t = self.of(scope, e);
+                let into = self.stored.entry(a.name.clone()).or_default();
+                let before = into.len();
+                into.extend(t);
+                self.changed |= into.len() != before;
                 self.sink(scope, i);
                 self.indices(scope, i);
                 self.indices(scope, e);
@@ -179,5 +192,10 @@ mod tests {
         assert_eq!(a["D"], Abstraction::Equality);
         let b = abs("kernel k { threads: 4; shared A[4]; proc p(v) { if v > 0 { } } main { p(A[lid]); } }");
         assert_eq!(b["A"], Abstraction::Equality);
+        // Through memory: A's values are stored into B, which reaches an assertion.
+        let c = abs("kernel k { threads: 4; shared A[4]; shared B[4]; shared C[4]; main { local x := A[lid]; B[lid] := x + 1; C[lid] := x; assert B[lid] > 0; } }");
+        assert_eq!(c["A"], Abstraction::Equality);
+        assert_eq!(c["B"], Abstraction::Equality);
+        assert_eq!(c["C"], Abstraction::Adversarial);
     }
 }

@@ -187,6 +187,9 @@ pub(super) struct Lower<'u> {
     /// The bytes of C each word of an array holds, for arrays whose words all hold the
     /// same number (`casts.rs`): what a pointer cast may view them as.
     pub word_bytes: HashMap<String, u32>,
+    /// Scalar locals initialised with a constant, by KPL name (`memcpy.rs` takes one as a
+    /// length when nothing assigns it).
+    pub constant_locals: HashMap<String, u64>,
     /// Declarators of locals that may be read before they are assigned (`uninit.rs`):
     /// they start with an arbitrary value.
     pub indeterminate: &'u HashSet<Span>,
@@ -278,6 +281,7 @@ fn lower_pass<'u>(
         laying_out: Vec::new(),
         array_layouts: Default::default(),
         word_bytes: HashMap::new(),
+        constant_locals: HashMap::new(),
         indeterminate,
         addressed: super::private::addressed(unit),
         fn_order: Vec::new(),
@@ -1352,6 +1356,9 @@ impl<'u> Lower<'u> {
                 None => None,
             };
             let name = self.fresh(&x.name.name);
+            if let Some(k::Expr { kind: k::ExprKind::Num(v), .. }) = &init {
+                self.constant_locals.insert(name.clone(), *v);
+            }
             let havoc = init.is_none() && self.indeterminate.contains(&x.span);
             self.emit(k::StmtKind::Local(sp_id(&name, x.name.span), init), x.span);
             if havoc {
@@ -1970,7 +1977,7 @@ fn stmt_returns(s: &Stmt) -> bool {
 }
 
 /// Names assigned anywhere in a function body (to copy assigned params into locals).
-fn assigned_names(b: Option<&Block>) -> HashSet<String> {
+pub(super) fn assigned_names(b: Option<&Block>) -> HashSet<String> {
     let mut out = HashSet::new();
     fn target(e: &Expr, out: &mut HashSet<String>) {
         match &e.kind {

@@ -112,6 +112,9 @@ impl<'u> Lower<'u> {
             self.emit(k::StmtKind::Havoc(sp_id(&r, span)), span);
             return Some(Val { e: k::Expr::var(&r, span), ty: Ty::Float });
         }
+        if let Some(copy) = super::memcpy::mem_function(n) {
+            return Some(self.mem_call(n, copy, args, span));
+        }
         if let Some((from, to)) = reinterpretation(n) {
             return Some(self.reinterpret(n, from, to, args, span));
         }

@@ -14,6 +14,7 @@ mod ctypes;
 mod fnptr;
 mod gotos;
 mod long;
+mod memcpy;
 mod lower;
 mod lower_agg;
 mod lower_annotations;

@@ -217,7 +217,7 @@ fn elem_word(elem: &str) -> &str {
 
 /// A struct's size with C's alignment rules (fields in order, each at a multiple of its
 /// alignment, the whole a multiple of the largest).
-fn struct_size(n: usize, types: &TypeTable, d: Dialect, depth: usize) -> Option<(u64, u64)> {
+pub(super) fn struct_size(n: usize, types: &TypeTable, d: Dialect, depth: usize) -> Option<(u64, u64)> {
     let s = types.structs.get(n).filter(|s| s.defined && depth < 32)?;
     let (mut size, mut align) = (0u64, 1u64);
     for f in &s.fields {

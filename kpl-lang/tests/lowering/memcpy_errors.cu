@@ -1,0 +1,12 @@
+// args: --blockDim=32
+// What memcpy and memset refuse, each at its place: a length or value kpl does not know,
+// part of a double (one word in kpl), a pointer kpl cannot follow.
+__device__ int n(void);
+
+__global__ void k(double *d, float *f, int *a, int v) {
+  unsigned int t = threadIdx.x;
+  memcpy(&a[t], &a[t + 32], n());
+  memset(&a[t], v, 4);
+  memcpy(&f[t], &d[t], 4);
+  memcpy((char *)&a[t] + 1, &a[t], 2);
+}
