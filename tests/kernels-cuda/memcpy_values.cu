@@ -4,8 +4,10 @@
 // memcpy and memset move C's bytes: between structs whose fields line up, between an int
 // and two shorts (little-endian), from a float's bits, into a struct of four bytes, with
 // a length held in a local. Every assertion is about bytes, so it holds for all inputs.
+// (A copy from a struct with padding gives arbitrary bytes, which a device run cannot
+// reproduce: the lowering golden `memcpy.cu` shows one.)
 
-struct s1 { short x; char y; };            // 4 bytes: x at 0, y at 2, padding at 3
+struct s1 { short x; short y; };
 struct s2 { short x; short y; };           // 4 bytes: x at 0, y at 2
 struct pix { unsigned char r, g, b, a; };  // 4 bytes
 
@@ -15,8 +17,7 @@ __global__ void bytes(s1 *in, s2 *out, int *ints, float *f, unsigned int *u, pix
   in[t].x = -2;
   in[t].y = 5;
   memcpy(&out[t], &in[t], len);
-  __assert(out[t].x == -2);
-  __assert((out[t].y & 0xff) == 5);
+  __assert(out[t].x == -2 && out[t].y == 5);
   ints[t] = 0x12345678;
   memcpy(&out[t], &ints[t], sizeof(int));
   __assert(out[t].x == 0x5678 && out[t].y == 0x1234);

@@ -158,23 +158,28 @@ const OUTSIDE: &[(&str, &str)] = &[
 ];
 
 /// One diagnostic per construct outside the subset (the first use of each).
-/// The size in bytes of a scalar type named by specifier words (and `*`s), on the 64-bit
-/// targets of CUDA and OpenCL: `sizeof(float)` is 4, `sizeof(int *)` 8. `None` for anything
-/// else (structs, vector types, typedef names), which stays unsupported.
+/// The bytes of a pointer: GPUVerify's default `--pointer-bitwidth=32`, which kpl's 32-bit
+/// `size_t` matches (64-bit integers are still 8 bytes).
+pub(super) const POINTER_BYTES: u64 = 4;
+
+/// The size in bytes of a scalar type named by specifier words (and `*`s): `sizeof(float)`
+/// is 4, `sizeof(int *)` and `sizeof(size_t)` `POINTER_BYTES`. `None` for anything else
+/// (structs, vector types, typedef names), which stays unsupported.
 fn scalar_size(words: &[&str], pointer: bool) -> Option<u64> {
     const QUALIFIERS: &[&str] =
         &["const", "volatile", "signed", "unsigned", "__global", "global", "__local", "local", "__constant", "constant", "__private", "private"];
     if pointer {
-        return Some(8);
+        return Some(POINTER_BYTES);
     }
     let types: Vec<&str> = words.iter().copied().filter(|w| !QUALIFIERS.contains(w)).collect();
     let unsigned_only = types.is_empty() && words.iter().any(|w| *w == "unsigned" || *w == "signed");
     match types.as_slice() {
         _ if unsigned_only => Some(4),
         ["int"] | ["float"] | ["uint"] | ["int32_t"] | ["uint32_t"] => Some(4),
+        ["size_t"] | ["ptrdiff_t"] | ["intptr_t"] | ["uintptr_t"] => Some(POINTER_BYTES),
         ["short"] | ["short", "int"] | ["ushort"] | ["int16_t"] | ["uint16_t"] => Some(2),
         ["char"] | ["uchar"] | ["bool"] | ["_Bool"] | ["int8_t"] | ["uint8_t"] => Some(1),
-        ["double"] | ["long"] | ["long", "long"] | ["long", "int"] | ["ulong"] | ["size_t"] | ["int64_t"] | ["uint64_t"] => Some(8),
+        ["double"] | ["long"] | ["long", "long"] | ["long", "int"] | ["ulong"] | ["int64_t"] | ["uint64_t"] => Some(8),
         _ => None,
     }
 }
@@ -182,7 +187,7 @@ fn scalar_size(words: &[&str], pointer: bool) -> Option<u64> {
 /// Size and alignment in bytes of a type named by specifier words and a pointer flag.
 pub(super) fn size_align(words: &[&str], pointer: bool, types: &TypeTable, d: Dialect, depth: usize) -> Option<(u64, u64)> {
     if pointer {
-        return Some((8, 8));
+        return Some((POINTER_BYTES, POINTER_BYTES));
     }
     for w in words {
         if let Some(n) = struct_of(w) {
