@@ -190,6 +190,9 @@ pub(super) struct Lower<'u> {
     /// Scalar locals initialised with a constant, by KPL name (`memcpy.rs` takes one as a
     /// length when nothing assigns it).
     pub constant_locals: HashMap<String, u64>,
+    /// The private region of each struct or vector variable whose address is taken, by its
+    /// private array's KPL name (`private.rs`).
+    pub private_regions: HashMap<String, Entity>,
     /// Declarators of locals that may be read before they are assigned (`uninit.rs`):
     /// they start with an arbitrary value.
     pub indeterminate: &'u HashSet<Span>,
@@ -282,6 +285,7 @@ fn lower_pass<'u>(
         array_layouts: Default::default(),
         word_bytes: HashMap::new(),
         constant_locals: HashMap::new(),
+        private_regions: HashMap::new(),
         indeterminate,
         addressed: super::private::addressed(unit),
         fn_order: Vec::new(),
@@ -1446,6 +1450,10 @@ impl<'u> Lower<'u> {
                 let ExprKind::Ident(x) = &inner.kind else { return None };
                 let Some(Entity::Private { kpl, base, ty }) = self.lookup(&x.name) else { return None };
                 return Some(self.private_pointer(&kpl, &base, ty));
+            }
+            // `&s` of a struct or vector variable whose address is taken: its region.
+            ExprKind::Unary(UOp::Addr, inner) if matches!(&inner.kind, ExprKind::Ident(_)) && self.private_record(inner).is_some() => {
+                return self.private_record(inner);
             }
             ExprKind::Unary(UOp::Addr, inner) => match &inner.kind {
                 ExprKind::Index(b, i) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (&**b, Some(&**i)),

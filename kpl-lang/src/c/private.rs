@@ -130,12 +130,23 @@ impl<'u> Lower<'u> {
             self.bind(&x.name.name, Entity::Private { kpl: kpl.clone(), base: base.clone(), ty });
         } else if scalar {
             let zero = Expr::new(ExprKind::Int(0, false), x.span);
+            self.private_regions.insert(kpl.clone(), arr.clone());
             match self.element_of(arr, &[&zero], x.span) {
                 Some(super::lower_agg::Lv::Agg(ty, leaves)) => self.bind(&x.name.name, Entity::Record { ty, leaves }),
                 _ => self.bind(&x.name.name, Entity::Invalid),
             }
         } else {
             self.bind(&x.name.name, arr);
+        }
+    }
+
+    /// The region `&s` names, for a struct or vector variable `s` whose address is taken.
+    pub(super) fn private_record(&self, e: &Expr) -> Option<Entity> {
+        let ExprKind::Ident(x) = &e.kind else { return None };
+        let Some(Entity::Record { leaves, .. }) = self.lookup(&x.name) else { return None };
+        match leaves.first()? {
+            super::lower_agg::Leaf::Word(super::lower_expr::Place::Elem { array, .. }) => self.private_regions.get(array).cloned(),
+            _ => None,
         }
     }
 
