@@ -31,6 +31,9 @@ fn bin(op: k::BinOp, a: k::Expr, b: k::Expr, span: Span) -> k::Expr {
     k::Expr::new(k::ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
 }
 
+/// The longest copy kpl writes out word by word.
+const MAX_BYTES: u64 = 1 << 14;
+
 /// A mask of the low `n` bytes of a word.
 fn low_bytes(n: u32) -> u64 {
     if n >= 4 {
@@ -87,6 +90,10 @@ impl<'u> Lower<'u> {
             };
             Some((v & 0xff) as u32)
         };
+        if len > MAX_BYTES {
+            self.unsupported(&format!("`{n}` of {len} bytes (kpl writes each word of a copy: at most {MAX_BYTES} bytes)"), args[2].span);
+            return void;
+        }
         let len = len as u32;
         let Some(dst) = self.mem_side(n, &args[0]) else { return void };
         let src = match copy {

@@ -1,6 +1,7 @@
 // args: --blockDim=32
 // What memcpy and memset refuse, each at its place: a length or value kpl does not know,
-// part of a double (one word in kpl), a pointer kpl cannot follow.
+// part of a double (one word in kpl), a pointer kpl cannot follow, a copy too long to
+// write out word by word.
 __device__ int n(void);
 
 __global__ void k(double *d, float *f, int *a, int v) {
@@ -9,4 +10,5 @@ __global__ void k(double *d, float *f, int *a, int v) {
   memset(&a[t], v, 4);
   memcpy(&f[t], &d[t], 4);
   memcpy((char *)&a[t] + 1, &a[t], 2);
+  memset(a, 0, 0xFFFFFFFF0ull);
 }
