@@ -92,8 +92,9 @@ impl LaunchArgs {
                 }
                 g[d] = global[d] / t[d];
             }
-            if groups.is_some_and(|x| x != g) {
-                return Err("`--global_size` disagrees with `--num_groups`".into());
+            if groups.is_some() {
+                // GPUVerify's rule (and its words): the groups or the work-items in all, not both.
+                return Err("--num_groups=: not allowed with argument --global_size= (give the work-groups or the work-items in all, not both)".into());
             }
             groups = Some(g);
         }

@@ -67,6 +67,10 @@ fn the_launch_options_have_their_gpuverify_forms() {
         assert_eq!(o.code, 0, "{args:?}: {}", o.stderr);
     }
     assert_eq!(kpl(&["verify", "--global_size=4000", "--local_size=256", s(&k)]).code, 3);
+    // GPUVerify's rule: the groups or the work-items in all, not both (even when they agree).
+    let o = kpl(&["verify", "--global_size=4096", "--local_size=256", "--num_groups=16", s(&k)]);
+    assert_eq!(o.code, 3);
+    assert!(o.stderr.contains("--num_groups=: not allowed with argument --global_size="), "{}", o.stderr);
     let o = kpl(&["verify", "--blockdim=256", s(&k)]);
     assert_eq!(o.code, 3);
     assert!(o.stderr.contains("--blockDim"), "a hint names the close option: {}", o.stderr);
