@@ -105,6 +105,8 @@ impl<'u> Lower<'u> {
                 }
             }
             ExprKind::Unary(UOp::Deref, p) => match &p.kind {
+                // `*&x` is `x`.
+                ExprKind::Unary(UOp::Addr, inner) => self.lvalue(inner),
                 // `*(a + i)` is `a[i]`.
                 ExprKind::Binary(BOp::Add, a, i) => {
                     let arr = self.array_of(a)?;
