@@ -71,6 +71,11 @@ pub fn report(src: &Source, diags: &[Diagnostic]) {
         .collect();
     let color = std::io::stderr().is_terminal();
     eprint!("{}", render_all(&shown, &src.path, &src.text, color));
+    if src.path.ends_with(".cu") || src.path.ends_with(".cl") {
+        for line in shown.iter().filter_map(|d| d.gpuverify_line(&src.path, &src.text)) {
+            eprintln!("{line}\n");
+        }
+    }
     let hidden = diags.iter().filter(|d| d.is_error()).count().saturating_sub(limit);
     if hidden > 0 {
         eprintln!("{}: {hidden} more error{} not shown (--error-limit={limit}; 0 shows all)", src.path, if hidden == 1 { "" } else { "s" });

@@ -23,6 +23,10 @@ pub struct Diagnostic {
     pub label: String,
     pub secondary: Vec<(Span, String)>,
     pub help: Vec<String>,
+    /// GPUVerify's words for the same error, where it has them: printed for CUDA and
+    /// OpenCL files as GPUVerify prints them (`file:line:col: words`), for scripts and test
+    /// suites written against GPUVerify.
+    pub gpuverify: Option<String>,
 }
 
 impl Diagnostic {
@@ -34,6 +38,7 @@ impl Diagnostic {
             label: String::new(),
             secondary: Vec::new(),
             help: Vec::new(),
+            gpuverify: None,
         }
     }
     pub fn warning(message: impl Into<String>, span: Span) -> Diagnostic {
@@ -53,6 +58,16 @@ impl Diagnostic {
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help.push(help.into());
         self
+    }
+    pub fn with_gpuverify(mut self, words: impl Into<String>) -> Diagnostic {
+        self.gpuverify = Some(words.into());
+        self
+    }
+    /// GPUVerify's line for this error (`with_gpuverify`), if it has one.
+    pub fn gpuverify_line(&self, file: &str, src: &str) -> Option<String> {
+        let words = self.gpuverify.as_ref()?;
+        let (name, l, c, _) = crate::span::locate(src, self.span.start);
+        Some(format!("{}:{l}:{c}: {words}", name.unwrap_or(file)))
     }
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error

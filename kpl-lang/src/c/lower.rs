@@ -163,7 +163,7 @@ pub(super) struct Lower<'u> {
     pub temps: usize,
     /// Invariants written just before a loop, waiting for it (with whether each is a
     /// candidate).
-    pub pending_invariants: Vec<(Expr, bool)>,
+    pub pending_invariants: Vec<(Expr, bool, Span)>,
     /// GPUVerify's barrier invariants, waiting for the next barrier (`__syncthreads()`,
     /// `barrier(...)`).
     pub pending_barrier_invariants: Vec<k::BarrierInvariant>,
@@ -976,13 +976,14 @@ impl<'u> Lower<'u> {
             }
             let s = &list[i];
             if let Some(e) = invariant_stmt(s) {
-                self.pending_invariants.push((e.0.clone(), e.1));
+                self.invariant_at_head(s.span, e.0);
+                self.pending_invariants.push((e.0.clone(), e.1, s.span));
                 i += 1;
                 continue;
             }
             if !self.pending_invariants.is_empty() && !is_loop(s) {
-                let e = self.pending_invariants.remove(0).0;
-                self.err("an `__invariant` must come just before a loop or first in its body", e.span);
+                let call = self.pending_invariants.remove(0).2;
+                self.misplaced_invariant(call);
                 self.pending_invariants.clear();
             }
             self.stmt(s);
@@ -991,8 +992,8 @@ impl<'u> Lower<'u> {
         }
         // An invariant with no loop after it in its block (say, last in a loop body) is
         // not an invariant of any loop: an error, never silently dropped.
-        if let Some((e, _)) = self.pending_invariants.first().cloned() {
-            self.err("an `__invariant` must come just before a loop or first in its body", e.span);
+        if let Some((_, _, call)) = self.pending_invariants.first().cloned() {
+            self.misplaced_invariant(call);
             self.pending_invariants.clear();
         }
     }
@@ -1189,11 +1190,14 @@ impl<'u> Lower<'u> {
     /// `while (c) body`, `for (; c; step) body` and `do body while (dc)`, with invariants
     /// from just before the loop and from the start of its body.
     fn loop_(&mut self, c: Option<&Expr>, step: Option<&Expr>, do_cond: Option<&Expr>, body: &Stmt, span: Span) {
-        let mut invs: Vec<(Expr, bool)> = std::mem::take(&mut self.pending_invariants);
+        let mut invs: Vec<(Expr, bool)> = std::mem::take(&mut self.pending_invariants).into_iter().map(|(e, cand, _)| (e, cand)).collect();
         invs.extend(self.frame().function_wide.iter().cloned());
         let c = c.map(|c| {
             let (in_cond, cond) = condition_invariants(c);
-            invs.extend(in_cond.into_iter().map(|(e, cand)| (e.clone(), cand)));
+            for (call, e, _) in &in_cond {
+                self.invariant_at_head(*call, e);
+            }
+            invs.extend(in_cond.into_iter().map(|(_, e, cand)| (e.clone(), cand)));
             cond
         });
         let stmts: &[Stmt] = match &body.kind {
@@ -1202,6 +1206,7 @@ impl<'u> Lower<'u> {
         };
         let mut start = 0;
         while let Some((e, cand)) = stmts.get(start).and_then(invariant_stmt) {
+            self.invariant_at_head(stmts[start].span, e);
             invs.push((e.clone(), cand));
             start += 1;
         }
@@ -1939,7 +1944,7 @@ fn invariant_call(e: &Expr) -> Option<(&Expr, bool)> {
 
 /// GPUVerify's invariants in a loop condition: `__invariant(a), __invariant(b), cond`
 /// gives `[a, b]` and `cond` (a condition without them: none, and itself).
-fn condition_invariants(c: &Expr) -> (Vec<(&Expr, bool)>, &Expr) {
+fn condition_invariants(c: &Expr) -> (Vec<(Span, &Expr, bool)>, &Expr) {
     let mut items = Vec::new();
     let mut cur = c;
     while let ExprKind::Comma(l, r) = &cur.kind {
@@ -1949,7 +1954,7 @@ fn condition_invariants(c: &Expr) -> (Vec<(&Expr, bool)>, &Expr) {
     items.push(cur);
     items.reverse();
     let Some((cond, rest)) = items.split_last() else { return (vec![], c) };
-    let invs: Option<Vec<(&Expr, bool)>> = rest.iter().map(|e| invariant_call(e)).collect();
+    let invs: Option<Vec<(Span, &Expr, bool)>> = rest.iter().map(|e| invariant_call(e).map(|(a, cand)| (e.span, a, cand))).collect();
     match invs {
         Some(invs) if !invs.is_empty() => (invs, cond),
         _ => (vec![], c),

@@ -10,7 +10,34 @@ use super::lower_expr::{bin, call, not, Val};
 use crate::ast::{self as k, BinOp, Builtin};
 use crate::span::Span;
 
+/// GPUVerify's words for an invariant that is not an invariant of the loop it belongs to.
+const NOT_AT_HEAD: &str = "user-specified invariant does not appear at loop head.";
+
 impl<'u> Lower<'u> {
+    /// An invariant annotation (`call` is its whole call) that is not where an invariant
+    /// of a loop can be.
+    pub(super) fn misplaced_invariant(&mut self, call: Span) {
+        self.errors.push(
+            crate::diagnostic::Diagnostic::error("user-specified invariant does not appear at loop head", call)
+                .with_help("an `__invariant` must come just before a loop or first in its body")
+                .with_gpuverify(NOT_AT_HEAD),
+        );
+    }
+
+    /// GPUVerify's rule for an invariant at a loop head: no `&&`, `||` or `?:` in it (its C
+    /// translation makes them branches, so the invariant would not be at the loop head).
+    pub(super) fn invariant_at_head(&mut self, call: Span, e: &Expr) {
+        let mut short_circuit = false;
+        e.walk(&mut |x| short_circuit |= matches!(x.kind, ExprKind::Binary(BOp::LAnd | BOp::LOr, ..) | ExprKind::Cond(..)));
+        if short_circuit {
+            self.errors.push(
+                crate::diagnostic::Diagnostic::error("user-specified invariant does not appear at loop head", call)
+                    .with_help("GPUVerify's rule: `&&`, `||` and `?:` in an invariant are branches, so it is not at the loop head; use `&`, `|` or `__implies`, or one invariant per conjunct")
+                    .with_gpuverify(NOT_AT_HEAD),
+            );
+        }
+    }
+
     /// A two-thread annotation or access predicate call; `None` for any other name.
     pub(super) fn annotation_call(&mut self, n: &str, args: &[Expr], span: Span) -> Option<Val> {
         let zero = Val { e: k::Expr::num(0, span), ty: Ty::Void };

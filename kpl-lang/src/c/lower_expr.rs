@@ -1088,7 +1088,7 @@ impl<'u> Lower<'u> {
                 zero
             }
             "__invariant" | "__candidate_invariant" | "__candidate_global_invariant" => {
-                self.err(format!("an `{n}` must come just before a loop or first in its body"), span);
+                self.misplaced_invariant(span);
                 zero
             }
             "__implies" => {
