@@ -1189,6 +1189,11 @@ impl<'u> Lower<'u> {
                     d = crate::Diagnostic::error(format!("`{n}`: warp-synchronous code is CUDA.md tier 2, not supported yet"), name.span);
                 } else {
                     d = d.with_help("kpl knows the file's functions, the thread ids, barriers, fences, atomics, GPUVerify's annotations, the math library and the integer built-ins (min, max, abs, clamp, add_sat, clz, popcount, rotate, mul24, ...)");
+                    // What clang (so GPUVerify) says.
+                    d = d.with_gpuverify(match self.o.dialect {
+                        super::Dialect::Cuda => format!("error: use of undeclared identifier '{n}'"),
+                        super::Dialect::OpenCl => format!("error: implicit declaration of function '{n}' is invalid in C99"),
+                    });
                 }
                 self.errors.push(d);
                 failed()
