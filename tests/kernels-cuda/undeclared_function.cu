@@ -1,6 +1,6 @@
 //xfail:CLANG_ERROR
 //--blockDim=32 --gridDim=1
-//undeclared_function.cu:9:3:[\s]+error: use of undeclared identifier 'scale'
+//undeclared_function.cu:10:3:[\s]+error: use of undeclared identifier 'scale'
 //no function named `scale`
 
 // A call of a function the file does not have: kpl's error, and clang's words (what
