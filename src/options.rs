@@ -85,8 +85,9 @@ impl LaunchArgs {
             let mut g = [1u32; 3];
             for d in 0..3 {
                 if global[d] % t[d] != 0 {
+                    // GPUVerify's words (dimensions counted from 0), then the sizes.
                     return Err(format!(
-                        "`--global_size` is not a multiple of `--local_size` in dimension {d} ({} and {})",
+                        "Dimension {d} of global size does not divide by dimension {d} of local size (`--global_size` {} is not a multiple of `--local_size` {})",
                         global[d], t[d]
                     ));
                 }

@@ -66,7 +66,9 @@ fn the_launch_options_have_their_gpuverify_forms() {
         let o = kpl(&a);
         assert_eq!(o.code, 0, "{args:?}: {}", o.stderr);
     }
-    assert_eq!(kpl(&["verify", "--global_size=4000", "--local_size=256", s(&k)]).code, 3);
+    let o = kpl(&["verify", "--global_size=4000", "--local_size=256", s(&k)]);
+    assert_eq!(o.code, 3);
+    assert!(o.stderr.contains("Dimension 0 of global size does not divide by dimension 0 of local size"), "{}", o.stderr);
     // GPUVerify's rule: the groups or the work-items in all, not both (even when they agree).
     let o = kpl(&["verify", "--global_size=4096", "--local_size=256", "--num_groups=16", s(&k)]);
     assert_eq!(o.code, 3);
