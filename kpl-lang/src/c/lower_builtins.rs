@@ -21,6 +21,21 @@ const MATH: &[&str] = &[
     "fdim", "nextafter", "ldexp", "scalbn", "divide", "fdivide", "saturate", "normcdf", "normcdfinv", "rcbrt", "exp10",
 ];
 
+/// Math functions that also give results through pointers: the base name, the arguments
+/// that are pointers, whether it returns a value too. `sincos` is OpenCL's with two
+/// arguments (the cosine through the pointer) and CUDA's with three (both through them).
+fn math_with_outputs(n: &str, args: usize) -> Option<(&'static [usize], bool)> {
+    let base = n.trim_start_matches("__").trim_start_matches("native_").trim_start_matches("half_");
+    let base = base.strip_suffix('f').filter(|b| ["sincos", "modf", "frexp", "remquo", "sincospi"].contains(b)).unwrap_or(base);
+    Some(match (base, args) {
+        ("sincos", 2) => (&[1], true),
+        ("sincos" | "sincospi", 3) => (&[1, 2], false),
+        ("modf" | "frexp" | "fract" | "lgamma_r", 2) => (&[1], true),
+        ("remquo", 3) => (&[2], true),
+        _ => return None,
+    })
+}
+
 /// The math function a name calls, if it is one: the name without its variant marks.
 pub(super) fn math_base(n: &str) -> Option<&str> {
     let n = n.trim_start_matches("__").trim_start_matches("native_").trim_start_matches("half_");
@@ -73,6 +88,41 @@ pub(super) fn lanewise(n: &str) -> bool {
 }
 
 impl<'u> Lower<'u> {
+    /// A math function with results through pointers (`sincos(x, &c)`, `modf(x, &i)`):
+    /// its value arguments are evaluated, each pointed-at element is written an arbitrary
+    /// value (so it is checked for races and bounds), and its result is arbitrary.
+    fn math_outputs(&mut self, n: &str, args: &[Expr], outs: &[usize], returns: bool, span: Span) -> Val {
+        let fresh = |l: &mut Self, base: &str| {
+            let r = l.fresh(base);
+            l.emit(k::StmtKind::Local(sp_id(&r, span), None), span);
+            l.emit(k::StmtKind::Havoc(sp_id(&r, span)), span);
+            r
+        };
+        for (i, a) in args.iter().enumerate() {
+            if !outs.contains(&i) {
+                let v = self.expr(a);
+                if v.e.has_reads() {
+                    let _ = self.bind_temp(v, a.span);
+                }
+                continue;
+            }
+            let Some(arr) = self.array_argument(a, false) else { continue };
+            let zero = Expr::new(ExprKind::Int(0, false), a.span);
+            match self.element_of(arr, &[&zero], a.span) {
+                Some(super::lower_agg::Lv::Word(place)) => {
+                    let r = fresh(self, &format!("{}_out", n.trim_start_matches('_')));
+                    self.write_place(&place, k::Expr::var(&r, span), a.span);
+                }
+                _ => self.unsupported(&format!("`{n}` writing through a pointer to a struct or vector"), a.span),
+            }
+        }
+        if !returns {
+            return Val { e: k::Expr::num(0, span), ty: Ty::Void };
+        }
+        let r = fresh(self, &format!("{}_result", n.trim_start_matches('_')));
+        Val { e: k::Expr::var(&r, span), ty: Ty::Float }
+    }
+
     /// `__float_as_int(x)`, `as_uint(x)`, ...: the same word, read as the other type (a
     /// float is its IEEE bits in kpl's words, so nothing is computed).
     fn reinterpret(&mut self, n: &str, from: Option<Ty>, to: Ty, args: &[Expr], span: Span) -> Val {
@@ -98,6 +148,9 @@ impl<'u> Lower<'u> {
 
     /// A call of a library function kpl knows; `None` if `n` is not one.
     pub(super) fn library_call(&mut self, n: &str, args: &[Expr], span: Span) -> Option<Val> {
+        if let Some((outs, returns)) = math_with_outputs(n, args.len()) {
+            return Some(self.math_outputs(n, args, outs, returns, span));
+        }
         if math_base(n).is_some() {
             // Arguments are evaluated (their reads are accesses); the result is any float.
             for a in args {
