@@ -114,6 +114,9 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     let predefined: &[(&str, &str)] = match o.dialect {
         Dialect::Cuda => &[
             ("__CUDACC__", "1"),
+            // Device code is what kpl reads, and nvcc defines this for it: Volta's 7.0, whose
+            // independent thread scheduling is what kpl assumes without `--warp-sync`.
+            ("__CUDA_ARCH__", "700"),
             ("__GPUVERIFY__", "1"),
             ("NULL", "0"),
             ("NAN", "(0.0f/0.0f)"),
