@@ -118,11 +118,18 @@ impl<'u> Lower<'u> {
         let key = |p: &Part| (p.start, p.size, p.covered);
         let aligned = src_parts.as_ref().is_some_and(|sp| sp.len() == dst_parts.len() && sp.iter().zip(&dst_parts).all(|(a, b)| key(a) == key(b)));
         let wide = |ps: &[Part]| ps.iter().any(|p| p.size > 4);
-        if !aligned && (wide(&dst_parts) || src_parts.as_deref().is_some_and(wide)) {
+        if src_parts.is_some() && !aligned && (wide(&dst_parts) || src_parts.as_deref().is_some_and(wide)) {
             self.unsupported(
                 &format!("`{n}` of 8-byte words (`double`s: kpl keeps each in one word) other than between identical layouts"),
                 span,
             );
+            return void;
+        }
+        // An 8-byte word is one word in kpl: it is copied whole, or cleared, or refused.
+        let split = |ps: &[Part]| ps.iter().any(|p| p.size > 4 && p.covered < p.size);
+        let pattern = fill.is_some_and(|b| b != 0) && wide(&dst_parts);
+        if split(&dst_parts) || src_parts.as_deref().is_some_and(split) || pattern {
+            self.unsupported(&format!("`{n}` of part of an 8-byte word, or a nonzero byte pattern into one (a `double`: kpl keeps it in one word)"), span);
             return void;
         }
         let mut src_vals: Vec<Option<k::Expr>> = vec![None; src_parts.as_ref().map_or(0, |p| p.len())];
