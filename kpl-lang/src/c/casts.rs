@@ -20,14 +20,10 @@ impl<'u> Lower<'u> {
     /// The bytes per word of an element of type `specs`, if every word holds the same
     /// number (C's layout: word `i` at byte `i * n`, nothing between them).
     fn uniform_bytes(&mut self, specs: &[Spec]) -> Option<u32> {
-        const STORAGE: &[&str] = &[
-            "__shared__", "__device__", "__constant__", "__managed__", "static", "extern", "register", "__restrict__", "__restrict", "restrict",
-        ];
-        let specs: Vec<Spec> = specs.iter().filter(|s| !STORAGE.contains(&s.word.as_str())).cloned().collect();
         // A type whose size kpl does not know (`half`, ...) is never reinterpreted.
         let words: Vec<&str> = specs.iter().map(|s| s.word.as_str()).collect();
         super::tokens::size_align(&words, false, self.types, self.o.dialect, 0)?;
-        let (size, words, _) = self.elem_bytes(&specs, false);
+        let (size, words, _) = self.elem_bytes(specs, false);
         let n = words.first()?.1;
         let uniform = words.iter().enumerate().all(|(i, &(o, s))| s == n && o == i as u32 * n);
         (uniform && n > 0 && size == n * words.len() as u32).then_some(n)

@@ -1444,6 +1444,12 @@ impl<'u> Lower<'u> {
     /// fresh local). Anything else is refused, never guessed.
     pub(super) fn array_argument(&mut self, a: &Expr, const_param: bool) -> Option<Entity> {
         let span = a.span;
+        // `&s` of a struct or vector variable whose address is taken: its region.
+        if let ExprKind::Unary(UOp::Addr, inner) = &a.kind {
+            if let Some(region) = self.private_record(inner) {
+                return Some(region);
+            }
+        }
         let (base, off): (&Expr, Option<&Expr>) = match &a.kind {
             ExprKind::Cast(t, inner) if t.ptrs > 0 && !super::multiptr::null_const(inner) => {
                 let src = self.array_argument(inner, const_param)?;
@@ -1455,10 +1461,6 @@ impl<'u> Lower<'u> {
                 let ExprKind::Ident(x) = &inner.kind else { return None };
                 let Some(Entity::Private { kpl, base, ty }) = self.lookup(&x.name) else { return None };
                 return Some(self.private_pointer(&kpl, &base, ty));
-            }
-            // `&s` of a struct or vector variable whose address is taken: its region.
-            ExprKind::Unary(UOp::Addr, inner) if matches!(&inner.kind, ExprKind::Ident(_)) && self.private_record(inner).is_some() => {
-                return self.private_record(inner);
             }
             ExprKind::Unary(UOp::Addr, inner) => match &inner.kind {
                 ExprKind::Index(b, i) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (&**b, Some(&**i)),

@@ -73,7 +73,7 @@ impl<'u> Lower<'u> {
             }
             ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => self.needs_statements(a) || self.needs_statements(b),
             // `(T *)(a + i)` fixes its offset in a local first (`casts.rs`).
-            ExprKind::Cast(t, a) if t.ptrs > 0 && !matches!(a.kind, ExprKind::Ident(_) | ExprKind::Member(..) | ExprKind::Cast(..)) => true,
+            ExprKind::Cast(t, a) if t.ptrs > 0 && !matches!(a.kind, ExprKind::Ident(_) | ExprKind::Member(..) | ExprKind::Cast(..) | ExprKind::Index(..)) => true,
             ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => self.needs_statements(a),
             _ => false,
         }

@@ -97,13 +97,11 @@ impl<'u> Lower<'u> {
         let len = len as u32;
         let Some(dst) = self.mem_side(n, &args[0]) else { return void };
         let src = match copy {
-            true => Some(self.mem_side(n, &args[1]).ok_or(())),
+            true => match self.mem_side(n, &args[1]) {
+                Some(e) => Some(e),
+                None => return void,
+            },
             false => None,
-        };
-        let src = match src {
-            Some(Err(())) => return void,
-            Some(Ok(e)) => Some(e),
-            None => None,
         };
         let Some(dst_parts) = self.all_parts(&dst, len, &args[0]) else { return void };
         let src_parts = match &src {

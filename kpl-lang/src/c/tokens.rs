@@ -166,8 +166,10 @@ pub(super) const POINTER_BYTES: u64 = 4;
 /// is 4, `sizeof(int *)` and `sizeof(size_t)` `POINTER_BYTES`. `None` for anything else
 /// (structs, vector types, typedef names), which stays unsupported.
 fn scalar_size(words: &[&str], pointer: bool) -> Option<u64> {
-    const QUALIFIERS: &[&str] =
-        &["const", "volatile", "signed", "unsigned", "__global", "global", "__local", "local", "__constant", "constant", "__private", "private"];
+    const QUALIFIERS: &[&str] = &[
+        "const", "volatile", "signed", "unsigned", "__global", "global", "__local", "local", "__constant", "constant", "__private", "private",
+        "__shared__", "__device__", "__constant__", "__managed__", "static", "extern", "register", "__restrict__", "__restrict", "restrict",
+    ];
     if pointer {
         return Some(POINTER_BYTES);
     }
