@@ -8,6 +8,7 @@ use kpl_certify::rules::{EVAL, RULES};
 use kpl_certify::seq_to_vc::guard_symbol;
 use kpl_isabelle::cert_to_isabelle as ci;
 use kpl_isabelle::kpl_to_isabelle::{Init, Observed, RunData};
+use kpl_isabelle::vc_to_isabelle::Sort as IsaSort;
 use kpl_lang::sexp::Sx;
 use kpl_semantics::report::{ArrayContents, Outcome};
 use kpl_semantics::{Inputs, Program, RunResult};
@@ -141,3 +142,21 @@ pub fn certificate(kernel: &str, cert: &Certificate) -> Result<ci::Certificate, 
 pub fn rules() -> Vec<(String, String, String)> {
     RULES.iter().map(|(n, l, r)| (n.to_string(), l.to_string(), r.to_string())).collect()
 }
+
+/// Theory lemmas for a verification condition, found with Z3 (`kpl_certify::theory_lemmas`),
+/// for the export to close the condition in Isabelle's kernel instead of by the SMT oracle.
+pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> IsaSort) -> Option<Vec<Vec<(Sx, bool)>>> {
+    use kpl_certify::vc::Sort;
+    let sort = |s: &str| match sort(s) {
+        IsaSort::Bool => Sort::Bool,
+        IsaSort::Word => Sort::Word,
+        IsaSort::Array => Sort::Array,
+    };
+    let lemmas = kpl_certify::theory_lemmas::theory_lemmas(facts, goal, &sort, THEORY_LEMMA_ROUNDS, THEORY_LEMMA_TIME)?;
+    Some(lemmas.into_iter().map(|l| l.into_iter().map(|lit| (lit.atom, lit.holds)).collect()).collect())
+}
+
+/// At most this many theory lemmas per verification condition, found in at most this long;
+/// beyond, the SMT oracle.
+const THEORY_LEMMA_ROUNDS: usize = 100;
+const THEORY_LEMMA_TIME: std::time::Duration = std::time::Duration::from_secs(2);

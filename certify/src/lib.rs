@@ -16,6 +16,7 @@ pub mod path_solve;
 pub mod sexp;
 pub mod simplify;
 pub mod solve;
+pub mod theory_lemmas;
 pub mod vc;
 pub mod vc_to_smt;
 pub mod vc_to_z3;

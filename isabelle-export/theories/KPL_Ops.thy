@@ -97,6 +97,20 @@ lemma kpl_slt_smt: "kpl_slt a b = (a <s b)"
 lemma kpl_sle_smt: "kpl_sle a b = (a <=s b)"
   by (simp add: kpl_sle_def word_sle_eq)
 
+text \<open>Signed comparisons as unsigned ones with the sign bit flipped, and \<open>2 ^ 32\<close> as a
+  numeral: what \<open>unat_arith\<close> needs to prove the certificates' theory lemmas about them.\<close>
+lemma kpl_sint_flip: "sint (a::word32) = uint (a + 2147483648) - 2147483648"
+  by (simp add: sint_uint signed_take_bit_eq_take_bit_shift take_bit_eq_mod uint_word_ariths)
+
+lemma kpl_slt_flip: "kpl_slt a b = (a + 2147483648 < b + 2147483648)"
+  by (simp add: kpl_slt_def kpl_sint_flip word_less_def)
+
+lemma kpl_sle_flip: "kpl_sle a b = (a + 2147483648 \<le> b + 2147483648)"
+  by (simp add: kpl_sle_def kpl_sint_flip word_le_def)
+
+lemma kpl_two_pow_32: "(2::nat) ^ LENGTH(32) = 4294967296"
+  by simp
+
 text \<open>Floating-point operations on the bits of IEEE singles. Negation and absolute value
   are exact bit operations; the others are left uninterpreted here (HOL-Library has no IEEE
   arithmetic), so kernels that use them have no executable differential check.\<close>
