@@ -224,11 +224,12 @@ fn linear(t: &Sx, sorts: &Sorts) -> bool {
     }
 }
 
-/// A theory lemma as an Isabelle proposition: `¬ (l1 ∧ ... ∧ ln)`.
+/// A theory lemma (never empty: a core of literals that cannot hold together) as an Isabelle
+/// proposition: `¬ (l1 ∧ ... ∧ ln)`.
 fn lemma_prop(lits: &[(Sx, bool)], names: &mut Names) -> String {
     let parts: Vec<String> =
         lits.iter().map(|(a, holds)| if *holds { format!("({})", term(a, names)) } else { format!("(\\<not> ({}))", term(a, names)) }).collect();
-    format!("\\<not> ({})", if parts.is_empty() { "True".to_string() } else { parts.join(" \\<and> ") })
+    format!("\\<not> ({})", parts.join(" \\<and> "))
 }
 
 /// The theory of a certificate.
@@ -398,13 +399,16 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
             }
         }
         facts.extend(switches.iter().map(|(sw, _)| format!("s_{}", ident_part(sw))));
+        // The facts so far are the lemma's own (definitions, switches); the rest only the SMT
+        // oracle needs.
+        let own_facts = facts.len();
         facts.extend(vc_uses.literal.iter().filter(|k| restated.contains_key(*k)).map(|(op, c)| smt_facts::lemma_name(op, *c)));
         facts.extend(smt_facts::definitions(vc_uses).into_iter().map(String::from));
         if closed_by_kernel {
             s.push_str("  have n: \"\\<not> False\" by simp\n");
             kernel_checked += 1;
         } else if let Some(ls) = &theory_lemmas {
-            let mut used_facts: Vec<String> = facts.iter().filter(|f| f.starts_with("ds_") || f.starts_with("d_") || f.starts_with("s_")).cloned().collect();
+            let mut used_facts = facts[..own_facts].to_vec();
             for (k, l) in ls.iter().enumerate() {
                 let _ = writeln!(s, "  have t_{k}: \"{}\" by {LINEAR_METHOD}", lemma_prop(l, &mut names));
                 used_facts.push(format!("t_{k}"));
