@@ -152,11 +152,12 @@ pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> IsaSort) ->
         IsaSort::Word => Sort::Word,
         IsaSort::Array => Sort::Array,
     };
-    let lemmas = kpl_certify::theory_lemmas::theory_lemmas(facts, goal, &sort, THEORY_LEMMA_ROUNDS, THEORY_LEMMA_TIME)?;
+    let lemmas = kpl_certify::theory_lemmas::theory_lemmas(facts, goal, &sort, THEORY_LEMMA_LIMITS)?;
     Some(lemmas.into_iter().map(|l| l.into_iter().map(|lit| (lit.atom, lit.holds)).collect()).collect())
 }
 
-/// At most this many theory lemmas per verification condition, found in at most this long;
-/// beyond, the SMT oracle.
-const THEORY_LEMMA_ROUNDS: usize = 100;
-const THEORY_LEMMA_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+/// How hard to look for theory lemmas per verification condition before leaving it to the
+/// SMT oracle: the same on every machine (rounds, solver calls, Z3's resource units per call),
+/// with a wall-clock bound only as a safety net.
+const THEORY_LEMMA_LIMITS: kpl_certify::theory_lemmas::Limits =
+    kpl_certify::theory_lemmas::Limits { rounds: 100, checks: 2000, rlimit: 2_000_000, wall: std::time::Duration::from_secs(20) };

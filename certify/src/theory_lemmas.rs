@@ -19,11 +19,38 @@ pub struct Literal {
     pub holds: bool,
 }
 
+/// How far the search goes. Rounds of the lazy loop, solver calls and Z3's resource limit
+/// per call bound it the same way on every machine; the wall-clock bound is a safety net that
+/// the other limits should keep from ever being reached.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub rounds: usize,
+    pub checks: usize,
+    pub rlimit: u32,
+    pub wall: Duration,
+}
+
+/// Counts solver calls against the limits.
+struct Budget {
+    limits: Limits,
+    checks: std::cell::Cell<usize>,
+    deadline: Instant,
+}
+
+impl Budget {
+    /// One more solver call, if the limits allow it.
+    fn spend(&self) -> Option<()> {
+        let n = self.checks.get() + 1;
+        self.checks.set(n);
+        (n <= self.limits.checks && Instant::now() < self.deadline).then_some(())
+    }
+}
+
 /// Lemmas `¬(l1 ∧ ... ∧ ln)`, each true in the theory of 32-bit words, such that `facts ∧ goal`
 /// is propositionally unsatisfiable once they are added; `None` when `facts ∧ goal` is
-/// satisfiable, a term is malformed, or `max_rounds` rounds or the time `budget` do not suffice.
-pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> Sort, max_rounds: usize, budget: Duration) -> Option<Vec<Vec<Literal>>> {
-    let deadline = Instant::now() + budget;
+/// satisfiable, a term is malformed, or the limits do not suffice.
+pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> Sort, limits: Limits) -> Option<Vec<Vec<Literal>>> {
+    let budget = Budget { limits, checks: std::cell::Cell::new(0), deadline: Instant::now() + limits.wall };
     let mut t = Terms::default();
     let mut roots = Vec::new();
     for f in facts.iter().chain(std::iter::once(goal)) {
@@ -33,16 +60,16 @@ pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> Sort, max_r
     let mut atoms = Atoms::default();
     let abstracted: Vec<Bool> = roots.iter().map(|&r| atoms.abstract_(&t, r)).collect();
     let prop = Solver::new();
+    limit(&prop, &limits);
     for a in &abstracted {
         prop.assert(a);
     }
     let mut low = Lowering::new();
     let theory = Solver::new();
+    limit(&theory, &limits);
     let mut lemmas = Vec::new();
-    for _ in 0..max_rounds {
-        let left = deadline.checked_duration_since(Instant::now())?;
-        limit(&prop, left);
-        limit(&theory, left);
+    for _ in 0..limits.rounds {
+        budget.spend()?;
         match prop.check() {
             SatResult::Unsat => return Some(lemmas),
             SatResult::Unknown => return None,
@@ -55,7 +82,7 @@ pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> Sort, max_r
             let v = model.eval(b, true).and_then(|v| v.as_bool())?;
             lits.push((i, v));
         }
-        let core = theory_core(&theory, &mut low, &t, &atoms, &lits, deadline)?;
+        let core = theory_core(&theory, &mut low, &t, &atoms, &lits, &budget)?;
         let clause: Vec<Bool> = core.iter().map(|&(i, v)| if v { atoms.consts[i].not() } else { atoms.consts[i].clone() }).collect();
         let refs: Vec<&Bool> = clause.iter().collect();
         prop.assert(&Bool::or(&refs));
@@ -64,10 +91,12 @@ pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> Sort, max_r
     None
 }
 
-/// Makes a solver give up (answer unknown) after `d`.
-fn limit(s: &Solver, d: Duration) {
+/// Makes a solver give up (answer unknown) past the resource limit of a call, or the wall-clock
+/// bound.
+fn limit(s: &Solver, limits: &Limits) {
     let mut p = z3::Params::new();
-    p.set_u32("timeout", d.as_millis().clamp(1, u32::MAX as u128) as u32);
+    p.set_u32("rlimit", limits.rlimit);
+    p.set_u32("timeout", limits.wall.as_millis().clamp(1, u32::MAX as u128) as u32);
     s.set_params(&p);
 }
 
@@ -121,7 +150,7 @@ impl Atoms {
 
 /// When the literals cannot hold together over words, a small subset that cannot either
 /// (an unsat core, then shrunk one literal at a time); `None` when they can.
-fn theory_core(s: &Solver, low: &mut Lowering, t: &Terms, atoms: &Atoms, lits: &[(usize, bool)], deadline: Instant) -> Option<Vec<(usize, bool)>> {
+fn theory_core(s: &Solver, low: &mut Lowering, t: &Terms, atoms: &Atoms, lits: &[(usize, bool)], budget: &Budget) -> Option<Vec<(usize, bool)>> {
     let lowered: Vec<Bool> = lits
         .iter()
         .map(|&(i, v)| {
@@ -135,26 +164,23 @@ fn theory_core(s: &Solver, low: &mut Lowering, t: &Terms, atoms: &Atoms, lits: &
         .collect();
     let unsat = |subset: &[usize]| {
         let assumptions: Vec<Bool> = subset.iter().map(|&k| lowered[k].clone()).collect();
-        s.check_assumptions(&assumptions) == SatResult::Unsat
+        budget.spend().map(|()| s.check_assumptions(&assumptions) == SatResult::Unsat)
     };
     let all: Vec<usize> = (0..lits.len()).collect();
-    if !unsat(&all) {
+    if !unsat(&all)? {
         return None;
     }
     // Z3's core names assumptions by their terms: map them back to positions.
     let core_terms = s.get_unsat_core();
     let mut core: Vec<usize> = all.iter().copied().filter(|&k| core_terms.iter().any(|c| *c == lowered[k])).collect();
-    if core.is_empty() || !unsat(&core) {
+    if core.is_empty() || !unsat(&core)? {
         core = all;
     }
     let mut k = 0;
     while k < core.len() {
-        if Instant::now() > deadline {
-            return None;
-        }
         let mut without = core.clone();
         without.remove(k);
-        if unsat(&without) {
+        if unsat(&without)? {
             core = without;
         } else {
             k += 1;
@@ -166,6 +192,8 @@ fn theory_core(s: &Solver, low: &mut Lowering, t: &Terms, atoms: &Atoms, lits: &
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const LIMITS: Limits = Limits { rounds: 10, checks: 1000, rlimit: 1_000_000, wall: Duration::from_secs(10) };
 
     fn sx(s: &str) -> Sx {
         Sx::parse(s).unwrap()
@@ -183,7 +211,7 @@ mod tests {
     #[test]
     fn a_bound_and_its_negation_make_one_lemma() {
         let facts = [sx("(= b (bvult x #x00000040))"), sx("b")];
-        let lemmas = theory_lemmas(&facts, &sx("(bvule #x00000040 x)"), &sort_of, 10, Duration::from_secs(10)).unwrap();
+        let lemmas = theory_lemmas(&facts, &sx("(bvule #x00000040 x)"), &sort_of, LIMITS).unwrap();
         assert_eq!(lemmas.len(), 1);
         let atoms: Vec<String> = lemmas[0].iter().map(|l| format!("{}:{}", l.atom, l.holds)).collect();
         assert_eq!(atoms, ["(bvult x #x00000040):true", "(bvule #x00000040 x):true"]);
@@ -193,13 +221,13 @@ mod tests {
     #[test]
     fn a_satisfiable_goal_gets_none() {
         let facts = [sx("(= b (bvult x #x00000040))"), sx("b")];
-        assert!(theory_lemmas(&facts, &sx("(bvule #x00000020 x)"), &sort_of, 10, Duration::from_secs(10)).is_none());
+        assert!(theory_lemmas(&facts, &sx("(bvule #x00000020 x)"), &sort_of, LIMITS).is_none());
     }
 
     /// Propositional reasoning alone needs no lemma.
     #[test]
     fn a_propositional_contradiction_needs_no_lemma() {
         let facts = [sx("(= b1 (bvult x #x00000040))"), sx("b1")];
-        assert_eq!(theory_lemmas(&facts, &sx("(not b1)"), &sort_of, 10, Duration::from_secs(10)).unwrap().len(), 0);
+        assert_eq!(theory_lemmas(&facts, &sx("(not b1)"), &sort_of, LIMITS).unwrap().len(), 0);
     }
 }
