@@ -317,10 +317,12 @@ fn a_defect_run_states_its_kind() {
 
 /// For every verified kernel, `kpl certify --isabelle` proves each VC, without `sorry`, and
 /// its report's counts match the theory: kernel-checked VCs end in `simp` or `satx`, the
-/// others in the SMT oracle, and every VC is followed by `thm_oracles`.
+/// others in the SMT oracle, and every VC is followed by `thm_oracles`; at least 88 % of all
+/// are kernel-checked.
 #[test]
 fn certify_reports_how_each_vc_lemma_is_closed() {
     let mut n = 0;
+    let (mut all_kernel, mut all_total) = (0, 0);
     for k in kernels("tests/kernels", "kpl").into_iter().filter(|k| !outside_the_theories(k)) {
         if header(&k, "verify").first().map(String::as_str) != Some("verified") {
             continue;
@@ -366,8 +368,13 @@ fn certify_reports_how_each_vc_lemma_is_closed() {
         }
         let _ = std::fs::remove_dir_all(&dir);
         n += 1;
+        all_kernel += kernel;
+        all_total += total;
     }
     assert!(n >= 10, "only {n} verified kernels");
+    // 798 of 885 on 2026-11-26 (90 %), with `if`s split, bounded products and congruence
+    // lemmas; a floor a little below, so that a lost lemma kind shows.
+    assert!(all_kernel * 100 >= all_total * 88, "kernel-checked {all_kernel} of {all_total}");
 }
 
 /// Every rule of the simplifier has a lemma in KPL_Rules.thy, so any explanation step can

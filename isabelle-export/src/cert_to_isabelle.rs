@@ -4,13 +4,15 @@
 //! explanation is an instance of a lemma of `KPL_Rules.thy` (or a ground evaluation), put
 //! in place by `arg_cong`, and the simplified condition is closed by `simp` when it is
 //! `False`; otherwise by `satx` (propositional, kernel-checked) from theory lemmas that
-//! `unat_arith` proves, when the caller finds such lemmas and all are linear, and by the
-//! SMT oracle when not.
+//! `unat_arith` proves (`lemma_method`), when the caller finds such lemmas and all are in
+//! its fragment, and by the SMT oracle when not.
 
 use crate::names::{ident_part, Names};
 use crate::rules_to_isabelle::lemma_name;
 use crate::smt_facts;
-use crate::vc_to_isabelle::{functions, symbols, term, Sort, Sorts};
+use crate::if_split::{IfSplits, Split, HOLE};
+use crate::lemma_method::{self, lemma_prop};
+use crate::vc_to_isabelle::{functions, symbols, term, term_with, Sort, Sorts};
 use kpl_lang::sexp::Sx;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -80,12 +82,6 @@ pub struct CertTheory {
     pub from_lemmas: usize,
     pub oracle: usize,
 }
-
-/// Proves a linear theory lemma: signed comparisons become unsigned ones (`KPL_Ops`), then
-/// `simp` or `unat_arith` (words as naturals below 2^32, overflow split off), after turning
-/// word equalities into equalities of naturals when it needs that.
-const LINEAR_METHOD: &str = "((simp only: kpl_slt_flip kpl_sle_flip)?, ((simp; fail) | (insert kpl_two_pow_32, unat_arith) | \
-                             (simp add: word_unat_eq_iff; insert kpl_two_pow_32; unat_arith)))";
 
 /// Where the header declares the SMT oracle, when a condition uses it.
 const SMT_SETUP: &str = "\u{1}smt-setup\u{1}";
@@ -205,31 +201,25 @@ pub fn theory_name(kernel: &str) -> String {
 /// propositionally unsatisfiable; `None` when it finds none.
 pub type LemmaFinder<'a> = &'a dyn Fn(&[Sx], &Sx, &dyn Fn(&str) -> Sort) -> Option<Vec<Vec<(Sx, bool)>>>;
 
-/// Whether `unat_arith` decides a lemma over this atom, quickly: comparisons (signed ones
-/// with the sign bit flipped) and equalities of sums and differences of word variables and
-/// literals.
-fn linear(t: &Sx, sorts: &Sorts) -> bool {
-    match t {
-        Sx::Atom(a) => crate::vc_to_isabelle::literal(a).is_some() || sorts.of(a) == Sort::Word,
-        Sx::List(xs) => {
-            let args = &xs[1..];
-            let ok = |x: &Sx| linear(x, sorts);
-            match t.head() {
-                "bvadd" | "bvsub" | "bvult" | "bvule" | "bvslt" | "bvsle" | "=" => args.iter().all(ok),
-                // Products, even with a literal, send `unat_arith` into Presburger arithmetic
-                // modulo 2^32, which can take minutes.
-                _ => false,
-            }
-        }
-    }
+/// At most this many `if`s split per verification condition; beyond, the SMT oracle.
+const IF_SPLIT_LIMIT: usize = 200;
+
+/// A split `if` as an Isabelle proposition: `atom = (c ∧ atom[a] ∨ ¬ c ∧ atom[b])`.
+fn split_prop(sp: &Split, names: &mut Names) -> String {
+    let (a, b) = sp.cases();
+    let c = term(&sp.cond, names);
+    format!("({}) = (({c} \\<and> {}) \\<or> ((\\<not> {c}) \\<and> {}))", term(&sp.atom, names), term(&a, names), term(&b, names))
 }
 
-/// A theory lemma (never empty: a core of literals that cannot hold together) as an Isabelle
-/// proposition: `¬ (l1 ∧ ... ∧ ln)`.
-fn lemma_prop(lits: &[(Sx, bool)], names: &mut Names) -> String {
-    let parts: Vec<String> =
-        lits.iter().map(|(a, holds)| if *holds { format!("({})", term(a, names)) } else { format!("(\\<not> ({}))", term(a, names)) }).collect();
-    format!("\\<not> ({})", parts.join(" \\<and> "))
+/// Its proof: `kpl_if_atom` with the atom's context and the `if`'s parts.
+fn split_proof(sp: &Split, names: &mut Names) -> String {
+    let context = term_with(&sp.context, &mut |x| if x == HOLE { HOLE.to_string() } else { names.get(x) });
+    format!(
+        "(rule kpl_if_atom[of \"\\<lambda>{HOLE}. {context}\" \"{}\" \"{}\" \"{}\"])",
+        term(&sp.cond, names),
+        term(&sp.then_, names),
+        term(&sp.else_, names)
+    )
 }
 
 /// The theory of a certificate.
@@ -341,7 +331,18 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
                     })
                     .collect();
                 props.extend(switches.iter().map(|(sw, on)| if *on { Sx::atom(sw) } else { Sx::List(vec![Sx::atom("not"), Sx::atom(sw)]) }));
-                find(&props, &vc.goal.simplified, &|sym: &str| sorts.of(sym)).filter(|ls| ls.iter().flatten().all(|(a, _)| linear(a, &sorts)))
+                // Atoms with `if`s inside, split into their cases first.
+                let mut splits = IfSplits::new(&sorts, IF_SPLIT_LIMIT);
+                let props: Option<Vec<Sx>> = props.iter().map(|p| splits.formula(p)).collect();
+                let goal = splits.formula(&vc.goal.simplified);
+                props
+                    .zip(goal)
+                    .and_then(|(props, goal)| find(&props, &goal, &|sym: &str| sorts.of(sym)))
+                    .and_then(|ls| {
+                        let lemmas = ls.iter().map(|l| Some((lemma_prop(l, &mut names), lemma_method::method(l, &sorts, &mut names)?)));
+                        lemmas.collect::<Option<Vec<_>>>()
+                    })
+                    .map(|ls| (splits.splits, ls))
             }
             _ => None,
         };
@@ -407,10 +408,14 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
         if closed_by_kernel {
             s.push_str("  have n: \"\\<not> False\" by simp\n");
             kernel_checked += 1;
-        } else if let Some(ls) = &theory_lemmas {
+        } else if let Some((splits, ls)) = &theory_lemmas {
             let mut used_facts = facts[..own_facts].to_vec();
-            for (k, l) in ls.iter().enumerate() {
-                let _ = writeln!(s, "  have t_{k}: \"{}\" by {LINEAR_METHOD}", lemma_prop(l, &mut names));
+            for (k, sp) in splits.iter().enumerate() {
+                let _ = writeln!(s, "  have i_{k}: \"{}\" by {}", split_prop(sp, &mut names), split_proof(sp, &mut names));
+                used_facts.push(format!("i_{k}"));
+            }
+            for (k, (prop, method)) in ls.iter().enumerate() {
+                let _ = writeln!(s, "  have t_{k}: \"{prop}\" by {method}");
                 used_facts.push(format!("t_{k}"));
             }
             let _ = writeln!(s, "  have n: \"\\<not> ({})\"\n    using {} by satx", term(&vc.goal.simplified, &mut names), used_facts.join(" "));

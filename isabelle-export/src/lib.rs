@@ -9,7 +9,10 @@
 //! (the binary turns certificates into `cert_to_isabelle::Certificate`).
 
 pub mod cert_to_isabelle;
+pub mod congruence;
+pub mod if_split;
 pub mod kpl_to_isabelle;
+pub mod lemma_method;
 pub mod names;
 pub mod rules_to_isabelle;
 pub mod session;

@@ -130,7 +130,9 @@ fn readme(kernel: &str, session: &str, kthy: &str, run: Option<&RunData>, cert: 
              simplified VC is closed. {kernel_checked} of the {} VCs are checked by Isabelle's kernel\n  \
              alone: {} simplify to `False`, and {from_lemmas} follow by `satx` (propositional\n  \
              reasoning) from theory lemmas, small sets of word comparisons that cannot hold together\n  \
-             (found by kpl with z3), each proved by `unat_arith`. The other {oracle} are closed by\n  \
+             (found by kpl with z3, after splitting the `if`s inside atoms by `kpl_if_atom`), each\n  \
+             proved by `unat_arith` (products by literals bounded by `kpl_unat_mul_bound`) or, when\n  \
+             equality reasoning alone refutes it, by `metis`. The other {oracle} are closed by\n  \
              `smt` with `smt_oracle` (z3 trusted, no proof reconstruction for words). `thm_oracles` after each\n  \
              lemma prints which oracles it depends on. For the oracle, division, remainder and\n  \
              shifts by literals are restated (lemmas `op_...`, proved in the kernel) with the\n  \

@@ -140,6 +140,21 @@ impl Sorts {
     pub fn of(&self, sym: &str) -> Sort {
         self.vars.get(sym).copied().unwrap_or(Sort::Word)
     }
+
+    /// The sort of a term, from its head and the symbols' sorts; `None` when unknown.
+    pub fn sort_of(&self, t: &Sx) -> Option<Sort> {
+        match t {
+            Sx::Atom(a) if a == "true" || a == "false" => Some(Sort::Bool),
+            Sx::Atom(a) if literal(a).is_some() => Some(Sort::Word),
+            Sx::Atom(a) => self.vars.get(a).copied(),
+            Sx::List(_) => match t.head() {
+                h if WORD_PREDS.contains(&h) || BOOL_OPS.contains(&h) || h == "=" => Some(Sort::Bool),
+                "ite" if t.args().len() == 3 => self.sort_of(&t.args()[1]).or_else(|| self.sort_of(&t.args()[2])),
+                "store" => Some(Sort::Array),
+                _ => Some(Sort::Word),
+            },
+        }
+    }
 }
 
 /// The symbols of a term, in order of first occurrence.

@@ -111,6 +111,37 @@ lemma kpl_sle_flip: "kpl_sle a b = (a + 2147483648 \<le> b + 2147483648)"
 lemma kpl_two_pow_32: "(2::nat) ^ LENGTH(32) = 4294967296"
   by simp
 
+text \<open>A product with a literal does not overflow when the other factor is bounded: how theory
+  lemmas over such products are proved by \<open>unat_arith\<close>.\<close>
+
+lemma kpl_unat_mul_bound:
+  "unat x < c \<longrightarrow> c * unat k \<le> 4294967296 \<longrightarrow> unat (x * k) = unat x * unat k"
+  for x k :: word32
+proof (intro impI)
+  assume a: "unat x < c" and b: "c * unat k \<le> 4294967296"
+  have "unat x * unat k < 4294967296"
+  proof (cases "unat k = 0")
+    case True
+    then show ?thesis by simp
+  next
+    case False
+    then have "unat x * unat k < c * unat k" using a by simp
+    then show ?thesis using b by (rule less_le_trans)
+  qed
+  then show "unat (x * k) = unat x * unat k" using unat_mult_lem[of x k] by simp
+qed
+
+lemma kpl_unat_mul_bound':
+  "unat x < c \<longrightarrow> c * unat k \<le> 4294967296 \<longrightarrow> unat (k * x) = unat x * unat k"
+  for x k :: word32
+  using kpl_unat_mul_bound[of x c k] by (simp add: mult.commute)
+
+text \<open>An \<open>if\<close> inside an atom, split into its cases: how a verification condition's
+  atoms become \<open>if\<close>-free for its theory lemmas.\<close>
+
+lemma kpl_if_atom: "P (if c then a else b) = ((c \<and> P a) \<or> ((\<not> c) \<and> P b))"
+  by (cases c) simp_all
+
 text \<open>Floating-point operations on the bits of IEEE singles. Negation and absolute value
   are exact bit operations; the others are left uninterpreted here (HOL-Library has no IEEE
   arithmetic), so kernels that use them have no executable differential check.\<close>

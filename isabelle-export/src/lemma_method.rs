@@ -1,0 +1,254 @@
+//! How a theory lemma `¬ (l1 ∧ ... ∧ ln)` is proved in Isabelle's kernel: the lemmas whose
+//! atoms `unat_arith` decides (linear word arithmetic, division by literals,
+//! products with a literal whose other factor the lemma bounds) or that hold by congruence
+//! alone (`metis`), and the method text.
+
+use crate::congruence;
+use crate::names::Names;
+use crate::vc_to_isabelle::{literal, term, Sort, Sorts};
+use kpl_lang::sexp::Sx;
+use std::collections::HashMap;
+
+/// Proves a lemma `unat_arith` decides: signed comparisons become unsigned ones and division
+/// its definition (`KPL_Ops`), then `simp` or `unat_arith` (words as
+/// naturals below 2^32, overflow split off), after turning word equalities into equalities
+/// of naturals when it needs that.
+const LINEAR_METHOD: &str = "((simp only: kpl_slt_flip kpl_sle_flip kpl_udiv_def)?, ((simp; fail) | \
+                             (insert kpl_two_pow_32, unat_arith) | (simp add: word_unat_eq_iff; insert kpl_two_pow_32; unat_arith)))";
+
+/// Proves a lemma with products by literals, each bound so that it cannot overflow (the
+/// `{facts}`, from `kpl_unat_mul_bound`): the lemma's equations substituted and its
+/// comparisons taken over naturals, sums split on their overflow, and linear arithmetic.
+const BOUNDED_METHOD: &str = "((simp only: kpl_slt_flip kpl_sle_flip kpl_udiv_def)?, {facts}\
+                              ((clarsimp simp: word_less_nat_alt word_le_nat_alt word_unat_eq_iff, simp add: unat_plus_if' unat_sub_if' split: if_splits; fail) | \
+                              (insert kpl_two_pow_32, unat_arith)))";
+
+/// Proves a lemma that holds by equality reasoning alone (`congruence`).
+const CONGRUENCE_METHOD: &str = "((clarsimp; fail) | metis)";
+
+const WORDS: u64 = 1 << 32;
+
+/// A theory lemma (never empty: a core of literals that cannot hold together) as an Isabelle
+/// proposition: `¬ (l1 ∧ ... ∧ ln)`.
+pub fn lemma_prop(lits: &[(Sx, bool)], names: &mut Names) -> String {
+    let parts: Vec<String> =
+        lits.iter().map(|(a, holds)| if *holds { format!("({})", term(a, names)) } else { format!("(\\<not> ({}))", term(a, names)) }).collect();
+    format!("\\<not> ({})", parts.join(" \\<and> "))
+}
+
+/// The method that proves the lemma in Isabelle's kernel, when the lemma is in the fragment
+/// `unat_arith` decides quickly; `None` when it is not.
+pub fn method(lits: &[(Sx, bool)], sorts: &Sorts, names: &mut Names) -> Option<String> {
+    arithmetic_method(lits, sorts, names).or_else(|| congruence::contradictory(lits).then(|| CONGRUENCE_METHOD.to_string()))
+}
+
+/// The method for a lemma in `unat_arith`'s fragment.
+fn arithmetic_method(lits: &[(Sx, bool)], sorts: &Sorts, names: &mut Names) -> Option<String> {
+    let mut products = Vec::new();
+    if !lits.iter().all(|(a, _)| linear(a, sorts, &mut products)) {
+        return None;
+    }
+    // `unat_arith` splits each sum and difference on its overflow: a bound on the cases.
+    if lits.iter().map(|(a, _)| sums(a)).sum::<usize>() > MAX_SUMS {
+        return None;
+    }
+    let bounds = bounds(lits);
+    let mut facts = String::new();
+    for (x, k, literal_first) in products {
+        // The other factor's bound `unat x < c`, with `c * k <= 2^32`: no overflow.
+        let c = bound_of(&x, &bounds).filter(|c| c.checked_mul(k as u64).is_some_and(|p| p <= WORDS))?;
+        let rule = if literal_first { "kpl_unat_mul_bound'" } else { "kpl_unat_mul_bound" };
+        let fact = format!("insert {rule}[of \"{}\" {c} \"{}\"], ", term(&x, names), crate::vc_to_isabelle::word(k));
+        if !facts.contains(&fact) {
+            facts.push_str(&fact);
+        }
+    }
+    Some(if facts.is_empty() { LINEAR_METHOD.to_string() } else { BOUNDED_METHOD.replace("{facts}", &facts) })
+}
+
+/// At most this many sums and differences in a lemma proved by `unat_arith` (the corpus's
+/// lemmas have at most 3).
+const MAX_SUMS: usize = 6;
+
+/// The sums and differences of a term.
+fn sums(t: &Sx) -> usize {
+    usize::from(matches!(t.head(), "bvadd" | "bvsub") && !t.args().is_empty()) + t.args().iter().map(sums).sum::<usize>()
+}
+
+/// Whether `unat_arith` decides a lemma over this atom quickly: comparisons (signed ones with
+/// the sign bit flipped) and equalities of sums and differences of word variables and
+/// literals, quotients by non-zero literals, and products of a term with a
+/// literal (gathered in `products` as the term, the literal and whether it comes first; they
+/// need a bound).
+fn linear(t: &Sx, sorts: &Sorts, products: &mut Vec<(Sx, u32, bool)>) -> bool {
+    match t {
+        Sx::Atom(a) => literal(a).is_some() || sorts.of(a) == Sort::Word,
+        Sx::List(_) => {
+            let args = t.args();
+            let lit = |x: &Sx| match x {
+                Sx::Atom(a) => literal(a),
+                _ => None,
+            };
+            match t.head() {
+                "bvadd" | "bvsub" | "bvult" | "bvule" | "bvslt" | "bvsle" => args.iter().all(|x| linear(x, sorts, products)),
+                "=" => sorts.sort_of(&args[0]) == Some(Sort::Word) && args.iter().all(|x| linear(x, sorts, products)),
+                // Remainders are left out: `unat_arith` often runs for minutes on the
+                // congruences they bring (measured on the corpus, 2026-11-26).
+                "bvudiv" if args.len() == 2 => lit(&args[1]).is_some_and(|k| k != 0) && linear(&args[0], sorts, products),
+                // A product of two terms sends `unat_arith` into non-linear arithmetic; with a
+                // literal it is linear as long as it does not overflow.
+                "bvmul" if args.len() == 2 => match (lit(&args[0]), lit(&args[1])) {
+                    (_, Some(k)) => {
+                        products.push((args[0].clone(), k, false));
+                        linear(&args[0], sorts, products)
+                    }
+                    (Some(k), None) => {
+                        products.push((args[1].clone(), k, true));
+                        linear(&args[1], sorts, products)
+                    }
+                    _ => false,
+                },
+                _ => false,
+            }
+        }
+    }
+}
+
+/// Exclusive upper bounds `unat t < c` that follow from the lemma's literals by interval
+/// arithmetic: bounds by literals, and equations `v = e` with `e`'s bound from its parts'.
+fn bounds(lits: &[(Sx, bool)]) -> HashMap<Sx, u64> {
+    let mut ub: HashMap<Sx, u64> = HashMap::new();
+    let lit = |x: &Sx| match x {
+        Sx::Atom(a) => literal(a).map(u64::from),
+        _ => None,
+    };
+    fn tighten(ub: &mut HashMap<Sx, u64>, t: &Sx, c: u64) -> bool {
+        match ub.get(t) {
+            Some(&old) if old <= c => false,
+            _ => {
+                ub.insert(t.clone(), c);
+                true
+            }
+        }
+    }
+    for (a, holds) in lits {
+        let args = a.args();
+        if args.len() != 2 {
+            continue;
+        }
+        match (a.head(), holds) {
+            // t < c, t <= c, not (c <= t), not (c < t)
+            ("bvult", true) | ("bvule", false) => {
+                if let (Some(c), true) = (lit(&args[1]), *holds) {
+                    tighten(&mut ub, &args[0], c);
+                } else if let (Some(c), false) = (lit(&args[0]), *holds) {
+                    tighten(&mut ub, &args[1], c);
+                }
+            }
+            ("bvule", true) | ("bvult", false) => {
+                if let (Some(c), true) = (lit(&args[1]), *holds) {
+                    tighten(&mut ub, &args[0], c + 1);
+                } else if let (Some(c), false) = (lit(&args[0]), *holds) {
+                    tighten(&mut ub, &args[1], c + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    // Equations carry bounds from one side to the other, a few rounds.
+    for _ in 0..4 {
+        let mut changed = false;
+        for (a, holds) in lits {
+            if !holds || a.head() != "=" || a.args().len() != 2 {
+                continue;
+            }
+            let (l, r) = (&a.args()[0], &a.args()[1]);
+            if let Some(c) = bound_of(r, &ub) {
+                changed |= tighten(&mut ub, l, c);
+            }
+            if let Some(c) = bound_of(l, &ub) {
+                changed |= tighten(&mut ub, r, c);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    ub
+}
+
+/// A term's exclusive upper bound from its parts' (sums and products that cannot overflow).
+fn bound_of(t: &Sx, ub: &HashMap<Sx, u64>) -> Option<u64> {
+    if let Some(&c) = ub.get(t) {
+        return Some(c);
+    }
+    if let Sx::Atom(a) = t {
+        return literal(a).map(|n| n as u64 + 1);
+    }
+    let args = t.args();
+    let b = |i: usize| bound_of(&args[i], ub);
+    let c = match (t.head(), args.len()) {
+        ("bvadd", 2) => b(0)? + b(1)? - 1,
+        ("bvmul", 2) => (b(0)? - 1).checked_mul(b(1)? - 1)? + 1,
+        ("bvudiv", 2) => b(0)?,
+        ("bvurem", 2) => b(1)?.checked_sub(1).filter(|&k| k > 0)?,
+        _ => return None,
+    };
+    (c <= WORDS).then_some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lits(s: &[(&str, bool)]) -> Vec<(Sx, bool)> {
+        s.iter().map(|(a, h)| (Sx::parse(a).unwrap(), *h)).collect()
+    }
+
+    fn sorts_of(l: &[(Sx, bool)]) -> Sorts {
+        let ts: Vec<&Sx> = l.iter().map(|(a, _)| a).collect();
+        Sorts::infer(&ts, &[])
+    }
+
+    #[test]
+    fn bounds_flow_through_equations_to_products() {
+        // x < 16, g < 4, y = x + g * 16, 4096 <= y * 64
+        let l = lits(&[
+            ("(bvult x #x00000010)", true),
+            ("(bvule #x00000004 g)", false),
+            ("(= y (bvadd x (bvmul g #x00000010)))", true),
+            ("(bvule #x00001000 (bvmul y #x00000040))", true),
+        ]);
+        let b = bounds(&l);
+        assert_eq!(b.get(&Sx::atom("g")), Some(&4));
+        assert_eq!(b.get(&Sx::atom("y")), Some(&64));
+        let m = method(&l, &sorts_of(&l), &mut Names::default()).unwrap();
+        assert!(m.contains("insert kpl_unat_mul_bound[of \"v_g\" 4 \"(16::32 word)\"]"), "{m}");
+        assert!(m.contains("insert kpl_unat_mul_bound[of \"v_y\" 64 \"(64::32 word)\"]"), "{m}");
+    }
+
+    #[test]
+    fn unbounded_or_overflowing_products_and_products_of_terms_have_no_method() {
+        let unbounded = lits(&[("(= w (bvmul x #x00000010))", true), ("(bvult w #x00000010)", true)]);
+        assert!(method(&unbounded, &sorts_of(&unbounded), &mut Names::default()).is_none());
+        let overflowing = lits(&[("(bvult x #x10000000)", true), ("(bvult (bvmul x #x00000100) #x00000010)", true)]);
+        assert!(method(&overflowing, &sorts_of(&overflowing), &mut Names::default()).is_none());
+        let nonlinear = lits(&[("(bvult x #x00000010)", true), ("(bvult (bvmul x x) #x00000010)", true)]);
+        assert!(method(&nonlinear, &sorts_of(&nonlinear), &mut Names::default()).is_none());
+    }
+
+    #[test]
+    fn division_by_a_literal_is_linear_and_by_zero_or_a_term_is_not() {
+        let ok = lits(&[("(bvult x #x00000010)", true), ("(bvule #x00000010 (bvudiv x #x00000002))", true)]);
+        assert!(method(&ok, &sorts_of(&ok), &mut Names::default()).is_some());
+        let zero = lits(&[("(bvult (bvudiv x #x00000000) #x00000010)", true)]);
+        assert!(method(&zero, &sorts_of(&zero), &mut Names::default()).is_none());
+        let term = lits(&[("(bvult (bvudiv x y) #x00000010)", true)]);
+        assert!(method(&term, &sorts_of(&term), &mut Names::default()).is_none());
+        let rem = lits(&[("(bvult (bvurem x #x00000010) #x00000010)", true)]);
+        assert!(method(&rem, &sorts_of(&rem), &mut Names::default()).is_none());
+        // Seven sums: too many overflow cases.
+        let long = lits(&[("(bvult (bvadd a (bvadd b (bvadd c (bvadd d (bvadd e (bvadd f (bvadd g h))))))) #x00000010)", true)]);
+        assert!(method(&long, &sorts_of(&long), &mut Names::default()).is_none());
+    }
+}
