@@ -4,15 +4,15 @@
 //! explanation is an instance of a lemma of `KPL_Rules.thy` (or a ground evaluation), put
 //! in place by `arg_cong`, and the simplified condition is closed by `simp` when it is
 //! `False`; otherwise by `satx` (propositional, kernel-checked) from theory lemmas that
-//! `unat_arith` proves (`lemma_method`), when the caller finds such lemmas and all are in
-//! its fragment, and by the SMT oracle when not.
+//! `unat_arith` or `metis` proves (`lemma_method`), when the caller finds such lemmas and
+//! all are in that fragment, and by the SMT oracle when not.
 
 use crate::names::{ident_part, Names};
 use crate::rules_to_isabelle::lemma_name;
 use crate::smt_facts;
-use crate::if_split::{IfSplits, Split, HOLE};
+use crate::if_split::{split_proof, split_prop, IfSplits};
 use crate::lemma_method::{self, lemma_prop};
-use crate::vc_to_isabelle::{functions, symbols, term, term_with, Sort, Sorts};
+use crate::vc_to_isabelle::{functions, symbols, term, Sort, Sorts};
 use kpl_lang::sexp::Sx;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -203,24 +203,6 @@ pub type LemmaFinder<'a> = &'a dyn Fn(&[Sx], &Sx, &dyn Fn(&str) -> Sort) -> Opti
 
 /// At most this many `if`s split per verification condition; beyond, the SMT oracle.
 const IF_SPLIT_LIMIT: usize = 200;
-
-/// A split `if` as an Isabelle proposition: `atom = (c ∧ atom[a] ∨ ¬ c ∧ atom[b])`.
-fn split_prop(sp: &Split, names: &mut Names) -> String {
-    let (a, b) = sp.cases();
-    let c = term(&sp.cond, names);
-    format!("({}) = (({c} \\<and> {}) \\<or> ((\\<not> {c}) \\<and> {}))", term(&sp.atom, names), term(&a, names), term(&b, names))
-}
-
-/// Its proof: `kpl_if_atom` with the atom's context and the `if`'s parts.
-fn split_proof(sp: &Split, names: &mut Names) -> String {
-    let context = term_with(&sp.context, &mut |x| if x == HOLE { HOLE.to_string() } else { names.get(x) });
-    format!(
-        "(rule kpl_if_atom[of \"\\<lambda>{HOLE}. {context}\" \"{}\" \"{}\" \"{}\"])",
-        term(&sp.cond, names),
-        term(&sp.then_, names),
-        term(&sp.else_, names)
-    )
-}
 
 /// The theory of a certificate.
 pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {

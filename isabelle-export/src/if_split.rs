@@ -4,7 +4,8 @@
 //! ties the element to the branch condition, which a theory lemma over the whole equation
 //! cannot see.
 
-use crate::vc_to_isabelle::{Sort, Sorts};
+use crate::names::Names;
+use crate::vc_to_isabelle::{term, term_with, Sort, Sorts};
 use kpl_lang::sexp::Sx;
 use std::collections::HashMap;
 
@@ -85,6 +86,24 @@ impl<'a> IfSplits<'a> {
             _ => false,
         }
     }
+}
+
+/// A split `if` as an Isabelle proposition: `atom = (c ∧ atom[a] ∨ ¬ c ∧ atom[b])`.
+pub fn split_prop(sp: &Split, names: &mut Names) -> String {
+    let (a, b) = sp.cases();
+    let c = term(&sp.cond, names);
+    format!("({}) = (({c} \\<and> {}) \\<or> ((\\<not> {c}) \\<and> {}))", term(&sp.atom, names), term(&a, names), term(&b, names))
+}
+
+/// Its proof: `kpl_if_atom` with the atom's context and the `if`'s parts.
+pub fn split_proof(sp: &Split, names: &mut Names) -> String {
+    let context = term_with(&sp.context, &mut |x| if x == HOLE { HOLE.to_string() } else { names.get(x) });
+    format!(
+        "(rule kpl_if_atom[of \"\\<lambda>{HOLE}. {context}\" \"{}\" \"{}\" \"{}\"])",
+        term(&sp.cond, names),
+        term(&sp.then_, names),
+        term(&sp.else_, names)
+    )
 }
 
 /// The path to the first `if` of a term (pre-order).
