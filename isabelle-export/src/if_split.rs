@@ -9,8 +9,11 @@ use crate::vc_to_isabelle::{term, term_with, Sort, Sorts};
 use kpl_lang::sexp::Sx;
 use std::collections::HashMap;
 
-/// What stands for the split `if` in a split's context.
-pub const HOLE: &str = "kpl_z";
+/// What stands for the split `if` in a split's context: not a symbol any certificate term
+/// can hold (those never contain a space); printed as the bound variable [`HOLE_VAR`].
+pub const HOLE: &str = "<split hole>";
+/// The hole as the lambda's bound variable: every free symbol prints as `v_...`.
+const HOLE_VAR: &str = "kpl_z";
 
 /// One split: `atom = (cond ∧ atom[hole := then_] ∨ ¬ cond ∧ atom[hole := else_])`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,9 +100,9 @@ pub fn split_prop(sp: &Split, names: &mut Names) -> String {
 
 /// Its proof: `kpl_if_atom` with the atom's context and the `if`'s parts.
 pub fn split_proof(sp: &Split, names: &mut Names) -> String {
-    let context = term_with(&sp.context, &mut |x| if x == HOLE { HOLE.to_string() } else { names.get(x) });
+    let context = term_with(&sp.context, &mut |x| if x == HOLE { HOLE_VAR.to_string() } else { names.get(x) });
     format!(
-        "(rule kpl_if_atom[of \"\\<lambda>{HOLE}. {context}\" \"{}\" \"{}\" \"{}\"])",
+        "(rule kpl_if_atom[of \"\\<lambda>{HOLE_VAR}. {context}\" \"{}\" \"{}\" \"{}\"])",
         term(&sp.cond, names),
         term(&sp.then_, names),
         term(&sp.else_, names)
@@ -137,7 +140,14 @@ mod tests {
         let out = s.formula(&f).unwrap();
         assert_eq!(out, sx("(and p (or (and (and p q) (= w x)) (and (not (and p q)) (= w y))))"));
         assert_eq!(s.splits.len(), 1);
-        assert_eq!(s.splits[0].context, sx("(= w kpl_z)"));
+        assert_eq!(s.splits[0].context, Sx::List(vec![Sx::atom("="), Sx::atom("w"), Sx::atom(HOLE)]));
+        // A kernel symbol named like the bound variable stays a free symbol in the proof.
+        let f = sx("(= kpl_z (ite c x y))");
+        let sorts = Sorts::infer(&[&f], &[]);
+        let mut s = IfSplits::new(&sorts, 10);
+        s.formula(&f).unwrap();
+        let proof = split_proof(&s.splits[0], &mut Names::default());
+        assert!(proof.contains("\\<lambda>kpl_z. (v_kpl_z = kpl_z)"), "{proof}");
     }
 
     #[test]
@@ -164,6 +174,6 @@ mod tests {
         let mut s = IfSplits::new(&sorts, 10);
         let out = s.formula(&f).unwrap();
         assert_eq!(out, sx("(= r (or (and c (bvult x y)) (and (not c) q)))"));
-        assert_eq!(s.splits[0].context, sx("kpl_z"));
+        assert_eq!(s.splits[0].context, Sx::atom(HOLE));
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::congruence;
 use crate::names::Names;
-use crate::vc_to_isabelle::{literal, term, Sort, Sorts};
+use crate::vc_to_isabelle::{literal, term, word, Sort, Sorts};
 use kpl_lang::sexp::Sx;
 use std::collections::HashMap;
 
@@ -37,7 +37,7 @@ pub fn lemma_prop(lits: &[(Sx, bool)], names: &mut Names) -> String {
 }
 
 /// The method that proves the lemma in Isabelle's kernel, when the lemma is in the fragment
-/// `unat_arith` decides quickly; `None` when it is not.
+/// `unat_arith` decides quickly or holds by congruence alone; `None` when it is neither.
 pub fn method(lits: &[(Sx, bool)], sorts: &Sorts, names: &mut Names) -> Option<String> {
     arithmetic_method(lits, sorts, names).or_else(|| congruence::contradictory(lits).then(|| CONGRUENCE_METHOD.to_string()))
 }
@@ -58,7 +58,7 @@ fn arithmetic_method(lits: &[(Sx, bool)], sorts: &Sorts, names: &mut Names) -> O
         // The other factor's bound `unat x < c`, with `c * k <= 2^32`: no overflow.
         let c = bound_of(&x, &bounds).filter(|c| c.checked_mul(k as u64).is_some_and(|p| p <= WORDS))?;
         let rule = if literal_first { "kpl_unat_mul_bound'" } else { "kpl_unat_mul_bound" };
-        let fact = format!("insert {rule}[of \"{}\" {c} \"{}\"], ", term(&x, names), crate::vc_to_isabelle::word(k));
+        let fact = format!("insert {rule}[of \"{}\" {c} \"{}\"], ", term(&x, names), word(k));
         if !facts.contains(&fact) {
             facts.push_str(&fact);
         }
@@ -91,7 +91,7 @@ fn linear(t: &Sx, sorts: &Sorts, products: &mut Vec<(Sx, u32, bool)>) -> bool {
             };
             match t.head() {
                 "bvadd" | "bvsub" | "bvult" | "bvule" | "bvslt" | "bvsle" => args.iter().all(|x| linear(x, sorts, products)),
-                "=" => sorts.sort_of(&args[0]) == Some(Sort::Word) && args.iter().all(|x| linear(x, sorts, products)),
+                "=" => args.len() == 2 && sorts.sort_of(&args[0]) == Some(Sort::Word) && args.iter().all(|x| linear(x, sorts, products)),
                 // Remainders are left out: `unat_arith` often runs for minutes on the
                 // congruences they bring (measured on the corpus, 2026-11-26).
                 "bvudiv" if args.len() == 2 => lit(&args[1]).is_some_and(|k| k != 0) && linear(&args[0], sorts, products),
@@ -132,27 +132,17 @@ fn bounds(lits: &[(Sx, bool)]) -> HashMap<Sx, u64> {
         }
     }
     for (a, holds) in lits {
-        let args = a.args();
-        if args.len() != 2 {
-            continue;
-        }
-        match (a.head(), holds) {
-            // t < c, t <= c, not (c <= t), not (c < t)
-            ("bvult", true) | ("bvule", false) => {
-                if let (Some(c), true) = (lit(&args[1]), *holds) {
-                    tighten(&mut ub, &args[0], c);
-                } else if let (Some(c), false) = (lit(&args[0]), *holds) {
-                    tighten(&mut ub, &args[1], c);
-                }
-            }
-            ("bvule", true) | ("bvult", false) => {
-                if let (Some(c), true) = (lit(&args[1]), *holds) {
-                    tighten(&mut ub, &args[0], c + 1);
-                } else if let (Some(c), false) = (lit(&args[0]), *holds) {
-                    tighten(&mut ub, &args[1], c + 1);
-                }
-            }
-            _ => {}
+        let [l, r] = a.args() else { continue };
+        // t < c and not (c <= t) bound t by c; t <= c and not (c < t) by c + 1.
+        let bound = match (a.head(), holds) {
+            ("bvult", true) => lit(r).map(|c| (l, c)),
+            ("bvule", true) => lit(r).map(|c| (l, c + 1)),
+            ("bvule", false) => lit(l).map(|c| (r, c)),
+            ("bvult", false) => lit(l).map(|c| (r, c + 1)),
+            _ => None,
+        };
+        if let Some((t, c)) = bound {
+            tighten(&mut ub, t, c);
         }
     }
     // Equations carry bounds from one side to the other, a few rounds.
@@ -191,7 +181,6 @@ fn bound_of(t: &Sx, ub: &HashMap<Sx, u64>) -> Option<u64> {
         ("bvadd", 2) => b(0)? + b(1)? - 1,
         ("bvmul", 2) => (b(0)? - 1).checked_mul(b(1)? - 1)? + 1,
         ("bvudiv", 2) => b(0)?,
-        ("bvurem", 2) => b(1)?.checked_sub(1).filter(|&k| k > 0)?,
         _ => return None,
     };
     (c <= WORDS).then_some(c)
