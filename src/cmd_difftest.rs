@@ -1,19 +1,18 @@
 //! `kpl difftest`: run kernels in the SDV interpreter and on a real OpenCL implementation
-//! (and CUDA, where there is one) on the same inputs, and compare the final arrays bit for
-//! bit.
+//! and/or CUDA (`--cuda`, where there is one) on the same inputs, and compare the final
+//! arrays bit for bit.
 
-use crate::difftest::{arguments, first_difference, inputs_text, interpreter_options, reference_of, InputSet, Reference};
+use crate::difftest::{first_difference, interpreter_options, reference_of, InputSet, Reference};
+use crate::difftest_device::{cuda_gpu, CudaDevice, Device, Failure, OpenClDevice};
 use crate::exit::Exit;
 use crate::input;
-use crate::opencl::{ArgValue, OpenCl};
+use crate::opencl::OpenCl;
 use crate::options::LaunchArgs;
-use kpl_emit::{emit, harness, Target};
+use kpl_emit::emit;
 use kpl_lang::{Checked, Launch};
 use kpl_semantics::report::Outcome;
 use kpl_semantics::{sdv, Inputs};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::Command;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -47,7 +46,8 @@ pub struct Args {
 type Job = Result<(Checked, Launch), Exit>;
 
 enum Verdict {
-    Agrees { compared: u64, skipped: u64 },
+    /// `dropped`: the devices that could not run the kernel, and why (the others agree).
+    Agrees { compared: u64, skipped: u64, dropped: Vec<String> },
     Differs(String),
     Defect(String),
     Skipped(String),
@@ -58,18 +58,26 @@ pub fn run(a: Args) -> Exit {
         eprintln!("error: give kernel files, or `--generate N`");
         return Exit::BadInput;
     }
+    let cuda = if a.cuda { cuda_gpu() } else { None };
     let cl = match OpenCl::load() {
-        Ok(cl) => cl,
+        Ok(cl) => Some(cl),
+        Err(e) if cuda.is_some() => {
+            println!("OpenCL: {e}; comparing with CUDA alone");
+            None
+        }
         Err(e) => {
             eprintln!("kpl difftest: {e}; nothing was compared");
             eprintln!("(install an OpenCL implementation, e.g. Debian's pocl-opencl-icd and ocl-icd-libopencl1)");
             return Exit::Inconclusive;
         }
     };
-    println!("comparing with OpenCL on {}", cl.name);
-    let cuda = a.cuda && cuda_available();
-    if a.cuda && !cuda {
-        println!("CUDA: skipped (no `nvcc` with a GPU on this machine)");
+    if let Some(cl) = &cl {
+        println!("comparing with OpenCL on {}", cl.name);
+    }
+    match &cuda {
+        Some(gpu) => println!("comparing with CUDA on {gpu} (nvcc)"),
+        None if a.cuda => println!("CUDA: skipped (no `nvcc` with a GPU on this machine)"),
+        None => {}
     }
     let mut worst = Exit::Ok;
     let mut agreed = 0u64;
@@ -114,19 +122,29 @@ pub fn run(a: Args) -> Exit {
                 continue;
             }
         };
-        let v = compare(&cl, &c, launch, &sets(a.seed, a.runs));
-        let v = match v {
-            Verdict::Agrees { .. } if cuda => compare_cuda(&c, launch, &sets(a.seed, a.runs)).unwrap_or(v),
-            v => v,
-        };
+        let mut devices: Vec<Box<dyn Device + '_>> = Vec::new();
+        if let Some(cl) = &cl {
+            devices.push(Box::new(OpenClDevice::new(cl)));
+        }
+        if cuda.is_some() {
+            devices.push(Box::new(CudaDevice::new(&c.kernel.name.name)));
+        }
+        let v = compare(&mut devices, &c, launch, &sets(a.seed, a.runs));
         match v {
-            Verdict::Agrees { compared: 0, skipped } => {
+            Verdict::Agrees { compared: 0, skipped, dropped } if dropped.is_empty() => {
                 worst = worst.max(Exit::Inconclusive);
                 println!("{name}: not compared: all {skipped} input sets skipped (infeasible or too long)");
             }
-            Verdict::Agrees { compared, skipped } => {
+            Verdict::Agrees { compared: 0, dropped, .. } => {
+                worst = worst.max(Exit::Inconclusive);
+                println!("{name}: skipped: {}", dropped.join("; "));
+            }
+            Verdict::Agrees { compared, skipped, dropped } => {
                 agreed += 1;
-                let extra = if skipped > 0 { format!(" ({skipped} input sets skipped: infeasible or too long)") } else { String::new() };
+                let mut extra = if skipped > 0 { format!(" ({skipped} input sets skipped: infeasible or too long)") } else { String::new() };
+                if !dropped.is_empty() {
+                    extra.push_str(&format!("; not compared {}", dropped.join("; ")));
+                }
                 println!("{name}: agrees on {compared} input sets{extra}");
             }
             Verdict::Defect(msg) => {
@@ -163,55 +181,69 @@ pub fn run(a: Args) -> Exit {
     worst
 }
 
-fn compare(cl: &OpenCl, c: &Checked, launch: Launch, sets: &[InputSet]) -> Verdict {
+/// The most schedules explored per input set of a kernel with atomics (one delay each),
+/// and the most thread-statements they may take together.
+const MAX_SCHEDULES: usize = 256;
+const SCHEDULE_STEPS: u64 = 50_000_000;
+
+/// Run every input set in the interpreter and on each device, and compare the final arrays.
+fn compare(devices: &mut [Box<dyn Device + '_>], c: &Checked, launch: Launch, sets: &[InputSet]) -> Verdict {
     if launch.total_threads() > sdv::MAX_THREADS {
         return Verdict::Skipped("too many threads for the interpreter".into());
     }
     let prog = kpl_semantics::compile(&c.core, launch);
-    let mut built: Option<(kpl_emit::Emitted, *mut std::ffi::c_void)> = None;
     let (mut compared, mut skipped) = (0, 0);
-    let result = (|| {
-        for s in sets {
-            let Some(reference) = reference_of(&prog, s, &interpreter_options()) else {
-                skipped += 1;
-                continue;
-            };
-            let Reference { inputs, result: res, sizes: sz } = reference;
-            if let Outcome::Defect(d) = &res.outcome {
-                return Verdict::Defect(format!("{} with the inputs of {}", d.kind(), s.name()));
-            }
-            let e = match emit(&c.core, launch, Target::OpenCl, &|n| sz.get(n).copied().unwrap_or(1)) {
-                Ok(e) => e,
-                Err(e) => return Verdict::Skipped(e),
-            };
-            // Rebuild only when the source changes (unsized shared arrays take their size
-            // from the run).
-            if built.as_ref().map(|b| &b.0.source) != Some(&e.source) {
-                if let Some((_, k)) = built.take() {
-                    cl.release_kernel(k);
-                }
-                let k = match cl.build(&e.source, &e.name) {
-                    Ok(k) => k,
-                    Err(e) => return Verdict::Differs(e),
-                };
-                built = Some((e, k));
-            }
-            let Some((e, k)) = built.as_ref() else { continue };
-            let mut args = arguments(e, launch, &inputs, &sz);
-            if let Err(err) = cl.launch(*k, &mut args, launch.groups, launch.threads) {
-                return Verdict::Differs(format!("the device run failed: {err}"));
-            }
-            if let Some(d) = first_difference(e, &args, &res.memory, launch, &inputs) {
-                return Verdict::Differs(describe(&d, s, &inputs));
-            }
-            compared += 1;
+    let mut live = vec![true; devices.len()];
+    let mut dropped = Vec::new();
+    for s in sets {
+        let Some(Reference { inputs, result: res, sizes: sz }) = reference_of(&prog, s, &interpreter_options()) else {
+            skipped += 1;
+            continue;
+        };
+        if let Outcome::Defect(d) = &res.outcome {
+            return Verdict::Defect(format!("{} with the inputs of {}", d.kind(), s.name()));
         }
-        Verdict::Agrees { compared, skipped }
-    })();
-    if let Some((_, k)) = built {
-        cl.release_kernel(k);
+        // Atomics may make the result depend on the order in which threads reach them
+        // (a ticket counter, say): then no device is wrong to give another of the results.
+        if prog.has_atomics() {
+            let schedules = (SCHEDULE_STEPS / res.steps.max(1)).clamp(2, MAX_SCHEDULES as u64) as usize;
+            let explored = kpl_semantics::schedules::explore(&prog, &inputs, 1, interpreter_options().max_steps, schedules);
+            if explored.differing().next().is_some() {
+                return Verdict::Skipped(format!(
+                    "the final memory depends on the order of the atomics with the inputs of {} (`{} --delays 1` shows the results)",
+                    s.name(),
+                    s.replay(&inputs)
+                ));
+            }
+        }
+        let mut ran = false;
+        for (device, live) in devices.iter_mut().zip(live.iter_mut()) {
+            if !*live {
+                continue;
+            }
+            let emitted = emit(&c.core, launch, device.target(), &|n| sz.get(n).copied().unwrap_or(1));
+            let ran_here = emitted.map_err(Failure::Skipped).and_then(|e| Ok((device.run(&e, launch, &inputs, &sz)?, e)));
+            let (args, e) = match ran_here {
+                Ok(x) => x,
+                Err(Failure::Differs(msg)) => return Verdict::Differs(format!("{}{msg}", device.label())),
+                Err(Failure::Skipped(msg)) => {
+                    // This device cannot run the kernel: the others go on.
+                    dropped.push(format!("{}{msg}", device.label()));
+                    *live = false;
+                    continue;
+                }
+            };
+            if let Some(d) = first_difference(&e, &args, &res.memory, launch, &inputs) {
+                return Verdict::Differs(format!("{}{}", device.label(), describe(&d, s, &inputs)));
+            }
+            ran = true;
+        }
+        if !ran {
+            break;
+        }
+        compared += 1;
     }
-    result
+    Verdict::Agrees { compared, skipped, dropped }
 }
 
 fn describe(d: &crate::difftest::Difference, set: &InputSet, inputs: &Inputs) -> String {
@@ -220,71 +252,4 @@ fn describe(d: &crate::difftest::Difference, set: &InputSet, inputs: &Inputs) ->
         "{}[{}]{group} is {} in the interpreter and {} on the device (inputs: `{}`)",
         d.array, d.index, d.interpreter, d.device, set.replay(inputs)
     )
-}
-
-fn cuda_available() -> bool {
-    let ok = |cmd: &str, arg: &str| Command::new(cmd).arg(arg).output().is_ok_and(|o| o.status.success());
-    ok("nvcc", "--version") && ok("nvidia-smi", "-L")
-}
-
-/// The CUDA path: emit the program with its harness, build it with nvcc, run it per input
-/// set and compare its output file.
-fn compare_cuda(c: &Checked, launch: Launch, sets: &[InputSet]) -> Option<Verdict> {
-    let prog = kpl_semantics::compile(&c.core, launch);
-    let dir = std::env::temp_dir().join(format!("kpl-cuda-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let mut compiled: Option<String> = None;
-    for s in sets {
-        let Some(Reference { inputs, result: res, sizes: sz }) = reference_of(&prog, s, &interpreter_options()) else { continue };
-        if res.outcome != Outcome::Ok {
-            continue;
-        }
-        let size_of = |n: &str| sz.get(n).copied().unwrap_or(1);
-        let e = emit(&c.core, launch, Target::Cuda, &size_of).ok()?;
-        let program = harness::cuda_program(&e, launch, &size_of);
-        std::fs::write(dir.join("in.txt"), inputs_text(&e, launch, &inputs, &sz)).ok()?;
-        // nvcc is slow: the program is compiled again only when it changes (the sizes of
-        // unsized arrays, which each input set chooses, are part of it).
-        if compiled.as_ref() != Some(&program) {
-            std::fs::write(dir.join("kernel.cu"), &program).ok()?;
-            let built = Command::new("nvcc").args(["--fmad=false", "-o"]).arg(dir.join("kernel")).arg(dir.join("kernel.cu")).output().ok()?;
-            if !built.status.success() {
-                return Some(Verdict::Differs(format!("nvcc rejected the emitted program: {}", String::from_utf8_lossy(&built.stderr))));
-            }
-            compiled = Some(program);
-        }
-        let ran = Command::new(dir.join("kernel")).arg(dir.join("in.txt")).arg(dir.join("out.txt")).output().ok()?;
-        if !ran.status.success() {
-            return Some(Verdict::Differs(format!("the CUDA run failed: {}", String::from_utf8_lossy(&ran.stderr))));
-        }
-        let out = std::fs::read_to_string(dir.join("out.txt")).ok()?;
-        let mut args = arguments(&e, launch, &inputs, &sz);
-        read_outputs(&e, &out, &mut args);
-        if let Some(d) = first_difference(&e, &args, &res.memory, launch, &inputs) {
-            return Some(Verdict::Differs(format!("on CUDA: {}", describe(&d, s, &inputs))));
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    None
-}
-
-/// Fill the buffers of `args` from a harness's output file.
-fn read_outputs(e: &kpl_emit::Emitted, out: &str, args: &mut [ArgValue]) {
-    let mut by_name: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-    for line in out.lines() {
-        let mut it = line.split_whitespace();
-        let (Some(kind), Some(name)) = (it.next(), it.next()) else { continue };
-        let skip = if kind == "shared" { 2 } else { 1 };
-        let vals: Vec<u32> = it.skip(skip).filter_map(|w| w.parse().ok()).collect();
-        by_name.insert(name.to_string(), vals);
-    }
-    for (a, v) in e.args.iter().zip(args.iter_mut()) {
-        let name = match a {
-            kpl_emit::Arg::Global(n) | kpl_emit::Arg::SharedFinal { array: n, .. } => n,
-            _ => continue,
-        };
-        if let (Some(vals), ArgValue::Buffer { data, .. }) = (by_name.get(name), v) {
-            *data = vals.clone();
-        }
-    }
 }

@@ -13,6 +13,7 @@ mod cmd_run;
 mod cmd_testgen;
 mod cmd_verify;
 mod difftest;
+mod difftest_device;
 mod exit;
 mod gpuverify_text;
 mod input;

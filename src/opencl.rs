@@ -12,6 +12,10 @@ const CL_DEVICE_TYPE_ALL: u64 = 0xFFFF_FFFF;
 const CL_MEM_READ_WRITE: u64 = 1;
 const CL_MEM_COPY_HOST_PTR: u64 = 1 << 5;
 const CL_PROGRAM_BUILD_LOG: u32 = 0x1183;
+const CL_DEVICE_MAX_WORK_GROUP_SIZE: u32 = 0x1004;
+const CL_DEVICE_MAX_WORK_ITEM_SIZES: u32 = 0x1005;
+const CL_DEVICE_LOCAL_MEM_SIZE: u32 = 0x1023;
+const CL_KERNEL_WORK_GROUP_SIZE: u32 = 0x11B0;
 const CL_DEVICE_NAME: u32 = 0x102B;
 const CL_PLATFORM_NAME: u32 = 0x0902;
 
@@ -23,6 +27,16 @@ pub struct OpenCl {
     queue: Handle,
     /// `platform: device`, for reports.
     pub name: String,
+    /// What the device allows a launch.
+    pub limits: Limits,
+}
+
+/// A device's launch limits (0 where the device did not say).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    pub max_group: u64,
+    pub max_items: [u64; 3],
+    pub local_bytes: u64,
 }
 
 /// A kernel argument's value for one launch.
@@ -48,7 +62,7 @@ impl OpenCl {
         // SAFETY: loading the system's OpenCL ICD loader; its initialisers are the vendor's.
         let lib = unsafe { Library::new("libOpenCL.so.1").or_else(|_| Library::new("libOpenCL.so")) }
             .map_err(|_| "no OpenCL library (libOpenCL.so.1) on this machine".to_string())?;
-        let mut cl = OpenCl { lib, device: null_mut(), ctx: null_mut(), queue: null_mut(), name: String::new() };
+        let mut cl = OpenCl { lib, device: null_mut(), ctx: null_mut(), queue: null_mut(), name: String::new(), limits: Limits::default() };
         // SAFETY: each call follows the OpenCL 1.2 C API's signature and contract.
         unsafe {
             let get_platforms: Symbol<unsafe extern "C" fn(u32, *mut Handle, *mut u32) -> Int> = cl.sym(b"clGetPlatformIDs\0")?;
@@ -65,6 +79,13 @@ impl OpenCl {
             let pname = cl.info_string(b"clGetPlatformInfo\0", platform, CL_PLATFORM_NAME)?;
             let dname = cl.info_string(b"clGetDeviceInfo\0", device, CL_DEVICE_NAME)?;
             cl.name = format!("{pname}: {dname}");
+            let mut items = [0usize; 3];
+            cl.device_info(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, items.as_mut_ptr() as *mut c_void, std::mem::size_of_val(&items))?;
+            let mut group = 0usize;
+            cl.device_info(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, &mut group as *mut usize as *mut c_void, std::mem::size_of::<usize>())?;
+            let mut local = 0u64;
+            cl.device_info(device, CL_DEVICE_LOCAL_MEM_SIZE, &mut local as *mut u64 as *mut c_void, std::mem::size_of::<u64>())?;
+            cl.limits = Limits { max_group: group as u64, max_items: items.map(|i| i as u64), local_bytes: local };
             let create_ctx: Symbol<unsafe extern "C" fn(*const isize, u32, *const Handle, *const c_void, *mut c_void, *mut Int) -> Handle> =
                 cl.sym(b"clCreateContext\0")?;
             let mut err = 0;
@@ -93,6 +114,26 @@ impl OpenCl {
         info(obj, param, buf.len(), buf.as_mut_ptr() as *mut c_void, &mut len);
         buf.truncate(len.saturating_sub(1).min(1024));
         Ok(String::from_utf8_lossy(&buf).into_owned())
+    }
+
+    /// A fixed-size device property (left as it was when the device does not give it).
+    unsafe fn device_info(&self, device: Handle, param: u32, out: *mut c_void, size: usize) -> Result<(), String> {
+        let info: Symbol<unsafe extern "C" fn(Handle, u32, usize, *mut c_void, *mut usize) -> Int> = self.sym(b"clGetDeviceInfo\0")?;
+        info(device, param, size, out, null_mut());
+        Ok(())
+    }
+
+    /// The most work-items a group of this built kernel may have on the device (`None`
+    /// when the device does not say).
+    pub fn kernel_max_group(&self, kernel: Handle) -> Option<u64> {
+        // SAFETY: clGetKernelWorkGroupInfo's signature; the output is one size_t.
+        unsafe {
+            let info: Symbol<unsafe extern "C" fn(Handle, Handle, u32, usize, *mut c_void, *mut usize) -> Int> =
+                self.sym(b"clGetKernelWorkGroupInfo\0").ok()?;
+            let mut n = 0usize;
+            let err = info(kernel, self.device, CL_KERNEL_WORK_GROUP_SIZE, std::mem::size_of::<usize>(), &mut n as *mut usize as *mut c_void, null_mut());
+            (err == 0 && n > 0).then_some(n as u64)
+        }
     }
 
     /// The compiler's messages for a program.

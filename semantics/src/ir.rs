@@ -156,6 +156,19 @@ impl Program {
     pub fn array_index(&self, name: &str) -> Option<usize> {
         self.arrays.iter().position(|a| a.name == name)
     }
+
+    /// Does any statement of the kernel (its procedures too) perform an atomic?
+    pub fn has_atomics(&self) -> bool {
+        fn any(body: &[St]) -> bool {
+            body.iter().any(|s| match &s.kind {
+                StKind::Atomic { .. } => true,
+                StKind::If { then, els, .. } => any(then) || any(els),
+                StKind::While { body, .. } => any(body),
+                _ => false,
+            })
+        }
+        any(&self.main) || self.procs.iter().any(|p| any(&p.body))
+    }
 }
 
 /// Compile a checked kernel's core form for a launch.
