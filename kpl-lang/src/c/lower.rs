@@ -724,6 +724,7 @@ impl<'u> Lower<'u> {
         let mut copies = Vec::new();
         let mut narrow_copies = Vec::new();
         let mut scalars: Vec<(String, Span)> = Vec::new();
+        let mut ptr_params = Vec::new();
         for p in &f.params {
             let Some(name) = &p.name else {
                 if !(p.ptrs.is_empty() && p.dims == 0 && self.base_type(&p.specs) == Ty::Void) {
@@ -786,7 +787,17 @@ impl<'u> Lower<'u> {
                     self.record_layout(&kpl, &p.specs, t);
                 }
                 self.note_word_bytes(&kpl, &p.specs);
-                self.bind(&name.name, Entity::Array { kpl, elem: ty, dims: vec![], readonly, offset: None, agg });
+                let array = Entity::Array { kpl, elem: ty, dims: vec![], readonly, offset: None, agg };
+                if assigned.contains(&name.name) {
+                    // C parameters are assignable: after the preconditions (which see the
+                    // array), the body's `p` is a pointer variable that starts at the array
+                    // (`pointers.rs`); the array keeps the parameter's name.
+                    let hidden = param_array_name(&name.name);
+                    self.bind(&hidden, array.clone());
+                    let init = Expr::new(ExprKind::Ident(Ident { name: hidden, span: name.span }), name.span);
+                    ptr_params.push((Declarator { ptrs: 1, name: name.clone(), dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span }, ty, readonly));
+                }
+                self.bind(&name.name, array);
             } else {
                 if ty == Ty::Void {
                     self.err("a parameter cannot be `void`", p.span);
@@ -876,6 +887,9 @@ impl<'u> Lower<'u> {
                 self.emit(k::StmtKind::Assume(c), first.span);
             }
             rest = tail;
+        }
+        for (d, ty, readonly) in ptr_params {
+            self.pointer_decl(&d, ty, readonly);
         }
         self.axioms(axioms, &mut decls);
         self.stmts(rest);
@@ -1543,6 +1557,7 @@ impl<'u> Lower<'u> {
         let mut bound = Vec::new();
         let mut arrays = Vec::new();
         let mut agg_params = Vec::new();
+        let mut ptr_params = Vec::new();
         let assigned = assigned_names(Some(body));
         for (p, a) in params.iter().zip(args) {
             if p.reference {
@@ -1553,11 +1568,26 @@ impl<'u> Lower<'u> {
             }
             if !p.ptrs.is_empty() || p.dims > 0 {
                 let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
-                if assigned.contains(&pname) || p.ptrs.len() > 1 {
-                    self.unsupported("a pointer parameter that the function assigns, or a pointer to a pointer", p.span);
+                if p.ptrs.len() > 1 {
+                    self.unsupported("a pointer to a pointer as a parameter", p.span);
                     return None;
                 }
                 let const_param = p.specs.iter().any(|s| s.word == "const");
+                if assigned.contains(&pname) {
+                    // C parameters are assignable: the body's `p` is a pointer variable that
+                    // starts where the argument points (`pointers.rs`).
+                    let init = if super::multiptr::null_const(a) {
+                        a.clone()
+                    } else {
+                        let entity = self.array_argument(a, const_param)?;
+                        let hidden = param_array_name(&pname);
+                        arrays.push((hidden.clone(), entity));
+                        Expr::new(ExprKind::Ident(Ident { name: hidden, span: a.span }), a.span)
+                    };
+                    let name = p.name.clone().unwrap_or(Ident { name: pname, span: p.span });
+                    ptr_params.push((Declarator { ptrs: 1, name, dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span }, self.base_type(&p.specs), const_param));
+                    continue;
+                }
                 if super::multiptr::null_const(a) {
                     // `f(NULL)`: any access through the parameter fails.
                     let e = self.null_pointer(&pname, a.span);
@@ -1626,6 +1656,9 @@ impl<'u> Lower<'u> {
             scope.insert(n.clone(), e.clone());
         }
         self.scopes.push(scope);
+        for (d, ty, readonly) in ptr_params {
+            self.pointer_decl(&d, ty, readonly);
+        }
         let wide = self.checked_function_wide(f, &body.stmts);
         let wide_spans = function_wide(&body.stmts).iter().map(|e| e.0.span).collect();
         let gotos = self.goto_flags(&body.stmts);
@@ -1992,6 +2025,12 @@ fn stmt_returns(s: &Stmt) -> bool {
 }
 
 /// Names assigned anywhere in a function body (to copy assigned params into locals).
+/// The name an assigned pointer parameter's array is bound to, which no C name can be:
+/// the parameter's own name is the pointer variable the body assigns.
+fn param_array_name(param: &str) -> String {
+    format!("{param}@param")
+}
+
 pub(super) fn assigned_names(b: Option<&Block>) -> HashSet<String> {
     let mut out = HashSet::new();
     fn target(e: &Expr, out: &mut HashSet<String>) {
