@@ -105,6 +105,7 @@ fn front_options(args: &LaunchArgs, file: &str, dialect: Dialect, launch: Option
         annotations: f.annotations,
         kernel_args: f.kernel_args,
         invariants_as_candidates: f.invariants_as_candidates,
+        global_offset: f.global_offset,
         warp_sync: Some(WARP_SYNC.load(std::sync::atomic::Ordering::Relaxed)).filter(|w| *w > 0),
         check_function: args.check_function.clone(),
         ..FrontOptions::new(dialect)
@@ -133,6 +134,10 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
             return Err(Exit::BadInput);
         }
     };
+    if args.global_offset.is_some_and(|o| o != [0; 3]) && ext != "cl" {
+        eprintln!("error: `--global_offset` is OpenCL's global work offset: it applies to `.cl` kernels only");
+        return Err(Exit::BadInput);
+    }
     let result = match ext {
         "kpl" => kpl_lang::check_kpl(&src.text),
         "cu" | "cl" => {

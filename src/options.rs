@@ -23,6 +23,10 @@ pub struct LaunchArgs {
     /// OpenCL: work-items in all (each dimension a multiple of --local_size).
     #[arg(long = "global_size", value_name = "DIMS", value_parser = parse_dims)]
     pub global_size: Option<[u32; 3]>,
+    /// OpenCL: the global work offset (`get_global_offset`; `get_global_id` counts from it):
+    /// N, [X,Y] or [X,Y,Z].
+    #[arg(long = "global_offset", value_name = "DIMS", value_parser = parse_offset)]
+    pub global_offset: Option<[u32; 3]>,
     /// Define a preprocessor macro: -DNAME or -DNAME=VALUE (CUDA and OpenCL files).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub defines: Vec<String>,
@@ -52,6 +56,18 @@ pub struct LaunchArgs {
     /// (`--no-inline`).
     #[arg(skip)]
     pub check_function: Option<String>,
+}
+
+/// `--global_offset`: like the sizes, but a dimension left out is 0 and 0 is allowed.
+fn parse_offset(s: &str) -> Result<[u32; 3], String> {
+    let inner = s.trim().trim_start_matches('[').trim_end_matches(']');
+    let vals: Vec<u32> = inner.split(',').map(|v| v.trim().parse::<u32>().map_err(|_| format!("`{}` is not a 32-bit unsigned offset", v.trim()))).collect::<Result<_, _>>()?;
+    if vals.is_empty() || vals.len() > 3 {
+        return Err("expected N, [X,Y] or [X,Y,Z]".into());
+    }
+    let mut out = [0u32; 3];
+    out[..vals.len()].copy_from_slice(&vals);
+    Ok(out)
 }
 
 fn parse_kernel_args(s: &str) -> Result<(String, Vec<u32>), String> {
@@ -119,6 +135,7 @@ impl LaunchArgs {
             },
             kernel_args: self.kernel_args.clone(),
             invariants_as_candidates: self.invariants_as_candidates,
+            global_offset: self.global_offset.filter(|o| *o != [0; 3]),
         }
     }
 

@@ -46,6 +46,9 @@ pub struct KernelSource {
     /// GPUVerify's `--invariants-as-candidates`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub invariants_as_candidates: bool,
+    /// GPUVerify's `--global_offset`: OpenCL's global work offset per dimension.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub global_offset: Option<[u32; 3]>,
     /// `-I` directories: with `file`, how the `#include`s of the source (which holds the
     /// headers it read) were resolved.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -75,6 +78,8 @@ pub struct FrontSettings {
     pub annotations: kpl_lang::c::annotations::Annotations,
     pub kernel_args: Option<(String, Vec<u32>)>,
     pub invariants_as_candidates: bool,
+    /// GPUVerify's `--global_offset` (OpenCL).
+    pub global_offset: Option<[u32; 3]>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -185,6 +190,9 @@ impl Certificate {
         if let Some((k, vals)) = &self.kernel.kernel_args {
             let vs: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
             extra.push_str(&format!("; ONLY the inputs where `{k}`'s scalar parameters are {} (--kernel-args)", vs.join(", ")));
+        }
+        if let Some(o) = self.kernel.global_offset {
+            extra.push_str(&format!("; global work offset {} (--global_offset)", dims(o)));
         }
         if self.kernel.annotations != "all" {
             extra.push_str(&format!("; source annotations dropped ({})", self.kernel.annotations));
@@ -367,6 +375,7 @@ pub fn build(file: &str, language: &str, source: &str, front: &FrontSettings, o:
             annotations: front.annotations.name().into(),
             kernel_args: front.kernel_args.clone(),
             invariants_as_candidates: front.invariants_as_candidates,
+            global_offset: front.global_offset,
             include_dirs: front.include_dirs.clone(),
             path: if kpl_lang::sources::segments(source).len() > 1 { front.path.clone() } else { String::new() },
         },

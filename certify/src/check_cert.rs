@@ -118,6 +118,7 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
                 kernel_args: cert.kernel.kernel_args.clone(),
                 warp_sync: cert.options.warp_sync,
                 invariants_as_candidates: cert.kernel.invariants_as_candidates,
+                global_offset: cert.kernel.global_offset,
                 ..kpl_lang::c::FrontOptions::new(dialect)
             };
             kpl_lang::c::check_c(&cert.kernel.source, &o)

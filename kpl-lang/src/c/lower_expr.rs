@@ -1110,7 +1110,7 @@ impl<'u> Lower<'u> {
                 self.unsupported(&format!("`{n}` here (CUDA.md tier 2)"), span);
                 zero
             }
-            "get_local_id" | "get_group_id" | "get_local_size" | "get_num_groups" | "get_global_id" | "get_global_size"
+            "get_local_id" | "get_group_id" | "get_local_size" | "get_num_groups" | "get_global_id" | "get_global_size" | "get_global_offset"
                 if !cuda =>
             {
                 if !arity(self, 1) {
@@ -1127,7 +1127,14 @@ impl<'u> Lower<'u> {
                     "get_group_id" => sp(Special::Gid),
                     "get_local_size" => sp(Special::Threads),
                     "get_num_groups" => sp(Special::Groups),
-                    "get_global_id" => bin(BinOp::Add, bin(BinOp::Mul, sp(Special::Gid), sp(Special::Threads), span), sp(Special::Lid), span),
+                    "get_global_id" => {
+                        let id = bin(BinOp::Add, bin(BinOp::Mul, sp(Special::Gid), sp(Special::Threads), span), sp(Special::Lid), span);
+                        match self.o.global_offset.map_or(0, |o| o[d as usize]) {
+                            0 => id,
+                            off => bin(BinOp::Add, id, k::Expr::num(off as u64, span), span),
+                        }
+                    }
+                    "get_global_offset" => k::Expr::num(self.o.global_offset.map_or(0, |o| o[d as usize]) as u64, span),
                     _ => bin(BinOp::Mul, sp(Special::Groups), sp(Special::Threads), span),
                 };
                 Val { e, ty: Ty::UInt }

@@ -70,6 +70,9 @@ pub struct FrontOptions {
     pub warp_sync: Option<u32>,
     /// GPUVerify's `--invariants-as-candidates`: every loop invariant is a candidate.
     pub invariants_as_candidates: bool,
+    /// GPUVerify's `--global_offset`: OpenCL's global work offset, per dimension
+    /// (`get_global_offset`, and added to `get_global_id`).
+    pub global_offset: Option<[u32; 3]>,
     /// Lower the kernel that checks this device function on its own (`--no-inline`,
     /// `modular.rs`) instead of a kernel.
     pub check_function: Option<String>,
@@ -88,6 +91,7 @@ impl FrontOptions {
             kernel_args: None,
             warp_sync: None,
             invariants_as_candidates: false,
+            global_offset: None,
             check_function: None,
         }
     }
