@@ -198,6 +198,8 @@ pub(super) struct Lower<'u> {
     pub indeterminate: &'u HashSet<Span>,
     /// Names of locals whose address is taken somewhere (`private.rs`).
     pub addressed: HashSet<String>,
+    /// The size of each `sizeof e` of an expression that can be typed (`sizeof_expr.rs`).
+    pub sizeofs: HashMap<Span, u64>,
     /// The file's non-kernel functions in order: function-pointer values (`fnptr.rs`).
     pub fn_order: Vec<String>,
     /// The targets of each pointer variable, by declaration, as far as known: from the
@@ -288,6 +290,7 @@ fn lower_pass<'u>(
         private_regions: HashMap::new(),
         indeterminate,
         addressed: super::private::addressed(unit),
+        sizeofs: super::sizeof_expr::sizes(unit, o.dialect),
         fn_order: Vec::new(),
         ptr_sets: sets,
         ptr_changed: false,

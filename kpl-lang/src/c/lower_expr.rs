@@ -59,6 +59,9 @@ impl<'u> Lower<'u> {
 
     /// Would lowering `e` emit statements (effects, calls, or guarded reads)?
     pub fn needs_statements(&self, e: &Expr) -> bool {
+        if super::sizeof_expr::operand(e).is_some() {
+            return false;
+        }
         match &e.kind {
             ExprKind::Assign(..) | ExprKind::PreInc(..) | ExprKind::PostInc(..) | ExprKind::Comma(..) => true,
             ExprKind::Call(f, args) => {
@@ -115,6 +118,9 @@ impl<'u> Lower<'u> {
 
     /// Does `e` read an array (or call a function, which may)?
     pub(super) fn reads(&self, e: &Expr) -> bool {
+        if super::sizeof_expr::operand(e).is_some() {
+            return false;
+        }
         match &e.kind {
             ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => true,
             ExprKind::Ident(x) => matches!(self.lookup(&x.name), Some(Entity::SharedScalar { .. } | Entity::Private { .. })),
@@ -925,6 +931,18 @@ impl<'u> Lower<'u> {
         let zero = Val { e: k::Expr::num(0, span), ty: Ty::Void };
         // What a call that could not be lowered stands for (its error is reported).
         let failed = || Val { e: k::Expr::num(0, span), ty: Ty::Int };
+        if let (ExprKind::Ident(x), [_]) = (&f.kind, args) {
+            if x.name == super::sizeof_expr::SIZEOF {
+                // `sizeof e`: a constant of type `size_t` (32 bits, as kpl's pointers).
+                return match self.sizeofs.get(&span) {
+                    Some(n) => Val { e: k::Expr::num(*n, span), ty: Ty::UInt },
+                    None => {
+                        self.unsupported("`sizeof` of this expression (kpl sizes a variable, an element of it, or what a pointer points at)", span);
+                        failed()
+                    }
+                };
+            }
+        }
         let direct = match &f.kind {
             ExprKind::Ident(x) if self.lookup(&x.name).is_none() => Some(x),
             _ => None,

@@ -29,6 +29,7 @@ mod nesting;
 mod pointers;
 mod private;
 mod references;
+mod sizeof_expr;
 mod uninit;
 pub mod pp;
 pub mod tokens;

@@ -153,7 +153,7 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
 const OUTSIDE: &[(&str, &str)] = &[
     ("class", "classes (CUDA.md tier 3)"),
     ("template", "this template (kpl instantiates function templates; class templates and `template <>` specialisations are CUDA.md tier 3)"),
-    ("sizeof", "`sizeof`"),
+    ("sizeof", "`sizeof` of this type"),
     ("asm", "inline assembly"),
 ];
 
@@ -282,12 +282,18 @@ pub fn fold_sizeof(toks: Vec<(usize, CTok, usize)>, types: &TypeTable, d: Dialec
 pub fn unsupported(toks: &[(usize, CTok, usize)]) -> Vec<Diagnostic> {
     let mut seen = Vec::new();
     let mut out = Vec::new();
-    for (l, t, r) in toks {
+    for (i, (l, t, r)) in toks.iter().enumerate() {
         let word = match t {
             CTok::Kw(k) => *k,
             CTok::P(p) => *p,
             _ => continue,
         };
+        // `sizeof e` of an expression is read (`sizeof_expr.rs`); `sizeof(T)` of a type
+        // that was not folded is not.
+        let type_follows = matches!(toks.get(i + 1), Some((_, CTok::P("("), _))) && matches!(toks.get(i + 2), Some((_, CTok::Spec(_), _)));
+        if word == "sizeof" && !type_follows {
+            continue;
+        }
         if let Some((w, what)) = OUTSIDE.iter().find(|(w, _)| *w == word) {
             if !seen.contains(w) {
                 seen.push(*w);

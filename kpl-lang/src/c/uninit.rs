@@ -110,6 +110,8 @@ impl Flow {
                 self.expr(a);
                 self.expr(b);
             }
+            // `sizeof e` does not evaluate `e`.
+            ExprKind::Call(..) if super::sizeof_expr::operand(e).is_some() => {}
             ExprKind::Call(f, args) => {
                 self.expr(f);
                 args.iter().for_each(|a| self.expr(a));
