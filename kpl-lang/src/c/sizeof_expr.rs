@@ -1,13 +1,14 @@
-//! `sizeof e` of an expression (`sizeof(tile)`, `sizeof a[0]`, `sizeof(*p)`): the size of
-//! its type, found from the declaration in scope of the variable it names (parameters,
-//! locals, file-scope variables) and the indexing or dereferencing applied to it. C does
-//! not evaluate the operand. `sizeof` of a type is folded earlier, on tokens
-//! (`tokens::fold_sizeof`). An operand kpl cannot type this way (a member, a call, an
-//! arithmetic expression) is refused by the lowering, never guessed.
+//! `sizeof e` of an expression (`sizeof(tile)`, `sizeof a[0]`, `sizeof(*p)`, `sizeof s.f`):
+//! the size of its type, found from the declaration in scope of the variable it names
+//! (parameters, locals, file-scope variables) and the indexing, dereferencing or struct
+//! field selection applied to it. C does not evaluate the operand. `sizeof` of a type is
+//! folded earlier, on tokens (`tokens::fold_sizeof`). An operand kpl cannot type this way
+//! (a call, an arithmetic expression, a vector component) is refused by the lowering,
+//! never guessed.
 
 use super::ast::*;
 use super::tokens::{size_align, Dialect};
-use super::typedecls::TypeTable;
+use super::typedecls::{struct_of, TypeTable};
 use crate::span::Span;
 use std::collections::HashMap;
 
@@ -156,6 +157,15 @@ impl Resolver<'_> {
         match &e.kind {
             ExprKind::Ident(x) => self.scopes.iter().rev().find_map(|s| s.get(&x.name)).cloned(),
             ExprKind::Index(a, _) | ExprKind::Unary(UOp::Deref, a) => self.type_of(a)?.element(),
+            // A field of a struct variable (`s.f`, and `p->f`, which is `(*p).f`).
+            ExprKind::Member(a, m) => {
+                let t = self.type_of(a)?;
+                if t.ptrs > 0 || !t.dims.is_empty() {
+                    return None;
+                }
+                let s = self.types.structs.get(t.words.iter().find_map(|w| struct_of(w))?)?;
+                s.fields.iter().find_map(|f| f.decls.iter().find(|x| x.name.name == m.name).map(|x| Declared::of(&f.specs, x.ptrs, &x.dims)))
+            }
             _ => None,
         }
     }

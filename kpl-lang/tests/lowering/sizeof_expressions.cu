@@ -12,4 +12,5 @@ __global__ void k(unsigned *out, P *ps, float4 *v) {
   out[1] = sizeof d + sizeof cs + sizeof(p) + sizeof(*ps) + sizeof(ps[0]);
   out[2] = sizeof(coeffs) / sizeof(coeffs[0]) + sizeof(v[0]) + sizeof(out);
   out[3] = sizeof(out[i++]) + i;
+  out[4] = sizeof(p.c) + 100 * sizeof ps->b + 1000 * sizeof(ps[1].a);
 }
