@@ -296,6 +296,15 @@ pub fn linkage(s: Spec, items: Vec<Item>) -> Vec<Item> {
 
 /// The value of a constant integer expression (array sizes, enumerators).
 pub fn const_eval(e: &Expr) -> Option<i64> {
+    const_eval_with(e, &|_| None)
+}
+
+/// `const_eval`, with `known` giving the value of sub-expressions it knows (`sizeof e`).
+pub fn const_eval_with(e: &Expr, known: &dyn Fn(&Expr) -> Option<i64>) -> Option<i64> {
+    if let Some(v) = known(e) {
+        return Some(v);
+    }
+    let const_eval = |x: &Expr| const_eval_with(x, known);
     match &e.kind {
         ExprKind::Int(v, _) | ExprKind::LongInt(v, _) => Some(*v as i64),
         ExprKind::Char(v) => Some(*v as i64),

@@ -1923,9 +1923,9 @@ impl<'u> Lower<'u> {
         Some(Ret::Scalar(k::Expr::var(&r, span), rty))
     }
 
-    /// The value of a constant integer expression (array sizes).
+    /// The value of a constant integer expression (array sizes), `sizeof e` included.
     pub fn const_eval(&self, e: &Expr) -> Option<i64> {
-        const_eval(e)
+        super::ast::const_eval_with(e, &|x| super::sizeof_expr::operand(x).and_then(|_| self.sizeofs.get(&x.span)).map(|n| *n as i64))
     }
 }
 

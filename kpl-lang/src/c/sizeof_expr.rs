@@ -33,8 +33,10 @@ struct Declared {
 }
 
 impl Declared {
-    fn of(specs: &[Spec], ptrs: usize, dims: &[Option<Expr>]) -> Declared {
-        let dims = dims.iter().map(|d| d.as_ref().and_then(const_eval).and_then(|v| u64::try_from(v).ok())).collect();
+    /// `sized`: the sizes of the `sizeof`s found so far (a dimension may use one).
+    fn of(specs: &[Spec], ptrs: usize, dims: &[Option<Expr>], sized: &HashMap<Span, u64>) -> Declared {
+        let known = |x: &Expr| operand(x).and_then(|_| sized.get(&x.span)).map(|n| *n as i64);
+        let dims = dims.iter().map(|d| d.as_ref().and_then(|e| const_eval_with(e, &known)).and_then(|v| u64::try_from(v).ok())).collect();
         Declared { words: specs.iter().map(|s| s.word.clone()).collect(), ptrs, dims }
     }
 
@@ -71,7 +73,7 @@ pub fn sizes(unit: &Unit, d: Dialect) -> HashMap<Span, u64> {
             for p in &f.params {
                 if let Some(n) = &p.name {
                     // `int a[]` is a pointer: its dimension is one more pointer level.
-                    let t = Declared::of(&p.specs, p.ptrs.len() + p.dims, &[]);
+                    let t = Declared::of(&p.specs, p.ptrs.len() + p.dims, &[], &r.out);
                     params.insert(n.name.clone(), t);
                 }
             }
@@ -93,10 +95,13 @@ struct Resolver<'a> {
 impl Resolver<'_> {
     fn decl(&mut self, d: &Decl) {
         for x in &d.decls {
+            for e in x.dims.iter().flatten() {
+                self.expr(e);
+            }
             if let Some(i) = &x.init {
                 i.walk(&mut |e| self.note(e));
             }
-            let t = Declared::of(&d.specs, x.ptrs, &x.dims);
+            let t = Declared::of(&d.specs, x.ptrs, &x.dims, &self.out);
             if let Some(s) = self.scopes.last_mut() {
                 s.insert(x.name.name.clone(), t);
             }
@@ -164,7 +169,7 @@ impl Resolver<'_> {
                     return None;
                 }
                 let s = self.types.structs.get(t.words.iter().find_map(|w| struct_of(w))?)?;
-                s.fields.iter().find_map(|f| f.decls.iter().find(|x| x.name.name == m.name).map(|x| Declared::of(&f.specs, x.ptrs, &x.dims)))
+                s.fields.iter().find_map(|f| f.decls.iter().find(|x| x.name.name == m.name).map(|x| Declared::of(&f.specs, x.ptrs, &x.dims, &self.out)))
             }
             _ => None,
         }

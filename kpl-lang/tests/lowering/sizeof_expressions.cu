@@ -13,4 +13,7 @@ __global__ void k(unsigned *out, P *ps, float4 *v) {
   out[2] = sizeof(coeffs) / sizeof(coeffs[0]) + sizeof(v[0]) + sizeof(out);
   out[3] = sizeof(out[i++]) + i;
   out[4] = sizeof(p.c) + 100 * sizeof ps->b + 1000 * sizeof(ps[1].a);
+  int b[sizeof(d) / 2];
+  b[threadIdx.x % 4] = 1;
+  out[5] = sizeof(b) + b[0];
 }
