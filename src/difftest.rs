@@ -56,6 +56,7 @@ pub fn reference(prog: &kpl_semantics::Program, seed: u64, opts: &kpl_semantics:
     const TRIES: u32 = 3;
     const HINT_TRIES: u64 = 16;
     let hints = requires_constants(prog);
+    let pinned = requires_equalities(prog);
     let (mut level, mut tries, mut hinted) = (0usize, 0u32, 0u64);
     for attempt in 0u64.. {
         if level >= BITS.len() {
@@ -65,8 +66,12 @@ pub fn reference(prog: &kpl_semantics::Program, seed: u64, opts: &kpl_semantics:
             }
         }
         let mut inputs = Inputs::from_seed(seed);
+        // Params a `requires` fixes (`p == c`, as `--kernel-args` gives) take their value.
+        for (p, c) in &pinned {
+            inputs.params.insert(p.clone(), *c);
+        }
         if attempt > 0 {
-            for p in &prog.params {
+            for p in prog.params.iter().filter(|p| !pinned.iter().any(|(q, _)| q == *p)) {
                 let h = kpl_lang::rng::mix(seed ^ attempt.wrapping_mul(0x9E37_79B9) ^ kpl_semantics::inputs::fnv1a(p));
                 let v = (h >> 32) as u32;
                 let v = match BITS.get(level) {
@@ -147,6 +152,22 @@ pub fn reference_of(prog: &kpl_semantics::Program, set: &InputSet, opts: &kpl_se
 }
 
 /// The constants in the kernel's `requires` clauses, each with its neighbours.
+/// The params a `requires` clause sets equal to a constant (`p == c` or `c == p`).
+fn requires_equalities(prog: &kpl_semantics::Program) -> Vec<(String, u32)> {
+    use kpl_lang::ast::BinOp;
+    use kpl_semantics::ir::Ex;
+    prog.requires
+        .iter()
+        .filter_map(|(e, _)| match e {
+            Ex::Bin(BinOp::Eq, a, b) => match (&**a, &**b) {
+                (Ex::Param(i), Ex::Const(c)) | (Ex::Const(c), Ex::Param(i)) => Some((prog.params.get(*i as usize)?.clone(), *c)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
 fn requires_constants(prog: &kpl_semantics::Program) -> Vec<u32> {
     use kpl_semantics::ir::Ex;
     fn walk(e: &Ex, out: &mut Vec<u32>) {

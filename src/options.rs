@@ -49,9 +49,10 @@ pub struct LaunchArgs {
     #[arg(long = "invariants-as-candidates")]
     pub invariants_as_candidates: bool,
     /// GPUVerify's `--kernel-args=K,v1,v2,...`: kernel K's scalar parameters have these
-    /// values (decimal or 0x hex, 32 bits), in order.
+    /// values (decimal or 0x hex; 64 bits for a `long` or a struct of 8 bytes, low word
+    /// first), in order.
     #[arg(long = "kernel-args", value_name = "K,V,...", value_parser = parse_kernel_args)]
-    pub kernel_args: Option<(String, Vec<u32>)>,
+    pub kernel_args: Option<(String, Vec<u64>)>,
     /// Not an option: load the kernel that checks this device function on its own
     /// (`--no-inline`).
     #[arg(skip)]
@@ -70,7 +71,7 @@ fn parse_offset(s: &str) -> Result<[u32; 3], String> {
     Ok(out)
 }
 
-fn parse_kernel_args(s: &str) -> Result<(String, Vec<u32>), String> {
+fn parse_kernel_args(s: &str) -> Result<(String, Vec<u64>), String> {
     let mut parts = s.split(',');
     let name = parts.next().map(str::trim).filter(|n| !n.is_empty()).ok_or("expected `KERNEL,V1,V2,...`")?;
     let vals = parts
@@ -78,11 +79,13 @@ fn parse_kernel_args(s: &str) -> Result<(String, Vec<u32>), String> {
             let v = v.trim();
             let n = match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
                 Some(h) => u64::from_str_radix(h, 16).ok(),
-                None => v.parse::<i64>().ok().map(|x| x as u64 & 0xFFFF_FFFF).filter(|_| !v.starts_with('-') || v.parse::<i64>().is_ok_and(|x| x >= i32::MIN as i64)),
+                // A negative decimal is a 32-bit two's complement word.
+                None if v.starts_with('-') => v.parse::<i32>().ok().map(|x| u64::from(x as u32)),
+                None => v.parse::<u64>().ok(),
             };
-            n.and_then(|n| u32::try_from(n).ok()).ok_or_else(|| format!("`{v}` is not a 32-bit value (kpl models every scalar as 32 bits)"))
+            n.ok_or_else(|| format!("`{v}` is not a value of at most 64 bits"))
         })
-        .collect::<Result<Vec<u32>, String>>()?;
+        .collect::<Result<Vec<u64>, String>>()?;
     Ok((name.to_string(), vals))
 }
 

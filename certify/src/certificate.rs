@@ -42,7 +42,7 @@ pub struct KernelSource {
     pub annotations: String,
     /// GPUVerify's `--kernel-args`: the kernel and its scalar params' values.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kernel_args: Option<(String, Vec<u32>)>,
+    pub kernel_args: Option<(String, Vec<u64>)>,
     /// GPUVerify's `--invariants-as-candidates`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub invariants_as_candidates: bool,
@@ -76,7 +76,7 @@ pub struct FrontSettings {
     pub path: String,
     pub kernel: Option<String>,
     pub annotations: kpl_lang::c::annotations::Annotations,
-    pub kernel_args: Option<(String, Vec<u32>)>,
+    pub kernel_args: Option<(String, Vec<u64>)>,
     pub invariants_as_candidates: bool,
     /// GPUVerify's `--global_offset` (OpenCL).
     pub global_offset: Option<[u32; 3]>,

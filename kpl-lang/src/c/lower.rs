@@ -726,7 +726,8 @@ impl<'u> Lower<'u> {
         let assigned = assigned_names(f.body.as_ref());
         let mut copies = Vec::new();
         let mut narrow_copies = Vec::new();
-        let mut scalars: Vec<(String, Span)> = Vec::new();
+        // The words of each scalar or by-value parameter, in order (`--kernel-args`).
+        let mut scalars: Vec<(Vec<String>, Span)> = Vec::new();
         let mut ptr_params = Vec::new();
         for p in &f.params {
             let Some(name) = &p.name else {
@@ -749,6 +750,7 @@ impl<'u> Lower<'u> {
                 // A struct or vector by value: a param per word, an array per pointer field.
                 let copy = assigned.contains(&name.name);
                 let mut leaves = Vec::new();
+                let mut words = Vec::new();
                 let names = self.leaf_names(&base);
                 let paths = self.leaf_paths(&base);
                 for ((leaf, ln), path) in self.leaves(&base).into_iter().zip(names).zip(paths) {
@@ -756,6 +758,7 @@ impl<'u> Lower<'u> {
                     match leaf {
                         LeafTy::Word(ty) => {
                             decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
+                            words.push(kpl.clone());
                             if copy {
                                 let local = self.fresh(&format!("{kpl}_"));
                                 copies.push((local.clone(), kpl, name.span));
@@ -773,6 +776,9 @@ impl<'u> Lower<'u> {
                     }
                 }
                 self.bind(&name.name, Entity::Record { ty: base, leaves });
+                if !words.is_empty() {
+                    scalars.push((words, name.span));
+                }
                 continue;
             }
             let (ty, agg) = base.split();
@@ -807,7 +813,7 @@ impl<'u> Lower<'u> {
                     continue;
                 }
                 decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
-                scalars.push((kpl.clone(), name.span));
+                scalars.push((vec![kpl.clone()], name.span));
                 if let Ty::Narrow { .. } = ty {
                     // A `char` or `short` argument is a word's low bits: a local holds them.
                     let local = self.fresh(&format!("{}_", name.name));
@@ -823,25 +829,32 @@ impl<'u> Lower<'u> {
                 }
             }
         }
-        // GPUVerify's `--kernel-args=K,v1,v2,...`: the scalar params' values, in order.
+        // GPUVerify's `--kernel-args=K,v1,v2,...`: the scalar and by-value params' values, in
+        // order; a value of a parameter of two words (a `long`, a struct of 8 bytes) gives
+        // the low word first.
         if let Some((name, vals)) = &self.o.kernel_args {
-            let long_param = f.params.iter().find(|p| p.ptrs.is_empty() && p.dims == 0 && super::long::long_spec(&p.specs).is_some());
             if *name != f.name.name {
                 self.err(format!("`--kernel-args` names kernel `{name}`, not `{}`", f.name.name), f.name.span);
-            } else if let Some(p) = long_param {
-                self.unsupported("`--kernel-args` for a kernel with a 64-bit parameter (its values are 32-bit words)", p.span);
             } else if vals.len() != scalars.len() {
                 self.err(
                     format!("`--kernel-args` gives {} value(s); `{}` has {} scalar parameter(s)", vals.len(), name, scalars.len()),
                     f.name.span,
                 );
             } else {
-                for ((p, span), v) in scalars.iter().zip(vals) {
-                    let eq = k::Expr::new(
-                        k::ExprKind::Binary(k::BinOp::Eq, Box::new(k::Expr::var(p, *span)), Box::new(k::Expr::num(*v as u64, *span))),
-                        *span,
-                    );
-                    decls.push(k::Decl { kind: DeclKind::Requires(eq), span: *span });
+                for ((words, span), v) in scalars.iter().zip(vals) {
+                    if words.len() > 2 || (words.len() < 2 && *v > u64::from(u32::MAX)) {
+                        let bits = 32 * words.len();
+                        self.err(format!("`--kernel-args` value {v:#x} is for a parameter of {bits} bits (kpl takes values of 32 or 64 bits)"), *span);
+                        continue;
+                    }
+                    for (i, p) in words.iter().enumerate() {
+                        let word = (v >> (32 * i)) & 0xFFFF_FFFF;
+                        let eq = k::Expr::new(
+                            k::ExprKind::Binary(k::BinOp::Eq, Box::new(k::Expr::var(p, *span)), Box::new(k::Expr::num(word, *span))),
+                            *span,
+                        );
+                        decls.push(k::Decl { kind: DeclKind::Requires(eq), span: *span });
+                    }
                 }
             }
         }

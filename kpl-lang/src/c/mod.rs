@@ -66,7 +66,7 @@ pub struct FrontOptions {
     /// GPUVerify's `--no-annotations` / `--only-requires`.
     pub annotations: annotations::Annotations,
     /// GPUVerify's `--kernel-args=K,v1,...`: the kernel and its scalar params' values.
-    pub kernel_args: Option<(String, Vec<u32>)>,
+    pub kernel_args: Option<(String, Vec<u64>)>,
     /// `--warp-sync=N`: `__syncwarp` is then a no-op (warps run in lock step).
     pub warp_sync: Option<u32>,
     /// GPUVerify's `--invariants-as-candidates`: every loop invariant is a candidate.
