@@ -38,7 +38,7 @@ pub fn options(src: &str, dialect: Dialect) -> FrontOptions {
         } else if let Some(v) = a.strip_prefix("--kernel-args=") {
             let mut parts = v.split(',');
             let name = parts.next().unwrap_or("").to_string();
-            let vals = parts.map(|x| u32::from_str_radix(x.trim_start_matches("0x"), 16).unwrap_or(0)).collect();
+            let vals = parts.map(|x| u64::from_str_radix(x.trim_start_matches("0x"), 16).unwrap_or(0)).collect();
             o.kernel_args = Some((name, vals));
         }
     }
