@@ -79,8 +79,8 @@ fn parse_kernel_args(s: &str) -> Result<(String, Vec<u64>), String> {
             let v = v.trim();
             let n = match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
                 Some(h) => u64::from_str_radix(h, 16).ok(),
-                // A negative decimal is a 32-bit two's complement word.
-                None if v.starts_with('-') => v.parse::<i32>().ok().map(|x| u64::from(x as u32)),
+                // A negative decimal is two's complement (a 32-bit parameter takes its low word).
+                None if v.starts_with('-') => v.parse::<i64>().ok().map(|x| x as u64),
                 None => v.parse::<u64>().ok(),
             };
             n.ok_or_else(|| format!("`{v}` is not a value of at most 64 bits"))

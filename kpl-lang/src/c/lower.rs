@@ -842,7 +842,10 @@ impl<'u> Lower<'u> {
                 );
             } else {
                 for ((words, span), v) in scalars.iter().zip(vals) {
-                    if words.len() > 2 || (words.len() < 2 && *v > u64::from(u32::MAX)) {
+                    // A 32-bit parameter takes a value of 32 bits, or a negative one that
+                    // its low word holds (`-3`).
+                    let fits_word = *v <= u64::from(u32::MAX) || (*v as i64) >= i64::from(i32::MIN) && (*v as i64) < 0;
+                    if words.len() > 2 || (words.len() < 2 && !fits_word) {
                         let bits = 32 * words.len();
                         self.err(format!("`--kernel-args` value {v:#x} is for a parameter of {bits} bits (kpl takes values of 32 or 64 bits)"), *span);
                         continue;
