@@ -68,6 +68,12 @@ pub fn run(a: Args) -> Exit {
         warp_sync: a.check.warp_sync,
         progress: std::io::stderr().is_terminal().then_some(crate::progress::steps as fn(u64)),
     };
+    if let (Some(_), Some(span)) = (a.delays, prog.first_warp_collective()) {
+        let d = kpl_lang::Diagnostic::error("`--delays` does not model warp collectives (shuffles, votes) yet", span)
+            .with_help("its executor runs one thread at a time; the plain `kpl run` runs warps in lock step");
+        input::report(&src, &[d]);
+        return Exit::BadInput;
+    }
     let r = sdv::run(&prog, inputs.clone(), &opts);
     crate::progress::clear();
     let schedules = a.delays.map(|k| kpl_semantics::schedules::explore(&prog, &inputs, k, a.max_steps, a.max_schedules.max(1)));

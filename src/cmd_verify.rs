@@ -361,6 +361,10 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
             for p in &parts {
                 for f in &p.report.findings {
                     let l = &p.report.program.labels[f.label];
+                    // GPUVerify has no warp collectives, so no report of their divergence.
+                    if l.kind == LabelKind::Divergence && l.what.starts_with("warp ") {
+                        continue;
+                    }
                     eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, l.span, &f.witness, p.launch, dialect, &p.checked.layouts));
                 }
             }
@@ -512,6 +516,12 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
             }
             d
         }
+        LabelKind::Divergence if l.what.starts_with("warp ") => Diagnostic::error(format!("{status} warp divergence"), span(l.span))
+            .with_label(format!(
+                "{} and {}, one warp: one runs it while the other, which its mask names, does not",
+                ids_text(&w.threads[0], dims),
+                ids_text(&w.threads[1], dims)
+            )),
         LabelKind::Divergence => Diagnostic::error(format!("{status} barrier divergence"), span(l.span)).with_label(format!(
             "reached by {} and {} under different predicates",
             ids_text(&w.threads[0], dims),

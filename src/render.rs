@@ -50,9 +50,10 @@ pub fn defect_json(src: &str, d: &Defect) -> Value {
             "kind": "race", "race": kind.name(), "scope": scope.name(), "array": array, "index": index,
             "accesses": accesses.iter().map(|a| access_json(src, a)).collect::<Vec<_>>(),
         }),
-        Defect::Divergence { span, enabled, disabled } => {
+        Defect::Divergence { span, enabled, disabled, warp } => {
             let (line, col) = pos_json(src, *span);
             let mut v = json!({ "kind": "divergence", "line": line, "col": col,
+                    "at": if *warp { "warp collective" } else { "barrier" },
                     "threads": [ { "thread": thread_json(enabled), "enabled": true },
                                  { "thread": thread_json(disabled), "enabled": false } ] });
             add_file(&mut v, src, span.start);
@@ -107,13 +108,20 @@ pub fn defect_diagnostic(d: &Defect, n: usize, layouts: &Layouts) -> kpl_lang::D
                 .with_label(label(b))
                 .with_secondary(a.span, label(a))
         }
-        Defect::Divergence { span, enabled, disabled } => Diagnostic::error("barrier divergence", *span)
+        Defect::Divergence { span, enabled, disabled, warp: false } => Diagnostic::error("barrier divergence", *span)
             .with_label(format!(
                 "reached by {} while {} is disabled",
                 thread_text(enabled, n),
                 thread_text(disabled, n)
             ))
             .with_help("every thread of a group must reach the same barrier, under a uniform predicate"),
+        Defect::Divergence { span, enabled, disabled, warp: true } => Diagnostic::error("warp divergence", *span)
+            .with_label(format!(
+                "reached by {} while {}, which its mask names, is disabled",
+                thread_text(enabled, n),
+                thread_text(disabled, n)
+            ))
+            .with_help("every lane a warp collective's mask names must run it too"),
         Defect::Assertion { span, thread, invariant_of } => {
             let mut d = Diagnostic::error(
                 if invariant_of.is_some() { "loop invariant does not hold" } else { "assertion failure" },

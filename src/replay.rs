@@ -69,7 +69,7 @@ pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &Repl
             w.index = Some(*index);
             w.logged = Some((other.span.start, other.span.end));
         }
-        (LabelKind::Divergence, Defect::Divergence { span, enabled, disabled }) if at(*span) => {
+        (LabelKind::Divergence, Defect::Divergence { span, enabled, disabled, .. }) if at(*span) => {
             w.threads = [ids(enabled), ids(disabled)];
             w.same_group = true;
         }

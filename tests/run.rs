@@ -91,3 +91,31 @@ fn trace_and_max_steps() {
     assert_eq!(o.code, 2);
     assert!(o.stdout.contains("\"timeout\""));
 }
+
+#[test]
+fn warp_collectives_run_in_lock_step_and_are_refused_where_threads_run_alone() {
+    // The shuffle sums reach lane 0 of each warp: out = the four 32-element sums.
+    let k = root().join("tests/kernels/warp_shuffle_sum.kpl");
+    let o = kpl(&["run", "--json", "--seed", "3", s(&k)]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let inp: Vec<u64> = v["memory"]["inp"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+    let sums: Vec<u64> = inp.chunks(32).map(|c| c.iter().sum::<u64>() % (1 << 32)).collect();
+    assert_eq!(v["memory"]["out"], serde_json::json!(sums));
+    // A lane of the mask that does not run the vote: warp divergence, in the JSON too.
+    let d = root().join("tests/kernels/warp_vote_divergence.kpl");
+    let o = kpl(&["run", "--json", s(&d)]);
+    assert_eq!(o.code, 1);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["defect"]["kind"], "divergence", "{}", o.stdout);
+    assert_eq!(v["defect"]["at"], "warp collective", "{}", o.stdout);
+    let o = kpl(&["run", s(&d)]);
+    assert!(o.stderr.contains("warp divergence"), "{}", o.stderr);
+    // The executors that run one thread at a time refuse them, pointing at the collective.
+    let o = kpl(&["run", "--delays", "1", s(&k)]);
+    assert_eq!(o.code, 3);
+    assert!(o.stderr.contains("warp_shuffle_sum.kpl:15:"), "{}", o.stderr);
+    let o = kpl(&["testgen", s(&k)]);
+    assert_eq!(o.code, 3);
+    assert!(o.stderr.contains("does not model warp collectives"), "{}", o.stderr);
+}

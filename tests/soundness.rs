@@ -16,6 +16,28 @@ enum Mutation {
     RemoveBarrier,
     ShiftIndex,
     DropGuard,
+    /// A warp collective (the operation and mask chosen by the number) under `lid.x != K`,
+    /// at the top of a branch (or of `main`): divergent when the mask names lane K.
+    AddWarp(u64),
+}
+
+/// `if lid.x != K { local wcN := warp OP(...); }` for the mutation number `n`.
+fn warp_collective(n: u64) -> Stmt {
+    let sp = kpl_lang::Span::DUMMY;
+    let op = WarpOp::ALL[(n % 8) as usize];
+    let mask = Expr::num([0xffff_ffff, 0xf, 0x5555_5555][(n / 8 % 3) as usize], sp);
+    let lid = Expr::new(ExprKind::Special(Special::Lid, Axis::X, false), sp);
+    let args = match op.arity() {
+        4 => vec![mask, lid, Expr::num(n % 5, sp), Expr::num([0, 4, 32][(n % 3) as usize], sp)],
+        2 => vec![mask, Expr::new(ExprKind::Binary(BinOp::Rem, Box::new(lid), Box::new(Expr::num(2, sp))), sp)],
+        _ => vec![],
+    };
+    let dest = Ident { name: format!("wc{n}"), span: sp };
+    let w = Warp { dest: Some(dest), declare: true, op: Ident { name: op.name().into(), span: sp }, args };
+    let lid = Expr::new(ExprKind::Special(Special::Lid, Axis::X, false), sp);
+    let skip = Expr::new(ExprKind::Binary(BinOp::Ne, Box::new(lid), Box::new(Expr::num(n / 24 % 4, sp))), sp);
+    let body = Block { stmts: vec![Stmt { kind: StmtKind::Warp(w), span: sp }], span: sp };
+    Stmt { kind: StmtKind::If(skip, body, None), span: sp }
 }
 
 /// Apply `m` to the `nth` statement it applies to (in source order); false if none.
@@ -24,10 +46,14 @@ fn mutate(b: &mut Block, m: Mutation, nth: &mut usize) -> bool {
     while i < b.stmts.len() {
         let hit = match (&b.stmts[i].kind, m) {
             (StmtKind::Barrier(_), Mutation::RemoveBarrier) | (StmtKind::Store(..), Mutation::ShiftIndex) => true,
-            (StmtKind::If(..), Mutation::DropGuard) => true,
+            (StmtKind::If(..), Mutation::DropGuard | Mutation::AddWarp(_)) => true,
             _ => false,
         };
         if hit && *nth == 0 {
+            if let (StmtKind::If(_, t, _), Mutation::AddWarp(n)) = (&mut b.stmts[i].kind, m) {
+                t.stmts.insert(0, warp_collective(n));
+                return true;
+            }
             let s = b.stmts.remove(i);
             match (s.kind, m) {
                 (StmtKind::Store(a, idx, e), _) => {
@@ -82,7 +108,14 @@ fn mutant(k: &Kernel, m: Mutation, nth: usize) -> Option<Kernel> {
             return Some(k);
         }
     }
-    mutate(&mut k.main, m, &mut n).then_some(k)
+    if mutate(&mut k.main, m, &mut n) {
+        return Some(k);
+    }
+    if let Mutation::AddWarp(n) = m {
+        k.main.stmts.insert(0, warp_collective(n));
+        return Some(k);
+    }
+    None
 }
 
 /// Mutants of the generated kernels of `seeds`, run and verified with the warp size
@@ -94,7 +127,8 @@ fn cross_check(seeds: std::ops::Range<u64>, warp: impl Fn(u64) -> Option<u32>, k
     for seed in seeds {
         let base = generate(seed);
         let warp_sync = warp(seed);
-        for (j, m) in [Mutation::RemoveBarrier, Mutation::ShiftIndex, Mutation::DropGuard].into_iter().enumerate() {
+        let mutations = [Mutation::RemoveBarrier, Mutation::ShiftIndex, Mutation::DropGuard, Mutation::AddWarp(seed)];
+        for (j, m) in mutations.into_iter().enumerate() {
             let Some(k) = mutant(&base, m, (seed as usize + j) % 3) else { continue };
             let text = print_kernel(&k);
             let Ok(c) = check_kpl(&text) else { continue };

@@ -108,8 +108,11 @@ pub fn emit(core: &Kernel, launch: Launch, t: Target, local_sizes: &dyn Fn(&str)
             _ => {}
         }
     }
-    if has_havoc(&core.main.stmts) || core.procs.iter().any(|p| has_havoc(&p.body.stmts)) {
+    if kernel_has(core, &|k| matches!(k, StmtKind::Havoc(_))) {
         return Err("the kernel has arbitrary values (`havoc`: indeterminate C values, calls of functions without a body), which a device run cannot reproduce".into());
+    }
+    if t == Target::OpenCl && kernel_has(core, &|k| matches!(k, StmtKind::Warp(_))) {
+        return Err("the kernel has warp collectives (shuffles, votes), which OpenCL 1.2 does not have".into());
     }
     if t == Target::Cuda && arrays.iter().any(|(_, sh, sz)| *sh && sz.is_none()) {
         return Err("CUDA code needs every shared array's size (`shared A[*]` is OpenCL's `__local` pointer)".into());
@@ -125,21 +128,28 @@ pub fn emit(core: &Kernel, launch: Launch, t: Target, local_sizes: &dyn Fn(&str)
     Ok(Emitted { source: e.out, name, args })
 }
 
-/// Does a statement list (at any depth) contain a `havoc`?
-fn has_havoc(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Havoc(_) => true,
-        StmtKind::If(_, t, e) => {
-            has_havoc(&t.stmts)
-                || match e.as_deref() {
-                    Some(Else::Block(b)) => has_havoc(&b.stmts),
-                    Some(Else::If(s)) => has_havoc(std::slice::from_ref(s)),
-                    None => false,
+/// Does a statement list (at any depth) contain a statement `f` picks?
+fn has_stmt(stmts: &[Stmt], f: &dyn Fn(&StmtKind) -> bool) -> bool {
+    stmts.iter().any(|s| {
+        f(&s.kind)
+            || match &s.kind {
+                StmtKind::If(_, t, e) => {
+                    has_stmt(&t.stmts, f)
+                        || match e.as_deref() {
+                            Some(Else::Block(b)) => has_stmt(&b.stmts, f),
+                            Some(Else::If(s)) => has_stmt(std::slice::from_ref(s), f),
+                            None => false,
+                        }
                 }
-        }
-        StmtKind::While { body, .. } => has_havoc(&body.stmts),
-        _ => false,
+                StmtKind::While { body, .. } => has_stmt(&body.stmts, f),
+                _ => false,
+            }
     })
+}
+
+/// Does the kernel (its procedures too) contain a statement `f` picks?
+fn kernel_has(core: &Kernel, f: &dyn Fn(&StmtKind) -> bool) -> bool {
+    has_stmt(&core.main.stmts, f) || core.procs.iter().any(|p| has_stmt(&p.body.stmts, f))
 }
 
 impl Em<'_> {
@@ -268,6 +278,23 @@ impl Em<'_> {
 
     /// An atomic as an expression giving the old value: the device's own atomic where it
     /// has KPL's meaning, else a compare-and-swap loop (`kpl_atomic_cas_loop`).
+    /// A warp collective as CUDA's intrinsic (`emit` refuses them for OpenCL). A shuffle's
+    /// width of 0 or past the warp is the whole warp, as in KPL.
+    fn warp(&self, w: &Warp) -> String {
+        let a: Vec<String> = w.args.iter().map(|e| self.expr(e)).collect();
+        let width = |x: &str| format!("(int)(({x}) == 0u || ({x}) > 32u ? 32u : ({x}))");
+        match w.operation() {
+            WarpOp::Shfl => format!("__shfl_sync({}, {}, (int)({}), {})", a[0], a[1], a[2], width(&a[3])),
+            WarpOp::ShflUp => format!("__shfl_up_sync({}, {}, {}, {})", a[0], a[1], a[2], width(&a[3])),
+            WarpOp::ShflDown => format!("__shfl_down_sync({}, {}, {}, {})", a[0], a[1], a[2], width(&a[3])),
+            WarpOp::ShflXor => format!("__shfl_xor_sync({}, {}, (int)({}), {})", a[0], a[1], a[2], width(&a[3])),
+            WarpOp::Any => format!("(__any_sync({}, ({}) != 0u) ? 1u : 0u)", a[0], a[1]),
+            WarpOp::All => format!("(__all_sync({}, ({}) != 0u) ? 1u : 0u)", a[0], a[1]),
+            WarpOp::Ballot => format!("(uint)__ballot_sync({}, ({}) != 0u)", a[0], a[1]),
+            WarpOp::Active => "(uint)__activemask()".into(),
+        }
+    }
+
     fn atomic(&self, at: &Atomic) -> String {
         use AtomicOp::*;
         let elem = format!("a_{}[{}]", at.array.name, self.expr(&at.index));
@@ -342,6 +369,14 @@ impl Em<'_> {
             StmtKind::Atomic(at) => {
                 let call = self.atomic(at);
                 let _ = match (&at.dest, at.declare) {
+                    (Some(x), true) => writeln!(self.out, "{pad}uint v_{} = {call};", x.name),
+                    (Some(x), false) => writeln!(self.out, "{pad}v_{} = {call};", x.name),
+                    (None, _) => writeln!(self.out, "{pad}(void){call};"),
+                };
+            }
+            StmtKind::Warp(w) => {
+                let call = self.warp(w);
+                let _ = match (&w.dest, w.declare) {
                     (Some(x), true) => writeln!(self.out, "{pad}uint v_{} = {call};", x.name),
                     (Some(x), false) => writeln!(self.out, "{pad}v_{} = {call};", x.name),
                     (None, _) => writeln!(self.out, "{pad}(void){call};"),

@@ -56,6 +56,7 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
                 Some((s.span, "the Isabelle export does not model barrier invariants yet"))
             }
             StmtKind::Atomic(_) => Some((s.span, "the Isabelle export does not model atomics yet")),
+            StmtKind::Warp(_) => Some((s.span, "the Isabelle export does not model warp collectives yet")),
             StmtKind::Havoc(_) => Some((s.span, "the Isabelle export does not model `havoc` (arbitrary values) yet")),
             StmtKind::Assert(_, true) => Some((s.span, "the Isabelle export does not model `global assert` (checked by disabled threads too) yet")),
             StmtKind::Assert(e, _) | StmtKind::Assume(e) if two_thread(e) => {
@@ -245,9 +246,9 @@ impl Printer {
                 let a = args.iter().map(|x| self.expr(x)).collect();
                 format!("(SCall {} {})", string_lit(&f.name), list(a))
             }
-            // `unsupported` keeps other fences, and atomics, out of the export.
+            // `unsupported` keeps other fences, atomics and warp collectives out of the export.
             StmtKind::Barrier(_) => "SBarrier".into(),
-            StmtKind::Atomic(_) | StmtKind::Havoc(_) => "SSkip".into(),
+            StmtKind::Atomic(_) | StmtKind::Havoc(_) | StmtKind::Warp(_) => "SSkip".into(),
             StmtKind::Break => "SBreak".into(),
             StmtKind::Continue => "SContinue".into(),
             StmtKind::Return => "SReturn".into(),

@@ -83,6 +83,8 @@ pub enum StmtKind {
     Barrier(Fence),
     /// `x := atomic add(A[i], v);` (or `local x := ...`, or no destination).
     Atomic(Atomic),
+    /// `x := warp shfl_down(mask, v, d, w);`: a collective of the threads of one warp.
+    Warp(Warp),
     Break,
     Continue,
     Return,
@@ -182,6 +184,76 @@ impl Atomic {
     /// The operation (the checker has made sure the name is one).
     pub fn operation(&self) -> AtomicOp {
         AtomicOp::from_name(&self.op.name).unwrap_or(AtomicOp::Add)
+    }
+}
+
+/// A warp collective: the old-style lock-step exchange between the threads of one warp
+/// (`warp` consecutive linear local ids of a group: 32, or `--warp-sync=N`'s N). Each
+/// thread that runs it names in `mask` (its first operand, except for `active`) the lanes
+/// that must run it with it; one of them that exists and does not run it is warp
+/// divergence. The result goes to `dest` (every operation gives one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warp {
+    pub dest: Option<Ident>,
+    /// `local x := warp ...`: `dest` is a new local.
+    pub declare: bool,
+    pub op: Ident,
+    pub args: Vec<Expr>,
+}
+
+/// The warp collectives: `shfl(mask, v, lane, width)` (CUDA's `__shfl_sync`), `shfl_up`,
+/// `shfl_down`, `shfl_xor` (the same operands, the third a delta or a lane mask), `any`,
+/// `all`, `ballot` (`(mask, p)`, CUDA's votes) and `active()` (the lanes running it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WarpOp {
+    Shfl,
+    ShflUp,
+    ShflDown,
+    ShflXor,
+    Any,
+    All,
+    Ballot,
+    Active,
+}
+
+impl WarpOp {
+    pub const ALL: [WarpOp; 8] =
+        [WarpOp::Shfl, WarpOp::ShflUp, WarpOp::ShflDown, WarpOp::ShflXor, WarpOp::Any, WarpOp::All, WarpOp::Ballot, WarpOp::Active];
+    pub fn name(self) -> &'static str {
+        use WarpOp::*;
+        match self {
+            Shfl => "shfl",
+            ShflUp => "shfl_up",
+            ShflDown => "shfl_down",
+            ShflXor => "shfl_xor",
+            Any => "any",
+            All => "all",
+            Ballot => "ballot",
+            Active => "active",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<WarpOp> {
+        WarpOp::ALL.into_iter().find(|o| o.name() == s)
+    }
+    /// How many operands it takes (the mask included).
+    pub fn arity(self) -> usize {
+        use WarpOp::*;
+        match self {
+            Shfl | ShflUp | ShflDown | ShflXor => 4,
+            Any | All | Ballot => 2,
+            Active => 0,
+        }
+    }
+    /// Whether its first operand is a mask of lanes that must all run it.
+    pub fn has_mask(self) -> bool {
+        self != WarpOp::Active
+    }
+}
+
+impl Warp {
+    /// The operation (the checker has made sure the name is one).
+    pub fn operation(&self) -> WarpOp {
+        WarpOp::from_name(&self.op.name).unwrap_or(WarpOp::Active)
     }
 }
 

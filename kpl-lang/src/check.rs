@@ -319,11 +319,24 @@ impl Checker {
                     )),
                     Some(_) => {}
                 }
-                match (&a.dest, a.declare) {
-                    (Some(x), true) => self.declare_local(x, "local"),
-                    (Some(x), false) => self.assign_target(x),
-                    (None, _) => {}
+                self.result_dest(&a.dest, a.declare);
+            }
+            StmtKind::Warp(w) => {
+                for e in &w.args {
+                    self.expr(e);
                 }
+                match WarpOp::from_name(&w.op.name) {
+                    None => self.err(
+                        Diagnostic::error(format!("`{}` is not a warp collective", w.op.name), w.op.span)
+                            .with_help(format!("the warp collectives are {}", WarpOp::ALL.map(|o| o.name()).join(", "))),
+                    ),
+                    Some(op) if op.arity() != w.args.len() => self.err(Diagnostic::error(
+                        format!("warp `{}` takes {} operand{}", op.name(), op.arity(), plural(op.arity())),
+                        s.span,
+                    )),
+                    Some(_) => {}
+                }
+                self.result_dest(&w.dest, w.declare);
             }
             StmtKind::Barrier(f) => {
                 self.expr(&f.shared);
@@ -359,6 +372,15 @@ impl Checker {
                 Diagnostic::error("a barrier invariant's instantiations must be all single ids or all pairs", inv.span)
                     .with_help("`for a, b` instantiates a unary invariant; `for (a, b), (c, d)` a binary one"),
             );
+        }
+    }
+
+    /// The destination of an atomic or a warp collective: a new local, or an assigned one.
+    fn result_dest(&mut self, dest: &Option<Ident>, declare: bool) {
+        match (dest, declare) {
+            (Some(x), true) => self.declare_local(x, "local"),
+            (Some(x), false) => self.assign_target(x),
+            (None, _) => {}
         }
     }
 

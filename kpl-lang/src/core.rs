@@ -57,6 +57,7 @@ pub fn is_core(k: &Kernel) -> bool {
             StmtKind::Assert(e, _) | StmtKind::Assume(e) => !e.has_reads(),
             StmtKind::Barrier(f) => !f.shared.has_reads() && !f.global.has_reads(),
             StmtKind::Atomic(a) => !a.index.has_reads() && a.args.iter().all(|e| !e.has_reads()),
+            StmtKind::Warp(w) => w.args.iter().all(|e| !e.has_reads()),
             _ => true,
         }
     }
@@ -179,6 +180,7 @@ impl Desugar {
                 let args = a.args.iter().map(|e| self.hoist(e, out)).collect();
                 StmtKind::Atomic(Atomic { index, args, ..a.clone() })
             }
+            StmtKind::Warp(w) => StmtKind::Warp(Warp { args: w.args.iter().map(|e| self.hoist(e, out)).collect(), ..w.clone() }),
             StmtKind::Barrier(f) => {
                 let shared = self.hoist(&f.shared, out);
                 let global = self.hoist(&f.global, out);
@@ -281,6 +283,12 @@ fn stmt_names(s: &Stmt, used: &mut HashSet<String>) {
             }
             expr_names(&a.index, used);
             a.args.iter().for_each(|e| expr_names(e, used));
+        }
+        StmtKind::Warp(w) => {
+            if let Some(x) = &w.dest {
+                used.insert(x.name.clone());
+            }
+            w.args.iter().for_each(|e| expr_names(e, used));
         }
         _ => {}
     }
@@ -388,6 +396,13 @@ impl StripSpans {
                 self.id(&mut a.array);
                 self.expr(&mut a.index);
                 a.args.iter_mut().for_each(|e| self.expr(e));
+            }
+            StmtKind::Warp(w) => {
+                if let Some(x) = &mut w.dest {
+                    self.id(x);
+                }
+                self.id(&mut w.op);
+                w.args.iter_mut().for_each(|e| self.expr(e));
             }
             _ => {}
         }

@@ -93,6 +93,7 @@ impl Nested for Stmt {
                 out.push(&a.index);
                 out.extend(a.args.iter().map(|e| e as &dyn Nested));
             }
+            StmtKind::Warp(w) => out.extend(w.args.iter().map(|e| e as &dyn Nested)),
             _ => {}
         }
     }

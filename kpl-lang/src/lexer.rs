@@ -45,6 +45,8 @@ pub enum Tok<'a> {
     Barrier,
     #[token("atomic")]
     Atomic,
+    #[token("warp")]
+    Warp,
     #[token("break")]
     Break,
     #[token("continue")]
@@ -187,6 +189,7 @@ pub fn token_text(t: &Tok) -> &'static str {
         Candidate => "candidate",
         Barrier => "barrier",
         Atomic => "atomic",
+        Warp => "warp",
         Break => "break",
         Continue => "continue",
         Return => "return",

@@ -239,3 +239,36 @@ mod tests {
         assert_eq!(sdiv(-7i32 as u32, 2) as i32, -3);
     }
 }
+
+/// The segment width a shuffle works in: `width`, or the warp's `warp` lanes when `width`
+/// is 0 or wider than the warp.
+pub fn shuffle_width(width: u32, warp: u32) -> u32 {
+    if width == 0 || width > warp {
+        warp
+    } else {
+        width
+    }
+}
+
+/// The lane a shuffle of thread lane `lane` reads from (CUDA's `__shfl*_sync`, in segments
+/// of `width` lanes): `shfl` the operand's lane within the reader's segment; `shfl_up` and
+/// `shfl_down` the lane `delta` below or above when it is in the segment, else the reader's
+/// own; `shfl_xor` `lane ^ m` unless that is past the reader's segment (then its own).
+pub fn shuffle_source(op: crate::ast::WarpOp, lane: u32, operand: u32, width: u32, warp: u32) -> u32 {
+    use crate::ast::WarpOp::*;
+    let w = shuffle_width(width, warp);
+    let pos = lane % w;
+    let seg = lane - pos;
+    match op {
+        Shfl => seg + operand % w,
+        ShflUp if pos >= operand => lane - operand,
+        ShflDown if operand < w - pos => lane + operand,
+        ShflXor if (lane ^ operand) < seg + w => lane ^ operand,
+        _ => lane,
+    }
+}
+
+/// Whether lane `lane` is named in a warp mask (lanes past 31 never are).
+pub fn in_mask(mask: u32, lane: u32) -> bool {
+    lane < 32 && (mask >> lane) & 1 == 1
+}

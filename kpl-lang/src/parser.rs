@@ -153,7 +153,7 @@ fn hint_for(d: Diagnostic, t: &Tok, expected: &[String]) -> Diagnostic {
             d.with_help("declarations come first, then procs, then `main`")
         }
         Tok::Proc if exp("main") => d.with_help("procs come before `main`"),
-        Tok::Ident(_) | Tok::Local | Tok::If | Tok::While | Tok::Barrier | Tok::Atomic | Tok::Break | Tok::Continue
+        Tok::Ident(_) | Tok::Local | Tok::If | Tok::While | Tok::Barrier | Tok::Atomic | Tok::Warp | Tok::Break | Tok::Continue
         | Tok::Return | Tok::Assert | Tok::Assume | Tok::Havoc | Tok::RBrace
             if exp(";") =>
         {

@@ -233,6 +233,14 @@ impl Printer<'_> {
                     .append(RcDoc::text(");"))
                     .group()
             }
+            StmtKind::Warp(w) => {
+                let dest = match (&w.dest, w.declare) {
+                    (Some(x), true) => format!("local {} := ", x.name),
+                    (Some(x), false) => format!("{} := ", x.name),
+                    (None, _) => String::new(),
+                };
+                RcDoc::text(format!("{dest}warp {}(", w.op.name)).append(args_doc(&w.args)).append(RcDoc::text(");")).group()
+            }
             StmtKind::Break => RcDoc::text("break;"),
             StmtKind::Continue => RcDoc::text("continue;"),
             StmtKind::Return => RcDoc::text("return;"),

@@ -113,6 +113,8 @@ pub(crate) struct Builder<'k> {
     pub(crate) enabled: Option<Pair>,
     /// Warp-synchronous mode: the pair is two threads of one warp.
     pub(crate) same_warp: Option<Expr>,
+    /// Kernels with warp collectives: the pair is two threads of one warp (any mode).
+    pub(crate) warp_mates: Option<Expr>,
     /// Per array read by a barrier invariant: an index thread 1 has not accessed since the
     /// last barrier (`barrier_invariants.rs`).
     pub(crate) not_accessed: Vec<Option<[VarId; 2]>>,
@@ -164,6 +166,7 @@ pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
         barrier_loops: 0,
         linear: [Expr::Word(0), Expr::Word(0)],
         same_warp: None,
+        warp_mates: None,
         enabled: None,
         not_accessed: Vec::new(),
         observes_disabled: core.observes_disabled(),
@@ -290,6 +293,9 @@ impl<'k> Builder<'k> {
             let v = self.var("same_warp", Sort::Bool);
             self.assign(v, same);
             self.same_warp = Some(Expr::Var(v));
+        }
+        if crate::warp_collectives::has_warp_collectives(self.kernel) {
+            self.warp_prelude();
         }
         for d in &self.kernel.decls {
             if let ast::DeclKind::Param(x) = &d.kind {
@@ -485,7 +491,7 @@ impl<'k> Builder<'k> {
         }
     }
 
-    fn pair_of(&self, e: &ast::Expr) -> Pair {
+    pub(crate) fn pair_of(&self, e: &ast::Expr) -> Pair {
         [self.expr(e, 0), self.expr(e, 1)]
     }
 
@@ -582,22 +588,11 @@ impl<'k> Builder<'k> {
             StmtKind::Store(a, i, e) => self.write(a, i, e, s.span, &p),
             StmtKind::Atomic(at) => {
                 let olds = self.atomic(at, s.span, &p);
-                match (&at.dest, at.declare) {
-                    (Some(x), true) => {
-                        let v = self.declare(&x.name);
-                        let [a, b] = olds;
-                        self.assign(v[0], a);
-                        self.assign(v[1], b);
-                    }
-                    (Some(x), false) => {
-                        let Some(v) = self.lookup(&x.name) else { return };
-                        for (t, val) in olds.into_iter().enumerate() {
-                            let e = Expr::ite(p[t].clone(), val, Expr::Var(v[t]));
-                            self.assign(v[t], e);
-                        }
-                    }
-                    (None, _) => {}
-                }
+                self.result(&at.dest, at.declare, olds, &p);
+            }
+            StmtKind::Warp(w) => {
+                let vals = self.warp(w, s.span, &p);
+                self.result(&w.dest, w.declare, vals, &p);
             }
             StmtKind::If(c, t, e) => {
                 let c = self.cond_pair(c);
@@ -844,6 +839,27 @@ impl<'k> Builder<'k> {
         if let Some(c) = self.copies[k] {
             let upd = Expr::store(Expr::Var(c[1]), idx[1].clone(), val[1].clone());
             self.assign(c[1], Expr::ite(p[1].clone(), upd, Expr::Var(c[1])));
+        }
+    }
+
+    /// A statement's result into its destination (a new local, or an assignment where the
+    /// thread runs).
+    fn result(&mut self, dest: &Option<ast::Ident>, declare: bool, vals: Pair, p: &Pair) {
+        match (dest, declare) {
+            (Some(x), true) => {
+                let v = self.declare(&x.name);
+                let [a, b] = vals;
+                self.assign(v[0], a);
+                self.assign(v[1], b);
+            }
+            (Some(x), false) => {
+                let Some(v) = self.lookup(&x.name) else { return };
+                for (t, val) in vals.into_iter().enumerate() {
+                    let e = Expr::ite(p[t].clone(), val, Expr::Var(v[t]));
+                    self.assign(v[t], e);
+                }
+            }
+            (None, _) => {}
         }
     }
 

@@ -373,6 +373,7 @@ pub(crate) fn generate(
     let mut cands: Vec<(Expr, &'static str)> = Vec::new();
     let multi_group = b.num_groups() > 1;
     let sg = b.same_group.clone();
+    let mates = b.warp_mates.clone();
     // Equal in the two threads (of a group); what the uniformity analysis finds so is
     // kept with `--no-infer` too.
     let mut derived: Vec<Expr> = Vec::new();
@@ -388,6 +389,11 @@ pub(crate) fn generate(
         }
         if multi_group {
             cands.push((in_group, "uniform in a group"));
+        }
+        // Kernels with warp collectives: equal in two threads of one warp (a loop around a
+        // shuffle under a branch on the warp's number).
+        if let Some(m) = &mates {
+            cands.push((Expr::implies(m.clone(), Expr::eq(Expr::Var(pair[0]), Expr::Var(pair[1]))), "uniform in a warp"));
         }
     };
     let loop_level = b.uniformity.loop_level(b.prog.loops[loop_id].span);

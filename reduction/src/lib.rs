@@ -16,6 +16,7 @@ pub mod perf_checks;
 pub mod seq;
 pub mod taint;
 mod uniformity;
+mod warp_collectives;
 
 pub use ast_to_seq::{reduce, AbstractionChoice, Config};
 pub use seq::Program;

@@ -111,6 +111,11 @@ impl Uniformity {
                     self.raise_var(&d.name, Level::Varying);
                 }
             }
+            StmtKind::Warp(w) => {
+                if let Some(d) = &w.dest {
+                    self.raise_var(&d.name, Level::Varying);
+                }
+            }
             StmtKind::If(c, t, e) => {
                 let inner = ctl.max(self.expr(c));
                 self.block(k, t, inner);

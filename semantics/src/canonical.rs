@@ -71,6 +71,13 @@ impl Flat {
             StKind::Atomic { op, slot, array, index, args } => {
                 self.emit(Ins::Atomic(*op, *slot, *array, index.clone(), args.clone(), s.id));
             }
+            // Its callers refuse programs with warp collectives (`first_warp_collective`):
+            // a collective needs the warp's threads in lock step, and here each runs alone.
+            StKind::Warp { slot, .. } => {
+                if let Some(slot) = slot {
+                    self.emit(Ins::Havoc(*slot, s.id));
+                }
+            }
             StKind::If { cond, then, els, .. } => {
                 let jz = self.emit(Ins::Jz(cond.clone(), 0));
                 self.block(p, then);
@@ -302,7 +309,7 @@ pub fn run_scheduled(prog: &Program, inputs: &Inputs, max_steps: u64, sched: Opt
                     let t = |li: usize| crate::report::ThreadId { group: gid, local: split(li as u32, l.threads) };
                     let en = at.iter().position(|s| s.is_some()).unwrap_or(0);
                     let dis = at.iter().position(|s| *s != at[en]).unwrap_or(0);
-                    return Outcome::Defect(crate::report::Defect::Divergence { span, enabled: t(en), disabled: t(dis) });
+                    return Outcome::Defect(crate::report::Defect::Divergence { span, enabled: t(en), disabled: t(dis), warp: false });
                 }
                 for (pc, _, _) in threads.iter_mut() {
                     *pc += 1;

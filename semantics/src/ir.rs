@@ -1,7 +1,7 @@
 //! The interpreter's program form: the core KPL AST with names resolved to slots (locals),
 //! indices (params, arrays, procs) and statement ids (for spans in reports and traces).
 
-use kpl_lang::ast::{self, AtomicOp, Axis, BinOp, Builtin, ExprKind, Special, StmtKind, UnOp};
+use kpl_lang::ast::{self, AtomicOp, Axis, WarpOp, BinOp, Builtin, ExprKind, Special, StmtKind, UnOp};
 use kpl_lang::{Launch, Span};
 use std::collections::HashMap;
 
@@ -79,6 +79,8 @@ pub enum StKind {
     /// `x := atomic op(A[i], args)`: `slot` receives the old value (`fresh` when the
     /// statement declares it).
     Atomic { op: AtomicOp, slot: Option<u32>, array: u32, index: Ex, args: Vec<Ex> },
+    /// `x := warp op(args)`: a warp collective; `slot` receives its result.
+    Warp { op: WarpOp, slot: Option<u32>, args: Vec<Ex> },
     /// A barrier with its fence (per thread, whether it orders shared and global memory)
     /// and its barrier invariants (each with its statement id and whether it is binary).
     Barrier { shared: Ex, global: Ex, invariants: Vec<(Ex, u32, bool)> },
@@ -159,15 +161,41 @@ impl Program {
 
     /// Does any statement of the kernel (its procedures too) perform an atomic?
     pub fn has_atomics(&self) -> bool {
-        fn any(body: &[St]) -> bool {
-            body.iter().any(|s| match &s.kind {
-                StKind::Atomic { .. } => true,
-                StKind::If { then, els, .. } => any(then) || any(els),
-                StKind::While { body, .. } => any(body),
-                _ => false,
+        self.any_stmt(&|k| matches!(k, StKind::Atomic { .. }))
+    }
+
+    /// Does any statement of the kernel (its procedures too) perform a warp collective?
+    pub fn has_warp_collectives(&self) -> bool {
+        self.any_stmt(&|k| matches!(k, StKind::Warp { .. }))
+    }
+
+    /// The place of the first warp collective, for the executors that cannot run one.
+    pub fn first_warp_collective(&self) -> Option<kpl_lang::Span> {
+        fn find(body: &[St]) -> Option<u32> {
+            body.iter().find_map(|s| match &s.kind {
+                StKind::Warp { .. } => Some(s.id),
+                StKind::If { then, els, .. } => find(then).or_else(|| find(els)),
+                StKind::While { body, .. } => find(body),
+                _ => None,
             })
         }
-        any(&self.main) || self.procs.iter().any(|p| any(&p.body))
+        let id = find(&self.main).or_else(|| self.procs.iter().find_map(|p| find(&p.body)))?;
+        Some(self.stmts[id as usize].span)
+    }
+
+    /// Does any statement, at any depth, satisfy `f`?
+    pub fn any_stmt(&self, f: &dyn Fn(&StKind) -> bool) -> bool {
+        fn any(body: &[St], f: &dyn Fn(&StKind) -> bool) -> bool {
+            body.iter().any(|s| {
+                f(&s.kind)
+                    || match &s.kind {
+                        StKind::If { then, els, .. } => any(then, f) || any(els, f),
+                        StKind::While { body, .. } => any(body, f),
+                        _ => false,
+                    }
+            })
+        }
+        any(&self.main, f) || self.procs.iter().any(|p| any(&p.body, f))
     }
 }
 
@@ -331,6 +359,11 @@ impl Compiler {
                 let args = a.args.iter().map(|e| self.expr(e)).collect();
                 let slot = a.dest.as_ref().map(|x| if a.declare { self.declare(&x.name) } else { self.slot(&x.name) });
                 StKind::Atomic { op: a.operation(), slot, array: self.arrays[&a.array.name], index, args }
+            }
+            StmtKind::Warp(w) => {
+                let args = w.args.iter().map(|e| self.expr(e)).collect();
+                let slot = w.dest.as_ref().map(|x| if w.declare { self.declare(&x.name) } else { self.slot(&x.name) });
+                StKind::Warp { op: w.operation(), slot, args }
             }
             StmtKind::Barrier(f) => {
                 let (shared, global) = (self.expr(&f.shared), self.expr(&f.global));

@@ -18,6 +18,7 @@ pub mod perf;
 pub mod report;
 pub mod schedules;
 pub mod sdv;
+pub mod warp;
 
 pub use inputs::Inputs;
 pub use ir::{compile, Program};

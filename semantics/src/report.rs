@@ -74,7 +74,8 @@ impl Scope {
 pub enum Defect {
     Race { kind: RaceKind, scope: Scope, array: String, index: u32, accesses: [Access; 2] },
     /// A group executed `barrier` with `enabled` enabled and `disabled` not.
-    Divergence { span: Span, enabled: ThreadId, disabled: ThreadId },
+    /// `warp`: at a warp collective, whose mask names the disabled thread; else at a barrier.
+    Divergence { span: Span, enabled: ThreadId, disabled: ThreadId, warp: bool },
     /// An `assert` (or a loop `invariant`, then `loop` is the loop's span) was false.
     Assertion { span: Span, thread: ThreadId, invariant_of: Option<Span> },
     OutOfBounds { array: String, index: u32, size: u32, access: Access },

@@ -17,7 +17,7 @@ use crate::ir::{Ex, Program, St, StKind};
 use crate::memory::{Conflict, Memory};
 use crate::observe::Observer;
 use crate::report::*;
-use kpl_lang::ast::{Axis, BinOp, Builtin, Special};
+use kpl_lang::ast::{Axis, BinOp, Builtin, Special, WarpOp};
 use kpl_lang::ops;
 use std::collections::VecDeque;
 
@@ -289,6 +289,18 @@ impl<'p, 'o> Machine<'p, 'o> {
                 match slot {
                     Some(slot) => self.scatter(*slot, act, olds),
                     None => self.give(olds),
+                }
+            }
+            StKind::Warp { op, slot, args } => {
+                self.step(s.id, n)?;
+                let argv: Vec<Vec<u32>> = args.iter().map(|e| self.eval(e, act)).collect();
+                let res = self.warp(act, *op, &argv, s.id);
+                for v in argv {
+                    self.give(v);
+                }
+                match (res?, slot) {
+                    (vals, Some(slot)) => self.scatter(*slot, act, vals),
+                    (vals, None) => self.give(vals),
                 }
             }
             StKind::If { cond, then, els, .. } => {
@@ -593,6 +605,19 @@ impl<'p, 'o> Machine<'p, 'o> {
         }
     }
 
+    /// A warp collective by the enabled threads `act` (`warp::collective`).
+    fn warp(&mut self, act: &[u32], op: WarpOp, argv: &[Vec<u32>], stmt: u32) -> Result<Vec<u32>, Stop> {
+        let w = self.opts.warp_sync.unwrap_or(32);
+        crate::warp::collective(act, self.tpg, w, op, argv).map_err(|(t, missing)| {
+            Outcome::Defect(Defect::Divergence {
+                span: self.span(stmt),
+                enabled: self.thread(t),
+                disabled: self.thread(missing),
+                warp: true,
+            })
+        })
+    }
+
     /// G-NO-OP, G-DIVERGENCE, G-SYNC for every group at once (K-DIVERGENCE, K-SYNC).
     fn barrier(&mut self, act: &[u32], stmt: u32, shared: &Ex, global: &Ex) -> Result<(), Stop> {
         let tpg = self.tpg;
@@ -618,6 +643,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                     span: self.span(stmt),
                     enabled: self.thread(act[start]),
                     disabled: self.thread(g * tpg + missing),
+                    warp: false,
                 }));
             }
             full.push(g);

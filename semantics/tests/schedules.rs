@@ -14,6 +14,11 @@ fn agree(src: &str, inputs: Inputs, what: &str) -> &'static str {
     if sdv.outcome != Outcome::Ok {
         return sdv.outcome.name();
     }
+    // The canonical schedule runs one thread at a time: it cannot run a warp collective
+    // (`kpl run --delays` refuses such kernels).
+    if prog.has_warp_collectives() {
+        return "warp";
+    }
     let can = canonical::run(&prog, &inputs, 100_000_000);
     assert_eq!(can.outcome, Outcome::Ok, "{what}: canonical schedule failed where SDV did not\n{src}");
     for ((n1, a), (n2, b)) in sdv.memory.iter().zip(can.memory.iter()) {
@@ -53,7 +58,10 @@ fn project_kernels_agree() {
             }
         }
         if runs_ok {
-            assert_eq!(agree(&src, inputs, &p.display().to_string()), "ok", "{}", p.display());
+            match agree(&src, inputs, &p.display().to_string()) {
+                "warp" => continue,
+                got => assert_eq!(got, "ok", "{}", p.display()),
+            }
             compared += 1;
         }
     }

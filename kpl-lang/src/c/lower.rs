@@ -231,7 +231,7 @@ pub(super) struct Lowered {
 /// KPL keywords and built-in names a C name must not become.
 const RESERVED: &[&str] = &[
     "kernel", "groups", "threads", "shared", "global", "param", "requires", "proc", "main", "local", "if", "else",
-    "while", "invariant", "candidate", "barrier", "break", "continue", "return", "assert", "assume", "havoc", "true", "false", "lid", "gid",
+    "while", "invariant", "candidate", "barrier", "break", "continue", "return", "assert", "assume", "havoc", "true", "false", "lid", "gid", "warp",
 ];
 
 /// Lowering passes at most: each may find pointers with more targets than it knew.

@@ -980,6 +980,9 @@ impl<'u> Lower<'u> {
         if let Some(v) = self.atomic_call(n, args, span) {
             return v;
         }
+        if let Some(v) = self.warp_call(n, args, span) {
+            return v;
+        }
         if let Some(v) = self.annotation_call(n, args, span) {
             return v;
         }
@@ -1211,7 +1214,10 @@ impl<'u> Lower<'u> {
             _ => {
                 let mut d = crate::Diagnostic::error(format!("no function named `{n}`"), name.span);
                 if n.starts_with("__shfl") || n == "__syncwarp" {
-                    d = crate::Diagnostic::error(format!("`{n}`: warp-synchronous code is CUDA.md tier 2, not supported yet"), name.span);
+                    d = crate::Diagnostic::error(format!("`{n}`: not a warp intrinsic kpl knows"), name.span).with_help(
+                        "kpl knows __shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync, __any_sync, __all_sync, \
+                         __ballot_sync, __activemask, and __shfl, __shfl_up, __shfl_down, __shfl_xor and __ballot",
+                    );
                 } else {
                     d = d.with_help("kpl knows the file's functions, the thread ids, barriers, fences, atomics, GPUVerify's annotations, the math library and the integer built-ins (min, max, abs, clamp, add_sat, clz, popcount, rotate, mul24, ...)");
                     // What clang (so GPUVerify) says.

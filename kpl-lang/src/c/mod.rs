@@ -21,6 +21,7 @@ mod lower_annotations;
 mod lower_builtins;
 mod lower_atomic;
 mod lower_expr;
+mod lower_warp;
 mod multiptr;
 pub mod modular;
 mod templates;
