@@ -24,7 +24,7 @@ enum Mutation {
 /// `if lid.x != K { local wcN := warp OP(...); }` for the mutation number `n`.
 fn warp_collective(n: u64) -> Stmt {
     let sp = kpl_lang::Span::DUMMY;
-    let op = WarpOp::ALL[(n % 8) as usize];
+    let op = WarpOp::ALL[(n % WarpOp::ALL.len() as u64) as usize];
     let mask = Expr::num([0xffff_ffff, 0xf, 0x5555_5555][(n / 8 % 3) as usize], sp);
     let lid = Expr::new(ExprKind::Special(Special::Lid, Axis::X, false), sp);
     let args = match op.arity() {

@@ -86,6 +86,28 @@ fn target_prelude(t: Target) -> &'static str {
     }
 }
 
+/// KPL's warp reductions in CUDA (`__reduce_*_sync` needs sm_80, and takes no lanes
+/// past the block): a shuffle from each lane of the mask that exists, folded in lane order
+/// from the reduction's identity.
+const CUDA_REDUCTIONS: &str = "#define KPL_REDUCE(name, id, step) __device__ static inline uint kpl_reduce_##name(uint m, uint v) { \\
+  uint n = blockDim.x * blockDim.y * blockDim.z; \\
+  uint base = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & ~31u; \\
+  uint r = (id); \\
+  for (uint j = 0u; j < 32u; j++) { \\
+    if (((m >> j) & 1u) && base + j < n) { uint b = __shfl_sync(m, v, (int)j); step; } \\
+  } \\
+  return r; \\
+}
+KPL_REDUCE(add, 0u, r = r + b)
+KPL_REDUCE(min, 0xffffffffu, r = b < r ? b : r)
+KPL_REDUCE(max, 0u, r = b > r ? b : r)
+KPL_REDUCE(smin, 0x7fffffffu, r = (int)b < (int)r ? b : r)
+KPL_REDUCE(smax, 0x80000000u, r = (int)b > (int)r ? b : r)
+KPL_REDUCE(and, 0xffffffffu, r = r & b)
+KPL_REDUCE(or, 0u, r = r | b)
+KPL_REDUCE(xor, 0u, r = r ^ b)
+";
+
 struct Em<'k> {
     t: Target,
     k: &'k Kernel,
@@ -119,6 +141,9 @@ pub fn emit(core: &Kernel, launch: Launch, t: Target, local_sizes: &dyn Fn(&str)
     }
     let mut e = Em { t, k: core, out: String::new(), arrays, params };
     e.out.push_str(target_prelude(t));
+    if kernel_has(core, &|k| matches!(k, StmtKind::Warp(w) if w.operation().reduction().is_some())) {
+        e.out.push_str(CUDA_REDUCTIONS);
+    }
     e.out.push_str(PRELUDE);
     e.out.push('\n');
     for p in &core.procs {
@@ -292,6 +317,7 @@ impl Em<'_> {
             WarpOp::All => format!("(__all_sync({}, ({}) != 0u) ? 1u : 0u)", a[0], a[1]),
             WarpOp::Ballot => format!("(uint)__ballot_sync({}, ({}) != 0u)", a[0], a[1]),
             WarpOp::Active => "(uint)__activemask()".into(),
+            op => format!("kpl_{}({}, {})", op.name(), a[0], a[1]),
         }
     }
 

@@ -203,7 +203,10 @@ pub struct Warp {
 
 /// The warp collectives: `shfl(mask, v, lane, width)` (CUDA's `__shfl_sync`), `shfl_up`,
 /// `shfl_down`, `shfl_xor` (the same operands, the third a delta or a lane mask), `any`,
-/// `all`, `ballot` (`(mask, p)`, CUDA's votes) and `active()` (the lanes running it).
+/// `all`, `ballot` (`(mask, p)`, CUDA's votes), `active()` (the lanes running it) and the
+/// reductions `reduce_add`, `reduce_min`, `reduce_max` (unsigned), `reduce_smin`,
+/// `reduce_smax` (signed), `reduce_and`, `reduce_or`, `reduce_xor` (`(mask, v)`, CUDA's
+/// `__reduce_*_sync`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WarpOp {
     Shfl,
@@ -214,11 +217,35 @@ pub enum WarpOp {
     All,
     Ballot,
     Active,
+    ReduceAdd,
+    ReduceMin,
+    ReduceMax,
+    ReduceSmin,
+    ReduceSmax,
+    ReduceAnd,
+    ReduceOr,
+    ReduceXor,
 }
 
 impl WarpOp {
-    pub const ALL: [WarpOp; 8] =
-        [WarpOp::Shfl, WarpOp::ShflUp, WarpOp::ShflDown, WarpOp::ShflXor, WarpOp::Any, WarpOp::All, WarpOp::Ballot, WarpOp::Active];
+    pub const ALL: [WarpOp; 16] = [
+        WarpOp::Shfl,
+        WarpOp::ShflUp,
+        WarpOp::ShflDown,
+        WarpOp::ShflXor,
+        WarpOp::Any,
+        WarpOp::All,
+        WarpOp::Ballot,
+        WarpOp::Active,
+        WarpOp::ReduceAdd,
+        WarpOp::ReduceMin,
+        WarpOp::ReduceMax,
+        WarpOp::ReduceSmin,
+        WarpOp::ReduceSmax,
+        WarpOp::ReduceAnd,
+        WarpOp::ReduceOr,
+        WarpOp::ReduceXor,
+    ];
     pub fn name(self) -> &'static str {
         use WarpOp::*;
         match self {
@@ -230,6 +257,14 @@ impl WarpOp {
             All => "all",
             Ballot => "ballot",
             Active => "active",
+            ReduceAdd => "reduce_add",
+            ReduceMin => "reduce_min",
+            ReduceMax => "reduce_max",
+            ReduceSmin => "reduce_smin",
+            ReduceSmax => "reduce_smax",
+            ReduceAnd => "reduce_and",
+            ReduceOr => "reduce_or",
+            ReduceXor => "reduce_xor",
         }
     }
     pub fn from_name(s: &str) -> Option<WarpOp> {
@@ -240,13 +275,28 @@ impl WarpOp {
         use WarpOp::*;
         match self {
             Shfl | ShflUp | ShflDown | ShflXor => 4,
-            Any | All | Ballot => 2,
             Active => 0,
+            _ => 2,
         }
     }
     /// Whether its first operand is a mask of lanes that must all run it.
     pub fn has_mask(self) -> bool {
         self != WarpOp::Active
+    }
+    /// A reduction's identity and step (`reduce_*`), `None` for the other collectives.
+    pub fn reduction(self) -> Option<(u32, fn(u32, u32) -> u32)> {
+        use WarpOp::*;
+        Some(match self {
+            ReduceAdd => (0, u32::wrapping_add),
+            ReduceMin => (u32::MAX, u32::min),
+            ReduceMax => (0, u32::max),
+            ReduceSmin => (i32::MAX as u32, |a, b| (a as i32).min(b as i32) as u32),
+            ReduceSmax => (i32::MIN as u32, |a, b| (a as i32).max(b as i32) as u32),
+            ReduceAnd => (u32::MAX, |a, b| a & b),
+            ReduceOr => (0, |a, b| a | b),
+            ReduceXor => (0, |a, b| a ^ b),
+            _ => return None,
+        })
     }
 }
 

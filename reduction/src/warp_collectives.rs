@@ -4,7 +4,7 @@
 //! pair itself decides, exactly as the interpreter computes it: a shuffle from the reader's
 //! own lane or from the other thread's gives that value, two threads reading one lane get
 //! one value, a vote counts both threads' predicates, and two threads of one warp with one
-//! mask get one vote.
+//! mask get one vote or reduction.
 
 use crate::ast_to_seq::{Builder, Pair};
 use crate::seq::{Expr, LabelKind, Sort, Stmt, WordOp};
@@ -92,6 +92,18 @@ impl Builder<'_> {
                     self.emit(Stmt::Assume(Expr::implies(p[t].clone(), Expr::and2(own, other))));
                     Expr::Var(h)
                 }
+                WarpOp::ReduceAdd
+                | WarpOp::ReduceMin
+                | WarpOp::ReduceMax
+                | WarpOp::ReduceSmin
+                | WarpOp::ReduceSmax
+                | WarpOp::ReduceAnd
+                | WarpOp::ReduceOr
+                | WarpOp::ReduceXor => {
+                    let h = self.var(op.name(), Sort::Word);
+                    self.emit(Stmt::Havoc(h));
+                    Expr::Var(h)
+                }
                 WarpOp::Any | WarpOp::All => {
                     let h = self.var(op.name(), Sort::Bool);
                     self.emit(Stmt::Havoc(h));
@@ -116,8 +128,9 @@ impl Builder<'_> {
             let both = Expr::and(vec![mates.clone(), p[0].clone(), p[1].clone(), Expr::eq(s0.clone(), s1.clone())]);
             self.emit(Stmt::Assume(Expr::implies(both, Expr::eq(res[0].clone(), res[1].clone()))));
         }
-        if matches!(op, WarpOp::Active | WarpOp::Ballot | WarpOp::Any | WarpOp::All) {
-            // Two threads of one warp running it with one mask see the same lanes.
+        if sources.is_empty() {
+            // Two threads of one warp running a vote or a reduction with one mask see the
+            // same lanes.
             let same_mask = if op.has_mask() { Expr::eq(args[0][0].clone(), args[0][1].clone()) } else { Expr::Bool(true) };
             let both = Expr::and(vec![mates, p[0].clone(), p[1].clone(), same_mask]);
             self.emit(Stmt::Assume(Expr::implies(both, Expr::eq(res[0].clone(), res[1].clone()))));

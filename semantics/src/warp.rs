@@ -10,7 +10,8 @@ use kpl_lang::ops;
 /// only lanes that run it too or that do not exist (past the group's threads); otherwise
 /// `Err((thread, the lane's thread it names))`: warp divergence. A shuffle reads its source
 /// lane's operand (0 when that lane does not run it: CUDA leaves the value undefined); the
-/// votes see the predicates of the lanes of the mask; `active` gives the running lanes.
+/// votes see the predicates of the lanes of the mask; `active` gives the running lanes; a
+/// reduction folds the values of the lanes of the mask, from its identity.
 pub fn collective(act: &[u32], tpg: u32, warp: u32, op: WarpOp, argv: &[Vec<u32>]) -> Result<Vec<u32>, (u32, u32)> {
     let w = warp.max(1);
     let lanes = w.min(32);
@@ -45,6 +46,11 @@ pub fn collective(act: &[u32], tpg: u32, warp: u32, op: WarpOp, argv: &[Vec<u32>
                     WarpOp::Any => (yes != 0) as u32,
                     _ => (yes == named) as u32,
                 }
+            }
+            _ => {
+                let (id, step) = op.reduction().unwrap_or((0, |a, _| a));
+                let mask = argv[0][k];
+                (0..lanes).filter(|&j| ops::in_mask(mask, j)).filter_map(running).fold(id, |acc, k2| step(acc, argv[1][k2]))
             }
         };
         out.push(v);

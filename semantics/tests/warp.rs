@@ -65,6 +65,22 @@ fn votes_see_the_lanes_of_the_mask() {
 }
 
 #[test]
+fn reductions_fold_the_lanes_of_the_mask() {
+    let all = |stmt: &str| out(64, &format!("local r := warp {stmt};"), None);
+    let per_warp = |f: &dyn Fn(u32) -> u32| (0..64).map(|i| f(i / 32)).collect::<Vec<_>>();
+    assert_eq!(all("reduce_add(0xffffffff, lid)"), per_warp(&|w| (w * 32..w * 32 + 32).sum()));
+    assert_eq!(all("reduce_add(0x0000000f, 1)"), vec![4; 64]);
+    assert_eq!(all("reduce_max(0xffffffff, lid)"), per_warp(&|w| w * 32 + 31));
+    assert_eq!(all("reduce_min(0xfffffffe, lid)"), per_warp(&|w| w * 32 + 1));
+    // Signed: lid - 40 is negative below 40.
+    assert_eq!(all("reduce_smin(0xffffffff, lid - 40)"), per_warp(&|w| (w * 32).wrapping_sub(40)));
+    assert_eq!(all("reduce_smax(0xffffffff, lid - 40)"), per_warp(&|w| (w * 32 + 31).wrapping_sub(40)));
+    assert_eq!(all("reduce_or(0xffffffff, 1 << (lid % 32))"), vec![u32::MAX; 64]);
+    assert_eq!(all("reduce_and(0xffffffff, lid | 0xffffffe0)"), per_warp(&|w| (w * 32) | 0xffff_ffe0));
+    assert_eq!(all("reduce_xor(0x00000003, lid)"), per_warp(&|w| (w * 32) ^ (w * 32 + 1)));
+}
+
+#[test]
 fn active_names_the_running_lanes() {
     let got = out(64, "local r := 0; if lid % 4 == 1 { r := warp active(); }", None);
     assert_eq!(got[1], 0x2222_2222);

@@ -1216,7 +1216,7 @@ impl<'u> Lower<'u> {
                 if n.starts_with("__shfl") || n == "__syncwarp" {
                     d = crate::Diagnostic::error(format!("`{n}`: not a warp intrinsic kpl knows"), name.span).with_help(
                         "kpl knows __shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync, __any_sync, __all_sync, \
-                         __ballot_sync, __activemask, and __shfl, __shfl_up, __shfl_down, __shfl_xor and __ballot",
+                         __ballot_sync, __activemask, __reduce_{add,min,max,and,or,xor}_sync, and __shfl, __shfl_up, __shfl_down, __shfl_xor and __ballot",
                     );
                 } else {
                     d = d.with_help("kpl knows the file's functions, the thread ids, barriers, fences, atomics, GPUVerify's annotations, the math library and the integer built-ins (min, max, abs, clamp, add_sat, clz, popcount, rotate, mul24, ...)");

@@ -3,7 +3,8 @@
 //! forms, on the full warp), the votes `__any_sync`, `__all_sync`, `__ballot_sync` (and
 //! `__ballot`; the mask-less `__all` is GPUVerify's two-thread annotation, and `__any` goes
 //! with it) and `__activemask()`. A 64-bit value is shuffled word by word from the same
-//! lane, as CUDA's own overloads do.
+//! lane, as CUDA's own overloads do. The reductions `__reduce_{add,min,max,and,or,xor}_sync`
+//! take `int` or `unsigned` (min and max of an `int` are signed).
 
 use super::ast::*;
 use super::long::pair;
@@ -30,6 +31,12 @@ fn operation(name: &str) -> Option<(WarpOp, bool)> {
         "__shfl_xor" => (ShflXor, false),
         "__ballot" => (Ballot, false),
         "__activemask" => (Active, false),
+        "__reduce_add_sync" => (ReduceAdd, true),
+        "__reduce_min_sync" => (ReduceMin, true),
+        "__reduce_max_sync" => (ReduceMax, true),
+        "__reduce_and_sync" => (ReduceAnd, true),
+        "__reduce_or_sync" => (ReduceOr, true),
+        "__reduce_xor_sync" => (ReduceXor, true),
         _ => return None,
     })
 }
@@ -46,8 +53,8 @@ impl Lower<'_> {
         // a vote's predicate.
         let (least, most) = match op {
             WarpOp::Active => (0, 0),
-            WarpOp::Any | WarpOp::All | WarpOp::Ballot => (1, 1),
-            _ => (2, 3),
+            WarpOp::Shfl | WarpOp::ShflUp | WarpOp::ShflDown | WarpOp::ShflXor => (2, 3),
+            _ => (1, 1),
         };
         let given = args.len().saturating_sub(masked as usize);
         if (masked && args.is_empty()) || given < least || given > most {
@@ -71,6 +78,25 @@ impl Lower<'_> {
                 let p = self.convert(p, Ty::Int, span);
                 let ty = if op == WarpOp::Ballot { Ty::UInt } else { Ty::Int };
                 Some(Val { e: self.warp_stmt(op, vec![mask, p], span), ty })
+            }
+            _ if op.reduction().is_some() => {
+                // CUDA's overloads take `int` (min and max then compare signed) or `unsigned`.
+                let v = self.expr(&rest[0]);
+                let ty = match v.ty.widen() {
+                    Ty::UInt => Ty::UInt,
+                    Ty::Int | Ty::Bool => Ty::Int,
+                    t => {
+                        self.unsupported(&format!("`{name}` of a {} (CUDA reduces `int` and `unsigned`)", t.c_name()), span);
+                        return Some(failed);
+                    }
+                };
+                let op = match (op, ty) {
+                    (WarpOp::ReduceMin, Ty::Int) => WarpOp::ReduceSmin,
+                    (WarpOp::ReduceMax, Ty::Int) => WarpOp::ReduceSmax,
+                    (o, _) => o,
+                };
+                let v = self.convert(v, ty, span);
+                Some(Val { e: self.warp_stmt(op, vec![mask, v], span), ty })
             }
             _ => {
                 let v = self.expr(&rest[0]);
