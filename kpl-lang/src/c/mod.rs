@@ -10,6 +10,7 @@ pub mod lexer;
 pub mod namespaces;
 mod casts;
 mod coop;
+mod coop_tiles;
 mod ctypes;
 mod fnptr;
 mod gotos;
@@ -158,7 +159,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     let mut errors = pre.errors;
     let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
     errors.extend(terrs);
-    let toks = if o.dialect == Dialect::Cuda { coop::lower(textures::lower(namespaces::flatten(toks))) } else { toks };
+    let toks = if o.dialect == Dialect::Cuda { coop::lower(coop_tiles::lower(textures::lower(namespaces::flatten(toks)))) } else { toks };
     let inst = templates::instantiate(toks, o.dialect, o.kernel.as_deref());
     errors.extend(inst.errors);
     let mut warnings = pre.warnings;
