@@ -516,6 +516,12 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
             }
             d
         }
+        LabelKind::Divergence if l.what.starts_with("warp mask ") => Diagnostic::error(format!("{status} warp divergence"), span(l.span))
+            .with_label(format!(
+                "{} and {}, one warp, run it with different masks (one naming the other)",
+                ids_text(&w.threads[0], dims),
+                ids_text(&w.threads[1], dims)
+            )),
         LabelKind::Divergence if l.what.starts_with("warp ") => Diagnostic::error(format!("{status} warp divergence"), span(l.span))
             .with_label(format!(
                 "{} and {}, one warp: one runs it while the other, which its mask names, does not",

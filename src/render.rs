@@ -2,7 +2,7 @@
 
 use kpl_lang::span::line_col;
 use kpl_lang::Span;
-use kpl_semantics::report::{Access, ArrayContents, Defect, ThreadId};
+use kpl_semantics::report::{Access, ArrayContents, Defect, DivergenceAt, ThreadId};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -50,10 +50,9 @@ pub fn defect_json(src: &str, d: &Defect) -> Value {
             "kind": "race", "race": kind.name(), "scope": scope.name(), "array": array, "index": index,
             "accesses": accesses.iter().map(|a| access_json(src, a)).collect::<Vec<_>>(),
         }),
-        Defect::Divergence { span, enabled, disabled, warp } => {
+        Defect::Divergence { span, enabled, disabled, at } => {
             let (line, col) = pos_json(src, *span);
-            let mut v = json!({ "kind": "divergence", "line": line, "col": col,
-                    "at": if *warp { "warp collective" } else { "barrier" },
+            let mut v = json!({ "kind": "divergence", "line": line, "col": col, "at": at.name(),
                     "threads": [ { "thread": thread_json(enabled), "enabled": true },
                                  { "thread": thread_json(disabled), "enabled": false } ] });
             add_file(&mut v, src, span.start);
@@ -108,14 +107,21 @@ pub fn defect_diagnostic(d: &Defect, n: usize, layouts: &Layouts) -> kpl_lang::D
                 .with_label(label(b))
                 .with_secondary(a.span, label(a))
         }
-        Defect::Divergence { span, enabled, disabled, warp: false } => Diagnostic::error("barrier divergence", *span)
+        Defect::Divergence { span, enabled, disabled, at: DivergenceAt::Barrier } => Diagnostic::error("barrier divergence", *span)
             .with_label(format!(
                 "reached by {} while {} is disabled",
                 thread_text(enabled, n),
                 thread_text(disabled, n)
             ))
             .with_help("every thread of a group must reach the same barrier, under a uniform predicate"),
-        Defect::Divergence { span, enabled, disabled, warp: true } => Diagnostic::error("warp divergence", *span)
+        Defect::Divergence { span, enabled, disabled, at: DivergenceAt::WarpMask } => Diagnostic::error("warp divergence", *span)
+            .with_label(format!(
+                "{} and {} of one warp run it with different masks (one naming the other)",
+                thread_text(enabled, n),
+                thread_text(disabled, n)
+            ))
+            .with_help("the lanes of a warp collective must all give it the same mask"),
+        Defect::Divergence { span, enabled, disabled, at: DivergenceAt::WarpLane } => Diagnostic::error("warp divergence", *span)
             .with_label(format!(
                 "reached by {} while {}, which its mask names, is disabled",
                 thread_text(enabled, n),

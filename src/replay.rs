@@ -6,7 +6,7 @@ use kpl_certify::witness::{Ids, Witness};
 use kpl_certify::Finding;
 use kpl_lang::{Checked, Launch};
 use kpl_reduction::seq::{AccessKind, BarrierCheck, LabelKind, Program};
-use kpl_semantics::report::{Access, Defect, Op, Outcome, RaceKind, ThreadId};
+use kpl_semantics::report::{Access, Defect, DivergenceAt, Op, Outcome, RaceKind, ThreadId};
 use kpl_semantics::{sdv, Inputs};
 
 /// The interpreter's inputs for a witness (everything it does not fix comes from seed 0).
@@ -69,7 +69,11 @@ pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &Repl
             w.index = Some(*index);
             w.logged = Some((other.span.start, other.span.end));
         }
-        (LabelKind::Divergence, Defect::Divergence { span, enabled, disabled, .. }) if at(*span) => {
+        // A warp collective's two checks (a named lane missing, or another mask) are told
+        // apart by the label's words.
+        (LabelKind::Divergence, Defect::Divergence { span, enabled, disabled, at: kind })
+            if at(*span) && (*kind == DivergenceAt::WarpMask) == label.what.starts_with("warp mask ") =>
+        {
             w.threads = [ids(enabled), ids(disabled)];
             w.same_group = true;
         }

@@ -1,6 +1,6 @@
 //! Warp collectives (`warp shfl_down(...)`, votes) in the two-thread reduction: a thread
 //! whose mask names the other thread's lane (same group, same warp) must not run one without
-//! it (warp divergence, checked like a barrier's); a result is arbitrary except for what the
+//! it, nor with another mask (warp divergence, checked like a barrier's); a result is arbitrary except for what the
 //! pair itself decides, exactly as the interpreter computes it: a shuffle from the reader's
 //! own lane or from the other thread's gives that value, two threads reading one lane get
 //! one value, a vote counts both threads' predicates, and two threads of one warp with one
@@ -56,6 +56,10 @@ impl Builder<'_> {
             let names = |t: usize| Expr::and2(p[t].clone(), in_mask(&args[0][t], &lanes[1 - t]));
             let ok = Expr::and2(Expr::implies(names(0), p[1].clone()), Expr::implies(names(1), p[0].clone()));
             self.assert(Expr::implies(mates.clone(), ok), LabelKind::Divergence, span, format!("warp {}", op.name()));
+            // Both running it, one naming the other: one mask.
+            let meet = Expr::and2(Expr::or2(names(0), names(1)), Expr::and2(p[0].clone(), p[1].clone()));
+            let same = Expr::eq(args[0][0].clone(), args[0][1].clone());
+            self.assert(Expr::implies(Expr::and2(mates.clone(), meet), same), LabelKind::Divergence, span, format!("warp mask {}", op.name()));
         }
         let mut res: Vec<Expr> = Vec::new();
         let mut sources: Vec<Expr> = Vec::new();

@@ -309,7 +309,7 @@ pub fn run_scheduled(prog: &Program, inputs: &Inputs, max_steps: u64, sched: Opt
                     let t = |li: usize| crate::report::ThreadId { group: gid, local: split(li as u32, l.threads) };
                     let en = at.iter().position(|s| s.is_some()).unwrap_or(0);
                     let dis = at.iter().position(|s| *s != at[en]).unwrap_or(0);
-                    return Outcome::Defect(crate::report::Defect::Divergence { span, enabled: t(en), disabled: t(dis), warp: false });
+                    return Outcome::Defect(crate::report::Defect::Divergence { span, enabled: t(en), disabled: t(dis), at: crate::report::DivergenceAt::Barrier });
                 }
                 for (pc, _, _) in threads.iter_mut() {
                     *pc += 1;

@@ -74,11 +74,33 @@ impl Scope {
 pub enum Defect {
     Race { kind: RaceKind, scope: Scope, array: String, index: u32, accesses: [Access; 2] },
     /// A group executed `barrier` with `enabled` enabled and `disabled` not.
-    /// `warp`: at a warp collective, whose mask names the disabled thread; else at a barrier.
-    Divergence { span: Span, enabled: ThreadId, disabled: ThreadId, warp: bool },
+    /// Where: a barrier, or a warp collective whose mask names the disabled thread (or, for
+    /// `WarpMask`, names the other thread, which runs it with another mask).
+    Divergence { span: Span, enabled: ThreadId, disabled: ThreadId, at: DivergenceAt },
     /// An `assert` (or a loop `invariant`, then `loop` is the loop's span) was false.
     Assertion { span: Span, thread: ThreadId, invariant_of: Option<Span> },
     OutOfBounds { array: String, index: u32, size: u32, access: Access },
+}
+
+/// The statement a divergence is at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DivergenceAt {
+    Barrier,
+    /// A lane the mask names does not run the collective.
+    WarpLane,
+    /// Two threads of one warp, each running it and one naming the other, have different masks.
+    WarpMask,
+}
+
+impl DivergenceAt {
+    /// Its name in JSON reports (`"at"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DivergenceAt::Barrier => "barrier",
+            DivergenceAt::WarpLane => "warp collective",
+            DivergenceAt::WarpMask => "warp collective mask",
+        }
+    }
 }
 
 impl Defect {

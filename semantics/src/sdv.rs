@@ -608,13 +608,8 @@ impl<'p, 'o> Machine<'p, 'o> {
     /// A warp collective by the enabled threads `act` (`warp::collective`).
     fn warp(&mut self, act: &[u32], op: WarpOp, argv: &[Vec<u32>], stmt: u32) -> Result<Vec<u32>, Stop> {
         let w = self.opts.warp_sync.unwrap_or(32);
-        crate::warp::collective(act, self.tpg, w, op, argv).map_err(|(t, missing)| {
-            Outcome::Defect(Defect::Divergence {
-                span: self.span(stmt),
-                enabled: self.thread(t),
-                disabled: self.thread(missing),
-                warp: true,
-            })
+        crate::warp::collective(act, self.tpg, w, op, argv).map_err(|(t, other, at)| {
+            Outcome::Defect(Defect::Divergence { span: self.span(stmt), enabled: self.thread(t), disabled: self.thread(other), at })
         })
     }
 
@@ -643,7 +638,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                     span: self.span(stmt),
                     enabled: self.thread(act[start]),
                     disabled: self.thread(g * tpg + missing),
-                    warp: false,
+                    at: DivergenceAt::Barrier,
                 }));
             }
             full.push(g);

@@ -2,17 +2,19 @@
 //! threads in lock step compute them: all of a statement's enabled threads at once.
 
 use kpl_lang::ast::WarpOp;
+use crate::report::DivergenceAt;
 use kpl_lang::ops;
 
 /// The results of a warp collective run by the enabled threads `act` (global thread
 /// numbers, ascending; `tpg` threads per group, warps of `warp` lanes), with each thread's
 /// operands (`argv[i][k]`: operand `i` of thread `act[k]`). Each thread's mask must name
 /// only lanes that run it too or that do not exist (past the group's threads); otherwise
-/// `Err((thread, the lane's thread it names))`: warp divergence. A shuffle reads its source
+/// `Err((thread, the lane's thread it names, WarpLane))`: warp divergence; so is a lane it
+/// names that runs it with another mask (`WarpMask`). A shuffle reads its source
 /// lane's operand (0 when that lane does not run it: CUDA leaves the value undefined); the
 /// votes see the predicates of the lanes of the mask; `active` gives the running lanes; a
 /// reduction folds the values of the lanes of the mask, from its identity.
-pub fn collective(act: &[u32], tpg: u32, warp: u32, op: WarpOp, argv: &[Vec<u32>]) -> Result<Vec<u32>, (u32, u32)> {
+pub fn collective(act: &[u32], tpg: u32, warp: u32, op: WarpOp, argv: &[Vec<u32>]) -> Result<Vec<u32>, (u32, u32, DivergenceAt)> {
     let w = warp.max(1);
     let lanes = w.min(32);
     let mut out = Vec::with_capacity(act.len());
@@ -24,8 +26,12 @@ pub fn collective(act: &[u32], tpg: u32, warp: u32, op: WarpOp, argv: &[Vec<u32>
         let running = |j: u32| if exists(j) { act.binary_search(&(base + j)).ok() } else { None };
         if op.has_mask() {
             let mask = argv[0][k];
-            if let Some(j) = (0..lanes).find(|&j| ops::in_mask(mask, j) && exists(j) && running(j).is_none()) {
-                return Err((t, base + j));
+            for j in (0..lanes).filter(|&j| ops::in_mask(mask, j) && exists(j)) {
+                match running(j) {
+                    None => return Err((t, base + j, DivergenceAt::WarpLane)),
+                    Some(k2) if argv[0][k2] != mask => return Err((t, base + j, DivergenceAt::WarpMask)),
+                    Some(_) => {}
+                }
             }
         }
         let votes = |pick: &dyn Fn(u32, usize) -> bool| -> u32 {

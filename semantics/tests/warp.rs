@@ -1,7 +1,7 @@
 //! Warp collectives in the interpreter: each shuffle and vote against its CUDA meaning,
 //! computed here independently of `kpl_semantics::warp`; warp divergence.
 
-use kpl_semantics::report::{ArrayContents, Defect, Outcome};
+use kpl_semantics::report::{ArrayContents, Defect, DivergenceAt, Outcome};
 use kpl_semantics::{compile, run, Inputs, Options, RunResult};
 
 fn exec(src: &str, warp_sync: Option<u32>) -> RunResult {
@@ -108,10 +108,18 @@ fn the_warp_size_follows_warp_sync() {
 fn a_lane_of_the_mask_that_does_not_run_it_is_warp_divergence() {
     let r = exec("kernel k { threads: 64; global out[64]; main { if lid < 36 { out[lid] := lid; local r := warp shfl_xor(0xffffffff, lid, 1, 32); } } }", None);
     match r.outcome {
-        Outcome::Defect(Defect::Divergence { enabled, disabled, warp: true, .. }) => {
+        Outcome::Defect(Defect::Divergence { enabled, disabled, at: DivergenceAt::WarpLane, .. }) => {
             assert_eq!((enabled.local[0], disabled.local[0]), (32, 36));
         }
         o => panic!("expected warp divergence, got {o:?}"),
+    }
+    // Two running lanes that name each other with different masks.
+    let r = exec("kernel k { threads: 32; main { local m := 0xffffffff; if lid == 3 { m := 0xf; } local r := warp any(m, 1); } }", None);
+    match r.outcome {
+        Outcome::Defect(Defect::Divergence { enabled, disabled, at: DivergenceAt::WarpMask, .. }) => {
+            assert_eq!((enabled.local[0], disabled.local[0]), (0, 3));
+        }
+        o => panic!("expected a warp mask mismatch, got {o:?}"),
     }
     // A mask that names only the running lanes is fine.
     let r = exec("kernel k { threads: 64; main { if lid < 36 { local r := warp shfl_xor(0x0000000f, lid, 1, 4); } } }", None);
