@@ -161,41 +161,30 @@ impl Program {
 
     /// Does any statement of the kernel (its procedures too) perform an atomic?
     pub fn has_atomics(&self) -> bool {
-        self.any_stmt(&|k| matches!(k, StKind::Atomic { .. }))
+        self.first_stmt(&|k| matches!(k, StKind::Atomic { .. })).is_some()
     }
 
     /// Does any statement of the kernel (its procedures too) perform a warp collective?
     pub fn has_warp_collectives(&self) -> bool {
-        self.any_stmt(&|k| matches!(k, StKind::Warp { .. }))
+        self.first_warp_collective().is_some()
     }
 
     /// The place of the first warp collective, for the executors that cannot run one.
     pub fn first_warp_collective(&self) -> Option<kpl_lang::Span> {
-        fn find(body: &[St]) -> Option<u32> {
+        self.first_stmt(&|k| matches!(k, StKind::Warp { .. })).map(|id| self.stmts[id as usize].span)
+    }
+
+    /// The id of the first statement, at any depth, that `f` picks (main first, then procs).
+    fn first_stmt(&self, f: &dyn Fn(&StKind) -> bool) -> Option<u32> {
+        fn find(body: &[St], f: &dyn Fn(&StKind) -> bool) -> Option<u32> {
             body.iter().find_map(|s| match &s.kind {
-                StKind::Warp { .. } => Some(s.id),
-                StKind::If { then, els, .. } => find(then).or_else(|| find(els)),
-                StKind::While { body, .. } => find(body),
+                k if f(k) => Some(s.id),
+                StKind::If { then, els, .. } => find(then, f).or_else(|| find(els, f)),
+                StKind::While { body, .. } => find(body, f),
                 _ => None,
             })
         }
-        let id = find(&self.main).or_else(|| self.procs.iter().find_map(|p| find(&p.body)))?;
-        Some(self.stmts[id as usize].span)
-    }
-
-    /// Does any statement, at any depth, satisfy `f`?
-    pub fn any_stmt(&self, f: &dyn Fn(&StKind) -> bool) -> bool {
-        fn any(body: &[St], f: &dyn Fn(&StKind) -> bool) -> bool {
-            body.iter().any(|s| {
-                f(&s.kind)
-                    || match &s.kind {
-                        StKind::If { then, els, .. } => any(then, f) || any(els, f),
-                        StKind::While { body, .. } => any(body, f),
-                        _ => false,
-                    }
-            })
-        }
-        any(&self.main, f) || self.procs.iter().any(|p| any(&p.body, f))
+        find(&self.main, f).or_else(|| self.procs.iter().find_map(|p| find(&p.body, f)))
     }
 }
 

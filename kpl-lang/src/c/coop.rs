@@ -13,11 +13,11 @@ type Tok = (usize, CTok, usize);
 /// The call a grid-wide synchronisation becomes.
 pub(super) const GRID_SYNC: &str = "__kpl_grid_sync";
 
-fn is_p(t: Option<&Tok>, p: &str) -> bool {
+pub(super) fn is_p(t: Option<&Tok>, p: &str) -> bool {
     matches!(t.map(|t| &t.1), Some(CTok::P(q)) if *q == p)
 }
 
-fn ident(t: Option<&Tok>) -> Option<&str> {
+pub(super) fn ident(t: Option<&Tok>) -> Option<&str> {
     match t.map(|t| &t.1) {
         Some(CTok::Ident(w)) | Some(CTok::Spec(w)) => Some(w.as_str()),
         _ => None,

@@ -7,20 +7,10 @@
 //! `meta_group_rank()`, `meta_group_size()`; the mask is the tile's lanes. Other members stay
 //! and are reported.
 
+use super::coop::{ident, is_p};
 use super::tokens::CTok;
 
 type Tok = (usize, CTok, usize);
-
-fn is_p(t: Option<&Tok>, p: &str) -> bool {
-    matches!(t.map(|t| &t.1), Some(CTok::P(q)) if *q == p)
-}
-
-fn ident(t: Option<&Tok>) -> Option<&str> {
-    match t.map(|t| &t.1) {
-        Some(CTok::Ident(w)) | Some(CTok::Spec(w)) => Some(w.as_str()),
-        _ => None,
-    }
-}
 
 /// `< N >` at `i`: N, a power of two from 1 to 32.
 fn size_arg(toks: &[Tok], i: usize) -> Option<u64> {
@@ -74,64 +64,35 @@ fn drop_item(out: &mut Vec<Tok>, toks: &[Tok], i: &mut usize, next: usize) {
     }
 }
 
-/// Writes C tokens at one source place.
-struct Out<'a> {
-    out: &'a mut Vec<Tok>,
-    l: usize,
-    r: usize,
+/// The punctuation the snippets below use.
+const PUNCT: [&str; 10] = ["(", ")", "+", "*", "%", "/", "<<", ">>", ".", ","];
+
+/// The tokens of a C snippet whose tokens are separated by spaces, all at one source place
+/// (numbers are unsigned).
+fn snippet(text: &str, l: usize, r: usize) -> Vec<Tok> {
+    text.split_whitespace()
+        .map(|w| {
+            let t = match (w.parse::<u64>(), PUNCT.iter().find(|p| **p == w)) {
+                (Ok(n), _) => CTok::Int(n, true),
+                (_, Some(p)) => CTok::P(p),
+                _ => CTok::Ident(w.to_string()),
+            };
+            (l, t, r)
+        })
+        .collect()
 }
 
-impl Out<'_> {
-    fn p(&mut self, p: &'static str) {
-        self.out.push((self.l, CTok::P(p), self.r));
-    }
-    fn id(&mut self, s: &str) {
-        self.out.push((self.l, CTok::Ident(s.to_string()), self.r));
-    }
-    fn int(&mut self, n: u64) {
-        self.out.push((self.l, CTok::Int(n, true), self.r));
-    }
-    fn dim(&mut self, v: &str, a: &str) {
-        self.id(v);
-        self.p(".");
-        self.id(a);
-    }
-    /// `(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))`.
-    fn linear(&mut self) {
-        self.p("(");
-        self.dim("threadIdx", "x");
-        self.p("+");
-        self.dim("blockDim", "x");
-        self.p("*");
-        self.p("(");
-        self.dim("threadIdx", "y");
-        self.p("+");
-        self.dim("blockDim", "y");
-        self.p("*");
-        self.dim("threadIdx", "z");
-        self.p(")");
-        self.p(")");
-    }
-    /// `(linear % 32 / n * n)`: the tile's first lane.
-    fn base(&mut self, n: u64) {
-        self.p("(");
-        self.linear();
-        self.p("%");
-        self.int(32);
-        self.p("/");
-        self.int(n);
-        self.p("*");
-        self.int(n);
-        self.p(")");
-    }
-    /// The tile's lanes as a warp mask.
-    fn mask(&mut self, n: u64) {
-        self.p("(");
-        self.int((u32::MAX >> (32 - n)) as u64);
-        self.p("<<");
-        self.base(n);
-        self.p(")");
-    }
+/// The thread's linear id in its block.
+const LINEAR: &str = "( threadIdx . x + blockDim . x * ( threadIdx . y + blockDim . y * threadIdx . z ) )";
+
+/// The first lane of the thread's tile of `n` lanes.
+fn first_lane(n: u64) -> String {
+    format!("( {LINEAR} % 32 / {n} * {n} )")
+}
+
+/// The lanes of the thread's tile of `n` lanes, as a warp mask.
+fn tile_mask(n: u64) -> String {
+    format!("( {} << {} )", u32::MAX >> (32 - n), first_lane(n))
 }
 
 /// The token stream with warp tiles as warp intrinsics (see the module doc).
@@ -199,83 +160,33 @@ pub fn lower(toks: Vec<Tok>) -> Vec<Tok> {
                 let no_args = end == i + 5;
                 let (l, r) = (t.0, toks[end - 1].2);
                 // A call whose arguments stay: its head now, its tail at its `)`.
-                let mut head = Vec::new();
-                let mut tail = Vec::new();
-                match member {
+                let (mask, first) = (tile_mask(n), first_lane(n));
+                let call = match member {
                     "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" if !no_args => {
-                        let mut o = Out { out: &mut head, l, r };
-                        o.id(&format!("__{member}_sync"));
-                        o.p("(");
-                        o.mask(n);
-                        o.p(",");
-                        let mut o = Out { out: &mut tail, l, r };
-                        o.p(",");
-                        o.int(n);
-                        o.p(")");
+                        Some((format!("__{member}_sync ( {mask} ,"), format!(", {n} )")))
                     }
-                    "any" | "all" | "ballot" if !no_args => {
-                        let mut o = Out { out: &mut head, l, r };
-                        o.p("(");
-                        o.id(&format!("__{member}_sync"));
-                        o.p("(");
-                        o.mask(n);
-                        o.p(",");
-                        let mut o = Out { out: &mut tail, l, r };
-                        o.p(")");
-                        if member == "ballot" {
-                            o.p(">>");
-                            o.base(n);
-                        }
-                        o.p(")");
-                    }
-                    _ => {}
-                }
-                if !head.is_empty() {
-                    out.extend(head);
-                    pending.push((end - 1, tail));
+                    "ballot" if !no_args => Some((format!("( __ballot_sync ( {mask} ,"), format!(") >> {first} )"))),
+                    "any" | "all" if !no_args => Some((format!("( __{member}_sync ( {mask} ,"), ") )".to_string())),
+                    _ => None,
+                };
+                if let Some((head, tail)) = call {
+                    out.extend(snippet(&head, l, r));
+                    pending.push((end - 1, snippet(&tail, l, r)));
                     i += 4;
                     continue;
                 }
-                let mut o = Out { out: &mut out, l, r };
-                let done = match member {
-                    "sync" if no_args => {
-                        o.id("__syncwarp");
-                        o.p("(");
-                        o.mask(n);
-                        o.p(")");
-                        true
-                    }
-                    "thread_rank" | "meta_group_rank" if no_args => {
-                        o.p("(");
-                        o.linear();
-                        o.p(if member == "thread_rank" { "%" } else { "/" });
-                        o.int(n);
-                        o.p(")");
-                        true
-                    }
-                    "size" | "num_threads" if no_args => {
-                        o.int(n);
-                        true
-                    }
+                let whole = match member {
+                    "sync" if no_args => Some(format!("__syncwarp ( {mask} )")),
+                    "thread_rank" if no_args => Some(format!("( {LINEAR} % {n} )")),
+                    "meta_group_rank" if no_args => Some(format!("( {LINEAR} / {n} )")),
+                    "size" | "num_threads" if no_args => Some(format!("{n}")),
                     "meta_group_size" if no_args => {
-                        o.p("(");
-                        o.p("(");
-                        o.dim("blockDim", "x");
-                        o.p("*");
-                        o.dim("blockDim", "y");
-                        o.p("*");
-                        o.dim("blockDim", "z");
-                        o.p("+");
-                        o.int(n - 1);
-                        o.p(")");
-                        o.p("/");
-                        o.int(n);
-                        o.p(")");
-                        true
+                        Some(format!("( ( blockDim . x * blockDim . y * blockDim . z + {} ) / {n} )", n - 1))
                     }
-                    _ => false,
+                    _ => None,
                 };
-                if done {
+                if let Some(text) = whole {
+                    out.extend(snippet(&text, l, r));
                     i = end;
                     continue;
                 }
