@@ -3,7 +3,8 @@
 //! later stage and certificates see one text and do no file I/O of their own.
 //!
 //! `#include "f"` is looked for beside the including file, then in each `-I` directory in
-//! order; `#include <f>` only in the `-I` directories. A header found nowhere is a system
+//! order; `#include <f>` in the `-I` directories, then (unless it is a known system header)
+//! beside the including file, as a build with `-I.` finds it. A header found nowhere is a system
 //! header (read as empty) when written with `<>` or when it is one of the C, C++, CUDA or
 //! OpenCL headers (`is_system_header`); otherwise the preprocessor reports it.
 
@@ -27,6 +28,12 @@ pub fn candidates(from: &str, name: &str, quoted: bool, dirs: &[String]) -> Vec<
     for d in dirs {
         let d = d.trim_end_matches('/');
         out.push(normalize(&if d.is_empty() { name.to_string() } else { format!("{d}/{name}") }));
+    }
+    if !quoted && !is_system_header(name) {
+        // `#include <common.cu>` of a file beside the kernel: built with `-I.`, as projects
+        // that write it are.
+        let dir = from.rfind('/').map_or("", |i| &from[..=i]);
+        out.push(normalize(&format!("{dir}{name}")));
     }
     out
 }
@@ -134,7 +141,8 @@ mod tests {
     #[test]
     fn search_order_and_normal_form() {
         assert_eq!(candidates("k/a.cu", "../inc/h.h", true, &["x/".into(), "".into()]), ["inc/h.h", "inc/h.h", "../inc/h.h"].map(String::from));
-        assert_eq!(candidates("a.cu", "h.h", false, &["d".into()]), ["d/h.h"]);
+        assert_eq!(candidates("k/a.cu", "h.h", false, &["d".into()]), ["d/h.h", "k/h.h"]);
+        assert_eq!(candidates("k/a.cu", "stdio.h", false, &["d".into()]), ["d/stdio.h"]);
         assert_eq!(normalize("./a/./b/../c"), "a/c");
         assert_eq!(normalize("../a"), "../a");
         assert!(is_system_header("cuda_runtime.h") && is_system_header("stdio.h") && is_system_header("iostream"));

@@ -1483,13 +1483,14 @@ impl<'u> Lower<'u> {
                 return Some(region);
             }
         }
+        let sum = super::pointers::pointer_sum(a).filter(|(b, _)| matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)));
         let (base, off): (&Expr, Option<&Expr>) = match &a.kind {
             ExprKind::Cast(t, inner) if t.ptrs > 0 && !super::multiptr::null_const(inner) => {
                 let src = self.array_argument(inner, const_param)?;
                 return self.cast_view(t, src, span);
             }
             ExprKind::Ident(_) | ExprKind::Member(..) => (a, None),
-            ExprKind::Binary(BOp::Add, b, o) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (b, Some(&**o)),
+            ExprKind::Binary(..) if sum.is_some() => sum.as_ref().map(|(b, o)| (*b, Some(o)))?,
             ExprKind::Unary(UOp::Addr, inner) if matches!(&inner.kind, ExprKind::Ident(x) if matches!(self.lookup(&x.name), Some(Entity::Private { .. }))) => {
                 let ExprKind::Ident(x) = &inner.kind else { return None };
                 let Some(Entity::Private { kpl, base, ty }) = self.lookup(&x.name) else { return None };

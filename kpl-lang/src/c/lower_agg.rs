@@ -107,10 +107,11 @@ impl<'u> Lower<'u> {
             ExprKind::Unary(UOp::Deref, p) => match &p.kind {
                 // `*&x` is `x`.
                 ExprKind::Unary(UOp::Addr, inner) => self.lvalue(inner),
-                // `*(a + i)` is `a[i]`.
-                ExprKind::Binary(BOp::Add, a, i) => {
+                // `*(a + i)` is `a[i]`, `*(a + i - j)` is `a[i - j]`.
+                ExprKind::Binary(BOp::Add | BOp::Sub, ..) => {
+                    let (a, i) = super::pointers::pointer_sum(p)?;
                     let arr = self.array_of(a)?;
-                    self.element_of(arr, &[&**i], span)
+                    self.element_of(arr, &[&i], span)
                 }
                 _ => {
                     let arr = self.array_of(p)?;
@@ -397,10 +398,7 @@ impl<'u> Lower<'u> {
                 _ => None,
             },
             ExprKind::Index(a, _) => self.static_elem(a),
-            ExprKind::Unary(UOp::Deref, p) => match &p.kind {
-                ExprKind::Binary(BOp::Add, a, _) => self.static_elem(a),
-                _ => self.static_elem(p),
-            },
+            ExprKind::Unary(UOp::Deref, p) => self.static_elem(p),
             ExprKind::Member(b, m) => {
                 let bt = self.static_type(b)?;
                 self.member_of(&bt, m).map(|(t, _)| t)

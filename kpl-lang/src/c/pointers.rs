@@ -11,6 +11,24 @@ use super::lower::{Entity, Lower, Ty};
 use crate::ast::{self as k, Ident};
 use crate::span::Span;
 
+/// `p + x - y + z` (left-nested, as C parses it) as its leftmost term `p` and the index
+/// `x - y + z`, so that `*(a + s * i + j)` is `a[s * i + j]`; `None` for anything but a
+/// sum or difference. Which term is the pointer is the caller's to check.
+pub(super) fn pointer_sum(e: &Expr) -> Option<(&Expr, Expr)> {
+    let ExprKind::Binary(op @ (BOp::Add | BOp::Sub), l, r) = &e.kind else { return None };
+    let (base, idx) = match pointer_sum(l) {
+        Some((b, i)) => (b, Some(i)),
+        None => (&**l, None),
+    };
+    let r = (**r).clone();
+    let idx = match idx {
+        None if *op == BOp::Add => r,
+        None => Expr::new(ExprKind::Unary(UOp::Neg, Box::new(r)), e.span),
+        Some(i) => Expr::new(ExprKind::Binary(*op, Box::new(i), Box::new(r)), e.span),
+    };
+    Some((base, idx))
+}
+
 fn sp_id(name: &str, span: Span) -> k::Ident {
     k::Ident { name: name.to_string(), span }
 }

@@ -402,13 +402,7 @@ impl Pass {
 /// not `__global__` or `__device__`, which device code cannot call (CUDA's functions are
 /// `__host__` unless said otherwise)? Type definitions are never skipped.
 fn host_function(item: &[Tok]) -> Option<(String, Span)> {
-    let first = item.first()?;
-    let type_item = match &first.1 {
-        CTok::Kw(k) => matches!(*k, "struct" | "class" | "union" | "enum" | "typedef" | "template"),
-        CTok::Ident(w) | CTok::Spec(w) => matches!(w.as_str(), "namespace" | "using"),
-        _ => false,
-    };
-    if type_item {
+    if type_item(item) {
         return None;
     }
     let name_at = function_name(item)?;
@@ -422,6 +416,50 @@ fn host_function(item: &[Tok]) -> Option<(String, Span)> {
     }
     let name = ident(&item[name_at])?.to_string();
     Some((name, Span::new(item[name_at].0, item[name_at].2)))
+}
+
+/// Does this item define or name types (never host code to skip)?
+fn type_item(item: &[Tok]) -> bool {
+    match item.first().map(|t| &t.1) {
+        Some(CTok::Kw(k)) => matches!(*k, "struct" | "class" | "union" | "enum" | "typedef" | "template"),
+        Some(CTok::Ident(w) | CTok::Spec(w)) => matches!(w.as_str(), "namespace" | "using"),
+        _ => false,
+    }
+}
+
+/// Is this item a CUDA host variable to skip: a file-scope variable in no memory space (no
+/// `__device__`, `__constant__`, `__shared__` or `__managed__`), which device code cannot
+/// name, whatever its type (`FILE *fp;`, `cudaEvent_t start, stop;`)? `const` ones are left
+/// to the parser: device code may use an integer constant.
+fn host_variable(item: &[Tok]) -> Option<(String, Span)> {
+    const KEEP: &[&str] = &["__device__", "__constant__", "__shared__", "__managed__", "const", "constexpr", "texture", "surface"];
+    if type_item(item) || !item.last().is_some_and(|t| is_p(t, ";")) || function_name(item).is_some() {
+        return None;
+    }
+    if item.iter().any(|t| matches!(&t.1, CTok::Spec(w) | CTok::Ident(w) if KEEP.contains(&w.as_str()))) {
+        return None;
+    }
+    // Each declarator's name: the identifier before its `=`, `[`, `,` or `;`.
+    let (mut names, mut depth, mut init) = (Vec::new(), 0i32, false);
+    for (i, t) in item.iter().enumerate() {
+        match &t.1 {
+            CTok::P("(" | "[" | "{") => depth += 1,
+            CTok::P(")" | "]" | "}") => depth -= 1,
+            CTok::P(p @ ("=" | "," | ";")) if depth == 0 => {
+                if !init && i > 1 {
+                    names.extend(ident(&item[i - 1]).map(|n| format!("`{n}`")));
+                }
+                init = *p == "=";
+            }
+            _ => {}
+        }
+        if depth == 1 && is_p(t, "[") && !init && i > 1 {
+            names.extend(ident(&item[i - 1]).map(|n| format!("`{n}`")));
+        }
+    }
+    let first = item.iter().position(|t| ["=", "[", ";", ","].iter().any(|p| is_p(t, p)))?;
+    let at = &item[first.checked_sub(1)?];
+    (!names.is_empty()).then(|| (names.join(", "), Span::new(at.0, at.2)))
 }
 
 /// Instantiate the file's function templates and skip its host code (see the module doc).
@@ -488,6 +526,10 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             if let Some((name, span)) = host_function(item) {
                 warnings.push(Diagnostic::warning(format!("host code skipped: function `{name}` (kpl verifies the kernels)"), span));
                 host.push(item.to_vec());
+                continue;
+            }
+            if let Some((name, span)) = host_variable(item) {
+                warnings.push(Diagnostic::warning(format!("host code skipped: variable {name} (no `__device__`, `__constant__` or `__shared__`)"), span));
                 continue;
             }
         }

@@ -121,6 +121,8 @@ impl Pass<'_> {
         let mut i = 0;
         // At the start of a file-scope declaration.
         let mut item_start = true;
+        // Type names redeclared as variables, with the bracket depth of the declaration.
+        let mut shadowed: Vec<(String, i32)> = Vec::new();
         while i < toks.len() {
             let (l, t, r) = &toks[i];
             let sp = Span::new(*l, *r);
@@ -138,7 +140,14 @@ impl Pass<'_> {
                 }
                 CTok::Kw(kw @ ("struct" | "union")) => i = self.record(toks, i, *kw == "union", &mut out),
                 CTok::Kw("enum") => i = self.enumeration(toks, i, &mut out),
-                CTok::Ident(x) if self.aliases.contains_key(x) && !is_member(&out) => {
+                // `LatLong *latLong = ...;` where `latLong` is also a type (a C++ struct
+                // tag): a declarator's name, which hides the type in its block.
+                CTok::Ident(x) if typedef.is_none() && self.aliases.contains_key(x) && declares(&out, toks.get(i + 1)) => {
+                    shadowed.push((x.clone(), depth));
+                    out.push(toks[i].clone());
+                    i += 1;
+                }
+                CTok::Ident(x) if self.aliases.contains_key(x) && !is_member(&out) && !shadowed.iter().any(|(n, _)| n == x) => {
                     for a in &self.aliases[x] {
                         out.push((*l, a.clone(), *r));
                     }
@@ -164,6 +173,11 @@ impl Pass<'_> {
                         CTok::P("{") | CTok::P("(") => depth += 1,
                         CTok::P("}") | CTok::P(")") => depth -= 1,
                         _ => {}
+                    }
+                    // A name declared in a block (or a parameter list) is a type again
+                    // after the block (the function body) that holds it.
+                    if matches!(t, CTok::P("}")) {
+                        shadowed.retain(|(_, d)| *d <= depth);
                     }
                     out.push(toks[i].clone());
                     i += 1;
@@ -392,6 +406,13 @@ impl Pass<'_> {
 }
 
 /// Is the next token a member name (after `.` or `->`), which no declaration renames?
+/// Is an identifier between `out` and `next` a declarator's name: after a type (a
+/// specifier or `*`) and before `=`, `;`, `,`, `[` or `)`?
+fn declares(out: &[Tok], next: Option<&Tok>) -> bool {
+    let after_type = matches!(out.last(), Some((_, CTok::Spec(_) | CTok::P("*"), _)));
+    after_type && matches!(next, Some((_, CTok::P("=" | ";" | "," | "[" | ")"), _)))
+}
+
 fn is_member(out: &[Tok]) -> bool {
     matches!(out.last(), Some((_, CTok::P("." | "->"), _)))
 }

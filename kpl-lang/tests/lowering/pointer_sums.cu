@@ -1,0 +1,16 @@
+// args: --blockDim=8 --gridDim=1
+// A dereferenced sum or difference is an element whatever the nesting C parses it with:
+// `*(a + s * i + j)` is `a[s * i + j]`, `*(p - 1)` is `p[-1]`; so is a pointer argument.
+// A variable may take the name of a type (here a C++ struct tag) in its block.
+typedef struct latLong { float lat; float lng; } LatLong;
+
+__device__ void put(int *q, int v) { *q = v; }
+
+__global__ void k(int *a, int s, LatLong *loc, float *d) {
+  int i = threadIdx.x;
+  *(a + s * i + 2) = *(a + s * i - 1);
+  put(a + 8 * s + i, 5);
+  LatLong *latLong = loc + i;
+  float *dist = d + i;
+  *dist = latLong->lat - latLong->lng;
+}
