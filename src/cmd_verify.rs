@@ -344,6 +344,11 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
         let dims = launch.dims_used();
         for (f, ok) in report.findings.iter().zip(&p.confirmed) {
             let mut d = diagnostic(report, f.label, &f.witness, *ok, dims, launch, &p.checked.layouts);
+            if !*ok && p.opts.benign && copied_write_write(report, f.label) {
+                d = d.with_help(
+                    "if both threads write a value read from memory, `--equality-abstraction` tracks what they read and can tell a benign race (equal values) apart",
+                );
+            }
             if i > 0 {
                 let name = &an.functions[i - 1].0;
                 d = d.with_help(format!(
@@ -472,6 +477,13 @@ fn ids_text(t: &Ids, n: usize) -> String {
 
 fn ids_json(t: &Ids) -> Value {
     json!({ "group": t.group, "local": t.local })
+}
+
+/// Is this a write-write race while some array's reads are arbitrary (the adversarial
+/// abstraction), so that two writes of one value read from memory look different?
+fn copied_write_write(r: &Report, label: usize) -> bool {
+    let ww = matches!(&r.program.labels[label].kind, LabelKind::Race { second, logged, .. } if race_kind(*second, *logged) == "write-write");
+    ww && r.program.arrays.iter().any(|a| a.abstraction == kpl_reduction::seq::Abstraction::Adversarial)
 }
 
 /// CLI.md's race kinds: an atomic counts as a write (atomics never race each other).
