@@ -161,7 +161,58 @@ fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<I
     Solved { kept: h.kept, findings, unknown, calls: s.calls, rounds: h.rounds, solver_ms: s.solver_time.as_millis() }
 }
 
+/// How many times the bounded search before invariant inference unrolls each loop, and the
+/// most time it takes (a quarter of `--timeout` when that is less).
+const FIRST_UNWIND: u32 = 2;
+const FIRST_BUDGET: Duration = Duration::from_secs(5);
+
+/// Verify a kernel. Where it has loops and invariants are to be inferred, a bounded search
+/// comes first (every loop unrolled [`FIRST_UNWIND`] times, for a short budget): a defect
+/// it finds is an execution of the two-thread program, so the full check could not verify
+/// the kernel either, and the defects are reported at once (the search for ones past the
+/// bound is said to have stopped) instead of after Houdini's rounds, which on a racy
+/// kernel with hard loops can take the whole time limit. Otherwise (no defect within the
+/// bound, or the budget spent) the full check runs with the time left.
 pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Report {
+    let start = Instant::now();
+    let has_loops = std::iter::once(&core.main).chain(core.procs.iter().map(|p| &p.body)).any(has_loop);
+    if !(o.infer && has_loops && o.loop_unwind.is_none() && o.k_induction == 0 && o.perf.is_none() && !o.compare) {
+        return verify_full(core, o, progress);
+    }
+    let budget = o.timeout.map_or(FIRST_BUDGET, |t| (t / 4).min(FIRST_BUDGET));
+    let bounded = Options { loop_unwind: Some(FIRST_UNWIND), timeout: Some(budget), ..o.clone() };
+    let first = verify_full(core, &bounded, &|m: &str| progress(&format!("bounded search: {m}")));
+    if first.outcome == Outcome::Defects {
+        let more = format!("these were found by a bounded search (every loop unrolled {FIRST_UNWIND} times) before invariant inference; defects only executions with more iterations show were not searched for");
+        return Report { unknown: Some(first.unknown.map_or(more.clone(), |u| format!("{more}; {u}"))), ..first };
+    }
+    let rest = Options { timeout: o.timeout.map(|t| t.saturating_sub(start.elapsed())), ..o.clone() };
+    let mut report = verify_full(core, &rest, progress);
+    report.stats.time_ms = start.elapsed().as_millis();
+    report
+}
+
+fn has_loop(b: &ast::Block) -> bool {
+    b.stmts.iter().any(stmt_has_loop)
+}
+
+fn stmt_has_loop(s: &ast::Stmt) -> bool {
+    match &s.kind {
+        ast::StmtKind::While { .. } => true,
+        ast::StmtKind::If(_, t, e) => {
+            has_loop(t)
+                || match e.as_deref() {
+                    Some(ast::Else::Block(b)) => has_loop(b),
+                    Some(ast::Else::If(s)) => stmt_has_loop(s),
+                    None => false,
+                }
+        }
+        _ => false,
+    }
+}
+
+/// Verify with the options as given (no bounded search first).
+fn verify_full(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Report {
     let start = Instant::now();
     let deadline = o.timeout.map(|t| start + t);
     progress("reducing to two threads");
