@@ -234,3 +234,25 @@ fn loop_unwinding_finds_defects_but_never_verifies() {
     assert_eq!(code, 1);
     assert_eq!(v["verdict"], "race");
 }
+
+/// A kernel with loops is first searched with every loop unrolled twice: a race there is
+/// reported at once, saying the search stopped at the bound; a race only a third
+/// iteration shows is still found, by the full check.
+#[test]
+fn a_bounded_search_comes_first_and_the_full_check_after_it() {
+    let o = kpl(&["verify", s(&root().join("tests/kernels/strided_overflow.kpl"))]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("bounded search (every loop unrolled 2 times)"), "{}", o.stdout);
+    let dir = std::env::temp_dir().join(format!("kpl-bounded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let k = dir.join("deep_race.kpl");
+    std::fs::write(
+        &k,
+        "kernel deep_race { groups: 1; threads: 8; shared s[64];\n  main { local i := 0; while i < 4 { if i == 3 { s[0] := lid; } i := i + 1; } } }\n",
+    )
+    .unwrap();
+    let o = kpl(&["verify", s(&k)]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("race") && !o.stdout.contains("bounded search"), "{}", o.stdout);
+    std::fs::remove_dir_all(&dir).ok();
+}
