@@ -465,6 +465,12 @@ impl<'u> Lower<'u> {
                 _ => None,
             };
         }
+        if matches!(n, "shuffle" | "shuffle2") && !self.funcs.contains_key(n) {
+            // The inputs' component type, the mask's width.
+            let Some(CType::Vector(elem, _)) = args.first().and_then(|a| self.agg_type(a)) else { return None };
+            let Some(CType::Vector(_, w)) = args.last().and_then(|a| self.agg_type(a)) else { return None };
+            return Some(CType::Vector(elem, w));
+        }
         let Some(name) = n.strip_prefix("make_").or_else(|| n.strip_prefix("convert_")) else {
             // A scalar built-in applied to vectors works component by component.
             return if super::lower_builtins::lanewise(n) && !self.funcs.contains_key(n) {
@@ -535,6 +541,55 @@ impl<'u> Lower<'u> {
                 self.write_place(&p, e, span);
             }
         }
+    }
+
+    /// OpenCL's `shuffle(x, mask)` and `shuffle2(x, y, mask)`: component `i` is component
+    /// `mask[i] % n` of `x` (of `x` then `y` for `shuffle2`), `n` being the components to
+    /// choose from (a power of two, so only the mask's low bits count, as OpenCL says).
+    fn shuffle(&mut self, n: &str, ty: CType, args: &[Expr], span: Span) -> Option<AggVal> {
+        let two = n == "shuffle2";
+        if !self.arity_ok(n, args.len(), if two { 3 } else { 2 }, span) {
+            return None;
+        }
+        let CType::Vector(elem, _) = ty else { return None };
+        if matches!(elem, Ty::Long { .. }) {
+            self.unsupported(format!("`{n}` of 64-bit components").as_str(), span);
+            return None;
+        }
+        let (inputs, mask) = args.split_at(args.len() - 1);
+        let mut pool = Vec::new();
+        let mut widths = Vec::new();
+        for a in inputs {
+            let v = self.agg_value(a)?;
+            let words = self.words_of(v);
+            widths.push(words.len());
+            pool.extend(words.into_iter().map(|x| self.bind_temp(x, span)));
+        }
+        if widths.windows(2).any(|w| w[0] != w[1]) {
+            self.err(format!("`{n}` takes two vectors of one width"), span);
+            return None;
+        }
+        let m = self.agg_value(&mask[0])?;
+        let lanes: Vec<Val> = self.words_of(m).into_iter().map(|x| self.bind_temp(x, span)).collect();
+        let count = pool.len() as u64;
+        if !count.is_power_of_two() {
+            self.err(format!("`{n}` chooses from 2, 4, 8 or 16 components per vector"), span);
+            return None;
+        }
+        let leaves = lanes
+            .into_iter()
+            .map(|l| {
+                let l = self.convert(l, Ty::UInt, span);
+                let idx = bin(k::BinOp::BitAnd, l, k::Expr::num(count - 1, span), span);
+                let mut e = pool[pool.len() - 1].e.clone();
+                for j in (0..pool.len() - 1).rev() {
+                    let is = bin(k::BinOp::Eq, idx.clone(), k::Expr::num(j as u64, span), span);
+                    e = kx(k::ExprKind::Cond(Box::new(is), Box::new(pool[j].e.clone()), Box::new(e)), span);
+                }
+                VLeaf::Word(Val { e, ty: pool[0].ty })
+            })
+            .collect();
+        Some(AggVal { ty, leaves })
     }
 
     /// A scalar built-in (`min`, `ceil`, `clamp`, ...) on vectors: each component on its
@@ -663,6 +718,9 @@ impl<'u> Lower<'u> {
                 };
                 if vload_width(&name.name).is_some() {
                     return self.vload(ty, args, span);
+                }
+                if matches!(name.name.as_str(), "shuffle" | "shuffle2") {
+                    return self.shuffle(&name.name, ty, args, span);
                 }
                 if !name.name.starts_with("make_") && !name.name.starts_with("convert_") {
                     return self.lanewise_call(f, args, ty, span);
