@@ -545,6 +545,10 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
             ids_text(&w.threads[0], dims),
             ids_text(&w.threads[1], dims)
         )),
+        LabelKind::Assertion if layouts.constant_writes.contains(&span(l.span)) => {
+            Diagnostic::error(format!("{status} attempt to modify constant memory"), span(l.span))
+                .with_label(format!("by {}", ids_text(&w.threads[0], dims)))
+        }
         LabelKind::Assertion if layouts.null_checks.contains_key(&span(l.span)) => {
             let p = layouts.null_checks.get(&span(l.span)).cloned().unwrap_or_default();
             Diagnostic::error(format!("{status} null pointer access: {p} may be NULL here"), span(l.span))

@@ -119,6 +119,10 @@ pub fn defect(
             let (loc, line) = at(span.0);
             format!("\n{loc} error: barrier may be reached by non-uniform control flow\n{line}\n")
         }
+        LabelKind::Assertion if layouts.constant_writes.contains(&kpl_lang::Span::new(span.0, span.1)) => {
+            let (loc, line) = at(span.0);
+            format!("\n{loc} error: possible attempt to modify constant memory\n{line}\n\n")
+        }
         LabelKind::Assertion if layouts.null_checks.contains_key(&kpl_lang::Span::new(span.0, span.1)) => {
             let (loc, line) = at(span.0);
             format!("\n{loc} error: possible null pointer access for {}\n{line}\n\n", who(0, true))

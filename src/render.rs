@@ -129,10 +129,14 @@ pub fn defect_diagnostic(d: &Defect, n: usize, layouts: &Layouts) -> kpl_lang::D
             ))
             .with_help("every lane a warp collective's mask names must run it too"),
         Defect::Assertion { span, thread, invariant_of } => {
-            let mut d = Diagnostic::error(
-                if invariant_of.is_some() { "loop invariant does not hold" } else { "assertion failure" },
-                *span,
-            )
+            let what = if invariant_of.is_some() {
+                "loop invariant does not hold"
+            } else if layouts.constant_writes.contains(span) {
+                "attempt to modify constant memory"
+            } else {
+                "assertion failure"
+            };
+            let mut d = Diagnostic::error(what, *span)
             .with_label(format!("false in {}", thread_text(thread, n)));
             if let Some(l) = invariant_of {
                 d = d.with_secondary(*l, "at the head of this loop");

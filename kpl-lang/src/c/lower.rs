@@ -554,6 +554,9 @@ impl<'u> Lower<'u> {
                 }
                 self.note_word_bytes(&name, &d.specs);
                 let readonly = constant || d.specs.iter().any(|s| s.word == "const");
+                if constant {
+                    self.array_layouts.constant_arrays.insert(name.clone());
+                }
                 self.bind(&x.name.name, Entity::Array { kpl: name, elem: ty, dims: vec![], readonly, offset: None, agg });
                 continue;
             }
@@ -576,6 +579,9 @@ impl<'u> Lower<'u> {
                 self.record_layout(&name, &d.specs, t);
             }
             self.note_word_bytes(&name, &d.specs);
+            if constant {
+                self.array_layouts.constant_arrays.insert(name.clone());
+            }
             let arr = Entity::Array { kpl: name.clone(), elem: ty, dims: dims.clone(), readonly: constant, offset: None, agg: agg.clone() };
             match (dims.is_empty(), &agg) {
                 (false, _) => self.bind(&x.name.name, arr),
@@ -786,6 +792,9 @@ impl<'u> Lower<'u> {
             if pointer {
                 let space = self.space(&p.specs);
                 let readonly = p.specs.iter().any(|s| s.word == "const") || space == Some("constant");
+                if space == Some("constant") {
+                    self.array_layouts.constant_arrays.insert(kpl.clone());
+                }
                 let kind = if space == Some("shared") {
                     DeclKind::Shared { name: sp_id(&kpl, name.span), size: None }
                 } else {
