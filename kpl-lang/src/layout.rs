@@ -18,11 +18,11 @@ pub struct Layouts {
     /// Assertions that are a function's `__requires` checked where it is called, by span:
     /// the calls (GPUVerify reports such a failure at the call).
     pub preconditions: BTreeMap<crate::span::Span, Vec<crate::span::Span>>,
-    /// Assertions that are writes to `__constant__`/`__constant` memory, by span (GPUVerify
+    /// Assertions that are writes to CUDA's `__constant__` memory, by span (GPUVerify
     /// reports such a write where it can happen, "possible attempt to modify constant
-    /// memory", rather than refusing the kernel).
+    /// memory"; in OpenCL C, where `__constant` qualifies the type, it is a C error).
     pub constant_writes: std::collections::BTreeSet<crate::span::Span>,
-    /// The KPL arrays that are constant memory (a write to one is such an assertion).
+    /// The KPL arrays that are CUDA constant memory (a write to one is such an assertion).
     pub constant_arrays: std::collections::BTreeSet<String>,
 }
 

@@ -554,7 +554,7 @@ impl<'u> Lower<'u> {
                 }
                 self.note_word_bytes(&name, &d.specs);
                 let readonly = constant || d.specs.iter().any(|s| s.word == "const");
-                if constant {
+                if constant && self.o.dialect == Dialect::Cuda {
                     self.array_layouts.constant_arrays.insert(name.clone());
                 }
                 self.bind(&x.name.name, Entity::Array { kpl: name, elem: ty, dims: vec![], readonly, offset: None, agg });
@@ -579,7 +579,7 @@ impl<'u> Lower<'u> {
                 self.record_layout(&name, &d.specs, t);
             }
             self.note_word_bytes(&name, &d.specs);
-            if constant {
+            if constant && self.o.dialect == Dialect::Cuda {
                 self.array_layouts.constant_arrays.insert(name.clone());
             }
             let arr = Entity::Array { kpl: name.clone(), elem: ty, dims: dims.clone(), readonly: constant, offset: None, agg: agg.clone() };
@@ -792,9 +792,6 @@ impl<'u> Lower<'u> {
             if pointer {
                 let space = self.space(&p.specs);
                 let readonly = p.specs.iter().any(|s| s.word == "const") || space == Some("constant");
-                if space == Some("constant") {
-                    self.array_layouts.constant_arrays.insert(kpl.clone());
-                }
                 let kind = if space == Some("shared") {
                     DeclKind::Shared { name: sp_id(&kpl, name.span), size: None }
                 } else {
