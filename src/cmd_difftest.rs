@@ -131,8 +131,7 @@ pub fn run(a: Args) -> Exit {
         }
         // The interpreter judges races as `kpl run` does: a `.cu`/`.cl` file tolerates
         // equal-value write-write races (GPUVerify's default), which leave one final value.
-        let c_file = matches!(std::path::Path::new(&name).extension().and_then(|e| e.to_str()), Some("cu" | "cl"));
-        let opts = kpl_semantics::Options { benign: c_file, ..interpreter_options() };
+        let opts = kpl_semantics::Options { benign: crate::options::benign_by_default(std::path::Path::new(&name)), ..interpreter_options() };
         let v = compare(&mut devices, &c, launch, &sets(a.seed, a.runs), &opts);
         match v {
             Verdict::Agrees { compared: 0, skipped, dropped } if dropped.is_empty() => {

@@ -183,8 +183,14 @@ impl CheckArgs {
         if self.benign_tolerance || self.no_benign_tolerance {
             return self.benign_tolerance;
         }
-        matches!(file.extension().and_then(|e| e.to_str()), Some("cu" | "cl"))
+        benign_by_default(file)
     }
+}
+
+/// Does a file's language tolerate equal-value write-write races by default: GPUVerify's
+/// default for `.cu` and `.cl`, not KPL.md's for `.kpl`?
+pub fn benign_by_default(file: &std::path::Path) -> bool {
+    matches!(file.extension().and_then(|e| e.to_str()), Some("cu" | "cl"))
 }
 
 /// The inputs of a run: a seed for everything not given, a JSON file, and params.

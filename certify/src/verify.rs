@@ -175,7 +175,10 @@ const FIRST_BUDGET: Duration = Duration::from_secs(5);
 /// bound, or the budget spent) the full check runs with the time left.
 pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Report {
     let start = Instant::now();
-    let has_loops = std::iter::once(&core.main).chain(core.procs.iter().map(|p| &p.body)).any(has_loop);
+    let mut has_loops = false;
+    for b in std::iter::once(&core.main).chain(core.procs.iter().map(|p| &p.body)) {
+        kpl_reduction::candidates::walk(b, &mut |s| has_loops |= matches!(s.kind, ast::StmtKind::While { .. }));
+    }
     if !(o.infer && has_loops && o.loop_unwind.is_none() && o.k_induction == 0 && o.perf.is_none() && !o.compare) {
         return verify_full(core, o, progress);
     }
@@ -190,25 +193,6 @@ pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repor
     let mut report = verify_full(core, &rest, progress);
     report.stats.time_ms = start.elapsed().as_millis();
     report
-}
-
-fn has_loop(b: &ast::Block) -> bool {
-    b.stmts.iter().any(stmt_has_loop)
-}
-
-fn stmt_has_loop(s: &ast::Stmt) -> bool {
-    match &s.kind {
-        ast::StmtKind::While { .. } => true,
-        ast::StmtKind::If(_, t, e) => {
-            has_loop(t)
-                || match e.as_deref() {
-                    Some(ast::Else::Block(b)) => has_loop(b),
-                    Some(ast::Else::If(s)) => stmt_has_loop(s),
-                    None => false,
-                }
-        }
-        _ => false,
-    }
 }
 
 /// Verify with the options as given (no bounded search first).

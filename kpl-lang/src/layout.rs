@@ -22,8 +22,6 @@ pub struct Layouts {
     /// reports such a write where it can happen, "possible attempt to modify constant
     /// memory"; in OpenCL C, where `__constant` qualifies the type, it is a C error).
     pub constant_writes: std::collections::BTreeSet<crate::span::Span>,
-    /// The KPL arrays that are CUDA constant memory (a write to one is such an assertion).
-    pub constant_arrays: std::collections::BTreeSet<String>,
 }
 
 impl Layouts {

@@ -304,7 +304,8 @@ fn mentions(e: &ast::Expr, names: &BTreeSet<String>) -> bool {
     hit
 }
 
-pub(crate) fn walk(b: &ast::Block, f: &mut dyn FnMut(&ast::Stmt)) {
+/// Every statement of a block, nested ones included, in order.
+pub fn walk(b: &ast::Block, f: &mut dyn FnMut(&ast::Stmt)) {
     for s in &b.stmts {
         f(s);
         match &s.kind {

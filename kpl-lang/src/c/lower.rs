@@ -187,6 +187,9 @@ pub(super) struct Lower<'u> {
     /// The bytes of C each word of an array holds, for arrays whose words all hold the
     /// same number (`casts.rs`): what a pointer cast may view them as.
     pub word_bytes: HashMap<String, u32>,
+    /// The KPL arrays that are CUDA `__constant__` memory: a write to one is a defect
+    /// (`Layouts::constant_writes`).
+    pub constant_arrays: std::collections::BTreeSet<String>,
     /// Scalar locals initialised with a constant, by KPL name (`memcpy.rs` takes one as a
     /// length when nothing assigns it).
     pub constant_locals: HashMap<String, u64>,
@@ -286,6 +289,7 @@ fn lower_pass<'u>(
         laying_out: Vec::new(),
         array_layouts: Default::default(),
         word_bytes: HashMap::new(),
+        constant_arrays: Default::default(),
         constant_locals: HashMap::new(),
         private_regions: HashMap::new(),
         indeterminate,
@@ -555,7 +559,7 @@ impl<'u> Lower<'u> {
                 self.note_word_bytes(&name, &d.specs);
                 let readonly = constant || d.specs.iter().any(|s| s.word == "const");
                 if constant && self.o.dialect == Dialect::Cuda {
-                    self.array_layouts.constant_arrays.insert(name.clone());
+                    self.constant_arrays.insert(name.clone());
                 }
                 self.bind(&x.name.name, Entity::Array { kpl: name, elem: ty, dims: vec![], readonly, offset: None, agg });
                 continue;
@@ -580,7 +584,7 @@ impl<'u> Lower<'u> {
             }
             self.note_word_bytes(&name, &d.specs);
             if constant && self.o.dialect == Dialect::Cuda {
-                self.array_layouts.constant_arrays.insert(name.clone());
+                self.constant_arrays.insert(name.clone());
             }
             let arr = Entity::Array { kpl: name.clone(), elem: ty, dims: dims.clone(), readonly: constant, offset: None, agg: agg.clone() };
             match (dims.is_empty(), &agg) {

@@ -783,7 +783,7 @@ impl<'u> Lower<'u> {
             Place::Local(name, _) => self.emit(k::StmtKind::Assign(sp_id(name, span), v), span),
             Place::Const(..) => self.err("writing to constant memory or through a `const` pointer", span),
             Place::Elem { array, index, readonly, .. } => {
-                if *readonly && self.array_layouts.constant_arrays.contains(array) {
+                if *readonly && self.constant_arrays.contains(array) {
                     // Constant memory: a defect where the write can happen, as GPUVerify
                     // reports it (a `const` pointer's target is a C error, below).
                     self.array_layouts.constant_writes.insert(span);

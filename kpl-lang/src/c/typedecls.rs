@@ -175,8 +175,9 @@ impl Pass<'_> {
                         _ => {}
                     }
                     // A name declared in a block (or a parameter list) is a type again
-                    // after the block (the function body) that holds it.
-                    if matches!(t, CTok::P("}")) {
+                    // after the block (the function body) that holds it, or after the
+                    // prototype whose parameter it names (`;` at file scope).
+                    if matches!(t, CTok::P("}")) || (matches!(t, CTok::P(";")) && depth == 0) {
                         shadowed.retain(|(_, d)| *d <= depth);
                     }
                     out.push(toks[i].clone());
@@ -405,7 +406,6 @@ impl Pass<'_> {
     }
 }
 
-/// Is the next token a member name (after `.` or `->`), which no declaration renames?
 /// Is an identifier between `out` and `next` a declarator's name: after a type (a
 /// specifier or `*`) and before `=`, `;`, `,`, `[` or `)`?
 fn declares(out: &[Tok], next: Option<&Tok>) -> bool {
@@ -413,6 +413,7 @@ fn declares(out: &[Tok], next: Option<&Tok>) -> bool {
     after_type && matches!(next, Some((_, CTok::P("=" | ";" | "," | "[" | ")"), _)))
 }
 
+/// Is the next token a member name (after `.` or `->`), which no declaration renames?
 fn is_member(out: &[Tok]) -> bool {
     matches!(out.last(), Some((_, CTok::P("." | "->"), _)))
 }
