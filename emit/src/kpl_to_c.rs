@@ -133,6 +133,11 @@ pub fn emit(core: &Kernel, launch: Launch, t: Target, local_sizes: &dyn Fn(&str)
     if kernel_has(core, &|k| matches!(k, StmtKind::Havoc(_))) {
         return Err("the kernel has arbitrary values (`havoc`: indeterminate C values, calls of functions without a body), which a device run cannot reproduce".into());
     }
+    // Its two words are 4-aligned in the emitted `uint` arrays, and a device's 64-bit
+    // atomics need 8.
+    if kernel_has(core, &|k| matches!(k, StmtKind::Atomic(a) if a.wide())) {
+        return Err("the kernel has 64-bit atomics, which kpl does not emit yet".into());
+    }
     if t == Target::OpenCl && kernel_has(core, &|k| matches!(k, StmtKind::Warp(_))) {
         return Err("the kernel has warp collectives (shuffles, votes), which OpenCL 1.2 does not have".into());
     }
@@ -360,6 +365,7 @@ impl Em<'_> {
             Smin => format!("((int)o < (int)({v}) ? o : ({v}))"),
             Smax => format!("((int)o > (int)({v}) ? o : ({v}))"),
             Inc => format!("(o >= ({v}) ? 0u : o + 1u)"),
+            Fadd => format!("kpl_fw(kpl_f(o) + kpl_f({v}))"),
             _ => format!("((o == 0u || o > ({v})) ? ({v}) : o - 1u)"),
         };
         let cas = if self.t == Target::Cuda { "atomicCAS" } else { "atomic_cmpxchg" };

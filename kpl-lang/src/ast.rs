@@ -101,11 +101,16 @@ pub enum StmtKind {
 
 /// An atomic read-modify-write of one array element: the old value goes to `dest`.
 /// Atomics never race with each other; an atomic and a plain access to the same element
-/// by different threads do (CUDA.md tier 2).
+/// by different threads do (CUDA.md tier 2). A 64-bit atomic (an operation named with
+/// `64`: `add64`) acts on the element and the next one as one 64-bit integer, the low word
+/// first; its operands are (low, high) word pairs and its old value goes to `dest` (low)
+/// and `dest_hi` (high): `local lo, hi := atomic add64(A[i], 1, 0);`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Atomic {
     pub dest: Option<Ident>,
-    /// `local x := atomic ...`: `dest` is a new local.
+    /// The old value's high word, for a 64-bit atomic (`local lo, hi := atomic ...64(...)`).
+    pub dest_hi: Option<Ident>,
+    /// `local x := atomic ...`: `dest` (and `dest_hi`) are new locals.
     pub declare: bool,
     pub op: Ident,
     pub array: Ident,
@@ -113,9 +118,10 @@ pub struct Atomic {
     pub args: Vec<Expr>,
 }
 
-/// The atomic operations: `add sub xchg min max smin smax inc dec cas and or xor` (min and
-/// max unsigned, smin and smax signed; inc and dec as CUDA's `atomicInc`/`atomicDec`, which
-/// wrap at their limit; `cas(A[i], compare, value)`).
+/// The atomic operations: `add sub xchg min max smin smax inc dec cas and or xor fadd` (min
+/// and max unsigned, smin and smax signed; inc and dec as CUDA's `atomicInc`/`atomicDec`,
+/// which wrap at their limit; `cas(A[i], compare, value)`; `fadd` the float addition of the
+/// `fadd` built-in, CUDA's `atomicAdd` on a `float`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomicOp {
     Add,
@@ -131,10 +137,11 @@ pub enum AtomicOp {
     And,
     Or,
     Xor,
+    Fadd,
 }
 
 impl AtomicOp {
-    pub const ALL: [AtomicOp; 13] = [
+    pub const ALL: [AtomicOp; 14] = [
         AtomicOp::Add,
         AtomicOp::Sub,
         AtomicOp::Xchg,
@@ -148,6 +155,7 @@ impl AtomicOp {
         AtomicOp::And,
         AtomicOp::Or,
         AtomicOp::Xor,
+        AtomicOp::Fadd,
     ];
     pub fn name(self) -> &'static str {
         use AtomicOp::*;
@@ -165,10 +173,24 @@ impl AtomicOp {
             And => "and",
             Or => "or",
             Xor => "xor",
+            Fadd => "fadd",
         }
     }
     pub fn from_name(s: &str) -> Option<AtomicOp> {
         AtomicOp::ALL.into_iter().find(|o| o.name() == s)
+    }
+    /// The operation and whether it is the 64-bit one, from a name (`add`, `add64`); the
+    /// 64-bit operations are those of CUDA's and OpenCL's 64-bit atomics (no `inc`, `dec`,
+    /// `fadd`).
+    pub fn parse(s: &str) -> Option<(AtomicOp, bool)> {
+        match s.strip_suffix("64") {
+            Some(base) => AtomicOp::from_name(base).filter(|o| o.has_wide()).map(|o| (o, true)),
+            None => AtomicOp::from_name(s).map(|o| (o, false)),
+        }
+    }
+    /// Whether the operation has a 64-bit form.
+    pub fn has_wide(self) -> bool {
+        !matches!(self, AtomicOp::Inc | AtomicOp::Dec | AtomicOp::Fadd)
     }
     /// The operands after the element (`cas` takes the compared value and the new one).
     pub fn arity(self) -> usize {
@@ -183,7 +205,15 @@ impl AtomicOp {
 impl Atomic {
     /// The operation (the checker has made sure the name is one).
     pub fn operation(&self) -> AtomicOp {
-        AtomicOp::from_name(&self.op.name).unwrap_or(AtomicOp::Add)
+        AtomicOp::parse(&self.op.name).map_or(AtomicOp::Add, |(o, _)| o)
+    }
+    /// Whether it is a 64-bit atomic (on the element and the next one).
+    pub fn wide(&self) -> bool {
+        AtomicOp::parse(&self.op.name).is_some_and(|(_, w)| w)
+    }
+    /// The operands after the element: the operation's, as word pairs when 64-bit.
+    pub fn arity(&self) -> usize {
+        self.operation().arity() * if self.wide() { 2 } else { 1 }
     }
 }
 

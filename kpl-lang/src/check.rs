@@ -306,20 +306,30 @@ impl Checker {
                 for e in &a.args {
                     self.expr(e);
                 }
-                match AtomicOp::from_name(&a.op.name) {
+                match AtomicOp::parse(&a.op.name) {
                     None => self.err(
                         Diagnostic::error(format!("`{}` is not an atomic operation", a.op.name), a.op.span).with_help(format!(
-                            "the atomic operations are {}",
-                            AtomicOp::ALL.map(|o| o.name()).join(", ")
+                            "the atomic operations are {}, and with `64` those on 64-bit integers ({})",
+                            AtomicOp::ALL.map(|o| o.name()).join(", "),
+                            AtomicOp::ALL.into_iter().filter(|o| o.has_wide()).map(|o| format!("{}64", o.name())).collect::<Vec<_>>().join(", ")
                         )),
                     ),
-                    Some(op) if op.arity() != a.args.len() => self.err(Diagnostic::error(
-                        format!("atomic `{}` takes the element and {} operand{}", op.name(), op.arity(), plural(op.arity())),
+                    Some(_) if a.arity() != a.args.len() => self.err(Diagnostic::error(
+                        format!("atomic `{}` takes the element and {} operand{}", a.op.name, a.arity(), plural(a.arity())),
+                        s.span,
+                    )),
+                    Some((_, wide)) if a.dest_hi.is_some() != (wide && a.dest.is_some()) => self.err(Diagnostic::error(
+                        if wide {
+                            format!("atomic `{}` gives a 64-bit value: name two locals for it (`lo, hi := ...`)", a.op.name)
+                        } else {
+                            format!("atomic `{}` gives one word: name one local for it", a.op.name)
+                        },
                         s.span,
                     )),
                     Some(_) => {}
                 }
                 self.result_dest(&a.dest, a.declare);
+                self.result_dest(&a.dest_hi, a.declare);
             }
             StmtKind::Warp(w) => {
                 for e in &w.args {

@@ -278,7 +278,7 @@ fn stmt_names(s: &Stmt, used: &mut HashSet<String>) {
             }
         }
         StmtKind::Atomic(a) => {
-            if let Some(x) = &a.dest {
+            for x in a.dest.iter().chain(&a.dest_hi) {
                 used.insert(x.name.clone());
             }
             expr_names(&a.index, used);
@@ -389,7 +389,7 @@ impl StripSpans {
                 }
             }
             StmtKind::Atomic(a) => {
-                if let Some(x) = &mut a.dest {
+                for x in a.dest.iter_mut().chain(a.dest_hi.iter_mut()) {
                     self.id(x);
                 }
                 self.id(&mut a.op);

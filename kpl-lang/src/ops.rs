@@ -117,6 +117,34 @@ pub fn atomic(op: crate::ast::AtomicOp, old: u32, args: &[u32]) -> u32 {
         And => old & v,
         Or => old | v,
         Xor => old ^ v,
+        Fadd => canonical(f32::from_bits(old) + f32::from_bits(v)),
+    }
+}
+
+/// `atomic` on a 64-bit element (operands and result as 64-bit integers; `smin`/`smax`
+/// compare signed). Only the operations with a 64-bit form (`AtomicOp::has_wide`).
+pub fn atomic64(op: crate::ast::AtomicOp, old: u64, args: &[u64]) -> u64 {
+    use crate::ast::AtomicOp::*;
+    let v = args.first().copied().unwrap_or(0);
+    match op {
+        Add => old.wrapping_add(v),
+        Sub => old.wrapping_sub(v),
+        Xchg => v,
+        Min => old.min(v),
+        Max => old.max(v),
+        Smin => (old as i64).min(v as i64) as u64,
+        Smax => (old as i64).max(v as i64) as u64,
+        Cas => {
+            if old == v {
+                args.get(1).copied().unwrap_or(0)
+            } else {
+                old
+            }
+        }
+        And => old & v,
+        Or => old | v,
+        Xor => old ^ v,
+        Inc | Dec | Fadd => atomic(op, old as u32, &args.iter().map(|a| *a as u32).collect::<Vec<_>>()) as u64,
     }
 }
 

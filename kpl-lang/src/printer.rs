@@ -221,10 +221,15 @@ impl Printer<'_> {
                 .group(),
             StmtKind::Barrier(f) => fence_doc(f),
             StmtKind::Atomic(a) => {
-                let dest = match (&a.dest, a.declare) {
-                    (Some(x), true) => format!("local {} := ", x.name),
-                    (Some(x), false) => format!("{} := ", x.name),
-                    (None, _) => String::new(),
+                let names = match (&a.dest, &a.dest_hi) {
+                    (Some(x), Some(y)) => format!("{}, {}", x.name, y.name),
+                    (Some(x), None) => x.name.clone(),
+                    _ => String::new(),
+                };
+                let dest = match (a.dest.is_some(), a.declare) {
+                    (true, true) => format!("local {names} := "),
+                    (true, false) => format!("{names} := "),
+                    (false, _) => String::new(),
                 };
                 let mut args = vec![RcDoc::text(format!("{}[", a.array.name)).append(expr(&a.index, 0)).append(RcDoc::text("]"))];
                 args.extend(a.args.iter().map(|e| expr(e, 0)));

@@ -587,8 +587,9 @@ impl<'k> Builder<'k> {
             }
             StmtKind::Store(a, i, e) => self.write(a, i, e, s.span, &p),
             StmtKind::Atomic(at) => {
-                let olds = self.atomic(at, s.span, &p);
-                self.result(&at.dest, at.declare, olds, &p);
+                let [lo, hi] = self.atomic(at, s.span, &p);
+                self.result(&at.dest, at.declare, lo, &p);
+                self.result(&at.dest_hi, at.declare, hi, &p);
             }
             StmtKind::Warp(w) => {
                 let vals = self.warp(w, s.span, &p);
@@ -865,18 +866,32 @@ impl<'k> Builder<'k> {
 
     /// An atomic: logged and checked like a write, but never against atomics; the value it
     /// gives back, and the element in each thread's copy, are arbitrary (other threads'
-    /// atomics may come in between).
-    fn atomic(&mut self, at: &ast::Atomic, span: kpl_lang::Span, p: &Pair) -> Pair {
+    /// atomics may come in between). A 64-bit atomic is that on each of its two words (the
+    /// old high word is the second result; a 32-bit atomic's is unused).
+    fn atomic(&mut self, at: &ast::Atomic, span: kpl_lang::Span, p: &Pair) -> [Pair; 2] {
         let k = self.array_of(&at.array);
         let idx = self.pair_of(&at.index);
         for e in &at.args {
             let _ = self.pair_of(e);
         }
+        let lo = self.atomic_word(at, k, &idx, span, p);
+        if !at.wide() {
+            self.ticket(at, k, &idx, &lo, p);
+            return [lo.clone(), lo];
+        }
+        let next = idx.clone().map(|i| Expr::bin(WordOp::Add, i, Expr::Word(1)));
+        let hi = self.atomic_word(at, k, &next, span, p);
+        [lo, hi]
+    }
+
+    /// One word's part of an atomic on array `k` at `idx`: its bounds, log and race checks,
+    /// and the arbitrary value it gives and leaves in each thread's copy.
+    fn atomic_word(&mut self, at: &ast::Atomic, k: usize, idx: &Pair, span: kpl_lang::Span, p: &Pair) -> Pair {
         let sid = self.site(span, k, AccessKind::Atomic);
-        self.perf_access(k, &idx, p, span);
+        self.perf_access(k, idx, p, span);
         let inst = self.inst[k];
         self.bounds(k, &idx[0], &p[0], span, AccessKind::Atomic);
-        self.note_access(k, &idx, p);
+        self.note_access(k, idx, p);
         if let (Some((e, x, st)), true) = (inst.atomic, self.race_checked(k)) {
             self.log(e, x, st, None, idx[0].clone(), &p[0], sid);
         }
@@ -896,9 +911,7 @@ impl<'k> Builder<'k> {
                 Expr::Var(v)
             })
             .collect();
-        let olds = [olds[0].clone(), olds[1].clone()];
-        self.ticket(at, k, &idx, &olds, p);
-        olds
+        [olds[0].clone(), olds[1].clone()]
     }
 
     /// A barrier: the divergence check; the arrays' contents made arbitrary (equal for two

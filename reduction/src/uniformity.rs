@@ -107,7 +107,7 @@ impl Uniformity {
             }
             StmtKind::Havoc(x) => self.raise_var(&x.name, Level::Varying),
             StmtKind::Atomic(a) => {
-                if let Some(d) = &a.dest {
+                for d in a.dest.iter().chain(&a.dest_hi) {
                     self.raise_var(&d.name, Level::Varying);
                 }
             }

@@ -16,8 +16,9 @@ enum Ins {
     Set(u32, Ex),
     Read(u32, u32, Ex),
     Write(u32, Ex, Ex),
-    /// An atomic: op, the slot for the old value, array, index, operands, statement.
-    Atomic(AtomicOp, Option<u32>, u32, Ex, Vec<Ex>, u32),
+    /// An atomic: op (and whether 64-bit), the slots for the old value (low word, high
+    /// word), array, index, operands, statement.
+    Atomic((AtomicOp, bool), [Option<u32>; 2], u32, Ex, Vec<Ex>, u32),
     /// Jump to the target when the expression is zero.
     Jz(Ex, usize),
     Jmp(usize),
@@ -68,8 +69,8 @@ impl Flat {
             StKind::Write { array, index, value } => {
                 self.emit(Ins::Write(*array, index.clone(), value.clone()));
             }
-            StKind::Atomic { op, slot, array, index, args } => {
-                self.emit(Ins::Atomic(*op, *slot, *array, index.clone(), args.clone(), s.id));
+            StKind::Atomic { op, wide, slot, slot_hi, array, index, args } => {
+                self.emit(Ins::Atomic((*op, *wide), [*slot, *slot_hi], *array, index.clone(), args.clone(), s.id));
             }
             // Its callers refuse programs with warp collectives (`first_warp_collective`):
             // a collective needs the warp's threads in lock step, and here each runs alone.
@@ -441,7 +442,7 @@ impl Thread<'_> {
                     oob(mem, *a, i, Op::Write, self)?;
                     *mem.cell(*a, g, i) = v;
                 }
-                Ins::Atomic(op, s, a, i, args, _) => {
+                Ins::Atomic((op, false), [s, _], a, i, args, _) => {
                     let i = self.eval(i);
                     let operands: Vec<u32> = args.iter().map(|e| self.eval(e)).collect();
                     oob(mem, *a, i, Op::Atomic, self)?;
@@ -450,6 +451,22 @@ impl Thread<'_> {
                     *cell = kpl_lang::ops::atomic(*op, old, &operands);
                     if let Some(s) = s {
                         self.locals[*s as usize] = old;
+                    }
+                }
+                Ins::Atomic((op, true), [s, s_hi], a, i, args, _) => {
+                    let i = self.eval(i);
+                    let w: Vec<u32> = args.iter().map(|e| self.eval(e)).collect();
+                    let operands: Vec<u64> = w.chunks(2).map(|p| (p[1] as u64) << 32 | p[0] as u64).collect();
+                    oob(mem, *a, i, Op::Atomic, self)?;
+                    oob(mem, *a, i.wrapping_add(1), Op::Atomic, self)?;
+                    let old = (*mem.cell(*a, g, i.wrapping_add(1)) as u64) << 32 | *mem.cell(*a, g, i) as u64;
+                    let new = kpl_lang::ops::atomic64(*op, old, &operands);
+                    *mem.cell(*a, g, i) = new as u32;
+                    *mem.cell(*a, g, i.wrapping_add(1)) = (new >> 32) as u32;
+                    for (s, v) in [(s, old as u32), (s_hi, (old >> 32) as u32)] {
+                        if let Some(s) = s {
+                            self.locals[*s as usize] = v;
+                        }
                     }
                 }
                 Ins::Jz(c, t) => {

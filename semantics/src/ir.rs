@@ -78,7 +78,9 @@ pub enum StKind {
     Call { proc: u32, args: Vec<Ex> },
     /// `x := atomic op(A[i], args)`: `slot` receives the old value (`fresh` when the
     /// statement declares it).
-    Atomic { op: AtomicOp, slot: Option<u32>, array: u32, index: Ex, args: Vec<Ex> },
+    /// `wide`: a 64-bit atomic on `index` and `index + 1` (operands as word pairs, the old
+    /// high word to `slot_hi`).
+    Atomic { op: AtomicOp, wide: bool, slot: Option<u32>, slot_hi: Option<u32>, array: u32, index: Ex, args: Vec<Ex> },
     /// `x := warp op(args)`: a warp collective; `slot` receives its result.
     Warp { op: WarpOp, slot: Option<u32>, args: Vec<Ex> },
     /// A barrier with its fence (per thread, whether it orders shared and global memory)
@@ -347,7 +349,9 @@ impl Compiler {
                 let index = self.expr(&a.index);
                 let args = a.args.iter().map(|e| self.expr(e)).collect();
                 let slot = a.dest.as_ref().map(|x| if a.declare { self.declare(&x.name) } else { self.slot(&x.name) });
-                StKind::Atomic { op: a.operation(), slot, array: self.arrays[&a.array.name], index, args }
+                let slot_hi = a.dest_hi.as_ref().map(|x| if a.declare { self.declare(&x.name) } else { self.slot(&x.name) });
+                let (op, wide) = (a.operation(), a.wide());
+                StKind::Atomic { op, wide, slot, slot_hi, array: self.arrays[&a.array.name], index, args }
             }
             StmtKind::Warp(w) => {
                 let args = w.args.iter().map(|e| self.expr(e)).collect();

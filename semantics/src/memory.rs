@@ -536,6 +536,28 @@ impl Memory {
     /// sees (or on the thread's own pending write), and gives the old value.
     #[allow(clippy::too_many_arguments)]
     pub fn atomic(&mut self, a: u32, g: u32, l: u32, i: u32, op: AtomicOp, args: &[u32], stmt: u32) -> Result<u32, Conflict> {
+        let old = self.atomic_read(a, g, l, i, stmt)?;
+        self.atomic_write(a, g, l, i, kpl_lang::ops::atomic(op, old, args), stmt);
+        Ok(old)
+    }
+
+    /// A 64-bit atomic (KPL's `add64` ...) on words `i` (low) and `i + 1` (high): `atomic`
+    /// on both at once. `args` are 64-bit operands; gives the old 64-bit value.
+    #[allow(clippy::too_many_arguments)]
+    pub fn atomic64(&mut self, a: u32, g: u32, l: u32, i: u32, op: AtomicOp, args: &[u64], stmt: u32) -> Result<u64, (u32, Conflict)> {
+        let hi = i.wrapping_add(1);
+        let lo_old = self.atomic_read(a, g, l, i, stmt).map_err(|c| (i, c))?;
+        let hi_old = self.atomic_read(a, g, l, hi, stmt).map_err(|c| (hi, c))?;
+        let old = (hi_old as u64) << 32 | lo_old as u64;
+        let new = kpl_lang::ops::atomic64(op, old, args);
+        self.atomic_write(a, g, l, i, new as u32, stmt);
+        self.atomic_write(a, g, l, hi, (new >> 32) as u32, stmt);
+        Ok(old)
+    }
+
+    /// An atomic's access to element `i`: the race checks and the log; gives the value the
+    /// thread sees.
+    fn atomic_read(&mut self, a: u32, g: u32, l: u32, i: u32, stmt: u32) -> Result<u32, Conflict> {
         let sh = self.sh;
         let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
         if let Some((w, ws)) = rec.other_writer(l, sh) {
@@ -547,8 +569,14 @@ impl Memory {
         rec.add_atomic(l, stmt, sh);
         let value = rec.value;
         let own = self.arrays[a as usize].pending[g as usize].wrote(i, l, sh);
-        let old = if own { value } else { self.committed(a, g, i) };
-        let new = kpl_lang::ops::atomic(op, old, args);
+        Ok(if own { value } else { self.committed(a, g, i) })
+    }
+
+    /// An atomic's new value of element `i`, on the memory every thread sees (or on the
+    /// thread's own pending write).
+    fn atomic_write(&mut self, a: u32, g: u32, l: u32, i: u32, new: u32, stmt: u32) {
+        let sh = self.sh;
+        let own = self.arrays[a as usize].pending[g as usize].wrote(i, l, sh);
         if own {
             self.arrays[a as usize].pending[g as usize].get_mut(i).value = new;
         } else {
@@ -557,7 +585,6 @@ impl Memory {
             ArrayMem::store(&mut arr.cells, arr.overlays.get_mut(g as usize), inst, i, new);
         }
         self.remember(a, g, i, Logged { local: l, stmt, op: Op::Atomic, value: new, exec: self.exec });
-        Ok(old)
     }
 
     /// Log an access for inter-group races (global arrays of multi-group launches), with

@@ -263,32 +263,58 @@ impl<'p, 'o> Machine<'p, 'o> {
                 self.give(idx);
                 self.give(vals);
             }
-            StKind::Atomic { op, slot, array, index, args } => {
+            StKind::Atomic { op, wide, slot, slot_hi, array, index, args } => {
                 self.step(s.id, n)?;
                 let idx = self.eval(index, act);
                 let argv: Vec<Vec<u32>> = args.iter().map(|e| self.eval(e, act)).collect();
-                self.bounds(*array, act, &idx, Op::Atomic, None, s.id)?;
-                if let Some(o) = self.obs.as_deref_mut() {
-                    o.access(s.id, *array, Op::Atomic, act, &idx);
+                // A 64-bit atomic's words, `index` and `index + 1`, are each checked and logged.
+                let words: Vec<Vec<u32>> = if *wide {
+                    vec![idx.clone(), idx.iter().map(|i| i.wrapping_add(1)).collect()]
+                } else {
+                    vec![idx.clone()]
+                };
+                for w in &words {
+                    self.bounds(*array, act, w, Op::Atomic, None, s.id)?;
+                    if let Some(o) = self.obs.as_deref_mut() {
+                        o.access(s.id, *array, Op::Atomic, act, w);
+                    }
                 }
                 let mut olds = self.take(n);
+                let mut olds_hi = self.take(n);
                 // The enabled threads' atomics happen one after another, in thread order.
                 for (k, &t) in act.iter().enumerate() {
                     let (g, l) = (t / self.tpg, t % self.tpg);
+                    if *wide {
+                        let operands: Vec<u64> = argv.chunks(2).map(|w| (w[1][k] as u64) << 32 | w[0][k] as u64).collect();
+                        match self.mem.atomic64(*array, g, l, idx[k], *op, &operands, s.id) {
+                            Ok(v) => {
+                                olds.push(v as u32);
+                                olds_hi.push((v >> 32) as u32);
+                            }
+                            Err((i, c)) => return Err(self.race(*array, i, c, t, Op::Atomic, 0, s.id, Scope::IntraGroup)),
+                        }
+                        continue;
+                    }
                     let operands: Vec<u32> = argv.iter().map(|v| v[k]).collect();
                     match self.mem.atomic(*array, g, l, idx[k], *op, &operands, s.id) {
                         Ok(v) => olds.push(v),
                         Err(c) => return Err(self.race(*array, idx[k], c, t, Op::Atomic, 0, s.id, Scope::IntraGroup)),
                     }
                 }
-                self.inter(*array, act, &idx, Op::Atomic, None, s.id)?;
+                for w in &words {
+                    self.inter(*array, act, w, Op::Atomic, None, s.id)?;
+                }
                 self.give(idx);
-                for v in argv {
+                for v in argv.into_iter().chain(words) {
                     self.give(v);
                 }
                 match slot {
                     Some(slot) => self.scatter(*slot, act, olds),
                     None => self.give(olds),
+                }
+                match slot_hi {
+                    Some(slot) => self.scatter(*slot, act, olds_hi),
+                    None => self.give(olds_hi),
                 }
             }
             StKind::Warp { op, slot, args } => {

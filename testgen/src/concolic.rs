@@ -288,7 +288,29 @@ impl<'a> Exec<'a> {
                     self.mem.insert(key, v);
                 }
             }
-            StKind::Atomic { op, slot, array, index, args } => {
+            StKind::Atomic { op, wide: true, slot, slot_hi, array, index, args } => {
+                // A 64-bit atomic: its two words, as the interpreter does them.
+                for &t in act.iter() {
+                    let iv = self.eval(index, t);
+                    let i = self.checked_index(*array, iv, t, s.id)?;
+                    let next = self.bin(BinOp::Add, iv, Val { c: 1, s: None });
+                    let j = self.checked_index(*array, next, t, s.id)?;
+                    let old = (self.load(*array, t, j).c as u64) << 32 | self.load(*array, t, i).c as u64;
+                    let w: Vec<u32> = args.iter().map(|e| self.eval(e, t).c).collect();
+                    let operands: Vec<u64> = w.chunks(2).map(|p| (p[1] as u64) << 32 | p[0] as u64).collect();
+                    let new = ops::atomic64(*op, old, &operands);
+                    for (k, v) in [(i, new as u32), (j, (new >> 32) as u32)] {
+                        let key = self.key(*array, t, k);
+                        self.mem.insert(key, Val { c: v, s: None });
+                    }
+                    for (slot, v) in [(slot, old as u32), (slot_hi, (old >> 32) as u32)] {
+                        if let Some(slot) = slot {
+                            self.slots[*slot as usize][t as usize] = Val { c: v, s: None };
+                        }
+                    }
+                }
+            }
+            StKind::Atomic { op, slot, array, index, args, .. } => {
                 // One after another in thread order, as the interpreter does them.
                 for &t in act.iter() {
                     let i = self.index(*array, index, t, s.id)?;
@@ -473,6 +495,11 @@ impl<'a> Exec<'a> {
     /// An access's index in a thread: bounds checked (symbolically too), then fixed.
     fn index(&mut self, array: u32, index: &Ex, t: u32, stmt: u32) -> Result<u32, Stop> {
         let v = self.eval(index, t);
+        self.checked_index(array, v, t, stmt)
+    }
+
+    /// An index's value, checked against the array's size and fixed on the path.
+    fn checked_index(&mut self, array: u32, v: Val, t: u32, stmt: u32) -> Result<u32, Stop> {
         if let Some(size) = self.p.arrays[array as usize].size {
             let ok = self.bin(BinOp::Lt, v, Val { c: size, s: None });
             let b = self.cond(ok);

@@ -49,7 +49,7 @@ pub(super) fn halves(e: &k::Expr) -> (k::Expr, k::Expr) {
 pub(super) fn unhandled(message: &str) -> Option<String> {
     message.contains(&format!("`{PAIR}`")).then(|| {
         "not supported: a 64-bit integer value here (kpl takes them in variables, fields, memory, arithmetic, comparisons, \
-         conversions, indices, parameters and results; not in built-in functions, atomics or annotations)"
+         conversions, indices, parameters and results; not in built-in functions or annotations)"
             .to_string()
     })
 }

@@ -1,8 +1,10 @@
 //! C atomics ─► KPL's `atomic` statement: CUDA's `atomicAdd` ... `atomicCAS` (and their
 //! `_block`/`_system` variants), OpenCL's `atomic_*`, `atom_*` and `atomic_fetch_*`, on an
-//! element named by `&a[i]`, `a + i`, `a` or a `__shared__` scalar's address.
+//! element named by `&a[i]`, `a + i`, `a` or a `__shared__` scalar's address; on a 64-bit
+//! integer (two words, `long.rs`) KPL's 64-bit form (`add64`).
 
 use super::ast::*;
+use super::long::pair;
 use super::lower::{sp_id, Lower, Ty};
 use super::lower_expr::{Place, Val};
 use super::tokens::Dialect;
@@ -61,9 +63,18 @@ impl Lower<'_> {
             self.err(format!("`{name}` takes a pointer and {operands} value(s)"), span);
             return Some(failed);
         }
-        let Some((array, index, elem)) = self.atomic_target(&args[0]) else { return Some(failed) };
-        if elem == Ty::Float && !matches!(op, AtomicOp::Xchg | AtomicOp::Cas) {
-            self.unsupported("atomic arithmetic on floats", span);
+        let Some(target) = self.atomic_target(&args[0]) else { return Some(failed) };
+        let (array, index, elem) = match target {
+            Target::Word(array, index, elem) => (array, index, elem),
+            Target::Wide(array, index, signed) => return Some(self.atomic64(op, operands, array, index, signed, &args[1..], span)),
+        };
+        // CUDA's `atomicAdd` on a `float` (or a `double`, one float word in kpl) adds as
+        // floats; OpenCL C has no float atomic arithmetic.
+        if elem == Ty::Float && op == AtomicOp::Add && self.o.dialect == Dialect::Cuda && operands == 1 {
+            op = AtomicOp::Fadd;
+        }
+        if elem == Ty::Float && !matches!(op, AtomicOp::Xchg | AtomicOp::Cas | AtomicOp::Fadd) {
+            self.unsupported("atomic arithmetic on floats other than CUDA's `atomicAdd`", span);
             return Some(failed);
         }
         // Signed elements compare as signed numbers.
@@ -85,6 +96,7 @@ impl Lower<'_> {
         let t = self.temp();
         let atomic = k::Atomic {
             dest: Some(sp_id(&t, span)),
+            dest_hi: None,
             declare: true,
             op: sp_id(op.name(), span),
             array: sp_id(&array, span),
@@ -95,9 +107,48 @@ impl Lower<'_> {
         Some(Val { e: k::Expr::var(&t, span), ty: elem })
     }
 
+    /// A 64-bit atomic (KPL's `add64` ...) on the 64-bit integer whose low word is
+    /// `array[index]`: its operands as word pairs, its old value as a 64-bit value.
+    #[allow(clippy::too_many_arguments)]
+    fn atomic64(&mut self, op: AtomicOp, operands: usize, array: String, index: k::Expr, signed: bool, args: &[Expr], span: Span) -> Val {
+        let ty = Ty::Long { signed };
+        let op = match op {
+            AtomicOp::Min if signed => AtomicOp::Smin,
+            AtomicOp::Max if signed => AtomicOp::Smax,
+            // OpenCL's `atom_inc`/`atom_dec` (no operand) add or subtract 1; CUDA has no
+            // 64-bit `atomicInc`/`atomicDec`.
+            AtomicOp::Inc | AtomicOp::Dec | AtomicOp::Fadd => {
+                self.unsupported(&format!("`{}` on a 64-bit integer", op.name()), span);
+                return Val { e: pair(k::Expr::num(0, span), k::Expr::num(0, span), span), ty };
+            }
+            o => o,
+        };
+        let mut values: Vec<k::Expr> = Vec::new();
+        for a in args {
+            let v = self.expr(a);
+            let (lo, hi) = self.long_words(v, span);
+            values.extend([lo, hi]);
+        }
+        if operands == 0 {
+            values.extend([k::Expr::num(1, span), k::Expr::num(0, span)]);
+        }
+        let (lo, hi) = (self.temp(), self.temp());
+        let atomic = k::Atomic {
+            dest: Some(sp_id(&lo, span)),
+            dest_hi: Some(sp_id(&hi, span)),
+            declare: true,
+            op: sp_id(&format!("{}64", op.name()), span),
+            array: sp_id(&array, span),
+            index,
+            args: values,
+        };
+        self.emit(k::StmtKind::Atomic(atomic), span);
+        Val { e: pair(k::Expr::var(&lo, span), k::Expr::var(&hi, span), span), ty }
+    }
+
     /// The element a pointer argument names: `&a[i]`, `&s` (a `__shared__` scalar),
     /// `a + i` or `a`.
-    fn atomic_target(&mut self, p: &Expr) -> Option<(String, k::Expr, Ty)> {
+    fn atomic_target(&mut self, p: &Expr) -> Option<Target> {
         let span = p.span;
         let as_index = |base: &Expr, i: &Expr| Expr::new(ExprKind::Index(Box::new(base.clone()), Box::new(i.clone())), span);
         let place = match &p.kind {
@@ -125,7 +176,7 @@ impl Lower<'_> {
                 self.err("an atomic on read-only (`const` or `__constant`) memory", span);
                 None
             }
-            Place::Elem { array, index, elem, .. } => Some((array, index, elem)),
+            Place::Elem { array, index, elem, .. } => Some(Target::Word(array, index, elem)),
             Place::Const(..) => {
                 self.err("an atomic on read-only (`const` or `__constant`) memory", span);
                 None
@@ -134,10 +185,27 @@ impl Lower<'_> {
                 self.unsupported("an atomic on a thread's own variable", span);
                 None
             }
-            Place::Pair { .. } => {
-                self.unsupported("atomics on 64-bit integers", span);
-                None
-            }
+            Place::Pair { lo, hi, signed } => match (*lo, *hi) {
+                (Place::Elem { readonly: true, .. }, _) => {
+                    self.err("an atomic on read-only (`const` or `__constant`) memory", span);
+                    None
+                }
+                // The words of a 64-bit element are consecutive, the low one first.
+                (Place::Elem { array, index, .. }, Place::Elem { array: hi_array, .. }) if hi_array == array => {
+                    Some(Target::Wide(array, index, signed))
+                }
+                _ => {
+                    self.unsupported("an atomic on a thread's own 64-bit variable", span);
+                    None
+                }
+            },
         }
     }
+}
+
+/// What an atomic acts on: an element (array, index, element type), or the two words of a
+/// 64-bit integer (array, the low word's index, signed).
+enum Target {
+    Word(String, k::Expr, Ty),
+    Wide(String, k::Expr, bool),
 }

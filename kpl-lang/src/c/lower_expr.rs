@@ -714,6 +714,7 @@ impl<'u> Lower<'u> {
         self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
         let add = k::Atomic {
             dest: None,
+            dest_hi: None,
             declare: false,
             op: sp_id(k::AtomicOp::Add.name(), span),
             array: sp_id(&counter, span),

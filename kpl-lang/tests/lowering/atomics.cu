@@ -1,7 +1,7 @@
 // args: --blockDim=8 --gridDim=1
 // Atomics become KPL's `atomic` statement on the element the pointer names; signed
-// elements take the signed min and max.
-__global__ void k(int *a, unsigned *u) {
+// elements take the signed min and max; `atomicAdd` on a float adds as floats.
+__global__ void k(int *a, unsigned *u, float *f) {
   __shared__ unsigned count;
   int old = atomicAdd(a, 1);
   atomicMin(&a[threadIdx.x], old);
@@ -9,4 +9,5 @@ __global__ void k(int *a, unsigned *u) {
   unsigned c = atomicInc(&count, 7u);
   atomicCAS(&u[0], c, 5u);
   atomicExch_block(&a[1], 2);
+  float before = atomicAdd(&f[threadIdx.x], 0.5f);
 }

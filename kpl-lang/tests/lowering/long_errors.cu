@@ -1,8 +1,8 @@
 // args: --blockDim=32
 // What 64-bit integers are not taken in: division by anything but a constant power of two,
-// conversions to and from floats, atomics. Each names its place.
+// conversions to and from floats, an atomic with no 64-bit form. Each names its place.
 __global__ void k(long *a, float *f, unsigned long long *c, int d) {
   long x = a[threadIdx.x] / d;
   f[threadIdx.x] = (float)x;
-  atomicAdd(c, 1);
+  atomicInc(c, 1);
 }
