@@ -77,8 +77,10 @@ fn every_passing_cuda_and_opencl_kernel_agrees_with_its_launch_options() {
                 continue;
             }
             // Warp collectives have no OpenCL 1.2 counterpart (CI's device is PoCL): skipped.
-            let warp = ["__shfl", "__ballot", "__any_sync", "__all_sync", "__activemask", "__reduce_", "tiled_partition"];
+            let warp = ["__shfl", "__ballot", "__any_sync", "__all_sync", "__activemask", "__reduce_", "tiled_partition", "__syncwarp", "__match_"];
             let warp = warp.iter().any(|w| text.contains(w));
+            // 64-bit atomics are not emitted (KNOWN_ISSUES): skipped, saying so.
+            let wide_atomics = text.contains("atomic") && text.contains("long long");
             // The launch options of GPUVerify's option line (the others are verifier flags).
             let launch = ["--blockDim", "--gridDim", "--local_size", "--global_size", "--num_groups", "--global_offset", "--kernel-args", "-D", "-I", "--kernel"];
             let mut args = vec!["difftest", "--runs", "20"];
@@ -86,7 +88,13 @@ fn every_passing_cuda_and_opencl_kernel_agrees_with_its_launch_options() {
             args.push(s(&k));
             let o = kpl_in(k.parent().unwrap(), &args);
             if warp {
-                assert!(o.stdout.contains("skipped: the kernel has warp collectives"), "{}: {}{}", k.display(), o.stdout, o.stderr);
+                // (With atomics too, the schedule check refuses them first.)
+                let skipped = ["skipped: the kernel has warp collectives", "skipped: atomics with warp collectives"];
+                assert!(skipped.iter().any(|m| o.stdout.contains(m)), "{}: {}{}", k.display(), o.stdout, o.stderr);
+                continue;
+            }
+            if wide_atomics {
+                assert!(o.stdout.contains("skipped: the kernel has 64-bit atomics"), "{}: {}{}", k.display(), o.stdout, o.stderr);
                 continue;
             }
             assert_eq!(o.code, 0, "{}: {}{}", k.display(), o.stdout, o.stderr);

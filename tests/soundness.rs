@@ -30,10 +30,11 @@ fn warp_collective(n: u64) -> Stmt {
     let args = match op.arity() {
         4 => vec![mask, lid, Expr::num(n % 5, sp), Expr::num([0, 4, 32][(n % 3) as usize], sp)],
         2 => vec![mask, Expr::new(ExprKind::Binary(BinOp::Rem, Box::new(lid), Box::new(Expr::num(2, sp))), sp)],
+        1 => vec![mask],
         _ => vec![],
     };
     let dest = Ident { name: format!("wc{n}"), span: sp };
-    let w = Warp { dest: Some(dest), declare: true, op: Ident { name: op.name().into(), span: sp }, args };
+    let w = Warp { dest: Some(dest), declare: true, op: Ident { name: op.name().into(), span: sp }, args, exited: None };
     let lid = Expr::new(ExprKind::Special(Special::Lid, Axis::X, false), sp);
     let skip = Expr::new(ExprKind::Binary(BinOp::Ne, Box::new(lid), Box::new(Expr::num(n / 24 % 4, sp))), sp);
     let body = Block { stmts: vec![Stmt { kind: StmtKind::Warp(w), span: sp }], span: sp };

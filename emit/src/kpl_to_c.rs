@@ -108,6 +108,10 @@ KPL_REDUCE(or, 0u, r = r | b)
 KPL_REDUCE(xor, 0u, r = r ^ b)
 ";
 
+/// `__match_all_sync` as a value (its predicate is the value's being nonzero).
+const CUDA_MATCH_ALL: &str = "__device__ static inline uint kpl_match_all(uint m, uint v) { int p; return (uint)__match_all_sync(m, v, &p); }
+";
+
 struct Em<'k> {
     t: Target,
     k: &'k Kernel,
@@ -148,6 +152,9 @@ pub fn emit(core: &Kernel, launch: Launch, t: Target, local_sizes: &dyn Fn(&str)
     e.out.push_str(target_prelude(t));
     if kernel_has(core, &|k| matches!(k, StmtKind::Warp(w) if w.operation().reduction().is_some())) {
         e.out.push_str(CUDA_REDUCTIONS);
+    }
+    if kernel_has(core, &|k| matches!(k, StmtKind::Warp(w) if w.operation() == WarpOp::MatchAll)) {
+        e.out.push_str(CUDA_MATCH_ALL);
     }
     e.out.push_str(PRELUDE);
     e.out.push('\n');
@@ -322,6 +329,9 @@ impl Em<'_> {
             WarpOp::All => format!("(__all_sync({}, ({}) != 0u) ? 1u : 0u)", a[0], a[1]),
             WarpOp::Ballot => format!("(uint)__ballot_sync({}, ({}) != 0u)", a[0], a[1]),
             WarpOp::Active => "(uint)__activemask()".into(),
+            WarpOp::Sync => format!("(__syncwarp({}), 0u)", a[0]),
+            WarpOp::MatchAny => format!("(uint)__match_any_sync({}, {})", a[0], a[1]),
+            WarpOp::MatchAll => format!("kpl_match_all({}, {})", a[0], a[1]),
             op => format!("kpl_{}({}, {})", op.name(), a[0], a[1]),
         }
     }

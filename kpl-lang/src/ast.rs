@@ -221,7 +221,9 @@ impl Atomic {
 /// (`warp` consecutive linear local ids of a group: 32, or `--warp-sync=N`'s N). Each
 /// thread that runs it names in `mask` (its first operand, except for `active`) the lanes
 /// that must run it with it; one of them that exists and does not run it is warp
-/// divergence. The result goes to `dest` (every operation gives one).
+/// divergence, unless it has exited: `exited` (`warp OP(args; e)`), evaluated in each lane
+/// (running or not, without reads), says which lanes have left the kernel, as CUDA allows
+/// for the lanes of a mask. The result goes to `dest` (every operation gives one).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warp {
     pub dest: Option<Ident>,
@@ -229,6 +231,7 @@ pub struct Warp {
     pub declare: bool,
     pub op: Ident,
     pub args: Vec<Expr>,
+    pub exited: Option<Expr>,
 }
 
 /// The warp collectives: `shfl(mask, v, lane, width)` (CUDA's `__shfl_sync`), `shfl_up`,
@@ -255,10 +258,20 @@ pub enum WarpOp {
     ReduceAnd,
     ReduceOr,
     ReduceXor,
+    /// `warp sync(mask)`: CUDA's `__syncwarp(mask)`, a barrier for the lanes the mask names
+    /// (each must run it, with the same mask) that orders their memory accesses (both
+    /// memories); gives 0.
+    Sync,
+    /// `match_any(mask, v)`: the lanes of the mask (running it) whose `v` equals the
+    /// thread's (CUDA's `__match_any_sync`).
+    MatchAny,
+    /// `match_all(mask, v)`: the mask if every lane of it (running it) has the thread's `v`,
+    /// else 0 (CUDA's `__match_all_sync`).
+    MatchAll,
 }
 
 impl WarpOp {
-    pub const ALL: [WarpOp; 16] = [
+    pub const ALL: [WarpOp; 19] = [
         WarpOp::Shfl,
         WarpOp::ShflUp,
         WarpOp::ShflDown,
@@ -275,6 +288,9 @@ impl WarpOp {
         WarpOp::ReduceAnd,
         WarpOp::ReduceOr,
         WarpOp::ReduceXor,
+        WarpOp::Sync,
+        WarpOp::MatchAny,
+        WarpOp::MatchAll,
     ];
     pub fn name(self) -> &'static str {
         use WarpOp::*;
@@ -295,6 +311,9 @@ impl WarpOp {
             ReduceAnd => "reduce_and",
             ReduceOr => "reduce_or",
             ReduceXor => "reduce_xor",
+            Sync => "sync",
+            MatchAny => "match_any",
+            MatchAll => "match_all",
         }
     }
     pub fn from_name(s: &str) -> Option<WarpOp> {
@@ -306,6 +325,7 @@ impl WarpOp {
         match self {
             Shfl | ShflUp | ShflDown | ShflXor => 4,
             Active => 0,
+            Sync => 1,
             _ => 2,
         }
     }

@@ -335,6 +335,12 @@ impl Checker {
                 for e in &w.args {
                     self.expr(e);
                 }
+                if let Some(e) = &w.exited {
+                    self.expr(e);
+                    if e.has_reads() {
+                        self.err(Diagnostic::error("which lanes have exited is a condition on locals: it cannot read arrays", e.span));
+                    }
+                }
                 match WarpOp::from_name(&w.op.name) {
                     None => self.err(
                         Diagnostic::error(format!("`{}` is not a warp collective", w.op.name), w.op.span)

@@ -57,7 +57,7 @@ pub fn is_core(k: &Kernel) -> bool {
             StmtKind::Assert(e, _) | StmtKind::Assume(e) => !e.has_reads(),
             StmtKind::Barrier(f) => !f.shared.has_reads() && !f.global.has_reads(),
             StmtKind::Atomic(a) => !a.index.has_reads() && a.args.iter().all(|e| !e.has_reads()),
-            StmtKind::Warp(w) => w.args.iter().all(|e| !e.has_reads()),
+            StmtKind::Warp(w) => w.args.iter().chain(&w.exited).all(|e| !e.has_reads()),
             _ => true,
         }
     }
@@ -288,7 +288,7 @@ fn stmt_names(s: &Stmt, used: &mut HashSet<String>) {
             if let Some(x) = &w.dest {
                 used.insert(x.name.clone());
             }
-            w.args.iter().for_each(|e| expr_names(e, used));
+            w.args.iter().chain(&w.exited).for_each(|e| expr_names(e, used));
         }
         _ => {}
     }
@@ -402,7 +402,7 @@ impl StripSpans {
                     self.id(x);
                 }
                 self.id(&mut w.op);
-                w.args.iter_mut().for_each(|e| self.expr(e));
+                w.args.iter_mut().chain(w.exited.iter_mut()).for_each(|e| self.expr(e));
             }
             _ => {}
         }

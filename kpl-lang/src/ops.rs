@@ -84,13 +84,6 @@ pub fn atomic(op: crate::ast::AtomicOp, old: u32, args: &[u32]) -> u32 {
     use crate::ast::AtomicOp::*;
     let v = args.first().copied().unwrap_or(0);
     match op {
-        Add => old.wrapping_add(v),
-        Sub => old.wrapping_sub(v),
-        Xchg => v,
-        Min => old.min(v),
-        Max => old.max(v),
-        Smin => (old as i32).min(v as i32) as u32,
-        Smax => (old as i32).max(v as i32) as u32,
         // CUDA: atomicInc(p, lim) is ((old >= lim) ? 0 : old + 1); atomicDec(p, lim) is
         // ((old == 0) || (old > lim)) ? lim : old - 1.
         Inc => {
@@ -107,36 +100,39 @@ pub fn atomic(op: crate::ast::AtomicOp, old: u32, args: &[u32]) -> u32 {
                 old - 1
             }
         }
-        Cas => {
-            if old == v {
-                args.get(1).copied().unwrap_or(0)
-            } else {
-                old
-            }
-        }
-        And => old & v,
-        Or => old | v,
-        Xor => old ^ v,
         Fadd => canonical(f32::from_bits(old) + f32::from_bits(v)),
+        _ => integer_atomic(op, old as u64, [0, 1].map(|k| args.get(k).copied().unwrap_or(0) as u64), 32) as u32,
     }
 }
 
 /// `atomic` on a 64-bit element (operands and result as 64-bit integers; `smin`/`smax`
 /// compare signed). Only the operations with a 64-bit form (`AtomicOp::has_wide`).
 pub fn atomic64(op: crate::ast::AtomicOp, old: u64, args: &[u64]) -> u64 {
-    use crate::ast::AtomicOp::*;
-    let v = args.first().copied().unwrap_or(0);
     match op {
+        crate::ast::AtomicOp::Inc | crate::ast::AtomicOp::Dec | crate::ast::AtomicOp::Fadd => {
+            atomic(op, old as u32, &args.iter().map(|a| *a as u32).collect::<Vec<_>>()) as u64
+        }
+        _ => integer_atomic(op, old, [0, 1].map(|k| args.get(k).copied().unwrap_or(0)), 64),
+    }
+}
+
+/// The integer atomics on `bits`-bit elements (32 or 64; the operands, `cas`'s compared
+/// value and new value, zero-extended).
+fn integer_atomic(op: crate::ast::AtomicOp, old: u64, [v, w]: [u64; 2], bits: u32) -> u64 {
+    use crate::ast::AtomicOp::*;
+    let mask = u64::MAX >> (64 - bits);
+    let signed = |x: u64| ((x << (64 - bits)) as i64) >> (64 - bits);
+    let new = match op {
         Add => old.wrapping_add(v),
         Sub => old.wrapping_sub(v),
         Xchg => v,
         Min => old.min(v),
         Max => old.max(v),
-        Smin => (old as i64).min(v as i64) as u64,
-        Smax => (old as i64).max(v as i64) as u64,
+        Smin => if signed(old) <= signed(v) { old } else { v },
+        Smax => if signed(old) >= signed(v) { old } else { v },
         Cas => {
             if old == v {
-                args.get(1).copied().unwrap_or(0)
+                w
             } else {
                 old
             }
@@ -144,8 +140,9 @@ pub fn atomic64(op: crate::ast::AtomicOp, old: u64, args: &[u64]) -> u64 {
         And => old & v,
         Or => old | v,
         Xor => old ^ v,
-        Inc | Dec | Fadd => atomic(op, old as u32, &args.iter().map(|a| *a as u32).collect::<Vec<_>>()) as u64,
-    }
+        Inc | Dec | Fadd => old,
+    };
+    new & mask
 }
 
 /// The canonical NaN: every float operation whose result is a NaN gives this word, as

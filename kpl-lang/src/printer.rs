@@ -244,7 +244,11 @@ impl Printer<'_> {
                     (Some(x), false) => format!("{} := ", x.name),
                     (None, _) => String::new(),
                 };
-                RcDoc::text(format!("{dest}warp {}(", w.op.name)).append(args_doc(&w.args)).append(RcDoc::text(");")).group()
+                let exited = match &w.exited {
+                    Some(e) => RcDoc::text("; ").append(expr(e, 0)),
+                    None => RcDoc::nil(),
+                };
+                RcDoc::text(format!("{dest}warp {}(", w.op.name)).append(args_doc(&w.args)).append(exited).append(RcDoc::text(");")).group()
             }
             StmtKind::Break => RcDoc::text("break;"),
             StmtKind::Continue => RcDoc::text("continue;"),

@@ -976,6 +976,32 @@ impl<'k> Builder<'k> {
         self.assume_barrier_invariants(fence, p);
     }
 
+    /// A warp barrier (`warp sync`, `__syncwarp`): each running thread's view of the arrays
+    /// it orders takes other lanes' writes (arbitrary contents; one for the pair when
+    /// `synced`), and thread 1's logged accesses are forgotten when `synced`, the pair being
+    /// two lanes it orders. A pair it does not order keeps its logs: other warps' accesses
+    /// still race with everything the warp did.
+    pub(crate) fn warp_barrier(&mut self, synced: Expr, p: &Pair) {
+        self.barrier_before = true;
+        for k in 0..self.prog.arrays.len() {
+            let unwritten = !self.written.contains(&self.prog.arrays[k].name);
+            if let (Some(c), false) = (self.copies[k], unwritten) {
+                let name = self.prog.arrays[k].name.clone();
+                let h1 = self.var(&format!("{name}_warp_sync"), Sort::Array);
+                let h2 = self.var(&format!("{name}_warp_sync"), Sort::Array);
+                self.emit(Stmt::Havoc(h1));
+                self.emit(Stmt::Havoc(h2));
+                self.assign(c[0], Expr::ite(p[0].clone(), Expr::Var(h1), Expr::Var(c[0])));
+                let other = Expr::ite(synced.clone(), Expr::Var(h1), Expr::Var(h2));
+                self.assign(c[1], Expr::ite(p[1].clone(), other, Expr::Var(c[1])));
+            }
+            let inst = self.inst[k];
+            for ex in [Some(inst.wr_exists), Some(inst.rd_exists), inst.atomic.map(|a| a.0)].into_iter().flatten() {
+                self.assign(ex, Expr::and2(Expr::Var(ex), Expr::not(synced.clone())));
+            }
+        }
+    }
+
     fn call(&mut self, f: &ast::Ident, args: &[ast::Expr], p: Pair) {
         let Some(pr) = self.kernel.procs.iter().find(|q| q.name.name == f.name) else { return };
         let vals: Vec<Pair> = args.iter().map(|a| self.pair_of(a)).collect();

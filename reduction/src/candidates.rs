@@ -395,6 +395,11 @@ pub(crate) fn generate(
         // shuffle under a branch on the warp's number).
         if let Some(m) = &mates {
             cands.push((Expr::implies(m.clone(), Expr::eq(Expr::Var(pair[0]), Expr::Var(pair[1]))), "uniform in a warp"));
+            // ... that both entered the loop (a warp-mate may have left the kernel before).
+            if entry[0] != Expr::Bool(true) {
+                let both = Expr::and(vec![m.clone(), entry[0].clone(), entry[1].clone()]);
+                cands.push((Expr::implies(both, Expr::eq(Expr::Var(pair[0]), Expr::Var(pair[1]))), "uniform in a warp, once entered"));
+            }
         }
     };
     let loop_level = b.uniformity.loop_level(b.prog.loops[loop_id].span);
@@ -443,6 +448,7 @@ pub(crate) fn generate(
         }
     }
     let barriers = crate::ast_to_seq::contains_barrier(b.kernel, &b.kernel.main);
+    let warp_syncs = crate::warp_collectives::has_warp_sync(b.kernel);
     for inst in b.inst.clone() {
         let mut none_since = vec![(inst.wr_exists, "no write since the barrier"), (inst.rd_exists, "no read since the barrier")];
         none_since.extend(inst.atomic.map(|a| (a.0, "no atomic since the barrier")));
@@ -452,7 +458,13 @@ pub(crate) fn generate(
                 // Barriers clear what a thread logged only for a partner in its own group.
                 cands.push((Expr::implies(sg.clone(), none.clone()), rule));
             }
-            cands.push((none, rule));
+            cands.push((none.clone(), rule));
+            // A warp barrier (`warp sync`) clears the log for a pair of lanes it orders.
+            if let (Some(mates), true) = (b.warp_mates.clone(), warp_syncs) {
+                cands.push((Expr::implies(mates.clone(), none.clone()), rule));
+                let both = Expr::and(vec![mates, entry[0].clone(), entry[1].clone()]);
+                cands.push((Expr::implies(both, none.clone()), rule));
+            }
             // GPUVerify's "access means enabled": a thread that does not run the loop
             // makes no access in it, so thread 1 has logged one only if it entered (or
             // had before the loop). Only in kernels with barriers: they cost Houdini rounds,

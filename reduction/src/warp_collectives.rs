@@ -19,6 +19,15 @@ pub(crate) fn has_warp_collectives(k: &ast::Kernel) -> bool {
     found
 }
 
+/// Does the kernel (its procedures too) run a warp barrier (`warp sync`)?
+pub(crate) fn has_warp_sync(k: &ast::Kernel) -> bool {
+    let mut found = false;
+    for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
+        crate::candidates::walk(b, &mut |s| found |= matches!(&s.kind, StmtKind::Warp(w) if w.operation() == WarpOp::Sync));
+    }
+    found
+}
+
 /// Lane `lane` is named in `mask` (never past lane 31: the shift then gives 0).
 fn in_mask(mask: &Expr, lane: &Expr) -> Expr {
     let bit = Expr::bin(WordOp::And, Expr::bin(WordOp::Lshr, mask.clone(), lane.clone()), Expr::Word(1));
@@ -54,7 +63,15 @@ impl Builder<'_> {
         let lanes = [self.warp_lane(0), self.warp_lane(1)];
         if op.has_mask() {
             let names = |t: usize| Expr::and2(p[t].clone(), in_mask(&args[0][t], &lanes[1 - t]));
-            let ok = Expr::and2(Expr::implies(names(0), p[1].clone()), Expr::implies(names(1), p[0].clone()));
+            // A lane the mask names must run it, unless it has left the kernel.
+            let there = match &w.exited {
+                Some(e) => {
+                    let ex = self.pair_of(e);
+                    [0, 1].map(|t| Expr::or2(p[t].clone(), Expr::to_bool(ex[t].clone())))
+                }
+                None => [p[0].clone(), p[1].clone()],
+            };
+            let ok = Expr::and2(Expr::implies(names(0), there[1].clone()), Expr::implies(names(1), there[0].clone()));
             self.assert(Expr::implies(mates.clone(), ok), LabelKind::Divergence, span, format!("warp {}", op.name()));
             // Both running it, one naming the other: one mask.
             let meet = Expr::and2(Expr::or2(names(0), names(1)), Expr::and2(p[0].clone(), p[1].clone()));
@@ -79,12 +96,29 @@ impl Builder<'_> {
                     );
                     Expr::ite(Expr::eq(src, lanes[t].clone()), args[1][t].clone(), from_other)
                 }
-                WarpOp::Active | WarpOp::Ballot => {
+                WarpOp::Sync => Expr::Word(0),
+                WarpOp::MatchAll => {
+                    // The mask or 0; 0 when the other thread, in the mask and running it,
+                    // has another value.
+                    let h = self.var(op.name(), Sort::Word);
+                    self.emit(Stmt::Havoc(h));
+                    let either = Expr::or2(Expr::eq(Expr::Var(h), Expr::Word(0)), Expr::eq(Expr::Var(h), args[0][t].clone()));
+                    let differs = Expr::and(vec![
+                        other_runs.clone(),
+                        in_mask(&args[0][t], &lanes[u]),
+                        Expr::not(Expr::eq(args[1][t].clone(), args[1][u].clone())),
+                    ]);
+                    let known = Expr::and2(either, Expr::implies(differs, Expr::eq(Expr::Var(h), Expr::Word(0))));
+                    self.emit(Stmt::Assume(Expr::implies(p[t].clone(), known)));
+                    Expr::Var(h)
+                }
+                WarpOp::Active | WarpOp::Ballot | WarpOp::MatchAny => {
                     let h = self.var(op.name(), Sort::Word);
                     self.emit(Stmt::Havoc(h));
                     // Bit `lane` of the result: whether that lane (running it) counts.
                     let counts = |l: usize| match op {
                         WarpOp::Active => Expr::Bool(true),
+                        WarpOp::MatchAny => Expr::and2(in_mask(&args[0][t], &lanes[l]), Expr::eq(args[1][l].clone(), args[1][t].clone())),
                         _ => Expr::and2(in_mask(&args[0][t], &lanes[l]), Expr::not(Expr::eq(args[1][l].clone(), Expr::Word(0)))),
                     };
                     let bit = |l: usize| in_mask(&Expr::Var(h), &lanes[l]);
@@ -136,8 +170,19 @@ impl Builder<'_> {
             // Two threads of one warp running a vote or a reduction with one mask see the
             // same lanes.
             let same_mask = if op.has_mask() { Expr::eq(args[0][0].clone(), args[0][1].clone()) } else { Expr::Bool(true) };
-            let both = Expr::and(vec![mates, p[0].clone(), p[1].clone(), same_mask]);
+            let mut both = vec![mates, p[0].clone(), p[1].clone(), same_mask];
+            // (`match_any` gives each its own value's lanes.)
+            if op == WarpOp::MatchAny {
+                both.push(Expr::eq(args[1][0].clone(), args[1][1].clone()));
+            }
+            let both = Expr::and(both);
             self.emit(Stmt::Assume(Expr::implies(both, Expr::eq(res[0].clone(), res[1].clone()))));
+        }
+        if op == WarpOp::Sync {
+            // Thread 1 names thread 2, so (divergence checked above) both run it with one
+            // mask: what each did before is ordered before what the other does after.
+            let synced = Expr::and(vec![self.warp_mates.clone().unwrap_or(Expr::Bool(false)), p[0].clone(), p[1].clone(), in_mask(&args[0][0], &lanes[1])]);
+            self.warp_barrier(synced, p);
         }
         [res[0].clone(), res[1].clone()]
     }

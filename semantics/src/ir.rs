@@ -82,7 +82,8 @@ pub enum StKind {
     /// high word to `slot_hi`).
     Atomic { op: AtomicOp, wide: bool, slot: Option<u32>, slot_hi: Option<u32>, array: u32, index: Ex, args: Vec<Ex> },
     /// `x := warp op(args)`: a warp collective; `slot` receives its result.
-    Warp { op: WarpOp, slot: Option<u32>, args: Vec<Ex> },
+    /// `exited`: which lanes have left the kernel (evaluated in every lane of the warp).
+    Warp { op: WarpOp, slot: Option<u32>, args: Vec<Ex>, exited: Option<Ex> },
     /// A barrier with its fence (per thread, whether it orders shared and global memory)
     /// and its barrier invariants (each with its statement id and whether it is binary).
     Barrier { shared: Ex, global: Ex, invariants: Vec<(Ex, u32, bool)> },
@@ -356,7 +357,11 @@ impl Compiler {
             StmtKind::Warp(w) => {
                 let args = w.args.iter().map(|e| self.expr(e)).collect();
                 let slot = w.dest.as_ref().map(|x| if w.declare { self.declare(&x.name) } else { self.slot(&x.name) });
-                StKind::Warp { op: w.operation(), slot, args }
+                // A warp barrier orders some threads of a group: the memory keeps the
+                // history a partial barrier needs.
+                self.prog.thread_fences |= w.operation() == WarpOp::Sync;
+                let exited = w.exited.as_ref().map(|e| self.expr(e));
+                StKind::Warp { op: w.operation(), slot, args, exited }
             }
             StmtKind::Barrier(f) => {
                 let (shared, global) = (self.expr(&f.shared), self.expr(&f.global));

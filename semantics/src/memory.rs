@@ -365,6 +365,10 @@ struct ArrayMem {
     /// barrier fences memory per thread (then a barrier may forget some threads' accesses
     /// and keep the others', and `pending` is rebuilt from what is kept).
     history: Vec<IndexMap<Vec<Logged>>>,
+    /// Per group, the accesses a warp barrier (`warp sync`) ordered for its lanes: they no
+    /// longer race with their warp's threads but still do with other warps' (logged with
+    /// `same` at the warp's shift); made at the first warp barrier, cleared by a barrier.
+    warp_synced: Vec<Records>,
     kernel: Option<IndexMap<KRec>>,
 }
 
@@ -386,6 +390,8 @@ pub struct Memory {
     precise: bool,
     /// log2 of the warp size in warp-synchronous mode (0: every thread on its own).
     sh: u32,
+    /// log2 of the warp size warp barriers order (32, or `--warp-sync`'s).
+    warp_shift: u32,
     /// The current statement execution (benign tolerance tells writes of one execution
     /// from later ones).
     exec: u64,
@@ -418,11 +424,12 @@ impl Memory {
                     overlays: if multi && !inter_group { (0..groups).map(|_| IndexMap::default()).collect() } else { vec![] },
                     pending: (0..groups).map(|_| Records::new(a.size, groups)).collect(),
                     history: if prog.thread_fences { (0..groups).map(|_| IndexMap::default()).collect() } else { vec![] },
+                    warp_synced: vec![],
                     kernel: (multi && inter_group).then(IndexMap::default),
                 }
             })
             .collect();
-        Memory { arrays, groups, benign, precise: prog.thread_fences, sh: 0, exec: 0, inputs }
+        Memory { arrays, groups, benign, precise: prog.thread_fences, sh: 0, warp_shift: 5, exec: 0, inputs }
     }
 
     /// A new statement execution begins (the writes of one execution are simultaneous).
@@ -433,6 +440,55 @@ impl Memory {
     /// Warp-synchronous mode: warps of `warp` threads (a power of two) act as one thread.
     pub fn set_warp_sync(&mut self, warp: u32) {
         self.sh = warp.max(1).trailing_zeros();
+        self.warp_shift = self.sh;
+    }
+
+    /// A conflict of an access (`op`, writing `v`) by thread `l` with what a warp barrier
+    /// ordered for another warp (`warp_synced`), by the rules of `read`, `write`, `atomic`.
+    #[allow(clippy::too_many_arguments)]
+    fn warp_synced_conflict(&self, a: u32, g: u32, l: u32, i: u32, op: Op, v: u32) -> Option<Conflict> {
+        let recs = self.arrays[a as usize].warp_synced.get(g as usize)?;
+        let (rec, sh, benign) = (recs.get(i), self.warp_shift, self.benign);
+        let at = |(t, s): (u32, u32), op| Conflict { group: g, local: t, stmt: s, op };
+        let writer = match op {
+            Op::Write => rec.write_conflict(l, v, benign, sh),
+            _ => rec.other_writer(l, sh),
+        };
+        if let Some(w) = writer {
+            return Some(at(w, Op::Write));
+        }
+        if op != Op::Read {
+            if let Some(r) = rec.other_reader(l, sh).filter(|_| !(op == Op::Write && benign && rec.reads_saw(v))) {
+                return Some(at(r, Op::Read));
+            }
+        }
+        if op != Op::Atomic {
+            if let Some(t) = rec.other_atomic(l, sh) {
+                return Some(at(t, Op::Atomic));
+            }
+        }
+        None
+    }
+
+    /// A warp barrier run by the threads of group `g` that `ran` names (`warp sync`): their
+    /// accesses since the last barrier are ordered before what their warp does after (their
+    /// writes committed, their entries moved to `warp_synced`, where only other warps'
+    /// accesses race with them).
+    pub fn warp_barrier(&mut self, g: u32, ran: &dyn Fn(u32) -> bool) {
+        let (groups, sh, shift) = (self.groups, self.sh, self.warp_shift);
+        for arr in &mut self.arrays {
+            if arr.warp_synced.is_empty() {
+                arr.warp_synced = (0..groups).map(|_| Records::new(arr.size, groups)).collect();
+            }
+            for (i, e) in arr.forget_some(g, ran, sh) {
+                let recs = &mut arr.warp_synced[g as usize];
+                match e.op {
+                    Op::Write => recs.add_write(i, e.local, e.stmt, e.value, e.exec, shift),
+                    Op::Read => recs.get_mut(i).add_read(e.local, e.stmt, e.value, shift),
+                    Op::Atomic => recs.get_mut(i).add_atomic(e.local, e.stmt, shift),
+                }
+            }
+        }
     }
 
     pub fn size(&self, a: u32) -> Option<u32> {
@@ -499,6 +555,10 @@ impl Memory {
         if let Some((t, ts)) = rec.other_atomic(l, sh) {
             return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
         }
+        // (The benign read of the reader's own latest write, as above.)
+        if let Some(c) = self.warp_synced_conflict(a, g, l, i, Op::Read, 0).filter(|_| !(benign && recs.own_latest_write(i, l, sh))) {
+            return Err(c);
+        }
         let own = recs.wrote(i, l, sh).then_some(rec.value);
         let value = match own {
             Some(v) => v,
@@ -525,6 +585,9 @@ impl Memory {
         }
         if let Some((t, ts)) = rec.other_atomic(l, sh) {
             return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
+        }
+        if let Some(c) = self.warp_synced_conflict(a, g, l, i, Op::Write, v) {
+            return Err(c);
         }
         self.arrays[a as usize].pending[g as usize].add_write(i, l, stmt, v, exec, sh);
         self.remember(a, g, i, Logged { local: l, stmt, op: Op::Write, value: v, exec });
@@ -566,6 +629,10 @@ impl Memory {
         if let Some((r, rs)) = rec.other_reader(l, sh) {
             return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
         }
+        if let Some(c) = self.warp_synced_conflict(a, g, l, i, Op::Atomic, 0) {
+            return Err(c);
+        }
+        let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
         rec.add_atomic(l, stmt, sh);
         let value = rec.value;
         let own = self.arrays[a as usize].pending[g as usize].wrote(i, l, sh);
@@ -651,7 +718,7 @@ impl Memory {
                 }
             } else if covered > 0 {
                 let shared = arr.shared;
-                arr.forget_some(g, &|l| fenced(shared, l), self.sh);
+                let _ = arr.forget_some(g, &|l| fenced(shared, l), self.sh);
             }
         }
     }
@@ -720,14 +787,19 @@ impl ArrayMem {
         let ArrayMem { cells, overlays, pending, .. } = self;
         let mut overlay = overlays.get_mut(g as usize);
         pending[g as usize].drain_writes(|i, v| ArrayMem::store(cells, overlay.as_deref_mut(), inst, i, v));
+        if let Some(w) = self.warp_synced.get_mut(g as usize) {
+            w.drain_writes(|_, _| {});
+        }
     }
 
     /// Forget the logged accesses of the threads `fenced` covers, committing their writes;
     /// rebuild the logs of the others from `history` (kept whenever a fence can be partial).
-    fn forget_some(&mut self, g: u32, fenced: &dyn Fn(u32) -> bool, sh: u32) {
+    /// Gives the forgotten entries.
+    fn forget_some(&mut self, g: u32, fenced: &dyn Fn(u32) -> bool, sh: u32) -> Vec<(u32, Logged)> {
         let inst = if self.shared { g as usize } else { 0 };
         let history = std::mem::take(&mut self.history[g as usize]);
         let mut kept: IndexMap<Vec<Logged>> = IndexMap::default();
+        let mut forgotten = Vec::new();
         {
             let ArrayMem { cells, overlays, pending, .. } = &mut *self;
             let mut overlay = overlays.get_mut(g as usize);
@@ -738,6 +810,7 @@ impl ArrayMem {
                 if let Some(last) = gone.iter().rev().find(|e| e.op == Op::Write) {
                     ArrayMem::store(cells, overlay.as_deref_mut(), inst, i, last.value);
                 }
+                forgotten.extend(gone.into_iter().map(|e| (i, e)));
                 if !stay.is_empty() {
                     let recs = &mut pending[g as usize];
                     for e in &stay {
@@ -752,6 +825,7 @@ impl ArrayMem {
             }
         }
         self.history[g as usize] = kept;
+        forgotten
     }
 }
 

@@ -317,12 +317,25 @@ impl<'p, 'o> Machine<'p, 'o> {
                     None => self.give(olds_hi),
                 }
             }
-            StKind::Warp { op, slot, args } => {
+            StKind::Warp { op, slot, args, exited } => {
                 self.step(s.id, n)?;
                 let argv: Vec<Vec<u32>> = args.iter().map(|e| self.eval(e, act)).collect();
-                let res = self.warp(act, *op, &argv, s.id);
+                // Which threads of the running threads' groups have left the kernel.
+                let gone: Vec<u32> = match exited {
+                    Some(e) => {
+                        let (first, last) = (act.first().map_or(0, |t| t / self.tpg), act.last().map_or(0, |t| t / self.tpg));
+                        let all: Vec<u32> = (first * self.tpg..(last + 1) * self.tpg).collect();
+                        let v = self.eval(e, &all);
+                        all.into_iter().zip(v).filter(|&(_, x)| x != 0).map(|(t, _)| t).collect()
+                    }
+                    None => vec![],
+                };
+                let res = self.warp(act, *op, &argv, &gone, s.id);
                 for v in argv {
                     self.give(v);
+                }
+                if *op == WarpOp::Sync && res.is_ok() {
+                    self.warp_barrier(act);
                 }
                 match (res?, slot) {
                     (vals, Some(slot)) => self.scatter(*slot, act, vals),
@@ -632,29 +645,35 @@ impl<'p, 'o> Machine<'p, 'o> {
     }
 
     /// A warp collective by the enabled threads `act` (`warp::collective`).
-    fn warp(&mut self, act: &[u32], op: WarpOp, argv: &[Vec<u32>], stmt: u32) -> Result<Vec<u32>, Stop> {
+    fn warp(&mut self, act: &[u32], op: WarpOp, argv: &[Vec<u32>], gone: &[u32], stmt: u32) -> Result<Vec<u32>, Stop> {
         let w = self.opts.warp_sync.unwrap_or(32);
-        crate::warp::collective(act, self.tpg, w, op, argv).map_err(|(t, other, at)| {
+        crate::warp::collective(act, self.tpg, w, op, argv, &|t| gone.binary_search(&t).is_ok()).map_err(|(t, other, at)| {
             Outcome::Defect(Defect::Divergence { span: self.span(stmt), enabled: self.thread(t), disabled: self.thread(other), at })
         })
+    }
+
+    /// `warp sync` (`__syncwarp`), run by `act` without divergence: their accesses so far
+    /// are ordered before what their warps do after (`Memory::warp_barrier`); they still
+    /// race with other warps' accesses.
+    fn warp_barrier(&mut self, act: &[u32]) {
+        let tpg = self.tpg;
+        for ran in act.chunk_by(|a, b| a / tpg == b / tpg) {
+            let g = ran[0] / tpg;
+            self.mem.warp_barrier(g, &|l| ran.binary_search(&(g * tpg + l)).is_ok());
+        }
     }
 
     /// G-NO-OP, G-DIVERGENCE, G-SYNC for every group at once (K-DIVERGENCE, K-SYNC).
     fn barrier(&mut self, act: &[u32], stmt: u32, shared: &Ex, global: &Ex) -> Result<(), Stop> {
         let tpg = self.tpg;
         let mut full = Vec::new();
-        let mut i = 0;
-        while i < act.len() {
-            let g = act[i] / tpg;
-            let start = i;
-            while i < act.len() && act[i] / tpg == g {
-                i += 1;
-            }
-            let count = (i - start) as u32;
-            if count < tpg {
+        // The enabled threads of each group, in order.
+        for run in act.chunk_by(|a, b| a / tpg == b / tpg) {
+            let g = run[0] / tpg;
+            if (run.len() as u32) < tpg {
                 // The first disabled local id of the group.
                 let mut missing = 0;
-                for (k, &t) in act[start..i].iter().enumerate() {
+                for (k, &t) in run.iter().enumerate() {
                     if t % tpg != k as u32 {
                         break;
                     }
@@ -662,7 +681,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                 }
                 return Err(Outcome::Defect(Defect::Divergence {
                     span: self.span(stmt),
-                    enabled: self.thread(act[start]),
+                    enabled: self.thread(run[0]),
                     disabled: self.thread(g * tpg + missing),
                     at: DivergenceAt::Barrier,
                 }));

@@ -8,13 +8,14 @@ use kpl_lang::ops;
 /// The results of a warp collective run by the enabled threads `act` (global thread
 /// numbers, ascending; `tpg` threads per group, warps of `warp` lanes), with each thread's
 /// operands (`argv[i][k]`: operand `i` of thread `act[k]`). Each thread's mask must name
-/// only lanes that run it too or that do not exist (past the group's threads); otherwise
+/// only lanes that run it too, that do not exist (past the group's threads) or that have
+/// left the kernel (`exited`, global thread numbers); otherwise
 /// `Err((thread, the lane's thread it names, WarpLane))`: warp divergence; so is a lane it
 /// names that runs it with another mask (`WarpMask`). A shuffle reads its source
 /// lane's operand (0 when that lane does not run it: CUDA leaves the value undefined); the
 /// votes see the predicates of the lanes of the mask; `active` gives the running lanes; a
 /// reduction folds the values of the lanes of the mask, from its identity.
-pub fn collective(act: &[u32], tpg: u32, warp: u32, op: WarpOp, argv: &[Vec<u32>]) -> Result<Vec<u32>, (u32, u32, DivergenceAt)> {
+pub fn collective(act: &[u32], tpg: u32, warp: u32, op: WarpOp, argv: &[Vec<u32>], exited: &dyn Fn(u32) -> bool) -> Result<Vec<u32>, (u32, u32, DivergenceAt)> {
     let w = warp.max(1);
     let lanes = w.min(32);
     let mut out = Vec::with_capacity(act.len());
@@ -28,6 +29,8 @@ pub fn collective(act: &[u32], tpg: u32, warp: u32, op: WarpOp, argv: &[Vec<u32>
             let mask = argv[0][k];
             for j in (0..lanes).filter(|&j| ops::in_mask(mask, j) && exists(j)) {
                 match running(j) {
+                    // A lane that has left the kernel does not take part (CUDA).
+                    None if exited(base + j) => {}
                     None => return Err((t, base + j, DivergenceAt::WarpLane)),
                     Some(k2) if argv[0][k2] != mask => return Err((t, base + j, DivergenceAt::WarpMask)),
                     Some(_) => {}
@@ -43,6 +46,18 @@ pub fn collective(act: &[u32], tpg: u32, warp: u32, op: WarpOp, argv: &[Vec<u32>
                 running(src).map_or(0, |k2| argv[1][k2])
             }
             WarpOp::Active => votes(&|_, _| true),
+            WarpOp::Sync => 0,
+            WarpOp::MatchAny => votes(&|j, k2| ops::in_mask(argv[0][k], j) && argv[1][k2] == argv[1][k]),
+            WarpOp::MatchAll => {
+                let mask = argv[0][k];
+                let named = votes(&|j, _| ops::in_mask(mask, j));
+                let same = votes(&|j, k2| ops::in_mask(mask, j) && argv[1][k2] == argv[1][k]);
+                if same == named {
+                    mask
+                } else {
+                    0
+                }
+            }
             WarpOp::Ballot | WarpOp::Any | WarpOp::All => {
                 let mask = argv[0][k];
                 let named = votes(&|j, _| ops::in_mask(mask, j));

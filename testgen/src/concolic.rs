@@ -326,9 +326,9 @@ impl<'a> Exec<'a> {
             }
             // Concrete, as the interpreter computes them at warp size 32 (`kpl testgen`
             // refuses kernels with warp collectives: its paths would not follow their values).
-            StKind::Warp { op, slot, args } => {
+            StKind::Warp { op, slot, args, .. } => {
                 let argv: Vec<Vec<u32>> = args.iter().map(|e| act.iter().map(|&t| self.eval(e, t).c).collect()).collect();
-                let vals = kpl_semantics::warp::collective(act, self.tpg, 32, *op, &argv).map_err(|_| End::Divergence { stmt: s.id })?;
+                let vals = kpl_semantics::warp::collective(act, self.tpg, 32, *op, &argv, &|_| false).map_err(|_| End::Divergence { stmt: s.id })?;
                 if let Some(slot) = slot {
                     for (&t, v) in act.iter().zip(vals) {
                         self.slots[*slot as usize][t as usize] = Val { c: v, s: None };

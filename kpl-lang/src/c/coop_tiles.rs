@@ -4,8 +4,10 @@
 //! is dropped and its members become the warp intrinsics on the tile's lanes: `t.shfl(v, i)`,
 //! `shfl_up`, `shfl_down`, `shfl_xor` (width N), `any`, `all`, `ballot` (bits from the tile's
 //! first lane), `sync()` (`__syncwarp`), `thread_rank()`, `size()`/`num_threads()`,
-//! `meta_group_rank()`, `meta_group_size()`; the mask is the tile's lanes. Other members stay
-//! and are reported.
+//! `meta_group_rank()`, `meta_group_size()`; the mask is the tile's lanes. `reduce(t, v,
+//! op)` (`cg::reduce`) with `plus`, `less`, `greater`, `bit_and`, `bit_or` or `bit_xor` is
+//! the matching `__reduce_*_sync` on the tile's lanes (as `__cg_reduce_*_sync`, which also
+//! takes floats). Other members stay and are reported.
 
 use super::coop::{ident, is_p};
 use super::tokens::CTok;
@@ -18,6 +20,26 @@ fn size_arg(toks: &[Tok], i: usize) -> Option<u64> {
         (true, Some(CTok::Int(n, _)), true) if (1..=32).contains(n) && n.is_power_of_two() => Some(*n),
         _ => None,
     }
+}
+
+/// `cg::reduce`'s operation `OP<T>()` ending just before the call's closing `)` at `close`:
+/// the warp reduction it is and the index of the `,` before it.
+fn reduce_op(toks: &[Tok], close: usize) -> Option<(&'static str, usize)> {
+    if !(is_p(toks.get(close - 1), ")") && is_p(toks.get(close - 2), "(") && is_p(toks.get(close - 3), ">")) {
+        return None;
+    }
+    let lt = (0..close - 3).rev().find(|&k| is_p(toks.get(k), "<"))?;
+    let name = match ident(toks.get(lt.checked_sub(1)?))? {
+        "plus" => "add",
+        "less" => "min",
+        "greater" => "max",
+        "bit_and" => "and",
+        "bit_or" => "or",
+        "bit_xor" => "xor",
+        _ => return None,
+    };
+    let comma = lt.checked_sub(2)?;
+    is_p(toks.get(comma), ",").then_some((name, comma))
 }
 
 /// The index just past the `)` that closes the `(` at `open`.
@@ -104,16 +126,30 @@ pub fn lower(toks: Vec<Tok>) -> Vec<Tok> {
     let mut out: Vec<Tok> = Vec::with_capacity(toks.len());
     // The `)` of a rewritten call whose arguments are still being read (nested tile calls
     // in them are rewritten too), with what replaces it.
-    let mut pending: Vec<(usize, Vec<Tok>)> = Vec::new();
+    // (And where to go on: past the `)`, or past the call for `reduce`.)
+    let mut pending: Vec<(usize, Vec<Tok>, usize)> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         if pending.last().is_some_and(|p| p.0 == i) {
-            let (_, tail) = pending.pop().unwrap_or_default();
+            let (_, tail, resume) = pending.pop().unwrap_or_default();
             out.extend(tail);
-            i += 1;
+            i = resume;
             continue;
         }
         let t = &toks[i];
+        // `reduce(t, v, plus<int>())`: `__reduce_add_sync(mask, v)`, `v` rewritten as it is read.
+        if let (Some("reduce"), true) = (ident(Some(t)), is_p(toks.get(i + 1), "(")) {
+            let n = ident(toks.get(i + 2)).and_then(|g| tiles.iter().rev().find(|(x, _)| x == g).map(|(_, s)| *s));
+            if let (Some(n), true, Some(end)) = (n, is_p(toks.get(i + 3), ","), close_of(&toks, i + 1)) {
+                if let Some((op, comma)) = reduce_op(&toks, end - 1) {
+                    let (l, r) = (t.0, toks[end - 1].2);
+                    out.extend(snippet(&format!("__cg_reduce_{op}_sync ( {} ,", tile_mask(n)), l, r));
+                    pending.push((comma, snippet(")", l, r), end));
+                    i += 4;
+                    continue;
+                }
+            }
+        }
         // `thread_block_tile<N> t = tiled_partition<N>(g);` or `auto t = ...;`: dropped.
         let decl = match ident(Some(t)) {
             Some("thread_block_tile") => size_arg(&toks, i + 1).map(|n| (Some(n), i + 4)),
@@ -171,7 +207,7 @@ pub fn lower(toks: Vec<Tok>) -> Vec<Tok> {
                 };
                 if let Some((head, tail)) = call {
                     out.extend(snippet(&head, l, r));
-                    pending.push((end - 1, snippet(&tail, l, r)));
+                    pending.push((end - 1, snippet(&tail, l, r), end));
                     i += 4;
                     continue;
                 }

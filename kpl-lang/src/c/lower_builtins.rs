@@ -1,5 +1,5 @@
 //! The CUDA and OpenCL library functions kpl knows beyond min/max/abs and the exact float
-//! builtins: integer built-ins lowered exactly (`add_sat`, `mul24`, `clz`, `popcount`,
+//! builtins: integer built-ins lowered exactly (`add_sat`, `mul24`, `clz`, `popcount`, `__ffs`, `__brev`,
 //! `rotate`, `clamp`, `select`, `hadd`, ...), and the math library (`exp`, `sinf`,
 //! `native_log`, `__expf`, `pow`, `ceil`, ...), whose results are arbitrary floats: the
 //! verifier and the interpreter both take any value (`havoc`), an over-approximation of
@@ -106,21 +106,45 @@ impl<'u> Lower<'u> {
                 }
                 continue;
             }
-            let Some(arr) = self.array_argument(a, false) else { continue };
-            let zero = Expr::new(ExprKind::Int(0, false), a.span);
-            match self.element_of(arr, &[&zero], a.span) {
-                Some(super::lower_agg::Lv::Word(place)) => {
-                    let r = fresh(self, &format!("{}_out", n.trim_start_matches('_')));
-                    self.write_place(&place, k::Expr::var(&r, span), a.span);
-                }
-                _ => self.unsupported(&format!("`{n}` writing through a pointer to a struct or vector"), a.span),
-            }
+            self.write_through(n, a, |l| k::Expr::var(&fresh(l, &format!("{}_out", n.trim_start_matches('_'))), span));
         }
         if !returns {
             return Val { e: k::Expr::num(0, span), ty: Ty::Void };
         }
         let r = fresh(self, &format!("{}_result", n.trim_start_matches('_')));
         Val { e: k::Expr::var(&r, span), ty: Ty::Float }
+    }
+
+    /// What a built-in `n` writes through its pointer argument `a` (`sincos(x, &c)`,
+    /// `__match_all_sync(m, v, &pred)`): a word (`value`, made once the element is known)
+    /// stored in the element it points at.
+    pub(super) fn write_through(&mut self, n: &str, a: &Expr, value: impl FnOnce(&mut Self) -> k::Expr) {
+        let Some(arr) = self.array_argument(a, false) else { return };
+        let zero = Expr::new(ExprKind::Int(0, false), a.span);
+        match self.element_of(arr, &[&zero], a.span) {
+            Some(super::lower_agg::Lv::Word(place)) => {
+                let v = value(self);
+                self.write_place(&place, v, a.span)
+            }
+            _ => self.unsupported(&format!("`{n}` writing through a pointer to a struct or vector"), a.span),
+        }
+    }
+
+    /// The number of set bits of a word (SWAR).
+    fn bit_count(&mut self, x: k::Expr, span: Span) -> k::Expr {
+        let num = |n: u64| k::Expr::num(n, span);
+        let step = |l: &mut Self, e: k::Expr| l.bind_temp(Val { e, ty: Ty::UInt }, span).e;
+        let a = bin(BinOp::Sub, x.clone(), bin(BinOp::BitAnd, bin(BinOp::Shr, x, num(1), span), num(0x5555_5555), span), span);
+        let a = step(self, a);
+        let b = bin(
+            BinOp::Add,
+            bin(BinOp::BitAnd, a.clone(), num(0x3333_3333), span),
+            bin(BinOp::BitAnd, bin(BinOp::Shr, a, num(2), span), num(0x3333_3333), span),
+            span,
+        );
+        let b = step(self, b);
+        let c = bin(BinOp::BitAnd, bin(BinOp::Add, b.clone(), bin(BinOp::Shr, b, num(4), span), span), num(0x0F0F_0F0F), span);
+        bin(BinOp::Shr, bin(BinOp::Mul, c, num(0x0101_0101), span), num(24), span)
     }
 
     /// `__float_as_int(x)`, `as_uint(x)`, ...: the same word, read as the other type (a
@@ -274,21 +298,35 @@ impl<'u> Lower<'u> {
                 if !want(self, 1) {
                     return Some(Val { e: num(0), ty: Ty::Int });
                 }
-                // SWAR bit count.
                 let x = int(self, &args[0]).e;
-                let step = |l: &mut Self, e: k::Expr| l.bind_temp(Val { e, ty: Ty::UInt }, span).e;
-                let a = bin(BinOp::Sub, x.clone(), bin(BinOp::BitAnd, bin(BinOp::Shr, x, num(1), span), num(0x5555_5555), span), span);
-                let a = step(self, a);
-                let b = bin(
-                    BinOp::Add,
-                    bin(BinOp::BitAnd, a.clone(), num(0x3333_3333), span),
-                    bin(BinOp::BitAnd, bin(BinOp::Shr, a, num(2), span), num(0x3333_3333), span),
-                    span,
-                );
-                let b = step(self, b);
-                let c = bin(BinOp::BitAnd, bin(BinOp::Add, b.clone(), bin(BinOp::Shr, b, num(4), span), span), num(0x0F0F_0F0F), span);
-                let e = bin(BinOp::Shr, bin(BinOp::Mul, c, num(0x0101_0101), span), num(24), span);
+                Some(Val { e: self.bit_count(x, span), ty: Ty::Int })
+            }
+            "__ffs" => {
+                // CUDA: the 1-based position of the lowest set bit, 0 for 0: the count of the
+                // bits below it, plus one.
+                if !want(self, 1) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let x = int(self, &args[0]);
+                let x = self.bind_temp(Val { e: x.e, ty: Ty::UInt }, span).e;
+                let lowest = bin(BinOp::BitAnd, x.clone(), bin(BinOp::Sub, num(0), x.clone(), span), span);
+                let below = self.bit_count(bin(BinOp::Sub, lowest, num(1), span), span);
+                let e = cond(bin(BinOp::Eq, x, num(0), span), num(0), bin(BinOp::Add, below, num(1), span));
                 Some(Val { e, ty: Ty::Int })
+            }
+            "__brev" => {
+                // CUDA: the bits in reverse order, by swapping ever smaller halves.
+                if !want(self, 1) {
+                    return Some(Val { e: num(0), ty: Ty::UInt });
+                }
+                let mut x = int(self, &args[0]).e;
+                for (sh, m) in [(16u64, 0x0000_FFFFu64), (8, 0x00FF_00FF), (4, 0x0F0F_0F0F), (2, 0x3333_3333), (1, 0x5555_5555)] {
+                    let x0 = self.bind_temp(Val { e: x, ty: Ty::UInt }, span).e;
+                    let low_up = bin(BinOp::Shl, bin(BinOp::BitAnd, x0.clone(), num(m), span), num(sh), span);
+                    let high_down = bin(BinOp::BitAnd, bin(BinOp::Shr, x0, num(sh), span), num(m), span);
+                    x = bin(BinOp::BitOr, low_up, high_down, span);
+                }
+                Some(Val { e: x, ty: Ty::UInt })
             }
             "clz" | "__clz" => {
                 if !want(self, 1) {

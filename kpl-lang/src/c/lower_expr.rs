@@ -1019,13 +1019,22 @@ impl<'u> Lower<'u> {
             "wait_group_events" if !cuda => self.wait_events(args, span),
             "__syncwarp" if cuda => {
                 // In warp-synchronous mode a warp is in lock step already: nothing to order.
-                // Otherwise it orders a warp's threads only, which kpl does not model.
+                // Otherwise KPL's warp barrier for the lanes of the mask (all by default).
                 if args.len() > 1 {
                     self.err("`__syncwarp` takes at most a mask", span);
-                } else if self.o.warp_sync.is_none() {
-                    self.unsupported("`__syncwarp` without `--warp-sync` (kpl models warp-level ordering only in warp-synchronous mode)", span);
-                } else if let Some(m) = args.first() {
-                    let _ = self.expr(m);
+                    return zero;
+                }
+                let mask = match args.first() {
+                    Some(m) => {
+                        let m = self.expr(m);
+                        self.convert(m, Ty::UInt, span)
+                    }
+                    None => k::Expr::num(u32::MAX as u64, span),
+                };
+                if self.o.warp_sync.is_none() {
+                    let exited = self.exited(span);
+                    let w = k::Warp { dest: None, declare: false, op: sp_id(k::WarpOp::Sync.name(), span), args: vec![mask], exited };
+                    self.emit(k::StmtKind::Warp(w), span);
                 }
                 zero
             }

@@ -31,12 +31,14 @@ fn operation(name: &str) -> Option<(WarpOp, bool)> {
         "__shfl_xor" => (ShflXor, false),
         "__ballot" => (Ballot, false),
         "__activemask" => (Active, false),
-        "__reduce_add_sync" => (ReduceAdd, true),
-        "__reduce_min_sync" => (ReduceMin, true),
-        "__reduce_max_sync" => (ReduceMax, true),
-        "__reduce_and_sync" => (ReduceAnd, true),
-        "__reduce_or_sync" => (ReduceOr, true),
-        "__reduce_xor_sync" => (ReduceXor, true),
+        "__reduce_add_sync" | "__cg_reduce_add_sync" => (ReduceAdd, true),
+        "__reduce_min_sync" | "__cg_reduce_min_sync" => (ReduceMin, true),
+        "__reduce_max_sync" | "__cg_reduce_max_sync" => (ReduceMax, true),
+        "__reduce_and_sync" | "__cg_reduce_and_sync" => (ReduceAnd, true),
+        "__reduce_or_sync" | "__cg_reduce_or_sync" => (ReduceOr, true),
+        "__reduce_xor_sync" | "__cg_reduce_xor_sync" => (ReduceXor, true),
+        "__match_any_sync" => (MatchAny, true),
+        "__match_all_sync" => (MatchAll, true),
         _ => return None,
     })
 }
@@ -54,6 +56,7 @@ impl Lower<'_> {
         let (least, most) = match op {
             WarpOp::Active => (0, 0),
             WarpOp::Shfl | WarpOp::ShflUp | WarpOp::ShflDown | WarpOp::ShflXor => (2, 3),
+            WarpOp::MatchAll => (2, 2),
             _ => (1, 1),
         };
         let given = args.len().saturating_sub(masked as usize);
@@ -79,12 +82,50 @@ impl Lower<'_> {
                 let ty = if op == WarpOp::Ballot { Ty::UInt } else { Ty::Int };
                 Some(Val { e: self.warp_stmt(op, vec![mask, p], span), ty })
             }
+            WarpOp::MatchAny | WarpOp::MatchAll => {
+                // Values compare as bits; a 64-bit one matches when both its words do.
+                let v = self.expr(&rest[0]);
+                let words = match v.ty.widen() {
+                    Ty::Long { .. } => {
+                        let (lo, hi) = self.long_words(v, span);
+                        vec![lo, hi]
+                    }
+                    Ty::Int | Ty::UInt | Ty::Bool | Ty::Narrow { .. } | Ty::Float => vec![self.convert(v.clone(), v.ty.widen(), span)],
+                    t => {
+                        self.unsupported(&format!("`{name}` of a {}", t.c_name()), span);
+                        return Some(failed);
+                    }
+                };
+                let r = words
+                    .into_iter()
+                    .map(|w| self.warp_stmt(op, vec![mask.clone(), w], span))
+                    .reduce(|a, b| k::Expr::new(k::ExprKind::Binary(k::BinOp::BitAnd, Box::new(a), Box::new(b)), span))
+                    .unwrap_or_else(|| k::Expr::num(0, span));
+                let r = self.bind_temp(Val { e: r, ty: Ty::UInt }, span);
+                if op == WarpOp::MatchAll {
+                    // `*pred`: whether all matched.
+                    let all = k::Expr::new(k::ExprKind::Binary(k::BinOp::Ne, Box::new(r.e.clone()), Box::new(k::Expr::num(0, span))), span);
+                    self.write_through(name, &rest[1], |_| all);
+                }
+                Some(r)
+            }
             _ if op.reduction().is_some() => {
                 // CUDA's overloads take `int` (min and max then compare signed) or `unsigned`.
                 let v = self.expr(&rest[0]);
                 let ty = match v.ty.widen() {
                     Ty::UInt => Ty::UInt,
                     Ty::Int | Ty::Bool => Ty::Int,
+                    // `cg::reduce` of floats: the collective (its lanes must run it), and an
+                    // arbitrary float, as the math library's results (the order of a float
+                    // sum is the implementation's).
+                    Ty::Float if name.starts_with("__cg_reduce") => {
+                        let v = self.convert(v, Ty::Float, span);
+                        let _ = self.warp_stmt(op, vec![mask, v], span);
+                        let r = self.fresh("cg_reduce");
+                        self.emit(k::StmtKind::Local(sp_id(&r, span), None), span);
+                        self.emit(k::StmtKind::Havoc(sp_id(&r, span)), span);
+                        return Some(Val { e: k::Expr::var(&r, span), ty: Ty::Float });
+                    }
                     t => {
                         self.unsupported(&format!("`{name}` of a {} (CUDA reduces `int` and `unsigned`)", t.c_name()), span);
                         return Some(failed);
@@ -131,10 +172,16 @@ impl Lower<'_> {
         }
     }
 
+    /// Which lanes have left the kernel (its `return` flag), for a warp collective: CUDA
+    /// allows the exited lanes of a mask.
+    pub(super) fn exited(&self, span: Span) -> Option<k::Expr> {
+        self.frames.first().and_then(|f| f.returned.as_ref()).map(|r| k::Expr::var(r, span))
+    }
+
     /// `local t := warp op(args);`, giving `t`.
     fn warp_stmt(&mut self, op: WarpOp, args: Vec<k::Expr>, span: Span) -> k::Expr {
         let t = self.temp();
-        let w = k::Warp { dest: Some(sp_id(&t, span)), declare: true, op: sp_id(op.name(), span), args };
+        let w = k::Warp { dest: Some(sp_id(&t, span)), declare: true, op: sp_id(op.name(), span), args, exited: self.exited(span) };
         self.emit(k::StmtKind::Warp(w), span);
         k::Expr::var(&t, span)
     }
