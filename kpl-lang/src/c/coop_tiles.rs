@@ -22,10 +22,11 @@ fn size_arg(toks: &[Tok], i: usize) -> Option<u64> {
     }
 }
 
-/// `cg::reduce`'s operation `OP<T>()` ending just before the call's closing `)` at `close`:
-/// the warp reduction it is and the index of the `,` before it.
+/// `cg::reduce`'s operation `OP<T>()` (or `OP<T>{}`) ending just before the call's closing
+/// `)` at `close`: the warp reduction it is and the index of the `,` before it.
 fn reduce_op(toks: &[Tok], close: usize) -> Option<(&'static str, usize)> {
-    if !(is_p(toks.get(close - 1), ")") && is_p(toks.get(close - 2), "(") && is_p(toks.get(close - 3), ">")) {
+    let empty = |open: &str, shut: &str| is_p(toks.get(close - 1), shut) && is_p(toks.get(close - 2), open);
+    if !((empty("(", ")") || empty("{", "}")) && is_p(toks.get(close - 3), ">")) {
         return None;
     }
     let lt = (0..close - 3).rev().find(|&k| is_p(toks.get(k), "<"))?;
