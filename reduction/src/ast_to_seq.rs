@@ -943,17 +943,9 @@ impl<'k> Builder<'k> {
             // An array no statement writes keeps its contents across barriers (GPUVerify
             // havocs only the arrays a kernel modifies).
             let unwritten = !self.written.contains(&self.prog.arrays[k].name);
-            if let (Some(c), false, false) = (self.copies[k], unordered, unwritten) {
-                let name = self.prog.arrays[k].name.clone();
-                let h1 = self.var(&format!("{name}_sync"), Sort::Array);
-                let h2 = self.var(&format!("{name}_sync"), Sort::Array);
-                self.emit(Stmt::Havoc(h1));
-                self.emit(Stmt::Havoc(h2));
-                self.assign(c[0], Expr::ite(p[0].clone(), Expr::Var(h1), Expr::Var(c[0])));
-                let other = Expr::ite(self.same_group.clone(), Expr::Var(h1), Expr::Var(h2));
-                self.assign(c[1], Expr::ite(p[1].clone(), other, Expr::Var(c[1])));
+            if !unordered && !unwritten {
+                self.forget_view(k, "sync", self.same_group.clone(), p);
             }
-            let inst = self.inst[k];
             let shared = self.prog.arrays[k].shared;
             let fenced = if shared { &shared_fence } else { &global_fence };
             // A shared array's log matters only for a partner in the same group, so thread 1's
@@ -966,14 +958,33 @@ impl<'k> Builder<'k> {
             };
             // (A barrier that orders none of the array's memory leaves its logs alone, and
             // so out of the state of a loop it is in.)
-            if unordered {
-                continue;
-            }
-            for ex in [Some(inst.wr_exists), Some(inst.rd_exists), inst.atomic.map(|a| a.0)].into_iter().flatten() {
-                self.assign(ex, Expr::and2(Expr::Var(ex), Expr::not(clear.clone())));
+            if !unordered {
+                self.forget_logs(k, clear);
             }
         }
         self.assume_barrier_invariants(fence, p);
+    }
+
+    /// Array `k`'s contents in each running thread's view made arbitrary (other threads'
+    /// writes now show), one for the pair when `together` (fresh arrays named `NAME_what`).
+    fn forget_view(&mut self, k: usize, what: &str, together: Expr, p: &Pair) {
+        let Some(c) = self.copies[k] else { return };
+        let name = format!("{}_{what}", self.prog.arrays[k].name);
+        let h1 = self.var(&name, Sort::Array);
+        let h2 = self.var(&name, Sort::Array);
+        self.emit(Stmt::Havoc(h1));
+        self.emit(Stmt::Havoc(h2));
+        self.assign(c[0], Expr::ite(p[0].clone(), Expr::Var(h1), Expr::Var(c[0])));
+        let other = Expr::ite(together, Expr::Var(h1), Expr::Var(h2));
+        self.assign(c[1], Expr::ite(p[1].clone(), other, Expr::Var(c[1])));
+    }
+
+    /// Thread 1's logged accesses to array `k` forgotten where `clear` holds.
+    fn forget_logs(&mut self, k: usize, clear: Expr) {
+        let inst = self.inst[k];
+        for ex in [Some(inst.wr_exists), Some(inst.rd_exists), inst.atomic.map(|a| a.0)].into_iter().flatten() {
+            self.assign(ex, Expr::and2(Expr::Var(ex), Expr::not(clear.clone())));
+        }
     }
 
     /// A warp barrier (`warp sync`, `__syncwarp`): each running thread's view of the arrays
@@ -984,21 +995,10 @@ impl<'k> Builder<'k> {
     pub(crate) fn warp_barrier(&mut self, synced: Expr, p: &Pair) {
         self.barrier_before = true;
         for k in 0..self.prog.arrays.len() {
-            let unwritten = !self.written.contains(&self.prog.arrays[k].name);
-            if let (Some(c), false) = (self.copies[k], unwritten) {
-                let name = self.prog.arrays[k].name.clone();
-                let h1 = self.var(&format!("{name}_warp_sync"), Sort::Array);
-                let h2 = self.var(&format!("{name}_warp_sync"), Sort::Array);
-                self.emit(Stmt::Havoc(h1));
-                self.emit(Stmt::Havoc(h2));
-                self.assign(c[0], Expr::ite(p[0].clone(), Expr::Var(h1), Expr::Var(c[0])));
-                let other = Expr::ite(synced.clone(), Expr::Var(h1), Expr::Var(h2));
-                self.assign(c[1], Expr::ite(p[1].clone(), other, Expr::Var(c[1])));
+            if self.written.contains(&self.prog.arrays[k].name) {
+                self.forget_view(k, "warp_sync", synced.clone(), p);
             }
-            let inst = self.inst[k];
-            for ex in [Some(inst.wr_exists), Some(inst.rd_exists), inst.atomic.map(|a| a.0)].into_iter().flatten() {
-                self.assign(ex, Expr::and2(Expr::Var(ex), Expr::not(synced.clone())));
-            }
+            self.forget_logs(k, synced.clone());
         }
     }
 

@@ -23,13 +23,14 @@ fn size_arg(toks: &[Tok], i: usize) -> Option<u64> {
 }
 
 /// `cg::reduce`'s operation `OP<T>()` (or `OP<T>{}`) ending just before the call's closing
-/// `)` at `close`: the warp reduction it is and the index of the `,` before it.
-fn reduce_op(toks: &[Tok], close: usize) -> Option<(&'static str, usize)> {
+/// `)` at `close`, after the call's first argument at `start`: the warp reduction it is and
+/// the index of the `,` before it.
+fn reduce_op(toks: &[Tok], start: usize, close: usize) -> Option<(&'static str, usize)> {
     let empty = |open: &str, shut: &str| is_p(toks.get(close - 1), shut) && is_p(toks.get(close - 2), open);
     if !((empty("(", ")") || empty("{", "}")) && is_p(toks.get(close - 3), ">")) {
         return None;
     }
-    let lt = (0..close - 3).rev().find(|&k| is_p(toks.get(k), "<"))?;
+    let lt = (start..close - 3).rev().find(|&k| is_p(toks.get(k), "<"))?;
     let name = match ident(toks.get(lt.checked_sub(1)?))? {
         "plus" => "add",
         "less" => "min",
@@ -39,7 +40,7 @@ fn reduce_op(toks: &[Tok], close: usize) -> Option<(&'static str, usize)> {
         "bit_xor" => "xor",
         _ => return None,
     };
-    let comma = lt.checked_sub(2)?;
+    let comma = lt.checked_sub(2).filter(|&c| c > start)?;
     is_p(toks.get(comma), ",").then_some((name, comma))
 }
 
@@ -142,7 +143,7 @@ pub fn lower(toks: Vec<Tok>) -> Vec<Tok> {
         if let (Some("reduce"), true) = (ident(Some(t)), is_p(toks.get(i + 1), "(")) {
             let n = ident(toks.get(i + 2)).and_then(|g| tiles.iter().rev().find(|(x, _)| x == g).map(|(_, s)| *s));
             if let (Some(n), true, Some(end)) = (n, is_p(toks.get(i + 3), ","), close_of(&toks, i + 1)) {
-                if let Some((op, comma)) = reduce_op(&toks, end - 1) {
+                if let Some((op, comma)) = reduce_op(&toks, i + 4, end - 1) {
                     let (l, r) = (t.0, toks[end - 1].2);
                     out.extend(snippet(&format!("__cg_reduce_{op}_sync ( {} ,", tile_mask(n)), l, r));
                     pending.push((comma, snippet(")", l, r), end));

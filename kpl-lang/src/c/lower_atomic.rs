@@ -70,7 +70,7 @@ impl Lower<'_> {
         };
         // CUDA's `atomicAdd` on a `float` (or a `double`, one float word in kpl) adds as
         // floats; OpenCL C has no float atomic arithmetic.
-        if elem == Ty::Float && op == AtomicOp::Add && self.o.dialect == Dialect::Cuda && operands == 1 {
+        if elem == Ty::Float && op == AtomicOp::Add && self.o.dialect == Dialect::Cuda {
             op = AtomicOp::Fadd;
         }
         if elem == Ty::Float && !matches!(op, AtomicOp::Xchg | AtomicOp::Cas | AtomicOp::Fadd) {
