@@ -208,6 +208,9 @@ fn compare(devices: &mut [Box<dyn Device + '_>], c: &Checked, launch: Launch, se
         }
         // Atomics may make the result depend on the order in which threads reach them
         // (a ticket counter, say): then no device is wrong to give another of the results.
+        if prog.first_snapshot().is_some() {
+            return Verdict::Skipped("ghost arrays (`snapshot`) have no device counterpart".into());
+        }
         if prog.has_atomics() && prog.has_warp_collectives() {
             return Verdict::Skipped(
                 "atomics with warp collectives: the schedule exploration that tells whether the result depends on the order of \

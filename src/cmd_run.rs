@@ -74,6 +74,12 @@ pub fn run(a: Args) -> Exit {
         input::report(&src, &[d]);
         return Exit::BadInput;
     }
+    if let (Some(_), Some(span)) = (a.delays, prog.first_snapshot()) {
+        let d = kpl_lang::Diagnostic::error("`--delays` does not model ghost arrays (`snapshot`) yet", span)
+            .with_help("the plain `kpl run` keeps each thread's copy");
+        input::report(&src, &[d]);
+        return Exit::BadInput;
+    }
     let r = sdv::run(&prog, inputs.clone(), &opts);
     crate::progress::clear();
     let schedules = a.delays.map(|k| kpl_semantics::schedules::explore(&prog, &inputs, k, a.max_steps, a.max_schedules.max(1)));

@@ -87,6 +87,12 @@ pub fn run(a: Args) -> Exit {
         input::report(&src, &[d]);
         return Exit::BadInput;
     }
+    if let Some(span) = prog.first_snapshot() {
+        let d = kpl_lang::Diagnostic::error("test generation does not model ghost arrays (`snapshot`) yet", span)
+            .with_help("`kpl run` and `kpl verify` do");
+        input::report(&src, &[d]);
+        return Exit::BadInput;
+    }
     if let Some(span) = prog.first_warp_collective() {
         let d = kpl_lang::Diagnostic::error("test generation does not model warp collectives (shuffles, votes) yet", span)
             .with_help("`kpl run` and `kpl verify` do");

@@ -137,6 +137,12 @@ pub fn emit(core: &Kernel, launch: Launch, t: Target, local_sizes: &dyn Fn(&str)
     if kernel_has(core, &|k| matches!(k, StmtKind::Havoc(_))) {
         return Err("the kernel has arbitrary values (`havoc`: indeterminate C values, calls of functions without a body), which a device run cannot reproduce".into());
     }
+    if kernel_has(core, &|k| matches!(k, StmtKind::Touch { .. })) {
+        return Err("the kernel has unknown accesses (`havoc reads`/`havoc writes`: a specification function's), which a device cannot run".into());
+    }
+    if kernel_has(core, &|k| matches!(k, StmtKind::Snapshot { .. })) {
+        return Err("the kernel has ghost arrays (`snapshot`), which have no device counterpart".into());
+    }
     // Its two words are 4-aligned in the emitted `uint` arrays, and a device's 64-bit
     // atomics need 8.
     if kernel_has(core, &|k| matches!(k, StmtKind::Atomic(a) if a.wide())) {
@@ -407,7 +413,7 @@ impl Em<'_> {
                 let _ = writeln!(self.out, "{pad}a_{}[{i}] = {v};", a.name);
             }
             // Refused by `emit` before any statement is written.
-            StmtKind::Havoc(_) => {}
+            StmtKind::Havoc(_) | StmtKind::Touch { .. } | StmtKind::Snapshot { .. } => {}
             StmtKind::Atomic(at) => {
                 let call = self.atomic(at);
                 let _ = match (&at.dest, at.declare) {

@@ -58,6 +58,8 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
             StmtKind::Atomic(_) => Some((s.span, "the Isabelle export does not model atomics yet")),
             StmtKind::Warp(_) => Some((s.span, "the Isabelle export does not model warp collectives yet")),
             StmtKind::Havoc(_) => Some((s.span, "the Isabelle export does not model `havoc` (arbitrary values) yet")),
+            StmtKind::Touch { .. } => Some((s.span, "the Isabelle export does not model unknown accesses (`havoc reads`/`havoc writes`) yet")),
+            StmtKind::Snapshot { .. } => Some((s.span, "the Isabelle export does not model ghost arrays (`snapshot`) yet")),
             StmtKind::Assert(_, true) => Some((s.span, "the Isabelle export does not model `global assert` (checked by disabled threads too) yet")),
             StmtKind::Assert(e, _) | StmtKind::Assume(e) if two_thread(e) => {
                 Some((s.span, "the Isabelle export does not model two-thread assertions, assumptions or access predicates yet"))
@@ -248,7 +250,7 @@ impl Printer {
             }
             // `unsupported` keeps other fences, atomics and warp collectives out of the export.
             StmtKind::Barrier(_) => "SBarrier".into(),
-            StmtKind::Atomic(_) | StmtKind::Havoc(_) | StmtKind::Warp(_) => "SSkip".into(),
+            StmtKind::Atomic(_) | StmtKind::Havoc(_) | StmtKind::Warp(_) | StmtKind::Touch { .. } | StmtKind::Snapshot { .. } => "SSkip".into(),
             StmtKind::Break => "SBreak".into(),
             StmtKind::Continue => "SContinue".into(),
             StmtKind::Return => "SReturn".into(),

@@ -95,6 +95,18 @@ pub enum StmtKind {
     /// `havoc x;`: the local `x` takes an arbitrary value, chosen per thread (C's
     /// indeterminate values, results of functions without a body).
     Havoc(Ident),
+    /// `havoc writes A;` / `havoc reads A;` (`write` true / false): the thread may have
+    /// written (read) any elements of the array, any values, in a way a specification does
+    /// not say (GPUVerify's `__writes_to`/`__reads_from` of a specification function). The
+    /// verifier takes the thread's view of the array as arbitrary after a write, logs the
+    /// access at an arbitrary element and race-checks it against every logged conflicting
+    /// access; the interpreter runs it as doing nothing, one of the things it allows.
+    Touch { array: Ident, write: bool },
+    /// `snapshot G := A;`: the thread's ghost copy of array `A` (GPUVerify's
+    /// `__array_snapshot(G, A)`): afterwards, what the thread reads of `G` is its view of `A`
+    /// at the snapshot. `G` is a ghost array: nothing else writes it, and reading it is no
+    /// access another thread can race with. A barrier makes it arbitrary, as other arrays.
+    Snapshot { dest: Ident, src: Ident },
     /// A statement the parser could not read (its error is already reported).
     Error,
 }

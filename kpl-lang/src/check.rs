@@ -18,8 +18,9 @@ enum Global {
 
 /// Check a parsed kernel; returns every problem found (empty when the kernel is well formed).
 pub fn check(k: &Kernel) -> Vec<Diagnostic> {
-    let mut c = Checker { diags: Vec::new(), globals: HashMap::new(), scopes: Vec::new(), two_thread_ok: false };
+    let mut c = Checker { diags: Vec::new(), globals: HashMap::new(), scopes: Vec::new(), two_thread_ok: false, ghosts: Vec::new(), stores: Vec::new() };
     c.kernel(k);
+    c.ghosts_unwritten();
     c.diags.sort_by_key(|d| d.span.start);
     c.diags
 }
@@ -31,6 +32,10 @@ struct Checker {
     scopes: Vec<Vec<(String, Span)>>,
     /// In an `assert`, `assume`, `invariant` or `candidate`: `other` and `enabled` are allowed.
     two_thread_ok: bool,
+    /// The destinations of `snapshot` statements (ghost arrays), and the arrays that
+    /// stores, atomics and `havoc writes` write, with where.
+    ghosts: Vec<(String, Span)>,
+    stores: Vec<(String, Span)>,
 }
 
 /// Where a statement is: in `main` or a proc, and how many loops deep.
@@ -203,6 +208,18 @@ impl Checker {
         }
     }
 
+    /// A ghost array (a snapshot's destination) is written by snapshots alone.
+    fn ghosts_unwritten(&mut self) {
+        let stores = std::mem::take(&mut self.stores);
+        for (a, span) in stores {
+            if let Some((_, g)) = self.ghosts.iter().find(|(g, _)| *g == a) {
+                let d = Diagnostic::error(format!("`{a}` is a ghost array (a snapshot's copy): only `snapshot` may write it"), span)
+                    .with_secondary(*g, "a snapshot writes it here");
+                self.err(d);
+            }
+        }
+    }
+
     fn stmt(&mut self, s: &Stmt, ctx: Ctx) {
         match &s.kind {
             StmtKind::Local(x, init) => {
@@ -216,7 +233,19 @@ impl Checker {
                 self.expr(e);
             }
             StmtKind::Havoc(x) => self.assign_target(x),
+            StmtKind::Touch { array, write } => {
+                self.array(array);
+                if *write {
+                    self.stores.push((array.name.clone(), s.span));
+                }
+            }
+            StmtKind::Snapshot { dest, src } => {
+                self.array(dest);
+                self.array(src);
+                self.ghosts.push((dest.name.clone(), dest.span));
+            }
             StmtKind::Store(a, i, e) => {
+                self.stores.push((a.name.clone(), s.span));
                 self.array(a);
                 self.expr(i);
                 self.expr(e);
@@ -301,6 +330,7 @@ impl Checker {
                 }
             }
             StmtKind::Atomic(a) => {
+                self.stores.push((a.array.name.clone(), s.span));
                 self.array(&a.array);
                 self.expr(&a.index);
                 for e in &a.args {

@@ -242,8 +242,12 @@ fn stmt_names(s: &Stmt, used: &mut HashSet<String>) {
             used.insert(x.name.clone());
             expr_names(e, used);
         }
-        StmtKind::Havoc(x) => {
+        StmtKind::Havoc(x) | StmtKind::Touch { array: x, .. } => {
             used.insert(x.name.clone());
+        }
+        StmtKind::Snapshot { dest, src } => {
+            used.insert(dest.name.clone());
+            used.insert(src.name.clone());
         }
         StmtKind::Store(a, i, e) => {
             used.insert(a.name.clone());
@@ -354,7 +358,11 @@ impl StripSpans {
                 self.id(x);
                 self.expr(e)
             }
-            StmtKind::Havoc(x) => self.id(x),
+            StmtKind::Havoc(x) | StmtKind::Touch { array: x, .. } => self.id(x),
+            StmtKind::Snapshot { dest, src } => {
+                self.id(dest);
+                self.id(src);
+            }
             StmtKind::Store(a, i, e) => {
                 self.id(a);
                 self.expr(i);

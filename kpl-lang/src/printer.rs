@@ -259,6 +259,8 @@ impl Printer<'_> {
                 .group(),
             StmtKind::Assume(e) => RcDoc::text("assume ").append(expr(e, 0)).append(RcDoc::text(";")).group(),
             StmtKind::Havoc(x) => RcDoc::text(format!("havoc {};", x.name)),
+            StmtKind::Snapshot { dest, src } => RcDoc::text(format!("snapshot {} := {};", dest.name, src.name)),
+            StmtKind::Touch { array, write } => RcDoc::text(format!("havoc {} {};", if *write { "writes" } else { "reads" }, array.name)),
             StmtKind::Error => RcDoc::text("/* unparsable statement */"),
         }
     }

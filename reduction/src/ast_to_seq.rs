@@ -317,7 +317,6 @@ impl<'k> Builder<'k> {
                 _ => continue,
             };
             let abstraction = match self.cfg.abstraction {
-                _ if self.cfg.warp_sync.is_some() => Abstraction::Adversarial,
                 AbstractionChoice::Auto => chosen.get(&name.name).copied().unwrap_or(Abstraction::Adversarial),
                 AbstractionChoice::Equality => Abstraction::Equality,
                 AbstractionChoice::Adversarial => Abstraction::Adversarial,
@@ -534,7 +533,7 @@ impl<'k> Builder<'k> {
         self.pred("p", [mk(p1, 0), mk(p2, 1)])
     }
 
-    fn site(&mut self, span: kpl_lang::Span, array: usize, kind: AccessKind) -> u32 {
+    pub(crate) fn site(&mut self, span: kpl_lang::Span, array: usize, kind: AccessKind) -> u32 {
         self.prog.sites.push(Site { span: (span.start, span.end), array, kind });
         self.prog.sites.len() as u32 - 1
     }
@@ -586,6 +585,8 @@ impl<'k> Builder<'k> {
                 }
             }
             StmtKind::Store(a, i, e) => self.write(a, i, e, s.span, &p),
+            StmtKind::Touch { array, write } => self.touch(array, *write, s.span, &p),
+            StmtKind::Snapshot { dest, src } => self.snapshot(dest, src, &p),
             StmtKind::Atomic(at) => {
                 let [lo, hi] = self.atomic(at, s.span, &p);
                 self.result(&at.dest, at.declare, lo, &p);
@@ -683,7 +684,7 @@ impl<'k> Builder<'k> {
     /// Thread 1 maybe logs an access (nondeterministic choice).
     /// Thread 1's access, logged by nondeterministic choice (where `p` holds); gives the
     /// condition under which it was logged.
-    fn log(&mut self, exists: VarId, elem: VarId, stmt: VarId, val: Option<(VarId, Expr)>, idx: Expr, p: &Expr, sid: u32) -> Expr {
+    pub(crate) fn log(&mut self, exists: VarId, elem: VarId, stmt: VarId, val: Option<(VarId, Expr)>, idx: Expr, p: &Expr, sid: u32) -> Expr {
         if self.cfg.perf.is_some() {
             return Expr::Bool(false);
         }
@@ -810,6 +811,7 @@ impl<'k> Builder<'k> {
         let inst = self.inst[k];
         self.bounds(k, &idx[0], &p[0], span, AccessKind::Write);
         self.note_access(k, &idx, p);
+        self.warp_lanes_write(k);
         let benign = self.cfg.benign.then(|| (inst.wr_val, val[0].clone()));
         let logged = if self.race_checked(k) {
             self.log(inst.wr_exists, inst.wr_elem, inst.wr_stmt, benign, idx[0].clone(), &p[0], sid)
@@ -897,6 +899,7 @@ impl<'k> Builder<'k> {
         }
         self.race_check(k, &idx[1], &p[1], AccessKind::Atomic, AccessKind::Write, None, span);
         self.race_check(k, &idx[1], &p[1], AccessKind::Atomic, AccessKind::Read, None, span);
+        self.warp_lanes_write(k);
         let name = at.array.name.clone();
         let olds: Vec<Expr> = (0..2)
             .map(|t| {
@@ -967,7 +970,7 @@ impl<'k> Builder<'k> {
 
     /// Array `k`'s contents in each running thread's view made arbitrary (other threads'
     /// writes now show), one for the pair when `together` (fresh arrays named `NAME_what`).
-    fn forget_view(&mut self, k: usize, what: &str, together: Expr, p: &Pair) {
+    pub(crate) fn forget_view(&mut self, k: usize, what: &str, together: Expr, p: &Pair) {
         let Some(c) = self.copies[k] else { return };
         let name = format!("{}_{what}", self.prog.arrays[k].name);
         let h1 = self.var(&name, Sort::Array);
@@ -977,6 +980,16 @@ impl<'k> Builder<'k> {
         self.assign(c[0], Expr::ite(p[0].clone(), Expr::Var(h1), Expr::Var(c[0])));
         let other = Expr::ite(together, Expr::Var(h1), Expr::Var(h2));
         self.assign(c[1], Expr::ite(p[1].clone(), other, Expr::Var(c[1])));
+    }
+
+    /// Warp-synchronous mode: the lanes of a warp run a statement that writes array `k`
+    /// together, and each sees the others' writes at once, so every thread's view of the
+    /// array takes them (arbitrary contents, one for two threads of one warp) before its
+    /// own write, whether or not it runs the statement. Other statements leave the views
+    /// alone (GPUVerify's refined equality abstraction for warps).
+    pub(crate) fn warp_lanes_write(&mut self, k: usize) {
+        let Some(sw) = self.same_warp.clone() else { return };
+        self.forget_view(k, "warp_write", sw, &[Expr::Bool(true), Expr::Bool(true)]);
     }
 
     /// Thread 1's logged accesses to array `k` forgotten where `clear` holds.
@@ -1144,12 +1157,12 @@ fn read_predicated_arrays(k: &ast::Kernel) -> std::collections::BTreeSet<String>
     out
 }
 
-/// The arrays a store or an atomic writes, anywhere in the kernel.
+/// The arrays a store, an atomic, a `havoc writes` or a snapshot writes, anywhere in the kernel.
 fn written_arrays(k: &ast::Kernel) -> std::collections::BTreeSet<String> {
     let mut out = std::collections::BTreeSet::new();
     for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
         candidates::walk(b, &mut |s| match &s.kind {
-            StmtKind::Store(a, _, _) => {
+            StmtKind::Store(a, _, _) | StmtKind::Touch { array: a, write: true } | StmtKind::Snapshot { dest: a, .. } => {
                 out.insert(a.name.clone());
             }
             StmtKind::Atomic(at) => {

@@ -129,6 +129,11 @@ impl Taint<'_> {
                 self.indices(scope, i);
                 self.indices(scope, e);
             }
+            // A ghost copy's values are the source's.
+            StmtKind::Snapshot { dest, src } => {
+                let into = self.stored.entry(dest.name.clone()).or_default();
+                self.changed |= into.insert(src.name.clone());
+            }
             StmtKind::If(c, t, e) => {
                 self.sink(scope, c);
                 self.indices(scope, c);

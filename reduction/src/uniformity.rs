@@ -148,6 +148,8 @@ impl Uniformity {
                 }
             }
             StmtKind::Store(..)
+            | StmtKind::Touch { .. }
+            | StmtKind::Snapshot { .. }
             | StmtKind::Barrier(_)
             | StmtKind::Break
             | StmtKind::Continue

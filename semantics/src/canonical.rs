@@ -72,6 +72,9 @@ impl Flat {
             StKind::Atomic { op, wide, slot, slot_hi, array, index, args } => {
                 self.emit(Ins::Atomic((*op, *wide), [*slot, *slot_hi], *array, index.clone(), args.clone(), s.id));
             }
+            // Its callers refuse programs with snapshots (`first_snapshot`): ghost arrays need
+            // per-thread copies joined at barriers (`ghost.rs`), which only `sdv` keeps.
+            StKind::Snapshot { .. } => {}
             // Its callers refuse programs with warp collectives (`first_warp_collective`):
             // a collective needs the warp's threads in lock step, and here each runs alone.
             StKind::Warp { slot, .. } => {

@@ -95,6 +95,8 @@ pub enum StKind {
     Assume(Ex),
     /// `havoc x;`: an arbitrary value per thread (`Inputs::havoc_value`).
     Havoc { slot: u32 },
+    /// `snapshot G := A;` (`dest` G, `src` A).
+    Snapshot { dest: u32, src: u32 },
 }
 
 impl St {
@@ -121,6 +123,8 @@ pub struct ArrayInfo {
     pub kind: ArrayKind,
     /// `None` for `global A[*]`.
     pub size: Option<u32>,
+    /// A ghost array (a snapshot's destination: `ghost.rs`).
+    pub ghost: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -175,6 +179,12 @@ impl Program {
     /// The place of the first warp collective, for the executors that cannot run one.
     pub fn first_warp_collective(&self) -> Option<kpl_lang::Span> {
         self.first_stmt(&|k| matches!(k, StKind::Warp { .. })).map(|id| self.stmts[id as usize].span)
+    }
+
+    /// The place of the first snapshot (ghost array), for the executors that do not keep
+    /// per-thread copies.
+    pub fn first_snapshot(&self) -> Option<kpl_lang::Span> {
+        self.first_stmt(&|k| matches!(k, StKind::Snapshot { .. })).map(|id| self.stmts[id as usize].span)
     }
 
     /// The id of the first statement, at any depth, that `f` picks (main first, then procs).
@@ -259,6 +269,7 @@ impl Compiler {
             name: name.name.clone(),
             kind,
             size: size.map(|s| s.min(u32::MAX as u64) as u32),
+            ghost: false,
         });
     }
 
@@ -315,6 +326,13 @@ impl Compiler {
                 }
             }
             StmtKind::Havoc(x) => StKind::Havoc { slot: self.slot(&x.name) },
+            // Unknown accesses (a specification's): doing nothing is one thing they allow.
+            StmtKind::Touch { .. } => StKind::Assume(Ex::Const(1)),
+            StmtKind::Snapshot { dest, src } => {
+                let dest = self.arrays[&dest.name];
+                self.prog.arrays[dest as usize].ghost = true;
+                StKind::Snapshot { dest, src: self.arrays[&src.name] }
+            }
             StmtKind::Store(a, i, e) => {
                 StKind::Write { array: self.arrays[&a.name], index: self.expr(i), value: self.expr(e) }
             }

@@ -10,6 +10,7 @@
 //! Must not depend on: the verifier crates (`reduction`, `certify`).
 
 pub mod canonical;
+pub mod ghost;
 pub mod inputs;
 pub mod ir;
 pub mod memory;

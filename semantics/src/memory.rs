@@ -395,6 +395,7 @@ pub struct Memory {
     /// The current statement execution (benign tolerance tells writes of one execution
     /// from later ones).
     exec: u64,
+    ghosts: crate::ghost::Ghosts,
     pub inputs: Inputs,
 }
 
@@ -429,7 +430,8 @@ impl Memory {
                 }
             })
             .collect();
-        Memory { arrays, groups, benign, precise: prog.thread_fences, sh: 0, warp_shift: 5, exec: 0, inputs }
+        let ghosts = crate::ghost::Ghosts::new(prog.arrays.iter().map(|a| a.ghost).collect());
+        Memory { arrays, groups, benign, precise: prog.thread_fences, sh: 0, warp_shift: 5, exec: 0, ghosts, inputs }
     }
 
     /// A new statement execution begins (the writes of one execution are simultaneous).
@@ -517,8 +519,12 @@ impl Memory {
         }
     }
 
-    /// The value thread `l` of group `g` sees at element `i` (its own pending write first).
+    /// The value thread `l` of group `g` sees at element `i` (its own pending write first;
+    /// of a ghost array, its copy).
     pub fn view(&mut self, a: u32, g: u32, l: u32, i: u32) -> u32 {
+        if self.ghosts.is_ghost(a) {
+            return self.ghosts.value(a, g, l, i, false).unwrap_or_else(|| self.committed(a, g, i));
+        }
         let recs = &self.arrays[a as usize].pending[g as usize];
         if recs.wrote(i, l, self.sh) {
             recs.get(i).value
@@ -544,6 +550,10 @@ impl Memory {
 
     /// Log a read by thread `l` of group `g`; gives the value read, or the conflicting write.
     pub fn read(&mut self, a: u32, g: u32, l: u32, i: u32, stmt: u32) -> Result<u32, Conflict> {
+        // A ghost array's read is of the thread's copy, no access.
+        if self.ghosts.is_ghost(a) {
+            return Ok(self.ghosts.value(a, g, l, i, true).unwrap_or_else(|| self.committed(a, g, i)));
+        }
         let (benign, sh, exec) = (self.benign, self.sh, self.exec);
         let recs = &self.arrays[a as usize].pending[g as usize];
         let rec = recs.get(i);
@@ -709,6 +719,7 @@ impl Memory {
     /// and their log entries forgotten; other threads' accesses stay logged (and their
     /// writes pending), so that they still race with what comes after.
     pub fn barrier(&mut self, g: u32, fenced: &dyn Fn(bool, u32) -> bool, threads: u32) {
+        self.ghosts.barrier(g, threads);
         for arr in &mut self.arrays {
             let covered = (0..threads).filter(|&l| fenced(arr.shared, l)).count() as u32;
             if covered == threads {
@@ -722,6 +733,14 @@ impl Memory {
             }
         }
     }
+    /// `snapshot G := A;` by thread `l` of group `g`: its copy of its view of `A` (as many
+    /// elements as `A` has, or `G` when `A` is unsized).
+    pub fn snapshot(&mut self, dest: u32, src: u32, g: u32, l: u32) {
+        let n = self.size(src).or(self.size(dest)).unwrap_or(0);
+        let copy = (0..n).map(|i| self.view(src, g, l, i)).collect();
+        self.ghosts.snapshot(dest, g, l, copy);
+    }
+
     /// The final memory: pending writes merged as by a barrier, all groups' views joined.
     pub fn finish(mut self) -> Vec<(String, ArrayContents)> {
         for arr in &mut self.arrays {

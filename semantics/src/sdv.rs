@@ -197,6 +197,12 @@ impl<'p, 'o> Machine<'p, 'o> {
                 let vals = self.eval(value, act);
                 self.scatter(*slot, act, vals);
             }
+            StKind::Snapshot { dest, src } => {
+                self.step(s.id, n)?;
+                for &t in act.iter() {
+                    self.mem.snapshot(*dest, *src, t / self.tpg, t % self.tpg);
+                }
+            }
             StKind::Havoc { slot } => {
                 self.step(s.id, n)?;
                 let vals = act

@@ -324,6 +324,8 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
+            // `kpl testgen` refuses kernels with snapshots (ghost arrays: `first_snapshot`).
+            StKind::Snapshot { .. } => {}
             // Concrete, as the interpreter computes them at warp size 32 (`kpl testgen`
             // refuses kernels with warp collectives: its paths would not follow their values).
             StKind::Warp { op, slot, args, .. } => {

@@ -1868,7 +1868,9 @@ impl<'u> Lower<'u> {
 
     /// The function's `__global_ensures`, at its end: every thread checks them, whether it
     /// called the function, returned early or fell off the end.
-    /// A specification function's postconditions are assumed there instead.
+    /// A specification function's postconditions are assumed there instead, those that
+    /// read no memory first: what they say of its accesses (`__write_implies(p, ...)`)
+    /// holds before the reads of the others are race-checked.
     fn global_ensures_at_end(&mut self) {
         let ensures = std::mem::take(&mut self.frame().global_ensures);
         for en in ensures {
@@ -1876,9 +1878,10 @@ impl<'u> Lower<'u> {
             self.emit(k::StmtKind::Assert(c, true), en.span);
         }
         let assumed = std::mem::take(&mut self.frame().assumed);
-        for en in assumed {
-            let c = self.assertion_cond(&en);
-            self.emit(k::StmtKind::Assume(c), en.span);
+        let mut lowered: Vec<(k::Expr, Span)> = assumed.iter().map(|en| (self.assertion_cond(en), en.span)).collect();
+        lowered.sort_by_key(|(c, _)| c.has_reads());
+        for (c, span) in lowered {
+            self.emit(k::StmtKind::Assume(c), span);
         }
     }
 

@@ -104,14 +104,7 @@ impl<'u> Lower<'u> {
                 }
                 // As GPUVerify's, offsets count from the start of the array the pointer
                 // points into (`__ptr_offset_bytes` says where in it the pointer is).
-                let array = match &args[0].kind {
-                    ExprKind::Ident(x) => match self.lookup(&x.name) {
-                        Some(Entity::Array { kpl, dims, .. }) if dims.len() <= 1 => Some(kpl),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                let Some(array) = array else {
+                let Some(array) = self.annotated_array(&args[0]) else {
                     self.unsupported(&format!("`{n}` of anything but a one-dimensional array, array parameter or pointer parameter"), args[0].span);
                     return Some(int0);
                 };
@@ -144,8 +137,31 @@ impl<'u> Lower<'u> {
                 }
                 zero
             }
+            // A ghost copy of an array (KPL's `snapshot`).
+            "__array_snapshot" => {
+                if arity(self, 2) {
+                    let arrays = [self.annotated_array(&args[0]), self.annotated_array(&args[1])];
+                    match arrays {
+                        [Some(dest), Some(src)] => {
+                            let (dest, src) = (k::Ident::new(&dest, args[0].span), k::Ident::new(&src, args[1].span));
+                            self.emit(k::StmtKind::Snapshot { dest, src }, span);
+                        }
+                        _ => self.unsupported("`__array_snapshot` of anything but one-dimensional arrays or array parameters", span),
+                    }
+                }
+                zero
+            }
+            // A specification function's memory effects: unknown accesses to the array.
             "__writes_to" | "__reads_from" => {
-                self.unsupported(&format!("GPUVerify's `{n}` (the memory effects of a specification function)"), span);
+                if arity(self, 1) {
+                    match self.annotated_array(&args[0]) {
+                        Some(array) => {
+                            let array = k::Ident::new(&array, args[0].span);
+                            self.emit(k::StmtKind::Touch { array, write: n == "__writes_to" }, span);
+                        }
+                        None => self.unsupported(&format!("`{n}` of anything but a one-dimensional array, array parameter or pointer parameter"), args[0].span),
+                    }
+                }
                 zero
             }
             // The value taken at the function's entry (`postcondition`).
@@ -165,6 +181,18 @@ impl<'u> Lower<'u> {
             }
             _ => return None,
         })
+    }
+
+    /// The array an access predicate or memory effect names: a one-dimensional array, or
+    /// an array or pointer parameter (the array it points into).
+    fn annotated_array(&self, e: &Expr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Ident(x) => match self.lookup(&x.name) {
+                Some(Entity::Array { kpl, dims, .. }) if dims.len() <= 1 => Some(kpl),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// A postcondition (`global`: a `__global_ensures`), kept for the function's returns
