@@ -347,6 +347,8 @@ impl<'p> Kernel<'p> {
             }
             // Nor arbitrary values (the generated kernels have none either).
             StKind::Havoc { .. } => return Err(End::Error("havoc")),
+            // Nor ghost arrays (nor do the generated kernels).
+            StKind::Snapshot { .. } => return Err(End::Error("snapshot")),
             StKind::If { cond, then, els, .. } => {
                 // K-IF: (v := e, p) : (S1, p ∧ v) : (S2, p ∧ ¬v)
                 let v = self.fresh();
