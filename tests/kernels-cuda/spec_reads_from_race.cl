@@ -1,6 +1,7 @@
 //xfail:NOT_ALL_VERIFIED
 //--local_size=64 --num_groups=4 --no-inline
 //possible read-write race on A
+//Read by work item.+from external source location
 
 // `__reads_from(p)` with no postcondition on the reads: the specification function may
 // have read any element of p, so another work item's later write races with it.
