@@ -190,6 +190,10 @@ pub(super) struct Lower<'u> {
     /// The KPL arrays that are CUDA `__constant__` memory: a write to one is a defect
     /// (`Layouts::constant_writes`).
     pub constant_arrays: std::collections::BTreeSet<String>,
+    /// The images the kernel reads and those it writes, with a call of each (`images.rs`:
+    /// an image may not be both).
+    pub images_read: HashMap<String, Span>,
+    pub images_written: HashMap<String, Span>,
     /// Scalar locals initialised with a constant, by KPL name (`memcpy.rs` takes one as a
     /// length when nothing assigns it).
     pub constant_locals: HashMap<String, u64>,
@@ -290,6 +294,8 @@ fn lower_pass<'u>(
         array_layouts: Default::default(),
         word_bytes: HashMap::new(),
         constant_arrays: Default::default(),
+        images_read: HashMap::new(),
+        images_written: HashMap::new(),
         constant_locals: HashMap::new(),
         private_regions: HashMap::new(),
         indeterminate,

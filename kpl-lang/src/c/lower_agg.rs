@@ -457,6 +457,9 @@ impl<'u> Lower<'u> {
 
     /// `make_float4(...)`, `convert_int2(...)`, `vload4(...)`: the vector they give.
     fn builtin_vector_type(&mut self, n: &str, args: &[Expr]) -> Option<CType> {
+        if let Some(t) = super::images::read_type(n).filter(|_| !self.funcs.contains_key(n)) {
+            return Some(t);
+        }
         if let Some(w) = vload_width(n) {
             // `vloadN(offset, p)`: N elements of `p`'s type.
             let elem = args.get(1).and_then(|p| self.static_elem(p))?;
@@ -488,7 +491,7 @@ impl<'u> Lower<'u> {
 
     /// The elements `offset * N + k` of an array, as a C index expression over a fixed
     /// offset (OpenCL's `vloadN`/`vstoreN`).
-    fn vector_slots(&mut self, offset: &Expr, w: u32, span: Span) -> Vec<Expr> {
+    pub(super) fn vector_slots(&mut self, offset: &Expr, w: u32, span: Span) -> Vec<Expr> {
         let v = self.expr(offset);
         let v = self.convert(v, Ty::UInt, offset.span);
         let tmp = self.temp();
@@ -719,6 +722,9 @@ impl<'u> Lower<'u> {
                 if vload_width(&name.name).is_some() {
                     return self.vload(ty, args, span);
                 }
+                if super::images::read_type(&name.name).is_some() {
+                    return self.read_image(ty, args, span);
+                }
                 if matches!(name.name.as_str(), "shuffle" | "shuffle2") {
                     return self.shuffle(&name.name, ty, args, span);
                 }
@@ -783,7 +789,7 @@ impl<'u> Lower<'u> {
     }
 
     /// The words of a vector value (pointer leaves cannot occur in a vector).
-    fn words_of(&mut self, v: AggVal) -> Vec<Val> {
+    pub(super) fn words_of(&mut self, v: AggVal) -> Vec<Val> {
         v.leaves
             .into_iter()
             .map(|l| match l {

@@ -1074,6 +1074,11 @@ impl<'u> Lower<'u> {
             }
             "__threadfence" | "__threadfence_block" | "__threadfence_system" if cuda => zero,
             "mem_fence" | "read_mem_fence" | "write_mem_fence" if !cuda => zero,
+            "write_imagef" | "write_imagei" | "write_imageui" if !cuda => {
+                self.write_image(n, args, span);
+                zero
+            }
+            "get_image_width" | "get_image_height" | "get_image_depth" if !cuda => self.image_size(n, args, span),
             "vstore2" | "vstore3" | "vstore4" | "vstore8" | "vstore16" if !cuda => {
                 self.vstore(n, args, span);
                 zero

@@ -14,6 +14,7 @@ mod coop_tiles;
 mod ctypes;
 mod fnptr;
 mod gotos;
+mod images;
 mod long;
 mod memcpy;
 mod lower;
@@ -146,6 +147,16 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
             ("CLK_LOCAL_MEM_FENCE", "1"),
             ("CLK_GLOBAL_MEM_FENCE", "2"),
             ("CLK_IMAGE_MEM_FENCE", "4"),
+            // Sampler flags (clang's opencl-c-base.h values; a `sampler_t` is a `uint`).
+            ("CLK_NORMALIZED_COORDS_FALSE", "0"),
+            ("CLK_NORMALIZED_COORDS_TRUE", "1"),
+            ("CLK_ADDRESS_NONE", "0"),
+            ("CLK_ADDRESS_CLAMP_TO_EDGE", "2"),
+            ("CLK_ADDRESS_CLAMP", "4"),
+            ("CLK_ADDRESS_REPEAT", "6"),
+            ("CLK_ADDRESS_MIRRORED_REPEAT", "8"),
+            ("CLK_FILTER_NEAREST", "0x10"),
+            ("CLK_FILTER_LINEAR", "0x20"),
             // OpenCL 2.0 memory scopes (clang's values), for work_group_barrier.
             ("memory_scope_work_item", "0"),
             ("memory_scope_work_group", "1"),
@@ -159,7 +170,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     let mut errors = pre.errors;
     let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
     errors.extend(terrs);
-    let toks = if o.dialect == Dialect::Cuda { coop::lower(coop_tiles::lower(textures::lower(namespaces::flatten(toks)))) } else { toks };
+    let toks = if o.dialect == Dialect::Cuda { coop::lower(coop_tiles::lower(textures::lower(namespaces::flatten(toks)))) } else { images::lower(toks) };
     let inst = templates::instantiate(toks, o.dialect, o.kernel.as_deref());
     errors.extend(inst.errors);
     let mut warnings = pre.warnings;

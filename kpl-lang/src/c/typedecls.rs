@@ -126,7 +126,7 @@ impl Pass<'_> {
         while i < toks.len() {
             let (l, t, r) = &toks[i];
             let sp = Span::new(*l, *r);
-            if item_start && depth == 0 && typedef.is_none() && self.d == Dialect::Cuda {
+            if item_start && depth == 0 && typedef.is_none() {
                 if let Some(next) = self.file_constant(toks, i) {
                     i = next;
                     continue;
@@ -192,8 +192,9 @@ impl Pass<'_> {
         out
     }
 
-    /// CUDA's `[static] const int N = 16;` at file scope: an integer constant device code
-    /// may use (a constant expression), read as an enumerator is. Gives the index after
+    /// CUDA's `[static] const int N = 16;` at file scope (OpenCL's `constant int N = 16;`,
+    /// `const sampler_t s = CLK_...;`): an integer constant device code may use (a constant
+    /// expression), read as an enumerator is. Gives the index after
     /// its `;`, or `None` when the declaration is not one.
     fn file_constant(&mut self, toks: &[Tok], i: usize) -> Option<usize> {
         let specs: Vec<&str> = toks[i..].iter().map_while(|t| match &t.1 {
@@ -201,8 +202,8 @@ impl Pass<'_> {
             _ => None,
         }).collect();
         const INT_WORDS: &[&str] = &["int", "unsigned", "signed", "short", "char", "uint"];
-        const OTHER: &[&str] = &["const", "constexpr", "static", "__device__", "__host__", "inline"];
-        let constant = specs.iter().any(|w| *w == "const" || *w == "constexpr");
+        const OTHER: &[&str] = &["const", "constexpr", "static", "__device__", "__host__", "inline", "constant", "__constant"];
+        let constant = specs.iter().any(|w| matches!(*w, "const" | "constexpr" | "constant" | "__constant"));
         let integer = specs.iter().any(|w| INT_WORDS.contains(w)) && specs.iter().all(|w| INT_WORDS.contains(w) || OTHER.contains(w));
         // A `__device__ const` variable is memory the lowering reads, not a constant.
         if !constant || !integer || specs.contains(&"__device__") {
