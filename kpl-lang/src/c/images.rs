@@ -50,14 +50,6 @@ pub(super) fn read_type(n: &str) -> Option<super::ctypes::CType> {
 }
 
 impl Lower<'_> {
-    /// A fresh local with an arbitrary value.
-    fn arbitrary(&mut self, ty: Ty, span: Span) -> Val {
-        let t = self.temp();
-        self.emit(k::StmtKind::Local(k::Ident::new(&t, span), Some(k::Expr::num(0, span))), span);
-        self.emit(k::StmtKind::Havoc(k::Ident::new(&t, span)), span);
-        Val { e: k::Expr::var(&t, span), ty }
-    }
-
     /// The words of a scalar or vector operand, each fixed in a local (so its reads stay).
     fn operand_words(&mut self, e: &Expr) -> Option<Vec<Val>> {
         let vals = if self.agg_type(e).is_some() {
@@ -95,7 +87,7 @@ impl Lower<'_> {
         for a in &args[1..] {
             self.operand_words(a)?;
         }
-        let leaves = (0..n).map(|_| super::lower_agg::VLeaf::Word(self.arbitrary(elem, span))).collect();
+        let leaves = (0..n).map(|_| super::lower_agg::VLeaf::Word(self.arbitrary("pixel", elem, span))).collect();
         Some(AggVal { ty, leaves })
     }
 
@@ -145,6 +137,6 @@ impl Lower<'_> {
         if self.arity_ok(n, args.len(), 1, span) {
             self.array_argument(&args[0], true);
         }
-        self.arbitrary(Ty::Int, span)
+        self.arbitrary(n, Ty::Int, span)
     }
 }

@@ -1953,10 +1953,8 @@ impl<'u> Lower<'u> {
         if rty == Ty::Void {
             return Some(Ret::Scalar(k::Expr::num(0, span), Ty::Void));
         }
-        let r = self.fresh(&format!("{}_result", f.name.name));
-        self.emit(k::StmtKind::Local(sp_id(&r, span), None), span);
-        self.emit(k::StmtKind::Havoc(sp_id(&r, span)), span);
-        Some(Ret::Scalar(k::Expr::var(&r, span), rty))
+        let r = self.arbitrary(&format!("{}_result", f.name.name), rty, span);
+        Some(Ret::Scalar(r.e, rty))
     }
 
     /// The value of a constant integer expression (array sizes), `sizeof e` included.

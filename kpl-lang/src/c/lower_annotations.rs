@@ -94,8 +94,9 @@ impl<'u> Lower<'u> {
             | "__read_implies" | "__write_implies" => {
                 let int0 = Val { e: k::Expr::num(0, span), ty: Ty::Int };
                 if !self.two_thread_ok {
-                    self.unsupported(&format!("`{n}` outside an assertion, a checked pre- or postcondition or an invariant"), span);
-                    return Some(int0);
+                    // In ordinary code (`baz(__read_offset_bytes(p))`) it speaks of the
+                    // verifier's log, which the program cannot see: an arbitrary value.
+                    return Some(self.arbitrary(n.trim_start_matches('_'), Ty::Int, span));
                 }
                 let implies = n.ends_with("_implies");
                 if args.len() != if implies { 2 } else { 1 } {

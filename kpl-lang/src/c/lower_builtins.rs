@@ -88,6 +88,14 @@ pub(super) fn lanewise(n: &str) -> bool {
 }
 
 impl<'u> Lower<'u> {
+    /// A fresh local (named after `base`) with an arbitrary value.
+    pub(super) fn arbitrary(&mut self, base: &str, ty: Ty, span: Span) -> Val {
+        let r = self.fresh(base);
+        self.emit(k::StmtKind::Local(sp_id(&r, span), None), span);
+        self.emit(k::StmtKind::Havoc(sp_id(&r, span)), span);
+        Val { e: k::Expr::var(&r, span), ty }
+    }
+
     /// A math function with results through pointers (`sincos(x, &c)`, `modf(x, &i)`):
     /// its value arguments are evaluated, each pointed-at element is written an arbitrary
     /// value (so it is checked for races and bounds), and its result is arbitrary.
@@ -184,10 +192,7 @@ impl<'u> Lower<'u> {
                     self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);
                 }
             }
-            let r = self.fresh(&format!("{}_result", n.trim_start_matches('_')));
-            self.emit(k::StmtKind::Local(sp_id(&r, span), None), span);
-            self.emit(k::StmtKind::Havoc(sp_id(&r, span)), span);
-            return Some(Val { e: k::Expr::var(&r, span), ty: Ty::Float });
+            return Some(self.arbitrary(&format!("{}_result", n.trim_start_matches('_')), Ty::Float, span));
         }
         if let Some(copy) = super::memcpy::mem_function(n) {
             return Some(self.mem_call(n, copy, args, span));

@@ -1,5 +1,6 @@
 // args: --local_size=16 --num_groups=1
-// Access predicates outside assertions and invariants, or of something not an array.
+// An access predicate in ordinary code is an arbitrary value (it speaks of the verifier's
+// log, which the program cannot see); one of something not an array is refused.
 kernel void foo(global int *p, int n) {
   int x = __write(p);
   __assert(__read(n));
