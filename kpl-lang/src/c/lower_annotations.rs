@@ -138,6 +138,23 @@ impl<'u> Lower<'u> {
                 }
                 zero
             }
+            // Whether thread 1's atomics on a counter gave a value (GPUVerify's refined atomic
+            // abstraction in loops): in ordinary code, an arbitrary value, as the access
+            // predicates are; kpl does not model it in annotations.
+            "__atomic_has_taken_value" => {
+                if !self.two_thread_ok {
+                    if arity(self, 3) {
+                        self.array_argument(&args[0], true);
+                        for a in &args[1..] {
+                            let v = self.expr(a);
+                            self.bind_temp(v, a.span);
+                        }
+                    }
+                    return Some(self.arbitrary("atomic_has_taken_value", Ty::Int, span));
+                }
+                self.unsupported("`__atomic_has_taken_value` in an annotation (GPUVerify's refined atomic abstraction in loops)", span);
+                zero
+            }
             // A ghost copy of an array (KPL's `snapshot`).
             "__array_snapshot" => {
                 if arity(self, 2) {
