@@ -63,6 +63,10 @@ impl Lower<'_> {
             self.err(format!("`{name}` takes a pointer and {operands} value(s)"), span);
             return Some(failed);
         }
+        if super::multiptr::null_const(&args[0]) {
+            self.null_access(format!("the pointer given to `{name}`"), args[0].span);
+            return Some(failed);
+        }
         let Some(target) = self.atomic_target(&args[0]) else { return Some(failed) };
         let (array, index, elem) = match target {
             Target::Word(array, index, elem) => (array, index, elem),

@@ -220,8 +220,7 @@ impl<'u> Lower<'u> {
     /// One pointer argument: its array (`NULL` is a null pointer access, reported here).
     fn mem_side(&mut self, n: &str, a: &Expr) -> Option<Entity> {
         if super::multiptr::null_const(a) {
-            self.array_layouts.null_checks.insert(a.span, format!("the pointer given to `{n}`"));
-            self.emit(k::StmtKind::Assert(k::Expr::num(0, a.span), false), a.span);
+            self.null_access(format!("the pointer given to `{n}`"), a.span);
             return None;
         }
         self.array_argument(a, false)

@@ -38,6 +38,13 @@ pub(super) fn null_const(e: &Expr) -> bool {
 }
 
 impl<'u> Lower<'u> {
+    /// An access through a literal null pointer (`memcpy(0, ...)`, `atomic_inc((int *)0)`):
+    /// an assertion that fails wherever it runs, reported as a null pointer access to `what`.
+    pub(super) fn null_access(&mut self, what: String, span: Span) {
+        self.array_layouts.null_checks.insert(span, what);
+        self.emit(k::StmtKind::Assert(k::Expr::num(0, span), false), span);
+    }
+
     /// Record that the pointer declared at `decl` may point into `t` (`None`: `NULL`).
     /// Gives whether the pointer as lowered in this pass already knew it.
     pub(super) fn note_target(&mut self, decl: Span, t: Option<Entity>) -> bool {
