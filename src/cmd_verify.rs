@@ -300,6 +300,20 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, launch: Launch, opts:
             report.findings[i].witness = w;
         }
     }
+    // The word stores of one vector, struct or image pixel are labels of their own, and the
+    // interpreter, which stops at the first race, confirms each as the same defect: it is
+    // reported once.
+    let (labels, findings) = (&report.program.labels, &report.findings);
+    let same = |i: usize, j: usize| {
+        let (a, b) = (&findings[i], &findings[j]);
+        let (la, lb) = (&labels[a.label], &labels[b.label]);
+        (la.kind == lb.kind && la.span == lb.span)
+            && (a.witness.threads == b.witness.threads && a.witness.index == b.witness.index && a.witness.logged == b.witness.logged)
+    };
+    let keep: Vec<bool> = (0..findings.len()).map(|i| !confirmed[i] || !(0..i).any(|j| confirmed[j] && same(i, j))).collect();
+    let mut it = keep.iter();
+    report.findings.retain(|_| *it.next().unwrap_or(&true));
+    let confirmed = confirmed.into_iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c).collect();
     Analysed { src, checked: c, launch, opts, report, confirmed, functions: Vec::new() }
 }
 

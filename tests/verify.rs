@@ -120,6 +120,20 @@ fn reports_name_both_accesses_and_replay_the_witness() {
     assert!(o.stderr.contains("reduce_nobarrier.kpl:13:"), "{}", o.stderr);
 }
 
+/// A race on a whole pixel (four word stores, one statement) is one confirmed defect, not
+/// one per word.
+#[test]
+fn a_race_on_every_word_of_one_store_is_reported_once() {
+    let k = root().join("tests/kernels-cuda/image_row_race.cl");
+    let o = kpl(&["verify", "--json", "--local_size=[8,8]", "--num_groups=[4,4]", s(&k)]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let defects = v["defects"].as_array().unwrap();
+    assert_eq!(defects.len(), 1, "{}", o.stdout);
+    assert_eq!(defects[0]["confirmed"], true);
+    assert_eq!(defects[0]["kind"], "race");
+}
+
 #[test]
 fn a_false_user_invariant_is_reported_not_assumed() {
     let (code, verdict, v) = verdict_of(&root().join("tests/kernels/false_invariant.kpl"), &[]);
