@@ -30,7 +30,7 @@ impl Builder<'_> {
             self.emit(Stmt::Havoc(val));
             let (exists, log_elem, stmt, logged_val) =
                 if write { (inst.wr_exists, inst.wr_elem, inst.wr_stmt, inst.wr_val) } else { (inst.rd_exists, inst.rd_elem, inst.rd_stmt, inst.rd_val) };
-            let benign = self.cfg.benign.then(|| (logged_val, Expr::Var(val)));
+            let benign = self.cfg.benign.then_some((logged_val, Expr::Var(val)));
             let logged = self.log(exists, log_elem, stmt, benign, Expr::Var(elem), &p[0], sid);
             if write && self.cfg.benign {
                 self.assign(inst.wr_fresh, Expr::ite(logged, Expr::Bool(true), Expr::Var(inst.wr_fresh)));
