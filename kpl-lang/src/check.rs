@@ -18,7 +18,7 @@ enum Global {
 
 /// Check a parsed kernel; returns every problem found (empty when the kernel is well formed).
 pub fn check(k: &Kernel) -> Vec<Diagnostic> {
-    let mut c = Checker { diags: Vec::new(), globals: HashMap::new(), scopes: Vec::new(), two_thread_ok: false, ghosts: Vec::new(), stores: Vec::new() };
+    let mut c = Checker { diags: Vec::new(), globals: HashMap::new(), scopes: Vec::new(), two_thread_ok: false, ghosts: Vec::new(), stores: Vec::new(), sizeless: Vec::new() };
     c.kernel(k);
     c.ghosts_unwritten();
     c.diags.sort_by_key(|d| d.span.start);
@@ -36,6 +36,8 @@ struct Checker {
     /// stores, atomics and `havoc writes` write, with where.
     ghosts: Vec<(String, Span)>,
     stores: Vec<(String, Span)>,
+    /// Arrays declared without a size (`A[*]`).
+    sizeless: Vec<String>,
 }
 
 /// Where a statement is: in `main` or a proc, and how many loops deep.
@@ -76,12 +78,16 @@ impl Checker {
                 DeclKind::Shared { name, size } => {
                     if let Some(s) = size {
                         self.size(*s, name);
+                    } else {
+                        self.sizeless.push(name.name.clone());
                     }
                     self.declare_global(name, Global::Array { shared: true });
                 }
                 DeclKind::Global { name, size } => {
                     if let Some(s) = size {
                         self.size(*s, name);
+                    } else {
+                        self.sizeless.push(name.name.clone());
                     }
                     self.declare_global(name, Global::Array { shared: false });
                 }
@@ -243,6 +249,10 @@ impl Checker {
                 self.array(dest);
                 self.array(src);
                 self.ghosts.push((dest.name.clone(), dest.span));
+                // The interpreter copies as many elements as one of the two has.
+                if self.sizeless.contains(&dest.name) && self.sizeless.contains(&src.name) {
+                    self.err(Diagnostic::error("a snapshot needs a sized array: its source or its ghost copy", s.span));
+                }
             }
             StmtKind::Store(a, i, e) => {
                 self.stores.push((a.name.clone(), s.span));
