@@ -4,6 +4,7 @@
 //! for the rest of the function (the paper's K-CALL), `for` and `do` become `while`.
 
 use super::ast::*;
+use super::multiptr::PtrDecl;
 use super::ctypes::{CType, Field, LeafTy};
 use super::lower_agg::Leaf;
 use super::lower_expr::{Place, Val};
@@ -90,7 +91,7 @@ pub(super) enum Entity {
     /// A pointer variable that may point into several arrays or be `NULL`
     /// (`multiptr.rs`): its target local (0 `NULL`, `j + 1` for `targets[j]`), its offset
     /// local, and the arrays (`None`: `NULL`).
-    Ptr { sel: String, off: String, targets: Vec<Option<Entity>>, readonly: bool, decl: Span },
+    Ptr { sel: String, off: String, targets: Vec<Option<Entity>>, readonly: bool, decl: PtrDecl },
     /// A declaration already rejected: uses say nothing more.
     Invalid,
 }
@@ -211,13 +212,16 @@ pub(super) struct Lower<'u> {
     pub fn_order: Vec<String>,
     /// The targets of each pointer variable, by declaration, as far as known: from the
     /// previous pass, and recorded in this one (`multiptr.rs`).
-    pub ptr_sets: HashMap<Span, Vec<Option<Entity>>>,
+    pub ptr_sets: HashMap<PtrDecl, Vec<Option<Entity>>>,
     /// A pointer was found to have a target this pass did not lower it with.
     pub ptr_changed: bool,
     /// Some pointer may have several targets: statements are searched for them.
     pub has_multi: bool,
+    /// Some struct variable has a pointer field (`pointer_fields.rs`): statements are
+    /// searched for paths to them.
+    pub has_field_pointers: bool,
     /// The declaration of each pointer variable, by its offset local.
-    pub ptr_decl_of: HashMap<String, Span>,
+    pub ptr_decl_of: HashMap<String, PtrDecl>,
     /// The pointer variable the next inlined call's `return`s assign (`multiptr.rs`).
     pub ptr_result: Option<Ident>,
     /// OpenCL async copies in flight, and the param that rotates their copiers
@@ -268,8 +272,8 @@ fn lower_pass<'u>(
     unit: &'u Unit,
     o: &'u FrontOptions,
     indeterminate: &'u HashSet<Span>,
-    sets: HashMap<Span, Vec<Option<Entity>>>,
-) -> (Lowered, HashMap<Span, Vec<Option<Entity>>>, bool) {
+    sets: HashMap<PtrDecl, Vec<Option<Entity>>>,
+) -> (Lowered, HashMap<PtrDecl, Vec<Option<Entity>>>, bool) {
     let has_multi = sets.values().any(|s| super::multiptr::is_multi(s));
     let mut l = Lower {
         o,
@@ -305,6 +309,7 @@ fn lower_pass<'u>(
         ptr_sets: sets,
         ptr_changed: false,
         has_multi,
+        has_field_pointers: false,
         ptr_decl_of: HashMap::new(),
         ptr_result: None,
         copies: Vec::new(),
@@ -335,9 +340,11 @@ impl<'u> Lower<'u> {
         );
     }
 
-    /// A fresh KPL name based on a C name.
+    /// A fresh KPL name based on a C name (or a path such as `s.p[2]`, whose punctuation
+    /// becomes `_`).
     pub fn fresh(&mut self, base: &str) -> String {
-        let base = if RESERVED.contains(&base) { format!("{base}_") } else { base.to_string() };
+        let base: String = base.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+        let base = if RESERVED.contains(&base.as_str()) { format!("{base}_") } else { base };
         if self.used.insert(base.clone()) {
             return base;
         }
@@ -754,8 +761,8 @@ impl<'u> Lower<'u> {
             };
             let base = self.spec_type(&p.specs);
             let pointer = !p.ptrs.is_empty() || p.dims > 0;
-            if p.ptrs.len() > 1 {
-                self.unsupported("pointers to pointers", p.span);
+            if p.ptrs.len() > 2 || (p.ptrs.len() == 2 && p.dims > 0) {
+                self.unsupported("pointers to pointers to pointers", p.span);
                 continue;
             }
             if p.reference {
@@ -787,7 +794,23 @@ impl<'u> Lower<'u> {
                             decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&kpl, name.span), size: None }, span: p.span });
                             self.array_layouts.names.insert(kpl.clone(), format!("{}{path}", name.name));
                             let (elem, agg) = pt.split();
-                            leaves.push(Leaf::Ptr(Entity::Array { kpl, elem, dims: vec![], readonly: false, offset: None, agg }));
+                            let array = Entity::Array { kpl, elem, dims: vec![], readonly: false, offset: None, agg };
+                            if !copy {
+                                leaves.push(Leaf::Ptr(array));
+                                continue;
+                            }
+                            // The kernel assigns the struct: the field is a pointer variable
+                            // that starts at its array (`pointer_fields.rs`), declared after
+                            // the preconditions, which see the array.
+                            let field = format!("{}{path}", name.name);
+                            let hidden = param_array_name(&field);
+                            self.bind(&hidden, array.clone());
+                            self.bind(&field, array);
+                            self.has_field_pointers = true;
+                            let init = Expr::new(ExprKind::Ident(Ident { name: hidden, span: name.span }), name.span);
+                            let d = Declarator { ptrs: 1, name: Ident { name: field.clone(), span: name.span }, dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span };
+                            ptr_params.push((d, elem, false));
+                            leaves.push(Leaf::PtrVar(field));
                         }
                     }
                 }
@@ -797,7 +820,9 @@ impl<'u> Lower<'u> {
                 }
                 continue;
             }
-            let (ty, agg) = base.split();
+            // `T **p`: an array of pointer words (what they point at is not followed).
+            let words_are_pointers = p.ptrs.len() == 2;
+            let (ty, agg) = if words_are_pointers { (Ty::UInt, Some(CType::Pointer(Box::new(base.clone())))) } else { base.split() };
             let kpl = self.fresh(&name.name);
             if pointer {
                 let space = self.space(&p.specs);
@@ -811,7 +836,9 @@ impl<'u> Lower<'u> {
                 if let Some(t) = &agg {
                     self.record_layout(&kpl, &p.specs, t);
                 }
-                self.note_word_bytes(&kpl, &p.specs);
+                if !words_are_pointers {
+                    self.note_word_bytes(&kpl, &p.specs);
+                }
                 let array = Entity::Array { kpl, elem: ty, dims: vec![], readonly, offset: None, agg };
                 if assigned.contains(&name.name) {
                     // C parameters are assignable: after the preconditions (which see the
@@ -1120,6 +1147,9 @@ impl<'u> Lower<'u> {
 
     /// Lower one statement; gives whether it may execute `return`.
     fn stmt(&mut self, s: &Stmt) -> bool {
+        if let Some(s2) = self.with_pointer_fields(s) {
+            return self.stmt(&s2);
+        }
         if let Some(s2) = self.with_pointer_calls(s) {
             return self.stmt(&s2) || stmt_returns(s);
         }
@@ -1464,10 +1494,11 @@ impl<'u> Lower<'u> {
     pub(super) fn record_locals(&mut self, base: &str, t: &CType, init: Option<Vec<super::lower_agg::VLeaf>>, span: Span) -> Vec<Leaf> {
         use super::lower_agg::VLeaf;
         let names = self.leaf_names(t);
+        let paths = self.leaf_paths(t);
         let tys = self.leaves(t);
         let mut init = init.map(|v| v.into_iter());
         let mut out = Vec::new();
-        for (lt, ln) in tys.into_iter().zip(names) {
+        for ((lt, ln), path) in tys.into_iter().zip(names).zip(paths) {
             let v = init.as_mut().and_then(|i| i.next());
             match lt {
                 LeafTy::Word(ty) => {
@@ -1479,10 +1510,11 @@ impl<'u> Lower<'u> {
                     self.emit(k::StmtKind::Local(sp_id(&name, span), e), span);
                     out.push(Leaf::Word(Place::Local(name, ty)));
                 }
-                LeafTy::Ptr(_) => out.push(Leaf::Ptr(match v {
-                    Some(VLeaf::Ptr(a)) => a,
-                    _ => Entity::Invalid,
-                })),
+                LeafTy::Ptr(pointee) => {
+                    let field = format!("{base}{path}");
+                    self.field_pointer_decl(&field, &pointee, v, span);
+                    out.push(Leaf::PtrVar(field));
+                }
             }
         }
         out
@@ -1506,6 +1538,8 @@ impl<'u> Lower<'u> {
                 return self.cast_view(t, src, span);
             }
             ExprKind::Ident(_) | ExprKind::Member(..) => (a, None),
+            // `s.p[2]`: an element of an array of pointers in a struct variable.
+            ExprKind::Index(..) if self.names_field_array(a) => (a, None),
             ExprKind::Binary(..) if sum.is_some() => sum.as_ref().map(|(b, o)| (*b, Some(o)))?,
             ExprKind::Unary(UOp::Addr, inner) if matches!(&inner.kind, ExprKind::Ident(x) if matches!(self.lookup(&x.name), Some(Entity::Private { .. }))) => {
                 let ExprKind::Ident(x) = &inner.kind else { return None };
@@ -1519,6 +1553,10 @@ impl<'u> Lower<'u> {
                     return None;
                 }
             },
+            _ if self.pointer_in_memory(a) => {
+                self.unsupported("a pointer read from memory (kpl cannot tell which array it points into)", span);
+                return None;
+            }
             _ => {
                 self.unsupported("this pointer argument (kpl takes `a`, `a + i` or `&a[i]` of an array)", span);
                 return None;
@@ -1684,6 +1722,17 @@ impl<'u> Lower<'u> {
             scope.insert(c, Entity::Local { kpl: kname, ty });
         }
         for (c, entity) in arrays.into_iter().chain(agg_params) {
+            // The pointer fields of a struct passed by value: the callee's own pointer
+            // variables (`pointer_fields.rs`), declared with the copy.
+            if let Entity::Record { leaves, .. } = &entity {
+                for l in leaves {
+                    if let Leaf::PtrVar(n) = l {
+                        if let Some(e) = saved.iter().rev().find_map(|s| s.get(n)) {
+                            scope.insert(n.clone(), e.clone());
+                        }
+                    }
+                }
+            }
             scope.insert(c, entity);
         }
         // A pointer result: the caller's variable, seen (and assigned) by the callee.
@@ -1777,6 +1826,7 @@ impl<'u> Lower<'u> {
                 .map(|l| match l {
                     Leaf::Word(p) => super::lower_agg::VLeaf::Word(self.read_place(&p, span)),
                     Leaf::Ptr(a) => super::lower_agg::VLeaf::Ptr(a),
+                    Leaf::PtrVar(n) => super::lower_agg::VLeaf::Ptr(self.field_pointer_value(&n)),
                 })
                 .collect();
             return Some(Ret::Agg(super::lower_agg::AggVal { ty, leaves }));

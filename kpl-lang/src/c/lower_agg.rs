@@ -6,15 +6,17 @@ use super::ast::*;
 use super::ctypes::{CType, LeafTy};
 use super::lower::{sp_id, Entity, Lower, Ty};
 use super::lower_expr::{bin, kx, Place, Val};
-use crate::ast as k;
+use crate::ast::{self as k, Ident};
 use crate::span::Span;
 
 /// One word of an aggregate place: a scalar place, or (in a struct variable) a pointer
-/// field, which is an array of its own.
+/// field, which is an array of its own (a kernel's by-value parameter it never assigns) or
+/// a pointer variable named by the field's path (`pointer_fields.rs`).
 #[derive(Clone, Debug)]
 pub(super) enum Leaf {
     Word(Place),
     Ptr(Entity),
+    PtrVar(String),
 }
 
 /// What an expression denotes as a place.
@@ -138,13 +140,11 @@ impl<'u> Lower<'u> {
                 let (ft, idx) = self.member_of(&t, m)?;
                 let sel: Vec<Leaf> = idx.iter().filter_map(|&i| leaves.get(i as usize).cloned()).collect();
                 match ft {
-                    CType::Scalar(_) => match sel.into_iter().next()? {
+                    CType::Scalar(_) | CType::Pointer(_) => match sel.into_iter().next()? {
+                        Leaf::Word(p) if matches!(ft, CType::Pointer(_)) => Some(Lv::PtrWord(p)),
                         Leaf::Word(p) => Some(Lv::Word(p)),
                         Leaf::Ptr(a) => Some(Lv::Array(a)),
-                    },
-                    CType::Pointer(_) => match sel.into_iter().next()? {
-                        Leaf::Ptr(a) => Some(Lv::Array(a)),
-                        Leaf::Word(p) => Some(Lv::PtrWord(p)),
+                        Leaf::PtrVar(n) => self.lvalue(&Expr::new(ExprKind::Ident(Ident::new(n, m.span)), span)),
                     },
                     // An array field of a struct variable: its words (indexed by constants).
                     CType::Array(..) if !matches!(sel.first(), Some(Leaf::Word(Place::Elem { .. }))) => Some(Lv::Agg(ft, sel)),
@@ -195,6 +195,7 @@ impl<'u> Lower<'u> {
         let lv = match (&t, leaves.first()) {
             (CType::Scalar(_), Some(Leaf::Word(p))) => Lv::Word(p.clone()),
             (CType::Pointer(_), Some(Leaf::Ptr(a))) => Lv::Array(a.clone()),
+            (CType::Pointer(_), Some(Leaf::PtrVar(n))) => self.lvalue(&Expr::new(ExprKind::Ident(Ident::new(n.clone(), span)), span))?,
             _ => Lv::Agg(t, leaves),
         };
         if rest.is_empty() {
@@ -246,9 +247,10 @@ impl<'u> Lower<'u> {
             Some(Leaf::Word(Place::Elem { array, index, readonly, .. })) => {
                 let off = self.fresh(&format!("{array}_field"));
                 self.emit(k::StmtKind::Local(sp_id(&off, span), Some(index.clone())), span);
+                // An array of pointers keeps its element type: an element is a pointer word.
                 let (elem, agg) = match inner {
                     CType::Scalar(t) => (t, None),
-                    CType::Pointer(_) => (Ty::UInt, None),
+                    t @ CType::Pointer(_) => (Ty::UInt, Some(t)),
                     t => (Ty::Int, Some(t)),
                 };
                 Some(Lv::Array(Entity::Array { kpl: array.clone(), elem, dims, readonly: *readonly, offset: Some(off), agg }))
@@ -311,6 +313,10 @@ impl<'u> Lower<'u> {
             self.err("kpl cannot tell which array this pointer field points into (it was never given one)", span);
             return None;
         };
+        if matches!(agg, Some(CType::Pointer(_))) && idx.len() > dims.len().max(1) {
+            self.unsupported("a pointer read from memory (kpl cannot tell which array it points into)", span);
+            return None;
+        }
         let mut index = self.flat_index(&format!("`{kpl}`"), &dims, idx, Some(&kpl), span)?;
         let words = match &agg {
             Some(t) => self.words(t),
@@ -325,6 +331,9 @@ impl<'u> Lower<'u> {
         let Some(t) = agg else {
             return Some(Lv::Word(Place::Elem { array: kpl, index, elem, readonly }));
         };
+        if let CType::Pointer(_) = t {
+            return Some(Lv::PtrWord(Place::Elem { array: kpl, index, elem: Ty::UInt, readonly }));
+        }
         // The words of one element share the index: compute it once if it reads memory.
         let index = if index.has_reads() { self.bind_temp(Val { e: index, ty: Ty::UInt }, span).e } else { index };
         let leaves = self
@@ -397,7 +406,10 @@ impl<'u> Lower<'u> {
                 }
                 _ => None,
             },
-            ExprKind::Index(a, _) => self.static_elem(a),
+            ExprKind::Index(a, _) => match self.static_type(a) {
+                Some(CType::Array(e, _) | CType::Pointer(e)) => Some(*e),
+                _ => self.static_elem(a),
+            },
             ExprKind::Unary(UOp::Deref, p) => self.static_elem(p),
             ExprKind::Member(b, m) => {
                 let bt = self.static_type(b)?;
@@ -660,6 +672,7 @@ impl<'u> Lower<'u> {
                         .map(|l| match l {
                             Leaf::Word(p) => VLeaf::Word(self.read_place(&p, span)),
                             Leaf::Ptr(a) => VLeaf::Ptr(a),
+                            Leaf::PtrVar(n) => VLeaf::Ptr(self.field_pointer_value(&n)),
                         })
                         .collect();
                     Some(AggVal { ty, leaves })
@@ -938,7 +951,12 @@ impl<'u> Lower<'u> {
             }
             (CType::Pointer(_), Init::Expr(e)) => {
                 *pos += 1;
-                let a = self.array_argument(e, false).unwrap_or(Entity::Invalid);
+                // `NULL`: a pointer whose one target is `NULL` (stored, the word 0).
+                let a = if super::multiptr::null_const(e) {
+                    self.null_pointer("null", e.span)
+                } else {
+                    self.array_argument(e, false).unwrap_or(Entity::Invalid)
+                };
                 out.push(VLeaf::Ptr(a));
             }
             (_, Init::List(inner, sp)) => {
@@ -973,19 +991,36 @@ impl<'u> Lower<'u> {
                 (Leaf::Word(p), VLeaf::Ptr(a)) => self.store_pointer(p, &a, span),
                 (Leaf::Ptr(Entity::Array { kpl: a, offset: oa, .. }), VLeaf::Ptr(Entity::Array { kpl: b, offset: ob, .. }))
                     if a == &b && oa == &ob => {}
-                (Leaf::Ptr(_), _) => self.unsupported("assigning a pointer field of a struct variable", span),
+                (Leaf::PtrVar(n), VLeaf::Ptr(a)) => self.field_pointer_assign(n, a, span),
+                (Leaf::Ptr(_) | Leaf::PtrVar(_), _) => self.unsupported("assigning a pointer field of a struct variable", span),
             }
         }
     }
 
+    /// Is `e` a pointer stored in memory (`q[i].p`, `q[i].ps[2]`), not one kpl follows?
+    pub(super) fn pointer_in_memory(&mut self, e: &Expr) -> bool {
+        if !matches!(e.kind, ExprKind::Member(..) | ExprKind::Index(..)) || self.names_field_array(e) {
+            return false;
+        }
+        let n = self.errors.len();
+        let t = self.static_type(e);
+        self.errors.truncate(n);
+        matches!(t, Some(CType::Pointer(_)))
+    }
+
     /// Store a pointer into memory (a pointer field of a struct in memory): the store is an
-    /// access like any other; the value is an opaque word naming the array.
+    /// access like any other; the value is an opaque word naming the array plus the word
+    /// offset, so pointers to two elements differ (benign-race tolerance compares values).
     pub(super) fn store_pointer(&mut self, p: &Place, a: &Entity, span: Span) {
-        let id = match a {
-            Entity::Array { kpl, .. } => kpl.bytes().fold(0x811c_9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193)),
-            _ => 0,
+        let (id, offset) = match a {
+            Entity::Array { kpl, offset, .. } => (kpl.bytes().fold(0x811c_9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193)), offset.clone()),
+            _ => (0, None),
         };
-        self.write_place(p, k::Expr::num(id as u64, span), span);
+        let v = match offset {
+            Some(o) => bin(k::BinOp::Add, k::Expr::num(id as u64, span), k::Expr::var(&o, span), span),
+            None => k::Expr::num(id as u64, span),
+        };
+        self.write_place(p, v, span);
     }
 
     /// `l = r` or `l op= r` on structs and vectors; gives the value stored.

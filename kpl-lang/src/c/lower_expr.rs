@@ -883,6 +883,15 @@ impl<'u> Lower<'u> {
                 let p = match lv {
                     Lv::Word(p) => p,
                     Lv::PtrWord(p) if op.is_none() => {
+                        if self.pointer_in_memory(r) {
+                            // `q2[i].p = q1[i].p`: the word copied; what it points at stays
+                            // unknown.
+                            if let Some(Lv::PtrWord(src)) = self.lvalue(r) {
+                                let v = self.read_place(&src, span);
+                                self.write_place(&p, v.e, span);
+                            }
+                            return;
+                        }
                         if let Some(a) = self.array_argument(r, false) {
                             self.store_pointer(&p, &a, span);
                         }

@@ -279,7 +279,7 @@ impl<'u> Lower<'u> {
             Lv::Word(place) => Some(place),
             Lv::Agg(_, leaves) => match leaves.into_iter().nth(p.word)? {
                 Leaf::Word(place) => Some(place),
-                Leaf::Ptr(_) => None,
+                Leaf::Ptr(_) | Leaf::PtrVar(_) => None,
             },
             _ => None,
         }

@@ -29,6 +29,7 @@ pub mod modular;
 mod templates;
 mod textures;
 mod nesting;
+mod pointer_fields;
 mod pointers;
 mod private;
 mod references;

@@ -15,6 +15,11 @@ use super::lower::{sp_id, Entity, Lower};
 use crate::ast::{self as k, Ident};
 use crate::span::Span;
 
+/// A pointer variable's declaration, the key of its known targets across lowerings: the
+/// declarator's span and the pointer's C name (a struct variable's pointer fields share one
+/// declarator: `s.p`, `s.q`).
+pub(super) type PtrDecl = (Span, String);
+
 /// The key of a target: the array's KPL name, or "" for `NULL`.
 fn key(t: &Option<Entity>) -> String {
     match t {
@@ -47,7 +52,7 @@ impl<'u> Lower<'u> {
 
     /// Record that the pointer declared at `decl` may point into `t` (`None`: `NULL`).
     /// Gives whether the pointer as lowered in this pass already knew it.
-    pub(super) fn note_target(&mut self, decl: Span, t: Option<Entity>) -> bool {
+    pub(super) fn note_target(&mut self, decl: PtrDecl, t: Option<Entity>) -> bool {
         let t = t.map(|e| match e {
             Entity::Array { kpl, elem, dims, readonly, agg, .. } => Entity::Array { kpl, elem, dims, readonly, offset: None, agg },
             e => e,
@@ -67,6 +72,7 @@ impl<'u> Lower<'u> {
     /// A pointer variable declared at `decl` whose targets are known to be several: its
     /// target and offset locals, bound to `name`.
     pub(super) fn multi_pointer(&mut self, name: &Ident, decl: Span, readonly: bool) -> Option<Entity> {
+        let decl = (decl, name.name.clone());
         let set = self.ptr_sets.get(&decl).filter(|s| is_multi(s))?.clone();
         let span = name.span;
         let sel = self.fresh(&format!("{}_target", name.name));
@@ -85,7 +91,7 @@ impl<'u> Lower<'u> {
         let off = self.fresh(&format!("{name}_offset"));
         self.emit(k::StmtKind::Local(sp_id(&sel, span), Some(k::Expr::num(0, span))), span);
         self.emit(k::StmtKind::Local(sp_id(&off, span), Some(k::Expr::num(0, span))), span);
-        Entity::Ptr { sel, off, targets: vec![None], readonly: false, decl: span }
+        Entity::Ptr { sel, off, targets: vec![None], readonly: false, decl: (span, name.to_string()) }
     }
 
     /// Is `e` a pointer variable (of any kind)?
@@ -106,12 +112,12 @@ impl<'u> Lower<'u> {
         let Some(Entity::Ptr { sel: rsel, off: roff, targets: rtargets, .. }) = self.lookup(&r.name) else { return false };
         let decl = match self.lookup(&q.name) {
             Some(Entity::Ptr { decl, .. }) => Some(decl),
-            Some(Entity::PendingPtr { offset, .. }) | Some(Entity::Array { offset: Some(offset), .. }) => self.ptr_decl_of.get(&offset).copied(),
+            Some(Entity::PendingPtr { offset, .. }) | Some(Entity::Array { offset: Some(offset), .. }) => self.ptr_decl_of.get(&offset).cloned(),
             _ => None,
         };
         let Some(decl) = decl else { return false };
         for t in &rtargets {
-            self.note_target(decl, t.clone());
+            self.note_target(decl.clone(), t.clone());
         }
         let Some(Entity::Ptr { sel, off, targets, .. }) = self.lookup(&q.name) else { return true };
         for (j, t) in rtargets.iter().enumerate() {
@@ -137,7 +143,7 @@ impl<'u> Lower<'u> {
             return;
         }
         if null_const(rhs) {
-            self.note_target(decl, None);
+            self.note_target(decl.clone(), None);
             self.emit(k::StmtKind::Assign(sp_id(&sel, p.span), k::Expr::num(0, span)), span);
             return;
         }
@@ -257,7 +263,7 @@ impl<'u> Lower<'u> {
             }
             (Some(p), None) => (p, b, false),
             (None, Some(p)) => (p, a, true),
-            (None, None) => return None,
+            (None, None) => return self.array_compare(op, a, b, span),
         };
         let (sel, off, targets) = p;
         let kop = |o: BOp| match o {
@@ -292,6 +298,51 @@ impl<'u> Lower<'u> {
         };
         let e = if op == BOp::Eq { same } else { k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(same)), span) };
         Some(Val { e, ty: Ty::Int })
+    }
+
+    /// `a == b`, `a != b` (and orderings within one array) of two pointers into known arrays
+    /// (`p == q` of two pointer parameters, `s.p == p`): two arrays are never one (kpl's,
+    /// and GPUVerify's, kernel arrays do not alias), so only the offsets in one array are
+    /// compared. `None` if a side is not such a pointer.
+    fn array_compare(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Option<super::lower_expr::Val> {
+        use super::lower::Ty;
+        use super::lower_expr::{bin, Val};
+        if !self.names_array(a) || !self.names_array(b) {
+            return None;
+        }
+        let (Some(Entity::Array { kpl: ka, offset: oa, .. }), Some(Entity::Array { kpl: kb, offset: ob, .. })) =
+            (self.array_argument(a, false), self.array_argument(b, false))
+        else {
+            return Some(Val { e: k::Expr::num(0, span), ty: Ty::Int });
+        };
+        let kop = match op {
+            BOp::Eq => k::BinOp::Eq,
+            BOp::Ne => k::BinOp::Ne,
+            BOp::Lt => k::BinOp::Lt,
+            BOp::Gt => k::BinOp::Gt,
+            BOp::Le => k::BinOp::Le,
+            _ => k::BinOp::Ge,
+        };
+        if ka != kb {
+            if !matches!(op, BOp::Eq | BOp::Ne) {
+                self.unsupported("ordering pointers into two different arrays", span);
+            }
+            return Some(Val { e: k::Expr::num((op == BOp::Ne) as u64, span), ty: Ty::Int });
+        }
+        let at = |o: Option<String>| o.map(|o| k::Expr::var(&o, span)).unwrap_or_else(|| k::Expr::num(0, span));
+        Some(Val { e: bin(kop, at(oa), at(ob), span), ty: Ty::Int })
+    }
+
+    /// Does `e` denote a pointer into a known array (an array or pointer variable, a field
+    /// pointer, `a + i`, `&a[i]`), so that comparing it compares addresses?
+    fn names_array(&mut self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Ident(x) => matches!(self.lookup(&x.name), Some(Entity::Array { dims, .. }) if dims.len() <= 1),
+            ExprKind::Binary(BOp::Add | BOp::Sub, p, _) => self.names_array(p),
+            ExprKind::Unary(UOp::Addr, inner) => matches!(&inner.kind, ExprKind::Index(a, _) if self.names_array(a)),
+            ExprKind::Member(..) | ExprKind::Index(..) => self.names_field_array(e),
+            _ => false,
+        }
     }
 
     /// Run `f` once per target of each pointer in `names`, with the pointer seen as that

@@ -55,7 +55,7 @@ impl<'u> Lower<'u> {
         let init = match &x.init {
             Some(Init::Expr(e)) if super::multiptr::null_const(e) => {
                 // `T *p = NULL;`: a target of its own (the next pass knows it).
-                self.note_target(x.span, None);
+                self.note_target((x.span, x.name.name.clone()), None);
                 self.pending_decl(x, pointee_const);
                 return;
             }
@@ -82,7 +82,7 @@ impl<'u> Lower<'u> {
             self.bind(&x.name.name, Entity::Invalid);
             return;
         };
-        self.note_target(x.span, Some(target.clone()));
+        self.note_target((x.span, x.name.name.clone()), Some(target.clone()));
         let Entity::Array { kpl, elem, readonly, offset, agg, .. } = target else { return };
         // Every element is a 32-bit word: only a `void` pointer has no element to read.
         if ty == Ty::Void || elem == Ty::Void {
@@ -98,7 +98,7 @@ impl<'u> Lower<'u> {
         };
         self.emit(k::StmtKind::Local(sp_id(&off, x.name.span), Some(start)), span);
         self.pointers.insert(off.clone());
-        self.ptr_decl_of.insert(off.clone(), x.span);
+        self.ptr_decl_of.insert(off.clone(), (x.span, x.name.name.clone()));
         self.bind(&x.name.name, Entity::Array { kpl, elem, dims: vec![], readonly: readonly || pointee_const, offset: Some(off), agg });
     }
 
@@ -107,7 +107,7 @@ impl<'u> Lower<'u> {
         let off = self.fresh(&format!("{}_offset", x.name.name));
         self.emit(k::StmtKind::Local(sp_id(&off, x.name.span), Some(k::Expr::num(0, x.span))), x.span);
         self.pointers.insert(off.clone());
-        self.ptr_decl_of.insert(off.clone(), x.span);
+        self.ptr_decl_of.insert(off.clone(), (x.span, x.name.name.clone()));
         self.bind(&x.name.name, Entity::PendingPtr { name: x.name.name.clone(), offset: off, readonly: pointee_const });
     }
 
@@ -140,7 +140,7 @@ impl<'u> Lower<'u> {
     fn first_pointer_assignment(&mut self, l: &Expr, r: &Expr, span: Span) -> bool {
         let ExprKind::Ident(x) = &l.kind else { return false };
         let Some(Entity::PendingPtr { name, offset: off, readonly }) = self.lookup(&x.name) else { return false };
-        let decl = self.ptr_decl_of.get(&off).copied();
+        let decl = self.ptr_decl_of.get(&off).cloned();
         if super::multiptr::null_const(r) {
             if let Some(d) = decl {
                 self.note_target(d, None);
@@ -193,7 +193,7 @@ impl<'u> Lower<'u> {
                 }
                 match op {
                     None => {
-                        let decl = self.ptr_decl_of.get(&off).copied();
+                        let decl = self.ptr_decl_of.get(&off).cloned();
                         if super::multiptr::null_const(r) {
                             // The next pass knows the pointer may be `NULL`.
                             if let Some(d) = decl {

@@ -1,0 +1,168 @@
+//! Pointer fields of struct variables: each is a pointer variable of its own (`pointers.rs`,
+//! `multiptr.rs`) under a name no C identifier can be, the field's C path (`s.p`,
+//! `s.q[2].p`). A statement's paths to such fields are replaced by that name before it is
+//! lowered, so `s.p = a + i;`, `s.p++`, `q = s.p;`, `s.p[i]` and `s.p = c ? a : b;` are
+//! what they are for any pointer variable; whole-struct copies copy the pointers.
+
+use super::ast::*;
+use super::ctypes::CType;
+use super::lower::{Entity, Lower};
+use super::lower_agg::{Leaf, VLeaf};
+use crate::ast::Ident;
+use crate::span::Span;
+
+/// The name an initial value of a field pointer is bound to while its declaration reads it.
+fn init_name(field: &str) -> String {
+    format!("{field}@init")
+}
+
+impl<'u> Lower<'u> {
+    /// Declare the pointer variable of a struct variable's pointer field `field` (pointee
+    /// `pointee`), starting where `init` points (nothing: assigned later).
+    pub(super) fn field_pointer_decl(&mut self, field: &str, pointee: &CType, init: Option<VLeaf>, span: Span) {
+        let (ty, _) = pointee.clone().split();
+        let start = match init {
+            Some(VLeaf::Ptr(e @ (Entity::Array { .. } | Entity::Ptr { .. }))) => {
+                let n = init_name(field);
+                self.bind(&n, e);
+                Some(Init::Expr(Expr::new(ExprKind::Ident(Ident::new(n, span)), span)))
+            }
+            _ => None,
+        };
+        let d = Declarator { ptrs: 1, name: Ident::new(field.to_string(), span), dims: Vec::new(), init: start, span };
+        self.has_field_pointers = true;
+        self.pointer_decl(&d, ty, false);
+    }
+
+    /// `field = a` for a field pointer, `a` being another pointer's value (whole-struct
+    /// assignment).
+    pub(super) fn field_pointer_assign(&mut self, field: &str, a: Entity, span: Span) {
+        if self.lookup(field).is_none() {
+            self.unsupported("a pointer field of a struct result (kpl follows pointer fields of struct variables)", span);
+            return;
+        }
+        if !matches!(a, Entity::Array { .. } | Entity::Ptr { .. }) {
+            return;
+        }
+        let n = init_name(field);
+        self.bind(&n, a);
+        let rhs = Expr::new(ExprKind::Ident(Ident::new(n, span)), span);
+        self.pointer_assign(&Ident::new(field.to_string(), span), &rhs, span);
+    }
+
+    /// The current value of a field pointer (`VLeaf::Ptr` of a whole-struct read).
+    pub(super) fn field_pointer_value(&self, field: &str) -> Entity {
+        self.lookup(field).unwrap_or(Entity::Invalid)
+    }
+
+    /// The statement with every path to a struct variable's pointer field in its own
+    /// expressions (not those of the statements inside it, which are lowered in their own
+    /// scopes) replaced by the field pointer's name; `None` if it has none.
+    pub(super) fn with_pointer_fields(&mut self, s: &Stmt) -> Option<Stmt> {
+        if !self.has_field_pointers {
+            return None;
+        }
+        let mut changed = false;
+        let mut go = |l: &mut Self, e: &Expr| l.replace_field_paths(e, &mut changed);
+        let kind = match &s.kind {
+            StmtKind::Expr(e) => StmtKind::Expr(go(self, e)),
+            StmtKind::Return(Some(e)) => StmtKind::Return(Some(go(self, e))),
+            StmtKind::Case(Some(e)) => StmtKind::Case(Some(go(self, e))),
+            StmtKind::If(c, t, e) => StmtKind::If(go(self, c), t.clone(), e.clone()),
+            StmtKind::While(c, b) => StmtKind::While(go(self, c), b.clone()),
+            StmtKind::DoWhile(b, c) => StmtKind::DoWhile(b.clone(), go(self, c)),
+            StmtKind::Switch(c, b) => StmtKind::Switch(go(self, c), b.clone()),
+            StmtKind::For(i, c, st, b) => StmtKind::For(i.clone(), c.as_ref().map(|c| go(self, c)), st.as_ref().map(|x| go(self, x)), b.clone()),
+            StmtKind::Decl(d) => {
+                let mut d = d.clone();
+                for x in &mut d.decls {
+                    x.init = x.init.take().map(|i| self.replace_in_init(i, &mut changed));
+                }
+                StmtKind::Decl(d)
+            }
+            _ => return None,
+        };
+        changed.then_some(Stmt { kind, span: s.span })
+    }
+
+    fn replace_in_init(&mut self, i: Init, changed: &mut bool) -> Init {
+        match i {
+            Init::Expr(e) => Init::Expr(self.replace_field_paths(&e, changed)),
+            Init::List(items, sp) => Init::List(items.into_iter().map(|i| self.replace_in_init(i, changed)).collect(), sp),
+        }
+    }
+
+    fn replace_field_paths(&mut self, e: &Expr, changed: &mut bool) -> Expr {
+        if let Some(name) = self.field_pointer_of(e) {
+            *changed = true;
+            return Expr::new(ExprKind::Ident(Ident::new(name, e.span)), e.span);
+        }
+        let mut rec = |x: &Expr| Box::new(self.replace_field_paths(x, changed));
+        let kind = match &e.kind {
+            ExprKind::Index(a, b) => ExprKind::Index(rec(a), rec(b)),
+            ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, rec(a), rec(b)),
+            ExprKind::Assign(op, a, b) => ExprKind::Assign(*op, rec(a), rec(b)),
+            ExprKind::Comma(a, b) => ExprKind::Comma(rec(a), rec(b)),
+            ExprKind::Cond(c, a, b) => ExprKind::Cond(rec(c), rec(a), rec(b)),
+            ExprKind::Member(a, m) => ExprKind::Member(rec(a), m.clone()),
+            ExprKind::Unary(op, a) => ExprKind::Unary(*op, rec(a)),
+            ExprKind::PreInc(i, a) => ExprKind::PreInc(*i, rec(a)),
+            ExprKind::PostInc(i, a) => ExprKind::PostInc(*i, rec(a)),
+            ExprKind::Cast(t, a) => ExprKind::Cast(t.clone(), rec(a)),
+            ExprKind::Call(f, args) => ExprKind::Call(f.clone(), args.iter().map(|a| self.replace_field_paths(a, changed)).collect()),
+            ExprKind::CompoundLit(t, items) => {
+                ExprKind::CompoundLit(t.clone(), items.iter().map(|i| self.replace_in_init(i.clone(), changed)).collect())
+            }
+            k => k.clone(),
+        };
+        Expr::new(kind, e.span)
+    }
+
+    /// The field pointer a path `s.f`, `s.a[2].f` (constant indices) names, if it is one.
+    fn field_pointer_of(&mut self, e: &Expr) -> Option<String> {
+        if !matches!(e.kind, ExprKind::Member(..) | ExprKind::Index(..)) {
+            return None;
+        }
+        let (t, leaves) = self.record_path(e)?;
+        match (t, leaves.first()) {
+            (CType::Pointer(_), Some(Leaf::PtrVar(n))) => Some(n.clone()),
+            _ => None,
+        }
+    }
+
+    /// Is `e` a path to a pointer field of a struct variable that points into one known
+    /// array?
+    pub(super) fn names_field_array(&mut self, e: &Expr) -> bool {
+        match self.record_path(e) {
+            Some((CType::Pointer(_), leaves)) => match leaves.first() {
+                Some(Leaf::Ptr(a)) => matches!(a, Entity::Array { .. }),
+                Some(Leaf::PtrVar(n)) => matches!(self.lookup(n), Some(Entity::Array { .. })),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The type and leaves of a path into a struct variable, without diagnostics.
+    fn record_path(&mut self, e: &Expr) -> Option<(CType, Vec<Leaf>)> {
+        match &e.kind {
+            ExprKind::Ident(x) => match self.lookup(&x.name)? {
+                Entity::Record { ty, leaves } => Some((ty, leaves)),
+                _ => None,
+            },
+            ExprKind::Member(b, m) => {
+                let (CType::Struct(id), leaves) = self.record_path(b)? else { return None };
+                let f = self.fields(id).iter().find(|f| f.name == m.name)?.clone();
+                let w = self.words(&f.ty) as usize;
+                Some((f.ty, leaves.get(f.offset as usize..f.offset as usize + w)?.to_vec()))
+            }
+            ExprKind::Index(b, i) => {
+                let (CType::Array(el, n), leaves) = self.record_path(b)? else { return None };
+                let k = usize::try_from(self.const_eval(i)?).ok().filter(|&k| k < n as usize)?;
+                let w = self.words(&el) as usize;
+                Some((*el, leaves.get(k * w..(k + 1) * w)?.to_vec()))
+            }
+            _ => None,
+        }
+    }
+}
