@@ -19,7 +19,7 @@ fn spelling(t: &TypeName) -> String {
 impl<'u> Lower<'u> {
     /// The bytes per word of an element of type `specs`, if every word holds the same
     /// number (C's layout: word `i` at byte `i * n`, nothing between them).
-    fn uniform_bytes(&mut self, specs: &[Spec]) -> Option<u32> {
+    pub(super) fn uniform_bytes(&mut self, specs: &[Spec]) -> Option<u32> {
         // A type whose size kpl does not know (`half`, ...) is never reinterpreted.
         let words: Vec<&str> = specs.iter().map(|s| s.word.as_str()).collect();
         super::tokens::size_align(&words, false, self.types, self.o.dialect, 0)?;

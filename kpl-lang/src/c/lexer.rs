@@ -25,7 +25,8 @@ pub enum Raw {
     Number,
     #[regex(r"'([^'\\\n]|\\.)+'")]
     Char,
-    #[regex(r#""([^"\\\n]|\\.)*""#)]
+    // A backslash-newline inside continues the literal on the next line.
+    #[regex(r#""([^"\\\n]|\\.|\\\r?\n)*""#)]
     Str,
     #[regex(r"<<=|>>=|\.\.\.|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||\+=|-=|\*=|/=|%=|&=|\|=|\^=|##")]
     #[regex(r"[-+*/%<>=!~&|^?:;,.()\[\]{}#]")]

@@ -217,6 +217,9 @@ pub(super) struct Lower<'u> {
     pub ptr_changed: bool,
     /// Some pointer may have several targets: statements are searched for them.
     pub has_multi: bool,
+    /// The one array of CUDA's dynamic shared memory (`extern __shared__`), with the bytes
+    /// per word of its element type (`None`: a struct or vector).
+    pub extern_shared: Option<(String, CType, Option<u32>)>,
     /// Some struct variable has a pointer field (`pointer_fields.rs`): statements are
     /// searched for paths to them.
     pub has_field_pointers: bool,
@@ -310,6 +313,7 @@ fn lower_pass<'u>(
         ptr_changed: false,
         has_multi,
         has_field_pointers: false,
+        extern_shared: None,
         ptr_decl_of: HashMap::new(),
         ptr_result: None,
         copies: Vec::new(),
@@ -683,6 +687,10 @@ impl<'u> Lower<'u> {
                 self.unsupported("`__shared__` pointers", x.span);
                 continue;
             }
+            if d.specs.iter().any(|s| s.word == "extern") && matches!(x.dims.as_slice(), [None]) {
+                self.extern_shared(x, &ety, &d.specs);
+                continue;
+            }
             let name = self.fresh(&x.name.name);
             if x.dims.is_empty() {
                 self.decls.push(k::Decl {
@@ -718,6 +726,38 @@ impl<'u> Lower<'u> {
             self.note_word_bytes(&name, &d.specs);
             self.bind(&x.name.name, Entity::Array { kpl: name, elem, dims, readonly: false, offset: None, agg: agg.clone() });
         }
+    }
+
+    /// `extern __shared__ T s[];`: CUDA's dynamic shared memory, whose size the launch gives.
+    /// Every such declaration names the same memory, so all are one unsized `shared` array
+    /// (`T` of one word: any two such declarations must agree on the word's layout).
+    fn extern_shared(&mut self, x: &Declarator, ety: &CType, specs: &[Spec]) {
+        let (elem, agg) = match ety {
+            CType::Scalar(t) => (*t, None),
+            t => (Ty::Int, Some(t.clone())),
+        };
+        let bytes = self.uniform_bytes(specs);
+        let kpl = match self.extern_shared.clone() {
+            Some((kpl, t, b)) if t == *ety || (matches!((&t, ety), (CType::Scalar(_), CType::Scalar(_))) && b == bytes) => kpl,
+            Some(_) => {
+                self.unsupported("`extern __shared__` arrays of element types of different sizes (they share one memory)", x.span);
+                self.bind(&x.name.name, Entity::Invalid);
+                return;
+            }
+            None => {
+                let kpl = self.fresh(&x.name.name);
+                self.decls.push(k::Decl { kind: DeclKind::Shared { name: sp_id(&kpl, x.name.span), size: None }, span: x.span });
+                if let Some(b) = bytes {
+                    self.word_bytes.insert(kpl.clone(), b);
+                }
+                if let Some(t) = &agg {
+                    self.record_layout(&kpl, specs, t);
+                }
+                self.extern_shared = Some((kpl.clone(), ety.clone(), bytes));
+                kpl
+            }
+        };
+        self.bind(&x.name.name, Entity::Array { kpl, elem, dims: vec![], readonly: false, offset: None, agg });
     }
 
     /// The `groups` and `threads` declarations of the launch (one thread when none is given).

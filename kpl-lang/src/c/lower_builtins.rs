@@ -208,6 +208,26 @@ impl<'u> Lower<'u> {
         let num = |v: u64| k::Expr::num(v, span);
         let cond = |c: k::Expr, a: k::Expr, b: k::Expr| kx(k::ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), span);
         match n {
+            // The classification of a float, exact on its bits: 1 or 0.
+            "isnan" | "isinf" | "isfinite" | "isnormal" | "signbit" | "__isnan" | "__isnanf" | "__isinf" | "__isinff" | "__finitef"
+            | "__signbitf" => {
+                if !want(self, 1) {
+                    return Some(Val { e: num(0), ty: Ty::Int });
+                }
+                let v = self.expr(&args[0]);
+                let x = self.convert(v, Ty::Float, span);
+                let x = self.bind_temp(Val { e: x, ty: Ty::Float }, span).e;
+                let magnitude = bin(BinOp::BitAnd, x.clone(), num(0x7FFF_FFFF), span);
+                let exponent = bin(BinOp::BitAnd, x.clone(), num(0x7F80_0000), span);
+                let test = match n {
+                    "isnan" | "__isnan" | "__isnanf" => bin(BinOp::Gt, magnitude, num(0x7F80_0000), span),
+                    "isinf" | "__isinf" | "__isinff" => bin(BinOp::Eq, magnitude, num(0x7F80_0000), span),
+                    "isfinite" | "__finitef" => bin(BinOp::Ne, exponent, num(0x7F80_0000), span),
+                    "isnormal" => bin(BinOp::LAnd, bin(BinOp::Ne, exponent.clone(), num(0x7F80_0000), span), bin(BinOp::Ne, exponent, num(0), span), span),
+                    _ => bin(BinOp::Ne, bin(BinOp::BitAnd, x, num(0x8000_0000), span), num(0), span),
+                };
+                Some(Val { e: cond(test, num(1), num(0)), ty: Ty::Int })
+            }
             "mul24" | "__mul24" | "__umul24" | "mad24" => {
                 let k = if n == "mad24" { 3 } else { 2 };
                 if !want(self, k) {

@@ -474,6 +474,8 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
     let mut parts = Vec::new();
     let mut explicit: Vec<(String, Vec<Vec<Tok>>, Span)> = Vec::new();
     let mut host: Vec<Vec<Tok>> = Vec::new();
+    // Host function templates (skipped): their explicit instantiations are host code too.
+    let mut host_templates = std::collections::HashSet::new();
     for r in items(&toks) {
         let item = &toks[r];
         let is_template = matches!(item.first(), Some((_, CTok::Kw("template"), _)));
@@ -489,6 +491,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                 Some((_, body, _)) if dialect == Dialect::Cuda && host_function(&body).is_some() => {
                     if let Some((name, span)) = host_function(&body) {
                         warnings.push(Diagnostic::warning(format!("host code skipped: function template `{name}` (kpl verifies the kernels)"), span));
+                        host_templates.insert(name);
                     }
                 }
                 // `template <>` (a specialisation) and class templates stay unsupported.
@@ -548,6 +551,8 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
     for (n, args, span) in explicit {
         if pass.templates.contains_key(&n) {
             pass.instance(&n, args, span);
+        } else if host_templates.contains(&n) {
+            continue;
         } else {
             pass.errors.push(Diagnostic::error(format!("`{n}` is not a function template of this file"), span));
         }

@@ -165,7 +165,7 @@ pub(super) const POINTER_BYTES: u64 = 4;
 /// The size in bytes of a scalar type named by specifier words (and `*`s): `sizeof(float)`
 /// is 4, `sizeof(int *)` and `sizeof(size_t)` `POINTER_BYTES`. `None` for anything else
 /// (structs, vector types, typedef names), which stays unsupported.
-fn scalar_size(words: &[&str], pointer: bool) -> Option<u64> {
+pub(super) fn scalar_size(words: &[&str], pointer: bool) -> Option<u64> {
     const QUALIFIERS: &[&str] = &[
         "const", "volatile", "signed", "unsigned", "__global", "global", "__local", "local", "__constant", "constant", "__private", "private",
         "__shared__", "__device__", "__constant__", "__managed__", "static", "extern", "register", "__restrict__", "__restrict", "restrict",

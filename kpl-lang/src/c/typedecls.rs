@@ -249,6 +249,10 @@ impl Pass<'_> {
         if rest.is_empty() && matches!(specs.last(), Some(CTok::Spec(w)) if super::tokens::STDINT.contains(&w.as_str())) {
             return;
         }
+        // `typedef unsigned int uint;`: a name kpl predefines, defined as the same type.
+        if rest.is_empty() && redefines_builtin(&specs) {
+            return;
+        }
         // C++'s `typedef struct T { ... } T;`: the tag already names the type (its
         // alias was expanded into a second struct specifier).
         if rest.is_empty() && specs.len() >= 2 && specs.last() == specs.first() && matches!(specs.last(), Some(CTok::Spec(w)) if struct_of(w).is_some()) {
@@ -417,4 +421,16 @@ fn declares(out: &[Tok], next: Option<&Tok>) -> bool {
 /// Is the next token a member name (after `.` or `->`), which no declaration renames?
 fn is_member(out: &[Tok]) -> bool {
     matches!(out.last(), Some((_, CTok::P("." | "->"), _)))
+}
+
+/// `typedef unsigned int uint;` (`ushort`, `uchar`, `ulong`, `size_t`): the specifiers
+/// before a name kpl predefines give its size and signedness.
+fn redefines_builtin(specs: &[CTok]) -> bool {
+    let words: Vec<&str> = specs.iter().filter_map(|t| if let CTok::Spec(w) = t { Some(w.as_str()) } else { None }).collect();
+    let Some((name, ty)) = words.split_last() else { return false };
+    if ty.is_empty() || !["uint", "ushort", "uchar", "ulong", "size_t"].contains(name) {
+        return false;
+    }
+    let size = super::tokens::scalar_size(ty, false);
+    size.is_some() && size == super::tokens::scalar_size(&[name], false) && ty.contains(&"unsigned")
 }
