@@ -203,8 +203,16 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     }
     let mut recovered = Vec::new();
     let result = grammar::UnitParser::new().parse(&mut recovered, toks.into_iter().map(Ok::<_, ()>));
+    // After an unknown type name, the parser's recovery mostly finds what follows from it:
+    // only further unknown type names are said.
+    let mut unknown_type = false;
     for r in recovered {
-        errors.push(to_diagnostic(r, src));
+        let d = to_diagnostic(r, src);
+        let this = d.message.starts_with("unknown type name");
+        if !unknown_type || this {
+            errors.push(d);
+        }
+        unknown_type |= this;
     }
     let unit = match result {
         Ok(mut u) => {
@@ -325,6 +333,17 @@ fn describe(expected: &[String]) -> String {
 fn to_diagnostic(r: ErrorRecovery<usize, tokens::CTok, ()>, src: &str) -> Diagnostic {
     match r.error {
         ParseError::UnrecognizedToken { token: (l, t, rr), expected } => {
+            // `fp *d_in` or `knode k` where a type may stand: a type kpl was never told of
+            // (typically declared in a file that includes this one).
+            let next = src.get(rr..).map(|s| s.trim_start()).unwrap_or("");
+            if let tokens::CTok::Ident(name) = &t {
+                let declares = next.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '*' || c == '&');
+                if declares && expected.iter().any(|x| x == "SPEC") {
+                    return Diagnostic::error(format!("unknown type name `{name}`"), Span::new(l, rr)).with_help(format!(
+                        "kpl knows the types this file and the headers it includes declare; if `{name}` comes from a file that includes this one, include that header here or define it, e.g. `-D {name}=float`"
+                    ));
+                }
+            }
             let e = describe(&expected);
             let msg = if e.is_empty() { format!("unexpected {t}") } else { format!("{e}, found {t}") };
             let mut d = Diagnostic::error(msg, Span::new(l, rr));
