@@ -1571,6 +1571,11 @@ impl<'u> Lower<'u> {
                 return Some(region);
             }
         }
+        // `(float *)&v + 1`, `(T *)p + i`: the cast's view, moved on.
+        if let Some((b, i)) = super::pointers::pointer_sum(a).filter(|(b, _)| matches!(b.kind, ExprKind::Cast(..))) {
+            let view = self.array_argument(b, const_param)?;
+            return Some(self.advanced(view, &i, "cast", span));
+        }
         let sum = super::pointers::pointer_sum(a).filter(|(b, _)| matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)));
         let (base, off): (&Expr, Option<&Expr>) = match &a.kind {
             ExprKind::Cast(t, inner) if t.ptrs > 0 && !super::multiptr::null_const(inner) => {
@@ -1629,26 +1634,30 @@ impl<'u> Lower<'u> {
             self.unsupported("passing a two-dimensional array to a pointer parameter", span);
             return None;
         }
-        let offset = match (offset, off) {
-            (o, None) => o,
-            (o, Some(e)) => {
-                let v = self.expr(e);
-                let mut i = self.convert(v, Ty::UInt, e.span);
-                if let Some(t) = &agg {
-                    let w = self.words(t);
-                    if w != 1 {
-                        i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Mul, Box::new(i), Box::new(k::Expr::num(w as u64, span))), span);
-                    }
-                }
-                if let Some(prev) = o {
-                    i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Add, Box::new(k::Expr::var(&prev, span)), Box::new(i)), span);
-                }
-                let local = self.fresh(&format!("{name}_offset"));
-                self.emit(k::StmtKind::Local(sp_id(&local, span), Some(i)), span);
-                Some(local)
+        let array = Entity::Array { kpl, elem, dims: vec![], readonly: readonly || const_param, offset, agg };
+        match off {
+            None => Some(array),
+            Some(e) => Some(self.advanced(array, e, &name, span)),
+        }
+    }
+
+    /// A pointer into an array moved on by `e` elements: its offset in a fresh local.
+    fn advanced(&mut self, array: Entity, e: &Expr, name: &str, span: Span) -> Entity {
+        let Entity::Array { kpl, elem, dims, readonly, offset, agg } = array else { return array };
+        let v = self.expr(e);
+        let mut i = self.convert(v, Ty::UInt, e.span);
+        if let Some(t) = &agg {
+            let w = self.words(t);
+            if w != 1 {
+                i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Mul, Box::new(i), Box::new(k::Expr::num(w as u64, span))), span);
             }
-        };
-        Some(Entity::Array { kpl, elem, dims: vec![], readonly: readonly || const_param, offset, agg })
+        }
+        if let Some(prev) = offset {
+            i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Add, Box::new(k::Expr::var(&prev, span)), Box::new(i)), span);
+        }
+        let local = self.fresh(&format!("{name}_offset"));
+        self.emit(k::StmtKind::Local(sp_id(&local, span), Some(i)), span);
+        Entity::Array { kpl, elem, dims, readonly, offset: Some(local), agg }
     }
 
     /// Inline a call of a `__device__` function; gives its result variable.
