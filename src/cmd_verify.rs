@@ -246,6 +246,8 @@ pub struct Analysed {
     /// `--no-inline`: the checks of device functions on their own (their name, and the
     /// check, analysed as a kernel of its own).
     pub functions: Vec<(String, Analysed)>,
+    /// Verified only because the preconditions never hold (`verify::preconditions_unsatisfiable`).
+    pub vacuous: bool,
 }
 
 /// Load, verify and replay the defects of one file (progress on a terminal).
@@ -314,7 +316,8 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, launch: Launch, opts:
     let mut it = keep.iter();
     report.findings.retain(|_| *it.next().unwrap_or(&true));
     let confirmed = confirmed.into_iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c).collect();
-    Analysed { src, checked: c, launch, opts, report, confirmed, functions: Vec::new() }
+    let vacuous = report.outcome == Outcome::Verified && verify::preconditions_unsatisfiable(&c.core, &opts);
+    Analysed { src, checked: c, launch, opts, report, confirmed, functions: Vec::new(), vacuous }
 }
 
 fn one(a: &Args, i: usize, n: usize) -> FileResult {
@@ -404,7 +407,12 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
             } else {
                 an.opts.check_arrays.as_ref().map(|a| format!("; races checked only on {}", a.join(", "))).unwrap_or_default()
             };
-            format!("{}: verified ({secs:.2} s, {} invariants inferred{only}{checked_alone})\n", src.path, st.invariants_kept)
+            let vacuous = if parts.iter().any(|p| p.vacuous) {
+                "; vacuously: its preconditions never hold together for two threads of this launch, so nothing was checked"
+            } else {
+                ""
+            };
+            format!("{}: verified ({secs:.2} s, {} invariants inferred{only}{checked_alone}{vacuous})\n", src.path, st.invariants_kept)
         }
         (Some(_), _) => {
             let n: usize = parts.iter().map(|p| p.report.findings.len()).sum();
@@ -425,6 +433,7 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
         "defects": defects,
         "abstractions": report.program.arrays.iter().map(|x| (x.name.clone(), json!(format!("{:?}", x.abstraction).to_lowercase()))).collect::<serde_json::Map<_, _>>(),
         "reason": match &inconclusive { Some(w) if defects_in.is_none() => json!(w), _ => Value::Null },
+        "vacuous": parts.iter().any(|p| p.vacuous),
         "functions_checked_alone": an.functions.iter().map(|(name, f)| json!({
             "function": name,
             "verdict": verdict_of(f),

@@ -41,6 +41,8 @@ fn every_race_free_project_kernel_agrees_on_20_input_sets() {
         .filter(|k| !std::fs::read_to_string(k).unwrap_or_default().contains("warp "))
         // Unknown accesses and ghost arrays have no device counterpart (`emit` refuses them).
         .filter(|k| !["havoc writes", "havoc reads", "snapshot "].iter().any(|w| std::fs::read_to_string(k).unwrap_or_default().contains(w)))
+        // No input satisfies a kernel whose preconditions never hold: nothing to compare.
+        .filter(|k| header(k, "run") != ["infeasible"])
         .collect();
     assert!(files.len() >= 12, "only {} race-free kernels", files.len());
     // Race-free kernels whose atomics make the result depend on the schedule (a ticket

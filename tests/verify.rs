@@ -270,3 +270,18 @@ fn a_bounded_search_comes_first_and_the_full_check_after_it() {
     assert!(o.stdout.contains("race") && !o.stdout.contains("bounded search"), "{}", o.stdout);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn contradictory_preconditions_make_a_verdict_that_says_it_is_vacuous() {
+    let k = root().join("tests/kernels/contradictory_requires.kpl");
+    let o = kpl(&["verify", s(&k)]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("vacuously: its preconditions never hold together"), "{}", o.stdout);
+    let (code, verdict, v) = verdict_of(&k, &[]);
+    assert_eq!((code, verdict.as_str()), (0, "verified"));
+    assert_eq!(v["vacuous"], true);
+    // Satisfiable preconditions: an ordinary verdict.
+    let (code, _, v) = verdict_of(&root().join("tests/kernels/loop_param_barrier.kpl"), &[]);
+    assert_eq!(code, 0);
+    assert_eq!(v["vacuous"], false);
+}

@@ -260,3 +260,18 @@ fn verify_full(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repo
         simplification,
     }
 }
+
+/// Whether the kernel's preconditions (`requires`) can never hold for a pair of its
+/// threads under the launch, so that everything the verifier proves holds vacuously:
+/// a kernel with nothing but an assertion that always fails is verified. `false` if it
+/// has no preconditions, or the question stays open within a short budget.
+pub fn preconditions_unsatisfiable(core: &ast::Kernel, o: &Options) -> bool {
+    let Some(span) = core.decls.iter().find_map(|d| matches!(d.kind, ast::DeclKind::Requires(_)).then_some(d.span)) else {
+        return false;
+    };
+    let fail = ast::Stmt { kind: ast::StmtKind::Assert(ast::Expr::num(0, span), false), span };
+    let probe = ast::Kernel { procs: Vec::new(), main: ast::Block { stmts: vec![fail], span }, ..core.clone() };
+    let budget = Duration::from_secs(5);
+    let quick = Options { infer: false, compare: false, explain: false, timeout: Some(o.timeout.map_or(budget, |t| t.min(budget))), ..o.clone() };
+    verify_full(&probe, &quick, &|_| {}).outcome == Outcome::Verified
+}
