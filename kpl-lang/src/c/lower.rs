@@ -1681,6 +1681,9 @@ impl<'u> Lower<'u> {
         let mut arrays = Vec::new();
         let mut agg_params = Vec::new();
         let mut ptr_params = Vec::new();
+        // `T **p` given `&q` of a pointer variable: `*p` is `q` (`pointer_fields.rs`); the
+        // caller's name, and the callee's name for `*p`.
+        let mut ptr_refs: Vec<(String, String)> = Vec::new();
         let assigned = assigned_names(Some(body));
         for (p, a) in params.iter().zip(args) {
             if p.reference {
@@ -1691,8 +1694,15 @@ impl<'u> Lower<'u> {
             }
             if !p.ptrs.is_empty() || p.dims > 0 {
                 let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
+                if p.ptrs.len() == 2 && p.dims == 0 {
+                    let (deref, entity, caller) = self.pointer_reference(&pname, a)?;
+                    arrays.push((pname, Entity::Invalid));
+                    arrays.push((deref.clone(), entity));
+                    ptr_refs.push((caller, deref));
+                    continue;
+                }
                 if p.ptrs.len() > 1 {
-                    self.unsupported("a pointer to a pointer as a parameter", p.span);
+                    self.unsupported("a pointer to a pointer to a pointer as a parameter", p.span);
                     return None;
                 }
                 let const_param = p.specs.iter().any(|s| s.word == "const");
@@ -1865,8 +1875,13 @@ impl<'u> Lower<'u> {
         self.global_ensures_at_end();
         self.frames.pop();
         let ptr_final = ptr_binding.and_then(|(n, _)| Some((n.clone(), self.lookup(&n)?)));
+        // What the callee made of the caller's pointers it was given by reference.
+        let refs_final: Vec<(String, Entity)> = ptr_refs.iter().filter_map(|(caller, deref)| Some((caller.clone(), self.lookup(deref)?))).collect();
         self.scopes = saved;
         if let Some((n, e)) = ptr_final {
+            self.rebind(&n, e);
+        }
+        for (n, e) in refs_final {
             self.rebind(&n, e);
         }
         if let Some((ty, leaves)) = agg_result {

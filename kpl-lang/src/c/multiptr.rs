@@ -15,6 +15,18 @@ use super::lower::{sp_id, Entity, Lower};
 use crate::ast::{self as k, Ident};
 use crate::span::Span;
 
+/// KPL's operator for a C comparison of addresses (unsigned, as addresses are).
+fn comparison(op: BOp) -> k::BinOp {
+    match op {
+        BOp::Eq => k::BinOp::Eq,
+        BOp::Ne => k::BinOp::Ne,
+        BOp::Lt => k::BinOp::Lt,
+        BOp::Gt => k::BinOp::Gt,
+        BOp::Le => k::BinOp::Le,
+        _ => k::BinOp::Ge,
+    }
+}
+
 /// A pointer variable's declaration, the key of its known targets across lowerings: the
 /// declarator's span and the pointer's C name (a struct variable's pointer fields share one
 /// declarator: `s.p`, `s.q`).
@@ -266,14 +278,7 @@ impl<'u> Lower<'u> {
             (None, None) => return self.array_compare(op, a, b, span),
         };
         let (sel, off, targets) = p;
-        let kop = |o: BOp| match o {
-            BOp::Eq => k::BinOp::Eq,
-            BOp::Ne => k::BinOp::Ne,
-            BOp::Lt => k::BinOp::Lt,
-            BOp::Gt => k::BinOp::Gt,
-            BOp::Le => k::BinOp::Le,
-            _ => k::BinOp::Ge,
-        };
+        let kop = comparison;
         if null_const(other) {
             // Against `NULL`: the target (0 for `NULL`), unsigned, as addresses are.
             let s = k::Expr::var(&sel, span);
@@ -315,14 +320,7 @@ impl<'u> Lower<'u> {
         else {
             return Some(Val { e: k::Expr::num(0, span), ty: Ty::Int });
         };
-        let kop = match op {
-            BOp::Eq => k::BinOp::Eq,
-            BOp::Ne => k::BinOp::Ne,
-            BOp::Lt => k::BinOp::Lt,
-            BOp::Gt => k::BinOp::Gt,
-            BOp::Le => k::BinOp::Le,
-            _ => k::BinOp::Ge,
-        };
+        let kop = comparison(op);
         if ka != kb {
             if !matches!(op, BOp::Eq | BOp::Ne) {
                 self.unsupported("ordering pointers into two different arrays", span);

@@ -11,6 +11,12 @@ use super::lower_agg::{Leaf, VLeaf};
 use crate::ast::Ident;
 use crate::span::Span;
 
+/// The name the pointer `*p` goes by in a function whose `T **p` parameter was given the
+/// address of a pointer variable.
+fn deref_name(param: &str) -> String {
+    format!("*{param}")
+}
+
 /// The name an initial value of a field pointer is bound to while its declaration reads it.
 fn init_name(field: &str) -> String {
     format!("{field}@init")
@@ -48,6 +54,26 @@ impl<'u> Lower<'u> {
         self.bind(&n, a);
         let rhs = Expr::new(ExprKind::Ident(Ident::new(n, span)), span);
         self.pointer_assign(&Ident::new(field.to_string(), span), &rhs, span);
+    }
+
+    /// A `T **p` parameter given `&q`, `q` a pointer variable of the caller (or the caller's
+    /// own such parameter `r`, whose `*r` it is): the name the callee's `*p` goes by, the
+    /// pointer it is, and the caller's name for it. Anything else is refused.
+    pub(super) fn pointer_reference(&mut self, param: &str, a: &Expr) -> Option<(String, Entity, String)> {
+        let caller = match &a.kind {
+            ExprKind::Unary(UOp::Addr, q) if self.is_pointer_var(q) => match &q.kind {
+                ExprKind::Ident(x) => Some(x.name.clone()),
+                _ => None,
+            },
+            ExprKind::Ident(x) if self.is_reference(&x.name) => Some(deref_name(&x.name)),
+            _ => None,
+        };
+        let Some((caller, entity)) = caller.and_then(|c| Some((c.clone(), self.lookup(&c)?))) else {
+            self.unsupported("this argument of a pointer-to-pointer parameter (kpl takes `&p` of a pointer variable)", a.span);
+            return None;
+        };
+        self.has_field_pointers = true;
+        Some((deref_name(param), entity, caller))
     }
 
     /// The current value of a field pointer (`VLeaf::Ptr` of a whole-struct read).
@@ -93,9 +119,16 @@ impl<'u> Lower<'u> {
     }
 
     fn replace_field_paths(&mut self, e: &Expr, changed: &mut bool) -> Expr {
-        if let Some(name) = self.field_pointer_of(e) {
+        if let Some(name) = self.field_pointer_of(e).or_else(|| self.dereferenced_reference(e)) {
             *changed = true;
             return Expr::new(ExprKind::Ident(Ident::new(name, e.span)), e.span);
+        }
+        if let ExprKind::Ident(x) = &e.kind {
+            if self.is_reference(&x.name) {
+                // `p` itself, not `*p` (passing it on to another `T **` parameter is read
+                // at the call).
+                self.unsupported(&format!("using the pointer-to-pointer `{}` other than as `*{0}` or `{0}[0]`", x.name), e.span);
+            }
         }
         let mut rec = |x: &Expr| Box::new(self.replace_field_paths(x, changed));
         let kind = match &e.kind {
@@ -109,13 +142,41 @@ impl<'u> Lower<'u> {
             ExprKind::PreInc(i, a) => ExprKind::PreInc(*i, rec(a)),
             ExprKind::PostInc(i, a) => ExprKind::PostInc(*i, rec(a)),
             ExprKind::Cast(t, a) => ExprKind::Cast(t.clone(), rec(a)),
-            ExprKind::Call(f, args) => ExprKind::Call(f.clone(), args.iter().map(|a| self.replace_field_paths(a, changed)).collect()),
+            ExprKind::Call(f, args) => {
+                // A `T **` parameter passed on to another function's `T **` parameter stays.
+                let callee = match &f.kind {
+                    ExprKind::Ident(x) => self.funcs.get(&x.name).copied(),
+                    _ => None,
+                };
+                let passed_on = |i: usize, a: &Expr| {
+                    matches!(&a.kind, ExprKind::Ident(_)) && callee.is_some_and(|c| c.params.get(i).is_some_and(|p| p.ptrs.len() == 2))
+                };
+                let args = args.iter().enumerate().map(|(i, a)| if passed_on(i, a) { a.clone() } else { self.replace_field_paths(a, changed) }).collect();
+                ExprKind::Call(f.clone(), args)
+            }
             ExprKind::CompoundLit(t, items) => {
                 ExprKind::CompoundLit(t.clone(), items.iter().map(|i| self.replace_in_init(i.clone(), changed)).collect())
             }
             k => k.clone(),
         };
         Expr::new(kind, e.span)
+    }
+
+    /// Is `p` a `T **` parameter given a pointer variable's address (`pointer_reference`)?
+    fn is_reference(&self, p: &str) -> bool {
+        matches!(self.lookup(p), Some(Entity::Invalid)) && self.lookup(&deref_name(p)).is_some()
+    }
+
+    /// `*p` or `p[0]` of a `T **p` parameter given a pointer variable's address: the name
+    /// that pointer goes by in the callee.
+    fn dereferenced_reference(&self, e: &Expr) -> Option<String> {
+        let p = match &e.kind {
+            ExprKind::Unary(UOp::Deref, p) => p,
+            ExprKind::Index(p, i) if matches!(i.kind, ExprKind::Int(0, _)) => p,
+            _ => return None,
+        };
+        let ExprKind::Ident(x) = &p.kind else { return None };
+        self.is_reference(&x.name).then(|| deref_name(&x.name))
     }
 
     /// The field pointer a path `s.f`, `s.a[2].f` (constant indices) names, if it is one.
