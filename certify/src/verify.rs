@@ -261,16 +261,21 @@ fn verify_full(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repo
     }
 }
 
-/// Whether the kernel's preconditions (`requires`) can never hold for a pair of its
-/// threads under the launch, so that everything the verifier proves holds vacuously:
-/// a kernel with nothing but an assertion that always fails is verified. `false` if it
-/// has no preconditions, or the question stays open within a short budget.
+/// Whether the kernel's preconditions (`requires`, and the `assume`s its body starts
+/// with: a C kernel's thread-dependent `__requires`) can never hold for a pair of its
+/// threads under the launch, so that everything the verifier proves holds vacuously: a
+/// kernel with nothing but them and an assertion that always fails is verified. `false`
+/// if it has none, or the question stays open within a short budget.
 pub fn preconditions_unsatisfiable(core: &ast::Kernel, o: &Options) -> bool {
-    let Some(span) = core.decls.iter().find_map(|d| matches!(d.kind, ast::DeclKind::Requires(_)).then_some(d.span)) else {
+    // Leading assumes read no locals (none is declared before them) nor memory (a read
+    // would be a statement of its own before the assume, in the core form).
+    let mut stmts: Vec<ast::Stmt> = core.main.stmts.iter().take_while(|s| matches!(s.kind, ast::StmtKind::Assume(_))).cloned().collect();
+    let requires = core.decls.iter().find_map(|d| matches!(d.kind, ast::DeclKind::Requires(_)).then_some(d.span));
+    let Some(span) = requires.or_else(|| stmts.first().map(|s| s.span)) else {
         return false;
     };
-    let fail = ast::Stmt { kind: ast::StmtKind::Assert(ast::Expr::num(0, span), false), span };
-    let probe = ast::Kernel { procs: Vec::new(), main: ast::Block { stmts: vec![fail], span }, ..core.clone() };
+    stmts.push(ast::Stmt { kind: ast::StmtKind::Assert(ast::Expr::num(0, span), false), span });
+    let probe = ast::Kernel { procs: Vec::new(), main: ast::Block { stmts, span }, ..core.clone() };
     let budget = Duration::from_secs(5);
     let quick = Options { infer: false, compare: false, explain: false, timeout: Some(o.timeout.map_or(budget, |t| t.min(budget))), ..o.clone() };
     verify_full(&probe, &quick, &|_| {}).outcome == Outcome::Verified
