@@ -280,6 +280,9 @@ fn contradictory_preconditions_make_a_verdict_that_says_it_is_vacuous() {
     let (code, verdict, v) = verdict_of(&k, &[]);
     assert_eq!((code, verdict.as_str()), (0, "verified"));
     assert_eq!(v["vacuous"], true);
+    // A C kernel's thread-dependent `__requires` (an assume the body starts with).
+    let (code, _, v) = verdict_of(&root().join("tests/vacuous/requires_one_thread.cl"), &["--local_size=64", "--num_groups=1"]);
+    assert_eq!((code, &v["vacuous"]), (0, &serde_json::Value::Bool(true)), "{v}");
     // Satisfiable preconditions: an ordinary verdict.
     let (code, _, v) = verdict_of(&root().join("tests/kernels/loop_param_barrier.kpl"), &[]);
     assert_eq!(code, 0);
