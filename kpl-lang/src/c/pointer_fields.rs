@@ -6,7 +6,7 @@
 
 use super::ast::*;
 use super::ctypes::CType;
-use super::lower::{Entity, Lower};
+use super::lower::{Entity, Lower, Ty};
 use super::lower_agg::{Leaf, VLeaf};
 use crate::ast::Ident;
 use crate::span::Span;
@@ -27,6 +27,17 @@ impl<'u> Lower<'u> {
     /// `pointee`), starting where `init` points (nothing: assigned later).
     pub(super) fn field_pointer_decl(&mut self, field: &str, pointee: &CType, init: Option<VLeaf>, span: Span) {
         let (ty, _) = pointee.clone().split();
+        self.has_field_pointers = true;
+        if ty == Ty::Void {
+            // A `void *` field: copied with the struct, never gone through (a cast of it is
+            // refused), so not a pointer variable.
+            let e = match init {
+                Some(VLeaf::Ptr(e)) => e,
+                _ => Entity::Invalid,
+            };
+            self.bind(field, e);
+            return;
+        }
         let start = match init {
             Some(VLeaf::Ptr(e @ (Entity::Array { .. } | Entity::Ptr { .. }))) => {
                 let n = init_name(field);
@@ -36,7 +47,6 @@ impl<'u> Lower<'u> {
             _ => None,
         };
         let d = Declarator { ptrs: 1, name: Ident::new(field.to_string(), span), dims: Vec::new(), init: start, span };
-        self.has_field_pointers = true;
         self.pointer_decl(&d, ty, false);
     }
 
