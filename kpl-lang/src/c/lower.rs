@@ -220,9 +220,9 @@ pub(super) struct Lower<'u> {
     /// The one array of CUDA's dynamic shared memory (`extern __shared__`), with the bytes
     /// per word of its element type (`None`: a struct or vector).
     pub extern_shared: Option<(String, CType, Option<u32>)>,
-    /// Some struct variable has a pointer field (`pointer_fields.rs`): statements are
-    /// searched for paths to them.
-    pub has_field_pointers: bool,
+    /// Some struct variable has a pointer field, or some `T **` parameter is a pointer
+    /// variable's address (`pointer_fields.rs`): statements are searched for paths to them.
+    pub rewrites_pointer_paths: bool,
     /// The declaration of each pointer variable, by its offset local.
     pub ptr_decl_of: HashMap<String, PtrDecl>,
     /// The pointer variable the next inlined call's `return`s assign (`multiptr.rs`).
@@ -312,7 +312,7 @@ fn lower_pass<'u>(
         ptr_sets: sets,
         ptr_changed: false,
         has_multi,
-        has_field_pointers: false,
+        rewrites_pointer_paths: false,
         extern_shared: None,
         ptr_decl_of: HashMap::new(),
         ptr_result: None,
@@ -846,7 +846,7 @@ impl<'u> Lower<'u> {
                             let hidden = param_array_name(&field);
                             self.bind(&hidden, array.clone());
                             self.bind(&field, array);
-                            self.has_field_pointers = true;
+                            self.rewrites_pointer_paths = true;
                             let init = Expr::new(ExprKind::Ident(Ident { name: hidden, span: name.span }), name.span);
                             let d = Declarator { ptrs: 1, name: Ident { name: field.clone(), span: name.span }, dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span };
                             ptr_params.push((d, elem, false));

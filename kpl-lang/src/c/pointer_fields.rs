@@ -27,7 +27,7 @@ impl<'u> Lower<'u> {
     /// `pointee`), starting where `init` points (nothing: assigned later).
     pub(super) fn field_pointer_decl(&mut self, field: &str, pointee: &CType, init: Option<VLeaf>, span: Span) {
         let (ty, _) = pointee.clone().split();
-        self.has_field_pointers = true;
+        self.rewrites_pointer_paths = true;
         if ty == Ty::Void {
             // A `void *` field: copied with the struct, never gone through (a cast of it is
             // refused), so not a pointer variable.
@@ -57,8 +57,17 @@ impl<'u> Lower<'u> {
             self.unsupported("a pointer field of a struct result (kpl follows pointer fields of struct variables)", span);
             return;
         }
-        if !matches!(a, Entity::Array { .. } | Entity::Ptr { .. }) {
-            return;
+        match a {
+            Entity::Array { .. } | Entity::Ptr { .. } => {}
+            // The source struct's pointer was never given an array: the copy's would be
+            // indeterminate, which kpl does not guess.
+            Entity::PendingPtr { name, .. } => {
+                let msg = format!("kpl cannot tell which array `{name}` points into: the struct is copied before it is assigned an array");
+                self.errors.push(crate::Diagnostic::error(msg, span).with_help("assign the pointer field before copying the struct"));
+                return;
+            }
+            // Already reported where it was made.
+            _ => return,
         }
         let n = init_name(field);
         self.bind(&n, a);
@@ -82,7 +91,7 @@ impl<'u> Lower<'u> {
             self.unsupported("this argument of a pointer-to-pointer parameter (kpl takes `&p` of a pointer variable)", a.span);
             return None;
         };
-        self.has_field_pointers = true;
+        self.rewrites_pointer_paths = true;
         Some((deref_name(param), entity, caller))
     }
 
@@ -95,7 +104,7 @@ impl<'u> Lower<'u> {
     /// expressions (not those of the statements inside it, which are lowered in their own
     /// scopes) replaced by the field pointer's name; `None` if it has none.
     pub(super) fn with_pointer_fields(&mut self, s: &Stmt) -> Option<Stmt> {
-        if !self.has_field_pointers {
+        if !self.rewrites_pointer_paths {
             return None;
         }
         let mut changed = false;
