@@ -244,6 +244,13 @@ impl Pass<'_> {
         if specs.is_empty() {
             return refuse(self, "this `typedef` (it names no type kpl knows)");
         }
+        // `typedef float real;` a second time (C11 allows it): the name was expanded, so
+        // the body is its type twice over.
+        let whole: Vec<CTok> = body.iter().map(|t| t.1.clone()).collect();
+        let (first, second) = whole.split_at(whole.len() / 2);
+        if whole.len() % 2 == 0 && first == second && self.aliases.values().any(|a| a.as_slice() == first) {
+            return;
+        }
         // `typedef unsigned int uint32_t;`: a file's own definition of a <stdint.h> name,
         // which kpl knows already.
         if rest.is_empty() && matches!(specs.last(), Some(CTok::Spec(w)) if super::tokens::STDINT.contains(&w.as_str())) {

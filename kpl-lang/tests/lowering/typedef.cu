@@ -7,6 +7,8 @@ typedef unsigned char uchar;
 typedef struct { myint a; char c; } S;
 typedef float *fptr;
 typedef struct Pair { int a, b; } Pair;  // C++: the tag names the type already
+typedef int myint;            // C11: a typedef repeated with the same type
+typedef float *fptr;
 enum Mode { A, B = 4, C };
 __global__ void k(S *s, fptr f, Pair *ps) {
   myint i = threadIdx.x;
