@@ -109,6 +109,10 @@ pub fn run(a: Args) -> Exit {
         st.vc_nodes_before,
         st.vc_nodes_after
     );
+    if !an.no_wrap.is_empty() {
+        let arrays: Vec<String> = an.no_wrap.iter().map(|a| format!("`{a}`")).collect();
+        eprintln!("note: the proof assumes, as GPUVerify does, that the atomic additions to {} never wrap around", arrays.join(", "));
+    }
     if a.no_isabelle {
         return Exit::Ok;
     }

@@ -106,7 +106,7 @@ pub fn run(a: Args) -> Exit {
             report.vcs,
             report.steps
         );
-        println!("{}: {}", path.display(), cert.coverage());
+        println!("{}: {}", path.display(), cert.coverage(&report.no_wrap));
         Exit::Ok
     } else {
         for p in &report.problems {

@@ -248,6 +248,9 @@ pub struct Analysed {
     pub functions: Vec<(String, Analysed)>,
     /// Verified only because the preconditions never hold (`verify::preconditions_unsatisfiable`).
     pub vacuous: bool,
+    /// Verified assuming the atomic additions to these arrays never wrap around
+    /// (`kpl_reduction::wrap_assumed`).
+    pub no_wrap: Vec<String>,
 }
 
 /// Load, verify and replay the defects of one file (progress on a terminal).
@@ -317,7 +320,8 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, launch: Launch, opts:
     report.findings.retain(|_| *it.next().unwrap_or(&true));
     let confirmed = confirmed.into_iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c).collect();
     let vacuous = report.outcome == Outcome::Verified && verify::preconditions_unsatisfiable(&c.core, &opts);
-    Analysed { src, checked: c, launch, opts, report, confirmed, functions: Vec::new(), vacuous }
+    let no_wrap = kpl_reduction::wrap_assumed(&c.core, launch);
+    Analysed { src, checked: c, launch, opts, report, confirmed, functions: Vec::new(), vacuous, no_wrap }
 }
 
 fn one(a: &Args, i: usize, n: usize) -> FileResult {
@@ -412,7 +416,17 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
             } else {
                 ""
             };
-            format!("{}: verified ({secs:.2} s, {} invariants inferred{only}{checked_alone}{vacuous})\n", src.path, st.invariants_kept)
+            let mut no_wrap: Vec<&str> = parts.iter().flat_map(|p| p.no_wrap.iter().map(String::as_str)).collect();
+            no_wrap.sort();
+            no_wrap.dedup();
+            let no_wrap = match no_wrap.as_slice() {
+                [] => String::new(),
+                arrays => format!(
+                    "; assuming, as GPUVerify does, that the atomic additions to {} never wrap around (kpl cannot bound their number from the launch)",
+                    arrays.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
+                ),
+            };
+            format!("{}: verified ({secs:.2} s, {} invariants inferred{only}{checked_alone}{no_wrap}{vacuous})\n", src.path, st.invariants_kept)
         }
         (Some(_), _) => {
             let n: usize = parts.iter().map(|p| p.report.findings.len()).sum();
@@ -434,6 +448,7 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
         "abstractions": report.program.arrays.iter().map(|x| (x.name.clone(), json!(format!("{:?}", x.abstraction).to_lowercase()))).collect::<serde_json::Map<_, _>>(),
         "reason": match &inconclusive { Some(w) if defects_in.is_none() => json!(w), _ => Value::Null },
         "vacuous": parts.iter().any(|p| p.vacuous),
+        "assumed_no_wrap": parts.iter().flat_map(|p| p.no_wrap.clone()).collect::<std::collections::BTreeSet<_>>(),
         "functions_checked_alone": an.functions.iter().map(|(name, f)| json!({
             "function": name,
             "verdict": verdict_of(f),

@@ -288,3 +288,32 @@ fn contradictory_preconditions_make_a_verdict_that_says_it_is_vacuous() {
     assert_eq!(code, 0);
     assert_eq!(v["vacuous"], false);
 }
+
+#[test]
+fn ticket_counters_in_loops_are_verified_under_a_no_wrap_assumption_the_verdict_names() {
+    // Additions in a loop: kpl cannot bound their sum, assumes it does not wrap, and says so.
+    let k = root().join("tests/kernels/atomic_tickets_loop.kpl");
+    let o = kpl(&["verify", s(&k)]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("assuming, as GPUVerify does, that the atomic additions to `C` never wrap around"), "{}", o.stdout);
+    let (code, _, v) = verdict_of(&k, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(v["assumed_no_wrap"], serde_json::json!(["C"]));
+    // Additions that run once per thread: the sum is bounded from the launch, nothing assumed.
+    let k = root().join("tests/kernels/atomic_tickets.kpl");
+    let o = kpl(&["verify", s(&k)]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(!o.stdout.contains("wrap"), "{}", o.stdout);
+    let (_, _, v) = verdict_of(&k, &[]);
+    assert_eq!(v["assumed_no_wrap"], serde_json::json!([]));
+    // The certificate's coverage, as `check-cert` re-derives it, names the assumption too.
+    let dir = std::env::temp_dir().join(format!("kpl-no-wrap-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let k = root().join("tests/kernels/atomic_tickets_loop.kpl");
+    let o = kpl(&["certify", "--no-isabelle", s(&k), "-o", s(&dir)]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let o = kpl(&["check-cert", s(&dir)]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("ASSUMING the atomic additions to `C` never wrap around"), "{}", o.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}

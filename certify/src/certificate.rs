@@ -171,7 +171,7 @@ impl Certificate {
     /// What a certificate that checks proves, and for which launch and options: a proof
     /// for one launch says nothing about another, and `only_intra_group` leaves races
     /// between groups unchecked.
-    pub fn coverage(&self) -> String {
+    pub fn coverage(&self, no_wrap: &[String]) -> String {
         let l = &self.launch;
         let dims = |d: [u32; 3]| format!("[{},{},{}]", d[0], d[1], d[2]);
         let kernel = self.kernel.kernel.as_deref().map(|k| format!(" (kernel `{k}`)")).unwrap_or_default();
@@ -199,6 +199,10 @@ impl Certificate {
         }
         if let Some(w) = self.options.warp_sync {
             extra.push_str(&format!("; warps of {w} threads in lock step (--warp-sync)"));
+        }
+        if !no_wrap.is_empty() {
+            let arrays: Vec<String> = no_wrap.iter().map(|a| format!("`{a}`")).collect();
+            extra.push_str(&format!("; ASSUMING the atomic additions to {} never wrap around (GPUVerify's assumption)", arrays.join(", ")));
         }
         format!(
             "it covers {}{kernel} ({}) launched as {} groups {} of {} threads {}, every input; {races}; barrier divergence, assertions and bounds; abstraction {}{extra}",

@@ -22,6 +22,9 @@ pub struct CheckReport {
     pub problems: Vec<String>,
     pub vcs: usize,
     pub steps: usize,
+    /// The arrays whose atomic additions the re-derived conditions assume never wrap
+    /// around (`kpl_reduction::wrap_assumed`).
+    pub no_wrap: Vec<String>,
 }
 
 impl CheckReport {
@@ -132,6 +135,7 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
         report.problem("the kernel in the certificate does not check");
         return report;
     };
+    report.no_wrap = kpl_reduction::wrap_assumed(&c.core, cert.launch);
     let ext = std::path::Path::new(&cert.kernel.file).extension().and_then(|e| e.to_str()).unwrap_or("");
     let lang_ext = match cert.kernel.language.as_str() {
         "kpl" => "kpl",

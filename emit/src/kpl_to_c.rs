@@ -581,7 +581,7 @@ impl Em<'_> {
                     Some(Ftoi) => format!("kpl_ftoi({a})"),
                     Some(Ftou) => format!("kpl_ftou({a})"),
                     // Only in assertions and invariants, which are not emitted as code.
-                    Some(Other) | Some(Enabled) | Some(Written) | Some(WasRead) | Some(WriteIndex) | Some(ReadIndex) | None => "0u".into(),
+                    Some(Other) | Some(Enabled) | Some(Written) | Some(WasRead) | Some(WriteIndex) | Some(ReadIndex) | Some(Taken) | None => "0u".into(),
                 }
             }
             // Reads are statements in the core form; errors never get here.

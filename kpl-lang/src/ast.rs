@@ -619,11 +619,14 @@ pub enum Builtin {
     WasRead,
     WriteIndex,
     ReadIndex,
+    /// `taken(A, i, v)`: whether the thread's atomic additions to `A[i]` gave it `v`
+    /// (GPUVerify's `__atomic_has_taken_value`; `reduction/src/atomic_tickets.rs`).
+    Taken,
 }
 
 impl Builtin {
     /// Every built-in, the integer ones first.
-    pub const ALL: [Builtin; 32] = [
+    pub const ALL: [Builtin; 33] = [
         Builtin::Slt,
         Builtin::Sle,
         Builtin::Sgt,
@@ -656,6 +659,7 @@ impl Builtin {
         Builtin::WasRead,
         Builtin::WriteIndex,
         Builtin::ReadIndex,
+        Builtin::Taken,
     ];
     /// The built-ins of KPL.md proper (integer words only): the first ten of `ALL`.
     pub const INTEGER: &'static [Builtin] = Self::ALL.as_slice().split_at(10).0;
@@ -694,6 +698,7 @@ impl Builtin {
             WasRead => "was_read",
             WriteIndex => "write_index",
             ReadIndex => "read_index",
+            Taken => "taken",
         }
     }
     pub fn from_name(name: &str) -> Option<Builtin> {
@@ -704,6 +709,7 @@ impl Builtin {
         match self {
             Fneg | Fabs | Fsqrt | Itof | Utof | Ftoi | Ftou | Other | Written | WasRead | WriteIndex | ReadIndex => 1,
             Enabled => 0,
+            Taken => 3,
             _ => 2,
         }
     }
@@ -714,7 +720,7 @@ impl Builtin {
     /// The access predicates: their argument names an array; only the verifier, which
     /// logs accesses, gives them a meaning.
     pub fn is_access(self) -> bool {
-        matches!(self, Builtin::Written | Builtin::WasRead | Builtin::WriteIndex | Builtin::ReadIndex)
+        matches!(self, Builtin::Written | Builtin::WasRead | Builtin::WriteIndex | Builtin::ReadIndex | Builtin::Taken)
     }
     /// `other` and `enabled`: they speak of two threads (GPUVerify's two-thread
     /// annotations), so they may appear only in assertions, invariants and candidates.

@@ -555,8 +555,17 @@ impl Checker {
                         e.span,
                     ));
                 }
-                match args.as_slice() {
-                    [Expr { kind: ExprKind::Var(a), .. }] if matches!(self.globals.get(&a.name), Some((Global::Array { .. }, _))) && self.lookup_local(&a.name).is_none() => {}
+                // `taken(A, i, v)` takes an element and a value after the array.
+                let taken = Builtin::from_name(&f.name) == Some(Builtin::Taken);
+                for a in args.iter().skip(1) {
+                    self.expr(a);
+                }
+                match args.split_first() {
+                    Some((Expr { kind: ExprKind::Var(a), .. }, rest))
+                        if matches!(self.globals.get(&a.name), Some((Global::Array { .. }, _)))
+                            && self.lookup_local(&a.name).is_none()
+                            && rest.len() == if taken { 2 } else { 0 } => {}
+                    _ if taken => self.err(Diagnostic::error("`taken` takes the name of an array, an element and a value: `taken(A, i, v)`", e.span)),
                     _ => self.err(Diagnostic::error(format!("`{}` takes the name of an array", f.name), e.span)),
                 }
             }

@@ -74,7 +74,7 @@ pub fn builtin(f: Builtin, a: u32, b: u32) -> u32 {
         Other => a,
         Enabled => 1,
         // The interpreter does not evaluate access predicates (it skips what uses them).
-        Written | WasRead | WriteIndex | ReadIndex => 0,
+        Written | WasRead | WriteIndex | ReadIndex | Taken => 0,
     }
 }
 

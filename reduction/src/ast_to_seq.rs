@@ -127,9 +127,11 @@ pub(crate) struct Builder<'k> {
     /// The arrays whose read log an access predicate reads.
     read_predicated: std::collections::BTreeSet<String>,
     /// The arrays whose atomics are ticket additions (`atomic_tickets`), and the additions
-    /// made so far.
+    /// whose values thread 1 owns so far: array and constant element.
     pub(crate) tickets: crate::atomic_tickets::Tickets,
-    pub(crate) taken: Vec<crate::atomic_tickets::Taken>,
+    pub(crate) owned: Vec<(usize, u32)>,
+    /// The synchronisations passed so far, for counters a plain store also writes.
+    pub(crate) epoch: Option<VarId>,
     /// Which locals and loops are alike in every thread (`uniformity`).
     pub(crate) uniformity: crate::uniformity::Uniformity,
 }
@@ -173,10 +175,12 @@ pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
         written: written_arrays(core),
         read_predicated: read_predicated_arrays(core),
         uniformity: crate::uniformity::analyse(core),
-        tickets: crate::atomic_tickets::ticket_arrays(core, cfg.launch),
-        taken: Vec::new(),
+        tickets: crate::atomic_tickets::ticket_arrays(core),
+        owned: Vec::new(),
+        epoch: None,
     };
     b.prelude(&chosen);
+    b.epoch_prelude();
     let main = &core.main;
     b.block(main, [Expr::Bool(true), Expr::Bool(true)]);
     b.prog.body = std::mem::take(&mut b.out);
@@ -438,6 +442,9 @@ impl<'k> Builder<'k> {
                     _ => None,
                 };
                 match (k, t) {
+                    (Some(k), _) if Builtin::from_name(&f.name) == Some(Builtin::Taken) && args.len() == 3 => {
+                        w(self.owns(k, t, self.expr(&args[1], t), self.expr(&args[2], t)))
+                    }
                     (Some(k), 0) => {
                         let inst = self.inst[k];
                         match Builtin::from_name(&f.name) {
@@ -593,6 +600,7 @@ impl<'k> Builder<'k> {
                 self.result(&at.dest_hi, at.declare, hi, &p);
             }
             StmtKind::Warp(w) => {
+                self.next_epoch();
                 let vals = self.warp(w, s.span, &p);
                 self.result(&w.dest, w.declare, vals, &p);
             }
@@ -617,7 +625,10 @@ impl<'k> Builder<'k> {
             }
             StmtKind::While { cond, invariants, candidates, body } => self.while_loop(s, cond, invariants, candidates, body, p),
             StmtKind::Call(f, args) => self.call(f, args, p),
-            StmtKind::Barrier(f) => self.barrier(s.span, f, &p),
+            StmtKind::Barrier(f) => {
+                self.next_epoch();
+                self.barrier(s.span, f, &p)
+            }
             StmtKind::Break | StmtKind::Continue | StmtKind::Return => {
                 let f = self.frames.last().cloned().unwrap_or_default();
                 let flag = match s.kind {
@@ -1051,8 +1062,8 @@ impl<'k> Builder<'k> {
     }
 }
 
-/// Does an expression use `written`, `was_read`, `write_index` or `read_index`?
-fn uses_access_predicates(e: &ast::Expr) -> bool {
+/// Does an expression use `written`, `was_read`, `write_index`, `read_index` or `taken`?
+pub(crate) fn uses_access_predicates(e: &ast::Expr) -> bool {
     match &e.kind {
         ExprKind::Call(f, args) => Builtin::from_name(&f.name).is_some_and(|b| b.is_access()) || args.iter().any(uses_access_predicates),
         ExprKind::Unary(_, a) => uses_access_predicates(a),

@@ -1,17 +1,24 @@
-//! GPUVerify's refined atomic abstraction, where it is exact: two threads' atomic
-//! additions to one element are serialized, so they return distinct values, provided every
-//! atomic on that array adds a positive constant and the sum of all of them cannot wrap
-//! (each runs at most once per thread: none in a loop or a procedure). The verifier then
-//! assumes that two threads running such an addition on one element got different values
-//! (a counter handing out slots: `A[atomic_inc(&count)] = ...`). A plain write between the
-//! two additions would race with one of them in their barrier interval; between groups, a
-//! plain write anywhere to the array could reset it unseen, so there the assumption needs
-//! an array no statement stores to. For such an array it holds across statements too:
-//! every value one thread got differs from every value the other got on that element
-//! (each addition's thread, element and value are kept for the later ones).
+//! GPUVerify's refined atomic abstraction: two threads' atomic additions to one element are
+//! serialized, so they return distinct values, provided every atomic on that array adds a
+//! positive constant and the sum of all of them does not wrap. Where each runs at most
+//! once per thread (none in a loop or a procedure) kpl proves that sum below 2^32 from the
+//! launch; where it cannot, it assumes it as GPUVerify does, and the verdict says so
+//! (`wrap_assumed`).
+//!
+//! Each value of an element is then handed out once, to one thread, so the verifier names
+//! its owner: uninterpreted functions of the array, the element and the value whose
+//! results are the owner's ids, and each addition assumes its thread owns the value it
+//! got. Two distinct threads never got one value, in any iterations. KPL's `taken(A, i,
+//! v)` (what GPUVerify's `__atomic_has_taken_value` lowers to) is "this thread owns `v` of
+//! `A[i]`", which a loop invariant can carry (`written(B) => taken(C, 0, write_index(B))`,
+//! also a Houdini candidate). A `shared` counter's key has the group. A counter that a
+//! plain store also writes (reset before a barrier) may hand a value out again after the
+//! store: its key has the group and the number of synchronisations passed (`epoch`), since
+//! a store and an addition between the same two barriers race, which is reported (the
+//! assumption is made only where that race is checked).
 
 use crate::ast_to_seq::{Builder, Pair};
-use crate::seq::{Expr, Sort, Stmt};
+use crate::seq::{Expr, Stmt};
 use kpl_lang::ast::*;
 use kpl_lang::Launch;
 use std::collections::BTreeMap;
@@ -19,55 +26,62 @@ use std::collections::BTreeMap;
 /// An array whose atomics are all ticket additions: whether no plain store writes it.
 pub(crate) type Tickets = BTreeMap<String, bool>;
 
-/// A ticket addition already made, in each thread: whether it ran, its element, its value.
-#[derive(Clone)]
-pub(crate) struct Taken {
-    array: usize,
-    ran: Pair,
-    elem: Pair,
-    value: Pair,
+/// What the additions to one array are.
+struct Additions {
+    /// How many statements add, and the largest constant added.
+    count: u64,
+    largest: u64,
+    /// Every atomic on the array adds a positive constant.
+    all: bool,
+    /// Some addition runs in a loop or a procedure (any number of times).
+    repeated: bool,
+    /// Some addition's result is used (kept in a local).
+    used: bool,
 }
 
-/// The arrays whose atomics are all additions of positive constants that cannot wrap.
-pub(crate) fn ticket_arrays(k: &Kernel, launch: Launch) -> Tickets {
-    // Per array: (additions, largest constant, all of them tickets).
-    let mut seen: BTreeMap<String, (u64, u64, bool)> = BTreeMap::new();
-    fn walk(b: &Block, in_loop: bool, in_proc: bool, seen: &mut BTreeMap<String, (u64, u64, bool)>) {
+/// Per array with atomics: its additions, and whether no plain store writes it.
+fn additions(k: &Kernel) -> BTreeMap<String, (Additions, bool)> {
+    let mut seen: BTreeMap<String, Additions> = BTreeMap::new();
+    fn walk(b: &Block, repeated: bool, seen: &mut BTreeMap<String, Additions>) {
         for s in &b.stmts {
             match &s.kind {
                 StmtKind::Atomic(a) => {
-                    let e = seen.entry(a.array.name.clone()).or_insert((0, 0, true));
-                    let constant = match (a.operation(), a.args.as_slice()) {
+                    let e = seen.entry(a.array.name.clone()).or_insert(Additions {
+                        count: 0,
+                        largest: 0,
+                        all: true,
+                        repeated: false,
+                        used: false,
+                    });
+                    match (a.operation(), a.args.as_slice()) {
                         (AtomicOp::Add, [c]) => match c.kind {
-                            ExprKind::Num(n) if n > 0 && n < 1 << 31 => Some(n),
-                            _ => None,
+                            ExprKind::Num(n) if n > 0 && n < 1 << 31 => {
+                                e.count += 1;
+                                e.largest = e.largest.max(n);
+                                e.repeated |= repeated;
+                                e.used |= a.dest.is_some();
+                            }
+                            _ => e.all = false,
                         },
-                        _ => None,
-                    };
-                    match constant {
-                        Some(c) if !in_loop && !in_proc => {
-                            e.0 += 1;
-                            e.1 = e.1.max(c);
-                        }
-                        _ => e.2 = false,
+                        _ => e.all = false,
                     }
                 }
                 StmtKind::If(_, t, e) => {
-                    walk(t, in_loop, in_proc, seen);
+                    walk(t, repeated, seen);
                     match e.as_deref() {
-                        Some(Else::Block(b)) => walk(b, in_loop, in_proc, seen),
-                        Some(Else::If(s)) => walk(&Block { stmts: vec![s.clone()], span: s.span }, in_loop, in_proc, seen),
+                        Some(Else::Block(b)) => walk(b, repeated, seen),
+                        Some(Else::If(s)) => walk(&Block { stmts: vec![s.clone()], span: s.span }, repeated, seen),
                         None => {}
                     }
                 }
-                StmtKind::While { body, .. } => walk(body, true, in_proc, seen),
+                StmtKind::While { body, .. } => walk(body, true, seen),
                 _ => {}
             }
         }
     }
-    walk(&k.main, false, false, &mut seen);
+    walk(&k.main, false, &mut seen);
     for p in &k.procs {
-        walk(&p.body, false, true, &mut seen);
+        walk(&p.body, true, &mut seen);
     }
     let mut stored = std::collections::BTreeSet::new();
     for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
@@ -77,60 +91,133 @@ pub(crate) fn ticket_arrays(k: &Kernel, launch: Launch) -> Tickets {
             }
         });
     }
+    seen.into_iter().map(|(a, adds)| {
+        let unstored = !stored.contains(&a);
+        (a, (adds, unstored))
+    }).collect()
+}
+
+/// Whether the additions to an array cannot wrap: each runs at most once per thread, and
+/// all of them together stay below 2^32.
+fn bounded(adds: &Additions, launch: Launch) -> bool {
     let threads = launch.total_threads() as u128;
-    seen.into_iter()
-        .filter(|(_, (n, c, all))| *all && threads * (*n as u128) * (*c as u128) < 1u128 << 32)
-        .map(|(a, _)| {
-            let unstored = !stored.contains(&a);
-            (a, unstored)
-        })
+    !adds.repeated && threads * (adds.count as u128) * (adds.largest as u128) < 1u128 << 32
+}
+
+/// The arrays whose atomics are all additions of positive constants, some of whose values
+/// are used.
+pub(crate) fn ticket_arrays(k: &Kernel) -> Tickets {
+    additions(k)
+        .into_iter()
+        .filter(|(_, (adds, _))| adds.all && adds.used)
+        .map(|(a, (_, unstored))| (a, unstored))
         .collect()
 }
 
+/// The arrays whose additions kpl assumes never wrap around (GPUVerify's assumption): the
+/// ticket arrays whose additions' sum the launch does not bound (some run in a loop or a
+/// procedure).
+pub fn wrap_assumed(k: &Kernel, launch: Launch) -> Vec<String> {
+    additions(k)
+        .into_iter()
+        .filter(|(_, (adds, _))| adds.all && adds.used && !bounded(adds, launch))
+        .map(|(a, _)| a)
+        .collect()
+}
+
+/// The owner functions: for a global counter no statement stores to, the owner's group
+/// and local ids; for any other (whose key has the group) its local ids.
+const OWNER: [&str; 6] = ["ticket_owner_lid.x", "ticket_owner_lid.y", "ticket_owner_lid.z", "ticket_owner_gid.x", "ticket_owner_gid.y", "ticket_owner_gid.z"];
+
 impl Builder<'_> {
-    /// After a ticket addition to array `k` at `idx` giving `olds`: two distinct threads
-    /// that both ran it on one element got different values (within a group; between
-    /// groups only if no statement stores to the array).
+    /// A counter that a plain store also writes: what it hands out is told apart by the
+    /// synchronisations passed (`epoch`).
+    fn stored(&self, k: usize) -> bool {
+        self.tickets.get(&self.prog.arrays[k].name) == Some(&false)
+    }
+
+    /// The epoch variable, when some ticket counter is also stored to.
+    pub(crate) fn epoch_prelude(&mut self) {
+        if self.tickets.values().any(|unstored| !unstored) {
+            let v = self.var("ticket_epoch", crate::seq::Sort::Word);
+            self.assign(v, Expr::Word(0));
+            self.epoch = Some(v);
+        }
+    }
+
+    /// After a barrier or a warp's synchronisation: a store to a counter before it and
+    /// an addition after it are ordered, so the counter may hand a value out again.
+    pub(crate) fn next_epoch(&mut self) {
+        if let Some(v) = self.epoch {
+            self.assign(v, Expr::bin(crate::seq::WordOp::Add, Expr::Var(v), Expr::Word(1)));
+        }
+    }
+
+    /// Thread `t` owns value `v` of element `i` of array `k`.
+    pub(crate) fn owns(&self, k: usize, t: usize, i: Expr, v: Expr) -> Expr {
+        let stored = self.stored(k);
+        let per_group = self.prog.arrays[k].shared || stored;
+        let mut key = vec![Expr::Word(k as u32), i, v];
+        if let (true, Some(e)) = (stored, self.epoch) {
+            key.push(Expr::Var(e));
+        }
+        if per_group {
+            key.extend(self.gid[t].iter().cloned());
+        }
+        let ids = self.lid[t].iter().chain(if per_group { [].iter() } else { self.gid[t].iter() });
+        Expr::and(ids.zip(OWNER).map(|(id, f)| Expr::eq(Expr::Uf(f, key.clone()), id.clone())).collect())
+    }
+
+    /// After a ticket addition to array `k` at `idx` giving `olds`: each thread that ran
+    /// it owns the value it got. For a counter a plain store also writes, only within the
+    /// group and the epoch, and only where the races that rule out a store between two
+    /// additions are checked (within the group; for a global counter between groups too).
     pub(crate) fn ticket(&mut self, at: &Atomic, k: usize, idx: &Pair, olds: &Pair, p: &Pair) {
-        let Some(&unstored) = self.tickets.get(&at.array.name) else { return };
-        // The races that rule out a plain write in between must be checked (for a global
-        // array, between groups too).
-        let shared = self.prog.arrays[k].shared;
-        if !unstored && (!self.race_checked(k) || (!shared && self.cfg.only_intra_group)) {
+        if !self.tickets.contains_key(&at.array.name) || at.dest.is_none() {
             return;
         }
-        let mut both = vec![p[0].clone(), p[1].clone(), self.distinct.clone(), Expr::eq(idx[0].clone(), idx[1].clone())];
-        if shared || !unstored {
-            both.push(self.same_group.clone());
-        }
-        let differ = Expr::not(Expr::eq(olds[0].clone(), olds[1].clone()));
-        self.emit(Stmt::Assume(Expr::implies(Expr::and(both), differ)));
-        if !unstored {
-            return;
-        }
-        // Against every earlier ticket addition on the array, both ways round.
-        let keep = |b: &mut Self, e: &Expr, name: &str, sort: Sort| {
-            let v = b.var(name, sort);
-            b.assign(v, e.clone());
-            Expr::Var(v)
-        };
-        let now = Taken {
-            array: k,
-            ran: [keep(self, &p[0], "ticket_ran", Sort::Bool), keep(self, &p[1], "ticket_ran", Sort::Bool)],
-            elem: [keep(self, &idx[0], "ticket_elem", Sort::Word), keep(self, &idx[1], "ticket_elem", Sort::Word)],
-            value: olds.clone(),
-        };
-        for before in self.taken.clone().into_iter().filter(|t| t.array == k) {
-            for (a, b) in [(&before, &now), (&now, &before)] {
-                let mut both = vec![a.ran[0].clone(), b.ran[1].clone(), self.distinct.clone()];
-                both.push(Expr::eq(a.elem[0].clone(), b.elem[1].clone()));
-                if shared {
-                    both.push(self.same_group.clone());
-                }
-                let differ = Expr::not(Expr::eq(a.value[0].clone(), b.value[1].clone()));
-                self.emit(Stmt::Assume(Expr::implies(Expr::and(both), differ)));
+        if self.stored(k) {
+            let shared = self.prog.arrays[k].shared;
+            if !self.race_checked(k) || self.cfg.only_divergence || (!shared && self.cfg.only_intra_group) {
+                return;
             }
         }
-        self.taken.push(now);
+        for t in 0..2 {
+            let owns = self.owns(k, t, idx[t].clone(), olds[t].clone());
+            self.emit(Stmt::Assume(Expr::implies(p[t].clone(), owns)));
+        }
+        if let Expr::Word(e) = idx[0] {
+            self.owned.push((k, e));
+        }
+    }
+}
+
+impl Builder<'_> {
+    /// Candidates for a loop whose body made the ticket additions `owned[since..]` and
+    /// changes the logs `changed`: what thread 1 logged of an array is at a value it owns
+    /// (`B[atomic_inc(&c)] = ...` in a loop).
+    pub(crate) fn ticket_candidates(&mut self, loop_id: usize, since: usize, changed: &std::collections::BTreeSet<crate::seq::VarId>) {
+        let mut counters = self.owned[since..].to_vec();
+        counters.sort();
+        counters.dedup();
+        for (k, e) in counters {
+            for (j, inst) in self.inst.clone().into_iter().enumerate() {
+                if j == k {
+                    continue;
+                }
+                for (exists, elem) in [(inst.wr_exists, inst.wr_elem), (inst.rd_exists, inst.rd_elem)] {
+                    if changed.contains(&exists) {
+                        let owns = self.owns(k, 0, Expr::Word(e), Expr::Var(elem));
+                        let expr = Expr::implies(Expr::Var(exists), owns);
+                        // Within the group alone, where another group's log outlives the
+                        // epoch (a counter a store resets).
+                        let in_group = Expr::implies(self.same_group.clone(), expr.clone());
+                        for expr in [expr, in_group] {
+                            self.prog.candidates.push(crate::seq::Candidate { loop_id, expr, rule: "logged at a value an atomic counter gave", derived: false });
+                        }
+                    }
+                }
+            }
+        }
     }
 }

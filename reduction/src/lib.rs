@@ -20,4 +20,5 @@ mod uniformity;
 mod warp_collectives;
 
 pub use ast_to_seq::{reduce, AbstractionChoice, Config};
+pub use atomic_tickets::wrap_assumed;
 pub use seq::Program;

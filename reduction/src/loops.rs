@@ -32,16 +32,19 @@ impl Builder<'_> {
         );
         // A user invariant or candidate holds in each thread still in the loop, and in each
         // that left it at its head: those that entered and did not jump out.
-        let held = |t: usize| match gone {
-            Some(g) => Expr::and2(p[t].clone(), Expr::not(Expr::Var(g[t]))),
-            None => p[t].clone(),
+        // One about the access logs alone holds in a thread that jumped out too (its logs
+        // stay as it left them, and still meet the other thread's later accesses).
+        let held = |t: usize, logs: bool| match gone {
+            Some(g) if !logs => Expr::and2(p[t].clone(), Expr::not(Expr::Var(g[t]))),
+            _ => p[t].clone(),
         };
         let mut invariants = Vec::new();
         self.enabled = Some([Expr::Var(lc[0]), Expr::Var(lc[1])]);
         for inv in invs {
             let e = self.cond_pair(inv);
             let [e1, e2] = e;
-            let both = Expr::and2(Expr::implies(held(0), e1), Expr::implies(held(1), e2));
+            let logs = about_logs_only(inv, body);
+            let both = Expr::and2(Expr::implies(held(0, logs), e1), Expr::implies(held(1, logs), e2));
             let text = format!("invariant {}", kpl_lang::printer::print_expr(inv));
             let entry = self.label(LabelKind::Invariant { entry: true }, inv.span, text.clone());
             let kept = self.label(LabelKind::Invariant { entry: false }, inv.span, text);
@@ -53,7 +56,8 @@ impl Builder<'_> {
             .iter()
             .map(|e| {
                 let [e1, e2] = self.cond_pair(e);
-                Expr::and2(Expr::implies(held(0), e1), Expr::implies(held(1), e2))
+                let logs = about_logs_only(e, body);
+                Expr::and2(Expr::implies(held(0, logs), e1), Expr::implies(held(1, logs), e2))
             })
             .collect();
         self.enabled = None;
@@ -77,12 +81,18 @@ impl Builder<'_> {
         if has_barrier {
             self.barrier_loops += 1;
         }
+        let owned_before = self.owned.len();
         let ret = self.iteration(body, (lc, gone), brk, cont, &c, s.span);
         if has_barrier {
             self.barrier_loops -= 1;
         }
         let body_stmts = std::mem::replace(&mut self.out, outer);
         candidates::generate(self, id, &plan, (lc, &p, &c), ret, &body_stmts);
+        if self.owned.len() > owned_before {
+            let mut changed = std::collections::BTreeSet::new();
+            candidates::modified_vars(&body_stmts, &mut changed);
+            self.ticket_candidates(id, owned_before, &changed);
+        }
         for expr in user_candidates {
             self.prog.candidates.push(Candidate { loop_id: id, expr, rule: "the kernel's candidate", derived: false });
         }
@@ -124,6 +134,32 @@ impl Builder<'_> {
         ret
     }
 
+}
+
+/// Whether an invariant speaks of the access logs (or `taken`) and otherwise only of what
+/// no iteration of `body` changes: no local the body assigns, and no call in the body.
+fn about_logs_only(inv: &ast::Expr, body: &ast::Block) -> bool {
+    if !crate::ast_to_seq::uses_access_predicates(inv) {
+        return false;
+    }
+    let mut changed = std::collections::BTreeSet::new();
+    let mut calls = false;
+    candidates::walk(body, &mut |s| match &s.kind {
+        ast::StmtKind::Assign(x, _) | ast::StmtKind::Havoc(x) => {
+            changed.insert(x.name.clone());
+        }
+        ast::StmtKind::Atomic(a) => changed.extend(a.dest.iter().chain(&a.dest_hi).map(|x| x.name.clone())),
+        ast::StmtKind::Warp(w) => changed.extend(w.dest.iter().map(|x| x.name.clone())),
+        ast::StmtKind::Call(..) => calls = true,
+        _ => {}
+    });
+    let mut reads_changed = false;
+    inv.walk(&mut |e| {
+        if let ast::ExprKind::Var(x) = &e.kind {
+            reads_changed |= changed.contains(&x.name);
+        }
+    });
+    !calls && !reads_changed
 }
 
 /// Can a thread leave the loop whose body this is mid-body (`break` at its level, or

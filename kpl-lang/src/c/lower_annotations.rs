@@ -115,9 +115,11 @@ impl<'u> Lower<'u> {
                     "__read" | "__write" => of(if write { Builtin::Written } else { Builtin::WasRead }),
                     "__no_read" | "__no_write" => not(of(if write { Builtin::Written } else { Builtin::WasRead }), span),
                     "__read_offset_bytes" | "__write_offset_bytes" => {
-                        // Every element is a 32-bit word (kpl models every scalar as one).
+                        // Every element is a word (kpl models every scalar as one), counted
+                        // in bytes as C lays the array out.
                         let idx = of(if write { Builtin::WriteIndex } else { Builtin::ReadIndex });
-                        return Some(Val { e: bin(BinOp::Mul, idx, k::Expr::num(4, span), span), ty: Ty::UInt });
+                        let size = self.element_bytes(&args[0]);
+                        return Some(Val { e: bin(BinOp::Mul, idx, k::Expr::num(size, span), span), ty: Ty::UInt });
                     }
                     _ => {
                         let c = self.cond(&args[1]);
@@ -138,9 +140,9 @@ impl<'u> Lower<'u> {
                 }
                 zero
             }
-            // Whether thread 1's atomics on a counter gave a value (GPUVerify's refined atomic
-            // abstraction in loops): in ordinary code, an arbitrary value, as the access
-            // predicates are; kpl does not model it in annotations.
+            // Whether the thread's atomics on a counter gave it a value (GPUVerify's refined
+            // atomic abstraction): KPL's `taken(A, i, v)` in annotations; in ordinary code an
+            // arbitrary value, as the access predicates are.
             "__atomic_has_taken_value" => {
                 if !self.two_thread_ok {
                     if arity(self, 3) {
@@ -152,8 +154,18 @@ impl<'u> Lower<'u> {
                     }
                     return Some(self.arbitrary("atomic_has_taken_value", Ty::Int, span));
                 }
-                self.unsupported("`__atomic_has_taken_value` in an annotation (GPUVerify's refined atomic abstraction in loops)", span);
-                zero
+                if !arity(self, 3) {
+                    return Some(zero);
+                }
+                let Some(array) = self.annotated_array(&args[0]) else {
+                    self.unsupported("`__atomic_has_taken_value` of anything but a one-dimensional array, array parameter or pointer parameter", args[0].span);
+                    return Some(zero);
+                };
+                let size = self.element_bytes(&args[0]);
+                let offset = self.expr(&args[1]).e;
+                let elem = bin(BinOp::Div, offset, k::Expr::num(size, span), span);
+                let value = self.expr(&args[2]).e;
+                Val { e: call(Builtin::Taken, vec![k::Expr::var(&array, span), elem, value], span), ty: Ty::Int }
             }
             // A ghost copy of an array (KPL's `snapshot`).
             "__array_snapshot" => {
@@ -203,6 +215,19 @@ impl<'u> Lower<'u> {
 
     /// The array an access predicate or memory effect names: a one-dimensional array, or
     /// an array or pointer parameter (the array it points into).
+    /// The bytes of an element of an annotated array as C lays it out: a `char` or
+    /// `short` array's elements are words in kpl, but their byte offsets are C's; every
+    /// other element (a word of a struct, a half of a 64-bit integer) counts 4.
+    fn element_bytes(&self, e: &Expr) -> u64 {
+        match &e.kind {
+            ExprKind::Ident(x) => match self.lookup(&x.name) {
+                Some(Entity::Array { elem: Ty::Narrow { bits, .. }, agg: None, .. }) => bits as u64 / 8,
+                _ => 4,
+            },
+            _ => 4,
+        }
+    }
+
     fn annotated_array(&self, e: &Expr) -> Option<String> {
         match &e.kind {
             ExprKind::Ident(x) => match self.lookup(&x.name) {
