@@ -55,3 +55,48 @@ fn the_schedule_budget_is_reported() {
     let o = run("sum.kpl", &["--delays", "3", "--max-schedules", "5"]);
     assert!(o.stdout.contains("5 schedules") && o.stdout.contains("stopped at --max-schedules"), "{}", o.stdout);
 }
+
+/// The CD paper's benchmarks ported to CUDA (`tests/schedules/cd_*.cu`), each buggy
+/// version with the delay bound at which its bug appears, and its fixed version clean at a
+/// higher bound.
+fn cd(k: &str, delays: &str) -> Out {
+    run(k, &["--blockDim=4", "--gridDim=1", "--delays", delays])
+}
+
+#[test]
+fn the_cd_paper_s_lost_atomicity_bugs_appear_at_one_delay() {
+    // aMin: a compare-and-swap that fails is not retried. The canonical schedule is clean;
+    // one delay (thread 0 between its read and its swap) loses its smaller value.
+    for (k, line) in [("cd_amin_lost.cu", 9), ("cd_amin_update_lost.cu", 15)] {
+        let o = run(k, &["--blockDim=4", "--gridDim=1"]);
+        assert_eq!(o.code, 0, "{k}: lock step alone is clean\n{}{}", o.stdout, o.stderr);
+        let o = cd(k, "1");
+        assert_eq!(o.code, 1, "{k}\n{}{}", o.stdout, o.stderr);
+        assert!(o.stderr.contains("assertion failure"), "{k}\n{}", o.stderr);
+        let under = format!("under thread 0 of group 0 delayed at its atomic at {k}:{line}:");
+        assert!(o.stderr.contains(&under), "{k}: {under}\n{}", o.stderr);
+    }
+    // The fixed versions: no failure and one final state in every schedule up to 2 delays.
+    for k in ["cd_amin.cu", "cd_amin_update.cu"] {
+        let o = cd(k, "2");
+        assert_eq!(o.code, 0, "{k}\n{}{}", o.stdout, o.stderr);
+        assert!(o.stdout.contains("1 distinct final state"), "{k}\n{}", o.stdout);
+    }
+}
+
+#[test]
+fn the_cd_paper_s_bintree_loses_a_node_at_one_delay_and_its_fix_keeps_every_node() {
+    // The empty slot read, then exchanged: SDV lock step (every read before any exchange)
+    // already loses nodes; GKLEE's canonical schedule needs one delay, as in the paper.
+    let o = run("cd_bintree_lost.cu", &["--blockDim=4", "--gridDim=1"]);
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("assertion failure"), "{}", o.stderr);
+    let o = cd("cd_bintree_lost.cu", "1");
+    assert!(o.stderr.contains("under thread 1 of group 0 delayed at its atomic at cd_bintree_lost.cu:24:17"), "{}", o.stderr);
+    // Linked by compare-and-swap: every node is found in every schedule, though the trees
+    // differ (the paper's false positive of comparing final states: kpl reports the
+    // difference, and no assertion failure).
+    let o = cd("cd_bintree.cu", "2");
+    assert!(!o.stderr.contains("assertion failure"), "{}", o.stderr);
+    assert!(o.stdout.contains("2 distinct final states"), "{}", o.stdout);
+}

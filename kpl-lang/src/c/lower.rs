@@ -697,6 +697,7 @@ impl<'u> Lower<'u> {
                     kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((words, x.span)) },
                     span: x.span,
                 });
+                self.note_word_bytes(&name, &d.specs);
                 match &agg {
                     // A `__shared__` struct or vector: element 0 of a one-element array.
                     Some(t) => {
@@ -1569,6 +1570,13 @@ impl<'u> Lower<'u> {
         if let ExprKind::Unary(UOp::Addr, inner) = &a.kind {
             if let Some(region) = self.private_record(inner) {
                 return Some(region);
+            }
+            // `&m` of a `__shared__` (or file-scope `__device__`) scalar: its one-element array.
+            if let ExprKind::Ident(x) = &inner.kind {
+                if let Some(Entity::SharedScalar { kpl, ty }) = self.lookup(&x.name) {
+                    let readonly = self.constant_arrays.contains(&kpl);
+                    return Some(Entity::Array { kpl, elem: ty, dims: vec![], readonly, offset: None, agg: None });
+                }
             }
         }
         // `(float *)&v + 1`, `(T *)p + i`: the cast's view, moved on.
