@@ -127,9 +127,9 @@ pub(crate) struct Builder<'k> {
     /// The arrays whose read log an access predicate reads.
     read_predicated: std::collections::BTreeSet<String>,
     /// The arrays whose atomics are ticket additions (`atomic_tickets`), and the additions
-    /// whose values thread 1 owns so far: array and constant element.
+    /// whose values thread 1 owns so far: array and thread 1's element.
     pub(crate) tickets: crate::atomic_tickets::Tickets,
-    pub(crate) owned: Vec<(usize, u32)>,
+    pub(crate) owned: Vec<(usize, Expr)>,
     /// The synchronisations passed so far, for counters a plain store also writes.
     pub(crate) epoch: Option<VarId>,
     /// Which locals and loops are alike in every thread (`uniformity`).

@@ -186,28 +186,63 @@ impl Builder<'_> {
             let owns = self.owns(k, t, idx[t].clone(), olds[t].clone());
             self.emit(Stmt::Assume(Expr::implies(p[t].clone(), owns)));
         }
-        if let Expr::Word(e) = idx[0] {
-            self.owned.push((k, e));
-        }
+        self.owned.push((k, idx[0].clone()));
     }
 }
 
 impl Builder<'_> {
-    /// Candidates for a loop whose body made the ticket additions `owned[since..]` and
-    /// changes the logs `changed`: what thread 1 logged of an array is at a value it owns
-    /// (`B[atomic_inc(&c)] = ...` in a loop).
-    pub(crate) fn ticket_candidates(&mut self, loop_id: usize, since: usize, changed: &std::collections::BTreeSet<crate::seq::VarId>) {
-        let mut counters = self.owned[since..].to_vec();
-        counters.sort();
-        counters.dedup();
+    /// Candidates for a loop whose body (`body`) made the ticket additions `owned[since..]`
+    /// and changes the variables `changed`: what thread 1 logged of an array is at a value
+    /// it owns (`B[atomic_inc(&c)] = ...` in a loop), or that value moved by an offset the
+    /// loop does not change (`B[blockIdx.x * cap + atomicAdd(&c[blockIdx.x], 1)]`), for each
+    /// counter element the loop does not move (`&c`, `&c[blockIdx.x]`).
+    pub(crate) fn ticket_candidates(&mut self, loop_id: usize, since: usize, body: &[Stmt], changed: &std::collections::BTreeSet<crate::seq::VarId>) {
+        let fixed = |e: &Expr| {
+            let mut moves = false;
+            e.vars(&mut |v| moves |= changed.contains(&v));
+            !moves
+        };
+        let mut counters: Vec<(usize, Expr)> = Vec::new();
+        for (k, e) in &self.owned[since..] {
+            if fixed(e) && !counters.contains(&(*k, e.clone())) {
+                counters.push((*k, e.clone()));
+            }
+        }
+        // The offsets of the indices each log takes in the loop.
+        let mut offsets: Vec<(crate::seq::VarId, Expr)> = Vec::new();
+        logged_indices(body, &mut |elem, idx| {
+            if let Expr::Bin(crate::seq::WordOp::Add, a, b) = idx {
+                for (d, _) in [(a, b), (b, a)] {
+                    if fixed(d) && !offsets.contains(&(elem, (**d).clone())) {
+                        offsets.push((elem, (**d).clone()));
+                    }
+                }
+            }
+        });
         for (k, e) in counters {
             for (j, inst) in self.inst.clone().into_iter().enumerate() {
                 if j == k {
                     continue;
                 }
                 for (exists, elem) in [(inst.wr_exists, inst.wr_elem), (inst.rd_exists, inst.rd_elem)] {
-                    if changed.contains(&exists) {
-                        let owns = self.owns(k, 0, Expr::Word(e), Expr::Var(elem));
+                    if !changed.contains(&exists) {
+                        continue;
+                    }
+                    let mut values = vec![Expr::Var(elem)];
+                    for (_, d) in offsets.iter().filter(|(v, _)| *v == elem) {
+                        let value = Expr::bin(crate::seq::WordOp::Sub, Expr::Var(elem), d.clone());
+                        // A partition of the array (`b * cap + slot`, the slot checked
+                        // below `cap`): the slot stays in its part.
+                        if let Expr::Bin(crate::seq::WordOp::Mul, _, c) = d {
+                            if let Expr::Word(_) = **c {
+                                let inside = Expr::implies(Expr::Var(exists), Expr::ult(value.clone(), (**c).clone()));
+                                self.prog.candidates.push(crate::seq::Candidate { loop_id, expr: inside, rule: "logged in its part of a partitioned array", derived: false });
+                            }
+                        }
+                        values.push(value);
+                    }
+                    for value in values {
+                        let owns = self.owns(k, 0, e.clone(), value);
                         let expr = Expr::implies(Expr::Var(exists), owns);
                         // Within the group alone, where another group's log outlives the
                         // epoch (a counter a store resets).
@@ -218,6 +253,18 @@ impl Builder<'_> {
                     }
                 }
             }
+        }
+    }
+}
+
+/// Each index a log's element variable takes in `body` (`elem := ite(sel, idx, elem)`),
+/// nested loops included.
+fn logged_indices(body: &[Stmt], f: &mut dyn FnMut(crate::seq::VarId, &Expr)) {
+    for st in body {
+        match st {
+            Stmt::Assign(v, Expr::Ite(_, idx, old)) if **old == Expr::Var(*v) => f(*v, idx),
+            Stmt::Loop(l) => logged_indices(&l.body, f),
+            _ => {}
         }
     }
 }

@@ -91,7 +91,7 @@ impl Builder<'_> {
         if self.owned.len() > owned_before {
             let mut changed = std::collections::BTreeSet::new();
             candidates::modified_vars(&body_stmts, &mut changed);
-            self.ticket_candidates(id, owned_before, &changed);
+            self.ticket_candidates(id, owned_before, &body_stmts, &changed);
         }
         for expr in user_candidates {
             self.prog.candidates.push(Candidate { loop_id: id, expr, rule: "the kernel's candidate", derived: false });
