@@ -39,7 +39,8 @@ struct Additions {
     used: bool,
 }
 
-/// Per array with atomics: its additions, and whether no plain store writes it.
+/// Per array with atomics: its additions, and whether no plain store (nor unknown write)
+/// writes it.
 fn additions(k: &Kernel) -> BTreeMap<String, (Additions, bool)> {
     let mut seen: BTreeMap<String, Additions> = BTreeMap::new();
     fn walk(b: &Block, repeated: bool, seen: &mut BTreeMap<String, Additions>) {
@@ -85,10 +86,12 @@ fn additions(k: &Kernel) -> BTreeMap<String, (Additions, bool)> {
     }
     let mut stored = std::collections::BTreeSet::new();
     for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
-        crate::candidates::walk(b, &mut |s| {
-            if let StmtKind::Store(a, _, _) = &s.kind {
+        // A plain store, or a specification function's unknown writes (`havoc writes`).
+        crate::candidates::walk(b, &mut |s| match &s.kind {
+            StmtKind::Store(a, _, _) | StmtKind::Touch { array: a, write: true } => {
                 stored.insert(a.name.clone());
             }
+            _ => {}
         });
     }
     seen.into_iter().map(|(a, adds)| {
