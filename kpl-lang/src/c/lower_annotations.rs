@@ -213,8 +213,6 @@ impl<'u> Lower<'u> {
         })
     }
 
-    /// The array an access predicate or memory effect names: a one-dimensional array, or
-    /// an array or pointer parameter (the array it points into).
     /// The bytes of an element of an annotated array as C lays it out: a `char` or
     /// `short` array's elements are words in kpl, but their byte offsets are C's; every
     /// other element (a word of a struct, a half of a 64-bit integer) counts 4.
@@ -228,6 +226,8 @@ impl<'u> Lower<'u> {
         }
     }
 
+    /// The array an access predicate or memory effect names: a one-dimensional array, or
+    /// an array or pointer parameter (the array it points into).
     fn annotated_array(&self, e: &Expr) -> Option<String> {
         match &e.kind {
             ExprKind::Ident(x) => match self.lookup(&x.name) {
