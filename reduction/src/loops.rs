@@ -38,12 +38,13 @@ impl Builder<'_> {
             Some(g) if !logs => Expr::and2(p[t].clone(), Expr::not(Expr::Var(g[t]))),
             _ => p[t].clone(),
         };
+        let changed = assigned_locals(body);
         let mut invariants = Vec::new();
         self.enabled = Some([Expr::Var(lc[0]), Expr::Var(lc[1])]);
         for inv in invs {
             let e = self.cond_pair(inv);
             let [e1, e2] = e;
-            let logs = about_logs_only(inv, body);
+            let logs = about_logs_only(inv, changed.as_ref());
             let both = Expr::and2(Expr::implies(held(0, logs), e1), Expr::implies(held(1, logs), e2));
             let text = format!("invariant {}", kpl_lang::printer::print_expr(inv));
             let entry = self.label(LabelKind::Invariant { entry: true }, inv.span, text.clone());
@@ -56,7 +57,7 @@ impl Builder<'_> {
             .iter()
             .map(|e| {
                 let [e1, e2] = self.cond_pair(e);
-                let logs = about_logs_only(e, body);
+                let logs = about_logs_only(e, changed.as_ref());
                 Expr::and2(Expr::implies(held(0, logs), e1), Expr::implies(held(1, logs), e2))
             })
             .collect();
@@ -136,12 +137,9 @@ impl Builder<'_> {
 
 }
 
-/// Whether an invariant speaks of the access logs (or `taken`) and otherwise only of what
-/// no iteration of `body` changes: no local the body assigns, and no call in the body.
-fn about_logs_only(inv: &ast::Expr, body: &ast::Block) -> bool {
-    if !crate::ast_to_seq::uses_access_predicates(inv) {
-        return false;
-    }
+/// The locals a loop body assigns, or `None` if it calls a procedure (which may assign
+/// more than kpl looks for here).
+fn assigned_locals(body: &ast::Block) -> Option<std::collections::BTreeSet<String>> {
     let mut changed = std::collections::BTreeSet::new();
     let mut calls = false;
     candidates::walk(body, &mut |s| match &s.kind {
@@ -153,13 +151,22 @@ fn about_logs_only(inv: &ast::Expr, body: &ast::Block) -> bool {
         ast::StmtKind::Call(..) => calls = true,
         _ => {}
     });
+    (!calls).then_some(changed)
+}
+
+/// Whether an invariant speaks of the access logs (or `taken`) and otherwise only of what
+/// no iteration of the loop changes (`changed`: `assigned_locals` of its body).
+fn about_logs_only(inv: &ast::Expr, changed: Option<&std::collections::BTreeSet<String>>) -> bool {
+    let Some(changed) = changed.filter(|_| crate::ast_to_seq::uses_access_predicates(inv)) else {
+        return false;
+    };
     let mut reads_changed = false;
     inv.walk(&mut |e| {
         if let ast::ExprKind::Var(x) = &e.kind {
             reads_changed |= changed.contains(&x.name);
         }
     });
-    !calls && !reads_changed
+    !reads_changed
 }
 
 /// Can a thread leave the loop whose body this is mid-body (`break` at its level, or

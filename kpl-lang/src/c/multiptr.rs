@@ -278,13 +278,12 @@ impl<'u> Lower<'u> {
             (None, None) => return self.array_compare(op, a, b, span),
         };
         let (sel, off, targets) = p;
-        let kop = comparison;
         if null_const(other) {
             // Against `NULL`: the target (0 for `NULL`), unsigned, as addresses are.
             let s = k::Expr::var(&sel, span);
             let z = k::Expr::num(0, span);
             let (l, r) = if flipped { (z, s) } else { (s, z) };
-            return Some(Val { e: bin(kop(op), l, r, span), ty: Ty::Int });
+            return Some(Val { e: bin(comparison(op), l, r, span), ty: Ty::Int });
         }
         if !matches!(op, BOp::Eq | BOp::Ne) {
             self.unsupported("ordering a pointer that may point into several arrays against anything but `NULL`", span);
@@ -320,7 +319,6 @@ impl<'u> Lower<'u> {
         else {
             return Some(Val { e: k::Expr::num(0, span), ty: Ty::Int });
         };
-        let kop = comparison(op);
         if ka != kb {
             if !matches!(op, BOp::Eq | BOp::Ne) {
                 self.unsupported("ordering pointers into two different arrays", span);
@@ -328,7 +326,7 @@ impl<'u> Lower<'u> {
             return Some(Val { e: k::Expr::num((op == BOp::Ne) as u64, span), ty: Ty::Int });
         }
         let at = |o: Option<String>| o.map(|o| k::Expr::var(&o, span)).unwrap_or_else(|| k::Expr::num(0, span));
-        Some(Val { e: bin(kop, at(oa), at(ob), span), ty: Ty::Int })
+        Some(Val { e: bin(comparison(op), at(oa), at(ob), span), ty: Ty::Int })
     }
 
     /// Does `e` denote a pointer into a known array (an array or pointer variable, a field
