@@ -32,6 +32,12 @@ pub struct Args {
     /// every final memory that differs from the canonical schedule's, with its schedule.
     #[arg(long, value_name = "K")]
     delays: Option<usize>,
+    /// Judge races by happens-before instead of SDV: one run of every warp interleaved on a
+    /// sequentially consistent memory, checked with BARRACUDA's rules (PLDI 2017): fences
+    /// and their scopes, releases and acquires through a flag, atomics, barriers per
+    /// memory, and with `--warp-sync=N` lock-step warps and branch-ordering races.
+    #[arg(long, conflicts_with_all = ["delays", "trace"])]
+    hb: bool,
     /// With `--delays`: explore at most this many schedules.
     #[arg(long = "max-schedules", value_name = "N", default_value_t = 10_000)]
     max_schedules: usize,
@@ -74,14 +80,23 @@ pub fn run(a: Args) -> Exit {
         input::report(&src, &[d]);
         return Exit::BadInput;
     }
-    if let (Some(_), Some(span)) = (a.delays, prog.first_snapshot()) {
-        let d = kpl_lang::Diagnostic::error("`--delays` does not model ghost arrays (`snapshot`) yet", span)
+    if let (true, Some(span)) = (a.delays.is_some() || a.hb, prog.first_snapshot()) {
+        let flag = if a.hb { "--hb" } else { "--delays" };
+        let d = kpl_lang::Diagnostic::error(format!("`{flag}` does not model ghost arrays (`snapshot`) yet"), span)
             .with_help("the plain `kpl run` keeps each thread's copy");
         input::report(&src, &[d]);
         return Exit::BadInput;
     }
-    let r = sdv::run(&prog, inputs.clone(), &opts);
+    let r = if a.hb {
+        let o = kpl_semantics::hb_run::Options { max_steps: a.max_steps, warp_sync: opts.warp_sync, benign: opts.benign, inter_group: opts.inter_group };
+        let h = kpl_semantics::hb_run::run(&prog, &inputs, &o);
+        kpl_semantics::RunResult { outcome: h.outcome, memory: h.memory, steps: h.steps, trace: vec![] }
+    } else {
+        sdv::run(&prog, inputs.clone(), &opts)
+    };
     crate::progress::clear();
+    // What a `--hb` verdict rests on, for the report.
+    let mode = if a.hb { " (happens-before, one interleaving)" } else { "" };
     let schedules = a.delays.map(|k| kpl_semantics::schedules::explore(&prog, &inputs, k, a.max_steps, a.max_schedules.max(1)));
     if let Some(out) = &a.output {
         let text = serde_json::to_string_pretty(&render::memory_json(&r.memory)).unwrap_or_default();
@@ -92,7 +107,7 @@ pub fn run(a: Args) -> Exit {
     }
     let n = launch.dims_used();
     if a.json {
-        let mut v = json!({ "file": src.path, "outcome": r.outcome.name(), "steps": r.steps,
+        let mut v = json!({ "file": src.path, "outcome": r.outcome.name(), "steps": r.steps, "mode": if a.hb { "hb" } else { "sdv" },
                             "memory": render::memory_json(&r.memory) });
         match &r.outcome {
             Outcome::Defect(d) => v["defect"] = render::defect_json(&src.text, d),
@@ -127,6 +142,7 @@ pub fn run(a: Args) -> Exit {
             }
         }
         match &r.outcome {
+            Outcome::Ok if a.hb => println!("{}: ok{mode}: no race in {} thread-instructions", src.path, r.steps),
             Outcome::Ok => println!("{}: ok ({} thread-statements)", src.path, r.steps),
             Outcome::Timeout => println!("{}: timeout after {} thread-statements (--max-steps)", src.path, r.steps),
             Outcome::Infeasible { span, thread } => {
@@ -137,8 +153,15 @@ pub fn run(a: Args) -> Exit {
                 println!("{}: infeasible", src.path);
             }
             Outcome::Defect(d) => {
-                input::report(&src, &[render::defect_diagnostic(d, n, &c.layouts)]);
-                println!("{}: {} after {} thread-statements", src.path, d.kind(), r.steps);
+                let mut diag = render::defect_diagnostic(d, n, &c.layouts);
+                if a.hb && d.kind() == "race" {
+                    diag = diag.with_help(
+                        "neither access happens before the other: no barrier, lock-step warp or release/acquire pair (a fence of the right scope on each side) orders them",
+                    );
+                }
+                input::report(&src, &[diag]);
+                let unit = if a.hb { "thread-instructions" } else { "thread-statements" };
+                println!("{}: {} after {} {unit}{mode}", src.path, d.kind(), r.steps);
             }
         }
         if let Some(e) = &schedules {

@@ -319,6 +319,17 @@ impl Em<'_> {
         format!("barrier({} | {});", flag(&f.shared, "CLK_LOCAL_MEM_FENCE"), flag(&f.global, "CLK_GLOBAL_MEM_FENCE"))
     }
 
+    /// A memory fence: CUDA's `__threadfence*` of its scope; OpenCL 1.2's `mem_fence`, which
+    /// has no scope (it orders the work-item's accesses to both memories).
+    fn fence(&self, f: FenceScope) -> &'static str {
+        match (self.t, f) {
+            (Target::Cuda, FenceScope::Group) => "__threadfence_block();",
+            (Target::Cuda, FenceScope::Device) => "__threadfence();",
+            (Target::Cuda, FenceScope::System) => "__threadfence_system();",
+            (Target::OpenCl, _) => "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);",
+        }
+    }
+
     /// An atomic as an expression giving the old value: the device's own atomic where it
     /// has KPL's meaning, else a compare-and-swap loop (`kpl_atomic_cas_loop`).
     /// A warp collective as CUDA's intrinsic (`emit` refuses them for OpenCL). A shuffle's
@@ -464,6 +475,9 @@ impl Em<'_> {
             StmtKind::Barrier(f) => {
                 let b = self.fenced_barrier(f);
                 let _ = writeln!(self.out, "{pad}{b}");
+            }
+            StmtKind::MemFence(f) => {
+                let _ = writeln!(self.out, "{pad}{}", self.fence(*f));
             }
             StmtKind::Break => {
                 let _ = writeln!(self.out, "{pad}break;");

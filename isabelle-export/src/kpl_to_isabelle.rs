@@ -57,6 +57,7 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
             }
             StmtKind::Atomic(_) => Some((s.span, "the Isabelle export does not model atomics yet")),
             StmtKind::Warp(_) => Some((s.span, "the Isabelle export does not model warp collectives yet")),
+            StmtKind::MemFence(_) => Some((s.span, "the Isabelle export does not model memory fences yet")),
             StmtKind::Havoc(_) => Some((s.span, "the Isabelle export does not model `havoc` (arbitrary values) yet")),
             StmtKind::Touch { .. } => Some((s.span, "the Isabelle export does not model unknown accesses (`havoc reads`/`havoc writes`) yet")),
             StmtKind::Snapshot { .. } => Some((s.span, "the Isabelle export does not model ghost arrays (`snapshot`) yet")),
@@ -250,7 +251,7 @@ impl Printer {
             }
             // `unsupported` keeps other fences, atomics and warp collectives out of the export.
             StmtKind::Barrier(_) => "SBarrier".into(),
-            StmtKind::Atomic(_) | StmtKind::Havoc(_) | StmtKind::Warp(_) | StmtKind::Touch { .. } | StmtKind::Snapshot { .. } => "SSkip".into(),
+            StmtKind::Atomic(_) | StmtKind::MemFence(_) | StmtKind::Havoc(_) | StmtKind::Warp(_) | StmtKind::Touch { .. } | StmtKind::Snapshot { .. } => "SSkip".into(),
             StmtKind::Break => "SBreak".into(),
             StmtKind::Continue => "SContinue".into(),
             StmtKind::Return => "SReturn".into(),

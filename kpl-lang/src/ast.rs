@@ -81,6 +81,12 @@ pub enum StmtKind {
     While { cond: Expr, invariants: Vec<Expr>, candidates: Vec<Expr>, body: Block },
     Call(Ident, Vec<Expr>),
     Barrier(Fence),
+    /// `fence group;`, `fence device;`, `fence system;`: a memory fence (CUDA's
+    /// `__threadfence_block()`, `__threadfence()`, `__threadfence_system()`; OpenCL's
+    /// `mem_fence`). No effect in the SDV semantics, where any communication between
+    /// threads not ordered by a barrier is already a race; `kpl run --hb` reads it as
+    /// BARRACUDA does (a store after it releases, a load before it acquires, at its scope).
+    MemFence(FenceScope),
     /// `x := atomic add(A[i], v);` (or `local x := ...`, or no destination).
     Atomic(Atomic),
     /// `x := warp shfl_down(mask, v, d, w);`: a collective of the threads of one warp.
@@ -280,6 +286,36 @@ pub enum WarpOp {
     /// `match_all(mask, v)`: the mask if every lane of it (running it) has the thread's `v`,
     /// else 0 (CUDA's `__match_all_sync`).
     MatchAll,
+}
+
+/// The scope of a memory fence: the threads its releases and acquires synchronise with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FenceScope {
+    /// The thread's group (CUDA's block): `__threadfence_block()`, OpenCL's `mem_fence`.
+    Group,
+    /// The whole launch: `__threadfence()`.
+    Device,
+    /// The device and the host: `__threadfence_system()` (within a kernel, as `Device`).
+    System,
+}
+
+impl FenceScope {
+    pub const ALL: [FenceScope; 3] = [FenceScope::Group, FenceScope::Device, FenceScope::System];
+    /// Its KPL spelling (`fence group;`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FenceScope::Group => "group",
+            FenceScope::Device => "device",
+            FenceScope::System => "system",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<FenceScope> {
+        FenceScope::ALL.into_iter().find(|f| f.name() == s)
+    }
+    /// Does it reach beyond the thread's group?
+    pub fn device_wide(self) -> bool {
+        self != FenceScope::Group
+    }
 }
 
 impl WarpOp {

@@ -404,6 +404,7 @@ impl Checker {
             StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Return
+            | StmtKind::MemFence(_)
             | StmtKind::Error => {}
         }
     }

@@ -250,6 +250,7 @@ impl Printer<'_> {
                 };
                 RcDoc::text(format!("{dest}warp {}(", w.op.name)).append(args_doc(&w.args)).append(exited).append(RcDoc::text(");")).group()
             }
+            StmtKind::MemFence(f) => RcDoc::text(format!("fence {};", f.name())),
             StmtKind::Break => RcDoc::text("break;"),
             StmtKind::Continue => RcDoc::text("continue;"),
             StmtKind::Return => RcDoc::text("return;"),

@@ -156,6 +156,7 @@ impl Uniformity {
             | StmtKind::Return
             | StmtKind::Assert(..)
             | StmtKind::Assume(_)
+            | StmtKind::MemFence(_)
             | StmtKind::Error => {}
         }
     }

@@ -8,25 +8,49 @@
 use crate::inputs::Inputs;
 use crate::ir::{ArrayKind, Ex, Program, St, StKind};
 use crate::report::{ArrayContents, Outcome};
-use kpl_lang::ast::{AtomicOp, Special};
+use kpl_lang::ast::{AtomicOp, FenceScope, Special, WarpOp};
 use kpl_lang::ops;
 use std::collections::BTreeMap;
 
-enum Ins {
+pub(crate) enum Ins {
     Set(u32, Ex),
-    Read(u32, u32, Ex),
-    Write(u32, Ex, Ex),
+    /// A read: slot, array, index, statement.
+    Read(u32, u32, Ex, u32),
+    /// A write: array, index, value, statement.
+    Write(u32, Ex, Ex, u32),
     /// An atomic: op (and whether 64-bit), the slots for the old value (low word, high
     /// word), array, index, operands, statement.
     Atomic((AtomicOp, bool), [Option<u32>; 2], u32, Ex, Vec<Ex>, u32),
     /// Jump to the target when the expression is zero.
     Jz(Ex, usize),
     Jmp(usize),
-    Barrier(u32),
+    /// A barrier: statement, and per thread whether it orders shared and global memory.
+    Barrier(u32, Ex, Ex),
     Assert(Ex, u32),
     Assume(Ex, u32),
     /// `havoc`: the slot, the statement.
     Havoc(u32, u32),
+    /// A memory fence (nothing here; the happens-before run reads it).
+    Fence(FenceScope),
+    /// A warp collective: op, result slot, operands, statement. Run one thread at a time,
+    /// a collective's result is arbitrary (callers refuse programs with collectives:
+    /// `first_warp_collective`); the happens-before run computes it for the warp.
+    Warp(WarpOp, Option<u32>, Vec<Ex>, u32),
+}
+
+impl Ins {
+    /// Does it touch memory or wait for other threads (a read, write, atomic, barrier or
+    /// collective)? Fences and local work do not.
+    pub(crate) fn is_access(&self) -> bool {
+        matches!(self, Ins::Read(..) | Ins::Write(..) | Ins::Atomic(..) | Ins::Barrier(..) | Ins::Warp(..))
+    }
+}
+
+/// A program as jump code, procs inlined (each call site its own copy).
+pub(crate) fn flatten(prog: &Program) -> Vec<Ins> {
+    let mut flat = Flat { code: Vec::new(), loops: Vec::new(), returns: Vec::new() };
+    flat.block(prog, &prog.main);
+    flat.code
 }
 
 struct Flat {
@@ -64,10 +88,10 @@ impl Flat {
                 self.emit(Ins::Havoc(*slot, s.id));
             }
             StKind::Read { slot, array, index, .. } => {
-                self.emit(Ins::Read(*slot, *array, index.clone()));
+                self.emit(Ins::Read(*slot, *array, index.clone(), s.id));
             }
             StKind::Write { array, index, value } => {
-                self.emit(Ins::Write(*array, index.clone(), value.clone()));
+                self.emit(Ins::Write(*array, index.clone(), value.clone(), s.id));
             }
             StKind::Atomic { op, wide, slot, slot_hi, array, index, args } => {
                 self.emit(Ins::Atomic((*op, *wide), [*slot, *slot_hi], *array, index.clone(), args.clone(), s.id));
@@ -75,12 +99,11 @@ impl Flat {
             // Its callers refuse programs with snapshots (`first_snapshot`): ghost arrays need
             // per-thread copies joined at barriers (`ghost.rs`), which only `sdv` keeps.
             StKind::Snapshot { .. } => {}
-            // Its callers refuse programs with warp collectives (`first_warp_collective`):
-            // a collective needs the warp's threads in lock step, and here each runs alone.
-            StKind::Warp { slot, .. } => {
-                if let Some(slot) = slot {
-                    self.emit(Ins::Havoc(*slot, s.id));
-                }
+            StKind::Warp { op, slot, args, .. } => {
+                self.emit(Ins::Warp(*op, *slot, args.clone(), s.id));
+            }
+            StKind::Fence(f) => {
+                self.emit(Ins::Fence(*f));
             }
             StKind::If { cond, then, els, .. } => {
                 let jz = self.emit(Ins::Jz(cond.clone(), 0));
@@ -123,8 +146,8 @@ impl Flat {
                 }
                 self.loops = outer;
             }
-            StKind::Barrier { .. } => {
-                self.emit(Ins::Barrier(s.id));
+            StKind::Barrier { shared, global, .. } => {
+                self.emit(Ins::Barrier(s.id, shared.clone(), global.clone()));
             }
             StKind::Break => {
                 let j = self.emit(Ins::Jmp(0));
@@ -166,14 +189,45 @@ enum Cells {
     Sparse(BTreeMap<u32, u32>),
 }
 
-struct Mem<'a> {
+/// One sequentially consistent memory: every array, shared arrays once per group.
+pub(crate) struct Mem<'a> {
     inputs: &'a Inputs,
-    prog: &'a Program,
+    pub(crate) prog: &'a Program,
     /// Per array, per instance (group for shared arrays).
     cells: Vec<Vec<Cells>>,
 }
 
-impl Mem<'_> {
+impl<'a> Mem<'a> {
+    /// The memory at the start of a run: the inputs' contents.
+    pub(crate) fn new(prog: &'a Program, inputs: &'a Inputs) -> Mem<'a> {
+        let groups = prog.launch.num_groups() as u32;
+        let cells = prog
+            .arrays
+            .iter()
+            .map(|a| {
+                let shared = a.kind == ArrayKind::Shared;
+                (0..if shared { groups } else { 1 })
+                    .map(|g| match a.size {
+                        Some(n) if n <= 1 << 22 => {
+                            Cells::Dense((0..n).map(|i| inputs.element(&a.name, shared.then_some(g), i)).collect())
+                        }
+                        _ => Cells::Sparse(BTreeMap::new()),
+                    })
+                    .collect()
+            })
+            .collect();
+        Mem { inputs, prog, cells }
+    }
+
+    /// The instance of array `a` that group `g` sees (its own for a shared array).
+    pub(crate) fn instance(&self, a: u32, g: u32) -> u32 {
+        if self.prog.arrays[a as usize].kind == ArrayKind::Shared {
+            g
+        } else {
+            0
+        }
+    }
+
     fn cell(&mut self, a: u32, g: u32, i: u32) -> &mut u32 {
         let info = &self.prog.arrays[a as usize];
         let shared = info.kind == ArrayKind::Shared;
@@ -227,39 +281,16 @@ pub fn run(prog: &Program, inputs: &Inputs, max_steps: u64) -> CanonicalResult {
 /// points); gives the scheduling points met.
 pub fn run_scheduled(prog: &Program, inputs: &Inputs, max_steps: u64, sched: Option<&Schedule>) -> (CanonicalResult, Points) {
     let mut points = Points::default();
-    let mut flat = Flat { code: Vec::new(), loops: Vec::new(), returns: Vec::new() };
-    flat.block(prog, &prog.main);
-    let code = flat.code;
+    let code = flatten(prog);
     let l = prog.launch;
     let groups = l.num_groups() as u32;
     let tpg = l.threads_per_group() as u32;
-    let mut mem = Mem {
-        inputs,
-        prog,
-        cells: prog
-            .arrays
-            .iter()
-            .map(|a| {
-                let shared = a.kind == ArrayKind::Shared;
-                (0..if shared { groups } else { 1 })
-                    .map(|g| match a.size {
-                        Some(n) if n <= 1 << 22 => {
-                            Cells::Dense((0..n).map(|i| inputs.element(&a.name, shared.then_some(g), i)).collect())
-                        }
-                        _ => Cells::Sparse(BTreeMap::new()),
-                    })
-                    .collect()
-            })
-            .collect(),
-    };
+    let mut mem = Mem::new(prog, inputs);
     let params: Vec<u32> = prog.params.iter().map(|p| inputs.param(p)).collect();
     let mut steps = 0u64;
     let outcome = (|| {
-        for (e, span) in &prog.requires {
-            let th = Thread { locals: vec![], lid: [0; 3], gid: [0; 3], l: &l, params: &params, havocs: 0 };
-            if th.eval(e) == 0 {
-                return Outcome::Infeasible { span: *span, thread: None };
-            }
+        if let Some(o) = requires_fail(prog, &params) {
+            return o;
         }
         for g in 0..groups {
             let gid = split(g, l.groups);
@@ -307,7 +338,7 @@ pub fn run_scheduled(prog: &Program, inputs: &Inputs, max_steps: u64, sched: Opt
                 if at.iter().any(|s| *s != at[0]) {
                     let at_barrier = at.iter().find_map(|s| *s).unwrap_or(0);
                     let span = match &code[at_barrier] {
-                        Ins::Barrier(id) => prog.stmts[*id as usize].span,
+                        Ins::Barrier(id, ..) => prog.stmts[*id as usize].span,
                         _ => kpl_lang::Span::DUMMY,
                     };
                     let t = |li: usize| crate::report::ThreadId { group: gid, local: split(li as u32, l.threads) };
@@ -322,10 +353,16 @@ pub fn run_scheduled(prog: &Program, inputs: &Inputs, max_steps: u64, sched: Opt
         }
         Outcome::Ok
     })();
-    let memory = prog
+    (CanonicalResult { outcome, memory: mem.contents() }, points)
+}
+
+impl Mem<'_> {
+    /// The final contents, array by array.
+    pub(crate) fn contents(self) -> Vec<(String, ArrayContents)> {
+        self.prog
         .arrays
         .iter()
-        .zip(mem.cells)
+        .zip(self.cells)
         .map(|(a, cells)| {
             let c = if a.kind == ArrayKind::Shared {
                 if cells.iter().all(|c| matches!(c, Cells::Dense(_))) {
@@ -342,8 +379,8 @@ pub fn run_scheduled(prog: &Program, inputs: &Inputs, max_steps: u64, sched: Opt
             };
             (a.name.clone(), c)
         })
-        .collect();
-    (CanonicalResult { outcome, memory }, points)
+        .collect()
+    }
 }
 
 fn to_map(c: Cells) -> BTreeMap<u32, u32> {
@@ -353,24 +390,53 @@ fn to_map(c: Cells) -> BTreeMap<u32, u32> {
     }
 }
 
-fn split(mut v: u32, d: [u32; 3]) -> [u32; 3] {
+/// `Infeasible` at the first `requires` the parameters violate.
+pub(crate) fn requires_fail(prog: &Program, params: &[u32]) -> Option<Outcome> {
+    let th = Thread { locals: vec![], lid: [0; 3], gid: [0; 3], l: &prog.launch, params, havocs: 0 };
+    prog.requires.iter().find(|(e, _)| th.eval(e) == 0).map(|(_, span)| Outcome::Infeasible { span: *span, thread: None })
+}
+
+pub(crate) fn split(mut v: u32, d: [u32; 3]) -> [u32; 3] {
     let x = v % d[0];
     v /= d[0];
     [x, v % d[1], v / d[1]]
 }
 
-struct Thread<'a> {
-    locals: Vec<u32>,
-    lid: [u32; 3],
-    gid: [u32; 3],
-    l: &'a kpl_lang::Launch,
-    params: &'a [u32],
+pub(crate) struct Thread<'a> {
+    pub(crate) locals: Vec<u32>,
+    pub(crate) lid: [u32; 3],
+    pub(crate) gid: [u32; 3],
+    pub(crate) l: &'a kpl_lang::Launch,
+    pub(crate) params: &'a [u32],
     /// How many `havoc`s the thread has performed.
-    havocs: u32,
+    pub(crate) havocs: u32,
+}
+
+/// One element of memory: an array, its instance (the group, for a shared array), an index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell {
+    pub array: u32,
+    pub inst: u32,
+    pub index: u32,
+}
+
+/// What one instruction did to memory (`Thread::exec`), for the happens-before run.
+pub(crate) enum Effect {
+    /// Nothing another thread can see (locals, jumps, assertions).
+    Local,
+    /// A read or write of one element: the value read or written, the statement.
+    Read(Cell, u32, u32),
+    Write(Cell, u32, u32),
+    /// An atomic on `n` elements from the cell (2 for a 64-bit one), the statement.
+    Atomic(Cell, u32, u32),
+    Fence(FenceScope),
+    /// Stopped before a barrier or a warp collective (not performed: the caller does).
+    Barrier,
+    Warp,
 }
 
 impl Thread<'_> {
-    fn eval(&self, e: &Ex) -> u32 {
+    pub(crate) fn eval(&self, e: &Ex) -> u32 {
         match e {
             Ex::Const(c) => *c,
             Ex::Slot(s) => self.locals[*s as usize],
@@ -398,7 +464,7 @@ impl Thread<'_> {
         }
     }
 
-    fn thread_id(&self) -> crate::report::ThreadId {
+    pub(crate) fn thread_id(&self) -> crate::report::ThreadId {
         crate::report::ThreadId { group: self.gid, local: self.lid }
     }
 
@@ -408,18 +474,6 @@ impl Thread<'_> {
     #[allow(clippy::too_many_arguments)]
     fn run(&mut self, code: &[Ins], pc: &mut usize, mem: &mut Mem, g: u32, steps: &mut u64, max: u64, pause: bool, resume: bool) -> Result<Stop, Outcome> {
         let mut resume = resume;
-        use crate::report::{Access, Defect, Op};
-        let oob = |mem: &Mem, a: u32, i: u32, op, me: &Thread| -> Result<(), Outcome> {
-            match mem.prog.arrays[a as usize].size {
-                Some(n) if i >= n => Err(Outcome::Defect(Defect::OutOfBounds {
-                    array: mem.prog.arrays[a as usize].name.clone(),
-                    index: i,
-                    size: n,
-                    access: Access { thread: me.thread_id(), op, span: kpl_lang::Span::DUMMY, value: 0 },
-                })),
-                _ => Ok(()),
-            }
-        };
         while *pc < code.len() {
             if pause && !resume && matches!(code[*pc], Ins::Atomic(..)) {
                 return Ok(Stop::Atomic);
@@ -429,82 +483,120 @@ impl Thread<'_> {
             if *steps > max {
                 return Err(Outcome::Timeout);
             }
-            match &code[*pc] {
-                Ins::Set(s, e) => self.locals[*s as usize] = self.eval(e),
-                Ins::Havoc(s, id) => {
-                    self.locals[*s as usize] = mem.inputs.havoc_value(*id, &self.thread_id(), self.havocs);
-                    self.havocs += 1;
-                }
-                Ins::Read(s, a, i) => {
-                    let i = self.eval(i);
-                    oob(mem, *a, i, Op::Read, self)?;
-                    self.locals[*s as usize] = *mem.cell(*a, g, i);
-                }
-                Ins::Write(a, i, v) => {
-                    let (i, v) = (self.eval(i), self.eval(v));
-                    oob(mem, *a, i, Op::Write, self)?;
-                    *mem.cell(*a, g, i) = v;
-                }
-                Ins::Atomic((op, false), [s, _], a, i, args, _) => {
-                    let i = self.eval(i);
-                    let operands: Vec<u32> = args.iter().map(|e| self.eval(e)).collect();
-                    oob(mem, *a, i, Op::Atomic, self)?;
-                    let cell = mem.cell(*a, g, i);
-                    let old = *cell;
-                    *cell = kpl_lang::ops::atomic(*op, old, &operands);
-                    if let Some(s) = s {
-                        self.locals[*s as usize] = old;
+            match self.exec(code, pc, mem, g)? {
+                Effect::Barrier => return Ok(Stop::Barrier(*pc)),
+                // One thread alone: the collective's result is arbitrary (see `Ins::Warp`).
+                Effect::Warp => {
+                    if let Ins::Warp(_, Some(s), _, id) = &code[*pc] {
+                        self.locals[*s as usize] = mem.inputs.havoc_value(*id, &self.thread_id(), self.havocs);
+                        self.havocs += 1;
                     }
+                    *pc += 1;
                 }
-                Ins::Atomic((op, true), [s, s_hi], a, i, args, _) => {
-                    let i = self.eval(i);
-                    let w: Vec<u32> = args.iter().map(|e| self.eval(e)).collect();
-                    let operands: Vec<u64> = w.chunks(2).map(|p| (p[1] as u64) << 32 | p[0] as u64).collect();
-                    oob(mem, *a, i, Op::Atomic, self)?;
-                    oob(mem, *a, i.wrapping_add(1), Op::Atomic, self)?;
-                    let old = (*mem.cell(*a, g, i.wrapping_add(1)) as u64) << 32 | *mem.cell(*a, g, i) as u64;
-                    let new = kpl_lang::ops::atomic64(*op, old, &operands);
-                    *mem.cell(*a, g, i) = new as u32;
-                    *mem.cell(*a, g, i.wrapping_add(1)) = (new >> 32) as u32;
-                    for (s, v) in [(s, old as u32), (s_hi, (old >> 32) as u32)] {
-                        if let Some(s) = s {
-                            self.locals[*s as usize] = v;
-                        }
-                    }
-                }
-                Ins::Jz(c, t) => {
-                    if self.eval(c) == 0 {
-                        *pc = *t;
-                        continue;
-                    }
-                }
-                Ins::Jmp(t) => {
-                    *pc = *t;
-                    continue;
-                }
-                Ins::Barrier(_) => return Ok(Stop::Barrier(*pc)),
-                // A two-thread assertion speaks of pairs: the SDV run checks it; here, where
-                // threads run one at a time, it is not checked.
-                // An invariant that reads arrays reads the thread's view, which this
-                // schedule's single memory does not keep (the SDV executor checks it).
-                Ins::Assert(e, _) if e.two_thread() || e.verifier_only() || e.reads() => {}
-                Ins::Assert(e, id) => {
-                    if self.eval(e) == 0 {
-                        let span = mem.prog.stmts[*id as usize].span;
-                        return Err(Outcome::Defect(Defect::Assertion { span, thread: self.thread_id(), invariant_of: None }));
-                    }
-                }
-                // Likewise a two-thread assumption is not (this runs more executions).
-                Ins::Assume(e, _) if e.two_thread() || e.verifier_only() => {}
-                Ins::Assume(e, id) => {
-                    if self.eval(e) == 0 {
-                        let span = mem.prog.stmts[*id as usize].span;
-                        return Err(Outcome::Infeasible { span, thread: Some(self.thread_id()) });
-                    }
-                }
+                _ => {}
             }
-            *pc += 1;
         }
         Ok(Stop::Halt)
+    }
+
+    /// Perform the instruction at `pc` (`pc < code.len()`) and move `pc` past it, except
+    /// for a barrier or a warp collective, which stay for the caller.
+    pub(crate) fn exec(&mut self, code: &[Ins], pc: &mut usize, mem: &mut Mem, g: u32) -> Result<Effect, Outcome> {
+        use crate::report::{Access, Defect, Op};
+        let oob = |mem: &Mem, a: u32, i: u32, op, me: &Thread, id: u32| -> Result<(), Outcome> {
+            match mem.prog.arrays[a as usize].size {
+                Some(n) if i >= n => Err(Outcome::Defect(Defect::OutOfBounds {
+                    array: mem.prog.arrays[a as usize].name.clone(),
+                    index: i,
+                    size: n,
+                    access: Access { thread: me.thread_id(), op, span: mem.prog.stmts[id as usize].span, value: 0 },
+                })),
+                _ => Ok(()),
+            }
+        };
+        let mut effect = Effect::Local;
+        match &code[*pc] {
+            Ins::Set(s, e) => self.locals[*s as usize] = self.eval(e),
+            Ins::Havoc(s, id) => {
+                self.locals[*s as usize] = mem.inputs.havoc_value(*id, &self.thread_id(), self.havocs);
+                self.havocs += 1;
+            }
+            Ins::Read(s, a, i, id) => {
+                let i = self.eval(i);
+                oob(mem, *a, i, Op::Read, self, *id)?;
+                let v = *mem.cell(*a, g, i);
+                self.locals[*s as usize] = v;
+                effect = Effect::Read(Cell { array: *a, inst: mem.instance(*a, g), index: i }, v, *id);
+            }
+            Ins::Write(a, i, v, id) => {
+                let (i, v) = (self.eval(i), self.eval(v));
+                oob(mem, *a, i, Op::Write, self, *id)?;
+                *mem.cell(*a, g, i) = v;
+                effect = Effect::Write(Cell { array: *a, inst: mem.instance(*a, g), index: i }, v, *id);
+            }
+            Ins::Atomic((op, false), [s, _], a, i, args, id) => {
+                let i = self.eval(i);
+                let operands: Vec<u32> = args.iter().map(|e| self.eval(e)).collect();
+                oob(mem, *a, i, Op::Atomic, self, *id)?;
+                let cell = mem.cell(*a, g, i);
+                let old = *cell;
+                *cell = kpl_lang::ops::atomic(*op, old, &operands);
+                if let Some(s) = s {
+                    self.locals[*s as usize] = old;
+                }
+                effect = Effect::Atomic(Cell { array: *a, inst: mem.instance(*a, g), index: i }, 1, *id);
+            }
+            Ins::Atomic((op, true), [s, s_hi], a, i, args, id) => {
+                let i = self.eval(i);
+                let w: Vec<u32> = args.iter().map(|e| self.eval(e)).collect();
+                let operands: Vec<u64> = w.chunks(2).map(|p| (p[1] as u64) << 32 | p[0] as u64).collect();
+                oob(mem, *a, i, Op::Atomic, self, *id)?;
+                oob(mem, *a, i.wrapping_add(1), Op::Atomic, self, *id)?;
+                let old = (*mem.cell(*a, g, i.wrapping_add(1)) as u64) << 32 | *mem.cell(*a, g, i) as u64;
+                let new = kpl_lang::ops::atomic64(*op, old, &operands);
+                *mem.cell(*a, g, i) = new as u32;
+                *mem.cell(*a, g, i.wrapping_add(1)) = (new >> 32) as u32;
+                for (s, v) in [(s, old as u32), (s_hi, (old >> 32) as u32)] {
+                    if let Some(s) = s {
+                        self.locals[*s as usize] = v;
+                    }
+                }
+                effect = Effect::Atomic(Cell { array: *a, inst: mem.instance(*a, g), index: i }, 2, *id);
+            }
+            Ins::Jz(c, t) => {
+                if self.eval(c) == 0 {
+                    *pc = *t;
+                    return Ok(Effect::Local);
+                }
+            }
+            Ins::Jmp(t) => {
+                *pc = *t;
+                return Ok(Effect::Local);
+            }
+            Ins::Barrier(..) => return Ok(Effect::Barrier),
+            Ins::Warp(..) => return Ok(Effect::Warp),
+            Ins::Fence(f) => effect = Effect::Fence(*f),
+            // A two-thread assertion speaks of pairs: the SDV run checks it; here, where
+            // threads run one at a time, it is not checked.
+            // An invariant that reads arrays reads the thread's view, which this
+            // schedule's single memory does not keep (the SDV executor checks it).
+            Ins::Assert(e, _) if e.two_thread() || e.verifier_only() || e.reads() => {}
+            Ins::Assert(e, id) => {
+                if self.eval(e) == 0 {
+                    let span = mem.prog.stmts[*id as usize].span;
+                    return Err(Outcome::Defect(Defect::Assertion { span, thread: self.thread_id(), invariant_of: None }));
+                }
+            }
+            // Likewise a two-thread assumption is not (this runs more executions).
+            Ins::Assume(e, _) if e.two_thread() || e.verifier_only() => {}
+            Ins::Assume(e, id) => {
+                if self.eval(e) == 0 {
+                    let span = mem.prog.stmts[*id as usize].span;
+                    return Err(Outcome::Infeasible { span, thread: Some(self.thread_id()) });
+                }
+            }
+        }
+        *pc += 1;
+        Ok(effect)
     }
 }

@@ -97,6 +97,8 @@ pub enum StKind {
     Havoc { slot: u32 },
     /// `snapshot G := A;` (`dest` G, `src` A).
     Snapshot { dest: u32, src: u32 },
+    /// `fence SCOPE;`: nothing under SDV; the happens-before run (`hb`) reads it.
+    Fence(kpl_lang::ast::FenceScope),
 }
 
 impl St {
@@ -326,6 +328,7 @@ impl Compiler {
                 }
             }
             StmtKind::Havoc(x) => StKind::Havoc { slot: self.slot(&x.name) },
+            StmtKind::MemFence(f) => StKind::Fence(*f),
             // Unknown accesses (a specification's): doing nothing is one thing they allow.
             StmtKind::Touch { .. } => StKind::Assume(Ex::Const(1)),
             StmtKind::Snapshot { dest, src } => {

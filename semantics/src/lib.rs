@@ -6,11 +6,14 @@
 //! first error (race, barrier divergence, assertion, out-of-bounds) with both threads, both
 //! accesses and a step trace. `sdv` follows the paper's rules (section 3, Figures 4-6);
 //! `canonical` is a second, independent executor (GKLEE's canonical schedule) that
-//! differential tests compare against.
+//! differential tests compare against; `hb_run` a third, an interleaving of all warps on one
+//! memory, whose races `hb` judges by BARRACUDA's happens-before rules (fences, scopes).
 //! Must not depend on: the verifier crates (`reduction`, `certify`).
 
 pub mod canonical;
 pub mod ghost;
+pub mod hb;
+pub mod hb_run;
 pub mod inputs;
 pub mod ir;
 pub mod memory;

@@ -197,6 +197,9 @@ impl<'p, 'o> Machine<'p, 'o> {
                 let vals = self.eval(value, act);
                 self.scatter(*slot, act, vals);
             }
+            // A fence orders nothing here: SDV already calls every unordered communication
+            // a race (`hb.rs` gives fences their meaning).
+            StKind::Fence(_) => self.step(s.id, n)?,
             StKind::Snapshot { dest, src } => {
                 self.step(s.id, n)?;
                 for &t in act.iter() {

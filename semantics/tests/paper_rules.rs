@@ -412,6 +412,8 @@ impl<'p> Kernel<'p> {
                     return Err(End::Infeasible);
                 }
             }
+            // The paper has no fences; they are no-ops under SDV.
+            StKind::Fence(_) => {}
         }
         Ok(())
     }

@@ -1074,15 +1074,52 @@ impl<'u> Lower<'u> {
                 self.user_barrier(fence, span);
                 zero
             }
-            // Fences do not change the SDV semantics (recorded for later fence analysis).
             "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" if cuda => {
                 if !arity(self, 1) {
                     return zero;
                 }
                 self.sync_reduce(n, &args[0], span)
             }
-            "__threadfence" | "__threadfence_block" | "__threadfence_system" if cuda => zero,
-            "mem_fence" | "read_mem_fence" | "write_mem_fence" if !cuda => zero,
+            // Fences do not change the SDV semantics; `kpl run --hb` reads them (CUDA.md).
+            "__threadfence" | "__threadfence_block" | "__threadfence_system" if cuda => {
+                if arity(self, 0) {
+                    let scope = match n {
+                        "__threadfence_block" => k::FenceScope::Group,
+                        "__threadfence" => k::FenceScope::Device,
+                        _ => k::FenceScope::System,
+                    };
+                    self.emit(k::StmtKind::MemFence(scope), span);
+                }
+                zero
+            }
+            // OpenCL 1.2's fences order a work-item's accesses as its work-group sees them
+            // (the flags only narrow which memories): group scope.
+            "mem_fence" | "read_mem_fence" | "write_mem_fence" if !cuda => {
+                if arity(self, 1) {
+                    self.expr_stmt(&args[0]);
+                    self.emit(k::StmtKind::MemFence(k::FenceScope::Group), span);
+                }
+                zero
+            }
+            // OpenCL 2.0's `atomic_work_item_fence(flags, order, scope)`: the scope says how far.
+            "atomic_work_item_fence" if !cuda => {
+                if arity(self, 3) {
+                    for a in &args[..2] {
+                        self.expr_stmt(a);
+                    }
+                    let scope = match self.const_eval(&args[2]) {
+                        Some(0 | 1 | 4) => k::FenceScope::Group,
+                        Some(2) => k::FenceScope::Device,
+                        Some(_) => k::FenceScope::System,
+                        None => {
+                            self.err("the scope of `atomic_work_item_fence` must be a constant (memory_scope_...)", span);
+                            return zero;
+                        }
+                    };
+                    self.emit(k::StmtKind::MemFence(scope), span);
+                }
+                zero
+            }
             "write_imagef" | "write_imagei" | "write_imageui" if !cuda => {
                 self.write_image(n, args, span);
                 zero

@@ -158,7 +158,13 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
             ("CLK_ADDRESS_MIRRORED_REPEAT", "8"),
             ("CLK_FILTER_NEAREST", "0x10"),
             ("CLK_FILTER_LINEAR", "0x20"),
-            // OpenCL 2.0 memory scopes (clang's values), for work_group_barrier.
+            // OpenCL 2.0 memory orders and scopes (clang's values), for work_group_barrier
+            // and atomic_work_item_fence.
+            ("memory_order_relaxed", "0"),
+            ("memory_order_acquire", "2"),
+            ("memory_order_release", "3"),
+            ("memory_order_acq_rel", "4"),
+            ("memory_order_seq_cst", "5"),
             ("memory_scope_work_item", "0"),
             ("memory_scope_work_group", "1"),
             ("memory_scope_device", "2"),

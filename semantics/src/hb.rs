@@ -1,0 +1,438 @@
+//! Happens-before race detection with vector clocks (BARRACUDA, Eizenberg et al., PLDI
+//! 2017, Figures 2 and 3): the rules that `hb_run` applies to each event of an
+//! interleaved, sequentially consistent run.
+//!
+//! Synchronisation order comes from program order, barriers (per memory, as the barrier's
+//! fence says), lock-step warps (`join`: BARRACUDA's `endi`), `__syncwarp`, and releases
+//! and acquires through a location: a store right after a fence releases at the fence's
+//! scope; a load (or atomic) right before one acquires; an atomic between two does both
+//! (BARRACUDA infers these from PTX; kpl from its own statements, per thread, in the order
+//! the thread ran them). A group-scope release and acquire synchronise only within a group;
+//! a device-scope one on either side synchronises across groups. Atomics never race with
+//! each other and order nothing by themselves. Two accesses race when they touch one
+//! element, one writes, not both are atomics, and neither happens before the other.
+//!
+//! Departures from the paper, each on the side of reporting more: the load of an acquire is
+//! also checked as a read; all the concurrent atomic writes to an element are kept, not just
+//! the last (a plain access must follow every one of them). Releasing stores are not checked
+//! as writes, as in the paper (a flag written under a fence is a synchronisation location).
+
+use crate::canonical::Cell;
+use crate::report::{Op, RaceKind};
+use kpl_lang::ast::FenceScope;
+use std::collections::{BTreeMap, HashMap};
+
+/// A vector clock: (thread, time) pairs sorted by thread; absent threads are at 0.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Vc(Vec<(u32, u32)>);
+
+impl Vc {
+    pub fn get(&self, t: u32) -> u32 {
+        self.0.binary_search_by_key(&t, |e| e.0).map(|k| self.0[k].1).unwrap_or(0)
+    }
+    fn inc(&mut self, t: u32) {
+        match self.0.binary_search_by_key(&t, |e| e.0) {
+            Ok(k) => self.0[k].1 += 1,
+            Err(k) => self.0.insert(k, (t, 1)),
+        }
+    }
+    /// `self := self ⊔ o`.
+    fn join(&mut self, o: &Vc) {
+        if o.0.is_empty() {
+            return;
+        }
+        let mut out = Vec::with_capacity(self.0.len().max(o.0.len()));
+        let (mut i, mut j) = (0, 0);
+        while i < self.0.len() || j < o.0.len() {
+            match (self.0.get(i), o.0.get(j)) {
+                (Some(a), Some(b)) if a.0 == b.0 => {
+                    out.push((a.0, a.1.max(b.1)));
+                    i += 1;
+                    j += 1;
+                }
+                (Some(a), Some(b)) if a.0 < b.0 => {
+                    out.push(*a);
+                    i += 1;
+                }
+                (Some(a), None) => {
+                    out.push(*a);
+                    i += 1;
+                }
+                (_, Some(b)) => {
+                    out.push(*b);
+                    j += 1;
+                }
+                (None, None) => break,
+            }
+        }
+        self.0 = out;
+    }
+}
+
+/// The two memories, each with its own clocks (a barrier may order one and not the other).
+const SHARED: usize = 0;
+const GLOBAL: usize = 1;
+
+/// One access kept for later checks: its thread, its time, what it was.
+#[derive(Clone, Copy, Debug)]
+pub struct Stamp {
+    pub thread: u32,
+    pub time: u32,
+    pub op: Op,
+    pub stmt: u32,
+    pub value: u32,
+}
+
+/// What is known of an element: its last plain write or the concurrent atomics since, and
+/// the reads since (one per thread, the latest).
+#[derive(Default)]
+struct Meta {
+    writes: Vec<Stamp>,
+    reads: Vec<Stamp>,
+}
+
+/// A synchronisation location's clocks (BARRACUDA's `S_x`): per group the clocks of its
+/// last release, `all` for the groups a device-scope release reached since.
+#[derive(Clone, Default)]
+struct Sync {
+    all: Option<[Vc; 2]>,
+    group: BTreeMap<u32, [Vc; 2]>,
+}
+
+/// A load or atomic whose thread has not run anything since: a fence next makes it an
+/// acquire (of the location's clocks as they were at the load).
+struct Pending {
+    at: Option<Sync>,
+    /// The element, when the access itself released (an atomic after a fence): a fence next
+    /// makes it an acquire-release, released again with what it acquired.
+    released: Option<(Cell, FenceScope)>,
+}
+
+/// A race: the earlier access, the later one, and which kind.
+#[derive(Debug)]
+pub struct Conflict {
+    pub kind: RaceKind,
+    pub cell: Cell,
+    pub earlier: Stamp,
+    pub later: Stamp,
+}
+
+pub struct Detector {
+    /// Per thread, per memory.
+    clocks: Vec<[Vc; 2]>,
+    tpg: u32,
+    groups: u32,
+    meta: HashMap<Cell, Meta>,
+    sync: HashMap<Cell, Sync>,
+    fenced: Vec<Option<FenceScope>>,
+    pending: Vec<Option<Pending>>,
+    /// Tolerate write-write races of equal values.
+    benign: bool,
+    /// Check races between threads of different groups.
+    inter_group: bool,
+}
+
+impl Detector {
+    /// `threads` threads in groups of `tpg`; each starts at time 1 of its own.
+    pub fn new(threads: u32, tpg: u32, benign: bool, inter_group: bool) -> Detector {
+        let clocks = (0..threads)
+            .map(|t| {
+                let mut v = Vc::default();
+                v.inc(t);
+                [v.clone(), v]
+            })
+            .collect();
+        Detector {
+            clocks,
+            tpg: tpg.max(1),
+            groups: threads / tpg.max(1),
+            meta: HashMap::new(),
+            sync: HashMap::new(),
+            fenced: vec![None; threads as usize],
+            pending: (0..threads).map(|_| None).collect(),
+            benign,
+            inter_group,
+        }
+    }
+
+    fn space(shared: bool) -> usize {
+        if shared {
+            SHARED
+        } else {
+            GLOBAL
+        }
+    }
+
+    fn now(&self, t: u32) -> u32 {
+        self.clocks[t as usize][GLOBAL].get(t)
+    }
+
+    /// Does `s` happen before what thread `t` does now (in memory `m`)?
+    fn before(&self, s: &Stamp, t: u32, m: usize) -> bool {
+        s.thread == t || s.time <= self.clocks[t as usize][m].get(s.thread)
+    }
+
+    /// Does this pair count (`--only-intra-group` drops pairs of different groups)?
+    fn counted(&self, a: u32, b: u32) -> bool {
+        self.inter_group || a / self.tpg == b / self.tpg
+    }
+
+    fn stamp(&self, t: u32, op: Op, stmt: u32, value: u32) -> Stamp {
+        Stamp { thread: t, time: self.now(t), op, stmt, value }
+    }
+
+    /// The first of `olds` that does not happen before thread `t` now.
+    fn unordered<'a>(&self, olds: &'a [Stamp], t: u32, m: usize, skip: &dyn Fn(&Stamp) -> bool) -> Option<&'a Stamp> {
+        olds.iter().find(|s| !skip(s) && !self.before(s, t, m) && self.counted(s.thread, t))
+    }
+
+    /// Thread `t` ran something other than a fence: what it ran last is no longer followed
+    /// by one.
+    fn moved_on(&mut self, t: u32) -> Option<FenceScope> {
+        self.pending[t as usize] = None;
+        self.fenced[t as usize].take()
+    }
+
+    /// Has thread `t` loaded (or run an atomic) and run no access or fence since?
+    pub fn pending(&self, t: u32) -> bool {
+        self.pending[t as usize].is_some()
+    }
+
+    /// `rd(t, x)`.
+    pub fn read(&mut self, t: u32, cell: Cell, shared: bool, stmt: u32, value: u32) -> Result<(), Conflict> {
+        self.moved_on(t);
+        let m = Self::space(shared);
+        let me = self.stamp(t, Op::Read, stmt, value);
+        self.meta.entry(cell).or_default();
+        let meta = &self.meta[&cell];
+        if let Some(w) = self.unordered(&meta.writes, t, m, &|_| false) {
+            return Err(Conflict { kind: RaceKind::ReadWrite, cell, earlier: *w, later: me });
+        }
+        let at = self.sync.get(&cell).cloned();
+        self.pending[t as usize] = Some(Pending { at, released: None });
+        let reads = &mut self.meta.get_mut(&cell).expect("entry made above").reads;
+        match reads.binary_search_by_key(&t, |s| s.thread) {
+            Ok(k) => reads[k] = me,
+            Err(k) => reads.insert(k, me),
+        }
+        Ok(())
+    }
+
+    /// `wr(t, x)`, or a release when the thread's last step was a fence.
+    pub fn write(&mut self, t: u32, cell: Cell, shared: bool, stmt: u32, value: u32) -> Result<(), Conflict> {
+        if let Some(scope) = self.moved_on(t) {
+            self.release(t, cell, scope);
+            return Ok(());
+        }
+        let m = Self::space(shared);
+        let me = self.stamp(t, Op::Write, stmt, value);
+        self.meta.entry(cell).or_default();
+        let meta = &self.meta[&cell];
+        let benign = self.benign;
+        let same = |w: &Stamp| benign && w.op == Op::Write && w.value == value;
+        if let Some(w) = self.unordered(&meta.writes, t, m, &same) {
+            let kind = if w.op == Op::Atomic { RaceKind::ReadWrite } else { RaceKind::WriteWrite };
+            return Err(Conflict { kind, cell, earlier: *w, later: me });
+        }
+        if let Some(r) = self.unordered(&meta.reads, t, m, &|_| false) {
+            return Err(Conflict { kind: RaceKind::ReadWrite, cell, earlier: *r, later: me });
+        }
+        // The tolerated writes stay: a later write of another value races with them too.
+        let mut keep: Vec<Stamp> = meta.writes.iter().filter(|w| !self.before(w, t, m)).copied().collect();
+        keep.push(me);
+        let meta = self.meta.get_mut(&cell).expect("entry made above");
+        meta.reads.clear();
+        meta.writes = keep;
+        Ok(())
+    }
+
+    /// `atm(t, x)`; after a fence, a release instead (and an acquire too if a fence follows).
+    pub fn atomic(&mut self, t: u32, cell: Cell, shared: bool, stmt: u32) -> Result<(), Conflict> {
+        let at = self.sync.get(&cell).cloned();
+        if let Some(scope) = self.moved_on(t) {
+            self.release(t, cell, scope);
+            self.pending[t as usize] = Some(Pending { at, released: Some((cell, scope)) });
+            return Ok(());
+        }
+        let m = Self::space(shared);
+        let me = self.stamp(t, Op::Atomic, stmt, 0);
+        self.meta.entry(cell).or_default();
+        let meta = &self.meta[&cell];
+        if let Some(w) = self.unordered(&meta.writes, t, m, &|w| w.op == Op::Atomic) {
+            return Err(Conflict { kind: RaceKind::ReadWrite, cell, earlier: *w, later: me });
+        }
+        if let Some(r) = self.unordered(&meta.reads, t, m, &|_| false) {
+            return Err(Conflict { kind: RaceKind::ReadWrite, cell, earlier: *r, later: me });
+        }
+        let keep: Vec<Stamp> = meta.writes.iter().filter(|w| w.op == Op::Atomic && !self.before(w, t, m)).copied().collect();
+        let meta = self.meta.get_mut(&cell).expect("entry made above");
+        meta.reads.clear();
+        meta.writes = keep;
+        meta.writes.push(me);
+        self.pending[t as usize] = Some(Pending { at, released: None });
+        Ok(())
+    }
+
+    /// A fence: the load or atomic just before it (if any) acquires at its scope; a store or
+    /// atomic just after it will release.
+    pub fn fence(&mut self, t: u32, scope: FenceScope) {
+        if let Some(p) = self.pending[t as usize].take() {
+            if let Some(s) = &p.at {
+                let g = t / self.tpg;
+                let from: Vec<&[Vc; 2]> = if scope.device_wide() {
+                    let reached = s.all.iter().filter(|_| (s.group.len() as u32) < self.groups);
+                    reached.chain(s.group.values()).collect()
+                } else {
+                    s.group.get(&g).or(s.all.as_ref()).into_iter().collect()
+                };
+                for c in from {
+                    for m in [SHARED, GLOBAL] {
+                        self.clocks[t as usize][m].join(&c[m]);
+                    }
+                }
+            }
+            if let Some((cell, rel)) = p.released {
+                self.release(t, cell, rel.max(scope));
+            }
+        }
+        let f = &mut self.fenced[t as usize];
+        *f = Some(f.map_or(scope, |g| g.max(scope)));
+    }
+
+    /// `relBlk`/`relGlb`: the location takes the thread's clocks, for its group or for all.
+    fn release(&mut self, t: u32, cell: Cell, scope: FenceScope) {
+        let c = self.clocks[t as usize].clone();
+        let s = self.sync.entry(cell).or_default();
+        if scope.device_wide() {
+            s.group.clear();
+            s.all = Some(c);
+        } else {
+            s.group.insert(t / self.tpg, c);
+        }
+        self.tick(t);
+    }
+
+    fn tick(&mut self, t: u32) {
+        for m in [SHARED, GLOBAL] {
+            self.clocks[t as usize][m].inc(t);
+        }
+    }
+
+    /// A barrier of the threads `ts` (a whole group): in each memory, everyone's accesses
+    /// before it by a thread whose fence covers that memory happen before everyone's after.
+    pub fn barrier(&mut self, ts: &[u32], orders: &dyn Fn(u32, bool) -> bool) {
+        for m in [SHARED, GLOBAL] {
+            let mut all = Vc::default();
+            for &t in ts.iter().filter(|&&t| orders(t, m == SHARED)) {
+                all.join(&self.clocks[t as usize][m]);
+            }
+            for &t in ts {
+                self.clocks[t as usize][m].join(&all);
+            }
+        }
+        for &t in ts {
+            self.moved_on(t);
+            self.tick(t);
+        }
+    }
+
+    /// The threads `ts` join and fork again (BARRACUDA's `endi` for a lock-step warp's
+    /// instruction; `__syncwarp`): what each did before happens before what all do after.
+    /// `sync`: it is a statement of theirs (`__syncwarp`), not just the end of one.
+    pub fn join(&mut self, ts: &[u32], sync: bool) {
+        if ts.len() > 1 {
+            for m in [SHARED, GLOBAL] {
+                let mut all = Vc::default();
+                for &t in ts {
+                    all.join(&self.clocks[t as usize][m]);
+                }
+                for &t in ts {
+                    self.clocks[t as usize][m].join(&all);
+                }
+            }
+        }
+        for &t in ts {
+            if sync {
+                self.moved_on(t);
+            }
+            self.tick(t);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const X: Cell = Cell { array: 0, inst: 0, index: 0 };
+    const FLAG: Cell = Cell { array: 1, inst: 0, index: 0 };
+
+    /// Message passing from thread 0 (group 0) to thread 2 (group 1), two threads a group,
+    /// with the given fences on each side.
+    fn mp(producer: Option<FenceScope>, consumer: Option<FenceScope>) -> Result<(), Conflict> {
+        let mut d = Detector::new(4, 2, false, true);
+        d.write(0, X, false, 0, 1)?;
+        if let Some(f) = producer {
+            d.fence(0, f);
+        }
+        d.write(0, FLAG, false, 1, 1)?;
+        d.read(2, FLAG, false, 2, 1)?;
+        if let Some(f) = consumer {
+            d.fence(2, f);
+        }
+        d.read(2, X, false, 3, 1)
+    }
+
+    #[test]
+    fn message_passing_needs_a_fence_of_device_scope_on_one_side_and_fences_on_both() {
+        use FenceScope::*;
+        assert!(mp(Some(Device), Some(Device)).is_ok());
+        assert!(mp(Some(Device), Some(Group)).is_ok());
+        assert!(mp(Some(Group), Some(Device)).is_ok());
+        let e = mp(Some(Group), Some(Group)).unwrap_err();
+        assert_eq!((e.cell, e.earlier.thread, e.later.thread, e.kind), (X, 0, 2, RaceKind::ReadWrite));
+        assert!(mp(None, Some(Device)).is_err());
+        assert!(mp(Some(Device), None).is_err());
+    }
+
+    #[test]
+    fn a_barrier_orders_only_the_memories_its_fence_names() {
+        let mut d = Detector::new(2, 2, false, true);
+        d.write(0, X, false, 0, 1).unwrap();
+        d.barrier(&[0, 1], &|_, shared| shared);
+        assert!(d.read(1, X, false, 1, 1).is_err());
+        let mut d = Detector::new(2, 2, false, true);
+        d.write(0, X, true, 0, 1).unwrap();
+        d.barrier(&[0, 1], &|_, shared| shared);
+        assert!(d.read(1, X, true, 1, 1).is_ok());
+    }
+
+    #[test]
+    fn atomics_do_not_race_with_each_other_and_order_nothing() {
+        let mut d = Detector::new(2, 2, false, true);
+        d.atomic(0, X, false, 0).unwrap();
+        d.atomic(1, X, false, 1).unwrap();
+        // Thread 1 reads after its own atomic: thread 0's atomic is still unordered.
+        let e = d.read(1, X, false, 2, 0).unwrap_err();
+        assert_eq!((e.earlier.thread, e.earlier.op), (0, Op::Atomic));
+    }
+
+    #[test]
+    fn equal_writes_race_unless_tolerated() {
+        for benign in [false, true] {
+            let mut d = Detector::new(2, 2, benign, true);
+            d.write(0, X, true, 0, 7).unwrap();
+            assert_eq!(d.write(1, X, true, 1, 7).is_ok(), benign);
+            assert!(d.write(1, X, true, 1, 8).is_err());
+        }
+    }
+
+    #[test]
+    fn a_lock_step_join_orders_a_warp_and_only_it() {
+        let mut d = Detector::new(3, 3, false, true);
+        d.write(0, X, true, 0, 1).unwrap();
+        d.join(&[0, 1], false);
+        assert!(d.read(1, X, true, 1, 1).is_ok());
+        assert!(d.read(2, X, true, 1, 1).is_err());
+    }
+}

@@ -1,0 +1,104 @@
+//! End-to-end tests of `kpl run --hb` (happens-before race detection with BARRACUDA's
+//! rules): the litmus kernels of `tests/hb`, each with the outcome its `// hb: OUTCOME
+//! [ARGS...]` lines expect: message passing with fences of each scope, locks with and
+//! without fences, the last-block pattern, lock-step warps and branch-ordering races.
+
+mod common;
+use common::*;
+
+/// The launch options of a GPUVerify-format kernel's second line.
+fn launch(p: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(p).unwrap();
+    let line = text.lines().nth(1).unwrap_or("").trim_start_matches("//");
+    line.split_whitespace()
+        .filter(|o| ["--blockDim", "--gridDim", "--local_size", "--num_groups", "--global_size"].iter().any(|k| o.starts_with(k)))
+        .map(str::to_string)
+        .collect()
+}
+
+fn hb(p: &std::path::Path, args: &[String]) -> (String, serde_json::Value) {
+    let mut a: Vec<String> = vec!["run".into(), "--hb".into(), "--json".into()];
+    a.extend(launch(p));
+    a.extend(args.iter().cloned());
+    a.push(s(p).to_string());
+    let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+    let o = kpl_in(&root().join("tests/hb"), &refs);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{}: {e}\n{}{}", s(p), o.stdout, o.stderr));
+    (v["outcome"].as_str().unwrap_or("").to_string(), v)
+}
+
+#[test]
+fn every_litmus_kernel_gets_its_expected_outcome() {
+    let mut files = kernels("tests/hb", "cu");
+    files.extend(kernels("tests/hb", "cl"));
+    files.extend(kernels("tests/hb", "kpl"));
+    assert!(files.len() >= 12, "{files:?}");
+    let mut checked = 0;
+    for f in &files {
+        let lines = header(f, "hb");
+        assert!(!lines.is_empty(), "{} has no `// hb:` line", s(f));
+        for line in lines {
+            let mut words = line.split_whitespace();
+            let want = words.next().unwrap().to_string();
+            let args: Vec<String> = words.map(str::to_string).collect();
+            let (got, v) = hb(f, &args);
+            assert_eq!(got, want, "{} {args:?}: {v}", s(f));
+            assert_eq!(v["mode"], "hb");
+            checked += 1;
+        }
+    }
+    assert!(checked > files.len(), "some kernel is checked both ways");
+}
+
+#[test]
+fn the_scope_of_the_fences_decides_message_passing_between_blocks() {
+    let dir = root().join("tests/hb");
+    let flag = vec!["--input=flag.json".to_string()];
+    let (got, v) = hb(&dir.join("mp_block_fences.cu"), &flag);
+    assert_eq!(got, "race");
+    // The race is on the data, not the flag: the flag's store and load synchronise only
+    // within a block at block scope, so the data's write and read stay unordered.
+    assert_eq!(v["defect"]["array"], "data");
+    assert_eq!(v["defect"]["scope"], "inter-group");
+    let ops: Vec<&str> = v["defect"]["accesses"].as_array().unwrap().iter().map(|a| a["op"].as_str().unwrap()).collect();
+    assert_eq!(ops, ["write", "read"]);
+    assert_eq!(hb(&dir.join("mp_device_fences.cu"), &flag).0, "ok");
+    // The plain run (SDV) has no fences: it reports the flag itself.
+    let o = kpl_in(&dir, &["run", "--json", "--blockDim=32", "--gridDim=2", "--input=flag.json", "mp_device_fences.cu"]);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!((v["outcome"].as_str(), v["defect"]["array"].as_str()), (Some("race"), Some("flag")), "{v}");
+}
+
+#[test]
+fn a_race_report_names_both_accesses_and_why_they_are_unordered() {
+    let o = kpl_in(&root().join("tests/hb"), &["run", "--hb", "--blockDim=32", "--gridDim=4", "--input=lock.json", "spin_lock_no_fences.cu"]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("inter-group data race on count[0]"), "{}", o.stderr);
+    assert!(o.stderr.contains("spin_lock_no_fences.cu:12:"), "{}", o.stderr);
+    assert!(o.stderr.contains("neither access happens before the other"), "{}", o.stderr);
+    assert!(o.stdout.contains("(happens-before, one interleaving)"), "{}", o.stdout);
+}
+
+#[test]
+fn hb_refuses_what_it_does_not_model() {
+    let o = kpl_in(&root().join("tests/hb"), &["run", "--hb", "--delays", "1", "spin_lock.cu"]);
+    assert_eq!(o.code, 3, "{}", o.stderr);
+    let o = kpl(&["run", "--hb", "tests/kernels/snapshot.kpl"]);
+    assert_eq!(o.code, 3, "{}", o.stderr);
+    assert!(o.stderr.contains("`--hb` does not model ghost arrays"), "{}", o.stderr);
+}
+
+#[test]
+fn emitted_cuda_and_opencl_keep_the_fences_with_their_scopes() {
+    let o = kpl(&["emit", "--cuda", "tests/hb/fence_scopes.kpl"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.stdout.matches("__threadfence();").count(), 2, "{}", o.stdout);
+    assert_eq!(o.stdout.matches("__threadfence_block();").count(), 2, "{}", o.stdout);
+    let o = kpl(&["emit", "--cuda", "tests/hb/mp_device_fences.cu", "--blockDim=32", "--gridDim=2"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.stdout.matches("__threadfence();").count(), 2, "{}", o.stdout);
+    // OpenCL 1.2 has no fence scopes: `mem_fence` on both memories.
+    let o = kpl(&["emit", "--opencl", "tests/hb/fence_scopes.kpl"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.stdout.matches("mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);").count(), 4, "{}", o.stdout);
+}
