@@ -80,6 +80,12 @@ pub fn run(a: Args) -> Exit {
         input::report(&src, &[d]);
         return Exit::BadInput;
     }
+    if let (Some(_), Some(span)) = (a.delays, prog.first_grid_barrier()) {
+        let d = kpl_lang::Diagnostic::error("`--delays` does not model grid barriers yet", span)
+            .with_help("its executor runs the groups one after another; the plain `kpl run` and `--hb` run them together");
+        input::report(&src, &[d]);
+        return Exit::BadInput;
+    }
     if let (true, Some(span)) = (a.delays.is_some() || a.hb, prog.first_snapshot()) {
         let flag = if a.hb { "--hb" } else { "--delays" };
         let d = kpl_lang::Diagnostic::error(format!("`{flag}` does not model ghost arrays (`snapshot`) yet"), span)

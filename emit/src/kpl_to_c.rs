@@ -148,6 +148,11 @@ pub fn emit(core: &Kernel, launch: Launch, t: Target, local_sizes: &dyn Fn(&str)
     if kernel_has(core, &|k| matches!(k, StmtKind::Atomic(a) if a.wide())) {
         return Err("the kernel has 64-bit atomics, which kpl does not emit yet".into());
     }
+    // CUDA's needs a cooperative launch (`cudaLaunchCooperativeKernel`) the harness does not
+    // make; OpenCL has none.
+    if kernel_has(core, &|k| matches!(k, StmtKind::Barrier(f) if f.grid)) {
+        return Err("the kernel has a grid barrier (`barrier grid;`), which kpl does not emit yet".into());
+    }
     if t == Target::OpenCl && kernel_has(core, &|k| matches!(k, StmtKind::Warp(_))) {
         return Err("the kernel has warp collectives (shuffles, votes), which OpenCL 1.2 does not have".into());
     }

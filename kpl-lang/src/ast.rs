@@ -409,11 +409,14 @@ impl Warp {
 /// evaluates: a thread's accesses to that memory before the barrier are ordered with
 /// everyone's after it only when its condition holds. `barrier;` orders both. A barrier
 /// also carries its barrier invariants (GPUVerify's `__barrier_invariant_N`).
+/// `grid`: `barrier grid;`, a barrier of every thread of the launch, not of a group
+/// (cooperative groups' `this_grid().sync()`): both memories, no invariants.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fence {
     pub shared: Expr,
     pub global: Expr,
     pub invariants: Vec<BarrierInvariant>,
+    pub grid: bool,
 }
 
 /// `invariant E for I1, I2` (unary) or `invariant E for (A1, B1), (A2, B2)` (binary) on a
@@ -439,11 +442,20 @@ impl BarrierInvariant {
 impl Fence {
     /// The fence of `barrier;` (and CUDA's `__syncthreads()`): both memories.
     pub fn both(span: Span) -> Fence {
-        Fence { shared: Expr::new(ExprKind::Bool(true), span), global: Expr::new(ExprKind::Bool(true), span), invariants: vec![] }
+        Fence::constant(true, true, span)
+    }
+    /// The fence of `barrier grid;`: every thread of the launch, both memories.
+    pub fn grid(span: Span) -> Fence {
+        Fence { grid: true, ..Fence::both(span) }
     }
     /// A fence whose conditions are the literals given.
     pub fn constant(shared: bool, global: bool, span: Span) -> Fence {
-        Fence { shared: Expr::new(ExprKind::Bool(shared), span), global: Expr::new(ExprKind::Bool(global), span), invariants: vec![] }
+        Fence {
+            shared: Expr::new(ExprKind::Bool(shared), span),
+            global: Expr::new(ExprKind::Bool(global), span),
+            invariants: vec![],
+            grid: false,
+        }
     }
     /// The condition for one kind of memory (`true`: shared).
     pub fn of(&self, shared: bool) -> &Expr {

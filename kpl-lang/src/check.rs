@@ -397,6 +397,9 @@ impl Checker {
             StmtKind::Barrier(f) => {
                 self.expr(&f.shared);
                 self.expr(&f.global);
+                if f.grid && !f.invariants.is_empty() {
+                    self.err(Diagnostic::error("a grid barrier cannot carry barrier invariants yet", s.span));
+                }
                 for inv in &f.invariants {
                     self.barrier_invariant(inv);
                 }

@@ -185,7 +185,7 @@ impl Desugar {
                 let shared = self.hoist(&f.shared, out);
                 let global = self.hoist(&f.global, out);
                 // A barrier invariant's reads are not accesses: they stay where they are.
-                StmtKind::Barrier(Fence { shared, global, invariants: f.invariants.clone() })
+                StmtKind::Barrier(Fence { shared, global, invariants: f.invariants.clone(), grid: f.grid })
             }
             other => other.clone(),
         };

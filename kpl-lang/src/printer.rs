@@ -284,7 +284,9 @@ fn decl(d: &Decl) -> Doc {
 /// `barrier;` when it orders both memories, else `barrier(...)` naming each memory it may
 /// order (`shared`, or `shared: COND` when the condition is not a literal).
 fn fence_doc(f: &Fence) -> Doc {
-    let head = if f.as_constant() == Some((true, true)) {
+    let head = if f.grid {
+        RcDoc::text("barrier grid")
+    } else if f.as_constant() == Some((true, true)) {
         RcDoc::text("barrier")
     } else {
         let items = [("shared", &f.shared), ("global", &f.global)].into_iter().filter_map(|(name, e)| match e.kind {

@@ -936,15 +936,18 @@ impl<'k> Builder<'k> {
     /// barrier: accesses a thread's fence does not cover still race with later ones).
     fn barrier(&mut self, span: kpl_lang::Span, fence: &ast::Fence, p: &Pair) {
         self.check_barrier_invariants(fence, p);
-        let both = Expr::and2(self.same_group.clone(), self.distinct.clone());
+        // A grid barrier (`barrier grid;`) joins the pair whatever their groups: both reach
+        // it, and it orders each one's accesses before the other's after it.
+        let joined = if fence.grid { Expr::Bool(true) } else { self.same_group.clone() };
+        let both = Expr::and2(joined.clone(), self.distinct.clone());
         self.assert(
             Expr::implies(both, Expr::eq(p[0].clone(), p[1].clone())),
             LabelKind::Divergence,
             span,
-            "barrier".into(),
+            if fence.grid { "grid barrier".into() } else { "barrier".into() },
         );
         self.barrier_before = true;
-        let clear = Expr::and2(self.same_group.clone(), p[0].clone());
+        let clear = Expr::and2(joined.clone(), p[0].clone());
         let covers = |b: &Self, e: &ast::Expr| match e.kind {
             ExprKind::Bool(true) => None,
             _ => Some(Expr::to_bool(b.expr(e, 0))),
@@ -960,7 +963,9 @@ impl<'k> Builder<'k> {
             // havocs only the arrays a kernel modifies).
             let unwritten = !self.written.contains(&self.prog.arrays[k].name);
             if !unordered && !unwritten {
-                self.forget_view(k, "sync", self.same_group.clone(), p);
+                // One contents for the pair where they see one instance of the array.
+                let together = if self.prog.arrays[k].shared { self.same_group.clone() } else { joined.clone() };
+                self.forget_view(k, "sync", together, p);
             }
             let shared = self.prog.arrays[k].shared;
             let fenced = if shared { &shared_fence } else { &global_fence };

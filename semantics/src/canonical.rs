@@ -24,8 +24,10 @@ pub(crate) enum Ins {
     /// Jump to the target when the expression is zero.
     Jz(Ex, usize),
     Jmp(usize),
-    /// A barrier: statement, and per thread whether it orders shared and global memory.
-    Barrier(u32, Ex, Ex),
+    /// A barrier: statement, per thread whether it orders shared and global memory, and
+    /// whether it is a grid barrier (this executor's callers refuse those: it runs groups
+    /// one at a time; `first_grid_barrier`).
+    Barrier(u32, Ex, Ex, bool),
     Assert(Ex, u32),
     Assume(Ex, u32),
     /// `havoc`: the slot, the statement.
@@ -146,8 +148,8 @@ impl Flat {
                 }
                 self.loops = outer;
             }
-            StKind::Barrier { shared, global, .. } => {
-                self.emit(Ins::Barrier(s.id, shared.clone(), global.clone()));
+            StKind::Barrier { shared, global, grid, .. } => {
+                self.emit(Ins::Barrier(s.id, shared.clone(), global.clone(), *grid));
             }
             StKind::Break => {
                 let j = self.emit(Ins::Jmp(0));

@@ -243,36 +243,59 @@ impl<'a> Run<'a> {
     }
 
     /// Release every group whose threads all wait at one barrier (or have some finished or
-    /// wait at another: barrier divergence). Whether any was released.
+    /// wait at another: barrier divergence), then the launch if every thread waits at one
+    /// grid barrier. Whether any was released.
     fn barriers(&mut self) -> Result<bool, Outcome> {
         let mut released = false;
         for (a, b) in self.units(self.tpg) {
-            let group: Vec<u32> = (a..b).collect();
-            let states: Vec<State> = group.iter().map(|&t| self.ts[t as usize].state).collect();
-            if !states.contains(&State::AtBarrier) || states.iter().any(|s| matches!(s, State::Running | State::AtWarp)) {
-                continue;
+            if let Some(pc) = self.waiting(a, b)? {
+                if !matches!(self.code[pc], Ins::Barrier(.., true)) {
+                    self.release(a, b, pc);
+                    released = true;
+                }
             }
-            let waiting = group.iter().find(|&&t| self.ts[t as usize].state == State::AtBarrier).copied().unwrap_or(a);
-            let pc = self.ts[waiting as usize].pc;
-            if let Some(&other) = group.iter().find(|&&t| self.ts[t as usize].state != State::AtBarrier || self.ts[t as usize].pc != pc) {
-                let span = match &self.code[pc] {
-                    Ins::Barrier(id, ..) => self.prog.stmts[*id as usize].span,
-                    _ => kpl_lang::Span::DUMMY,
-                };
-                return Err(Outcome::Defect(Defect::Divergence { span, enabled: self.id(waiting), disabled: self.id(other), at: DivergenceAt::Barrier }));
+        }
+        let n = self.ts.len() as u32;
+        if !released {
+            if let Some(pc) = self.waiting(0, n)? {
+                self.release(0, n, pc);
+                released = true;
             }
-            let Ins::Barrier(_, shared, global) = &self.code[pc] else { continue };
-            let orders: Vec<[bool; 2]> =
-                group.iter().map(|&t| [self.ts[t as usize].th.eval(shared) != 0, self.ts[t as usize].th.eval(global) != 0]).collect();
-            self.hb.barrier(&group, &|t, sh| orders[(t - a) as usize][if sh { 0 } else { 1 }]);
-            for &t in &group {
-                let me = &mut self.ts[t as usize];
-                me.pc += 1;
-                me.state = if me.pc >= self.code.len() { State::Done } else { State::Running };
-            }
-            released = true;
         }
         Ok(released)
+    }
+
+    /// If no thread of `a..b` can run and some wait at a barrier: its position, or barrier
+    /// divergence where they do not all wait at that one.
+    fn waiting(&self, a: u32, b: u32) -> Result<Option<usize>, Outcome> {
+        let st = |t: u32| self.ts[t as usize].state;
+        if (a..b).any(|t| matches!(st(t), State::Running | State::AtWarp)) {
+            return Ok(None);
+        }
+        let Some(first) = (a..b).find(|&t| st(t) == State::AtBarrier) else { return Ok(None) };
+        let pc = self.ts[first as usize].pc;
+        if let Some(other) = (a..b).find(|&t| st(t) != State::AtBarrier || self.ts[t as usize].pc != pc) {
+            let span = match &self.code[pc] {
+                Ins::Barrier(id, ..) => self.prog.stmts[*id as usize].span,
+                _ => kpl_lang::Span::DUMMY,
+            };
+            return Err(Outcome::Defect(Defect::Divergence { span, enabled: self.id(first), disabled: self.id(other), at: DivergenceAt::Barrier }));
+        }
+        Ok(Some(pc))
+    }
+
+    /// The threads `a..b`, all waiting at the barrier at `pc`, pass it.
+    fn release(&mut self, a: u32, b: u32, pc: usize) {
+        let Ins::Barrier(_, shared, global, _) = &self.code[pc] else { return };
+        let orders: Vec<[bool; 2]> =
+            (a..b).map(|t| [self.ts[t as usize].th.eval(shared) != 0, self.ts[t as usize].th.eval(global) != 0]).collect();
+        let group: Vec<u32> = (a..b).collect();
+        self.hb.barrier(&group, &|t, sh| orders[(t - a) as usize][if sh { 0 } else { 1 }]);
+        for t in a..b {
+            let me = &mut self.ts[t as usize];
+            me.pc += 1;
+            me.state = if me.pc >= self.code.len() { State::Done } else { State::Running };
+        }
     }
 
     /// Each warp none of whose lanes can still run, with lanes waiting at a collective,

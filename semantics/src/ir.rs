@@ -85,8 +85,9 @@ pub enum StKind {
     /// `exited`: which lanes have left the kernel (evaluated in every lane of the warp).
     Warp { op: WarpOp, slot: Option<u32>, args: Vec<Ex>, exited: Option<Ex> },
     /// A barrier with its fence (per thread, whether it orders shared and global memory)
-    /// and its barrier invariants (each with its statement id and whether it is binary).
-    Barrier { shared: Ex, global: Ex, invariants: Vec<(Ex, u32, bool)> },
+    /// and its barrier invariants (each with its statement id and whether it is binary);
+    /// `grid`: of every thread of the launch (`barrier grid;`), not of each group.
+    Barrier { shared: Ex, global: Ex, invariants: Vec<(Ex, u32, bool)>, grid: bool },
     Break,
     Continue,
     Return,
@@ -181,6 +182,11 @@ impl Program {
     /// The place of the first warp collective, for the executors that cannot run one.
     pub fn first_warp_collective(&self) -> Option<kpl_lang::Span> {
         self.first_stmt(&|k| matches!(k, StKind::Warp { .. })).map(|id| self.stmts[id as usize].span)
+    }
+
+    /// The place of the first grid barrier, for the executors that run groups one at a time.
+    pub fn first_grid_barrier(&self) -> Option<kpl_lang::Span> {
+        self.first_stmt(&|k| matches!(k, StKind::Barrier { grid: true, .. })).map(|id| self.stmts[id as usize].span)
     }
 
     /// The place of the first snapshot (ghost array), for the executors that do not keep
@@ -395,7 +401,7 @@ impl Compiler {
                         (self.expr(&i.expr), id, i.binary())
                     })
                     .collect();
-                StKind::Barrier { shared, global, invariants }
+                StKind::Barrier { shared, global, invariants, grid: f.grid }
             }
             StmtKind::Break => StKind::Break,
             StmtKind::Continue => StKind::Continue,

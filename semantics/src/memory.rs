@@ -733,6 +733,22 @@ impl Memory {
             }
         }
     }
+    /// A grid barrier, after each group's own: every group's committed writes show to
+    /// every group, and no access before it races with one after it.
+    pub fn grid_barrier(&mut self) {
+        for arr in &mut self.arrays {
+            if let Some(k) = arr.kernel.as_mut() {
+                k.clear();
+            }
+            for g in 0..arr.overlays.len() {
+                let o = std::mem::take(&mut arr.overlays[g]);
+                for (i, v) in o {
+                    ArrayMem::store(&mut arr.cells, None, 0, i, v);
+                }
+            }
+        }
+    }
+
     /// `snapshot G := A;` by thread `l` of group `g`: its copy of its view of `A` (as many
     /// elements as `A` has, or `G` when `A` is unsized).
     pub fn snapshot(&mut self, dest: u32, src: u32, g: u32, l: u32) {

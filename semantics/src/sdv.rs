@@ -449,9 +449,15 @@ impl<'p, 'o> Machine<'p, 'o> {
                     }
                 }
             }
-            StKind::Barrier { shared, global, invariants } => {
+            StKind::Barrier { shared, global, invariants, grid } => {
                 self.step(s.id, n)?;
+                if *grid {
+                    self.grid_barrier(act, s.id)?;
+                }
                 self.barrier(act, s.id, shared, global)?;
+                if *grid {
+                    self.mem.grid_barrier();
+                }
                 // Each barrier invariant holds in the memory the barrier establishes (each
                 // thread's view: what its fence did not order stays its own).
                 for (e, id, binary) in invariants {
@@ -709,6 +715,22 @@ impl<'p, 'o> Machine<'p, 'o> {
         self.give(sh);
         self.give(gl);
         Ok(())
+    }
+
+    /// A grid barrier needs every thread of the launch enabled (barrier divergence
+    /// otherwise, naming the first thread that is not).
+    fn grid_barrier(&mut self, act: &[u32], stmt: u32) -> Result<(), Stop> {
+        if act.len() == self.total {
+            return Ok(());
+        }
+        let missing = act.iter().enumerate().find(|(k, &t)| t != *k as u32).map(|(k, _)| k).unwrap_or(act.len()) as u32;
+        let enabled = act.first().copied().unwrap_or(0);
+        Err(Outcome::Defect(Defect::Divergence {
+            span: self.span(stmt),
+            enabled: self.thread(enabled),
+            disabled: self.thread(missing),
+            at: DivergenceAt::Barrier,
+        }))
     }
 
     fn access(&self, t: u32, op: Op, value: u32, stmt: u32) -> Access {

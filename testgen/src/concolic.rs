@@ -423,8 +423,12 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
-            StKind::Barrier { .. } => {
-                // Every enabled group must be whole (the interpreter reports the rest).
+            StKind::Barrier { grid, .. } => {
+                // Every enabled group must be whole, and a grid barrier's every thread of
+                // the launch (the interpreter reports the rest).
+                if *grid && act.len() != self.jump.len() {
+                    return Err(End::Divergence { stmt: s.id });
+                }
                 let mut i = 0;
                 while i < act.len() {
                     let g = act[i] / self.tpg;

@@ -2,8 +2,8 @@
 //! `thread_block` or `grid_group` variable initialised from `this_thread_block()` or
 //! `this_grid()` names the block or the grid; its `sync()`, `sync(g)` and `synchronize(g)`
 //! (and `this_thread_block().sync()`, `this_grid().sync()`) are barriers: a block's is
-//! `__syncthreads()`, the grid's `__kpl_grid_sync()`, which the lowering takes as a barrier
-//! when the launch has one block and refuses otherwise (kpl has no grid-wide barrier yet).
+//! `__syncthreads()`, the grid's `__kpl_grid_sync()`, which the lowering makes KPL's grid
+//! barrier (`barrier grid;`).
 //! The variable's declaration is dropped; any other use of it stays and is reported.
 
 use super::tokens::CTok;

@@ -1014,14 +1014,8 @@ impl<'u> Lower<'u> {
                 zero
             }
             super::coop::GRID_SYNC if cuda => {
-                // A grid of one block synchronises as the block does; across blocks kpl has
-                // no barrier to offer, so it says so rather than order only each block.
-                let blocks = self.o.launch.as_ref().map(|l| l.groups.iter().product::<u32>());
-                if blocks == Some(1) {
-                    self.user_barrier(k::Fence::both(span), span);
-                } else {
-                    self.unsupported("a grid-wide barrier (`this_grid().sync()`) in a launch of more than one block", span);
-                }
+                arity(self, 0);
+                self.user_barrier(k::Fence::grid(span), span);
                 zero
             }
             "async_work_group_copy" if !cuda => self.async_copy(args, span),
@@ -1065,7 +1059,7 @@ impl<'u> Lower<'u> {
                             let masked = bin(BinOp::BitAnd, flags.clone(), k::Expr::num(b, span), span);
                             bin(BinOp::Ne, masked, k::Expr::num(0, span), span)
                         };
-                        k::Fence { shared: bit(1), global: bit(2), invariants: vec![] }
+                        k::Fence { shared: bit(1), global: bit(2), invariants: vec![], grid: false }
                     }
                 };
                 for a in &args[1..] {

@@ -1,6 +1,6 @@
 // args: --blockDim=32 --gridDim=1
 // Cooperative groups: a `thread_block`'s `sync()`, `sync(t)`, `synchronize(t)` and
-// `this_thread_block().sync()` are barriers; so is the grid's when the launch has one block.
+// `this_thread_block().sync()` are barriers; the grid's is a grid barrier.
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 __global__ void k(int *A) {

@@ -1,6 +1,6 @@
 // args: --blockDim=32 --gridDim=2
-// A grid-wide barrier across blocks is refused: kpl has no barrier that orders blocks, and
-// ordering each block alone would miss what the grid barrier is for.
+// A grid's synchronisation is KPL's grid barrier, which orders every thread of the launch
+// (not each block alone).
 #include <cooperative_groups.h>
 using namespace cooperative_groups;
 __global__ void k(int *A) {
