@@ -208,9 +208,11 @@ impl<'a> Mem<'a> {
             .iter()
             .map(|a| {
                 let shared = a.kind == ArrayKind::Shared;
-                (0..if shared { groups } else { 1 })
+                let instances = if shared { groups } else { 1 };
+                (0..instances)
                     .map(|g| match a.size {
-                        Some(n) if n <= 1 << 22 => {
+                        // Dense up to 2^24 cells in all (as the SDV memory), sparse beyond.
+                        Some(n) if n <= 1 << 22 && n as u64 * instances as u64 <= 1 << 24 => {
                             Cells::Dense((0..n).map(|i| inputs.element(&a.name, shared.then_some(g), i)).collect())
                         }
                         _ => Cells::Sparse(BTreeMap::new()),

@@ -21,6 +21,7 @@ use crate::canonical::Cell;
 use crate::report::{Op, RaceKind};
 use kpl_lang::ast::FenceScope;
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 /// A vector clock: (thread, time) pairs sorted by thread; absent threads are at 0.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -29,12 +30,6 @@ pub struct Vc(Vec<(u32, u32)>);
 impl Vc {
     pub fn get(&self, t: u32) -> u32 {
         self.0.binary_search_by_key(&t, |e| e.0).map(|k| self.0[k].1).unwrap_or(0)
-    }
-    fn inc(&mut self, t: u32) {
-        match self.0.binary_search_by_key(&t, |e| e.0) {
-            Ok(k) => self.0[k].1 += 1,
-            Err(k) => self.0.insert(k, (t, 1)),
-        }
     }
     /// `self := self ⊔ o`.
     fn join(&mut self, o: &Vc) {
@@ -69,6 +64,65 @@ impl Vc {
     }
 }
 
+impl Vc {
+    /// `self(t) := max(self(t), c)`.
+    fn raise(&mut self, t: u32, c: u32) {
+        match self.0.binary_search_by_key(&t, |e| e.0) {
+            Ok(k) => self.0[k].1 = self.0[k].1.max(c),
+            Err(k) => self.0.insert(k, (t, c)),
+        }
+    }
+}
+
+/// When what a thread learnt on its own outgrows this (and a tenth of its base), it is
+/// folded into a base of its own.
+const EXTRA_LIMIT: usize = 64;
+
+/// A thread's vector clock, compressed as BARRACUDA compresses its clocks by the thread
+/// hierarchy: a base shared by the threads that last synchronised together (a group at a
+/// barrier: one vector for all its threads, not one each), what the thread learnt since,
+/// and its own time (never below its entry anywhere else).
+#[derive(Clone)]
+struct Clock {
+    base: Rc<Vc>,
+    extra: Vc,
+    own: u32,
+}
+
+impl Clock {
+    /// Thread `me`'s time for thread `u`.
+    fn get(&self, me: u32, u: u32) -> u32 {
+        if u == me {
+            self.own
+        } else {
+            self.base.get(u).max(self.extra.get(u))
+        }
+    }
+
+    /// The whole clock of thread `me` as one vector.
+    fn full(&self, me: u32) -> Vc {
+        let mut v = (*self.base).clone();
+        v.join(&self.extra);
+        v.raise(me, self.own);
+        v
+    }
+
+    /// Learn `v`.
+    fn learn(&mut self, v: &Vc) {
+        self.extra.join(v);
+        self.compact();
+    }
+
+    fn compact(&mut self) {
+        if self.extra.0.len() > EXTRA_LIMIT.max(self.base.0.len() / 10) {
+            let mut b = (*self.base).clone();
+            b.join(&self.extra);
+            self.base = Rc::new(b);
+            self.extra = Vc::default();
+        }
+    }
+}
+
 /// The two memories, each with its own clocks (a barrier may order one and not the other).
 const SHARED: usize = 0;
 const GLOBAL: usize = 1;
@@ -92,7 +146,7 @@ struct Meta {
 }
 
 /// A synchronisation location's clocks (BARRACUDA's `S_x`): per group the clocks of its
-/// last release, `all` for the groups a device-scope release reached since.
+/// last release, `all` for the groups a device-scope release reached since (whole vectors).
 #[derive(Clone, Default)]
 struct Sync {
     all: Option<[Vc; 2]>,
@@ -119,7 +173,7 @@ pub struct Conflict {
 
 pub struct Detector {
     /// Per thread, per memory.
-    clocks: Vec<[Vc; 2]>,
+    clocks: Vec<[Clock; 2]>,
     tpg: u32,
     groups: u32,
     meta: HashMap<Cell, Meta>,
@@ -135,13 +189,10 @@ pub struct Detector {
 impl Detector {
     /// `threads` threads in groups of `tpg`; each starts at time 1 of its own.
     pub fn new(threads: u32, tpg: u32, benign: bool, inter_group: bool) -> Detector {
-        let clocks = (0..threads)
-            .map(|t| {
-                let mut v = Vc::default();
-                v.inc(t);
-                [v.clone(), v]
-            })
-            .collect();
+        // Every thread starts at time 1 of its own, knowing nothing else: one empty base.
+        let empty = Rc::new(Vc::default());
+        let start = Clock { base: empty, extra: Vc::default(), own: 1 };
+        let clocks = (0..threads).map(|_| [start.clone(), start.clone()]).collect();
         Detector {
             clocks,
             tpg: tpg.max(1),
@@ -164,12 +215,12 @@ impl Detector {
     }
 
     fn now(&self, t: u32) -> u32 {
-        self.clocks[t as usize][GLOBAL].get(t)
+        self.clocks[t as usize][GLOBAL].own
     }
 
     /// Does `s` happen before what thread `t` does now (in memory `m`)?
     fn before(&self, s: &Stamp, t: u32, m: usize) -> bool {
-        s.thread == t || s.time <= self.clocks[t as usize][m].get(s.thread)
+        s.thread == t || s.time <= self.clocks[t as usize][m].get(t, s.thread)
     }
 
     /// Does this pair count (`--only-intra-group` drops pairs of different groups)?
@@ -287,7 +338,7 @@ impl Detector {
                 };
                 for c in from {
                     for m in [SHARED, GLOBAL] {
-                        self.clocks[t as usize][m].join(&c[m]);
+                        self.clocks[t as usize][m].learn(&c[m]);
                     }
                 }
             }
@@ -301,7 +352,7 @@ impl Detector {
 
     /// `relBlk`/`relGlb`: the location takes the thread's clocks, for its group or for all.
     fn release(&mut self, t: u32, cell: Cell, scope: FenceScope) {
-        let c = self.clocks[t as usize].clone();
+        let c = [SHARED, GLOBAL].map(|m| self.clocks[t as usize][m].full(t));
         let s = self.sync.entry(cell).or_default();
         if scope.device_wide() {
             s.group.clear();
@@ -314,7 +365,47 @@ impl Detector {
 
     fn tick(&mut self, t: u32) {
         for m in [SHARED, GLOBAL] {
-            self.clocks[t as usize][m].inc(t);
+            self.clocks[t as usize][m].own += 1;
+        }
+    }
+
+    /// In memory `m`, the threads `ts` learn everything the ones `gives` picks know (they
+    /// do not tick). Where all share one base, only what they learnt since moves.
+    fn gather(&mut self, ts: &[u32], m: usize, gives: &dyn Fn(u32) -> bool) {
+        let Some(&first) = ts.first() else { return };
+        let base = self.clocks[first as usize][m].base.clone();
+        let common = ts.iter().all(|&t| Rc::ptr_eq(&self.clocks[t as usize][m].base, &base));
+        let mut news = Vc::default();
+        for &t in ts.iter().filter(|&&t| gives(t)) {
+            let c = &self.clocks[t as usize][m];
+            if common {
+                news.join(&c.extra);
+                news.raise(t, c.own);
+            } else {
+                news.join(&c.full(t));
+            }
+        }
+        if common && news.0.len() <= EXTRA_LIMIT {
+            for &t in ts {
+                self.clocks[t as usize][m].learn(&news);
+            }
+            return;
+        }
+        // One new base for all of them.
+        let mut b = if common { (*base).clone() } else { Vc::default() };
+        b.join(&news);
+        let b = Rc::new(b);
+        for &t in ts {
+            let c = &mut self.clocks[t as usize][m];
+            let mine = if gives(t) {
+                Vc::default()
+            } else if common {
+                std::mem::take(&mut c.extra)
+            } else {
+                c.full(t)
+            };
+            *c = Clock { base: b.clone(), extra: mine, own: c.own };
+            c.compact();
         }
     }
 
@@ -322,13 +413,7 @@ impl Detector {
     /// before it by a thread whose fence covers that memory happen before everyone's after.
     pub fn barrier(&mut self, ts: &[u32], orders: &dyn Fn(u32, bool) -> bool) {
         for m in [SHARED, GLOBAL] {
-            let mut all = Vc::default();
-            for &t in ts.iter().filter(|&&t| orders(t, m == SHARED)) {
-                all.join(&self.clocks[t as usize][m]);
-            }
-            for &t in ts {
-                self.clocks[t as usize][m].join(&all);
-            }
+            self.gather(ts, m, &|t| orders(t, m == SHARED));
         }
         for &t in ts {
             self.moved_on(t);
@@ -342,13 +427,7 @@ impl Detector {
     pub fn join(&mut self, ts: &[u32], sync: bool) {
         if ts.len() > 1 {
             for m in [SHARED, GLOBAL] {
-                let mut all = Vc::default();
-                for &t in ts {
-                    all.join(&self.clocks[t as usize][m]);
-                }
-                for &t in ts {
-                    self.clocks[t as usize][m].join(&all);
-                }
+                self.gather(ts, m, &|_| true);
             }
         }
         for &t in ts {

@@ -77,6 +77,9 @@ pub fn run(prog: &Program, inputs: &Inputs, opts: &Options) -> HbResult {
     let tpg = l.threads_per_group().max(1) as u32;
     let n = l.total_threads() as u32;
     let params: Vec<u32> = prog.params.iter().map(|p| inputs.param(p)).collect();
+    let code = flatten(prog);
+    // A thread with no code left has finished (an empty kernel, at once).
+    let start = if code.is_empty() { State::Done } else { State::Running };
     let ts = (0..n)
         .map(|t| T {
             th: Thread {
@@ -88,12 +91,12 @@ pub fn run(prog: &Program, inputs: &Inputs, opts: &Options) -> HbResult {
                 havocs: 0,
             },
             pc: 0,
-            state: State::Running,
+            state: start,
         })
         .collect();
     let mut r = Run {
         prog,
-        code: flatten(prog),
+        code,
         mem: Mem::new(prog, inputs),
         ts,
         hb: Detector::new(n, tpg, opts.benign, opts.inter_group),
