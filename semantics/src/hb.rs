@@ -507,6 +507,26 @@ mod tests {
     }
 
     #[test]
+    fn a_barrier_of_a_large_group_orders_everyone_but_the_threads_its_fence_skips() {
+        // 200 threads (past the size where a group's clocks get a new shared base), twice.
+        let cell = |i: u32| Cell { array: 0, inst: 0, index: i };
+        let mut d = Detector::new(200, 200, false, true);
+        let all: Vec<u32> = (0..200).collect();
+        for round in 0..2 {
+            for t in 0..200 {
+                d.write(t, cell(t), false, 0, round).unwrap();
+            }
+            // Thread 7's fence does not cover global memory in the second round.
+            d.barrier(&all, &|t, shared| shared || round == 0 || t != 7);
+            for t in 0..200 {
+                let r = d.read(t, cell((t + 1) % 200), false, 1, round);
+                assert_eq!(r.is_err(), round == 1 && t == 6, "round {round}, thread {t}");
+            }
+            d.barrier(&all, &|_, _| true);
+        }
+    }
+
+    #[test]
     fn a_lock_step_join_orders_a_warp_and_only_it() {
         let mut d = Detector::new(3, 3, false, true);
         d.write(0, X, true, 0, 1).unwrap();
