@@ -128,14 +128,28 @@ impl<'a> Run<'a> {
         out
     }
 
+    /// Rounds of turns until every thread has finished. Only units with a running thread
+    /// take turns, and waits are looked at only after some unit stopped running (a barrier
+    /// or collective can be released only when none of its threads runs): a launch of a
+    /// million threads where a few loop on does not rescan them all every round.
     fn all(&mut self) -> Result<(), Outcome> {
         let units = self.units(self.lockstep);
+        let runs = |r: &Self, &(a, b): &(u32, u32)| (a..b).any(|t| r.ts[t as usize].state == State::Running);
+        let mut live: Vec<(u32, u32)> = units.iter().filter(|u| runs(self, u)).copied().collect();
+        let mut stopped = true;
         loop {
             let mut ran = false;
-            for &(a, b) in &units {
+            for &(a, b) in &live {
                 ran |= self.turn(a, b)?;
             }
-            let released = self.barriers()? | self.collectives()?;
+            let before = live.len();
+            live.retain(|u| runs(self, u));
+            stopped |= live.len() < before;
+            let released = stopped && (self.barriers()? | self.collectives()?);
+            stopped = false;
+            if released {
+                live = units.iter().filter(|u| runs(self, u)).copied().collect();
+            }
             if !ran && !released {
                 return Ok(());
             }
