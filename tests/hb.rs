@@ -6,23 +6,24 @@
 mod common;
 use common::*;
 
-/// The launch options of a GPUVerify-format kernel's second line.
+/// The options of a GPUVerify-format kernel's second line that `kpl run` takes (the launch,
+/// the preprocessor's, the kernel's name and arguments, benign tolerance); a `--warp-sync`
+/// is left to the `// hb:` lines.
 fn launch(p: &std::path::Path) -> Vec<String> {
     let text = std::fs::read_to_string(p).unwrap();
     let line = text.lines().nth(1).unwrap_or("").trim_start_matches("//");
-    line.split_whitespace()
-        .filter(|o| ["--blockDim", "--gridDim", "--local_size", "--num_groups", "--global_size"].iter().any(|k| o.starts_with(k)))
-        .map(str::to_string)
-        .collect()
+    let run = ["--blockDim", "--gridDim", "--local_size", "--num_groups", "--global_size", "--global_offset", "-I", "-D", "--kernel", "--no-benign"];
+    line.split_whitespace().filter(|o| run.iter().any(|k| o.starts_with(k))).map(str::to_string).collect()
 }
 
 fn hb(p: &std::path::Path, args: &[String]) -> (String, serde_json::Value) {
-    let mut a: Vec<String> = vec!["run".into(), "--hb".into(), "--json".into()];
+    // (A kernel that loops on an arbitrary param ends as `timeout`, not a race, soon.)
+    let mut a: Vec<String> = vec!["run".into(), "--hb".into(), "--json".into(), "--max-steps=2000000".into()];
     a.extend(launch(p));
     a.extend(args.iter().cloned());
     a.push(s(p).to_string());
     let refs: Vec<&str> = a.iter().map(String::as_str).collect();
-    let o = kpl_in(&root().join("tests/hb"), &refs);
+    let o = kpl_in(p.parent().unwrap(), &refs);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{}: {e}\n{}{}", s(p), o.stdout, o.stderr));
     (v["outcome"].as_str().unwrap_or("").to_string(), v)
 }
@@ -101,4 +102,47 @@ fn emitted_cuda_and_opencl_keep_the_fences_with_their_scopes() {
     let o = kpl(&["emit", "--opencl", "tests/hb/fence_scopes.kpl"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(o.stdout.matches("mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);").count(), 4, "{}", o.stdout);
+}
+
+/// The oracle across the two race semantics: on a kernel without fences, happens-before
+/// orders nothing SDV does not (program order, barriers, and in lock step nothing without
+/// `--warp-sync`), so a race `--hb` finds is one `kpl verify` must not call verified. The
+/// expected verdicts in the kernels' headers are what CI checks `kpl verify` against; each
+/// kernel runs with its plain run's options.
+#[test]
+fn a_race_hb_finds_in_a_kernel_without_fences_is_never_verified() {
+    let mut races = 0;
+    for f in kernels("tests/kernels", "kpl") {
+        let text = std::fs::read_to_string(&f).unwrap();
+        if text.contains("fence") || text.contains("snapshot") {
+            continue;
+        }
+        let Some(verdict) = header(&f, "verify").into_iter().next() else { continue };
+        // The plain run's options (`// run: OUTCOME ARGS`: benign tolerance, params).
+        let run = header(&f, "run").into_iter().next().unwrap_or_default();
+        let mut args = vec!["run", "--hb", "--json", "--seed", "1"];
+        args.extend(run.split_whitespace().skip(1));
+        args.push(s(&f));
+        args.push("--max-steps=2000000");
+        let o = kpl(&args);
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&o.stdout) else { continue };
+        if v["outcome"] == "race" {
+            races += 1;
+            assert_ne!(verdict, "verified", "{}: --hb finds a race: {}", s(&f), v["defect"]);
+        }
+    }
+    assert!(races >= 10, "only {races} kernels with races");
+    // GPUVerify-format kernels: `//pass` is the verdict, line 2 the launch.
+    let mut passing = 0;
+    for f in kernels("tests/kernels-cuda", "cu").into_iter().chain(kernels("tests/kernels-cuda", "cl")) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let line2 = text.lines().nth(1).unwrap_or("");
+        if !text.starts_with("//pass") || text.contains("fence") || line2.contains("warp-sync") || line2.contains("only-divergence") {
+            continue;
+        }
+        let (got, v) = hb(&f, &[]);
+        assert_ne!(got, "race", "{}: verified, but --hb finds a race: {}", s(&f), v["defect"]);
+        passing += 1;
+    }
+    assert!(passing >= 50, "only {passing} passing CUDA/OpenCL kernels");
 }

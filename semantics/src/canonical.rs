@@ -428,9 +428,10 @@ pub struct Cell {
 pub(crate) enum Effect {
     /// Nothing another thread can see (locals, jumps, assertions).
     Local,
-    /// A read or write of one element: the value read or written, the statement.
+    /// A read or write of one element: the value read or written, the statement (and for a
+    /// write, whether it left the element's value as it was).
     Read(Cell, u32, u32),
-    Write(Cell, u32, u32),
+    Write(Cell, u32, u32, bool),
     /// An atomic on `n` elements from the cell (2 for a 64-bit one), the statement.
     Atomic(Cell, u32, u32),
     Fence(FenceScope),
@@ -535,8 +536,10 @@ impl Thread<'_> {
             Ins::Write(a, i, v, id) => {
                 let (i, v) = (self.eval(i), self.eval(v));
                 oob(mem, *a, i, Op::Write, self, *id)?;
-                *mem.cell(*a, g, i) = v;
-                effect = Effect::Write(Cell { array: *a, inst: mem.instance(*a, g), index: i }, v, *id);
+                let cell = mem.cell(*a, g, i);
+                let unchanged = *cell == v;
+                *cell = v;
+                effect = Effect::Write(Cell { array: *a, inst: mem.instance(*a, g), index: i }, v, *id, unchanged);
             }
             Ins::Atomic((op, false), [s, _], a, i, args, id) => {
                 let i = self.eval(i);

@@ -127,7 +127,8 @@ impl Clock {
 const SHARED: usize = 0;
 const GLOBAL: usize = 1;
 
-/// One access kept for later checks: its thread, its time, what it was.
+/// One access kept for later checks: its thread, its time, what it was (and, for a write,
+/// whether it left the element's value as it was).
 #[derive(Clone, Copy, Debug)]
 pub struct Stamp {
     pub thread: u32,
@@ -135,6 +136,7 @@ pub struct Stamp {
     pub op: Op,
     pub stmt: u32,
     pub value: u32,
+    pub unchanged: bool,
 }
 
 /// What is known of an element: its last plain write or the concurrent atomics since, and
@@ -229,7 +231,7 @@ impl Detector {
     }
 
     fn stamp(&self, t: u32, op: Op, stmt: u32, value: u32) -> Stamp {
-        Stamp { thread: t, time: self.now(t), op, stmt, value }
+        Stamp { thread: t, time: self.now(t), op, stmt, value, unchanged: false }
     }
 
     /// The first of `olds` that does not happen before thread `t` now.
@@ -256,7 +258,12 @@ impl Detector {
         let me = self.stamp(t, Op::Read, stmt, value);
         self.meta.entry(cell).or_default();
         let meta = &self.meta[&cell];
-        if let Some(w) = self.unordered(&meta.writes, t, m, &|_| false) {
+        // Benign (GPUVerify's read-write rules): a write of the value the read returned that
+        // left the element as it was, or that the reader itself wrote there last.
+        let benign = self.benign;
+        let mine = meta.writes.iter().rev().find(|w| w.thread == t).is_some_and(|w| w.op == Op::Write && w.value == value);
+        let same = |w: &Stamp| benign && w.op == Op::Write && w.value == value && (w.unchanged || mine);
+        if let Some(w) = self.unordered(&meta.writes, t, m, &same) {
             return Err(Conflict { kind: RaceKind::ReadWrite, cell, earlier: *w, later: me });
         }
         let at = self.sync.get(&cell).cloned();
@@ -269,14 +276,15 @@ impl Detector {
         Ok(())
     }
 
-    /// `wr(t, x)`, or a release when the thread's last step was a fence.
-    pub fn write(&mut self, t: u32, cell: Cell, shared: bool, stmt: u32, value: u32) -> Result<(), Conflict> {
+    /// `wr(t, x)`, or a release when the thread's last step was a fence. `unchanged`: the
+    /// element held `value` already.
+    pub fn write(&mut self, t: u32, cell: Cell, shared: bool, stmt: u32, value: u32, unchanged: bool) -> Result<(), Conflict> {
         if let Some(scope) = self.moved_on(t) {
             self.release(t, cell, scope);
             return Ok(());
         }
         let m = Self::space(shared);
-        let me = self.stamp(t, Op::Write, stmt, value);
+        let me = Stamp { unchanged, ..self.stamp(t, Op::Write, stmt, value) };
         self.meta.entry(cell).or_default();
         let meta = &self.meta[&cell];
         let benign = self.benign;
@@ -285,14 +293,16 @@ impl Detector {
             let kind = if w.op == Op::Atomic { RaceKind::ReadWrite } else { RaceKind::WriteWrite };
             return Err(Conflict { kind, cell, earlier: *w, later: me });
         }
-        if let Some(r) = self.unordered(&meta.reads, t, m, &|_| false) {
+        // Benign (GPUVerify's read-write rule): writing back the value a read returned.
+        if let Some(r) = self.unordered(&meta.reads, t, m, &|r| benign && r.value == value) {
             return Err(Conflict { kind: RaceKind::ReadWrite, cell, earlier: *r, later: me });
         }
-        // The tolerated writes stay: a later write of another value races with them too.
+        // The tolerated accesses stay: a later write of another value races with them too.
         let mut keep: Vec<Stamp> = meta.writes.iter().filter(|w| !self.before(w, t, m)).copied().collect();
         keep.push(me);
+        let reads: Vec<Stamp> = meta.reads.iter().filter(|r| !self.before(r, t, m)).copied().collect();
         let meta = self.meta.get_mut(&cell).expect("entry made above");
-        meta.reads.clear();
+        meta.reads = reads;
         meta.writes = keep;
         Ok(())
     }
@@ -445,16 +455,17 @@ mod tests {
 
     const X: Cell = Cell { array: 0, inst: 0, index: 0 };
     const FLAG: Cell = Cell { array: 1, inst: 0, index: 0 };
+    const Y: Cell = Cell { array: 2, inst: 0, index: 0 };
 
     /// Message passing from thread 0 (group 0) to thread 2 (group 1), two threads a group,
     /// with the given fences on each side.
     fn mp(producer: Option<FenceScope>, consumer: Option<FenceScope>) -> Result<(), Conflict> {
         let mut d = Detector::new(4, 2, false, true);
-        d.write(0, X, false, 0, 1)?;
+        d.write(0, X, false, 0, 1, false)?;
         if let Some(f) = producer {
             d.fence(0, f);
         }
-        d.write(0, FLAG, false, 1, 1)?;
+        d.write(0, FLAG, false, 1, 1, false)?;
         d.read(2, FLAG, false, 2, 1)?;
         if let Some(f) = consumer {
             d.fence(2, f);
@@ -477,11 +488,11 @@ mod tests {
     #[test]
     fn a_barrier_orders_only_the_memories_its_fence_names() {
         let mut d = Detector::new(2, 2, false, true);
-        d.write(0, X, false, 0, 1).unwrap();
+        d.write(0, X, false, 0, 1, false).unwrap();
         d.barrier(&[0, 1], &|_, shared| shared);
         assert!(d.read(1, X, false, 1, 1).is_err());
         let mut d = Detector::new(2, 2, false, true);
-        d.write(0, X, true, 0, 1).unwrap();
+        d.write(0, X, true, 0, 1, false).unwrap();
         d.barrier(&[0, 1], &|_, shared| shared);
         assert!(d.read(1, X, true, 1, 1).is_ok());
     }
@@ -500,9 +511,9 @@ mod tests {
     fn equal_writes_race_unless_tolerated() {
         for benign in [false, true] {
             let mut d = Detector::new(2, 2, benign, true);
-            d.write(0, X, true, 0, 7).unwrap();
-            assert_eq!(d.write(1, X, true, 1, 7).is_ok(), benign);
-            assert!(d.write(1, X, true, 1, 8).is_err());
+            d.write(0, X, true, 0, 7, false).unwrap();
+            assert_eq!(d.write(1, X, true, 1, 7, false).is_ok(), benign);
+            assert!(d.write(1, X, true, 1, 8, false).is_err());
         }
     }
 
@@ -514,7 +525,7 @@ mod tests {
         let all: Vec<u32> = (0..200).collect();
         for round in 0..2 {
             for t in 0..200 {
-                d.write(t, cell(t), false, 0, round).unwrap();
+                d.write(t, cell(t), false, 0, round, false).unwrap();
             }
             // Thread 7's fence does not cover global memory in the second round.
             d.barrier(&all, &|t, shared| shared || round == 0 || t != 7);
@@ -527,9 +538,28 @@ mod tests {
     }
 
     #[test]
+    fn benign_read_write_races_follow_gpuverify_s_rules() {
+        let mut d = Detector::new(2, 2, true, true);
+        // Thread 0 writes back the value thread 1 read there: benign.
+        d.read(1, X, true, 0, 5).unwrap();
+        d.write(0, X, true, 1, 5, true).unwrap();
+        // A value thread 1 did not read (nor wrote itself): a race.
+        assert!(d.write(0, X, true, 1, 6, false).is_err());
+        // Both write 7, then each reads its own write: benign.
+        let mut d = Detector::new(2, 2, true, true);
+        d.write(0, Y, true, 0, 7, false).unwrap();
+        d.write(1, Y, true, 0, 7, false).unwrap();
+        assert!(d.read(1, Y, true, 1, 7).is_ok());
+        // Without the tolerance, the first is a race.
+        let mut d = Detector::new(2, 2, false, true);
+        d.read(1, X, true, 0, 5).unwrap();
+        assert!(d.write(0, X, true, 1, 5, true).is_err());
+    }
+
+    #[test]
     fn a_lock_step_join_orders_a_warp_and_only_it() {
         let mut d = Detector::new(3, 3, false, true);
-        d.write(0, X, true, 0, 1).unwrap();
+        d.write(0, X, true, 0, 1, false).unwrap();
         d.join(&[0, 1], false);
         assert!(d.read(1, X, true, 1, 1).is_ok());
         assert!(d.read(2, X, true, 1, 1).is_err());
