@@ -16,6 +16,9 @@
 //! also checked as a read; all the concurrent atomic writes to an element are kept, not just
 //! the last (a plain access must follow every one of them). Releasing stores are not checked
 //! as writes, as in the paper (a flag written under a fence is a synchronisation location).
+//! With benign tolerance (kpl's default for `.cu`/`.cl`, as the plain run's), writes of
+//! equal values do not race, nor does a write of the value a read returned, nor a read of a
+//! value the reader wrote there itself and the other thread wrote too (GPUVerify's rules).
 
 use crate::canonical::Cell;
 use crate::report::{Op, RaceKind};
@@ -182,7 +185,7 @@ pub struct Detector {
     sync: HashMap<Cell, Sync>,
     fenced: Vec<Option<FenceScope>>,
     pending: Vec<Option<Pending>>,
-    /// Tolerate write-write races of equal values.
+    /// Tolerate benign races: writes of equal values, and GPUVerify's read-write rules.
     benign: bool,
     /// Check races between threads of different groups.
     inter_group: bool,

@@ -24,7 +24,8 @@ pub struct Options {
     pub max_steps: u64,
     /// GPUVerify's `--warp-sync=N`: warps of N threads run in lock step.
     pub warp_sync: Option<u32>,
-    /// Tolerate write-write races of equal values.
+    /// Tolerate benign races as the plain run does (equal writes; GPUVerify's read-write
+    /// rules).
     pub benign: bool,
     /// Check races between threads of different groups.
     pub inter_group: bool,
