@@ -146,3 +146,14 @@ fn a_race_hb_finds_in_a_kernel_without_fences_is_never_verified() {
     }
     assert!(passing >= 50, "only {passing} passing CUDA/OpenCL kernels");
 }
+
+#[test]
+fn hb_orders_only_the_lanes_that_ran_a_syncwarp_together() {
+    // Two halves of a warp synchronise separately: the plain run orders the whole warp and
+    // misses the race between them (KNOWN_ISSUES); --hb shows it.
+    let f = root().join("tests/kernels-cuda/syncwarp_masks_race.cu");
+    let (got, v) = hb(&f, &[]);
+    assert_eq!(got, "race", "{v}");
+    let (got, _) = hb(&root().join("tests/kernels-cuda/syncwarp_masks.cu"), &[]);
+    assert_eq!(got, "ok");
+}
