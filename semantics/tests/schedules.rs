@@ -23,6 +23,10 @@ fn agree(src: &str, inputs: Inputs, what: &str) -> &'static str {
     if prog.first_snapshot().is_some() {
         return "snapshot";
     }
+    // Nor a grid barrier: it runs the groups one after another (refused by `--delays` too).
+    if prog.first_grid_barrier().is_some() {
+        return "grid barrier";
+    }
     let can = canonical::run(&prog, &inputs, 100_000_000);
     assert_eq!(can.outcome, Outcome::Ok, "{what}: canonical schedule failed where SDV did not\n{src}");
     for ((n1, a), (n2, b)) in sdv.memory.iter().zip(can.memory.iter()) {
