@@ -67,7 +67,7 @@ fn project_kernels_agree() {
         }
         if runs_ok {
             match agree(&src, inputs, &p.display().to_string()) {
-                "warp" | "snapshot" => continue,
+                "warp" | "snapshot" | "grid barrier" => continue,
                 got => assert_eq!(got, "ok", "{}", p.display()),
             }
             compared += 1;
