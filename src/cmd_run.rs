@@ -94,9 +94,7 @@ pub fn run(a: Args) -> Exit {
         return Exit::BadInput;
     }
     let r = if a.hb {
-        let o = kpl_semantics::hb_run::Options { max_steps: a.max_steps, warp_sync: opts.warp_sync, benign: opts.benign, inter_group: opts.inter_group };
-        let h = kpl_semantics::hb_run::run(&prog, &inputs, &o);
-        kpl_semantics::RunResult { outcome: h.outcome, memory: h.memory, steps: h.steps, trace: vec![] }
+        kpl_semantics::hb_run::run(&prog, &inputs, &opts)
     } else {
         sdv::run(&prog, inputs.clone(), &opts)
     };

@@ -161,7 +161,7 @@ struct Sync {
 /// A load or atomic whose thread has not run anything since: a fence next makes it an
 /// acquire (of the location's clocks as they were at the load).
 struct Pending {
-    at: Option<Sync>,
+    at: Option<Rc<Sync>>,
     /// The element, when the access itself released (an atomic after a fence): a fence next
     /// makes it an acquire-release, released again with what it acquired.
     released: Option<(Cell, FenceScope)>,
@@ -182,7 +182,8 @@ pub struct Detector {
     tpg: u32,
     groups: u32,
     meta: HashMap<Cell, Meta>,
-    sync: HashMap<Cell, Sync>,
+    /// Shared with the loads that saw them (`Pending`), so a spin loop does not copy them.
+    sync: HashMap<Cell, Rc<Sync>>,
     fenced: Vec<Option<FenceScope>>,
     pending: Vec<Option<Pending>>,
     /// Tolerate benign races: writes of equal values, and GPUVerify's read-write rules.
@@ -366,7 +367,7 @@ impl Detector {
     /// `relBlk`/`relGlb`: the location takes the thread's clocks, for its group or for all.
     fn release(&mut self, t: u32, cell: Cell, scope: FenceScope) {
         let c = [SHARED, GLOBAL].map(|m| self.clocks[t as usize][m].full(t));
-        let s = self.sync.entry(cell).or_default();
+        let s = Rc::make_mut(self.sync.entry(cell).or_default());
         if scope.device_wide() {
             s.group.clear();
             s.all = Some(c);

@@ -16,27 +16,8 @@ use crate::canonical::{flatten, requires_fail, split, Effect, Ins, Mem, Thread};
 use crate::hb::{Conflict, Detector};
 use crate::inputs::Inputs;
 use crate::ir::{ArrayKind, Program};
-use crate::report::{Access, ArrayContents, Defect, DivergenceAt, Outcome, Scope, ThreadId};
-
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// Stop with outcome `timeout` after this many thread-instructions.
-    pub max_steps: u64,
-    /// GPUVerify's `--warp-sync=N`: warps of N threads run in lock step.
-    pub warp_sync: Option<u32>,
-    /// Tolerate benign races as the plain run does (equal writes; GPUVerify's read-write
-    /// rules).
-    pub benign: bool,
-    /// Check races between threads of different groups.
-    pub inter_group: bool,
-}
-
-pub struct HbResult {
-    pub outcome: Outcome,
-    pub memory: Vec<(String, ArrayContents)>,
-    /// Thread-instructions executed.
-    pub steps: u64,
-}
+use crate::report::{Access, Defect, DivergenceAt, Outcome, RunResult, Scope, ThreadId};
+use crate::sdv::Options;
 
 /// The most instructions one turn runs while settling what follows a load (a lane that
 /// loops on local work alone would otherwise keep the turn).
@@ -70,10 +51,13 @@ struct Run<'a> {
     warp: u32,
     steps: u64,
     max_steps: u64,
+    progress: Option<fn(u64)>,
 }
 
-/// Run the kernel once, interleaved, checking every access against BARRACUDA's rules.
-pub fn run(prog: &Program, inputs: &Inputs, opts: &Options) -> HbResult {
+/// Run the kernel once, interleaved, checking every access against BARRACUDA's rules, with
+/// the plain run's options (its step budget, progress, warp-sync, benign tolerance and
+/// inter-group checks; no trace). Steps are thread-instructions.
+pub fn run(prog: &Program, inputs: &Inputs, opts: &Options) -> RunResult {
     let l = prog.launch;
     let tpg = l.threads_per_group().max(1) as u32;
     let n = l.total_threads() as u32;
@@ -106,12 +90,13 @@ pub fn run(prog: &Program, inputs: &Inputs, opts: &Options) -> HbResult {
         warp: opts.warp_sync.unwrap_or(32).max(1),
         steps: 0,
         max_steps: opts.max_steps,
+        progress: opts.progress,
     };
     let outcome = match requires_fail(prog, &params) {
         Some(o) => o,
         None => r.all().err().unwrap_or(Outcome::Ok),
     };
-    HbResult { outcome, steps: r.steps, memory: r.mem.contents() }
+    RunResult { outcome, steps: r.steps, memory: r.mem.contents(), trace: Vec::new() }
 }
 
 impl<'a> Run<'a> {
@@ -205,10 +190,7 @@ impl<'a> Run<'a> {
 
     /// Thread `t` runs its next instruction.
     fn step(&mut self, t: u32) -> Result<(), Outcome> {
-        self.steps += 1;
-        if self.steps > self.max_steps {
-            return Err(Outcome::Timeout);
-        }
+        self.count(1)?;
         let g = t / self.tpg;
         let effect = {
             let me = &mut self.ts[t as usize];
@@ -310,10 +292,29 @@ impl<'a> Run<'a> {
         let group: Vec<u32> = (a..b).collect();
         self.hb.barrier(&group, &|t, sh| orders[(t - a) as usize][if sh { 0 } else { 1 }]);
         for t in a..b {
-            let me = &mut self.ts[t as usize];
-            me.pc += 1;
-            me.state = if me.pc >= self.code.len() { State::Done } else { State::Running };
+            self.pass(t);
         }
+    }
+
+    /// Thread `t` goes on past the barrier or collective it waited at.
+    fn pass(&mut self, t: u32) {
+        let me = &mut self.ts[t as usize];
+        me.pc += 1;
+        me.state = if me.pc >= self.code.len() { State::Done } else { State::Running };
+    }
+
+    /// `n` more thread-instructions: past the budget, `timeout`; progress now and then.
+    fn count(&mut self, n: u64) -> Result<(), Outcome> {
+        if let Some(report) = self.progress {
+            if (self.steps >> 22) != ((self.steps + n) >> 22) {
+                report(self.steps + n);
+            }
+        }
+        self.steps += n;
+        if self.steps > self.max_steps {
+            return Err(Outcome::Timeout);
+        }
+        Ok(())
     }
 
     /// Each warp none of whose lanes can still run, with lanes waiting at a collective,
@@ -338,26 +339,21 @@ impl<'a> Run<'a> {
         let pc = self.ts[act[0] as usize].pc;
         let Ins::Warp(op, slot, args, id) = &self.code[pc] else { return Ok(()) };
         let argv: Vec<Vec<u32>> = args.iter().map(|e| act.iter().map(|&t| self.ts[t as usize].th.eval(e)).collect()).collect();
+        let (op, slot, id) = (op, *slot, *id);
         let done = |t: u32| self.ts[t as usize].state == State::Done;
         let vals = crate::warp::collective(act, self.tpg, self.warp, *op, &argv, &done).map_err(|(t, other, at)| {
-            Outcome::Defect(Defect::Divergence { span: self.prog.stmts[*id as usize].span, enabled: self.id(t), disabled: self.id(other), at })
+            Outcome::Defect(Defect::Divergence { span: self.prog.stmts[id as usize].span, enabled: self.id(t), disabled: self.id(other), at })
         })?;
         if *op == kpl_lang::ast::WarpOp::Sync {
             self.hb.join(act, true);
         }
         for (&t, v) in act.iter().zip(vals) {
-            self.steps += 1;
-            let me = &mut self.ts[t as usize];
             if let Some(s) = slot {
-                me.th.locals[*s as usize] = v;
+                self.ts[t as usize].th.locals[s as usize] = v;
             }
-            me.pc += 1;
-            me.state = if me.pc >= self.code.len() { State::Done } else { State::Running };
+            self.pass(t);
         }
-        if self.steps > self.max_steps {
-            return Err(Outcome::Timeout);
-        }
-        Ok(())
+        self.count(act.len() as u64)
     }
 }
 
@@ -368,7 +364,7 @@ mod tests {
     fn hb(src: &str, warp_sync: Option<u32>) -> Outcome {
         let c = kpl_lang::check_kpl(src).expect("kernel checks");
         let prog = crate::compile(&c.core, kpl_lang::Launch::of(&c.kernel));
-        run(&prog, &Inputs::from_seed(1), &Options { max_steps: 1_000_000, warp_sync, benign: false, inter_group: true }).outcome
+        run(&prog, &Inputs::from_seed(1), &Options { max_steps: 1_000_000, warp_sync, ..Options::default() }).outcome
     }
 
     /// Message passing from group 0 to group 1 through a flag, with these fences (the flag
