@@ -124,8 +124,8 @@ fn a_race_hb_finds_in_a_kernel_without_fences_is_never_verified() {
         args.extend(run.split_whitespace().skip(1));
         args.push(s(&f));
         args.push("--max-steps=2000000");
-        let o = kpl(&args);
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(&o.stdout) else { continue };
+        let o = kpl_in(f.parent().unwrap(), &args);
+        let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{}: {e}\n{}", s(&f), o.stderr));
         if v["outcome"] == "race" {
             races += 1;
             assert_ne!(verdict, "verified", "{}: --hb finds a race: {}", s(&f), v["defect"]);
