@@ -1,6 +1,8 @@
 //! `Cert_<kernel>.thy`: a certificate as Isabelle lemmas. Each verification condition is a
-//! lemma over `32 word`, `bool` and array variables, assuming the definitions it uses and
-//! the invariants' switches; its proof follows the certificate: every rewrite step of the
+//! lemma over `32 word`, `bool` and array variables, in one `context` that fixes them and
+//! assumes the definitions the conditions use and the invariants' switches (so each is
+//! stated, and each definition's simplification, `if` split and theory lemma proved, once
+//! per theory, not once per condition); its proof follows the certificate: every rewrite step of the
 //! explanation is an instance of a lemma of `KPL_Rules.thy` (or a ground evaluation), put
 //! in place by `arg_cong`, and the simplified condition is closed by `simp` when it is
 //! `False`; otherwise by `satx` (propositional, kernel-checked) from theory lemmas that
@@ -86,7 +88,10 @@ pub struct CertTheory {
 /// Where the header declares the SMT oracle, when a condition uses it.
 const SMT_SETUP: &str = "\u{1}smt-setup\u{1}";
 
-const EVAL_METHOD: &str = "((simp; fail) | (code_simp; fail) | eval)";
+/// A ground evaluation's proof: the simplifier, with KPL's comparisons and divisions unfolded
+/// (all the corpus needs, in milliseconds), before the code generator (`eval` compiles the
+/// whole code setup, about 3 s a call).
+const EVAL_METHOD: &str = "((simp; fail) | (simp add: kpl_slt_flip kpl_sle_flip kpl_udiv_def kpl_urem_def; fail) | (code_simp; fail) | eval)";
 
 /// The context of the step's position: the term with a hole there, as a lambda.
 fn context(t: &Sx, pos: &[usize], names: &mut Names) -> Option<String> {
@@ -208,7 +213,9 @@ const IF_SPLIT_LIMIT: usize = 200;
 pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
     let name = theory_name(&cert.kernel);
     let defs = &cert.definitions;
-    let goals: Vec<&Sx> = cert.vcs.iter().flat_map(|v| [&v.goal.original, &v.goal.simplified]).collect();
+    // The invariants are propositions too: their symbols get sorts with the VCs'.
+    let goals: Vec<&Sx> =
+        cert.vcs.iter().flat_map(|v| [&v.goal.original, &v.goal.simplified]).chain(cert.invariants.iter().map(|i| &i.expr)).collect();
     let def_terms: Vec<(&str, &Sx)> =
         defs.iter().flat_map(|d| [(d.symbol.as_str(), &d.chain.original), (d.symbol.as_str(), &d.chain.simplified)]).collect();
     let mut sorts = Sorts::infer(&goals, &def_terms);
@@ -230,13 +237,26 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
         s.push_str("section \\<open>The loop invariants the proof uses (kept by Houdini)\\<close>\n\n");
     }
     for inv in &cert.invariants {
-        let mut vars = Vec::new();
+        // Its free symbols and the uninterpreted functions it applies (ghost state of atomics).
+        let (mut vars, mut funs) = (Vec::new(), Vec::new());
         symbols(&inv.expr, &mut vars);
+        functions(&inv.expr, &mut funs);
         let mut local = Names::default();
+        let mut types: Vec<String> = vars.iter().map(|v| format!("({})", sorts.of(v).typ())).collect();
+        types.extend(funs.iter().map(|f| format!("({})", vec!["32 word"; sorts.funs.get(f).copied().unwrap_or(1) + 1].join(" \\<Rightarrow> "))));
+        types.push("bool".into());
+        vars.extend(funs);
         let params: Vec<String> = vars.iter().map(|v| local.get(v)).collect();
         let body = term(&inv.expr, &mut local);
         let _ = writeln!(s, "text \\<open>Candidate {} ({}).\\<close>", inv.candidate, inv.rule.replace("\\<", "<"));
-        let _ = writeln!(s, "definition invariant_{} where\n  \"invariant_{} {} = {body}\"\n", inv.candidate, inv.candidate, params.join(" "));
+        let _ = writeln!(
+            s,
+            "definition invariant_{} :: \"{}\" where\n  \"invariant_{} {} = {body}\"\n",
+            inv.candidate,
+            types.join(" \\<Rightarrow> "),
+            inv.candidate,
+            params.join(" ")
+        );
     }
     // Each kept definition's simplification, proved once.
     s.push_str("section \\<open>The definitions, simplified\\<close>\n\n");
@@ -283,22 +303,72 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
             s.push('\n');
         }
     }
-    s.push_str("section \\<open>The verification conditions\\<close>\n\n");
+    // The VCs share one context: every symbol, every definition a VC uses (as an
+    // assumption `d_...`, with its simplification `ds_...` proved once) and every switch.
+    // Each VC lemma, exported from it, assumes them all; since each definition only names a
+    // fresh symbol, that is what each VC's own definitions and switches say.
+    let mut ctx_defs: BTreeSet<usize> = BTreeSet::new();
+    let mut ctx_terms: Vec<&Sx> = Vec::new();
+    for (vc, used) in cert.vcs.iter().zip(&cones) {
+        ctx_terms.push(&vc.goal.original);
+        ctx_terms.push(&vc.goal.simplified);
+        ctx_defs.extend(used.iter().copied());
+    }
+    for &i in &ctx_defs {
+        ctx_terms.push(&defs[i].chain.original);
+        ctx_terms.push(&defs[i].chain.simplified);
+    }
+    let (mut ctx_syms, ctx_funs) = all_symbols(&ctx_terms);
+    for &i in &ctx_defs {
+        if !ctx_syms.contains(&defs[i].symbol) {
+            ctx_syms.push(defs[i].symbol.clone());
+        }
+    }
+    let ctx_switches: Vec<&(String, bool)> = cert.switches.iter().filter(|(sw, _)| ctx_syms.contains(sw)).collect();
     let (mut kernel_checked, mut from_lemmas, mut oracle) = (0, 0, 0);
     let mut all_lemmas = Vec::new();
-    for ((vc, vc_uses), used) in cert.vcs.iter().zip(&uses).zip(cones.iter().map(Vec::as_slice)) {
-        let mut terms: Vec<&Sx> = vec![&vc.goal.original, &vc.goal.simplified];
-        for &i in used {
-            terms.push(&defs[i].chain.original);
-            terms.push(&defs[i].chain.simplified);
+    if !cert.vcs.is_empty() {
+        s.push_str("section \\<open>The verification conditions\\<close>\n\n");
+        s.push_str("text \\<open>One context for every verification condition: its symbols, the definitions they use\n  (assumptions \\<open>d_...\\<close>, simplified once as \\<open>ds_...\\<close>) and the invariants' switches.\\<close>\n");
+        s.push_str("context\n");
+        s.push_str(&fixes(&ctx_syms, &ctx_funs, &sorts, &mut names));
+        let mut assumes = Vec::new();
+        for &i in &ctx_defs {
+            let d = &defs[i];
+            assumes.push(format!("d_{}: \"{} = ({})\"", ident_part(&d.symbol), names.get(&d.symbol), term(&d.chain.original, &mut names)));
         }
-        let (mut syms, funs) = all_symbols(&terms);
-        for &i in used {
-            if !syms.contains(&defs[i].symbol) {
-                syms.push(defs[i].symbol.clone());
+        for (sw, on) in &ctx_switches {
+            let v = names.get(sw);
+            assumes.push(format!("s_{}: \"{}{v}\"", ident_part(sw), if *on { "" } else { "\\<not> " }));
+        }
+        if !assumes.is_empty() {
+            let _ = writeln!(s, "  assumes {}", assumes.join("\n    and "));
+        }
+        s.push_str("begin\n\n");
+        for &i in &ctx_defs {
+            let d = &defs[i];
+            if def_lemma[i] {
+                let id = ident_part(&d.symbol);
+                let _ = writeln!(s, "lemma ds_{id}: \"{} = ({})\"\n  using d_{id} def_{id} by (rule trans)\n", names.get(&d.symbol), term(&d.chain.simplified, &mut names));
             }
         }
-        let switches: Vec<&(String, bool)> = cert.switches.iter().filter(|(sw, _)| syms.contains(sw)).collect();
+    }
+    // Each `if` split and each theory lemma is proved once, as a lemma of the context, before
+    // the first VC that uses it.
+    let mut split_lemmas: BTreeMap<String, String> = BTreeMap::new();
+    let mut theory_facts: BTreeMap<String, String> = BTreeMap::new();
+    for ((vc, vc_uses), used) in cert.vcs.iter().zip(&uses).zip(cones.iter().map(Vec::as_slice)) {
+        let switches: Vec<&(String, bool)> = {
+            let mut syms = Vec::new();
+            symbols(&vc.goal.original, &mut syms);
+            symbols(&vc.goal.simplified, &mut syms);
+            for &i in used {
+                symbols(&defs[i].chain.original, &mut syms);
+                symbols(&defs[i].chain.simplified, &mut syms);
+                syms.push(defs[i].symbol.clone());
+            }
+            ctx_switches.iter().copied().filter(|(sw, _)| syms.contains(sw)).collect()
+        };
         let lemma = format!("vc_{}", ident_part(&vc.name));
         let closed_by_kernel = vc.goal.simplified == Sx::atom("false");
         // The facts as propositions, as the lemma states them, for the theory lemmas.
@@ -328,6 +398,37 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
             }
             _ => None,
         };
+        // The splits this VC needs, named; new ones proved here.
+        let split_names: Vec<String> = theory_lemmas
+            .iter()
+            .flat_map(|(splits, _)| splits.iter())
+            .map(|sp| {
+                let prop = split_prop(sp, &mut names);
+                let next = split_lemmas.len();
+                if let Some(n) = split_lemmas.get(&prop) {
+                    return n.clone();
+                }
+                let n = format!("split_{next}");
+                let _ = writeln!(s, "lemma {n}: \"{prop}\"\n  by {}\n", split_proof(sp, &mut names));
+                split_lemmas.insert(prop, n.clone());
+                n
+            })
+            .collect();
+        // Its theory lemmas, likewise: many VCs of a kernel need the same ones.
+        let fact_names: Vec<String> = theory_lemmas
+            .iter()
+            .flat_map(|(_, ls)| ls.iter())
+            .map(|(prop, method)| {
+                let next = theory_facts.len();
+                if let Some(n) = theory_facts.get(prop) {
+                    return n.clone();
+                }
+                let n = format!("fact_{next}");
+                let _ = writeln!(s, "lemma {n}: \"{prop}\"\n  by {method}\n");
+                theory_facts.insert(prop.clone(), n.clone());
+                n
+            })
+            .collect();
         let _ = writeln!(
             s,
             "text \\<open>{} ({}, {}, line {}:{}): {}.\\<close>",
@@ -344,45 +445,26 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
                 "closed by the SMT oracle on its simplified form"
             }
         );
-        let _ = writeln!(s, "lemma {lemma}:");
-        s.push_str(&fixes(&syms, &funs, &sorts, &mut names));
-        let mut assumes = Vec::new();
-        for &i in used {
-            let d = &defs[i];
-            assumes.push(format!("d_{}: \"{} = ({})\"", ident_part(&d.symbol), names.get(&d.symbol), term(&d.chain.original, &mut names)));
-        }
-        for (sw, on) in &switches {
-            let v = names.get(sw);
-            assumes.push(format!("s_{}: \"{}{v}\"", ident_part(sw), if *on { "" } else { "\\<not> " }));
-        }
-        if !assumes.is_empty() {
-            let _ = writeln!(s, "  assumes {}", assumes.join("\n    and "));
-        }
-        let _ = writeln!(s, "  shows \"\\<not> ({})\"", term(&vc.goal.original, &mut names));
+        let _ = writeln!(s, "lemma {lemma}: \"\\<not> ({})\"", term(&vc.goal.original, &mut names));
         s.push_str("proof -\n");
         let same = vc.goal.original == vc.goal.simplified;
         if !same {
             let _ = writeln!(s, "  have g: \"({}) = ({})\"", term(&vc.goal.original, &mut names), term(&vc.goal.simplified, &mut names));
             s.push_str(&chain_proof(&vc.goal, &mut names, "  "));
         }
-        let mut facts = Vec::new();
-        for &i in used {
-            let d = &defs[i];
-            let id = ident_part(&d.symbol);
-            if def_lemma[i] {
-                let _ = writeln!(
-                    s,
-                    "  have ds_{id}: \"{} = ({})\" using d_{id} def_{id} by (rule trans)",
-                    names.get(&d.symbol),
-                    term(&d.chain.simplified, &mut names)
-                );
-                facts.push(format!("ds_{id}"));
-            } else {
-                facts.push(format!("d_{id}"));
-            }
-        }
+        let mut facts: Vec<String> = used
+            .iter()
+            .map(|&i| {
+                let id = ident_part(&defs[i].symbol);
+                if def_lemma[i] {
+                    format!("ds_{id}")
+                } else {
+                    format!("d_{id}")
+                }
+            })
+            .collect();
         facts.extend(switches.iter().map(|(sw, _)| format!("s_{}", ident_part(sw))));
-        // The facts so far are the lemma's own (definitions, switches); the rest only the SMT
+        // The facts so far are the VC's own (definitions, switches); the rest only the SMT
         // oracle needs.
         let own_facts = facts.len();
         facts.extend(vc_uses.literal.iter().filter(|k| restated.contains_key(*k)).map(|(op, c)| smt_facts::lemma_name(op, *c)));
@@ -390,16 +472,10 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
         if closed_by_kernel {
             s.push_str("  have n: \"\\<not> False\" by simp\n");
             kernel_checked += 1;
-        } else if let Some((splits, ls)) = &theory_lemmas {
+        } else if theory_lemmas.is_some() {
             let mut used_facts = facts[..own_facts].to_vec();
-            for (k, sp) in splits.iter().enumerate() {
-                let _ = writeln!(s, "  have i_{k}: \"{}\" by {}", split_prop(sp, &mut names), split_proof(sp, &mut names));
-                used_facts.push(format!("i_{k}"));
-            }
-            for (k, (prop, method)) in ls.iter().enumerate() {
-                let _ = writeln!(s, "  have t_{k}: \"{prop}\" by {method}");
-                used_facts.push(format!("t_{k}"));
-            }
+            used_facts.extend(split_names.iter().cloned());
+            used_facts.extend(fact_names.iter().cloned());
             let _ = writeln!(s, "  have n: \"\\<not> ({})\"\n    using {} by satx", term(&vc.goal.simplified, &mut names), used_facts.join(" "));
             kernel_checked += 1;
             from_lemmas += 1;
@@ -408,10 +484,17 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
             oracle += 1;
         }
         s.push_str(if same { "  show ?thesis by (rule n)\nqed\n\n" } else { "  show ?thesis by (subst g) (rule n)\nqed\n\n" });
-        let _ = writeln!(s, "thm_oracles {lemma}\n");
         all_lemmas.push(lemma);
     }
-    if !all_lemmas.is_empty() {
+    if !cert.vcs.is_empty() {
+        s.push_str("end\n\n");
+        s.push_str("text \\<open>The oracles each verification condition depends on, as exported from the context.\\<close>\n");
+        for lemma in &all_lemmas {
+            let _ = writeln!(s, "thm_oracles {lemma}");
+        }
+        s.push('\n');
+    }
+    if all_lemmas.len() > 1 {
         s.push_str("text \\<open>Every oracle the verification conditions depend on, together.\\<close>\n");
         let _ = writeln!(s, "thm_oracles {}\n", all_lemmas.join(" "));
     }

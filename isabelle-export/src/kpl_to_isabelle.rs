@@ -122,6 +122,19 @@ fn list(items: Vec<String>) -> String {
     format!("[{}]", items.join(", "))
 }
 
+/// A list of data (array contents, observed values): past [`CHUNK`] items, short lists
+/// joined by `@`. Isabelle parses a list enumeration in time that grows faster than its
+/// length (512 numbers took 9 s; in lists of 16, 2 s).
+fn data_list(items: Vec<String>) -> String {
+    if items.len() <= CHUNK {
+        return list(items);
+    }
+    let parts: Vec<String> = items.chunks(CHUNK).map(|c| list(c.to_vec())).collect();
+    format!("({})", parts.join(" @ "))
+}
+
+const CHUNK: usize = 16;
+
 impl Printer {
     fn expr(&mut self, e: &Expr) -> String {
         match &e.kind {
@@ -265,8 +278,8 @@ impl Printer {
 
 fn init(i: &Init) -> String {
     match i {
-        Init::Dense(v) => format!("Dense {}", list(v.iter().map(|w| w.to_string()).collect())),
-        Init::Sparse(m) => format!("Sparse {}", list(m.iter().map(|(k, w)| format!("({k}, {w})")).collect())),
+        Init::Dense(v) => format!("Dense {}", data_list(v.iter().map(|w| w.to_string()).collect())),
+        Init::Sparse(m) => format!("Sparse {}", data_list(m.iter().map(|(k, w)| format!("({k}, {w})")).collect())),
     }
 }
 
@@ -367,13 +380,13 @@ pub fn theory(k: &Kernel, launch: Launch, run: Option<&RunData>) -> String {
                     let idx = if dense && !o.indices.is_empty() {
                         format!("[0..<{}]", o.indices.len())
                     } else {
-                        list(o.indices.iter().map(|i| i.to_string()).collect())
+                        data_list(o.indices.iter().map(|i| i.to_string()).collect())
                     };
                     format!("({}, {g}, {idx})", string_lit(&o.array))
                 })
                 .collect(),
         );
-        let values = list(run.observed.iter().map(|o| list(o.values.iter().map(|v| v.to_string()).collect())).collect());
+        let values = list(run.observed.iter().map(|o| data_list(o.values.iter().map(|v| v.to_string()).collect())).collect());
         let _ = write!(
             s,
             "text \\<open>Differential check: on these inputs kpl's interpreter ends normally with these\n  final arrays; so does the executable semantics.\\<close>\n\

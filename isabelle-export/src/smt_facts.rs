@@ -7,7 +7,8 @@
 //! * 64 + (a AND 63) = a` with `kpl_udiv a 64 < 2^26`, `kpl_urem a 64 = a AND 63`,
 //! `kpl_shl a 3 = a * 8`); for other divisors it hands the oracle `kpl_div_mod_smt` (the
 //! quotient and remainder characterized in 64 bits), and signed comparisons restated as
-//! `<s`/`<=s` (`kpl_slt_smt`), which it maps onto `bvslt`/`bvsle`.
+//! `<s`/`<=s` (`kpl_slt_smt`), which it maps onto `bvslt`/`bvsle`. Arrays written in a VC
+//! are function updates, which z3 sees as uninterpreted unless given `fun_upd_apply`.
 
 use crate::vc_to_isabelle::literal;
 use kpl_lang::sexp::Sx;
@@ -30,7 +31,7 @@ impl Uses {
                 ("bvudiv" | "bvurem" | "bvshl" | "bvlshr", Some(c)) if a.len() == 2 => {
                     self.literal.insert((h.to_string(), c));
                 }
-                ("bvudiv" | "bvurem" | "bvshl" | "bvlshr" | "bvashr" | "bvsdiv" | "bvsrem" | "bvslt" | "bvsle", _) => {
+                ("bvudiv" | "bvurem" | "bvshl" | "bvlshr" | "bvashr" | "bvsdiv" | "bvsrem" | "bvslt" | "bvsle" | "store", _) => {
                     self.other.insert(h.to_string());
                 }
                 _ => {}
@@ -111,6 +112,10 @@ pub fn definitions(u: &Uses) -> Vec<&'static str> {
     }
     if u.other.contains("bvsle") {
         v.push("kpl_sle_smt");
+    }
+    // An array written in the VC is a function update: z3 needs what reading one gives.
+    if u.other.contains("store") {
+        v.push("fun_upd_apply");
     }
     v
 }

@@ -78,7 +78,7 @@ pub fn check(files: &[(String, String)]) -> Vec<String> {
             }
         }
         // Every lemma has a proof before the next top-level command.
-        let tops = ["lemma", "theorem", "definition", "fun", "inductive", "datatype", "record", "text", "section", "end", "thm_oracles", "declare", "type_synonym", "consts", "unbundle"];
+        let tops = ["lemma", "theorem", "context", "definition", "fun", "inductive", "datatype", "record", "text", "section", "end", "thm_oracles", "declare", "type_synonym", "consts", "unbundle"];
         for (i, w) in words.iter().enumerate() {
             if *w == "lemma" || *w == "theorem" {
                 let next = words[i + 1..].iter().position(|x| tops.contains(x) && !x.is_empty()).map(|j| i + 1 + j).unwrap_or(words.len());

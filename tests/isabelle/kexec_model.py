@@ -21,7 +21,7 @@ sys.setrecursionlimit(100000)
 
 # ---- Reading Isabelle terms -------------------------------------------------------------
 
-TOKEN = re.compile(r"\s+|\\<lparr>|\\<rparr>|''(?:[^']|'(?!'))*''|\.\.<|[0-9]+|[A-Za-z_][A-Za-z0-9_']*|[()\[\],=]")
+TOKEN = re.compile(r"\s+|\\<lparr>|\\<rparr>|''(?:[^']|'(?!'))*''|\.\.<|[0-9]+|[A-Za-z_][A-Za-z0-9_']*|[()\[\],=@]")
 
 
 def tokens(text):
@@ -58,9 +58,13 @@ class Parser:
         head = self.atom()
         if isinstance(head, tuple) and len(head) == 1 and isinstance(head[0], str) and head[0][:1].isupper():
             args = []
-            while self.peek() not in (None, ")", "]", ",", "\\<rparr>", "=", "..<"):
+            while self.peek() not in (None, ")", "]", ",", "\\<rparr>", "=", "..<", "@"):
                 args.append(self.atom())
             return head + tuple(args)
+        # A long data list is written as short ones joined by `@`.
+        while self.peek() == "@":
+            self.eat()
+            head = head + self.atom()
         return head
 
     def atom(self):

@@ -216,8 +216,9 @@ qed
 
 section \<open>The verification conditions\<close>
 
-text \<open>label 0 (race, write to out, line 11:5): closed by the SMT oracle on its simplified form.\<close>
-lemma vc_label_0:
+text \<open>One context for every verification condition: its symbols, the definitions they use
+  (assumptions \<open>d_...\<close>, simplified once as \<open>ds_...\<close>) and the invariants' switches.\<close>
+context
   fixes v_reach_at_7 :: "bool"
     and v_then_S2_at_1 :: "bool"
     and v_then_H2_S2_at_1 :: "bool"
@@ -250,7 +251,34 @@ lemma vc_label_0:
     and d_then_H2_S2_at_1: "v_then_H2_S2_at_1 = ((v_then_S2_at_1 \<and> ((v_lid2_x + (1::32 word)) = (0::32 word))))"
     and d_WR_exists_out_at_1: "v_WR_exists_out_at_1 = (((v_then_S1_at_1 \<and> (\<not> v_then_H2_S1_at_1)) \<and> v_log_at_1))"
     and d_WR_elem_out_at_1: "v_WR_elem_out_at_1 = ((if ((v_then_S1_at_1 \<and> (\<not> v_then_H2_S1_at_1)) \<and> v_log_at_1) then ((v_gid1_x * (16::32 word)) + v_lid1_x) else v_WR_elem_out))"
-  shows "\<not> ((v_reach_at_7 \<and> ((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> v_WR_exists_out_at_1) \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))))"
+begin
+
+lemma ds_distinct_at_1: "v_distinct_at_1 = ((\<not> ((v_gid1_x = v_gid2_x) \<and> (((v_lid1_x = v_lid2_x) \<and> ((v_gid1_y = v_gid2_y) \<and> (v_gid1_z = v_gid2_z))) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z))))))"
+  using d_distinct_at_1 def_distinct_at_1 by (rule trans)
+
+lemma ds_reach_at_7: "v_reach_at_7 = ((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_z < (1::32 word)) \<and> ((v_gid1_z < (1::32 word)) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> ((v_gid2_z < (1::32 word)) \<and> ((v_lid2_z < (1::32 word)) \<and> v_distinct_at_1))))))"
+  using d_reach_at_7 def_reach_at_7 by (rule trans)
+
+lemma ds_g_S2_at_1: "v_g_S2_at_1 = ((v_lid2_x + (v_gid2_x * (16::32 word))))"
+  using d_g_S2_at_1 def_g_S2_at_1 by (rule trans)
+
+lemma ds_then_S2_at_1: "v_then_S2_at_1 = (((0::32 word) = (kpl_urem v_lid2_x (2::32 word))))"
+  using d_then_S2_at_1 def_then_S2_at_1 by (rule trans)
+
+lemma ds_then_H2_S1_at_1: "v_then_H2_S1_at_1 = ((v_then_S1_at_1 \<and> ((0::32 word) = (v_lid1_x + (1::32 word)))))"
+  using d_then_H2_S1_at_1 def_then_H2_S1_at_1 by (rule trans)
+
+lemma ds_then_H2_S2_at_1: "v_then_H2_S2_at_1 = ((v_then_S2_at_1 \<and> ((0::32 word) = (v_lid2_x + (1::32 word)))))"
+  using d_then_H2_S2_at_1 def_then_H2_S2_at_1 by (rule trans)
+
+lemma ds_WR_exists_out_at_1: "v_WR_exists_out_at_1 = ((v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)))"
+  using d_WR_exists_out_at_1 def_WR_exists_out_at_1 by (rule trans)
+
+lemma ds_WR_elem_out_at_1: "v_WR_elem_out_at_1 = ((if (v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)) then (v_lid1_x + (v_gid1_x * (16::32 word))) else v_WR_elem_out))"
+  using d_WR_elem_out_at_1 def_WR_elem_out_at_1 by (rule trans)
+
+text \<open>label 0 (race, write to out, line 11:5): closed by the SMT oracle on its simplified form.\<close>
+lemma vc_label_0: "\<not> ((v_reach_at_7 \<and> ((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> v_WR_exists_out_at_1) \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))))"
 proof -
   have g: "((v_reach_at_7 \<and> ((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> v_WR_exists_out_at_1) \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)))) = ((v_distinct_at_1 \<and> ((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> (v_WR_exists_out_at_1 \<and> (v_reach_at_7 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))))))"
   proof -
@@ -291,29 +319,22 @@ proof -
       qed
     finally show ?thesis .
   qed
-  have ds_distinct_at_1: "v_distinct_at_1 = ((\<not> ((v_gid1_x = v_gid2_x) \<and> (((v_lid1_x = v_lid2_x) \<and> ((v_gid1_y = v_gid2_y) \<and> (v_gid1_z = v_gid2_z))) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z))))))" using d_distinct_at_1 def_distinct_at_1 by (rule trans)
-  have ds_reach_at_7: "v_reach_at_7 = ((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_z < (1::32 word)) \<and> ((v_gid1_z < (1::32 word)) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> ((v_gid2_z < (1::32 word)) \<and> ((v_lid2_z < (1::32 word)) \<and> v_distinct_at_1))))))" using d_reach_at_7 def_reach_at_7 by (rule trans)
-  have ds_g_S2_at_1: "v_g_S2_at_1 = ((v_lid2_x + (v_gid2_x * (16::32 word))))" using d_g_S2_at_1 def_g_S2_at_1 by (rule trans)
-  have ds_then_S2_at_1: "v_then_S2_at_1 = (((0::32 word) = (kpl_urem v_lid2_x (2::32 word))))" using d_then_S2_at_1 def_then_S2_at_1 by (rule trans)
-  have ds_then_H2_S1_at_1: "v_then_H2_S1_at_1 = ((v_then_S1_at_1 \<and> ((0::32 word) = (v_lid1_x + (1::32 word)))))" using d_then_H2_S1_at_1 def_then_H2_S1_at_1 by (rule trans)
-  have ds_then_H2_S2_at_1: "v_then_H2_S2_at_1 = ((v_then_S2_at_1 \<and> ((0::32 word) = (v_lid2_x + (1::32 word)))))" using d_then_H2_S2_at_1 def_then_H2_S2_at_1 by (rule trans)
-  have ds_WR_exists_out_at_1: "v_WR_exists_out_at_1 = ((v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)))" using d_WR_exists_out_at_1 def_WR_exists_out_at_1 by (rule trans)
-  have ds_WR_elem_out_at_1: "v_WR_elem_out_at_1 = ((if (v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)) then (v_lid1_x + (v_gid1_x * (16::32 word))) else v_WR_elem_out))" using d_WR_elem_out_at_1 def_WR_elem_out_at_1 by (rule trans)
   have n: "\<not> ((v_distinct_at_1 \<and> ((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> (v_WR_exists_out_at_1 \<and> (v_reach_at_7 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))))))"
     by (smt (z3) ds_distinct_at_1 ds_reach_at_7 ds_g_S2_at_1 d_then_S1_at_1 ds_then_S2_at_1 ds_then_H2_S1_at_1 ds_then_H2_S2_at_1 ds_WR_exists_out_at_1 ds_WR_elem_out_at_1 op_urem_2)
   show ?thesis by (subst g) (rule n)
 qed
 
-thm_oracles vc_label_0
-
 text \<open>label 1 (race, write to out, line 11:5): simplified to False, checked by Isabelle's kernel.\<close>
-lemma vc_label_1:
-  shows "\<not> (False)"
+lemma vc_label_1: "\<not> (False)"
 proof -
   have n: "\<not> False" by simp
   show ?thesis by (rule n)
 qed
 
+end
+
+text \<open>The oracles each verification condition depends on, as exported from the context.\<close>
+thm_oracles vc_label_0
 thm_oracles vc_label_1
 
 text \<open>Every oracle the verification conditions depend on, together.\<close>
