@@ -120,18 +120,21 @@ pub fn run(a: Args) -> Exit {
 }
 
 fn isabelle(a: &Args, an: &crate::cmd_verify::Analysed, cert: &certificate::Certificate) -> Exit {
-    if an.opts.warp_sync.is_some() {
-        eprintln!("note: the certificate is written; the Isabelle session is not: its SDV semantics has no warp-synchronous mode (`--warp-sync`)");
-        return Exit::Ok;
-    }
-    if an.opts.k_induction > 0 {
-        eprintln!("note: the certificate is written; the Isabelle session is not: its loop rule is plain induction (`--k-induction-depth`)");
-        return Exit::Ok;
-    }
-    if let Some(d) = crate::cmd_export_isabelle::unsupported(&an.checked) {
-        crate::input::report(&an.src, &[kpl_lang::Diagnostic { severity: kpl_lang::diagnostic::Severity::Warning, ..d }]);
-        eprintln!("note: the certificate is written; the Isabelle session is not (`--no-isabelle` skips it quietly)");
-        return Exit::Ok;
+    // A kernel the Isabelle syntax cannot hold, or whose VCs are not those of its plain SDV
+    // semantics, gets the certificate alone: its VCs do not depend on the kernel's term.
+    let left_out: Option<String> = if an.opts.warp_sync.is_some() {
+        Some("the Isabelle semantics has no warp-synchronous mode (`--warp-sync`)".into())
+    } else if an.opts.k_induction > 0 {
+        Some("the Isabelle semantics' loop rule is plain induction, and these VCs are k-induction's (`--k-induction-depth`)".into())
+    } else {
+        crate::cmd_export_isabelle::unsupported(&an.checked).map(|d| {
+            let why = d.message.clone();
+            crate::input::report(&an.src, &[kpl_lang::Diagnostic { severity: kpl_lang::diagnostic::Severity::Warning, ..d }]);
+            why
+        })
+    };
+    if let Some(why) = &left_out {
+        eprintln!("note: the Isabelle session holds the certificate but not the kernel as a term: {why}");
     }
     let name = an.checked.kernel.name.name.clone();
     let data = match crate::isabelle::certificate(&name, cert) {
@@ -141,12 +144,16 @@ fn isabelle(a: &Args, an: &crate::cmd_verify::Analysed, cert: &certificate::Cert
             return Exit::Internal;
         }
     };
-    let run = match crate::cmd_export_isabelle::run_for(&an.checked, an.launch, &an.src.path, &Default::default()) {
-        Ok(r) => r,
-        Err(e) => return e,
+    let run = if left_out.is_some() {
+        None
+    } else {
+        match crate::cmd_export_isabelle::run_for(&an.checked, an.launch, &an.src.path, &Default::default()) {
+            Ok(r) => r,
+            Err(e) => return e,
+        }
     };
     let input = kpl_isabelle::CertInput { cert: &data, lemmas: Some(&crate::isabelle::theory_lemmas) };
-    match crate::cmd_export_isabelle::write_session(&a.out, &an.checked, an.launch, run.as_ref(), Some(input)) {
+    match crate::cmd_export_isabelle::write_session(&a.out, &an.checked, an.launch, run.as_ref(), Some(input), left_out.as_deref()) {
         Ok(e) => {
             let n = e.kernel_checked + e.oracle;
             println!(

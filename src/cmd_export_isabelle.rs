@@ -44,7 +44,7 @@ pub fn run(a: Args) -> Exit {
         Ok(r) => r,
         Err(e) => return e,
     };
-    match write_session(&a.out, &c, launch, run.as_ref(), None) {
+    match write_session(&a.out, &c, launch, run.as_ref(), None, None) {
         Ok(e) => {
             println!("{}: Isabelle session written to {} ({} files; build with `isabelle build -D {}`)", src.path, a.out.display(), e.files.len(), a.out.display());
             if let Some(r) = &run {
@@ -97,8 +97,15 @@ pub fn run_for(c: &Checked, launch: Launch, path: &str, given: &InputArgs) -> Re
 }
 
 /// Write the session (and check its theories with our syntax checker first).
-pub fn write_session(dir: &Path, c: &Checked, launch: Launch, run: Option<&RunData>, cert: Option<CertInput>) -> Result<kpl_isabelle::Export, Exit> {
-    let e = kpl_isabelle::export(&c.core, launch, run, &crate::isabelle::rules(), cert).map_err(|m| {
+pub fn write_session(
+    dir: &Path,
+    c: &Checked,
+    launch: Launch,
+    run: Option<&RunData>,
+    cert: Option<CertInput>,
+    left_out: Option<&str>,
+) -> Result<kpl_isabelle::Export, Exit> {
+    let e = kpl_isabelle::export(&c.core, launch, run, &crate::isabelle::rules(), cert, left_out).map_err(|m| {
         eprintln!("kpl: internal error: Isabelle export: {m}");
         Exit::Internal
     })?;

@@ -52,15 +52,31 @@ fn root(base_theories: &[&str], session: &str, theories: &[String]) -> String {
 }
 
 /// The session for kernel `k`; `rules` is the simplifier's rule table (`(name, lhs, rhs)`),
-/// which `KPL_Rules.thy` proves once for every certificate's steps.
-pub fn export(k: &Kernel, launch: Launch, run: Option<&RunData>, rules: &[(String, String, String)], cert: Option<CertInput>) -> Result<Export, String> {
+/// which `KPL_Rules.thy` proves once for every certificate's steps. `left_out`, when given,
+/// says why the kernel cannot be written as a term of `KPL_Syntax` (see
+/// `kpl_to_isabelle::unsupported`): the session then holds the certificate alone, whose
+/// verification conditions do not depend on the kernel's term.
+pub fn export(
+    k: &Kernel,
+    launch: Launch,
+    run: Option<&RunData>,
+    rules: &[(String, String, String)],
+    cert: Option<CertInput>,
+    left_out: Option<&str>,
+) -> Result<Export, String> {
     let name = &k.name.name;
+    if left_out.is_some() && cert.is_none() {
+        return Err("a session without the kernel's term needs a certificate".into());
+    }
     let base = [("KPL_Ops", OPS.to_string()), ("KPL_Syntax", SYNTAX.to_string()), ("KPL_Semantics", SEMANTICS.to_string()), ("KPL_Rules", rules_to_isabelle::theory(rules)?)];
     let base_theories: Vec<&str> = base.iter().map(|(t, _)| *t).collect();
     let mut files: Vec<(String, String)> = base.iter().map(|(t, text)| (format!("{BASE_SESSION}/{t}.thy"), text.clone())).collect();
     let kthy = kpl_to_isabelle::theory_name(name);
-    files.push((format!("{kthy}.thy"), kpl_to_isabelle::theory(k, launch, run)));
-    let mut theories = vec![kthy.clone()];
+    let mut theories = Vec::new();
+    if left_out.is_none() {
+        files.push((format!("{kthy}.thy"), kpl_to_isabelle::theory(k, launch, run)));
+        theories.push(kthy.clone());
+    }
     let (mut kernel_checked, mut from_lemmas, mut oracle) = (0, 0, 0);
     let mut cert_name = None;
     if let Some(ci) = &cert {
@@ -74,12 +90,23 @@ pub fn export(k: &Kernel, launch: Launch, run: Option<&RunData>, rules: &[(Strin
     }
     let session = format!("KPL_{}", ident_part(name));
     files.push(("ROOT".into(), root(&base_theories, &session, &theories)));
-    files.push(("README.md".into(), readme(name, &session, &kthy, run, cert_name.as_deref(), (kernel_checked, from_lemmas, oracle))));
+    let kernel_theory = match left_out {
+        None => KernelTheory::Written(&kthy, run),
+        Some(why) => KernelTheory::LeftOut(why),
+    };
+    files.push(("README.md".into(), readme(name, &session, kernel_theory, cert_name.as_deref(), (kernel_checked, from_lemmas, oracle))));
     Ok(Export { files, kernel_checked, from_lemmas, oracle })
 }
 
+/// The kernel's own theory: written (its name, and the run its differential lemma states), or
+/// left out (why).
+enum KernelTheory<'a> {
+    Written(&'a str, Option<&'a RunData>),
+    LeftOut(&'a str),
+}
+
 /// `counts`: VCs checked by the kernel, of those from theory lemmas, and VCs closed by the oracle.
-fn readme(kernel: &str, session: &str, kthy: &str, run: Option<&RunData>, cert: Option<&str>, counts: (usize, usize, usize)) -> String {
+fn readme(kernel: &str, session: &str, kernel_theory: KernelTheory, cert: Option<&str>, counts: (usize, usize, usize)) -> String {
     let (kernel_checked, from_lemmas, oracle) = counts;
     let mut s = format!(
         "# Isabelle/HOL session for kernel `{kernel}`\n\n\
@@ -101,10 +128,25 @@ fn readme(kernel: &str, session: &str, kthy: &str, run: Option<&RunData>, cert: 
          executable counterpart, `run_kernel`, a fuel-bounded interpreter for concrete launches.\n  \
          The lemma `tstep_is_step_t` proves that its thread step is an instance of Figure 4's\n  \
          rules; that the whole interpreter follows Figures 5 and 6 is by construction (each\n  \
-         equation of `kexec` transcribes one rule), not proved.\n\
-         - `{kthy}.thy`: the kernel as a term (`kernel_...`), its launch"
+         equation of `kexec` transcribes one rule), not proved.\n"
     );
+    let run = match kernel_theory {
+        KernelTheory::Written(kthy, run) => {
+            s.push_str(&format!("- `{kthy}.thy`: the kernel as a term (`kernel_...`), its launch"));
+            run
+        }
+        KernelTheory::LeftOut(why) => {
+            s.push_str(&format!(
+                "- The kernel itself is not written as a term here ({why}), and so there is no\n  \
+                 differential lemma. The certificate below does not need it: its verification\n  \
+                 conditions are stated as kpl generated them.\n"
+            ));
+            None
+        }
+    };
+    let written = matches!(kernel_theory, KernelTheory::Written(..));
     match run {
+        _ if !written => {}
         Some(r) if r.outcome == "ok" => s.push_str(&format!(
             ", the inputs of `{}`, and the lemma `run_...`, proved `by eval`: on these inputs the\n  \
              executable semantics ends normally with exactly the final arrays kpl's interpreter\n  \
@@ -148,9 +190,11 @@ fn readme(kernel: &str, session: &str, kthy: &str, run: Option<&RunData>, cert: 
         "\n## How each kind of lemma is closed\n\n\
          | lemmas | closed by |\n|---|---|\n\
          | `KPL_Rules`: the simplifier's rules | Isabelle's kernel (`simp`, `auto`, bit lemmas) |\n\
-         | `tstep_is_step_t`, `kpl_udiv_pow2_smt`, `kpl_div_mod_smt` (`KPL/`) | Isabelle's kernel |\n\
-         | `run_...`: the differential check | `eval`: Isabelle's code generator (oracle `holds_by_evaluation`) |\n",
+         | `tstep_is_step_t`, `kpl_udiv_pow2_smt`, `kpl_div_mod_smt` (`KPL/`) | Isabelle's kernel |\n",
     );
+    if run.is_some() {
+        s.push_str("| `run_...`: the differential check | `eval`: Isabelle's code generator (oracle `holds_by_evaluation`) |\n");
+    }
     if cert.is_some() {
         s.push_str(&format!(
             "| `def_...`, `op_...`: definition chains, operators restated | Isabelle's kernel |\n\
@@ -168,10 +212,17 @@ fn readme(kernel: &str, session: &str, kthy: &str, run: Option<&RunData>, cert: 
          - that the executable interpreter `run_kernel` agrees with the inductive rules beyond the\n  \
          thread level;\n\
          - for VCs closed by the oracle, z3's answer; for ground evaluations that `simp` and\n  \
-         `code_simp` cannot do, the code generator (`eval`).\n\n\
-         So a built session says: the VCs kpl generated for this kernel hold, each step of kpl's\n\
-         simplification is sound, and kpl's interpreter computes what the Isabelle semantics\n\
-         computes on the given inputs.\n",
+         `code_simp` cannot do, the code generator (`eval`).\n\n",
     );
+    s.push_str(if run.is_some() {
+        "So a built session says: the VCs kpl generated for this kernel hold, each step of kpl's\n\
+         simplification is sound, and kpl's interpreter computes what the Isabelle semantics\n\
+         computes on the given inputs.\n"
+    } else if cert.is_some() {
+        "So a built session says: the VCs kpl generated for this kernel hold, and each step of\n\
+         kpl's simplification is sound.\n"
+    } else {
+        "So a built session says: the kernel is a well-formed term of the Isabelle syntax.\n"
+    });
     s
 }
