@@ -63,7 +63,7 @@ pub fn unsupported(c: &Checked) -> Option<kpl_lang::Diagnostic> {
 }
 
 /// The longest run (thread-statements) the differential lemma states when no inputs are
-/// given. Isabelle's `eval` of `run_kernel` keeps memories as chains of function updates, so
+/// given. Isabelle's compiled `run_kernel` keeps memories as chains of function updates, so
 /// its time grows with the square of the writes: runs of 19,000 and 35,000 thread-statements
 /// writing thousands of elements (`strided_overflow`, `strided_bounded`) took over 300 s,
 /// and a kernel's session should check in seconds.
@@ -77,7 +77,7 @@ pub fn run_for(c: &Checked, launch: Launch, path: &str, given: &InputArgs) -> Re
     }
     let prog = kpl_semantics::compile(&c.core, launch);
     let (inputs, result) = if given.params.is_empty() && given.input.is_none() {
-        // Short runs: `by eval` runs the semantics inside Isabelle, far slower than kpl.
+        // Short runs: `kpl_run` runs the semantics inside Isabelle, far slower than kpl.
         let short = sdv::Options { max_steps: EVAL_STEPS, ..interpreter_options() };
         match reference(&prog, given.seed, &short) {
             Some(r) => (r.inputs, r.result),

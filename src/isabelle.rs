@@ -145,15 +145,15 @@ pub fn rules() -> Vec<(String, String, String)> {
 
 /// Theory lemmas for a verification condition, found with Z3 (`kpl_certify::theory_lemmas`),
 /// for the export to close the condition in Isabelle's kernel instead of by the SMT oracle.
-pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> IsaSort) -> Option<Vec<Vec<(Sx, bool)>>> {
+pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> IsaSort) -> Option<(Vec<Vec<(Sx, bool)>>, Vec<usize>)> {
     use kpl_certify::vc::Sort;
     let sort = |s: &str| match sort(s) {
         IsaSort::Bool => Sort::Bool,
         IsaSort::Word => Sort::Word,
         IsaSort::Array => Sort::Array,
     };
-    let lemmas = kpl_certify::theory_lemmas::theory_lemmas(facts, goal, &sort, THEORY_LEMMA_LIMITS)?;
-    Some(lemmas.into_iter().map(|l| l.into_iter().map(|lit| (lit.atom, lit.holds)).collect()).collect())
+    let r = kpl_certify::theory_lemmas::theory_lemmas(facts, goal, &sort, THEORY_LEMMA_LIMITS)?;
+    Some((r.lemmas.into_iter().map(|l| l.into_iter().map(|lit| (lit.atom, lit.holds)).collect()).collect(), r.facts))
 }
 
 /// How hard to look for theory lemmas per verification condition before leaving it to the

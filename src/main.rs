@@ -71,7 +71,7 @@ enum Command {
     /// every condition with a second solver (cvc5, or a fresh z3 process).
     CheckCert(cmd_check_cert::Args),
     /// Write an Isabelle/HOL session: KPL's SDV semantics, the kernel as a term, and a
-    /// lemma (by eval) that the executable semantics computes what kpl's interpreter did.
+    /// lemma (by the compiled semantics) that the executable semantics computes what kpl's interpreter did.
     ExportIsabelle(cmd_export_isabelle::Args),
     /// Emit a kernel as OpenCL C (or CUDA C with `--cuda`) with a host harness.
     Emit(cmd_emit::Args),

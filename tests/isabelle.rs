@@ -159,7 +159,8 @@ fn a_certificate_exports_to_its_golden_theories() {
     };
     assert!(!tamper("by (rule rule_", "by (rule rule_missing_").is_empty());
     assert!(!tamper("  by (smt (z3)", "  (* *) (smt (z3)").is_empty());
-    assert!(!tamper("show ?thesis by (subst g) (rule n)", "show ?thesis sorry").is_empty());
+    assert!(!tamper("\"fa\" rule_and_assoc", "\"fa\" rule_missing_and_assoc").is_empty(), "a rewrite step by an unknown rule");
+    assert!(!tamper("have n: \"\\<not> False\" by simp", "have n: \"\\<not> False\" sorry").is_empty());
     assert!(!tamper("imports \"KPL.KPL_Rules\"", "imports \"KPL.KPL_Semantics\"").is_empty());
     assert!(!tamper("imports \"KPL.KPL_Rules\"", "imports KPL_Rules").is_empty(), "an unqualified import of the base session");
     let _ = std::fs::remove_dir_all(&dir);
@@ -268,7 +269,7 @@ fn memory(json: &serde_json::Value) -> Observation {
     out
 }
 
-/// The `by eval` lemma states the final memory `kpl run` prints, for the run it names.
+/// The `run_` lemma states the final memory `kpl run` prints, for the run it names.
 #[test]
 fn the_differential_lemma_states_what_kpl_run_computes() {
     let mut n = 0;

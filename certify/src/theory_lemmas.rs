@@ -46,10 +46,20 @@ impl Budget {
     }
 }
 
-/// Lemmas `¬(l1 ∧ ... ∧ ln)`, each true in the theory of 32-bit words, such that `facts ∧ goal`
-/// is propositionally unsatisfiable once they are added; `None` when `facts ∧ goal` is
-/// satisfiable, a term is malformed, or the limits do not suffice.
-pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> Sort, limits: Limits) -> Option<Vec<Vec<Literal>>> {
+/// What makes a verification condition propositionally unsatisfiable.
+#[derive(Clone, Debug)]
+pub struct Refutation {
+    /// Lemmas `¬(l1 ∧ ... ∧ ln)`, each true in the theory of 32-bit words.
+    pub lemmas: Vec<Vec<Literal>>,
+    /// The facts (indices into those given) that, with the goal and the lemmas, are
+    /// propositionally unsatisfiable: a proof needs no other (an unsat core, not always minimal).
+    pub facts: Vec<usize>,
+}
+
+/// Theory lemmas such that `facts ∧ goal` is propositionally unsatisfiable once they are
+/// added, and which facts that needs; `None` when `facts ∧ goal` is satisfiable, a term is
+/// malformed, or the limits do not suffice.
+pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> Sort, limits: Limits) -> Option<Refutation> {
     let budget = Budget { limits, checks: std::cell::Cell::new(0), deadline: Instant::now() + limits.wall };
     let mut t = Terms::default();
     let mut roots = Vec::new();
@@ -61,8 +71,14 @@ pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> Sort, limit
     let abstracted: Vec<Bool> = roots.iter().map(|&r| atoms.abstract_(&t, r)).collect();
     let prop = Solver::new();
     limit(&prop, &limits);
-    for a in &abstracted {
-        prop.assert(a);
+    // Each fact is asserted under a tracking literal, so that the final refutation names the
+    // facts it used; the goal is asserted outright.
+    let tracks: Vec<Bool> = (0..facts.len()).map(|i| Bool::new_const(format!("kpl_track_{i}"))).collect();
+    for (i, a) in abstracted.iter().enumerate() {
+        match tracks.get(i) {
+            Some(tr) => prop.assert(&tr.implies(a)),
+            None => prop.assert(a),
+        }
     }
     let mut low = Lowering::new();
     let theory = Solver::new();
@@ -70,8 +86,12 @@ pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> Sort, limit
     let mut lemmas = Vec::new();
     for _ in 0..limits.rounds {
         budget.spend()?;
-        match prop.check() {
-            SatResult::Unsat => return Some(lemmas),
+        match prop.check_assumptions(&tracks) {
+            SatResult::Unsat => {
+                let core: Vec<String> = prop.get_unsat_core().iter().map(|b| b.to_string()).collect();
+                let facts = (0..tracks.len()).filter(|&i| core.contains(&tracks[i].to_string())).collect();
+                return Some(Refutation { lemmas, facts });
+            }
             SatResult::Unknown => return None,
             SatResult::Sat => {}
         }
@@ -211,8 +231,10 @@ mod tests {
     #[test]
     fn a_bound_and_its_negation_make_one_lemma() {
         let facts = [sx("(= b (bvult x #x00000040))"), sx("b")];
-        let lemmas = theory_lemmas(&facts, &sx("(bvule #x00000040 x)"), &sort_of, LIMITS).unwrap();
+        let r = theory_lemmas(&facts, &sx("(bvule #x00000040 x)"), &sort_of, LIMITS).unwrap();
+        let lemmas = r.lemmas;
         assert_eq!(lemmas.len(), 1);
+        assert_eq!(r.facts, [0, 1]);
         let atoms: Vec<String> = lemmas[0].iter().map(|l| format!("{}:{}", l.atom, l.holds)).collect();
         assert_eq!(atoms, ["(bvult x #x00000040):true", "(bvule #x00000040 x):true"]);
     }
@@ -228,6 +250,17 @@ mod tests {
     #[test]
     fn a_propositional_contradiction_needs_no_lemma() {
         let facts = [sx("(= b1 (bvult x #x00000040))"), sx("b1")];
-        assert_eq!(theory_lemmas(&facts, &sx("(not b1)"), &sort_of, LIMITS).unwrap().len(), 0);
+        let r = theory_lemmas(&facts, &sx("(not b1)"), &sort_of, LIMITS).unwrap();
+        assert_eq!(r.lemmas.len(), 0);
+        // Only `b1` is needed.
+        assert_eq!(r.facts, [1]);
+    }
+
+    /// Facts the refutation does not need are left out.
+    #[test]
+    fn only_the_facts_a_refutation_needs_are_named() {
+        let facts = [sx("(= b2 (bvult y #x00000003))"), sx("(= b1 (bvult x #x00000040))"), sx("b2"), sx("b1")];
+        let r = theory_lemmas(&facts, &sx("(bvule #x00000040 x)"), &sort_of, LIMITS).unwrap();
+        assert_eq!(r.facts, [1, 3]);
     }
 }

@@ -3,18 +3,19 @@
 //! assumes the definitions the conditions use and the invariants' switches (so each is
 //! stated, and each definition's simplification, `if` split and theory lemma proved, once
 //! per theory, not once per condition); its proof follows the certificate: every rewrite step of the
-//! explanation is an instance of a lemma of `KPL_Rules.thy` (or a ground evaluation), put
-//! in place by `arg_cong`, and the simplified condition is closed by `simp` when it is
-//! `False`; otherwise by `satx` (propositional, kernel-checked) from theory lemmas that
-//! `unat_arith` or `metis` proves (`lemma_method`), when the caller finds such lemmas and
-//! all are in that fragment, and by the SMT oracle when not.
+//! explanation is an instance of a lemma of `KPL_Rules.thy` (or a ground evaluation),
+//! applied where it rewrites by `kpl_rw` (no term in between is stated), and the simplified
+//! condition is closed by `simp` when it is `False`; otherwise by `satx` (propositional,
+//! kernel-checked) from theory lemmas that `unat_arith` or `metis` proves (`lemma_method`) and
+//! the facts the refutation needs, when the caller finds such lemmas and all are in that
+//! fragment, and by the SMT oracle when not.
 
 use crate::names::{ident_part, Names};
 use crate::rules_to_isabelle::lemma_name;
 use crate::smt_facts;
 use crate::if_split::{split_proof, split_prop, IfSplits};
 use crate::lemma_method::{self, lemma_prop};
-use crate::vc_to_isabelle::{functions, symbols, term, Sort, Sorts};
+use crate::vc_to_isabelle::{self, functions, symbols, term, Sort, Sorts};
 use kpl_lang::sexp::Sx;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -93,66 +94,66 @@ const SMT_SETUP: &str = "\u{1}smt-setup\u{1}";
 /// whole code setup, about 3 s a call).
 const EVAL_METHOD: &str = "((simp; fail) | (simp add: kpl_slt_flip kpl_sle_flip kpl_udiv_def kpl_urem_def; fail) | (code_simp; fail) | eval)";
 
-/// The context of the step's position: the term with a hole there, as a lambda.
-fn context(t: &Sx, pos: &[usize], names: &mut Names) -> Option<String> {
-    let hole = Sx::atom("\u{0}hole");
-    let with_hole = t.replace(pos, hole)?;
-    let body = crate::vc_to_isabelle::term_with(&with_hole, &mut |s| if s == "\u{0}hole" { "hole".into() } else { names.get(s) });
-    Some(format!("\\<lambda>hole. {body}"))
+/// A chain's proof as arguments of `kpl_rw` (`KPL_Rules.thy`), which rewrites the goal at
+/// each step's path (after `prefix`, the path of the chain's term in the goal) by the step's
+/// equation, and the facts to state first: ground evaluations, and the instances of rules a
+/// step uses backward (their right side may not fix every variable of their left).
+struct Rewrites {
+    facts: String,
+    args: String,
 }
 
-/// A proof of `?thesis`, which is `before = after` for one step.
-fn step_proof(before: &Sx, st: &Step, names: &mut Names, ind: &str) -> String {
-    let fact = format!("({}) = ({})", term(&st.lhs, names), term(&st.rhs, names));
-    let method = if st.rule == "eval" { EVAL_METHOD.to_string() } else { format!("(rule {})", lemma_name(&st.rule)) };
-    // A step the explanation takes backward (from an instance of the rule's right side to its
-    // left side) uses the rule's equation the other way round.
-    let r = if before.at(&st.position) == Some(&st.lhs) { "r" } else { "r[symmetric]" };
-    let place = if st.position.is_empty() {
-        format!("(rule {r})")
-    } else {
-        match context(before, &st.position, names) {
-            Some(f) => format!("(rule arg_cong[where f = \"{f}\", OF {r}])"),
-            None => format!("(rule {r})"),
-        }
-    };
-    format!("{ind}proof -\n{ind}  have r: \"{fact}\" by {method}\n{ind}  show ?thesis by {place}\n{ind}qed\n")
-}
-
-/// A proof of `original = simplified` following the chain.
-fn chain_proof(c: &Chain, names: &mut Names, ind: &str) -> String {
-    // Steps that leave the term as it was prove nothing; drop them. An explanation may also
-    // wander back to a term it passed (the e-graph's proof is a path through equal terms):
-    // drop the cycle, since a calculation that reaches `t = t` is dropped by `also` as
-    // trivial and the rest of the chain then proves the wrong equation.
-    let mut steps: Vec<(&Sx, &Step)> = Vec::new();
-    let mut before = &c.original;
-    for st in &c.steps {
-        if st.after != *before {
-            steps.push((before, st));
-        }
-        before = &st.after;
-        if let Some(i) = steps.iter().position(|(b, _)| *b == &st.after) {
-            steps.truncate(i);
-        }
-    }
-    match steps.len() {
-        0 => format!("{ind}by (rule refl)\n"),
-        1 => format!("{ind}proof -\n{ind}  show ?thesis\n{}{ind}qed\n", step_proof(steps[0].0, steps[0].1, names, &format!("{ind}    "))),
-        _ => {
-            let mut s = format!("{ind}proof -\n");
-            for (i, (b, st)) in steps.iter().enumerate() {
-                let next = term(&st.after, names);
-                if i == 0 {
-                    let _ = writeln!(s, "{ind}  have \"({}) = ({next})\"", term(b, names));
-                } else {
-                    let _ = writeln!(s, "{ind}  also have \"\\<dots> = ({next})\"");
-                }
-                s.push_str(&step_proof(b, st, names, &format!("{ind}    ")));
+impl Rewrites {
+    fn of(c: &Chain, prefix: &str, names: &mut Names) -> Rewrites {
+        // Steps that leave the term as it was prove nothing; drop them. An explanation may
+        // also wander back to a term it passed (the e-graph's proof is a path through equal
+        // terms): drop the cycle.
+        let mut steps: Vec<(&Sx, &Step)> = Vec::new();
+        let mut before = &c.original;
+        for st in &c.steps {
+            if st.after != *before {
+                steps.push((before, st));
             }
-            let _ = writeln!(s, "{ind}  finally show ?thesis .\n{ind}qed");
-            s
+            before = &st.after;
+            if let Some(i) = steps.iter().position(|(b, _)| *b == &st.after) {
+                steps.truncate(i);
+            }
         }
+        let (mut facts, mut args) = (String::new(), String::new());
+        for (i, (before, st)) in steps.iter().enumerate() {
+            let forward = before.at(&st.position) == Some(&st.lhs);
+            let eq = if st.rule != "eval" && forward {
+                lemma_name(&st.rule)
+            } else {
+                let method = if st.rule == "eval" { EVAL_METHOD.to_string() } else { format!("(rule {})", lemma_name(&st.rule)) };
+                let _ = writeln!(facts, "  have e{i}: \"({}) = ({})\" by {method}", term(&st.lhs, names), term(&st.rhs, names));
+                if forward {
+                    format!("e{i}")
+                } else {
+                    format!("e{i}[symmetric]")
+                }
+            };
+            // Positions come from the explanation of this very term; one outside it leaves
+            // the path at the chain's root, and Isabelle then refuses the step.
+            let path = vc_to_isabelle::hol_path(before, &st.position).unwrap_or_default();
+            let _ = write!(args, "\n      \"{prefix}{path}\" {eq}");
+        }
+        Rewrites { facts, args }
+    }
+
+    /// The method that rewrites the goal along the chain (nothing when it has no step).
+    fn method(&self) -> Option<String> {
+        (!self.args.is_empty()).then(|| format!("kpl_rw{}", self.args))
+    }
+}
+
+/// A lemma's proof: the facts, then `show ?thesis by` the methods in sequence.
+fn by_methods(facts: &str, methods: &[String]) -> String {
+    let m = methods.join(", ");
+    if facts.is_empty() {
+        format!("  by ({m})\n")
+    } else {
+        format!("proof -\n{facts}  show ?thesis by ({m})\nqed\n")
     }
 }
 
@@ -203,8 +204,8 @@ pub fn theory_name(kernel: &str) -> String {
 /// Finds theory lemmas for a verification condition: given its facts (propositions), its
 /// goal (the proposition to refute) and the sort of each symbol, lemmas `¬(l1 ∧ ... ∧ ln)`
 /// over atoms (each literal an atom and whether it holds) that make `facts ∧ goal`
-/// propositionally unsatisfiable; `None` when it finds none.
-pub type LemmaFinder<'a> = &'a dyn Fn(&[Sx], &Sx, &dyn Fn(&str) -> Sort) -> Option<Vec<Vec<(Sx, bool)>>>;
+/// propositionally unsatisfiable, and the facts (indices) that needs; `None` when it finds none.
+pub type LemmaFinder<'a> = &'a dyn Fn(&[Sx], &Sx, &dyn Fn(&str) -> Sort) -> Option<(Vec<Vec<(Sx, bool)>>, Vec<usize>)>;
 
 /// At most this many `if`s split per verification condition; beyond, the SMT oracle.
 const IF_SPLIT_LIMIT: usize = 200;
@@ -339,9 +340,14 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
             let d = &defs[i];
             if def_lemma[i] {
                 let (id, c) = (ident_part(&d.symbol), &d.chain);
-                let _ = writeln!(s, "lemma def_{id}: \"({}) = ({})\"", term(&c.original, &mut names), term(&c.simplified, &mut names));
-                s.push_str(&chain_proof(c, &mut names, ""));
-                let _ = writeln!(s, "\nlemma ds_{id}: \"{} = ({})\"\n  using d_{id} def_{id} by (rule trans)\n", names.get(&d.symbol), term(&c.simplified, &mut names));
+                // `v = original` (the assumption) and `original = simplified` (the chain, on
+                // the left of the equation: path `fa`).
+                let rw = Rewrites::of(c, "fa", &mut names);
+                let methods: Vec<String> =
+                    [Some(format!("rule trans[OF d_{id}]")), rw.method(), Some("rule refl".into())].into_iter().flatten().collect();
+                let _ = writeln!(s, "lemma ds_{id}: \"{} = ({})\"", names.get(&d.symbol), term(&c.simplified, &mut names));
+                s.push_str(&by_methods(&rw.facts, &methods));
+                s.push('\n');
             }
         }
     }
@@ -382,18 +388,18 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
                 props
                     .zip(goal)
                     .and_then(|(props, goal)| find(&props, &goal, &|sym: &str| sorts.of(sym)))
-                    .and_then(|ls| {
+                    .and_then(|(ls, needed)| {
                         let lemmas = ls.iter().map(|l| Some((lemma_prop(l, &mut names), lemma_method::method(l, &sorts, &mut names)?)));
-                        lemmas.collect::<Option<Vec<_>>>()
+                        Some((lemmas.collect::<Option<Vec<_>>>()?, needed))
                     })
-                    .map(|ls| (splits.splits, ls))
+                    .map(|(ls, needed)| (splits.splits, ls, needed))
             }
             _ => None,
         };
         // The splits this VC needs, named; new ones proved here.
         let split_names: Vec<String> = theory_lemmas
             .iter()
-            .flat_map(|(splits, _)| splits.iter())
+            .flat_map(|(splits, _, _)| splits.iter())
             .map(|sp| {
                 let prop = split_prop(sp, &mut names);
                 let next = split_lemmas.len();
@@ -409,7 +415,7 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
         // Its theory lemmas, likewise: many VCs of a kernel need the same ones.
         let fact_names: Vec<String> = theory_lemmas
             .iter()
-            .flat_map(|(_, ls)| ls.iter())
+            .flat_map(|(_, ls, _)| ls.iter())
             .map(|(prop, method)| {
                 let next = theory_facts.len();
                 if let Some(n) = theory_facts.get(prop) {
@@ -439,10 +445,10 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
         );
         let _ = writeln!(s, "lemma {lemma}: \"\\<not> ({})\"", term(&vc.goal.original, &mut names));
         s.push_str("proof -\n");
-        let same = vc.goal.original == vc.goal.simplified;
-        if !same {
-            let _ = writeln!(s, "  have g: \"({}) = ({})\"", term(&vc.goal.original, &mut names), term(&vc.goal.simplified, &mut names));
-            s.push_str(&chain_proof(&vc.goal, &mut names, "  "));
+        // The goal `\<not> original` is rewritten to `\<not> simplified` (path `a`), which `n` proves.
+        let rw = if vc.goal.original == vc.goal.simplified { None } else { Some(Rewrites::of(&vc.goal, "a", &mut names)) };
+        if let Some(rw) = &rw {
+            s.push_str(&rw.facts);
         }
         let mut facts: Vec<String> = used
             .iter()
@@ -464,18 +470,26 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
         if closed_by_kernel {
             s.push_str("  have n: \"\\<not> False\" by simp\n");
             kernel_checked += 1;
-        } else if theory_lemmas.is_some() {
-            let mut used_facts = facts[..own_facts].to_vec();
+        } else if let Some((_, _, needed)) = &theory_lemmas {
+            // Only the VC's facts the refutation needs: `satx` slows with every fact it is given.
+            let mut used_facts: Vec<String> = needed.iter().filter_map(|&i| facts[..own_facts].get(i).cloned()).collect();
             used_facts.extend(split_names.iter().cloned());
             used_facts.extend(fact_names.iter().cloned());
-            let _ = writeln!(s, "  have n: \"\\<not> ({})\"\n    using {} by satx", term(&vc.goal.simplified, &mut names), used_facts.join(" "));
+            // A goal false on its own (`... \\<and> False`) needs no fact at all.
+            let using = if used_facts.is_empty() { String::new() } else { format!("using {} ", used_facts.join(" ")) };
+            let _ = writeln!(s, "  have n: \"\\<not> ({})\"\n    {using}by satx", term(&vc.goal.simplified, &mut names));
             kernel_checked += 1;
             from_lemmas += 1;
         } else {
             let _ = writeln!(s, "  have n: \"\\<not> ({})\"\n    by (smt (z3) {})", term(&vc.goal.simplified, &mut names), facts.join(" "));
             oracle += 1;
         }
-        s.push_str(if same { "  show ?thesis by (rule n)\nqed\n\n" } else { "  show ?thesis by (subst g) (rule n)\nqed\n\n" });
+        match rw.as_ref().and_then(Rewrites::method) {
+            Some(m) => {
+                let _ = writeln!(s, "  show ?thesis by ({m}) (rule n)\nqed\n");
+            }
+            None => s.push_str("  show ?thesis by (rule n)\nqed\n\n"),
+        }
         all_lemmas.push(lemma);
     }
     if !cert.vcs.is_empty() {
@@ -505,7 +519,8 @@ mod tests {
     }
 
     /// An explanation that wanders back to a term it passed loses the cycle: the proof
-    /// replays only the steps from the last visit on, and reversed steps use `r[symmetric]`.
+    /// replays only the steps from the last visit on, and a reversed step uses its instance the
+    /// other way round.
     #[test]
     fn a_chain_that_returns_to_a_term_drops_the_cycle() {
         let c = Chain {
@@ -518,8 +533,9 @@ mod tests {
             ],
             simplified: Sx::parse("(not (not (and p q)))").unwrap(),
         };
-        let proof = chain_proof(&c, &mut Names::default(), "");
-        assert_eq!(proof.matches("have r:").count(), 1, "{proof}");
-        assert!(proof.contains("rule_not_not") && proof.contains("(rule r[symmetric])"), "{proof}");
+        let rw = Rewrites::of(&c, "fa", &mut Names::default());
+        assert_eq!(rw.facts.matches("have e").count(), 1, "{}", rw.facts);
+        assert!(rw.facts.contains("by (rule rule_not_not)"), "{}", rw.facts);
+        assert_eq!(rw.args.trim(), "\"fa\" e0[symmetric]");
     }
 }

@@ -1,7 +1,7 @@
 //! `Kernel_<name>.thy`: a kernel (its core form) as a term of `KPL_Syntax`, its launch, and
-//! the differential check: for the inputs of one `kpl run`, a lemma, proved `by eval`, that
-//! the executable semantics of `KPL_Semantics` ends exactly as kpl's interpreter did (the
-//! outcome, and for a clean run every final array element).
+//! the differential check: for the inputs of one `kpl run`, a lemma, proved by `kpl_run` (the
+//! semantics compiled once in `KPL_Semantics`), that the executable semantics ends exactly as
+//! kpl's interpreter did (the outcome, and for a clean run every final array element).
 
 use crate::names::{ident_part, string_lit};
 use kpl_lang::ast::*;
@@ -332,6 +332,9 @@ pub fn kernel_term(k: &Kernel) -> (String, bool) {
     (text, p.floats)
 }
 
+/// What the `run_` lemma's proof trusts.
+const TRUST: &str = "\\<open>kpl_run\\<close> runs the semantics compiled once in KPL_Semantics: it trusts Isabelle's\n  code generator, as \\<open>eval\\<close> does (the oracle is \\<open>Code_Runtime.holds\\<close>).";
+
 /// The theory of a kernel, with the differential check of `run` if given.
 pub fn theory(k: &Kernel, launch: Launch, run: Option<&RunData>) -> String {
     let name = &k.name.name;
@@ -364,6 +367,8 @@ pub fn theory(k: &Kernel, launch: Launch, run: Option<&RunData>) -> String {
         run.command
     );
     let run_term = format!("run_kernel 100000000 {c} launch_{id} inputs_{id}");
+    // `kpl_run` takes the statement written with constructors only.
+    let unfold = format!("{c}_def launch_{id}_def inputs_{id}_def");
     if floats {
         let _ = writeln!(
             s,
@@ -390,16 +395,16 @@ pub fn theory(k: &Kernel, launch: Launch, run: Option<&RunData>) -> String {
         let _ = write!(
             s,
             "text \\<open>Differential check: on these inputs kpl's interpreter ends normally with these\n  final arrays; so does the executable semantics.\\<close>\n\
-             lemma run_{id}:\n  \"observe ({run_term})\n     {queries}\n   = Some {values}\"\n  by eval\n\n\
-             text \\<open>\\<open>eval\\<close> trusts Isabelle's code generator: the oracle is \\<open>holds_by_evaluation\\<close>.\\<close>\n\
+             lemma run_{id}:\n  \"observe ({run_term})\n     {queries}\n   = Some {values}\"\n  by (rule run_observesI, unfold {unfold}, kpl_run)\n\n\
+             text \\<open>{TRUST}\\<close>\n\
              thm_oracles run_{id}\n\n"
         );
     } else if ["race", "divergence", "assertion", "out_of_bounds"].contains(&run.outcome.as_str()) {
         let _ = write!(
             s,
             "text \\<open>Differential check: on these inputs kpl's interpreter stops with a defect; so does\n  the executable semantics.\\<close>\n\
-             lemma run_{id}:\n  \"outcome_name ({run_term}) = ''{}''\"\n  by eval\n\n\
-             text \\<open>\\<open>eval\\<close> trusts Isabelle's code generator: the oracle is \\<open>holds_by_evaluation\\<close>.\\<close>\n\
+             lemma run_{id}:\n  \"outcome_name ({run_term}) = ''{}''\"\n  by (rule run_stops_withI, unfold {unfold}, kpl_run)\n\n\
+             text \\<open>{TRUST}\\<close>\n\
              thm_oracles run_{id}\n\n",
             run.outcome
         );

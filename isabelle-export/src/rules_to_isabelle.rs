@@ -66,6 +66,32 @@ pub fn statement(lhs: &Sx, rhs: &Sx) -> String {
     format!("{l} = {r}")
 }
 
+/// The proof method certificates use to replay an explanation: `kpl_rw "p1" eq1 "p2" eq2 ...`
+/// rewrites the goal's proposition by each equation in turn, at the subterm its path names
+/// (`f`: the function of an application, `a`: its argument), by first-order matching. The
+/// terms in between are never stated, so a proof costs one match per step, not a term the
+/// size of the condition per step. It only builds theorems through the kernel's rules
+/// (`Conv`), so it need not be trusted.
+const KPL_RW: &str = r#"text \<open>\<open>kpl_rw\<close>: rewrite the goal one step at a time, each step an equation applied at a
+  path (\<open>f\<close>: the function of an application, \<open>a\<close>: its argument).\<close>
+ML \<open>
+structure KPL_Rw =
+struct
+  fun at_path [] cv = cv
+    | at_path (#"f" :: p) cv = Conv.fun_conv (at_path p cv)
+    | at_path (#"a" :: p) cv = Conv.arg_conv (at_path p cv)
+    | at_path _ _ = error "kpl_rw: a path is a word of f and a"
+  fun step (path, eq) = at_path (String.explode path) (Conv.rewr_conv (mk_meta_eq eq))
+  fun tac steps = CONVERSION (HOLogic.Trueprop_conv (Conv.every_conv (map step steps)))
+end
+\<close>
+
+method_setup kpl_rw = \<open>
+  Scan.repeat1 (Scan.lift Args.name -- Attrib.thm) >> (fn steps => fn _ => SIMPLE_METHOD' (KPL_Rw.tac steps))
+\<close> "rewrite the goal by equations at paths"
+
+"#;
+
 /// The theory. `rules` are `(name, lhs, rhs)` as s-expressions with `?` variables.
 pub fn theory(rules: &[(String, String, String)]) -> Result<String, String> {
     let mut s = String::from(
@@ -73,6 +99,7 @@ pub fn theory(rules: &[(String, String, String)]) -> Result<String, String> {
          unconditional equation proved once; a certificate's explanation steps are instances. *)\n\
          theory KPL_Rules\n  imports KPL_Ops\nbegin\n\nunbundle bit_operations_syntax\n\n",
     );
+    s.push_str(KPL_RW);
     for (name, l, r) in rules {
         let lhs = Sx::parse(l).map_err(|e| format!("rule {name}: {e}"))?;
         let rhs = Sx::parse(r).map_err(|e| format!("rule {name}: {e}"))?;

@@ -148,14 +148,14 @@ fn readme(kernel: &str, session: &str, kernel_theory: KernelTheory, cert: Option
     match run {
         _ if !written => {}
         Some(r) if r.outcome == "ok" => s.push_str(&format!(
-            ", the inputs of `{}`, and the lemma `run_...`, proved `by eval`: on these inputs the\n  \
-             executable semantics ends normally with exactly the final arrays kpl's interpreter\n  \
+            ", the inputs of `{}`, and the lemma `run_...`, proved by `kpl_run` (the semantics\n  \
+             compiled once in `KPL_Semantics`): on these inputs the executable semantics ends normally with exactly the final arrays kpl's interpreter\n  \
              computed. This checks kpl's Rust interpreter against the Isabelle semantics.\n",
             r.command
         )),
         Some(r) => s.push_str(&format!(
             ", the inputs of `{}`, and (where the outcome is a defect) the lemma `run_...`, proved\n  \
-             `by eval`: the executable semantics stops with the same kind of defect ({}) as kpl's\n  \
+             by `kpl_run`: the executable semantics stops with the same kind of defect ({}) as kpl's\n  \
              interpreter.\n",
             r.command, r.outcome
         )),
@@ -168,8 +168,8 @@ fn readme(kernel: &str, session: &str, kernel_theory: KernelTheory, cert: Option
              `32 word`, `bool` and array (`32 word => 32 word`) variables, assuming the definitions\n  \
              it uses and the invariants' switches (Houdini's kept candidates on, the others off).\n  \
              Its proof follows the certificate: every step of the e-graph explanation is an\n  \
-             instance of a rule lemma (or a ground evaluation) put in place by `arg_cong`, then the\n  \
-             simplified VC is closed. {kernel_checked} of the {} VCs are checked by Isabelle's kernel\n  \
+             instance of a rule lemma (or a ground evaluation) applied at its position by `kpl_rw`\n  \
+             (`KPL_Rules`), then the simplified VC is closed. {kernel_checked} of the {} VCs are checked by Isabelle's kernel\n  \
              alone: {} simplify to `False`, and {from_lemmas} follow by `satx` (propositional\n  \
              reasoning) from theory lemmas, small sets of word comparisons that cannot hold together\n  \
              (found by kpl with z3, after splitting the `if`s inside atoms by `kpl_if_atom`), each\n  \
@@ -193,11 +193,11 @@ fn readme(kernel: &str, session: &str, kernel_theory: KernelTheory, cert: Option
          | `tstep_is_step_t`, `kpl_udiv_pow2_smt`, `kpl_div_mod_smt` (`KPL/`) | Isabelle's kernel |\n",
     );
     if run.is_some() {
-        s.push_str("| `run_...`: the differential check | `eval`: Isabelle's code generator (oracle `holds_by_evaluation`) |\n");
+        s.push_str("| `run_...`: the differential check | `kpl_run`: Isabelle's code generator, compiled once in `KPL_Semantics` (oracle `Code_Runtime.holds`) |\n");
     }
     if cert.is_some() {
         s.push_str(&format!(
-            "| `def_...`, `op_...`: definition chains, operators restated | Isabelle's kernel |\n\
+            "| `ds_...`, `op_...`: definition chains, operators restated | Isabelle's kernel |\n\
              | `vc_...`: the verification conditions | {kernel_checked} by Isabelle's kernel; {oracle} by the SMT oracle (oracle `z3`) |\n"
         ));
     }

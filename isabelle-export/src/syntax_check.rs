@@ -98,6 +98,10 @@ pub fn check(files: &[(String, String)]) -> Vec<String> {
                 }
             }
         }
+        // `using` names at least one fact.
+        if words.windows(2).any(|w| w[0] == "using" && ["by", "proof", "apply"].contains(&w[1])) {
+            p("`using` with no fact".into());
+        }
         // Names with our prefixes, in commands and inside terms, are defined before use:
         // earlier in the theory, or in a theory it imports (transitively).
         let mut visible: BTreeSet<String> = BTreeSet::new();
@@ -290,6 +294,7 @@ mod tests {
     #[test]
     fn each_kind_of_mistake_is_caught() {
         assert!(!one("theory T imports \"HOL-Library.Word\" begin lemma a: \"x = x\" sorry end").is_empty());
+        assert!(!one("theory T imports \"HOL-Library.Word\" begin lemma a: \"x = x\" using by simp end").is_empty());
         assert!(!one("theory T imports \"HOL-Library.Word\" begin lemma a: \"x = x\" definition b where \"b = 1\" end").is_empty());
         assert!(!one("theory T imports \"HOL-Library.Word\" begin lemma a: \"(x = x\" by simp end").is_empty());
         assert!(!one("theory T imports \"HOL-Library.Word\" begin text \\<open>open end").is_empty());

@@ -255,6 +255,38 @@ pub fn term_with(t: &Sx, name: &mut dyn FnMut(&str) -> String) -> String {
     }
 }
 
+/// Where the subterm at `pos` (argument indices, as `Sx::at` takes them) sits in the HOL term
+/// that `term_with` prints: a word of `f` (the function of an application) and `a` (its
+/// argument), as `kpl_rw` of `KPL_Rules.thy` follows it. `None` when `pos` is not in `t`.
+pub fn hol_path(t: &Sx, pos: &[usize]) -> Option<String> {
+    let mut path = String::new();
+    let mut t = t;
+    for &k in pos {
+        let n = t.args().len();
+        if k >= n {
+            return None;
+        }
+        match t.head() {
+            // `a \<and> b \<and> c` is `a \<and> (b \<and> c)`.
+            "and" | "or" if n >= 2 => {
+                path.push_str(&"a".repeat(k));
+                if k + 1 < n {
+                    path.push_str("fa");
+                }
+            }
+            // `(A i)`: the array is the function.
+            "select" if n == 2 => path.push(if k == 0 { 'f' } else { 'a' }),
+            // Everything else is its operator applied to the arguments in order.
+            _ => {
+                path.push_str(&"f".repeat(n - 1 - k));
+                path.push('a');
+            }
+        }
+        t = &t.args()[k];
+    }
+    Some(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,6 +327,18 @@ mod tests {
         let s = Sorts::infer(&[&g], &[]);
         assert_eq!(s.of("c79"), Sort::Bool);
         assert_eq!(s.of("u"), Sort::Word);
+    }
+
+    #[test]
+    fn paths_follow_the_printed_applications() {
+        let t = sx("(and p (not (bvult x y)) (= (select A i) (ite c u v)) q)");
+        assert_eq!(hol_path(&t, &[0]).as_deref(), Some("fa"));
+        assert_eq!(hol_path(&t, &[1, 0, 1]).as_deref(), Some("afaaa"));
+        assert_eq!(hol_path(&t, &[2, 0, 0]).as_deref(), Some("aafafaf"));
+        assert_eq!(hol_path(&t, &[2, 1, 0]).as_deref(), Some("aafaaffa"));
+        assert_eq!(hol_path(&t, &[3]).as_deref(), Some("aaa"));
+        assert_eq!(hol_path(&t, &[4]), None);
+        assert_eq!(hol_path(&t, &[]).as_deref(), Some(""));
     }
 
     #[test]

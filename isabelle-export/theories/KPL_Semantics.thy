@@ -3,7 +3,7 @@
    and named after it (T-DISABLED is T_DISABLED, ...), extended as KPL.md extends the paper
    (several arrays, shared arrays per group, out-of-bounds accesses, assert, assume, loop
    invariants); then an executable counterpart, a fuel-bounded interpreter for concrete
-   launches, which the kernel theories run with `eval`. *)
+   launches, which the kernel theories run with `kpl_run` (compiled once, below). *)
 theory KPL_Semantics
   imports KPL_Syntax "HOL-Library.Code_Target_Numeral"
 begin
@@ -523,5 +523,61 @@ definition outcome_name :: "run_result \<Rightarrow> string" where
     | Failed Infeasible \<Rightarrow> ''infeasible''
     | Failed IllFormed \<Rightarrow> ''ill_formed''
     | OutOfFuel \<Rightarrow> ''timeout'')"
+
+
+section \<open>The differential checks, compiled once\<close>
+
+text \<open>A kernel theory states what a run of the executable semantics gives, as
+  \<open>observe (run_kernel ...) qs = r\<close> or \<open>outcome_name (run_kernel ...) = s\<close>. \<open>eval\<close> would
+  generate and compile the whole semantics again for each kernel (seconds); instead the
+  semantics is compiled here, once, as a computation (Code_Runtime's \<open>computation_check\<close>)
+  over the constructors a kernel, a launch and inputs are written with, and \<open>kpl_run\<close> hands it
+  the statement with the kernel's definitions unfolded. What it trusts is what \<open>eval\<close> trusts:
+  the code generator and ML (the oracle is \<open>Code_Runtime.holds\<close>).\<close>
+
+definition run_observes :: "nat \<Rightarrow> kernel \<Rightarrow> launch \<Rightarrow> inputs \<Rightarrow> (name \<times> nat option \<times> nat list) list \<Rightarrow> word32 list list option \<Rightarrow> bool" where
+  "run_observes fuel K L inp qs r \<longleftrightarrow> observe (run_kernel fuel K L inp) qs = r"
+
+definition run_stops_with :: "nat \<Rightarrow> kernel \<Rightarrow> launch \<Rightarrow> inputs \<Rightarrow> string \<Rightarrow> bool" where
+  "run_stops_with fuel K L inp s \<longleftrightarrow> outcome_name (run_kernel fuel K L inp) = s"
+
+lemma run_observesI: "run_observes fuel K L inp qs r \<Longrightarrow> observe (run_kernel fuel K L inp) qs = r"
+  by (simp add: run_observes_def)
+
+lemma run_stops_withI: "run_stops_with fuel K L inp s \<Longrightarrow> outcome_name (run_kernel fuel K L inp) = s"
+  by (simp add: run_stops_with_def)
+
+text \<open>Numerals reach a computation as constants of their own (the code generator would
+  otherwise turn a word's numeral into an abstract constructor that a computation cannot take).\<close>
+definition kpl_word_numeral :: "num \<Rightarrow> word32" where
+  "kpl_word_numeral = numeral"
+
+definition kpl_nat_numeral :: "num \<Rightarrow> nat" where
+  "kpl_nat_numeral = numeral"
+
+lemma [code_computation_unfold]:
+  "(numeral :: num \<Rightarrow> word32) = kpl_word_numeral"
+  "(numeral :: num \<Rightarrow> nat) = kpl_nat_numeral"
+  by (simp_all add: kpl_word_numeral_def kpl_nat_numeral_def)
+
+ML \<open>
+structure KPL_Run =
+struct
+  val check = @{computation_check terms: Trueprop run_observes run_stops_with
+    "0 :: nat" "1 :: nat" kpl_nat_numeral "0 :: word32" "1 :: word32" kpl_word_numeral
+    upt "append :: nat list \<Rightarrow> _" "append :: word32 list \<Rightarrow> _" "append :: (word32 \<times> word32) list \<Rightarrow> _"
+    datatypes: bool num char "char list" "char list list" "nat option" "nat list" "word32 option"
+      "word32 list" "word32 list list" "word32 list list option"
+      "char list \<times> nat option \<times> nat list" "nat option \<times> nat list" "(char list \<times> nat option \<times> nat list) list"
+      axis loc unop binop builtin expr "expr list" basic stmt space array_decl "array_decl list"
+      proc "proc list" kernel "word32 \<times> word32 \<times> word32" "word32 \<times> word32" launch
+      init "init list" "(word32 \<times> word32) list" "char list \<times> word32" "(char list \<times> word32) list"
+      "char list \<times> init" "(char list \<times> init) list" "char list \<times> init list" "(char list \<times> init list) list" inputs}
+  fun tac ctxt = CONVERSION (check ctxt) THEN' resolve_tac ctxt [@{thm TrueI}, @{thm Code_Generator.holds}]
+end
+\<close>
+
+method_setup kpl_run = \<open>Scan.succeed (fn ctxt => SIMPLE_METHOD' (KPL_Run.tac ctxt))\<close>
+  "prove run_observes or run_stops_with of a kernel written with constructors by the compiled semantics"
 
 end

@@ -568,7 +568,7 @@ def main():
     name = re.search(r"definition (kernel_\w+) :: kernel", thy).group(1)[len("kernel_"):]
     kernel = definition(thy, "kernel_" + name)
     launch = definition(thy, "launch_" + name)
-    lemma = re.search(r'lemma run_\w+:\s*"(.*?)"\s*by eval', thy, re.S)
+    lemma = re.search(r'lemma run_\w+:\s*"(.*?)"\s*by ', thy, re.S)
     if lemma is None:
         print("no differential lemma")
         return 2

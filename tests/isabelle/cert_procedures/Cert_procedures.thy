@@ -57,220 +57,68 @@ context
     and d_WR_elem_out_at_1: "v_WR_elem_out_at_1 = ((if ((v_then_S1_at_1 \<and> (\<not> v_then_H2_S1_at_1)) \<and> v_log_at_1) then ((v_gid1_x * (16::32 word)) + v_lid1_x) else v_WR_elem_out))"
 begin
 
-lemma def_distinct_at_1: "((\<not> ((((((v_gid1_x = v_gid2_x) \<and> (v_gid1_y = v_gid2_y)) \<and> (v_gid1_z = v_gid2_z)) \<and> (v_lid1_x = v_lid2_x)) \<and> (v_lid1_y = v_lid2_y)) \<and> (v_lid1_z = v_lid2_z)))) = ((\<not> ((v_gid1_x = v_gid2_x) \<and> (((v_lid1_x = v_lid2_x) \<and> ((v_gid1_y = v_gid2_y) \<and> (v_gid1_z = v_gid2_z))) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z))))))"
-proof -
-  have "((\<not> ((((((v_gid1_x = v_gid2_x) \<and> (v_gid1_y = v_gid2_y)) \<and> (v_gid1_z = v_gid2_z)) \<and> (v_lid1_x = v_lid2_x)) \<and> (v_lid1_y = v_lid2_y)) \<and> (v_lid1_z = v_lid2_z)))) = ((\<not> (((((v_gid1_x = v_gid2_x) \<and> (v_gid1_y = v_gid2_y)) \<and> (v_gid1_z = v_gid2_z)) \<and> (v_lid1_x = v_lid2_x)) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z)))))"
-    proof -
-      have r: "(((((((v_gid1_x = v_gid2_x) \<and> (v_gid1_y = v_gid2_y)) \<and> (v_gid1_z = v_gid2_z)) \<and> (v_lid1_x = v_lid2_x)) \<and> (v_lid1_y = v_lid2_y)) \<and> (v_lid1_z = v_lid2_z))) = ((((((v_gid1_x = v_gid2_x) \<and> (v_gid1_y = v_gid2_y)) \<and> (v_gid1_z = v_gid2_z)) \<and> (v_lid1_x = v_lid2_x)) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z))))" by (rule rule_and_assoc)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (\<not> hole)", OF r])
-    qed
-  also have "\<dots> = ((\<not> ((((v_gid1_x = v_gid2_x) \<and> (v_gid1_y = v_gid2_y)) \<and> ((v_gid1_z = v_gid2_z) \<and> (v_lid1_x = v_lid2_x))) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z)))))"
-    proof -
-      have r: "(((((v_gid1_x = v_gid2_x) \<and> (v_gid1_y = v_gid2_y)) \<and> (v_gid1_z = v_gid2_z)) \<and> (v_lid1_x = v_lid2_x))) = ((((v_gid1_x = v_gid2_x) \<and> (v_gid1_y = v_gid2_y)) \<and> ((v_gid1_z = v_gid2_z) \<and> (v_lid1_x = v_lid2_x))))" by (rule rule_and_assoc)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (\<not> (hole \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z))))", OF r])
-    qed
-  also have "\<dots> = ((\<not> (((v_gid1_x = v_gid2_x) \<and> ((v_gid1_y = v_gid2_y) \<and> ((v_gid1_z = v_gid2_z) \<and> (v_lid1_x = v_lid2_x)))) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z)))))"
-    proof -
-      have r: "((((v_gid1_x = v_gid2_x) \<and> (v_gid1_y = v_gid2_y)) \<and> ((v_gid1_z = v_gid2_z) \<and> (v_lid1_x = v_lid2_x)))) = (((v_gid1_x = v_gid2_x) \<and> ((v_gid1_y = v_gid2_y) \<and> ((v_gid1_z = v_gid2_z) \<and> (v_lid1_x = v_lid2_x)))))" by (rule rule_and_assoc)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (\<not> (hole \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z))))", OF r])
-    qed
-  also have "\<dots> = ((\<not> ((v_gid1_x = v_gid2_x) \<and> (((v_gid1_y = v_gid2_y) \<and> ((v_gid1_z = v_gid2_z) \<and> (v_lid1_x = v_lid2_x))) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z))))))"
-    proof -
-      have r: "((((v_gid1_x = v_gid2_x) \<and> ((v_gid1_y = v_gid2_y) \<and> ((v_gid1_z = v_gid2_z) \<and> (v_lid1_x = v_lid2_x)))) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z)))) = (((v_gid1_x = v_gid2_x) \<and> (((v_gid1_y = v_gid2_y) \<and> ((v_gid1_z = v_gid2_z) \<and> (v_lid1_x = v_lid2_x))) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z)))))" by (rule rule_and_assoc)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (\<not> hole)", OF r])
-    qed
-  also have "\<dots> = ((\<not> ((v_gid1_x = v_gid2_x) \<and> ((((v_gid1_y = v_gid2_y) \<and> (v_gid1_z = v_gid2_z)) \<and> (v_lid1_x = v_lid2_x)) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z))))))"
-    proof -
-      have r: "((((v_gid1_y = v_gid2_y) \<and> (v_gid1_z = v_gid2_z)) \<and> (v_lid1_x = v_lid2_x))) = (((v_gid1_y = v_gid2_y) \<and> ((v_gid1_z = v_gid2_z) \<and> (v_lid1_x = v_lid2_x))))" by (rule rule_and_assoc)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (\<not> ((v_gid1_x = v_gid2_x) \<and> (hole \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z)))))", OF r[symmetric]])
-    qed
-  also have "\<dots> = ((\<not> ((v_gid1_x = v_gid2_x) \<and> (((v_lid1_x = v_lid2_x) \<and> ((v_gid1_y = v_gid2_y) \<and> (v_gid1_z = v_gid2_z))) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z))))))"
-    proof -
-      have r: "((((v_gid1_y = v_gid2_y) \<and> (v_gid1_z = v_gid2_z)) \<and> (v_lid1_x = v_lid2_x))) = (((v_lid1_x = v_lid2_x) \<and> ((v_gid1_y = v_gid2_y) \<and> (v_gid1_z = v_gid2_z))))" by (rule rule_and_comm)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (\<not> ((v_gid1_x = v_gid2_x) \<and> (hole \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z)))))", OF r])
-    qed
-  finally show ?thesis .
-qed
-
 lemma ds_distinct_at_1: "v_distinct_at_1 = ((\<not> ((v_gid1_x = v_gid2_x) \<and> (((v_lid1_x = v_lid2_x) \<and> ((v_gid1_y = v_gid2_y) \<and> (v_gid1_z = v_gid2_z))) \<and> ((v_lid1_y = v_lid2_y) \<and> (v_lid1_z = v_lid2_z))))))"
-  using d_distinct_at_1 def_distinct_at_1 by (rule trans)
-
-lemma def_reach_at_7: "(((((((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word)))) \<and> ((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word)))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))) \<and> ((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word)))) \<and> ((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word)))) \<and> v_distinct_at_1)) = ((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_z < (1::32 word)) \<and> ((v_gid1_z < (1::32 word)) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> ((v_gid2_z < (1::32 word)) \<and> ((v_lid2_z < (1::32 word)) \<and> v_distinct_at_1))))))"
 proof -
-  have "(((((((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word)))) \<and> ((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word)))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))) \<and> ((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word)))) \<and> ((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word)))) \<and> v_distinct_at_1)) = ((((((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word)))) \<and> ((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word)))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))) \<and> ((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word)))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1)))"
-    proof -
-      have r: "(((((((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word)))) \<and> ((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word)))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))) \<and> ((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word)))) \<and> ((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word)))) \<and> v_distinct_at_1)) = ((((((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word)))) \<and> ((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word)))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))) \<and> ((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word)))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1)))" by (rule rule_and_assoc)
-      show ?thesis by (rule r)
-    qed
-  also have "\<dots> = (((((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word)))) \<and> ((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word)))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1))))"
-    proof -
-      have r: "((((((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word)))) \<and> ((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word)))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))) \<and> ((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word)))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1))) = (((((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word)))) \<and> ((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word)))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1))))" by (rule rule_and_assoc)
-      show ?thesis by (rule r)
-    qed
-  also have "\<dots> = ((((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word)))) \<and> (((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1))))"
-    proof -
-      have r: "((((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word)))) \<and> ((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word)))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word))))) = (((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word)))) \<and> (((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word))))))" by (rule rule_and_assoc)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (hole \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1)))", OF r])
-    qed
-  also have "\<dots> = ((((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word)))) \<and> (((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1))))"
-    proof -
-      have r: "((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))))) = ((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word)))))" by (rule rule_and_comm)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. ((hole \<and> (((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1)))", OF r])
-    qed
-  also have "\<dots> = (((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> (((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> (((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1))))"
-    proof -
-      have r: "(((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word)))) \<and> (((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))) = ((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> (((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> (((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))))" by (rule rule_and_assoc)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (hole \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1)))", OF r])
-    qed
-  also have "\<dots> = ((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> (((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1)))))"
-    proof -
-      have r: "(((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> (((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> (((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1)))) = ((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> (((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1)))))" by (rule rule_and_assoc)
-      show ?thesis by (rule r)
-    qed
-  also have "\<dots> = ((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_z < (1::32 word)) \<and> ((v_gid1_z < (1::32 word)) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1)))))"
-    proof -
-      have r: "((((v_lid1_z < (1::32 word)) \<and> (v_gid1_z < (1::32 word))) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word))))) = (((v_lid1_z < (1::32 word)) \<and> ((v_gid1_z < (1::32 word)) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word))))))" by (rule rule_and_assoc)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> hole) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word))) \<and> v_distinct_at_1))))", OF r])
-    qed
-  also have "\<dots> = ((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_z < (1::32 word)) \<and> ((v_gid1_z < (1::32 word)) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (((v_gid2_z < (1::32 word)) \<and> (v_lid2_z < (1::32 word))) \<and> v_distinct_at_1)))))"
-    proof -
-      have r: "(((v_lid2_z < (1::32 word)) \<and> (v_gid2_z < (1::32 word)))) = (((v_gid2_z < (1::32 word)) \<and> (v_lid2_z < (1::32 word))))" by (rule rule_and_comm)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_z < (1::32 word)) \<and> ((v_gid1_z < (1::32 word)) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> (hole \<and> v_distinct_at_1))))", OF r])
-    qed
-  also have "\<dots> = ((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_z < (1::32 word)) \<and> ((v_gid1_z < (1::32 word)) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> ((v_gid2_z < (1::32 word)) \<and> ((v_lid2_z < (1::32 word)) \<and> v_distinct_at_1))))))"
-    proof -
-      have r: "((((v_gid2_z < (1::32 word)) \<and> (v_lid2_z < (1::32 word))) \<and> v_distinct_at_1)) = (((v_gid2_z < (1::32 word)) \<and> ((v_lid2_z < (1::32 word)) \<and> v_distinct_at_1)))" by (rule rule_and_assoc)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_z < (1::32 word)) \<and> ((v_gid1_z < (1::32 word)) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> hole)))", OF r])
-    qed
-  finally show ?thesis .
+  have e4: "((((v_gid1_y = v_gid2_y) \<and> (v_gid1_z = v_gid2_z)) \<and> (v_lid1_x = v_lid2_x))) = (((v_gid1_y = v_gid2_y) \<and> ((v_gid1_z = v_gid2_z) \<and> (v_lid1_x = v_lid2_x))))" by (rule rule_and_assoc)
+  show ?thesis by (rule trans[OF d_distinct_at_1], kpl_rw
+      "faa" rule_and_assoc
+      "faafa" rule_and_assoc
+      "faafa" rule_and_assoc
+      "faa" rule_and_assoc
+      "faaafa" e4[symmetric]
+      "faaafa" rule_and_comm, rule refl)
 qed
 
 lemma ds_reach_at_7: "v_reach_at_7 = ((((v_lid1_y < (1::32 word)) \<and> (v_gid1_y < (1::32 word))) \<and> ((((v_lid1_x < (16::32 word)) \<and> (v_gid1_x < (2::32 word))) \<and> ((v_lid1_z < (1::32 word)) \<and> ((v_gid1_z < (1::32 word)) \<and> ((v_lid2_x < (16::32 word)) \<and> (v_gid2_x < (2::32 word)))))) \<and> (((v_lid2_y < (1::32 word)) \<and> (v_gid2_y < (1::32 word))) \<and> ((v_gid2_z < (1::32 word)) \<and> ((v_lid2_z < (1::32 word)) \<and> v_distinct_at_1))))))"
-  using d_reach_at_7 def_reach_at_7 by (rule trans)
-
-lemma def_g_S2_at_1: "(((v_gid2_x * (16::32 word)) + v_lid2_x)) = ((v_lid2_x + (v_gid2_x * (16::32 word))))"
-proof -
-  show ?thesis
-    proof -
-      have r: "(((v_gid2_x * (16::32 word)) + v_lid2_x)) = ((v_lid2_x + (v_gid2_x * (16::32 word))))" by (rule rule_add_comm)
-      show ?thesis by (rule r)
-    qed
-qed
+  by (rule trans[OF d_reach_at_7], kpl_rw
+      "fa" rule_and_assoc
+      "fa" rule_and_assoc
+      "fafa" rule_and_assoc
+      "fafafa" rule_and_comm
+      "fafa" rule_and_assoc
+      "fa" rule_and_assoc
+      "faafaa" rule_and_assoc
+      "faaaafa" rule_and_comm
+      "faaaa" rule_and_assoc, rule refl)
 
 lemma ds_g_S2_at_1: "v_g_S2_at_1 = ((v_lid2_x + (v_gid2_x * (16::32 word))))"
-  using d_g_S2_at_1 def_g_S2_at_1 by (rule trans)
-
-lemma def_then_S2_at_1: "(((kpl_urem v_lid2_x (2::32 word)) = (0::32 word))) = (((0::32 word) = (kpl_urem v_lid2_x (2::32 word))))"
-proof -
-  show ?thesis
-    proof -
-      have r: "(((kpl_urem v_lid2_x (2::32 word)) = (0::32 word))) = (((0::32 word) = (kpl_urem v_lid2_x (2::32 word))))" by (rule rule_eq_comm)
-      show ?thesis by (rule r)
-    qed
-qed
+  by (rule trans[OF d_g_S2_at_1], kpl_rw
+      "fa" rule_add_comm, rule refl)
 
 lemma ds_then_S2_at_1: "v_then_S2_at_1 = (((0::32 word) = (kpl_urem v_lid2_x (2::32 word))))"
-  using d_then_S2_at_1 def_then_S2_at_1 by (rule trans)
-
-lemma def_then_H2_S1_at_1: "((v_then_S1_at_1 \<and> ((v_lid1_x + (1::32 word)) = (0::32 word)))) = ((v_then_S1_at_1 \<and> ((0::32 word) = (v_lid1_x + (1::32 word)))))"
-proof -
-  show ?thesis
-    proof -
-      have r: "(((v_lid1_x + (1::32 word)) = (0::32 word))) = (((0::32 word) = (v_lid1_x + (1::32 word))))" by (rule rule_eq_comm)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (v_then_S1_at_1 \<and> hole)", OF r])
-    qed
-qed
+  by (rule trans[OF d_then_S2_at_1], kpl_rw
+      "fa" rule_eq_comm, rule refl)
 
 lemma ds_then_H2_S1_at_1: "v_then_H2_S1_at_1 = ((v_then_S1_at_1 \<and> ((0::32 word) = (v_lid1_x + (1::32 word)))))"
-  using d_then_H2_S1_at_1 def_then_H2_S1_at_1 by (rule trans)
-
-lemma def_then_H2_S2_at_1: "((v_then_S2_at_1 \<and> ((v_lid2_x + (1::32 word)) = (0::32 word)))) = ((v_then_S2_at_1 \<and> ((0::32 word) = (v_lid2_x + (1::32 word)))))"
-proof -
-  show ?thesis
-    proof -
-      have r: "(((v_lid2_x + (1::32 word)) = (0::32 word))) = (((0::32 word) = (v_lid2_x + (1::32 word))))" by (rule rule_eq_comm)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (v_then_S2_at_1 \<and> hole)", OF r])
-    qed
-qed
+  by (rule trans[OF d_then_H2_S1_at_1], kpl_rw
+      "faa" rule_eq_comm, rule refl)
 
 lemma ds_then_H2_S2_at_1: "v_then_H2_S2_at_1 = ((v_then_S2_at_1 \<and> ((0::32 word) = (v_lid2_x + (1::32 word)))))"
-  using d_then_H2_S2_at_1 def_then_H2_S2_at_1 by (rule trans)
-
-lemma def_WR_exists_out_at_1: "(((v_then_S1_at_1 \<and> (\<not> v_then_H2_S1_at_1)) \<and> v_log_at_1)) = ((v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)))"
-proof -
-  show ?thesis
-    proof -
-      have r: "(((v_then_S1_at_1 \<and> (\<not> v_then_H2_S1_at_1)) \<and> v_log_at_1)) = ((v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)))" by (rule rule_and_assoc)
-      show ?thesis by (rule r)
-    qed
-qed
+  by (rule trans[OF d_then_H2_S2_at_1], kpl_rw
+      "faa" rule_eq_comm, rule refl)
 
 lemma ds_WR_exists_out_at_1: "v_WR_exists_out_at_1 = ((v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)))"
-  using d_WR_exists_out_at_1 def_WR_exists_out_at_1 by (rule trans)
-
-lemma def_WR_elem_out_at_1: "((if ((v_then_S1_at_1 \<and> (\<not> v_then_H2_S1_at_1)) \<and> v_log_at_1) then ((v_gid1_x * (16::32 word)) + v_lid1_x) else v_WR_elem_out)) = ((if (v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)) then (v_lid1_x + (v_gid1_x * (16::32 word))) else v_WR_elem_out))"
-proof -
-  have "((if ((v_then_S1_at_1 \<and> (\<not> v_then_H2_S1_at_1)) \<and> v_log_at_1) then ((v_gid1_x * (16::32 word)) + v_lid1_x) else v_WR_elem_out)) = ((if (v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)) then ((v_gid1_x * (16::32 word)) + v_lid1_x) else v_WR_elem_out))"
-    proof -
-      have r: "(((v_then_S1_at_1 \<and> (\<not> v_then_H2_S1_at_1)) \<and> v_log_at_1)) = ((v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)))" by (rule rule_and_assoc)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (if hole then ((v_gid1_x * (16::32 word)) + v_lid1_x) else v_WR_elem_out)", OF r])
-    qed
-  also have "\<dots> = ((if (v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)) then (v_lid1_x + (v_gid1_x * (16::32 word))) else v_WR_elem_out))"
-    proof -
-      have r: "(((v_gid1_x * (16::32 word)) + v_lid1_x)) = ((v_lid1_x + (v_gid1_x * (16::32 word))))" by (rule rule_add_comm)
-      show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (if (v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)) then hole else v_WR_elem_out)", OF r])
-    qed
-  finally show ?thesis .
-qed
+  by (rule trans[OF d_WR_exists_out_at_1], kpl_rw
+      "fa" rule_and_assoc, rule refl)
 
 lemma ds_WR_elem_out_at_1: "v_WR_elem_out_at_1 = ((if (v_then_S1_at_1 \<and> ((\<not> v_then_H2_S1_at_1) \<and> v_log_at_1)) then (v_lid1_x + (v_gid1_x * (16::32 word))) else v_WR_elem_out))"
-  using d_WR_elem_out_at_1 def_WR_elem_out_at_1 by (rule trans)
+  by (rule trans[OF d_WR_elem_out_at_1], kpl_rw
+      "faffa" rule_and_assoc
+      "fafa" rule_add_comm, rule refl)
 
 text \<open>label 0 (race, write to out, line 11:5): closed by the SMT oracle on its simplified form.\<close>
 lemma vc_label_0: "\<not> ((v_reach_at_7 \<and> ((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> v_WR_exists_out_at_1) \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))))"
 proof -
-  have g: "((v_reach_at_7 \<and> ((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> v_WR_exists_out_at_1) \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)))) = ((v_distinct_at_1 \<and> ((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> (v_WR_exists_out_at_1 \<and> (v_reach_at_7 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))))))"
-  proof -
-    have "((v_reach_at_7 \<and> ((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> v_WR_exists_out_at_1) \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)))) = ((((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> v_WR_exists_out_at_1) \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)) \<and> v_reach_at_7))"
-      proof -
-        have r: "((v_reach_at_7 \<and> ((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> v_WR_exists_out_at_1) \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)))) = ((((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> v_WR_exists_out_at_1) \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)) \<and> v_reach_at_7))" by (rule rule_and_comm)
-        show ?thesis by (rule r)
-      qed
-    also have "\<dots> = (((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> (v_WR_exists_out_at_1 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))) \<and> v_reach_at_7))"
-      proof -
-        have r: "(((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> v_WR_exists_out_at_1) \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))) = ((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> (v_WR_exists_out_at_1 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))))" by (rule rule_and_assoc)
-        show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (hole \<and> v_reach_at_7)", OF r])
-      qed
-    also have "\<dots> = ((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> ((v_WR_exists_out_at_1 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)) \<and> v_reach_at_7)))"
-      proof -
-        have r: "(((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> (v_WR_exists_out_at_1 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))) \<and> v_reach_at_7)) = ((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> ((v_WR_exists_out_at_1 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)) \<and> v_reach_at_7)))" by (rule rule_and_assoc)
-        show ?thesis by (rule r)
-      qed
-    also have "\<dots> = (((v_distinct_at_1 \<and> (v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1))) \<and> ((v_WR_exists_out_at_1 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)) \<and> v_reach_at_7)))"
-      proof -
-        have r: "(((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1)) = ((v_distinct_at_1 \<and> (v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1))))" by (rule rule_and_comm)
-        show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (hole \<and> ((v_WR_exists_out_at_1 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)) \<and> v_reach_at_7))", OF r])
-      qed
-    also have "\<dots> = ((v_distinct_at_1 \<and> ((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> ((v_WR_exists_out_at_1 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)) \<and> v_reach_at_7))))"
-      proof -
-        have r: "(((v_distinct_at_1 \<and> (v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1))) \<and> ((v_WR_exists_out_at_1 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)) \<and> v_reach_at_7))) = ((v_distinct_at_1 \<and> ((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> ((v_WR_exists_out_at_1 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)) \<and> v_reach_at_7))))" by (rule rule_and_assoc)
-        show ?thesis by (rule r)
-      qed
-    also have "\<dots> = ((v_distinct_at_1 \<and> ((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> (v_WR_exists_out_at_1 \<and> ((v_WR_elem_out_at_1 = v_g_S2_at_1) \<and> v_reach_at_7)))))"
-      proof -
-        have r: "(((v_WR_exists_out_at_1 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)) \<and> v_reach_at_7)) = ((v_WR_exists_out_at_1 \<and> ((v_WR_elem_out_at_1 = v_g_S2_at_1) \<and> v_reach_at_7)))" by (rule rule_and_assoc)
-        show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (v_distinct_at_1 \<and> ((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> hole))", OF r])
-      qed
-    also have "\<dots> = ((v_distinct_at_1 \<and> ((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> (v_WR_exists_out_at_1 \<and> (v_reach_at_7 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))))))"
-      proof -
-        have r: "(((v_WR_elem_out_at_1 = v_g_S2_at_1) \<and> v_reach_at_7)) = ((v_reach_at_7 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1)))" by (rule rule_and_comm)
-        show ?thesis by (rule arg_cong[where f = "\<lambda>hole. (v_distinct_at_1 \<and> ((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> (v_WR_exists_out_at_1 \<and> hole)))", OF r])
-      qed
-    finally show ?thesis .
-  qed
   have n: "\<not> ((v_distinct_at_1 \<and> ((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> (v_WR_exists_out_at_1 \<and> (v_reach_at_7 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))))))"
     by (smt (z3) ds_distinct_at_1 ds_reach_at_7 ds_g_S2_at_1 d_then_S1_at_1 ds_then_S2_at_1 ds_then_H2_S1_at_1 ds_then_H2_S2_at_1 ds_WR_exists_out_at_1 ds_WR_elem_out_at_1 op_urem_2)
-  show ?thesis by (subst g) (rule n)
+  show ?thesis by (kpl_rw
+      "a" rule_and_comm
+      "afa" rule_and_assoc
+      "a" rule_and_assoc
+      "afa" rule_and_comm
+      "a" rule_and_assoc
+      "aaa" rule_and_assoc
+      "aaaa" rule_and_comm) (rule n)
 qed
 
 text \<open>label 1 (race, write to out, line 11:5): simplified to False, checked by Isabelle's kernel.\<close>

@@ -6,6 +6,24 @@ begin
 
 unbundle bit_operations_syntax
 
+text \<open>\<open>kpl_rw\<close>: rewrite the goal one step at a time, each step an equation applied at a
+  path (\<open>f\<close>: the function of an application, \<open>a\<close>: its argument).\<close>
+ML \<open>
+structure KPL_Rw =
+struct
+  fun at_path [] cv = cv
+    | at_path (#"f" :: p) cv = Conv.fun_conv (at_path p cv)
+    | at_path (#"a" :: p) cv = Conv.arg_conv (at_path p cv)
+    | at_path _ _ = error "kpl_rw: a path is a word of f and a"
+  fun step (path, eq) = at_path (String.explode path) (Conv.rewr_conv (mk_meta_eq eq))
+  fun tac steps = CONVERSION (HOLogic.Trueprop_conv (Conv.every_conv (map step steps)))
+end
+\<close>
+
+method_setup kpl_rw = \<open>
+  Scan.repeat1 (Scan.lift Args.name -- Attrib.thm) >> (fn steps => fn _ => SIMPLE_METHOD' (KPL_Rw.tac steps))
+\<close> "rewrite the goal by equations at paths"
+
 text \<open>Rule \<open>add-comm\<close>: \<open>(bvadd ?a ?b) \<rightarrow> (bvadd ?b ?a)\<close>.\<close>
 lemma rule_add_comm: "((a::32 word) + (b::32 word)) = (b + a)"
   by (rule add.commute)
