@@ -157,6 +157,48 @@ fn by_methods(facts: &str, methods: &[String]) -> String {
     }
 }
 
+/// At most this many conjuncts of a definition are given to the lemma search one at a time;
+/// a larger conjunction is given whole.
+const MAX_CONJUNCTS: usize = 64;
+
+/// A definition `symbol = body` as facts for the lemma search, each with the Isabelle fact
+/// (`fact`, the definition's lemma, with attributes) that states it. A conjunction becomes
+/// `symbol \<longrightarrow> c` for each conjunct and `body \<longrightarrow> symbol`: a refutation's unsat core
+/// then names only the conjuncts it needs, and `satx` gets those instead of the whole
+/// equation (whose CNF made `satx` take most of a session's time). The conjuncts' facts are
+/// projections (`kpl_def_imp`, `kpl_conj_first`, `kpl_conj_rest` of `KPL_Ops`), no search.
+fn definition_facts(symbol: &str, body: &Sx, fact: &str) -> Vec<(Sx, String)> {
+    let v = Sx::atom(symbol);
+    let implies = |a: &Sx, b: &Sx| Sx::List(vec![Sx::atom("=>"), a.clone(), b.clone()]);
+    let mut leaves = Vec::new();
+    conjuncts(body, String::new(), &mut leaves);
+    if leaves.len() < 2 || leaves.len() > MAX_CONJUNCTS {
+        return vec![(Sx::List(vec![Sx::atom("="), v, body.clone()]), fact.to_string())];
+    }
+    let mut out: Vec<(Sx, String)> =
+        leaves.into_iter().map(|(c, path)| (implies(&v, c), format!("{fact}[THEN kpl_def_imp{path}]"))).collect();
+    out.push((implies(body, &v), format!("{fact}[THEN kpl_def_rev]")));
+    out
+}
+
+/// The conjuncts of a conjunction as HOL prints it (`a \<and> b \<and> c` is `a \<and> (b \<and> c)`),
+/// each with the projections that reach it.
+fn conjuncts<'t>(t: &'t Sx, path: String, out: &mut Vec<(&'t Sx, String)>) {
+    let args = t.args();
+    if t.head() != "and" || args.len() < 2 {
+        out.push((t, path));
+        return;
+    }
+    for (k, c) in args.iter().enumerate() {
+        let mut p = path.clone();
+        p.push_str(&", THEN kpl_conj_rest".repeat(k));
+        if k + 1 < args.len() {
+            p.push_str(", THEN kpl_conj_first");
+        }
+        conjuncts(c, p, out);
+    }
+}
+
 /// `fixes` for the symbols and functions of some terms.
 fn fixes(syms: &[String], funs: &[String], sorts: &Sorts, names: &mut Names) -> String {
     let mut parts: Vec<String> = syms.iter().map(|s| format!("{} :: \"{}\"", names.get(s), sorts.of(s).typ())).collect();
@@ -370,20 +412,23 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
         let lemma = format!("vc_{}", ident_part(&vc.name));
         let closed_by_kernel = vc.goal.simplified == Sx::atom("false");
         // The facts as propositions, as the lemma states them, for the theory lemmas.
+        // The facts the lemma search may use, each with the Isabelle fact that states it: the
+        // definitions (a conjunction one conjunct at a time) and the switches.
+        let mut search_facts: Vec<(Sx, String)> = Vec::new();
+        for &i in used {
+            let d = &defs[i];
+            let (body, fact) = if def_lemma[i] { (&d.chain.simplified, "ds") } else { (&d.chain.original, "d") };
+            search_facts.extend(definition_facts(&d.symbol, body, &format!("{fact}_{}", ident_part(&d.symbol))));
+        }
+        for (sw, on) in &switches {
+            let p = if *on { Sx::atom(sw) } else { Sx::List(vec![Sx::atom("not"), Sx::atom(sw)]) };
+            search_facts.push((p, format!("s_{}", ident_part(sw))));
+        }
         let theory_lemmas = match lemmas {
             Some(find) if !closed_by_kernel => {
-                let mut props: Vec<Sx> = used
-                    .iter()
-                    .map(|&i| {
-                        let d = &defs[i];
-                        let body = if def_lemma[i] { &d.chain.simplified } else { &d.chain.original };
-                        Sx::List(vec![Sx::atom("="), Sx::atom(&d.symbol), body.clone()])
-                    })
-                    .collect();
-                props.extend(switches.iter().map(|(sw, on)| if *on { Sx::atom(sw) } else { Sx::List(vec![Sx::atom("not"), Sx::atom(sw)]) }));
                 // Atoms with `if`s inside, split into their cases first.
                 let mut splits = IfSplits::new(&sorts, IF_SPLIT_LIMIT);
-                let props: Option<Vec<Sx>> = props.iter().map(|p| splits.formula(p)).collect();
+                let props: Option<Vec<Sx>> = search_facts.iter().map(|(p, _)| splits.formula(p)).collect();
                 let goal = splits.formula(&vc.goal.simplified);
                 props
                     .zip(goal)
@@ -462,9 +507,7 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
             })
             .collect();
         facts.extend(switches.iter().map(|(sw, _)| format!("s_{}", ident_part(sw))));
-        // The facts so far are the VC's own (definitions, switches); the rest only the SMT
-        // oracle needs.
-        let own_facts = facts.len();
+        // Then what only the SMT oracle needs.
         facts.extend(vc_uses.literal.iter().filter(|k| restated.contains_key(*k)).map(|(op, c)| smt_facts::lemma_name(op, *c)));
         facts.extend(smt_facts::definitions(vc_uses).into_iter().map(String::from));
         if closed_by_kernel {
@@ -472,7 +515,7 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
             kernel_checked += 1;
         } else if let Some((_, _, needed)) = &theory_lemmas {
             // Only the VC's facts the refutation needs: `satx` slows with every fact it is given.
-            let mut used_facts: Vec<String> = needed.iter().filter_map(|&i| facts[..own_facts].get(i).cloned()).collect();
+            let mut used_facts: Vec<String> = needed.iter().filter_map(|&i| search_facts.get(i).map(|(_, f)| f.clone())).collect();
             used_facts.extend(split_names.iter().cloned());
             used_facts.extend(fact_names.iter().cloned());
             // A goal false on its own (`... \\<and> False`) needs no fact at all.
@@ -516,6 +559,26 @@ mod tests {
 
     fn step(rule: &str, lhs: &str, rhs: &str, after: &str) -> Step {
         Step { rule: rule.into(), lhs: Sx::parse(lhs).unwrap(), rhs: Sx::parse(rhs).unwrap(), position: vec![], after: Sx::parse(after).unwrap() }
+    }
+
+    /// A conjunction is given to the lemma search one conjunct at a time, each reached by
+    /// projections that follow how HOL nests the printed conjunction.
+    #[test]
+    fn a_conjunctive_definition_is_split_into_projections() {
+        let f = definition_facts("r", &Sx::parse("(and a (and b c) d)").unwrap(), "ds_r");
+        let got: Vec<String> = f.iter().map(|(p, n)| format!("{p} {n}")).collect();
+        assert_eq!(
+            got,
+            [
+                "(=> r a) ds_r[THEN kpl_def_imp, THEN kpl_conj_first]",
+                "(=> r b) ds_r[THEN kpl_def_imp, THEN kpl_conj_rest, THEN kpl_conj_first, THEN kpl_conj_first]",
+                "(=> r c) ds_r[THEN kpl_def_imp, THEN kpl_conj_rest, THEN kpl_conj_first, THEN kpl_conj_rest]",
+                "(=> r d) ds_r[THEN kpl_def_imp, THEN kpl_conj_rest, THEN kpl_conj_rest]",
+                "(=> (and a (and b c) d) r) ds_r[THEN kpl_def_rev]",
+            ]
+        );
+        // Anything else is given whole.
+        assert_eq!(definition_facts("x", &Sx::parse("(bvadd y z)").unwrap(), "d_x").len(), 1);
     }
 
     /// An explanation that wanders back to a term it passed loses the cycle: the proof

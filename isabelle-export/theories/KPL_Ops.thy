@@ -142,6 +142,20 @@ text \<open>An \<open>if\<close> inside an atom, split into its cases: how a ver
 lemma kpl_if_atom: "P (if c then a else b) = ((c \<and> P a) \<or> ((\<not> c) \<and> P b))"
   by (cases c) simp_all
 
+text \<open>A definition that is a conjunction, one conjunct at a time: what the certificates give
+  \<open>satx\<close> of it (by projections, without search), instead of the whole equation.\<close>
+lemma kpl_def_imp: "v = b \<Longrightarrow> v \<longrightarrow> b"
+  by simp
+
+lemma kpl_def_rev: "v = b \<Longrightarrow> b \<longrightarrow> v"
+  by simp
+
+lemma kpl_conj_first: "v \<longrightarrow> (a \<and> b) \<Longrightarrow> v \<longrightarrow> a"
+  by simp
+
+lemma kpl_conj_rest: "v \<longrightarrow> (a \<and> b) \<Longrightarrow> v \<longrightarrow> b"
+  by simp
+
 text \<open>Floating-point operations on the bits of IEEE singles. Negation and absolute value
   are exact bit operations; the others are left uninterpreted here (HOL-Library has no IEEE
   arithmetic), so kernels that use them have no executable differential check.\<close>
