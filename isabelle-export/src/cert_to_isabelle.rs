@@ -321,18 +321,6 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
             u
         })
         .collect();
-    let restated: BTreeMap<(String, u32), String> = uses
-        .iter()
-        .flat_map(|u| u.literal.iter().cloned())
-        .filter_map(|(op, c)| smt_facts::lemma(&op, c).map(|text| ((op, c), text)))
-        .collect();
-    if !restated.is_empty() {
-        s.push_str("section \\<open>KPL's operators restated for the SMT oracle\\<close>\n\n");
-        for text in restated.values() {
-            s.push_str(text);
-            s.push('\n');
-        }
-    }
     // The VCs share one context: every symbol, every definition a VC uses (as an
     // assumption `d_...`, with its simplification `ds_...` proved once) and every switch.
     // Each VC lemma, exported from it, assumes them all; since each definition only names a
@@ -508,7 +496,6 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
             .collect();
         facts.extend(switches.iter().map(|(sw, _)| format!("s_{}", ident_part(sw))));
         // Then what only the SMT oracle needs.
-        facts.extend(vc_uses.literal.iter().filter(|k| restated.contains_key(*k)).map(|(op, c)| smt_facts::lemma_name(op, *c)));
         facts.extend(smt_facts::definitions(vc_uses).into_iter().map(String::from));
         if closed_by_kernel {
             s.push_str("  have n: \"\\<not> False\" by simp\n");

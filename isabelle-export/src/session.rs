@@ -176,12 +176,9 @@ fn readme(kernel: &str, session: &str, kernel_theory: KernelTheory, cert: Option
              proved by `unat_arith` (products by literals bounded by `kpl_unat_mul_bound`) or, when\n  \
              equality reasoning alone refutes it, by `metis`. The other {oracle} are closed by\n  \
              `smt` with `smt_oracle` (z3 trusted, no proof reconstruction for words). `thm_oracles` after each\n  \
-             lemma prints which oracles it depends on. For the oracle, division, remainder and\n  \
-             shifts by literals are restated (lemmas `op_...`, proved in the kernel) with the\n  \
-             operators Isabelle's SMT translation knows, other unsigned divisions are\n  \
-             characterized by `kpl_div_mod_smt`; shifts by a variable amount and signed\n  \
-             division stay uninterpreted to z3, which may then answer \"counterexample\n  \
-             (possibly spurious)\".\n",
+             lemma prints which oracles it depends on. `KPL_Ops` tells the SMT translation that\n  \
+             KPL's operators are the SMT-LIB bit-vector functions (`kpl_udiv` is `bvudiv`,\n  \
+             `kpl_lshr` is `bvlshr`, ...), as KPL.md defines them, so z3 knows their meaning.\n",
             kernel_checked + oracle,
             kernel_checked - from_lemmas
         ));
@@ -190,14 +187,14 @@ fn readme(kernel: &str, session: &str, kernel_theory: KernelTheory, cert: Option
         "\n## How each kind of lemma is closed\n\n\
          | lemmas | closed by |\n|---|---|\n\
          | `KPL_Rules`: the simplifier's rules | Isabelle's kernel (`simp`, `auto`, bit lemmas) |\n\
-         | `tstep_is_step_t`, `kpl_udiv_pow2_smt`, `kpl_div_mod_smt` (`KPL/`) | Isabelle's kernel |\n",
+         | `tstep_is_step_t` (`KPL/`) | Isabelle's kernel |\n",
     );
     if run.is_some() {
         s.push_str("| `run_...`: the differential check | `kpl_run`: Isabelle's code generator, compiled once in `KPL_Semantics` (oracle `Code_Runtime.holds`) |\n");
     }
     if cert.is_some() {
         s.push_str(&format!(
-            "| `ds_...`, `op_...`: definition chains, operators restated | Isabelle's kernel |\n\
+            "| `ds_...`: definition chains | Isabelle's kernel |\n\
              | `vc_...`: the verification conditions | {kernel_checked} by Isabelle's kernel; {oracle} by the SMT oracle (oracle `z3`) |\n"
         ));
     }

@@ -47,55 +47,28 @@ definition kpl_slt :: "word32 \<Rightarrow> word32 \<Rightarrow> bool" where
 definition kpl_sle :: "word32 \<Rightarrow> word32 \<Rightarrow> bool" where
   "kpl_sle a b = (sint a \<le> sint b)"
 
-text \<open>Division by a power of two, stated with the operators Isabelle's SMT translation maps onto
-  bit-vectors (it maps neither \<open>div\<close> nor, in this Isabelle, shifts): the certificates'
-  theories instantiate it for each literal divisor they hand the SMT oracle.\<close>
-lemma kpl_udiv_pow2_smt:
-  fixes a :: word32
-  assumes k: "k < 32"
-  shows "kpl_udiv a (2 ^ k) * 2 ^ k + (a AND (2 ^ k - 1)) = a \<and> unat (kpl_udiv a (2 ^ k)) < 2 ^ (32 - k)"
-proof -
-  have nz: "(2::word32) ^ k \<noteq> 0" using k by simp
-  have "unat (2 ^ k :: word32) = 2 ^ k mod 2 ^ 32" using unat_of_nat[of "2 ^ k", where 'a = 32] by simp
-  moreover have "(2::nat) ^ k < 2 ^ 32" using k by (rule power_strict_increasing) simp
-  ultimately have u: "unat ((2::word32) ^ k) = 2 ^ k" by simp
-  have m: "a AND (2 ^ k - 1) = a mod 2 ^ k"
-    by (simp add: take_bit_eq_mod [symmetric] take_bit_eq_mask mask_eq_exp_minus_1)
-  have e: "a div 2 ^ k * 2 ^ k + a mod 2 ^ k = a" by (rule div_mult_mod_eq)
-  have "unat (a div 2 ^ k) = unat a div 2 ^ k" using u by (simp add: unat_div)
-  moreover have "unat a < 2 ^ 32" using unsigned_less[of a, where ?'a = nat] by simp
-  ultimately have b: "unat (a div 2 ^ k) < 2 ^ (32 - k)"
-    using k by (simp add: div_less_iff_less_mult power_add [symmetric])
-  show ?thesis using nz m e b by (simp add: kpl_udiv_def)
-qed
-
-text \<open>Unsigned division and remainder by any divisor, for the SMT oracle: the quotient and
-  remainder are the only pair with the remainder below the divisor whose combination, computed
-  in 64 bits (where it cannot overflow), gives back the dividend.\<close>
-lemma kpl_div_mod_smt:
-  fixes a b :: word32
-  shows "(b = 0 \<longrightarrow> kpl_udiv a b = - 1 \<and> kpl_urem a b = a) \<and>
-         (b \<noteq> 0 \<longrightarrow> kpl_urem a b < b \<and>
-            (ucast (kpl_udiv a b) * ucast b + ucast (kpl_urem a b) :: 64 word) = ucast a)"
-proof (cases "b = 0")
-  case True
-  then show ?thesis by (simp add: kpl_udiv_def kpl_urem_def)
-next
-  case False
-  have lt: "a mod b < b" using False by (simp add: word_less_nat_alt unat_mod unat_gt_0)
-  have e: "unat (a div b) * unat b + unat (a mod b) = unat a" by (simp add: unat_div unat_mod)
-  have u: "\<And>w::word32. (ucast w :: 64 word) = of_nat (unat w)" by simp
-  have "(ucast (a div b) * ucast b + ucast (a mod b) :: 64 word) = ucast a"
-    by (simp only: u of_nat_mult [symmetric] of_nat_add [symmetric] e)
-  then show ?thesis using False lt by (simp add: kpl_udiv_def kpl_urem_def)
-qed
-
-text \<open>The signed comparisons as Isabelle's SMT translation maps them (\<open>bvslt\<close>, \<open>bvsle\<close>).\<close>
-lemma kpl_slt_smt: "kpl_slt a b = (a <s b)"
-  by (simp add: kpl_slt_def word_sless_alt)
-
-lemma kpl_sle_smt: "kpl_sle a b = (a <=s b)"
-  by (simp add: kpl_sle_def word_sle_eq)
+text \<open>KPL's operators are the SMT-LIB bit-vector functions of the same names (KPL.md,
+  "Meaning"): Isabelle's SMT translation is told so, because it otherwise leaves them (and
+  \<open>div\<close>, \<open>mod\<close> and shifts by a variable amount) uninterpreted, and z3 cannot prove a
+  VC that needs their meaning. Only \<open>smt\<close> uses this, and only with \<open>smt_oracle\<close>: such
+  proofs show the oracle \<open>z3\<close>.\<close>
+setup \<open>
+  let
+    val smtlibC = SMTLIB_Interface.smtlibC @ SMTLIB_Interface.bvsmlibC;
+    fun builtin (c, name) =
+      let val (n, _) = Term.dest_Const c in
+        SMT_Builtin.add_builtin_fun smtlibC (Term.dest_Const c, fn _ => fn T => fn ts =>
+          SOME (name, length (binder_types T), ts, Term.list_comb o pair (Const (n, T))))
+      end;
+  in
+    Context.theory_map (fold builtin
+      [(\<^term>\<open>kpl_udiv\<close>, "bvudiv"), (\<^term>\<open>kpl_urem\<close>, "bvurem"),
+       (\<^term>\<open>kpl_sdiv\<close>, "bvsdiv"), (\<^term>\<open>kpl_srem\<close>, "bvsrem"),
+       (\<^term>\<open>kpl_shl\<close>, "bvshl"), (\<^term>\<open>kpl_lshr\<close>, "bvlshr"),
+       (\<^term>\<open>kpl_ashr\<close>, "bvashr"),
+       (\<^term>\<open>kpl_slt\<close>, "bvslt"), (\<^term>\<open>kpl_sle\<close>, "bvsle")])
+  end
+\<close>
 
 text \<open>Signed comparisons as unsigned ones with the sign bit flipped, and \<open>2 ^ 32\<close> as a
   numeral: what \<open>unat_arith\<close> needs to prove the certificates' theory lemmas about them.\<close>

@@ -8,16 +8,6 @@ unbundle bit_operations_syntax
 
 declare [[smt_oracle = true, smt_timeout = 600, z3_extensions]]
 
-section \<open>KPL's operators restated for the SMT oracle\<close>
-
-lemma op_urem_2: "kpl_urem a (2::32 word) = a AND (1::32 word)"
-proof -
-  have "take_bit 1 a = a AND mask 1" by (rule take_bit_eq_mask)
-  moreover have "mask 1 = (1::32 word)" by (simp add: mask_numeral)
-  moreover have "take_bit 1 a = a mod (2::32 word)" by (simp add: take_bit_eq_mod)
-  ultimately show ?thesis by (simp add: kpl_urem_def)
-qed
-
 section \<open>The verification conditions\<close>
 
 text \<open>One context for every verification condition: its symbols, the definitions they use
@@ -110,7 +100,7 @@ text \<open>label 0 (race, write to out, line 11:5): closed by the SMT oracle on
 lemma vc_label_0: "\<not> ((v_reach_at_7 \<and> ((((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> v_distinct_at_1) \<and> v_WR_exists_out_at_1) \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))))"
 proof -
   have n: "\<not> ((v_distinct_at_1 \<and> ((v_then_S2_at_1 \<and> (\<not> v_then_H2_S2_at_1)) \<and> (v_WR_exists_out_at_1 \<and> (v_reach_at_7 \<and> (v_WR_elem_out_at_1 = v_g_S2_at_1))))))"
-    by (smt (z3) ds_distinct_at_1 ds_reach_at_7 ds_g_S2_at_1 d_then_S1_at_1 ds_then_S2_at_1 ds_then_H2_S1_at_1 ds_then_H2_S2_at_1 ds_WR_exists_out_at_1 ds_WR_elem_out_at_1 op_urem_2)
+    by (smt (z3) ds_distinct_at_1 ds_reach_at_7 ds_g_S2_at_1 d_then_S1_at_1 ds_then_S2_at_1 ds_then_H2_S1_at_1 ds_then_H2_S2_at_1 ds_WR_exists_out_at_1 ds_WR_elem_out_at_1)
   show ?thesis by (kpl_rw
       "a" rule_and_comm
       "afa" rule_and_assoc
