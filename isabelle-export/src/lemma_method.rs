@@ -9,17 +9,18 @@ use crate::vc_to_isabelle::{literal, term, word, Sort, Sorts};
 use kpl_lang::sexp::Sx;
 use std::collections::HashMap;
 
-/// Proves a lemma `unat_arith` decides: signed comparisons become unsigned ones and division
+/// Proves a lemma `unat_arith` decides: signed comparisons become unsigned ones by the signs'
+/// cases (`kpl_sle_cases`: no sums, so no overflow to split on) and division
 /// its definition (`KPL_Ops`), then `simp` or `unat_arith` (words as
 /// naturals below 2^32, overflow split off), after turning word equalities into equalities
 /// of naturals when it needs that.
-const LINEAR_METHOD: &str = "((simp only: kpl_slt_flip kpl_sle_flip kpl_udiv_def)?, ((simp; fail) | \
+const LINEAR_METHOD: &str = "((simp only: kpl_slt_cases kpl_sle_cases kpl_udiv_def)?, ((simp; fail) | \
                              (insert kpl_two_pow_32, unat_arith) | (simp add: word_unat_eq_iff; insert kpl_two_pow_32; unat_arith)))";
 
 /// Proves a lemma with products by literals, each bound so that it cannot overflow (the
 /// `{facts}`, from `kpl_unat_mul_bound`): the lemma's equations substituted and its
 /// comparisons taken over naturals, sums split on their overflow, and linear arithmetic.
-const BOUNDED_METHOD: &str = "((simp only: kpl_slt_flip kpl_sle_flip kpl_udiv_def)?, {facts}\
+const BOUNDED_METHOD: &str = "((simp only: kpl_slt_cases kpl_sle_cases kpl_udiv_def)?, {facts}\
                               ((clarsimp simp: word_less_nat_alt word_le_nat_alt word_unat_eq_iff, simp add: unat_plus_if' unat_sub_if' split: if_splits; fail) | \
                               (insert kpl_two_pow_32, unat_arith)))";
 
@@ -52,6 +53,10 @@ fn arithmetic_method(lits: &[(Sx, bool)], sorts: &Sorts, names: &mut Names) -> O
     if lits.iter().map(|(a, _)| sums(a)).sum::<usize>() > MAX_SUMS {
         return None;
     }
+    // ... and each signed comparison into its signs' three cases (`kpl_sle_cases`).
+    if lits.iter().map(|(a, _)| signed(a)).sum::<usize>() > MAX_SIGNED {
+        return None;
+    }
     let bounds = bounds(lits);
     let mut facts = String::new();
     for (x, k, literal_first) in products {
@@ -70,13 +75,22 @@ fn arithmetic_method(lits: &[(Sx, bool)], sorts: &Sorts, names: &mut Names) -> O
 /// lemmas have at most 3).
 const MAX_SUMS: usize = 6;
 
+/// At most this many signed comparisons in a lemma proved by `unat_arith` (the corpus's
+/// lemmas have at most 2).
+const MAX_SIGNED: usize = 4;
+
+/// The signed comparisons of a term.
+fn signed(t: &Sx) -> usize {
+    usize::from(matches!(t.head(), "bvslt" | "bvsle") && !t.args().is_empty()) + t.args().iter().map(signed).sum::<usize>()
+}
+
 /// The sums and differences of a term.
 fn sums(t: &Sx) -> usize {
     usize::from(matches!(t.head(), "bvadd" | "bvsub") && !t.args().is_empty()) + t.args().iter().map(sums).sum::<usize>()
 }
 
-/// Whether `unat_arith` decides a lemma over this atom quickly: comparisons (signed ones with
-/// the sign bit flipped) and equalities of sums and differences of word variables and
+/// Whether `unat_arith` decides a lemma over this atom quickly: comparisons (signed ones by
+/// their signs' cases) and equalities of sums and differences of word variables and
 /// literals, quotients by non-zero literals, and products of a term with a
 /// literal (gathered in `products` as the term, the literal and whether it comes first; they
 /// need a bound).
@@ -239,5 +253,20 @@ mod tests {
         // Seven sums: too many overflow cases.
         let long = lits(&[("(bvult (bvadd a (bvadd b (bvadd c (bvadd d (bvadd e (bvadd f (bvadd g h))))))) #x00000010)", true)]);
         assert!(method(&long, &sorts_of(&long), &mut Names::default()).is_none());
+    }
+
+    #[test]
+    fn signed_comparisons_go_by_their_signs_cases_up_to_a_bound() {
+        let two = lits(&[("(bvsle #x00000000 i)", true), ("(bvsle i j)", true), ("(bvult j i)", true)]);
+        let m = method(&two, &sorts_of(&two), &mut Names::default()).unwrap();
+        assert!(m.contains("kpl_sle_cases") && !m.contains("flip"), "{m}");
+        let five = lits(&[
+            ("(bvsle a b)", true),
+            ("(bvsle b c)", true),
+            ("(bvslt c d)", true),
+            ("(bvsle d e)", true),
+            ("(bvslt e a)", true),
+        ]);
+        assert!(arithmetic_method(&five, &sorts_of(&five), &mut Names::default()).is_none());
     }
 }

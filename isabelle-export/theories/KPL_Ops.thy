@@ -84,6 +84,18 @@ lemma kpl_sle_flip: "kpl_sle a b = (a + 2147483648 \<le> b + 2147483648)"
 lemma kpl_two_pow_32: "(2::nat) ^ LENGTH(32) = 4294967296"
   by simp
 
+text \<open>Signed comparisons by the signs' four cases, each an unsigned comparison: what the
+  certificates' theory lemmas are proved by \<open>unat_arith\<close> through. Unlike the flips above
+  they add no sums, so \<open>unat_arith\<close> has no overflow to split on (a lemma with two signed
+  comparisons and a sum: 5 s through the flips, 1.4 s through these).\<close>
+lemma kpl_sle_cases: "kpl_sle a b = ((a < 2147483648 \<and> b < 2147483648 \<and> a \<le> b) \<or>
+    (2147483648 \<le> a \<and> b < 2147483648) \<or> (2147483648 \<le> a \<and> 2147483648 \<le> b \<and> a \<le> b))"
+  unfolding kpl_sle_flip by (insert kpl_two_pow_32, unat_arith)
+
+lemma kpl_slt_cases: "kpl_slt a b = ((a < 2147483648 \<and> b < 2147483648 \<and> a < b) \<or>
+    (2147483648 \<le> a \<and> b < 2147483648) \<or> (2147483648 \<le> a \<and> 2147483648 \<le> b \<and> a < b))"
+  unfolding kpl_slt_flip by (insert kpl_two_pow_32, unat_arith)
+
 text \<open>A product with a literal does not overflow when the other factor is bounded: how theory
   lemmas over such products are proved by \<open>unat_arith\<close>.\<close>
 
