@@ -304,23 +304,7 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
     // Each kept definition's simplification, proved once.
     // Which definitions the certificate simplifies (proved in the VCs' context below).
     let def_lemma: Vec<bool> = defs.iter().map(|d| !d.chain.steps.is_empty() && d.chain.original != d.chain.simplified).collect();
-    // What the oracle needs to know of KPL's operators in the conditions it closes.
     let cones: Vec<Vec<usize>> = cert.vcs.iter().map(|vc| cone(&vc.goal.original, defs)).collect();
-    let uses: Vec<smt_facts::Uses> = cert
-        .vcs
-        .iter()
-        .zip(&cones)
-        .map(|(vc, used)| {
-            let mut u = smt_facts::Uses::default();
-            if vc.goal.simplified != Sx::atom("false") {
-                u.add(&vc.goal.simplified);
-                for &i in used {
-                    u.add(&defs[i].chain.simplified);
-                }
-            }
-            u
-        })
-        .collect();
     // The VCs share one context: every symbol, every definition a VC uses (as an
     // assumption `d_...`, with its simplification `ds_...` proved once) and every switch.
     // Each VC lemma, exported from it, assumes them all; since each definition only names a
@@ -385,7 +369,7 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
     // the first VC that uses it.
     let mut split_lemmas: BTreeMap<String, String> = BTreeMap::new();
     let mut theory_facts: BTreeMap<String, String> = BTreeMap::new();
-    for ((vc, vc_uses), used) in cert.vcs.iter().zip(&uses).zip(cones.iter().map(Vec::as_slice)) {
+    for (vc, used) in cert.vcs.iter().zip(cones.iter().map(Vec::as_slice)) {
         let switches: Vec<&(String, bool)> = {
             let mut syms = Vec::new();
             symbols(&vc.goal.original, &mut syms);
@@ -495,8 +479,11 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
             })
             .collect();
         facts.extend(switches.iter().map(|(sw, _)| format!("s_{}", ident_part(sw))));
-        // Then what only the SMT oracle needs.
-        facts.extend(smt_facts::definitions(vc_uses).into_iter().map(String::from));
+        // Then what only the SMT oracle needs, of the simplified VC and its definitions.
+        if vc.goal.simplified != Sx::atom("false") {
+            let terms = std::iter::once(&vc.goal.simplified).chain(used.iter().map(|&i| &defs[i].chain.simplified));
+            facts.extend(smt_facts::oracle_facts(terms).into_iter().map(String::from));
+        }
         if closed_by_kernel {
             s.push_str("  have n: \"\\<not> False\" by simp\n");
             kernel_checked += 1;

@@ -50,11 +50,11 @@ fn arithmetic_method(lits: &[(Sx, bool)], sorts: &Sorts, names: &mut Names) -> O
         return None;
     }
     // `unat_arith` splits each sum and difference on its overflow: a bound on the cases.
-    if lits.iter().map(|(a, _)| sums(a)).sum::<usize>() > MAX_SUMS {
+    if lits.iter().map(|(a, _)| count(a, &["bvadd", "bvsub"])).sum::<usize>() > MAX_SUMS {
         return None;
     }
     // ... and each signed comparison into its signs' three cases (`kpl_sle_cases`).
-    if lits.iter().map(|(a, _)| signed(a)).sum::<usize>() > MAX_SIGNED {
+    if lits.iter().map(|(a, _)| count(a, &["bvslt", "bvsle"])).sum::<usize>() > MAX_SIGNED {
         return None;
     }
     let bounds = bounds(lits);
@@ -79,14 +79,9 @@ const MAX_SUMS: usize = 6;
 /// lemmas have at most 2).
 const MAX_SIGNED: usize = 4;
 
-/// The signed comparisons of a term.
-fn signed(t: &Sx) -> usize {
-    usize::from(matches!(t.head(), "bvslt" | "bvsle") && !t.args().is_empty()) + t.args().iter().map(signed).sum::<usize>()
-}
-
-/// The sums and differences of a term.
-fn sums(t: &Sx) -> usize {
-    usize::from(matches!(t.head(), "bvadd" | "bvsub") && !t.args().is_empty()) + t.args().iter().map(sums).sum::<usize>()
+/// The applications of these operators in a term.
+fn count(t: &Sx, heads: &[&str]) -> usize {
+    usize::from(heads.contains(&t.head()) && !t.args().is_empty()) + t.args().iter().map(|a| count(a, heads)).sum::<usize>()
 }
 
 /// Whether `unat_arith` decides a lemma over this atom quickly: comparisons (signed ones by

@@ -7,31 +7,18 @@
 
 use kpl_lang::sexp::Sx;
 
-/// What a set of terms uses that the oracle needs a fact for.
-#[derive(Default)]
-pub struct Uses {
-    /// An array written (`store`): a function update in Isabelle.
-    pub store: bool,
-}
-
-impl Uses {
-    pub fn add(&mut self, t: &Sx) {
-        if let Sx::List(_) = t {
-            self.store |= t.head() == "store";
-            for x in t.args() {
-                self.add(x);
-            }
-        }
-    }
-}
-
-/// The facts to hand the oracle for these uses.
-pub fn definitions(u: &Uses) -> Vec<&'static str> {
-    if u.store {
+/// The facts to hand the oracle for a VC made of these terms.
+pub fn oracle_facts<'a>(terms: impl IntoIterator<Item = &'a Sx>) -> Vec<&'static str> {
+    if terms.into_iter().any(writes_array) {
         vec!["fun_upd_apply"]
     } else {
         Vec::new()
     }
+}
+
+/// Whether a term writes an array (`store`: a function update in Isabelle).
+fn writes_array(t: &Sx) -> bool {
+    matches!(t, Sx::List(_)) && (t.head() == "store" || t.args().iter().any(writes_array))
 }
 
 #[cfg(test)]
@@ -40,11 +27,9 @@ mod tests {
 
     #[test]
     fn only_a_written_array_needs_a_fact() {
-        let mut ops = Uses::default();
-        ops.add(&Sx::parse("(and (bvult (bvudiv x 64) (bvurem y 3)) (bvslt (bvlshr z w) (bvsdiv z w)))").unwrap());
-        assert!(definitions(&ops).is_empty());
-        let mut written = Uses::default();
-        written.add(&Sx::parse("(= (select (store a i v) j) v)").unwrap());
-        assert_eq!(definitions(&written), vec!["fun_upd_apply"]);
+        let ops = Sx::parse("(and (bvult (bvudiv x 64) (bvurem y 3)) (bvslt (bvlshr z w) (bvsdiv z w)))").unwrap();
+        assert!(oracle_facts([&ops]).is_empty());
+        let written = Sx::parse("(= (select (store a i v) j) v)").unwrap();
+        assert_eq!(oracle_facts([&ops, &written]), vec!["fun_upd_apply"]);
     }
 }

@@ -71,7 +71,7 @@ setup \<open>
 \<close>
 
 text \<open>Signed comparisons as unsigned ones with the sign bit flipped, and \<open>2 ^ 32\<close> as a
-  numeral: what \<open>unat_arith\<close> needs to prove the certificates' theory lemmas about them.\<close>
+  numeral: how the signs' cases below are proved, and how ground comparisons are evaluated.\<close>
 lemma kpl_sint_flip: "sint (a::word32) = uint (a + 2147483648) - 2147483648"
   by (simp add: sint_uint signed_take_bit_eq_take_bit_shift take_bit_eq_mod uint_word_ariths)
 
