@@ -9,7 +9,7 @@
 //! the matching `__reduce_*_sync` on the tile's lanes (as `__cg_reduce_*_sync`, which also
 //! takes floats). Other members stay and are reported.
 
-use super::coop::{ident, is_p};
+use super::coop::{close_of, drop_item, ident, is_p, snippet, LINEAR};
 use super::tokens::CTok;
 
 type Tok = (usize, CTok, usize);
@@ -44,24 +44,6 @@ fn reduce_op(toks: &[Tok], start: usize, close: usize) -> Option<(&'static str, 
     is_p(toks.get(comma), ",").then_some((name, comma))
 }
 
-/// The index just past the `)` that closes the `(` at `open`.
-fn close_of(toks: &[Tok], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (k, t) in toks.iter().enumerate().skip(open) {
-        match &t.1 {
-            CTok::P("(") => depth += 1,
-            CTok::P(")") => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(k + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// `tiled_partition < N > ( ... ) ;` at `i`: N and the index past the `;`.
 fn partition(toks: &[Tok], i: usize) -> Option<(u64, usize)> {
     if ident(toks.get(i)) != Some("tiled_partition") {
@@ -74,40 +56,6 @@ fn partition(toks: &[Tok], i: usize) -> Option<(u64, usize)> {
     let end = close_of(toks, i + 4)?;
     is_p(toks.get(end), ";").then_some((n, end + 1))
 }
-
-/// Drop a parameter or argument that ends before `next` (a `,` or a `)`): with the comma
-/// after it, or, last in its list, with the comma before it.
-fn drop_item(out: &mut Vec<Tok>, toks: &[Tok], i: &mut usize, next: usize) {
-    if is_p(toks.get(next), ",") {
-        *i = next + 1;
-    } else {
-        if is_p(out.last(), ",") {
-            out.pop();
-        }
-        *i = next;
-    }
-}
-
-/// The punctuation the snippets below use.
-const PUNCT: [&str; 10] = ["(", ")", "+", "*", "%", "/", "<<", ">>", ".", ","];
-
-/// The tokens of a C snippet whose tokens are separated by spaces, all at one source place
-/// (numbers are unsigned).
-fn snippet(text: &str, l: usize, r: usize) -> Vec<Tok> {
-    text.split_whitespace()
-        .map(|w| {
-            let t = match (w.parse::<u64>(), PUNCT.iter().find(|p| **p == w)) {
-                (Ok(n), _) => CTok::Int(n, true),
-                (_, Some(p)) => CTok::P(p),
-                _ => CTok::Ident(w.to_string()),
-            };
-            (l, t, r)
-        })
-        .collect()
-}
-
-/// The thread's linear id in its block.
-const LINEAR: &str = "( threadIdx . x + blockDim . x * ( threadIdx . y + blockDim . y * threadIdx . z ) )";
 
 /// The first lane of the thread's tile of `n` lanes.
 fn first_lane(n: u64) -> String {
