@@ -10,6 +10,7 @@ pub mod lexer;
 pub mod namespaces;
 mod casts;
 mod coop;
+mod cxx;
 mod coop_tiles;
 mod ctypes;
 mod fnptr;
@@ -177,12 +178,12 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     let mut errors = pre.errors;
     let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
     errors.extend(terrs);
-    let toks = if o.dialect == Dialect::Cuda { coop::lower(coop_tiles::lower(textures::lower(namespaces::flatten(toks)))) } else { images::lower(toks) };
+    let toks = if o.dialect == Dialect::Cuda { coop::lower(coop_tiles::lower(textures::lower(cxx::lower(namespaces::flatten(toks))))) } else { images::lower(toks) };
     let inst = templates::instantiate(toks, o.dialect, o.kernel.as_deref());
     errors.extend(inst.errors);
     let mut warnings = pre.warnings;
     warnings.extend(inst.warnings);
-    let toks = inst.toks;
+    let toks = if o.dialect == Dialect::Cuda { cxx::default_arguments(textures::objects(inst.toks)) } else { inst.toks };
     let parse_fields = |body: Vec<(usize, tokens::CTok, usize)>| {
         let mut rec = Vec::new();
         let r = grammar::FieldsParser::new().parse(&mut rec, body.into_iter().map(Ok::<_, ()>));

@@ -3,10 +3,24 @@
 //! `tex1Dfetch(t, i)` reads its element `t[i]`; a filtered read (`tex1D`, `tex2D`,
 //! `tex3D`, their layered and cube-map forms, float coordinates) gives an arbitrary `T`,
 //! as a call of a bodiless function `__texture_read_t` does.
+//!
+//! Texture objects (`cudaTextureObject_t`, the driver API's `CUtexObject`) are handles the
+//! host makes, `unsigned long long` as CUDA defines them; a read through one
+//! (`tex2D<float4>(obj, x, y)`, `tex1Dfetch<T>(obj, i)`, the `Lod`, `Grad`, `gather`,
+//! layered and cube-map forms) gives an arbitrary `T`, its arguments evaluated: a call of a
+//! bodiless `__device__ T __kpl_texture_N();` declared just before the function that reads.
+//! Which memory an object reads is not known, but it is read-only, so it races with nothing.
 
 use super::tokens::CTok;
 
 type Tok = (usize, CTok, usize);
+
+/// The reads through texture objects: `NAME<T>(object, ...)`.
+const OBJECT_READS: &[&str] = &[
+    "tex1D", "tex2D", "tex3D", "tex1Dfetch", "tex1DLayered", "tex2DLayered", "texCubemap", "texCubemapLayered", "tex1DLod",
+    "tex2DLod", "tex3DLod", "tex1DLayeredLod", "tex2DLayeredLod", "texCubemapLod", "texCubemapLayeredLod", "tex1DGrad", "tex2DGrad",
+    "tex3DGrad", "tex1DLayeredGrad", "tex2DLayeredGrad", "texCubemapGrad", "texCubemapLayeredGrad", "tex2Dgather",
+];
 
 const FILTERED: &[&str] = &["tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap", "texCubemapLayered"];
 
@@ -23,7 +37,7 @@ fn ident(t: Option<&Tok>) -> Option<&str> {
 
 /// The index of the `close` that matches the `open` at `at` (`None` past a `;` when the
 /// brackets are angles, which a statement does not hold).
-fn closing(toks: &[Tok], at: usize, open: &str, close: &str) -> Option<usize> {
+pub(super) fn closing(toks: &[Tok], at: usize, open: &str, close: &str) -> Option<usize> {
     let mut depth = 0;
     for (j, t) in toks.iter().enumerate().skip(at) {
         if is_p(Some(t), open) {
@@ -103,6 +117,56 @@ pub fn lower(toks: Vec<Tok>) -> Vec<Tok> {
             }
         }
         out.push(t.clone());
+        i += 1;
+    }
+    out
+}
+
+/// The token stream with texture objects as handles and their reads as calls of bodiless
+/// functions (see the module doc); after templates are instantiated, so `T` is a type.
+pub fn objects(toks: Vec<Tok>) -> Vec<Tok> {
+    let handle = |t: &Tok| matches!(&t.1, CTok::Ident(w) if w == "cudaTextureObject_t" || w == "CUtexObject");
+    let read = |toks: &[Tok], i: usize| ident(toks.get(i)).is_some_and(|f| OBJECT_READS.contains(&f)) && is_p(toks.get(i + 1), "<");
+    if !(0..toks.len()).any(|i| handle(&toks[i]) || read(&toks, i)) {
+        return toks;
+    }
+    let mut out: Vec<Tok> = Vec::with_capacity(toks.len());
+    // Where the current top-level item starts in `out`: declarations go there.
+    let (mut item, mut depth, mut count) = (0usize, 0usize, 0usize);
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        if handle(t) {
+            let (l, r) = (t.0, t.2);
+            out.extend(["unsigned", "long", "long"].map(|w| (l, CTok::Spec(w.to_string()), r)));
+            i += 1;
+            continue;
+        }
+        if read(&toks, i) {
+            if let Some(close) = closing(&toks, i + 1, "<", ">").filter(|&c| is_p(toks.get(c + 1), "(")) {
+                let (l, r) = (t.0, t.2);
+                let name = format!("__kpl_texture_{count}");
+                count += 1;
+                let mut decl = vec![(l, CTok::Spec("__device__".into()), r)];
+                decl.extend(toks[i + 2..close].iter().cloned());
+                decl.extend([(l, CTok::Ident(name.clone()), r), (l, CTok::P("("), r), (l, CTok::P(")"), r), (l, CTok::P(";"), r)]);
+                let n = decl.len();
+                out.splice(item..item, decl);
+                item += n;
+                out.push((l, CTok::Ident(name), r));
+                i = close + 1;
+                continue;
+            }
+        }
+        if is_p(Some(t), "{") {
+            depth += 1;
+        } else if is_p(Some(t), "}") {
+            depth = depth.saturating_sub(1);
+        }
+        out.push(t.clone());
+        if depth == 0 && (is_p(Some(t), ";") || is_p(Some(t), "}")) {
+            item = out.len();
+        }
         i += 1;
     }
     out
