@@ -411,7 +411,7 @@ impl<'u> Lower<'u> {
         if has("void") {
             return Ty::Void;
         }
-        if has("float") || has("double") {
+        if has("float") || has("double") || has("half") || has("__half") || has("__nv_bfloat16") || has("nv_bfloat16") {
             return Ty::Float;
         }
         if has(super::fnptr::FNPTR) {

@@ -1013,6 +1013,32 @@ impl<'u> Lower<'u> {
                 self.user_barrier(k::Fence::both(span), span);
                 zero
             }
+            // The multiprocessor's cycle counters (`clock_t` and `long long`): any value.
+            "clock" | "clock64" if cuda => {
+                arity(self, 0);
+                let lo = self.arbitrary("clock_lo", Ty::UInt, span);
+                let hi = self.arbitrary("clock_hi", Ty::UInt, span);
+                Val { e: super::long::pair(lo.e, hi.e, span), ty: Ty::Long { signed: true } }
+            }
+            // CUDA's 16-bit floats (`__half`, `__nv_bfloat16`: opaque floats in one word):
+            // their conversions and arithmetic give any value, like the math library.
+            "__half2float" | "__float2half" | "__float2half_rn" | "__bfloat162float" | "__float2bfloat16" | "__float2bfloat16_rn"
+            | "__hadd" | "__hsub" | "__hmul" | "__hdiv" | "__hfma" | "__hneg" | "__habs" | "__hmax" | "__hmin"
+                if cuda =>
+            {
+                for a in args {
+                    self.expr_stmt(a);
+                }
+                self.arbitrary(&format!("{}_result", n.trim_start_matches('_')), Ty::Float, span)
+            }
+            // `printf`: its arguments are evaluated (their reads are accesses), its output is
+            // not modelled, and it returns any number.
+            "printf" => {
+                for a in args.iter().filter(|a| !matches!(a.kind, ExprKind::Str)) {
+                    self.expr_stmt(a);
+                }
+                self.arbitrary("printf_result", Ty::Int, span)
+            }
             super::coop::GRID_SYNC if cuda => {
                 arity(self, 0);
                 self.user_barrier(k::Fence::grid(span), span);
@@ -1123,10 +1149,11 @@ impl<'u> Lower<'u> {
                 self.vstore(n, args, span);
                 zero
             }
-            "__assert" | "__assume" => {
+            // CUDA's device-side `assert` (`<assert.h>`): a failure stops the kernel, a defect.
+            "__assert" | "__assume" | "assert" if n != "assert" || cuda => {
                 if arity(self, 1) {
-                    let c = if n == "__assert" { self.assertion_cond(&args[0]) } else { self.cond(&args[0]) };
-                    let kind = if n == "__assert" { k::StmtKind::Assert(c, false) } else { k::StmtKind::Assume(c) };
+                    let c = if n != "__assume" { self.assertion_cond(&args[0]) } else { self.cond(&args[0]) };
+                    let kind = if n != "__assume" { k::StmtKind::Assert(c, false) } else { k::StmtKind::Assume(c) };
                     self.emit(kind, span);
                 }
                 zero

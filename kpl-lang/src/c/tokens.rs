@@ -57,12 +57,15 @@ const CUDA_SPECS: &[&str] = &[
     "__global__", "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__",
     // <sys/types.h>'s names, which CUDA code takes for granted.
     "uint", "ushort", "uchar",
+    // `<cuda_fp16.h>`'s and `<cuda_bf16.h>`'s 16-bit floats (`half` too, unless the file
+    // names something else so: `convert`).
+    "__half", "__nv_bfloat16", "nv_bfloat16",
     // cuRAND's generator states (`lower_builtins.rs`).
     "curandState", "curandState_t", "curandStateXORWOW_t", "curandStateMtgp32_t", "curandStateMtgp32",
 ];
 const OPENCL_SPECS: &[&str] = &[
     "__kernel", "kernel", "__global", "global", "__local", "local", "__constant", "constant", "__private",
-    "private", "uint", "uchar", "ushort", "ulong", "__read_only", "__write_only", "event_t",
+    "private", "uint", "uchar", "ushort", "ulong", "__read_only", "__write_only", "event_t", "half",
 ];
 const KEYWORDS: &[&str] = &[
     "if", "else", "for", "while", "do", "break", "continue", "return", "switch", "case", "default", "goto",
@@ -88,6 +91,13 @@ pub fn is_spec(word: &str, d: Dialect) -> bool {
 pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Diagnostic>) {
     let mut out = Vec::new();
     let mut errs = Vec::new();
+    // CUDA's `half` is `<cuda_fp16.h>`'s type, unless the file uses the word as a name
+    // (`int half(int)`, `&half`).
+    let half_type = d == Dialect::Cuda
+        && !toks.iter().enumerate().any(|(k, t)| {
+            let text = |k: usize| toks.get(k).map(|t| t.text.as_str());
+            t.text == "half" && (text(k + 1) == Some("(") || k.checked_sub(1).is_some_and(|p| matches!(text(p), Some("&" | "." | "->"))))
+        });
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
@@ -117,7 +127,18 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
                 i = j + 1;
                 continue;
             }
-            Kind::Ident if is_spec(&t.text, d) => CTok::Spec(t.text.clone()),
+            // `__grid_constant__` (a by-value parameter the kernel does not write): nothing to
+            // verification, which finds any write anyway.
+            Kind::Ident if d == Dialect::Cuda && t.text == "__grid_constant__" => {
+                i += 1;
+                continue;
+            }
+            // `<time.h>`'s `clock_t`, what CUDA's `clock()` returns: a `long`, 64 bits.
+            Kind::Ident if d == Dialect::Cuda && t.text == "clock_t" => {
+                out.push((sp.start, CTok::Spec("long".into()), sp.end));
+                CTok::Spec("long".into())
+            }
+            Kind::Ident if is_spec(&t.text, d) || (half_type && t.text == "half") => CTok::Spec(t.text.clone()),
             Kind::Ident => match KEYWORDS.iter().find(|k| **k == t.text) {
                 Some(k) => CTok::Kw(k),
                 None => CTok::Ident(t.text.clone()),
@@ -180,6 +201,7 @@ pub(super) fn scalar_size(words: &[&str], pointer: bool) -> Option<u64> {
         ["int"] | ["float"] | ["uint"] | ["int32_t"] | ["uint32_t"] => Some(4),
         ["size_t"] | ["ptrdiff_t"] | ["intptr_t"] | ["uintptr_t"] => Some(POINTER_BYTES),
         ["short"] | ["short", "int"] | ["ushort"] | ["int16_t"] | ["uint16_t"] => Some(2),
+        ["half"] | ["__half"] | ["__nv_bfloat16"] | ["nv_bfloat16"] => Some(2),
         ["char"] | ["uchar"] | ["bool"] | ["_Bool"] | ["int8_t"] | ["uint8_t"] => Some(1),
         ["double"] | ["long"] | ["long", "long"] | ["long", "int"] | ["ulong"] | ["int64_t"] | ["uint64_t"] => Some(8),
         _ => None,
