@@ -418,6 +418,26 @@ fn host_function(item: &[Tok]) -> Option<(String, Span)> {
     Some((name, Span::new(item[name_at].0, item[name_at].2)))
 }
 
+/// Is this item a CUDA host class to skip: a `class` or `struct` (or a template of one) with
+/// member functions, none of them `__device__` or `__global__`, which device code cannot
+/// call (`helper_cuda.h`'s exception classes)? A struct of data only is kept, whatever it is
+/// for. Gives the class's name.
+fn host_class(item: &[Tok]) -> Option<(String, Span)> {
+    let start = match item.first().map(|t| &t.1) {
+        Some(CTok::Kw("template")) => angle_args(item, 1)?.1,
+        _ => 0,
+    };
+    if !matches!(item.get(start).map(|t| &t.1), Some(CTok::Kw("class" | "struct"))) {
+        return None;
+    }
+    let name = item.get(start + 1)?;
+    let open = item.iter().position(|t| is_p(t, "{"))?;
+    let body = &item[open..];
+    let device = body.iter().any(|t| matches!(&t.1, CTok::Spec(s) if s == "__device__" || s == "__global__"));
+    let methods = body.windows(2).any(|w| is_p(&w[0], ")") && (is_p(&w[1], "{") || matches!(w[1].1, CTok::Spec(_) | CTok::P(":"))));
+    (methods && !device).then(|| (ident(name).unwrap_or("(unnamed)").to_string(), Span::new(name.0, name.2)))
+}
+
 /// Does this item define or name types (never host code to skip)?
 fn type_item(item: &[Tok]) -> bool {
     match item.first().map(|t| &t.1) {
@@ -478,6 +498,12 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
     let mut host_templates = std::collections::HashSet::new();
     for r in items(&toks) {
         let item = &toks[r];
+        if dialect == Dialect::Cuda {
+            if let Some((name, span)) = host_class(item) {
+                warnings.push(Diagnostic::warning(format!("host code skipped: class `{name}` (no `__device__` member functions)"), span));
+                continue;
+            }
+        }
         let is_template = matches!(item.first(), Some((_, CTok::Kw("template"), _)));
         if is_template && item.get(1).is_some_and(|t| is_p(t, "<")) {
             let parsed = angle_args(item, 1).and_then(|(ps, next)| {
