@@ -9,6 +9,7 @@ pub mod include;
 pub mod lexer;
 pub mod namespaces;
 mod casts;
+mod classes;
 mod coop;
 mod cxx;
 mod coop_tiles;
@@ -183,7 +184,13 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     errors.extend(inst.errors);
     let mut warnings = pre.warnings;
     warnings.extend(inst.warnings);
-    let toks = if o.dialect == Dialect::Cuda { cxx::default_arguments(textures::objects(inst.toks)) } else { inst.toks };
+    let toks = if o.dialect == Dialect::Cuda {
+        let (toks, cerrs) = classes::lower(inst.toks);
+        errors.extend(cerrs);
+        cxx::default_arguments(textures::objects(toks))
+    } else {
+        inst.toks
+    };
     let parse_fields = |body: Vec<(usize, tokens::CTok, usize)>| {
         let mut rec = Vec::new();
         let r = grammar::FieldsParser::new().parse(&mut rec, body.into_iter().map(Ok::<_, ()>));

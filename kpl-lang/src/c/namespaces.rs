@@ -2,7 +2,9 @@
 //! is read as its contents, `using` declarations and namespace aliases are dropped, and a
 //! qualified name `N::x`, `::x` or `std::x` loses its qualifiers. kpl has one scope for
 //! the file's functions and types, so names that two namespaces both declare clash as
-//! they would without the namespaces (a diagnostic, never a silent choice).
+//! they would without the namespaces (a diagnostic, never a silent choice). A name
+//! qualified by a class of the file, `C::m`, is the one identifier `C__m`: the free
+//! function `classes.rs` makes of a member function.
 
 use super::tokens::CTok;
 
@@ -29,6 +31,12 @@ pub fn flatten(toks: Vec<Tok>) -> Vec<Tok> {
     if !toks.iter().any(|t| matches!(&t.1, CTok::Ident(w) if w == "namespace" || w == "using")) && !(0..toks.len()).any(|i| scope_op(&toks, i)) {
         return toks;
     }
+    // The file's classes: `struct C {`, `class C :`, `struct C;` (not `enum class`).
+    let classes: std::collections::HashSet<&str> = (0..toks.len())
+        .filter(|&k| matches!(toks[k].1, CTok::Kw("struct" | "class")) && !(k > 0 && matches!(toks[k - 1].1, CTok::Kw("enum"))))
+        .filter(|&k| is_p(toks.get(k + 2), "{") || is_p(toks.get(k + 2), ":") || is_p(toks.get(k + 2), ";"))
+        .filter_map(|k| ident(toks.get(k + 1)))
+        .collect();
     let mut out: Vec<Tok> = Vec::with_capacity(toks.len());
     // The brace depths at which an open namespace's `}` will close it.
     let mut closers: Vec<usize> = Vec::new();
@@ -57,8 +65,16 @@ pub fn flatten(toks: Vec<Tok>) -> Vec<Tok> {
             continue;
         }
         if scope_op(&toks, i) {
+            let qualifier = out.last().filter(|t| t.2 == toks[i].0).and_then(|t| ident(Some(t))).map(str::to_string);
+            // `C::m` of a class `C`: `C__m`.
+            if let (Some(c), Some(m)) = (qualifier.as_deref().filter(|c| classes.contains(c)), ident(toks.get(i + 2))) {
+                let start = out.pop().map_or(toks[i].0, |t| t.0);
+                out.push((start, CTok::Ident(format!("{c}__{m}")), toks[i + 2].2));
+                i += 3;
+                continue;
+            }
             // Drop the qualifier before `::` (when it is a name right before it).
-            if out.last().is_some_and(|t| matches!(t.1, CTok::Ident(_)) && t.2 == toks[i].0) {
+            if qualifier.is_some() {
                 out.pop();
             }
             i += 2;
@@ -97,5 +113,11 @@ mod tests {
     fn namespaces_are_read_as_their_contents() {
         let flat = words("namespace a { namespace { int f(); } } using namespace std; int g() { return a::f() + ::a::f() + std::min(1, 2) + (x ? y : z); }");
         assert_eq!(flat, words("int f(); int g() { return f() + f() + min(1, 2) + (x ? y : z); }"));
+    }
+
+    #[test]
+    fn a_class_qualifier_names_the_member_function() {
+        let flat = words("struct C { int x; }; enum class E { A }; int g() { return C::m(1) + E::A + N::f(); }");
+        assert_eq!(flat, words("struct C { int x; }; enum class E { A }; int g() { return C__m(1) + A + f(); }"));
     }
 }

@@ -6,8 +6,12 @@
 //! its argument (a value in parentheses) and the function renamed `k_128_float`; uses
 //! become that name. Arguments not written out are deduced in the simple cases (a type
 //! parameter from a variable, `&variable` or literal argument, by its declared type) or
-//! taken from defaults; anything else is an error that says so. Host functions of a `.cu`
-//! file (every function not `__global__` or `__device__`) are skipped with a note.
+//! taken from defaults; anything else is an error that says so. A class template
+//! (`template <class T> struct S {...};`) is instantiated the same way for each `S<float>`
+//! the file names (its arguments written out), as `S_float`, or as its explicit
+//! specialisation `template <> struct S<float> {...};` where the file has one. Host
+//! functions of a `.cu` file (every function not `__global__` or `__device__`) are skipped
+//! with a note.
 
 use super::tokens::{CTok, Dialect};
 use crate::diagnostic::Diagnostic;
@@ -34,6 +38,13 @@ struct Template {
     name_at: usize,
     /// Instances by mangled name, in order of first use: their argument lists.
     instances: Vec<(String, Vec<Vec<Tok>>)>,
+    /// A class template (`template <class T> struct S { ... };`): its arguments are
+    /// always written out (`S<float>`), never deduced from a call.
+    class: bool,
+    /// A class template's explicit specialisations (`template <> struct S<double> {...};`):
+    /// their arguments, and their declaration with its name at `name_at` and the
+    /// arguments after it.
+    special: Vec<(Vec<Vec<Tok>>, Vec<Tok>, usize)>,
 }
 
 pub struct Output {
@@ -251,6 +262,17 @@ fn function_name(body: &[Tok]) -> Option<usize> {
     ident(&body[name]).is_some().then_some(name)
 }
 
+/// Where the name of the class a class template declares is in `body`
+/// (`struct S {`, `class S : B {`, `struct S<double> {`, `struct S;`).
+fn class_name(body: &[Tok]) -> Option<usize> {
+    let k = body.iter().position(|t| !matches!(t.1, CTok::Spec(_)))?;
+    if !matches!(body[k].1, CTok::Kw("struct" | "class")) {
+        return None;
+    }
+    ident(body.get(k + 1)?)?;
+    Some(k + 1)
+}
+
 /// The identifier form of an instance: `reduce<128, int>` is `reduce_128_int`.
 fn mangle(name: &str, args: &[Vec<Tok>]) -> String {
     let mut s = name.to_string();
@@ -334,8 +356,8 @@ impl Pass {
                 };
                 let call = toks.get(next).filter(|x| is_p(x, "(")).and_then(|_| call_args(&toks, next));
                 let args = match &call {
-                    Some(c) => self.deduce(&n, explicit, c, &decls),
-                    None => explicit,
+                    Some(c) if !self.templates[&n].class => self.deduce(&n, explicit, c, &decls),
+                    _ => explicit,
                 };
                 let m = self.instance(&n, args, span).unwrap_or(n);
                 out.push((t.0, CTok::Ident(m), t.2));
@@ -378,9 +400,13 @@ impl Pass {
     fn expand(&self, name: &str, k: usize) -> Vec<Tok> {
         let t = &self.templates[name];
         let (mangled, args) = &t.instances[k];
+        if let Some((_, body, at)) = t.special.iter().find(|(a, _, _)| same(a, args)) {
+            return self.specialisation(name, mangled, body, *at);
+        }
         let mut out = Vec::new();
         for (i, tok) in t.body.iter().enumerate() {
-            if i == t.name_at {
+            // A class's own name in its body (`S(...)`, `S &other`) is this instance.
+            if i == t.name_at || (t.class && ident(tok) == Some(name) && !t.body.get(i + 1).is_some_and(|x| is_p(x, "<"))) {
                 out.push((tok.0, CTok::Ident(mangled.clone()), tok.2));
                 continue;
             }
@@ -393,6 +419,27 @@ impl Pass {
                 }
                 None => out.push(tok.clone()),
             }
+        }
+        out
+    }
+
+    /// An explicit specialisation's declaration as the instance `mangled`: its name and the
+    /// arguments after it, and its own name in its body, become `mangled`.
+    fn specialisation(&self, name: &str, mangled: &str, body: &[Tok], at: usize) -> Vec<Tok> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < body.len() {
+            let tok = &body[i];
+            if i == at || ident(tok) == Some(name) {
+                out.push((tok.0, CTok::Ident(mangled.to_string()), tok.2));
+                i = match body.get(i + 1).filter(|x| is_p(x, "<")).and_then(|_| angle_args(body, i + 1)) {
+                    Some((_, next)) => next,
+                    None => i + 1,
+                };
+                continue;
+            }
+            out.push(tok.clone());
+            i += 1;
         }
         out
     }
@@ -509,10 +556,32 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             let parsed = angle_args(item, 1).and_then(|(ps, next)| {
                 let ps = params(ps)?;
                 let body = item[next..].to_vec();
-                let name_at = function_name(&body)?;
+                let name_at = class_name(&body).or_else(|| function_name(&body))?;
                 Some((ps, body, name_at))
             });
             match parsed {
+                // `template <> struct S<double> { ... };`: an explicit specialisation of a
+                // class template of this file.
+                Some((ps, body, name_at))
+                    if ps.is_empty() && class_name(&body) == Some(name_at) && body.get(name_at + 1).is_some_and(|t| is_p(t, "<")) =>
+                {
+                    let name = ident(&body[name_at]).unwrap_or_default().to_string();
+                    let args = angle_args(&body, name_at + 1).map(|a| a.0);
+                    match (pass.templates.get_mut(&name), args) {
+                        (Some(t), Some(args)) if t.class => t.special.push((args, body, name_at)),
+                        _ => parts.push(Part::Keep(item.to_vec())),
+                    }
+                }
+                // A class template: `template <class T> struct S { ... };` (a partial
+                // specialisation `struct S<T *>` stays unsupported).
+                Some((ps, body, name_at)) if !ps.is_empty() && class_name(&body) == Some(name_at) && !body.get(name_at + 1).is_some_and(|t| is_p(t, "<")) => {
+                    let name = ident(&body[name_at]).unwrap_or_default().to_string();
+                    if pass.templates.contains_key(&name) || !body.iter().any(|t| is_p(t, "{")) {
+                        continue;
+                    }
+                    pass.templates.insert(name.clone(), Template { params: ps, body, name_at, instances: Vec::new(), class: true, special: Vec::new() });
+                    parts.push(Part::Template(name));
+                }
                 // A host function template is host code too.
                 Some((_, body, _)) if dialect == Dialect::Cuda && host_function(&body).is_some() => {
                     if let Some((name, span)) = host_function(&body) {
@@ -534,7 +603,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                         }
                         continue;
                     }
-                    pass.templates.insert(name.clone(), Template { params: ps, body, name_at, instances: Vec::new() });
+                    pass.templates.insert(name.clone(), Template { params: ps, body, name_at, instances: Vec::new(), class: false, special: Vec::new() });
                     parts.push(Part::Template(name));
                 }
                 _ => parts.push(Part::Keep(item.to_vec())),

@@ -173,7 +173,7 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
 /// Keywords and tokens of constructs outside the subset, with what to say about them.
 const OUTSIDE: &[(&str, &str)] = &[
     ("class", "classes (CUDA.md tier 3)"),
-    ("template", "this template (kpl instantiates function templates; class templates and `template <>` specialisations are CUDA.md tier 3)"),
+    ("template", "this template (kpl instantiates function and class templates and explicit specialisations of class templates; partial specialisations and member templates are CUDA.md tier 3)"),
     ("sizeof", "`sizeof` of this type"),
     ("asm", "inline assembly"),
 ];

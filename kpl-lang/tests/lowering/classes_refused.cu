@@ -1,0 +1,19 @@
+// args: --blockDim=32 --gridDim=1
+// What kpl does not read of C++ classes is refused with a diagnostic each: constructors,
+// overloaded operators, overloaded member functions, static data members, base classes.
+struct V {
+  float x;
+  static int count;
+  __device__ V(float a) : x(a) {}
+  __device__ V operator+(const V &o) const { return V(x + o.x); }
+  __device__ float get() const { return x; }
+  __device__ float get(int k) const { return x * k; }
+};
+
+struct W : V {
+  __device__ float twice() const { return 2.0f; }
+};
+
+__global__ void k(float *out) {
+  out[threadIdx.x] = 1.0f;
+}
