@@ -475,6 +475,12 @@ impl<'u> Lower<'u> {
                     if !self.funcs.contains_key(&f.name.name) {
                         self.fn_order.push(f.name.name.clone());
                     }
+                    // A second body of one name: C++ overloads, which kpl does not resolve
+                    // (never a silent choice of one of them).
+                    if f.body.is_some() && self.funcs.get(&f.name.name).is_some_and(|g| g.body.is_some()) {
+                        self.unsupported(&format!("overloaded functions (a second definition of `{}`)", f.name.name), f.name.span);
+                        continue;
+                    }
                     if f.body.is_some() || !self.funcs.contains_key(&f.name.name) {
                         self.funcs.insert(f.name.name.clone(), f);
                     }
