@@ -31,6 +31,7 @@ pub mod modular;
 mod templates;
 mod textures;
 mod nesting;
+mod overloads;
 mod pointer_fields;
 mod pointers;
 mod private;
@@ -187,9 +188,9 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     let toks = if o.dialect == Dialect::Cuda {
         let (toks, cerrs) = classes::lower(inst.toks);
         errors.extend(cerrs);
-        cxx::default_arguments(textures::objects(toks))
+        cxx::default_arguments(textures::objects(overloads::resolve(toks)))
     } else {
-        inst.toks
+        overloads::resolve(inst.toks)
     };
     let parse_fields = |body: Vec<(usize, tokens::CTok, usize)>| {
         let mut rec = Vec::new();
