@@ -17,6 +17,10 @@ pub const FNPTR: &str = "__fnptr";
 impl<'u> Lower<'u> {
     /// The value naming function `name`, if it is a function of the file.
     pub(super) fn function_value(&self, name: &str) -> Option<u64> {
+        // An overloaded name names no one function (refused where it is used as a value).
+        if self.overloads.contains_key(name) {
+            return None;
+        }
         self.fn_order.iter().position(|f| f == name).map(|i| i as u64 + 1)
     }
 

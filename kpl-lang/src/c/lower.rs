@@ -154,6 +154,9 @@ pub(super) struct Frame {
 pub(super) struct Lower<'u> {
     pub o: &'u FrontOptions,
     pub funcs: HashMap<String, &'u Func>,
+    /// Functions with several definitions of one arity (C++ overloads), the first first;
+    /// `funcs` holds the first (`overloads.rs` chooses at each call).
+    pub overloads: HashMap<String, Vec<&'u Func>>,
     pub scopes: Vec<HashMap<String, Entity>>,
     pub used: HashSet<String>,
     pub blocks: Vec<Vec<k::Stmt>>,
@@ -281,6 +284,7 @@ fn lower_pass<'u>(
     let mut l = Lower {
         o,
         funcs: HashMap::new(),
+        overloads: HashMap::new(),
         scopes: vec![HashMap::new()],
         used: HashSet::new(),
         blocks: Vec::new(),
@@ -475,10 +479,13 @@ impl<'u> Lower<'u> {
                     if !self.funcs.contains_key(&f.name.name) {
                         self.fn_order.push(f.name.name.clone());
                     }
-                    // A second body of one name: C++ overloads, which kpl does not resolve
-                    // (never a silent choice of one of them).
-                    if f.body.is_some() && self.funcs.get(&f.name.name).is_some_and(|g| g.body.is_some()) {
-                        self.unsupported(&format!("overloaded functions (a second definition of `{}`)", f.name.name), f.name.span);
+                    // A second body of one name: C++ overloads of one arity, chosen between
+                    // at each call by argument types (`overloads.rs`).
+                    if let Some(g) = self.funcs.get(&f.name.name).copied().filter(|g| f.body.is_some() && g.body.is_some()) {
+                        if self.is_kernel(g) {
+                            self.unsupported(&format!("overloaded kernels (a second definition of `{}`)", f.name.name), f.name.span);
+                        }
+                        self.overloads.entry(f.name.name.clone()).or_insert_with(|| vec![g]).push(f);
                         continue;
                     }
                     if f.body.is_some() || !self.funcs.contains_key(&f.name.name) {

@@ -397,7 +397,7 @@ impl<'u> Lower<'u> {
         t.filter(|t| matches!(t, CType::Vector(..) | CType::Struct(_)))
     }
 
-    fn static_type(&mut self, e: &Expr) -> Option<CType> {
+    pub(super) fn static_type(&mut self, e: &Expr) -> Option<CType> {
         match &e.kind {
             ExprKind::Ident(x) => match self.lookup(&x.name)? {
                 Entity::Record { ty, .. } => Some(ty),
@@ -421,7 +421,8 @@ impl<'u> Lower<'u> {
             ExprKind::Cast(t, _) | ExprKind::CompoundLit(t, _) if t.ptrs == 0 => Some(self.spec_type(&t.specs)),
             ExprKind::Call(f, args) => {
                 let ExprKind::Ident(name) = &f.kind else { return None };
-                if let Some(func) = self.funcs.get(&name.name).copied() {
+                if self.funcs.contains_key(&name.name) {
+                    let func = self.callee(&name.name, args, e.span, false)?;
                     return (func.ptrs == 0).then(|| self.spec_type(&func.specs));
                 }
                 self.builtin_vector_type(&name.name, args)
@@ -719,7 +720,8 @@ impl<'u> Lower<'u> {
                     self.unsupported("calls through expressions (function pointers)", span);
                     return None;
                 };
-                if let Some(func) = self.funcs.get(&name.name).copied() {
+                if self.funcs.contains_key(&name.name) {
+                    let func = self.callee(&name.name, args, span, true)?;
                     return match self.inline_call(func, args, span)? {
                         super::lower::Ret::Agg(v) => Some(v),
                         super::lower::Ret::Scalar(..) => {

@@ -408,6 +408,10 @@ impl<'u> Lower<'u> {
                 self.pending_pointer(&Expr::new(ExprKind::Ident(x.clone()), span));
                 Val { e: k::Expr::num(0, span), ty: Ty::Int }
             }
+            None if self.overloads.contains_key(&x.name) => {
+                self.unsupported(&format!("the overloaded function `{}` as a value (a function pointer)", x.name), span);
+                Val { e: k::Expr::num(0, span), ty: Ty::UInt }
+            }
             None if self.function_value(&x.name).is_some() => {
                 // A function used as a value: a function pointer.
                 Val { e: k::Expr::num(self.function_value(&x.name).unwrap_or(0), span), ty: Ty::UInt }
@@ -973,7 +977,10 @@ impl<'u> Lower<'u> {
             return self.indirect_call(target, args, span);
         };
         let n = name.name.as_str();
-        if let Some(func) = self.funcs.get(n).copied() {
+        if self.overloads.contains_key(n) && self.callee(n, args, span, true).is_none() {
+            return failed();
+        }
+        if let Some(func) = self.callee(n, args, span, false) {
             return match self.inline_call(func, args, span) {
                 Some(super::lower::Ret::Scalar(e, ty)) => Val { e, ty },
                 Some(super::lower::Ret::Agg(super::lower_agg::AggVal { ty: super::ctypes::CType::Long(signed), leaves })) => {

@@ -1,13 +1,19 @@
-//! C++ overloads told apart by their number of parameters, on the token stream after
-//! templates and classes: when every definition of a function name takes a different
-//! number of arguments (counting those with defaults as optional: the ranges must not
-//! overlap), each definition and declaration is renamed `f__N` (`N` its parameter count)
-//! and each call `f(...)` names the one whose range holds its argument count. Overloads
-//! of one arity, and overloaded kernels, are left as they are, and the lowering refuses
-//! their second definition.
+//! C++ overloads. By their number of parameters, on the token stream after templates and
+//! classes: when every definition of a function name takes a different number of
+//! arguments (counting those with defaults as optional: the ranges must not overlap), each
+//! definition and declaration is renamed `f__N` (`N` its parameter count) and each call
+//! `f(...)` names the one whose range holds its argument count. Overloads of one arity are
+//! left to the lowering, which chooses by argument types at each call (`Lower::callee`):
+//! the one overload whose parameters' types are exactly the arguments' (a C++ exact match,
+//! which no conversion beats), or a diagnostic where kpl cannot type an argument or no
+//! single overload matches exactly. Overloaded kernels are refused.
 
+use super::ast::{BOp, Expr, ExprKind, Func, UOp};
 use super::coop::{ident, is_p};
+use super::ctypes::CType;
+use super::lower::{Lower, Ty};
 use super::tokens::CTok;
+use crate::span::Span;
 use std::collections::HashMap;
 
 type Tok = (usize, CTok, usize);
@@ -83,6 +89,74 @@ pub fn resolve(toks: Vec<Tok>) -> Vec<Tok> {
         out.push(t.clone());
     }
     out
+}
+
+impl<'u> Lower<'u> {
+    /// The function a call of `name` with `args` calls: the one definition, or the overload
+    /// whose parameter types are exactly the arguments' (see the module doc). `None`, with
+    /// a diagnostic when `report`, where kpl cannot choose.
+    pub(super) fn callee(&mut self, name: &str, args: &[Expr], span: Span, report: bool) -> Option<&'u Func> {
+        let Some(cands) = self.overloads.get(name).cloned() else {
+            return self.funcs.get(name).copied();
+        };
+        let n = self.errors.len();
+        let types: Vec<Option<CType>> = args.iter().map(|a| self.argument_type(a)).collect();
+        let matching: Vec<&'u Func> = cands
+            .into_iter()
+            .filter(|f| f.params.len() == args.len() && f.params.iter().zip(&types).all(|(p, t)| t.is_some() && self.parameter_type(p) == *t))
+            .collect();
+        self.errors.truncate(n);
+        if let [f] = matching.as_slice() {
+            return Some(*f);
+        }
+        if report {
+            let why = match types.iter().position(Option::is_none) {
+                Some(k) => format!("kpl cannot tell the type of argument {} (it chooses by the types of variables, fields, elements, literals and casts)", k + 1),
+                None if matching.is_empty() => "no overload's parameter types are exactly the arguments' (kpl does not choose through conversions)".to_string(),
+                None => "several overloads match the arguments' types (`float` and `double` are one type to kpl)".to_string(),
+            };
+            self.unsupported(&format!("this call of the overloaded function `{name}`: {why}"), span);
+        }
+        None
+    }
+
+    /// A parameter's type as an argument's is compared with it (`None` for pointers, arrays
+    /// and references to them).
+    fn parameter_type(&mut self, p: &super::ast::Param) -> Option<CType> {
+        (p.ptrs.is_empty() && p.dims == 0).then(|| self.spec_type(&p.specs))
+    }
+
+    /// The type of an argument where kpl can tell it without lowering it: a variable, field
+    /// or element (`static_type`), a literal, a cast, and arithmetic on those.
+    fn argument_type(&mut self, e: &Expr) -> Option<CType> {
+        match &e.kind {
+            ExprKind::Int(_, unsigned) => Some(CType::Scalar(if *unsigned { Ty::UInt } else { Ty::Int })),
+            ExprKind::Float(_) => Some(CType::Scalar(Ty::Float)),
+            ExprKind::Unary(UOp::Neg | UOp::Plus, a) => self.argument_type(a),
+            // CUDA's thread and block ids and sizes are `unsigned int`.
+            ExprKind::Member(b, _) if matches!(&b.kind, ExprKind::Ident(x) if ["threadIdx", "blockIdx", "blockDim", "gridDim"].contains(&x.name.as_str()) && self.lookup(&x.name).is_none()) => {
+                Some(CType::Scalar(Ty::UInt))
+            }
+            ExprKind::Binary(BOp::Add | BOp::Sub | BOp::Mul | BOp::Div, a, b) => {
+                match (self.argument_type(a)?, self.argument_type(b)?) {
+                    (CType::Scalar(x), CType::Scalar(y)) => match (x, y) {
+                        (Ty::Float, _) | (_, Ty::Float) => Some(CType::Scalar(Ty::Float)),
+                        (Ty::Int, Ty::Int) => Some(CType::Scalar(Ty::Int)),
+                        (Ty::UInt, Ty::UInt | Ty::Int) | (Ty::Int, Ty::UInt) => Some(CType::Scalar(Ty::UInt)),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            _ => match self.static_type(e)? {
+                // A value of a narrow type is promoted; a variable of one is not an exact
+                // match for `int`, so it is not typed here.
+                CType::Scalar(Ty::Narrow { .. }) => None,
+                t @ (CType::Scalar(_) | CType::Struct(_) | CType::Vector(..)) => Some(t),
+                _ => None,
+            },
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 // args: --blockDim=32 --gridDim=1
-// Two definitions of one function name are C++ overloads, which kpl does not resolve: it
-// refuses the second rather than choose one of them for every call.
+// A call of overloads of one arity that no overload matches exactly is refused (an
+// unsigned `threadIdx.x` matches neither `int` nor `float` exactly: C++ calls it
+// ambiguous), never a silent choice of one body.
 __device__ int f(int x) { return x + 1; }
 __device__ float f(float x) { return x * 2.0f; }
 
