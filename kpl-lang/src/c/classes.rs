@@ -12,6 +12,7 @@
 //! with a body, overloaded operators and member functions, base classes and static data
 //! members are refused with a diagnostic that says so.
 
+use super::coop::{ident, is_p};
 use super::tokens::CTok;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
@@ -22,16 +23,6 @@ type Tok = (usize, CTok, usize);
 /// The object parameter of a member function.
 const THIS: &str = "__kpl_this";
 
-fn is_p(t: Option<&Tok>, p: &str) -> bool {
-    matches!(t.map(|t| &t.1), Some(CTok::P(q)) if *q == p)
-}
-
-fn ident(t: Option<&Tok>) -> Option<&str> {
-    match t.map(|t| &t.1) {
-        Some(CTok::Ident(w)) => Some(w.as_str()),
-        _ => None,
-    }
-}
 
 fn word(t: Option<&Tok>) -> Option<&str> {
     match t.map(|t| &t.1) {

@@ -50,6 +50,23 @@ pub(super) fn close_of(toks: &[Tok], open: usize) -> Option<usize> {
     None
 }
 
+/// The file-scope function heads of `toks`: the index of each `(` that follows an
+/// identifier outside any braces (a declaration or definition, or a call at file scope),
+/// with that identifier.
+pub(super) fn file_scope_heads(toks: &[Tok]) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    for i in 0..toks.len() {
+        match &toks[i].1 {
+            CTok::P("{") => depth += 1,
+            CTok::P("}") => depth = depth.saturating_sub(1),
+            CTok::P("(") if depth == 0 && i > 0 => out.extend(ident(toks.get(i - 1)).map(|n| (i, n))),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Drop a parameter or argument that ends before `next` (a `,` or a `)`): with the comma
 /// after it, or, last in its list, with the comma before it.
 pub(super) fn drop_item(out: &mut Vec<Tok>, toks: &[Tok], i: &mut usize, next: usize) {

@@ -5,7 +5,7 @@
 //! arguments (`int *p = NULL`) leave the parameter list and are written into each call
 //! that omits them, in the file's functions (a kernel's are dropped: nothing calls it).
 
-use super::coop::{close_of, ident, is_p};
+use super::coop::{close_of, file_scope_heads, ident, is_p};
 use super::textures::closing;
 use super::tokens::CTok;
 use std::collections::HashMap;
@@ -98,34 +98,25 @@ pub fn default_arguments(toks: Vec<Tok>) -> Vec<Tok> {
     let mut defaults: HashMap<String, Vec<Option<Vec<Tok>>>> = HashMap::new();
     // The `=` ranges to drop.
     let mut drop: Vec<std::ops::Range<usize>> = Vec::new();
-    let mut depth = 0usize;
-    for i in 0..toks.len() {
-        match &toks[i].1 {
-            CTok::P("{") => depth += 1,
-            CTok::P("}") => depth = depth.saturating_sub(1),
-            CTok::P("(") if depth == 0 && i > 0 => {
-                let Some(name) = ident(toks.get(i - 1)) else { continue };
-                let Some((params, _)) = split_list(&toks, i) else { continue };
-                let mut any = false;
-                let found: Vec<Option<Vec<Tok>>> = params
-                    .iter()
-                    .map(|p| {
-                        let eq = p.clone().find(|&k| is_p(toks.get(k), "="))?;
-                        any = true;
-                        drop.push(eq..p.end);
-                        Some(toks[eq + 1..p.end].to_vec())
-                    })
-                    .collect();
-                if any {
-                    let entry = defaults.entry(name.to_string()).or_insert_with(|| vec![None; found.len()]);
-                    for (k, d) in found.into_iter().enumerate() {
-                        if let (Some(d), Some(slot)) = (d, entry.get_mut(k)) {
-                            *slot = Some(d);
-                        }
-                    }
+    for (i, name) in file_scope_heads(&toks) {
+        let Some((params, _)) = split_list(&toks, i) else { continue };
+        let mut any = false;
+        let found: Vec<Option<Vec<Tok>>> = params
+            .iter()
+            .map(|p| {
+                let eq = p.clone().find(|&k| is_p(toks.get(k), "="))?;
+                any = true;
+                drop.push(eq..p.end);
+                Some(toks[eq + 1..p.end].to_vec())
+            })
+            .collect();
+        if any {
+            let entry = defaults.entry(name.to_string()).or_insert_with(|| vec![None; found.len()]);
+            for (k, d) in found.into_iter().enumerate() {
+                if let (Some(d), Some(slot)) = (d, entry.get_mut(k)) {
+                    *slot = Some(d);
                 }
             }
-            _ => {}
         }
     }
     if defaults.is_empty() {

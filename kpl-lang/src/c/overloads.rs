@@ -9,7 +9,7 @@
 //! single overload matches exactly. Overloaded kernels are refused.
 
 use super::ast::{BOp, Expr, ExprKind, Func, UOp};
-use super::coop::{ident, is_p};
+use super::coop::{file_scope_heads, ident, is_p};
 use super::ctypes::CType;
 use super::lower::{Lower, Ty};
 use super::tokens::CTok;
@@ -44,24 +44,15 @@ fn count(toks: &[Tok], open: usize) -> Option<(usize, usize, usize)> {
 pub fn resolve(toks: Vec<Tok>) -> Vec<Tok> {
     // Each name's definitions at file scope: (fewest, most) arguments.
     let mut defs: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
-    let mut depth = 0usize;
-    for i in 0..toks.len() {
-        match &toks[i].1 {
-            CTok::P("{") => depth += 1,
-            CTok::P("}") => depth = depth.saturating_sub(1),
-            CTok::P("(") if depth == 0 && i > 0 => {
-                let Some(name) = ident(toks.get(i - 1)) else { continue };
-                let Some((n, d, close)) = count(&toks, i) else { continue };
-                // A definition: its body follows the parameters (and qualifiers).
-                let body = toks[close + 1..].iter().find(|t| !matches!(t.1, CTok::Spec(_))).is_some_and(|t| is_p(Some(t), "{"));
-                // A kernel keeps its name (`--kernel` names it): overloaded, it is refused.
-                let head = toks[..i - 1].iter().rev().take_while(|t| !matches!(t.1, CTok::P(";" | "}" | ")")));
-                let kernel = head.into_iter().any(|t| matches!(&t.1, CTok::Spec(w) if matches!(w.as_str(), "__global__" | "__kernel" | "kernel")));
-                if body {
-                    defs.entry(name.to_string()).or_default().push(if kernel { (0, usize::MAX) } else { (n.saturating_sub(d), n) });
-                }
-            }
-            _ => {}
+    for (i, name) in file_scope_heads(&toks) {
+        let Some((n, d, close)) = count(&toks, i) else { continue };
+        // A definition: its body follows the parameters (and qualifiers).
+        let body = toks[close + 1..].iter().find(|t| !matches!(t.1, CTok::Spec(_))).is_some_and(|t| is_p(Some(t), "{"));
+        // A kernel keeps its name (`--kernel` names it): overloaded, it is refused.
+        let head = toks[..i - 1].iter().rev().take_while(|t| !matches!(t.1, CTok::P(";" | "}" | ")")));
+        let kernel = head.into_iter().any(|t| matches!(&t.1, CTok::Spec(w) if matches!(w.as_str(), "__global__" | "__kernel" | "kernel")));
+        if body {
+            defs.entry(name.to_string()).or_default().push(if kernel { (0, usize::MAX) } else { (n.saturating_sub(d), n) });
         }
     }
     defs.retain(|_, v| {

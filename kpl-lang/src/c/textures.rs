@@ -11,6 +11,7 @@
 //! bodiless `__device__ T __kpl_texture_N();` declared just before the function that reads.
 //! Which memory an object reads is not known, but it is read-only, so it races with nothing.
 
+use super::coop::{ident, is_p};
 use super::tokens::CTok;
 
 type Tok = (usize, CTok, usize);
@@ -24,16 +25,6 @@ const OBJECT_READS: &[&str] = &[
 
 const FILTERED: &[&str] = &["tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap", "texCubemapLayered"];
 
-fn is_p(t: Option<&Tok>, p: &str) -> bool {
-    matches!(t.map(|t| &t.1), Some(CTok::P(q)) if *q == p)
-}
-
-fn ident(t: Option<&Tok>) -> Option<&str> {
-    match t.map(|t| &t.1) {
-        Some(CTok::Ident(w)) => Some(w.as_str()),
-        _ => None,
-    }
-}
 
 /// The index of the `close` that matches the `open` at `at` (`None` past a `;` when the
 /// brackets are angles, which a statement does not hold).
