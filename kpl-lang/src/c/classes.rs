@@ -541,7 +541,15 @@ fn class_vars(toks: &[Tok], classes: &HashMap<String, Class>) -> HashMap<String,
     for k in 0..toks.len() {
         let Some((ty, pointer)) = declared_at(toks, k) else { continue };
         if let (Some(n), Some(c)) = (ident(toks.get(k)), ident(toks.get(ty)).filter(|c| classes.contains_key(*c))) {
-            out.insert(n.to_string(), (c.to_string(), pointer));
+            // One name declared with two classes in one function: neither is assumed.
+            match out.get(n) {
+                Some((d, _)) if d != c => {
+                    out.insert(n.to_string(), (String::new(), pointer));
+                }
+                _ => {
+                    out.insert(n.to_string(), (c.to_string(), pointer));
+                }
+            }
         }
     }
     out
@@ -605,8 +613,7 @@ fn uses(toks: Vec<Tok>, classes: &HashMap<String, Class>) -> Vec<Tok> {
                 }
             }
             // `v.m(`, `p->m(`, `a[i].m(`.
-            if let Some((c, _)) = vars.get(n) {
-                let class = &classes[c];
+            if let Some(class) = vars.get(n).and_then(|(c, _)| classes.get(c)) {
                 let mut j = i + 1;
                 while is_p(toks.get(j), "[") {
                     j = closing(&toks, j).map_or(toks.len(), |c| c + 1);
