@@ -34,7 +34,7 @@ template <class T> __global__ void reduce(T *in, T *out, unsigned int n) {
   T *sdata = SharedMemory<T>();
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-  Sum<T> s;
+  Sum<T> s = {0};
   s.reset();
   if (i < n) s.add(in[i]);
   if (i + blockDim.x < n) s.add(in[i + blockDim.x]);
