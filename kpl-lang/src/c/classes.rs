@@ -160,8 +160,14 @@ fn members(body: &[Tok], errors: &mut Vec<Diagnostic>) -> (Vec<Tok>, Vec<MemberF
         };
         // `operator()(...)`: the call operator's parameters are the second parentheses.
         let p = if op.is_some() && p == name_start + 1 && is_p(member.get(p + 1), ")") { p + 2 } else { p };
-        let close = closing(member, p).unwrap_or(member.len() - 1);
-        let after = &member[close + 1..open.map_or(member.len(), |o| o - start)];
+        // The parameters' `)`, before the body: anything else is no member function kpl reads.
+        let stop = open.map_or(member.len(), |o| o - start);
+        let close = closing(member, p).filter(|&c| is_p(member.get(p), "(") && c < stop && name_start < p);
+        let Some(close) = close else {
+            errors.push(Diagnostic::error("expected a member declaration or a member function", span(&member[p.min(member.len() - 1)])));
+            continue;
+        };
+        let after = &member[close + 1..stop];
         fns.push(MemberFn {
             head: member[..name_start].to_vec(),
             name: member[name_start..p].to_vec(),
