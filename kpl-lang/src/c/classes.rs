@@ -23,7 +23,6 @@ type Tok = (usize, CTok, usize);
 /// The object parameter of a member function.
 const THIS: &str = "__kpl_this";
 
-
 fn word(t: Option<&Tok>) -> Option<&str> {
     match t.map(|t| &t.1) {
         Some(CTok::Ident(w) | CTok::Spec(w)) => Some(w.as_str()),
@@ -39,25 +38,12 @@ fn span(t: &Tok) -> Span {
     Span::new(t.0, t.2)
 }
 
-/// The index of the bracket that closes the one at `open`.
+/// The index of the bracket that closes the one at `open` (`typedecls.rs`'s, `None` at
+/// the end).
 fn closing(toks: &[Tok], open: usize) -> Option<usize> {
-    let (o, c) = match &toks.get(open)?.1 {
-        CTok::P("(") => ("(", ")"),
-        CTok::P("[") => ("[", "]"),
-        _ => ("{", "}"),
-    };
-    let mut depth = 0usize;
-    for (j, t) in toks.iter().enumerate().skip(open) {
-        if is_p(Some(t), o) {
-            depth += 1;
-        } else if is_p(Some(t), c) {
-            depth -= 1;
-            if depth == 0 {
-                return Some(j);
-            }
-        }
-    }
-    None
+    toks.get(open)?;
+    let c = super::typedecls::closing(toks, open);
+    (c < toks.len()).then_some(c)
 }
 
 struct Method {
@@ -203,24 +189,21 @@ fn field_names(data: &[Tok]) -> Vec<String> {
 }
 
 /// Whether the identifier at `k` is declared there (`float x`, `T *p`, `C &v`, followed by
-/// `,` `;` `=` `)` or `[`): the index of the type word before it, and whether it is a
-/// pointer or array.
-fn declared_at(toks: &[Tok], k: usize) -> Option<(usize, bool)> {
+/// `,` `;` `=` `)` or `[`): the index of the type word before it.
+fn declared_at(toks: &[Tok], k: usize) -> Option<usize> {
     ident(toks.get(k))?;
     if !matches!(toks.get(k + 1).map(|t| &t.1), None | Some(CTok::P("," | ";" | "=" | ")" | "["))) {
         return None;
     }
     let mut j = k;
-    let mut pointer = is_p(toks.get(k + 1), "[");
     while j > 0 && (is_p(toks.get(j - 1), "*") || is_p(toks.get(j - 1), "&")) {
-        pointer |= is_p(toks.get(j - 1), "*");
         j -= 1;
     }
     let ty = j.checked_sub(1)?;
     let boundary = |b: usize| b == 0 || matches!(&toks[b - 1].1, CTok::P(";" | "{" | "}" | "(" | ",") | CTok::Spec(_));
     match &toks[ty].1 {
-        CTok::Spec(_) => Some((ty, pointer)),
-        CTok::Ident(_) if boundary(ty) => Some((ty, pointer)),
+        CTok::Spec(_) => Some(ty),
+        CTok::Ident(_) if boundary(ty) => Some(ty),
         _ => None,
     }
 }
@@ -247,7 +230,7 @@ fn free_function(cname: &str, class: &Class, f: &MemberFn, locals_hide: &[String
         Some(n) => class.methods.get(n).map(|m| m.name.clone()).unwrap_or_else(|| format!("{cname}__{n}")),
         None => String::new(),
     };
-    let no_object = class.fields.is_empty() || f.head.iter().any(|t| word(Some(t)) == Some("static"));
+    let no_object = takes_no_object(&class.fields, f);
     let mut out: Vec<Tok> = f
         .head
         .iter()
@@ -505,6 +488,11 @@ fn refused(cname: &str, f: &MemberFn, errors: &mut Vec<Diagnostic>) -> bool {
     what.is_some() || is_p(f.name.first(), "~")
 }
 
+/// Does member function `f` take no object (`static`, or of a class without data members)?
+fn takes_no_object(fields: &[String], f: &MemberFn) -> bool {
+    fields.is_empty() || f.head.iter().any(|t| word(Some(t)) == Some("static"))
+}
+
 /// Is `f` a conversion operator (`operator T *()`)?
 fn is_conversion(f: &MemberFn) -> bool {
     ident(f.name.first()) == Some("operator") && f.name[1..].iter().any(|t| matches!(&t.1, CTok::Spec(_) | CTok::Ident(_))) && f.params.is_empty()
@@ -533,29 +521,45 @@ fn describe(name: &str, data: &[Tok], fns: &[MemberFn], errors: &mut Vec<Diagnos
             errors.push(Diagnostic::error(format!("not supported: overloaded member functions (`{m}`, CUDA.md tier 3)"), span(&f.name[0])));
             continue;
         }
-        let no_object = fields.is_empty() || f.head.iter().any(|t| word(Some(t)) == Some("static"));
-        methods.insert(m.to_string(), Method { name: format!("{name}__{m}"), no_object });
+        methods.insert(m.to_string(), Method { name: format!("{name}__{m}"), no_object: takes_no_object(&fields, f) });
     }
     Class { fields, methods, conversion: conversion.map(|c| (c.0, c.1)) }
 }
 
-/// The declared class of each variable of a function or of the file: the class named
-/// right before the variable (qualifiers, `*` and `&` between), and whether it is a
-/// pointer or array.
-fn class_vars(toks: &[Tok], classes: &HashMap<String, Class>) -> HashMap<String, (String, bool)> {
-    let mut out = HashMap::new();
+/// The declared class of each variable `toks` declares (the class named right before it,
+/// `*` and `&` between). A name also declared with another type, or with another class
+/// (in two blocks), maps to no class (`""`): no member call is read through it.
+fn class_vars(toks: &[Tok], classes: &HashMap<String, Class>) -> HashMap<String, String> {
+    let mut out: HashMap<String, String> = HashMap::new();
     for k in 0..toks.len() {
-        let Some((ty, pointer)) = declared_at(toks, k) else { continue };
-        if let (Some(n), Some(c)) = (ident(toks.get(k)), ident(toks.get(ty)).filter(|c| classes.contains_key(*c))) {
-            // One name declared with two classes in one function: neither is assumed.
-            match out.get(n) {
-                Some((d, _)) if d != c => {
-                    out.insert(n.to_string(), (String::new(), pointer));
-                }
-                _ => {
-                    out.insert(n.to_string(), (c.to_string(), pointer));
+        let (Some(ty), Some(n)) = (declared_at(toks, k), ident(toks.get(k))) else { continue };
+        let c = ident(toks.get(ty)).filter(|c| classes.contains_key(*c)).unwrap_or("");
+        let c = match out.get(n) {
+            Some(d) if d != c => "",
+            _ => c,
+        };
+        out.insert(n.to_string(), c.to_string());
+    }
+    out
+}
+
+/// The tokens of `toks` outside every brace and parenthesis: file-scope declarations.
+fn file_scope(toks: &[Tok]) -> Vec<Tok> {
+    let mut depth = 0i32;
+    let mut out = Vec::new();
+    for t in toks {
+        match &t.1 {
+            CTok::P("{" | "(") => depth += 1,
+            CTok::P(")") => depth -= 1,
+            // The end of a body ends a declaration: `A v;` after it starts afresh.
+            CTok::P("}") => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push((t.0, CTok::P(";"), t.2));
                 }
             }
+            _ if depth == 0 => out.push(t.clone()),
+            _ => {}
         }
     }
     out
@@ -564,7 +568,7 @@ fn class_vars(toks: &[Tok], classes: &HashMap<String, Class>) -> HashMap<String,
 /// Calls of member functions, temporaries converted by a conversion operator, and variables
 /// of classes without data members, in the rest of the file.
 fn uses(toks: Vec<Tok>, classes: &HashMap<String, Class>) -> Vec<Tok> {
-    let globals = class_vars(&toks, classes);
+    let globals = class_vars(&file_scope(&toks), classes);
     let mut out = Vec::with_capacity(toks.len());
     let mut depth = 0usize;
     let mut vars = globals.clone();
@@ -619,7 +623,7 @@ fn uses(toks: Vec<Tok>, classes: &HashMap<String, Class>) -> Vec<Tok> {
                 }
             }
             // `v.m(`, `p->m(`, `a[i].m(`.
-            if let Some(class) = vars.get(n).and_then(|(c, _)| classes.get(c)) {
+            if let Some(class) = vars.get(n).and_then(|c| classes.get(c)) {
                 let mut j = i + 1;
                 while is_p(toks.get(j), "[") {
                     j = closing(&toks, j).map_or(toks.len(), |c| c + 1);

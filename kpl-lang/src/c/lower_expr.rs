@@ -977,10 +977,8 @@ impl<'u> Lower<'u> {
             return self.indirect_call(target, args, span);
         };
         let n = name.name.as_str();
-        if self.overloads.contains_key(n) && self.callee(n, args, span, true).is_none() {
-            return failed();
-        }
-        if let Some(func) = self.callee(n, args, span, false) {
+        if self.funcs.contains_key(n) {
+            let Some(func) = self.callee(n, args, span, true) else { return failed() };
             return match self.inline_call(func, args, span) {
                 Some(super::lower::Ret::Scalar(e, ty)) => Val { e, ty },
                 Some(super::lower::Ret::Agg(super::lower_agg::AggVal { ty: super::ctypes::CType::Long(signed), leaves })) => {

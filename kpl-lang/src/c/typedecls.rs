@@ -92,7 +92,7 @@ pub fn resolve(
 }
 
 /// The index of the bracket closing the one at `i` (or the end).
-fn closing(toks: &[Tok], i: usize) -> usize {
+pub(super) fn closing(toks: &[Tok], i: usize) -> usize {
     let (open, close) = match toks[i].1 {
         CTok::P("{") => ("{", "}"),
         CTok::P("(") => ("(", ")"),

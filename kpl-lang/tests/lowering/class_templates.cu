@@ -7,10 +7,6 @@ template <class T> struct SharedMemory {
     extern __shared__ int __smem[];
     return (T *)__smem;
   }
-  __device__ inline operator const T *() const {
-    extern __shared__ int __smem[];
-    return (T *)__smem;
-  }
 };
 
 template <> struct SharedMemory<double> {
