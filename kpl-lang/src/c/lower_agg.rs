@@ -6,6 +6,7 @@ use super::ast::*;
 use super::ctypes::{CType, LeafTy};
 use super::lower::{sp_id, Entity, Lower, Ty};
 use super::lower_expr::{bin, kx, Place, Val};
+use super::overloads::Callee;
 use crate::ast::{self as k, Ident};
 use crate::span::Span;
 
@@ -421,19 +422,15 @@ impl<'u> Lower<'u> {
             ExprKind::Cast(t, _) | ExprKind::CompoundLit(t, _) if t.ptrs == 0 => Some(self.spec_type(&t.specs)),
             ExprKind::Call(f, args) => {
                 let ExprKind::Ident(name) = &f.kind else { return None };
-                if self.funcs.contains_key(&name.name) {
-                    let func = self.callee(&name.name, args, e.span, false)?;
-                    return (func.ptrs == 0).then(|| self.spec_type(&func.specs));
-                }
-                self.builtin_vector_type(&name.name, args)
-            }
-            ExprKind::Binary(op, a, b) => {
-                let t = self.agg_type(a).or_else(|| self.agg_type(b))?;
-                match (op, &t) {
-                    (BOp::Lt | BOp::Gt | BOp::Le | BOp::Ge | BOp::Eq | BOp::Ne, CType::Vector(_, n)) => Some(CType::Vector(Ty::Int, *n)),
-                    _ => Some(t),
+                match self.resolve_call(&name.name, args, e.span, false) {
+                    Callee::User(func) => self.result_type(func),
+                    Callee::Refused => None,
+                    Callee::Builtin => self.builtin_vector_type(&name.name, args),
                 }
             }
+            // Operations on structs and vectors (`operators.rs` for operator functions).
+            ExprKind::Binary(..) => self.operation_type(e).filter(|t| matches!(t, CType::Vector(..) | CType::Struct(_))),
+            ExprKind::Unary(UOp::Neg | UOp::Plus | UOp::BitNot, _) if self.has_operator_function(e) => self.operation_type(e),
             ExprKind::Unary(UOp::Neg | UOp::Plus | UOp::BitNot, a) => self.static_type(a),
             ExprKind::Assign(_, l, _) | ExprKind::PreInc(_, l) | ExprKind::PostInc(_, l) => self.static_type(l),
             ExprKind::Cond(_, a, b) => self.agg_type(a).or_else(|| self.agg_type(b)),
@@ -489,7 +486,7 @@ impl<'u> Lower<'u> {
         }
         let Some(name) = n.strip_prefix("make_").or_else(|| n.strip_prefix("convert_")) else {
             // A scalar built-in applied to vectors works component by component.
-            return if super::lower_builtins::lanewise(n) && !self.funcs.contains_key(n) {
+            return if super::lower_builtins::lanewise(n) {
                 args.iter().find_map(|a| self.agg_type(a))
             } else {
                 None
@@ -665,6 +662,9 @@ impl<'u> Lower<'u> {
     /// The value of a struct or vector expression.
     pub(super) fn agg_value(&mut self, e: &Expr) -> Option<AggVal> {
         let span = e.span;
+        if let Some(call) = self.operator_call(e) {
+            return self.agg_value(&call);
+        }
         match &e.kind {
             ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Member(..) | ExprKind::Unary(UOp::Deref, _) => match self.lvalue(e)? {
                 Lv::Agg(ty, leaves) => {
@@ -720,8 +720,12 @@ impl<'u> Lower<'u> {
                     self.unsupported("calls through expressions (function pointers)", span);
                     return None;
                 };
-                if self.funcs.contains_key(&name.name) {
-                    let func = self.callee(&name.name, args, span, true)?;
+                let func = match self.resolve_call(&name.name, args, span, true) {
+                    Callee::User(func) => Some(func),
+                    Callee::Refused => return None,
+                    Callee::Builtin => None,
+                };
+                if let Some(func) = func {
                     return match self.inline_call(func, args, span)? {
                         super::lower::Ret::Agg(v) => Some(v),
                         super::lower::Ret::Scalar(..) => {
@@ -834,7 +838,7 @@ impl<'u> Lower<'u> {
     fn vector_arith(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Option<AggVal> {
         let t = self.agg_type(a).or_else(|| self.agg_type(b))?;
         let CType::Vector(_, n) = t else {
-            self.err("this operator does not apply to a struct", span);
+            self.err("this operator does not apply to a struct (no operator function of the file takes these operands)", span);
             return None;
         };
         if matches!(op, BOp::LAnd | BOp::LOr) {

@@ -78,6 +78,24 @@ fn reinterpretation(n: &str) -> Option<(Option<Ty>, Ty)> {
 /// The words of a cuRAND MTGP32 state: one per thread of a block of up to 256.
 pub(super) const MTGP32_WORDS: u32 = 256;
 
+/// The type a scalar built-in of `lanewise` gives for scalar arguments of `types` (for
+/// choosing between overloads): the math functions a `float`; `popcount` and `clz` an
+/// `int`; the others (`min`, `abs`, `clamp`, ...) the arguments' common type.
+pub(super) fn scalar_result(n: &str, types: &[Ty]) -> Option<Ty> {
+    if math_base(n).is_some() || ["fmin", "fmax", "fminf", "fmaxf", "fabs", "fabsf", "sqrt", "sqrtf"].contains(&n) {
+        return Some(Ty::Float);
+    }
+    if matches!(n, "popcount" | "clz") {
+        return Some(Ty::Int);
+    }
+    types.iter().try_fold(Ty::Int, |acc, t| match (acc, t) {
+        (Ty::Float, Ty::Int | Ty::UInt | Ty::Float) | (Ty::Int | Ty::UInt, Ty::Float) => Some(Ty::Float),
+        (Ty::UInt, Ty::Int | Ty::UInt) | (Ty::Int, Ty::UInt) => Some(Ty::UInt),
+        (Ty::Int, Ty::Int) => Some(Ty::Int),
+        _ => None,
+    })
+}
+
 /// Scalar built-ins that apply to vectors component by component.
 pub(super) fn lanewise(n: &str) -> bool {
     const INT: &[&str] = &[

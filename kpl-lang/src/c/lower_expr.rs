@@ -62,6 +62,10 @@ impl<'u> Lower<'u> {
         if super::sizeof_expr::operand(e).is_some() {
             return false;
         }
+        // An operation that may call an operator function of the file.
+        if self.may_call_operator(e) {
+            return true;
+        }
         match &e.kind {
             ExprKind::Assign(..) | ExprKind::PreInc(..) | ExprKind::PostInc(..) | ExprKind::Comma(..) => true,
             ExprKind::Call(f, args) => {
@@ -120,6 +124,9 @@ impl<'u> Lower<'u> {
     pub(super) fn reads(&self, e: &Expr) -> bool {
         if super::sizeof_expr::operand(e).is_some() {
             return false;
+        }
+        if self.may_call_operator(e) {
+            return true;
         }
         match &e.kind {
             ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => true,
@@ -268,6 +275,9 @@ impl<'u> Lower<'u> {
         if self.is_pointer_update(e) {
             self.unsupported("using the value of a pointer update (write it as a statement of its own)", span);
             return word(0, Ty::Int);
+        }
+        if let Some(call) = self.operator_call(e) {
+            return self.expr_of(&call);
         }
         match &e.kind {
             ExprKind::Int(v, unsigned) => {
@@ -877,6 +887,9 @@ impl<'u> Lower<'u> {
         if self.pointer_update(e) {
             return;
         }
+        if let Some(call) = self.operator_call(e) {
+            return self.expr_stmt(&call);
+        }
         match &e.kind {
             ExprKind::Assign(op, l, r) => {
                 if self.agg_type(l).is_some() {
@@ -977,8 +990,12 @@ impl<'u> Lower<'u> {
             return self.indirect_call(target, args, span);
         };
         let n = name.name.as_str();
-        if self.funcs.contains_key(n) {
-            let Some(func) = self.callee(n, args, span, true) else { return failed() };
+        let func = match self.resolve_call(n, args, span, true) {
+            super::overloads::Callee::User(func) => Some(func),
+            super::overloads::Callee::Refused => return failed(),
+            super::overloads::Callee::Builtin => None,
+        };
+        if let Some(func) = func {
             return match self.inline_call(func, args, span) {
                 Some(super::lower::Ret::Scalar(e, ty)) => Val { e, ty },
                 Some(super::lower::Ret::Agg(super::lower_agg::AggVal { ty: super::ctypes::CType::Long(signed), leaves })) => {

@@ -31,6 +31,7 @@ pub mod modular;
 mod templates;
 mod textures;
 mod nesting;
+mod operators;
 mod overloads;
 mod pointer_fields;
 mod pointers;
@@ -188,7 +189,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     let toks = if o.dialect == Dialect::Cuda {
         let (toks, cerrs) = classes::lower(inst.toks);
         errors.extend(cerrs);
-        cxx::default_arguments(textures::objects(overloads::resolve(toks)))
+        cxx::default_arguments(textures::objects(overloads::resolve(operators::rename(toks))))
     } else {
         overloads::resolve(inst.toks)
     };

@@ -8,7 +8,7 @@
 //! which no conversion beats), or a diagnostic where kpl cannot type an argument or no
 //! single overload matches exactly. Overloaded kernels are refused.
 
-use super::ast::{BOp, Expr, ExprKind, Func, UOp};
+use super::ast::{Expr, ExprKind, Func, UOp};
 use super::coop::{file_scope_heads, ident, is_p};
 use super::ctypes::CType;
 use super::lower::{Lower, Ty};
@@ -55,8 +55,11 @@ pub fn resolve(toks: Vec<Tok>) -> Vec<Tok> {
             defs.entry(name.to_string()).or_default().push(if kernel { (0, usize::MAX) } else { (n.saturating_sub(d), n) });
         }
     }
-    defs.retain(|_, v| {
-        v.len() > 1 && v.iter().enumerate().all(|(a, x)| v.iter().skip(a + 1).all(|y| x.1 < y.0 || y.1 < x.0))
+    // Operator functions are called from the lowering, which chooses among them by arity
+    // and types (`operators.rs`).
+    defs.retain(|n, v| {
+        !n.starts_with(super::operators::PREFIX)
+            && v.len() > 1 && v.iter().enumerate().all(|(a, x)| v.iter().skip(a + 1).all(|y| x.1 < y.0 || y.1 < x.0))
     });
     if defs.is_empty() {
         return toks;
@@ -82,33 +85,111 @@ pub fn resolve(toks: Vec<Tok>) -> Vec<Tok> {
     out
 }
 
+/// What a call of a function name calls (`Lower::resolve_call`).
+pub(super) enum Callee<'u> {
+    /// A function of the file.
+    User(&'u Func),
+    /// kpl's built-in of that name: no function of the file takes these arguments, and the
+    /// name is a built-in's that the file's functions only overload (`float3 fminf(float3,
+    /// float3)` beside `fminf(float, float)`, `make_float3(float2, float)` beside
+    /// `make_float3(x, y, z)`), or no function of the file has the name.
+    Builtin,
+    /// kpl cannot choose (said when asked to report).
+    Refused,
+}
+
+/// How well an argument fits a parameter.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Fit {
+    No,
+    /// kpl cannot tell (the argument's or the parameter's type is unknown).
+    Maybe,
+    /// An arithmetic conversion between scalar types.
+    Conversion,
+    Exact,
+}
+
+fn scalar(t: &CType) -> bool {
+    matches!(t, CType::Scalar(_) | CType::Long(_))
+}
+
+/// A name of kpl's built-ins that a file's function may overload: the math library, the
+/// integer built-ins and the vector constructors and conversions.
+fn builtin_name(n: &str) -> bool {
+    super::lower_builtins::lanewise(n) || n.starts_with("make_") || n.starts_with("convert_")
+}
+
+/// `operator+` for the name an operator function is given (`operators.rs`), else the name.
+fn display(n: &str) -> String {
+    super::operators::symbol(n).map_or_else(|| n.to_string(), |s| format!("operator{s}"))
+}
+
 impl<'u> Lower<'u> {
-    /// The function a call of `name` with `args` calls: the one definition, or the overload
-    /// whose parameter types are exactly the arguments' (see the module doc). `None`, with
-    /// a diagnostic when `report`, where kpl cannot choose.
-    pub(super) fn callee(&mut self, name: &str, args: &[Expr], span: Span, report: bool) -> Option<&'u Func> {
-        let Some(cands) = self.overloads.get(name).cloned() else {
-            return self.funcs.get(name).copied();
+    /// The function a call of `name` with `args` calls (see the module doc and `Callee`);
+    /// `Refused`, with a diagnostic when `report`, where kpl cannot choose.
+    pub(super) fn resolve_call(&mut self, name: &str, args: &[Expr], span: Span, report: bool) -> Callee<'u> {
+        let cands: Vec<&'u Func> = match (self.overloads.get(name), self.funcs.get(name)) {
+            (Some(v), _) => v.clone(),
+            (None, Some(f)) if !builtin_name(name) && !name.starts_with(super::operators::PREFIX) => return Callee::User(*f),
+            (None, Some(f)) => vec![*f],
+            (None, None) => return Callee::Builtin,
         };
         let n = self.errors.len();
         let types: Vec<Option<CType>> = args.iter().map(|a| self.argument_type(a)).collect();
-        let matching: Vec<&'u Func> = cands
-            .into_iter()
-            .filter(|f| f.params.len() == args.len() && f.params.iter().zip(&types).all(|(p, t)| t.is_some() && self.parameter_type(p) == *t))
-            .collect();
         self.errors.truncate(n);
-        if let [f] = matching.as_slice() {
-            return Some(*f);
+        self.choose(name, &cands, &types, span, report)
+    }
+
+    /// The candidate of `cands` that arguments of `types` call: the one exact match, else
+    /// the one that fits through arithmetic conversions of scalars; for a built-in's name,
+    /// the built-in where no candidate can fit.
+    pub(super) fn choose(&mut self, name: &str, cands: &[&'u Func], types: &[Option<CType>], span: Span, report: bool) -> Callee<'u> {
+        let n = self.errors.len();
+        let fits: Vec<Fit> = cands.iter().map(|f| self.fit(f, types)).collect();
+        self.errors.truncate(n);
+        let with = |w: &dyn Fn(Fit) -> bool| -> Vec<(&'u Func, Fit)> { cands.iter().copied().zip(fits.iter().copied()).filter(|(_, f)| w(*f)).collect() };
+        let exact = with(&|f| f == Fit::Exact);
+        let possible = with(&|f| f != Fit::No);
+        let builtin = builtin_name(name) || name.starts_with(super::operators::PREFIX);
+        match (exact.as_slice(), possible.as_slice()) {
+            ([(f, _)], _) => return Callee::User(f),
+            ([], []) if builtin => return Callee::Builtin,
+            // One candidate can fit: through conversions, or (a built-in's name, which a
+            // call with such arguments would otherwise reach) where kpl cannot tell.
+            ([], [(f, fit)]) if builtin || *fit == Fit::Conversion => return Callee::User(f),
+            _ => {}
         }
         if report {
+            let shown = display(name);
             let why = match types.iter().position(Option::is_none) {
-                Some(k) => format!("kpl cannot tell the type of argument {} (it chooses by the types of variables, fields, elements, literals and casts)", k + 1),
-                None if matching.is_empty() => "no overload's parameter types are exactly the arguments' (kpl does not choose through conversions)".to_string(),
-                None => "several overloads match the arguments' types (`float` and `double` are one type to kpl)".to_string(),
+                Some(k) if exact.is_empty() => format!("kpl cannot tell the type of argument {} (it chooses by the types of variables, fields, elements, literals, casts and calls)", k + 1),
+                _ if exact.len() > 1 => "several overloads match the arguments' types (`float` and `double` are one type to kpl)".to_string(),
+                _ if possible.is_empty() => "no overload takes arguments of these types".to_string(),
+                _ => "several overloads take these arguments through conversions (kpl chooses an exact match, or the one overload that fits)".to_string(),
             };
-            self.unsupported(&format!("this call of the overloaded function `{name}`: {why}"), span);
+            self.unsupported(&format!("this call of the overloaded function `{shown}`: {why}"), span);
         }
-        None
+        Callee::Refused
+    }
+
+    /// How arguments of `types` fit `f`'s parameters: the worst of the arguments' fits.
+    fn fit(&mut self, f: &Func, types: &[Option<CType>]) -> Fit {
+        if f.params.len() != types.len() {
+            return Fit::No;
+        }
+        let mut worst = Fit::Exact;
+        for (p, t) in f.params.iter().zip(types) {
+            let fit = match (self.parameter_type(p), t) {
+                (Some(p), Some(t)) if p == *t => Fit::Exact,
+                (Some(p), Some(t)) if scalar(&p) && scalar(t) => Fit::Conversion,
+                (Some(_), Some(_)) => Fit::No,
+                // A pointer or array parameter takes no value of a known type.
+                (None, Some(_)) => Fit::No,
+                _ => Fit::Maybe,
+            };
+            worst = worst.min(fit);
+        }
+        worst
     }
 
     /// A parameter's type as an argument's is compared with it (`None` for pointers, arrays
@@ -118,32 +199,38 @@ impl<'u> Lower<'u> {
     }
 
     /// The type of an argument where kpl can tell it without lowering it: a variable, field
-    /// or element (`static_type`), a literal, a cast, and arithmetic on those.
-    fn argument_type(&mut self, e: &Expr) -> Option<CType> {
+    /// or element (`static_type`), a literal, a cast, a call, and operations on those
+    /// (`operation_type`).
+    pub(super) fn argument_type(&mut self, e: &Expr) -> Option<CType> {
         match &e.kind {
             ExprKind::Int(_, unsigned) => Some(CType::Scalar(if *unsigned { Ty::UInt } else { Ty::Int })),
             ExprKind::Float(_) => Some(CType::Scalar(Ty::Float)),
-            ExprKind::Unary(UOp::Neg | UOp::Plus, a) => self.argument_type(a),
+            ExprKind::Unary(UOp::Neg | UOp::Plus, a) if !self.has_operator_function(e) => self.argument_type(a),
+            ExprKind::Binary(..) | ExprKind::Unary(UOp::Neg | UOp::Plus | UOp::BitNot, _) => self.operation_type(e),
             // CUDA's thread and block ids and sizes are `unsigned int`.
             ExprKind::Member(b, _) if matches!(&b.kind, ExprKind::Ident(x) if ["threadIdx", "blockIdx", "blockDim", "gridDim"].contains(&x.name.as_str()) && self.lookup(&x.name).is_none()) => {
                 Some(CType::Scalar(Ty::UInt))
             }
-            ExprKind::Binary(BOp::Add | BOp::Sub | BOp::Mul | BOp::Div, a, b) => {
-                match (self.argument_type(a)?, self.argument_type(b)?) {
-                    (CType::Scalar(x), CType::Scalar(y)) => match (x, y) {
-                        (Ty::Float, _) | (_, Ty::Float) => Some(CType::Scalar(Ty::Float)),
-                        (Ty::Int, Ty::Int) => Some(CType::Scalar(Ty::Int)),
-                        (Ty::UInt, Ty::UInt | Ty::Int) | (Ty::Int, Ty::UInt) => Some(CType::Scalar(Ty::UInt)),
-                        _ => None,
-                    },
-                    _ => None,
+            // A built-in of scalars (`fmaxf(a.x, a.y)`), which `static_type` leaves untyped.
+            ExprKind::Call(f, args) if self.static_type(e).is_none() => {
+                let ExprKind::Ident(x) = &f.kind else { return None };
+                if !super::lower_builtins::lanewise(&x.name) || self.lookup(&x.name).is_some() {
+                    return None;
                 }
+                let mut types = Vec::new();
+                for a in args {
+                    match self.argument_type(a)? {
+                        CType::Scalar(t) => types.push(t),
+                        _ => return None,
+                    }
+                }
+                super::lower_builtins::scalar_result(&x.name, &types).map(CType::Scalar)
             }
             _ => match self.static_type(e)? {
                 // A value of a narrow type is promoted; a variable of one is not an exact
                 // match for `int`, so it is not typed here.
                 CType::Scalar(Ty::Narrow { .. }) => None,
-                t @ (CType::Scalar(_) | CType::Struct(_) | CType::Vector(..)) => Some(t),
+                t @ (CType::Scalar(_) | CType::Struct(_) | CType::Vector(..) | CType::Long(_)) => Some(t),
                 _ => None,
             },
         }
