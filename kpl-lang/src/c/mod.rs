@@ -39,6 +39,7 @@ mod private;
 mod references;
 mod sizeof_expr;
 mod uninit;
+mod unused_types;
 pub mod pp;
 pub mod tokens;
 pub mod typedecls;

@@ -4,7 +4,9 @@
 //! the file's functions and types, so names that two namespaces both declare clash as
 //! they would without the namespaces (a diagnostic, never a silent choice). A name
 //! qualified by a class of the file, `C::m`, is the one identifier `C__m`: the free
-//! function `classes.rs` makes of a member function.
+//! function `classes.rs` makes of a member function. A linkage block `extern "C" { ... }`
+//! is read as its contents too, and an empty declaration (the `;` after a function's body
+//! or a block's `}`) is dropped.
 
 use super::tokens::CTok;
 
@@ -28,9 +30,6 @@ fn scope_op(toks: &[Tok], i: usize) -> bool {
 
 /// The token stream with namespaces flattened (see the module doc).
 pub fn flatten(toks: Vec<Tok>) -> Vec<Tok> {
-    if !toks.iter().any(|t| matches!(&t.1, CTok::Ident(w) if w == "namespace" || w == "using")) && !(0..toks.len()).any(|i| scope_op(&toks, i)) {
-        return toks;
-    }
     // The file's classes: `struct C {`, `class C :`, `struct C;` (not `enum class`).
     let classes: std::collections::HashSet<&str> = (0..toks.len())
         .filter(|&k| matches!(toks[k].1, CTok::Kw("struct" | "class")) && !(k > 0 && matches!(toks[k - 1].1, CTok::Kw("enum"))))
@@ -41,9 +40,23 @@ pub fn flatten(toks: Vec<Tok>) -> Vec<Tok> {
     // The brace depths at which an open namespace's `}` will close it.
     let mut closers: Vec<usize> = Vec::new();
     let mut depth = 0usize;
+    // Whether each open `{` at file scope is a function's body.
+    let mut bodies: Vec<bool> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         let word = ident(toks.get(i));
+        // `extern "C" {`: a linkage block, read as a namespace.
+        if matches!(&toks[i].1, CTok::Spec(w) if w == "extern") && matches!(toks.get(i + 1).map(|t| &t.1), Some(CTok::Str)) && is_p(toks.get(i + 2), "{") {
+            closers.push(depth);
+            depth += 1;
+            i += 3;
+            continue;
+        }
+        // `};` after a function's body or a closed block at file scope: an empty declaration.
+        if is_p(toks.get(i), ";") && depth == closers.len() && out.last().is_some_and(|t| is_p(Some(t), "}")) && bodies.pop() == Some(true) {
+            i += 1;
+            continue;
+        }
         if word == Some("namespace") {
             let mut j = i + 1;
             if ident(toks.get(j)).is_some() {
@@ -81,11 +94,22 @@ pub fn flatten(toks: Vec<Tok>) -> Vec<Tok> {
             continue;
         }
         match &toks[i].1 {
-            CTok::P("{") => depth += 1,
+            CTok::P("{") => {
+                if depth == closers.len() {
+                    // A body follows its parameters' `)` (and qualifiers such as `const`).
+                    let before = out.iter().rev().find(|t| !matches!(t.1, CTok::Spec(_)));
+                    bodies.clear();
+                    bodies.push(is_p(before, ")"));
+                }
+                depth += 1;
+            }
             CTok::P("}") => {
                 depth = depth.saturating_sub(1);
                 if closers.last() == Some(&depth) {
                     closers.pop();
+                    // `}` of a namespace or linkage block: a `;` after it is empty too.
+                    bodies.clear();
+                    bodies.push(true);
                     i += 1;
                     continue;
                 }
@@ -113,6 +137,12 @@ mod tests {
     fn namespaces_are_read_as_their_contents() {
         let flat = words("namespace a { namespace { int f(); } } using namespace std; int g() { return a::f() + ::a::f() + std::min(1, 2) + (x ? y : z); }");
         assert_eq!(flat, words("int f(); int g() { return f() + f() + min(1, 2) + (x ? y : z); }"));
+    }
+
+    #[test]
+    fn linkage_blocks_are_read_as_their_contents_and_empty_declarations_dropped() {
+        let flat = words(r#"extern "C" { void f(int *p) { p[0] = 1; }; }; extern "C" void g(); struct S { int x; }; int h() { return 0; };"#);
+        assert_eq!(flat, words(r#"void f(int *p) { p[0] = 1; } extern "C" void g(); struct S { int x; }; int h() { return 0; }"#));
     }
 
     #[test]

@@ -633,6 +633,24 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         }
         parts.push(Part::Keep(item.to_vec()));
     }
+    if dialect == Dialect::Cuda {
+        // Types only host code names are host code too (`unused_types.rs`).
+        let bodies: Vec<&[Tok]> = pass.templates.values().map(|t| t.body.as_slice()).collect();
+        let kept: Vec<&[Tok]> = parts.iter().filter_map(|p| if let Part::Keep(t) = p { Some(t.as_slice()) } else { None }).collect();
+        let mut skip = super::unused_types::unused(&kept, &bodies).into_iter();
+        let mut dropped = Vec::new();
+        for (k, p) in parts.iter().enumerate() {
+            if let Part::Keep(_) = p {
+                if let Some((names, span)) = skip.next().flatten() {
+                    warnings.push(Diagnostic::warning(format!("host code skipped: type {names} (no device code names it)"), span));
+                    dropped.push(k);
+                }
+            }
+        }
+        for k in dropped.into_iter().rev() {
+            parts.remove(k);
+        }
+    }
     if pass.templates.is_empty() {
         let toks = parts
             .into_iter()

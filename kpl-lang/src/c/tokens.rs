@@ -138,6 +138,8 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
                 out.push((sp.start, CTok::Spec("long".into()), sp.end));
                 CTok::Spec("long".into())
             }
+            // GNU C's spellings of `inline`.
+            Kind::Ident if t.text == "__inline__" || t.text == "__inline" => CTok::Spec("inline".into()),
             Kind::Ident if is_spec(&t.text, d) || (half_type && t.text == "half") => CTok::Spec(t.text.clone()),
             Kind::Ident => match KEYWORDS.iter().find(|k| **k == t.text) {
                 Some(k) => CTok::Kw(k),

@@ -7,6 +7,6 @@ struct S {
   __device__ int get() { return a; }
 };
 
-__global__ void k(int *o) {
-  o[threadIdx.x] = 1;
+__global__ void k(int *o, S *s) {
+  o[threadIdx.x] = s[threadIdx.x].a;
 }

@@ -1,6 +1,7 @@
 // args: --blockDim=32 --gridDim=1
 // What kpl does not read of C++ classes is refused with a diagnostic each: constructors,
-// overloaded operators, overloaded member functions, static data members, base classes.
+// overloaded operators, overloaded member functions, static data members, base classes
+// (of classes the kernel uses: a class no device code names is host code, skipped).
 struct V {
   float x;
   static int count;
@@ -14,6 +15,6 @@ struct W : V {
   __device__ float twice() const { return 2.0f; }
 };
 
-__global__ void k(float *out) {
-  out[threadIdx.x] = 1.0f;
+__global__ void k(float *out, V *v, W *w) {
+  out[threadIdx.x] = v[threadIdx.x].x + w[threadIdx.x].twice();
 }
