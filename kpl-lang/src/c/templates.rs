@@ -9,9 +9,11 @@
 //! taken from defaults; anything else is an error that says so. A class template
 //! (`template <class T> struct S {...};`) is instantiated the same way for each `S<float>`
 //! the file names (its arguments written out), as `S_float`, or as its explicit
-//! specialisation `template <> struct S<float> {...};` where the file has one. Host
-//! functions of a `.cu` file (every function not `__global__` or `__device__`) are skipped
-//! with a note.
+//! specialisation `template <> struct S<float> {...};` where the file has one; a function
+//! template's explicit specialisation (`template <> float f<-1>(...)`) likewise. Integer
+//! arguments are folded to their value (`f<i - 1>` in `f<4>` is `f<3>`), so recursive
+//! templates that unroll a loop end at their specialisation. Host functions of a `.cu`
+//! file (every function not `__global__` or `__device__`) are skipped with a note.
 
 use super::tokens::{CTok, Dialect};
 use crate::diagnostic::Diagnostic;
@@ -41,9 +43,9 @@ struct Template {
     /// A class template (`template <class T> struct S { ... };`): its arguments are
     /// always written out (`S<float>`), never deduced from a call.
     class: bool,
-    /// A class template's explicit specialisations (`template <> struct S<double> {...};`):
-    /// their arguments, and their declaration with its name at `name_at` and the
-    /// arguments after it.
+    /// Explicit specialisations (`template <> struct S<double> {...};`, `template <> float
+    /// f<-1>(...) {...}`): their arguments, and their declaration with its name at `name_at`
+    /// and the arguments after it.
     special: Vec<(Vec<Vec<Tok>>, Vec<Tok>, usize)>,
 }
 
@@ -273,6 +275,68 @@ fn class_name(body: &[Tok]) -> Option<usize> {
     Some(k + 1)
 }
 
+/// Where the name of a function template's explicit specialisation is in `body`
+/// (`__device__ float f<-1>(float x)`): an identifier whose template arguments are followed
+/// by the parameters.
+fn specialised_function_name(body: &[Tok]) -> Option<usize> {
+    let open = body.iter().position(|t| is_p(t, "("))?;
+    (0..open).find(|&k| ident(&body[k]).is_some() && is_p(&body[k + 1], "<") && angle_args(body, k + 1).is_some_and(|(_, next)| next == open))
+}
+
+/// An integer template argument written as a constant expression (`i - 1` once `i` is
+/// `(15)`), as one literal (`14`, or `-` `1`), so that instances for one value are one
+/// instance and an explicit specialisation for it is found; `None` where the tokens are not
+/// an integer constant kpl folds.
+fn fold_integer(toks: &[Tok]) -> Option<Vec<Tok>> {
+    fn expr(t: &[Tok], i: &mut usize, level: u8) -> Option<i64> {
+        const LEVELS: &[&[&str]] = &[&["<<", ">>"], &["+", "-"], &["*", "/", "%"]];
+        if level as usize == LEVELS.len() {
+            return unary(t, i);
+        }
+        let mut v = expr(t, i, level + 1)?;
+        while let Some(CTok::P(op)) = t.get(*i).map(|x| &x.1) {
+            if !LEVELS[level as usize].contains(op) {
+                break;
+            }
+            *i += 1;
+            let w = expr(t, i, level + 1)?;
+            v = match *op {
+                "<<" => v.checked_shl(u32::try_from(w).ok()?)?,
+                ">>" => v.checked_shr(u32::try_from(w).ok()?)?,
+                "+" => v.checked_add(w)?,
+                "-" => v.checked_sub(w)?,
+                "*" => v.checked_mul(w)?,
+                "/" => v.checked_div(w)?,
+                _ => v.checked_rem(w)?,
+            };
+        }
+        Some(v)
+    }
+    fn unary(t: &[Tok], i: &mut usize) -> Option<i64> {
+        let tok = t.get(*i)?;
+        *i += 1;
+        match &tok.1 {
+            CTok::Int(v, _) => i64::try_from(*v).ok(),
+            CTok::P("-") => unary(t, i)?.checked_neg(),
+            CTok::P("+") => unary(t, i),
+            CTok::P("(") => {
+                let v = expr(t, i, 0)?;
+                is_p(t.get(*i)?, ")").then(|| *i += 1)?;
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+    let mut i = 0;
+    let v = expr(toks, &mut i, 0)?;
+    if i != toks.len() || toks.len() == 1 {
+        return None;
+    }
+    let (s, e) = (toks[0].0, toks[toks.len() - 1].2);
+    let lit = (s, CTok::Int(v.unsigned_abs(), false), e);
+    Some(if v < 0 { vec![(s, CTok::P("-"), s), lit] } else { vec![lit] })
+}
+
 /// The identifier form of an instance: `reduce<128, int>` is `reduce_128_int`.
 fn mangle(name: &str, args: &[Vec<Tok>]) -> String {
     let mut s = name.to_string();
@@ -319,6 +383,13 @@ impl Pass {
                             .with_help("kpl deduces a type argument only from a variable, `&variable` or literal argument: write the arguments out, as in `f<float, 128>(...)`"),
                     );
                     return None;
+                }
+            }
+        }
+        for (a, p) in args.iter_mut().zip(&t.params) {
+            if !p.is_type {
+                if let Some(folded) = fold_integer(a) {
+                    *a = folded;
                 }
             }
         }
@@ -401,7 +472,7 @@ impl Pass {
         let t = &self.templates[name];
         let (mangled, args) = &t.instances[k];
         if let Some((_, body, at)) = t.special.iter().find(|(a, _, _)| same(a, args)) {
-            return self.specialisation(name, mangled, body, *at);
+            return self.specialisation(name, mangled, body, *at, t.class);
         }
         let mut out = Vec::new();
         for (i, tok) in t.body.iter().enumerate() {
@@ -424,13 +495,13 @@ impl Pass {
     }
 
     /// An explicit specialisation's declaration as the instance `mangled`: its name and the
-    /// arguments after it, and its own name in its body, become `mangled`.
-    fn specialisation(&self, name: &str, mangled: &str, body: &[Tok], at: usize) -> Vec<Tok> {
+    /// arguments after it, and (a class's) its own name in its body, become `mangled`.
+    fn specialisation(&self, name: &str, mangled: &str, body: &[Tok], at: usize, class: bool) -> Vec<Tok> {
         let mut out = Vec::new();
         let mut i = 0;
         while i < body.len() {
             let tok = &body[i];
-            if i == at || ident(tok) == Some(name) {
+            if i == at || (class && ident(tok) == Some(name)) {
                 out.push((tok.0, CTok::Ident(mangled.to_string()), tok.2));
                 i = match body.get(i + 1).filter(|x| is_p(x, "<")).and_then(|_| angle_args(body, i + 1)) {
                     Some((_, next)) => next,
@@ -556,19 +627,25 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             let parsed = angle_args(item, 1).and_then(|(ps, next)| {
                 let ps = params(ps)?;
                 let body = item[next..].to_vec();
-                let name_at = class_name(&body).or_else(|| function_name(&body))?;
+                let name_at = class_name(&body).or_else(|| function_name(&body)).or_else(|| specialised_function_name(&body))?;
                 Some((ps, body, name_at))
             });
             match parsed {
-                // `template <> struct S<double> { ... };`: an explicit specialisation of a
-                // class template of this file.
-                Some((ps, body, name_at))
-                    if ps.is_empty() && class_name(&body) == Some(name_at) && body.get(name_at + 1).is_some_and(|t| is_p(t, "<")) =>
-                {
+                // `template <> struct S<double> { ... };`, `template <> float f<-1>(...)`: an
+                // explicit specialisation of a class or function template of this file.
+                Some((ps, body, name_at)) if ps.is_empty() && body.get(name_at + 1).is_some_and(|t| is_p(t, "<")) => {
                     let name = ident(&body[name_at]).unwrap_or_default().to_string();
                     let args = angle_args(&body, name_at + 1).map(|a| a.0);
+                    let class = class_name(&body) == Some(name_at);
                     match (pass.templates.get_mut(&name), args) {
-                        (Some(t), Some(args)) if t.class => t.special.push((args, body, name_at)),
+                        (Some(t), Some(mut args)) if t.class == class => {
+                            for (a, p) in args.iter_mut().zip(&t.params) {
+                                if let Some(folded) = fold_integer(a).filter(|_| !p.is_type) {
+                                    *a = folded;
+                                }
+                            }
+                            t.special.push((args, body, name_at))
+                        }
                         _ => parts.push(Part::Keep(item.to_vec())),
                     }
                 }
