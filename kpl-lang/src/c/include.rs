@@ -85,6 +85,72 @@ pub fn is_system_header(name: &str) -> bool {
         || (!base.contains('.') && base.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
 }
 
+/// The macros a system header kpl reads as empty would define that kernels use as values:
+/// CUDA's `<math_constants.h>` (`CUDART_PI_F`, ...; kpl's `double` is its `float`).
+pub fn header_macros(name: &str) -> &'static [(&'static str, &'static str)] {
+    const MATH_CONSTANTS: &[(&str, &str)] = &[
+        ("CUDART_INF_F", "(1.0f/0.0f)"),
+        ("CUDART_NAN_F", "(0.0f/0.0f)"),
+        ("CUDART_MIN_DENORM_F", "1.40129846e-45f"),
+        ("CUDART_MAX_NORMAL_F", "3.40282347e+38f"),
+        ("CUDART_NEG_ZERO_F", "(-0.0f)"),
+        ("CUDART_ZERO_F", "0.0f"),
+        ("CUDART_ONE_F", "1.0f"),
+        ("CUDART_SQRT_HALF_F", "0.707106781f"),
+        ("CUDART_SQRT_TWO_F", "1.414213562f"),
+        ("CUDART_THIRD_F", "0.333333333f"),
+        ("CUDART_PIO4_F", "0.785398163f"),
+        ("CUDART_PIO2_F", "1.570796327f"),
+        ("CUDART_3PIO4_F", "2.356194490f"),
+        ("CUDART_2_OVER_PI_F", "0.636619772f"),
+        ("CUDART_SQRT_2_OVER_PI_F", "0.797884561f"),
+        ("CUDART_PI_F", "3.141592654f"),
+        ("CUDART_L2E_F", "1.442695041f"),
+        ("CUDART_L2T_F", "3.321928094f"),
+        ("CUDART_LG2_F", "0.301029996f"),
+        ("CUDART_LGE_F", "0.434294482f"),
+        ("CUDART_LN2_F", "0.693147181f"),
+        ("CUDART_LNT_F", "2.302585093f"),
+        ("CUDART_LNPI_F", "1.144729886f"),
+        ("CUDART_TWO_TO_23_F", "8388608.0f"),
+        ("CUDART_TWO_TO_24_F", "16777216.0f"),
+        ("CUDART_TWO_TO_31_F", "2147483648.0f"),
+        ("CUDART_TWO_TO_32_F", "4294967296.0f"),
+        ("CUDART_NORM_HUGE_F", "3.402823466e38f"),
+        ("CUDART_INF", "(1.0/0.0)"),
+        ("CUDART_NAN", "(0.0/0.0)"),
+        ("CUDART_NEG_ZERO", "(-0.0)"),
+        ("CUDART_ZERO", "0.0"),
+        ("CUDART_ONE", "1.0"),
+        ("CUDART_SQRT_TWO", "1.4142135623730951"),
+        ("CUDART_SQRT_PI", "1.7724538509055161"),
+        ("CUDART_SQRT_PIO2", "1.2533141373155003"),
+        ("CUDART_SQRT_2PI", "2.5066282746310002"),
+        ("CUDART_SQRT_2OPI", "0.79788456080286536"),
+        ("CUDART_SQRT_HALF", "0.70710678118654757"),
+        ("CUDART_THIRD", "0.33333333333333333"),
+        ("CUDART_TWOTHIRD", "0.66666666666666667"),
+        ("CUDART_PIO4", "0.78539816339744828"),
+        ("CUDART_PIO2", "1.5707963267948966"),
+        ("CUDART_3PIO4", "2.3561944901923448"),
+        ("CUDART_2_OVER_PI", "0.63661977236758138"),
+        ("CUDART_PI", "3.1415926535897931"),
+        ("CUDART_2PI", "6.2831853071795862"),
+        ("CUDART_3PIO2", "4.7123889803846897"),
+        ("CUDART_L2E", "1.4426950408889634"),
+        ("CUDART_L2T", "3.3219280948873622"),
+        ("CUDART_LG2", "0.30102999566398120"),
+        ("CUDART_LGE", "0.43429448190325182"),
+        ("CUDART_LN2", "0.69314718055994529"),
+        ("CUDART_LNT", "2.3025850929940459"),
+        ("CUDART_LNPI", "1.1447298858494002"),
+    ];
+    match name.trim_start_matches("./") {
+        "math_constants.h" => MATH_CONSTANTS,
+        _ => &[],
+    }
+}
+
 /// The `#include` lines of a text: the name and whether it was quoted. Every line is
 /// taken, whatever `#if` it is under (the preprocessor decides which are used).
 pub fn include_lines(text: &str) -> Vec<(String, bool)> {

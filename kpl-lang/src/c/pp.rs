@@ -267,6 +267,12 @@ impl Pp<'_> {
             .iter()
             .find_map(|c| self.segments.iter().position(|g| g.name == Some(c.as_str())));
         let Some(k) = found else {
+            // A system header read as empty still gives the constants kernels use of it.
+            for (n, v) in include::header_macros(&name) {
+                if !self.macros.contains_key(*n) {
+                    self.define_text(n, v);
+                }
+            }
             if quoted && !include::is_system_header(&name) {
                 let d = Diagnostic::error(format!("cannot find `{name}`: it is not beside `{from_name}` nor in an `-I` directory"), span)
                     .with_help("give the directory that holds it with `-I DIR`");
