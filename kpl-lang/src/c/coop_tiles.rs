@@ -3,7 +3,7 @@
 //! of two up to 32, is the N consecutive lanes of a warp holding the thread. Its declaration
 //! is dropped and its members become the warp intrinsics on the tile's lanes: `t.shfl(v, i)`,
 //! `shfl_up`, `shfl_down`, `shfl_xor` (width N), `any`, `all`, `ballot` (bits from the tile's
-//! first lane), `sync()` (`__syncwarp`), `thread_rank()`, `size()`/`num_threads()`,
+//! first lane), `sync()` and `sync(t)` (`__syncwarp`), `thread_rank()`, `size()`/`num_threads()`,
 //! `meta_group_rank()`, `meta_group_size()`; the mask is the tile's lanes. `reduce(t, v,
 //! op)` (`cg::reduce`) with `plus`, `less`, `greater`, `bit_and`, `bit_or` or `bit_xor` is
 //! the matching `__reduce_*_sync` on the tile's lanes (as `__cg_reduce_*_sync`, which also
@@ -134,7 +134,14 @@ pub fn lower(toks: Vec<Tok>) -> Vec<Tok> {
                 }
             }
         }
-        let tile = ident(Some(t)).and_then(|n| tiles.iter().rev().find(|(g, _)| g == n).map(|(_, s)| *s));
+        let tile_named = |k: usize| ident(toks.get(k)).and_then(|n| tiles.iter().rev().find(|(g, _)| g == n).map(|(_, s)| *s));
+        // `sync(t)` (`cg::sync`) of a tile: the tile's `sync()`.
+        if let (Some("sync"), true, Some(n), true) = (ident(Some(t)), is_p(toks.get(i + 1), "("), tile_named(i + 2), is_p(toks.get(i + 3), ")")) {
+            out.extend(snippet(&format!("__syncwarp ( {} )", tile_mask(n)), t.0, toks[i + 3].2));
+            i += 4;
+            continue;
+        }
+        let tile = tile_named(i);
         // A tile passed to a function (its parameter is dropped): dropped too.
         if tile.is_some() && (is_p(out.last(), "(") || is_p(out.last(), ",")) && (is_p(toks.get(i + 1), ",") || is_p(toks.get(i + 1), ")")) {
             let next = i + 1;
