@@ -201,6 +201,9 @@ pub(super) struct Lower<'u> {
     /// Scalar locals initialised with a constant, by KPL name (`memcpy.rs` takes one as a
     /// length when nothing assigns it).
     pub constant_locals: HashMap<String, u64>,
+    /// Locals declared `const` with a constant initialiser (`const int N = 256;`): their
+    /// values, which constant expressions (array sizes, `case` labels) may name.
+    pub const_locals: HashMap<String, i64>,
     /// The private region of each struct or vector variable whose address is taken, by its
     /// private array's KPL name (`private.rs`).
     pub private_regions: HashMap<String, Entity>,
@@ -308,6 +311,7 @@ fn lower_pass<'u>(
         images_read: HashMap::new(),
         images_written: HashMap::new(),
         constant_locals: HashMap::new(),
+        const_locals: HashMap::new(),
         private_regions: HashMap::new(),
         indeterminate,
         addressed: super::private::addressed(unit),
@@ -1501,6 +1505,11 @@ impl<'u> Lower<'u> {
             if let Some(k::Expr { kind: k::ExprKind::Num(v), .. }) = &init {
                 self.constant_locals.insert(name.clone(), *v);
             }
+            if let (Some(Init::Expr(e)), true) = (&x.init, d.specs.iter().any(|s| s.word == "const") && matches!(ty, Ty::Int | Ty::UInt)) {
+                if let Some(v) = self.const_eval(e) {
+                    self.const_locals.insert(name.clone(), if ty == Ty::Int { v as i32 as i64 } else { v as u32 as i64 });
+                }
+            }
             let havoc = init.is_none() && self.indeterminate.contains(&x.span);
             self.emit(k::StmtKind::Local(sp_id(&name, x.name.span), init), x.span);
             if havoc {
@@ -2092,9 +2101,16 @@ impl<'u> Lower<'u> {
         Some(Ret::Scalar(r.e, rty))
     }
 
-    /// The value of a constant integer expression (array sizes), `sizeof e` included.
+    /// The value of a constant integer expression (array sizes), `sizeof e` and `const`
+    /// locals with constant initialisers included.
     pub fn const_eval(&self, e: &Expr) -> Option<i64> {
-        super::ast::const_eval_with(e, &|x| super::sizeof_expr::operand(x).and_then(|_| self.sizeofs.get(&x.span)).map(|n| *n as i64))
+        super::ast::const_eval_with(e, &|x| match &x.kind {
+            ExprKind::Ident(n) => match self.lookup(&n.name) {
+                Some(Entity::Local { kpl, .. }) => self.const_locals.get(&kpl).copied(),
+                _ => None,
+            },
+            _ => super::sizeof_expr::operand(x).and_then(|_| self.sizeofs.get(&x.span)).map(|n| *n as i64),
+        })
     }
 }
 
