@@ -143,8 +143,21 @@ impl<'u> Lower<'u> {
 
     /// What a built-in `n` writes through its pointer argument `a` (`sincos(x, &c)`,
     /// `__match_all_sync(m, v, &pred)`): a word (`value`, made once the element is known)
-    /// stored in the element it points at.
+    /// stored in the element it points at, or in the field or component `&s.f` names.
     pub(super) fn write_through(&mut self, n: &str, a: &Expr, value: impl FnOnce(&mut Self) -> k::Expr) {
+        if let ExprKind::Unary(UOp::Addr, inner) = &a.kind {
+            if matches!(inner.kind, ExprKind::Member(..)) {
+                match self.lvalue(inner) {
+                    Some(super::lower_agg::Lv::Word(place)) => {
+                        let v = value(self);
+                        self.write_place(&place, v, a.span);
+                    }
+                    Some(_) => self.unsupported(&format!("`{n}` writing through a pointer to a struct or vector"), a.span),
+                    None => {}
+                }
+                return;
+            }
+        }
         let Some(arr) = self.array_argument(a, false) else { return };
         let zero = Expr::new(ExprKind::Int(0, false), a.span);
         match self.element_of(arr, &[&zero], a.span) {
