@@ -115,8 +115,10 @@ pub(super) fn closing(toks: &[Tok], i: usize) -> usize {
 impl Pass<'_> {
     fn run(&mut self, toks: &[Tok]) -> Vec<Tok> {
         let mut out: Vec<Tok> = Vec::with_capacity(toks.len());
-        // Where the current `typedef` began in `out`.
+        // Where the current `typedef` began in `out`, and the bracket depth it is at (a
+        // typedef in a block ends at the `;` of that block).
         let mut typedef: Option<(usize, Span)> = None;
+        let mut typedef_depth = 0i32;
         let mut depth = 0i32;
         let mut i = 0;
         // At the start of a file-scope declaration.
@@ -136,6 +138,7 @@ impl Pass<'_> {
             match t {
                 CTok::Kw("typedef") => {
                     typedef = Some((out.len(), sp));
+                    typedef_depth = depth;
                     i += 1;
                 }
                 CTok::Kw(kw @ ("struct" | "union")) => i = self.record(toks, i, *kw == "union", &mut out),
@@ -162,7 +165,7 @@ impl Pass<'_> {
                     out.push((*l, CTok::Spec(x.clone()), *r));
                     i += 1;
                 }
-                CTok::P(";") if depth == 0 && typedef.is_some() => {
+                CTok::P(";") if depth == typedef_depth && typedef.is_some() => {
                     let (start, tsp) = typedef.take().unwrap_or((out.len(), sp));
                     let body = out.split_off(start);
                     self.typedef(body, tsp);
