@@ -86,7 +86,9 @@ pub fn is_system_header(name: &str) -> bool {
 }
 
 /// The macros a system header kpl reads as empty would define that kernels use as values:
-/// CUDA's `<math_constants.h>` (`CUDART_PI_F`, ...; kpl's `double` is its `float`).
+/// CUDA's `<math_constants.h>` (`CUDART_PI_F`, ...; kpl's `double` is its `float`), and the
+/// complex types of `<cuComplex.h>` and `<cufft.h>` (`float2`, `double2`) with
+/// `<cuComplex.h>`'s arithmetic, as macros.
 pub fn header_macros(name: &str) -> &'static [(&'static str, &'static str)] {
     const MATH_CONSTANTS: &[(&str, &str)] = &[
         ("CUDART_INF_F", "(1.0f/0.0f)"),
@@ -145,8 +147,35 @@ pub fn header_macros(name: &str) -> &'static [(&'static str, &'static str)] {
         ("CUDART_LNT", "2.3025850929940459"),
         ("CUDART_LNPI", "1.1447298858494002"),
     ];
+    const CU_COMPLEX: &[(&str, &str)] = &[
+        ("cuFloatComplex", "float2"),
+        ("cuDoubleComplex", "double2"),
+        ("cuComplex", "float2"),
+        ("cuCrealf(z)", "((z).x)"),
+        ("cuCimagf(z)", "((z).y)"),
+        ("cuCreal(z)", "((z).x)"),
+        ("cuCimag(z)", "((z).y)"),
+        ("make_cuFloatComplex(r, i)", "make_float2((r), (i))"),
+        ("make_cuComplex(r, i)", "make_float2((r), (i))"),
+        ("make_cuDoubleComplex(r, i)", "make_double2((r), (i))"),
+        ("cuConjf(z)", "make_float2((z).x, -(z).y)"),
+        ("cuCaddf(a, b)", "make_float2((a).x + (b).x, (a).y + (b).y)"),
+        ("cuCsubf(a, b)", "make_float2((a).x - (b).x, (a).y - (b).y)"),
+        ("cuCmulf(a, b)", "make_float2((a).x * (b).x - (a).y * (b).y, (a).x * (b).y + (a).y * (b).x)"),
+        ("cuCadd(a, b)", "make_double2((a).x + (b).x, (a).y + (b).y)"),
+        ("cuCsub(a, b)", "make_double2((a).x - (b).x, (a).y - (b).y)"),
+        ("cuCmul(a, b)", "make_double2((a).x * (b).x - (a).y * (b).y, (a).x * (b).y + (a).y * (b).x)"),
+    ];
+    const CUFFT: &[(&str, &str)] = &[
+        ("cufftReal", "float"),
+        ("cufftDoubleReal", "double"),
+        ("cufftComplex", "float2"),
+        ("cufftDoubleComplex", "double2"),
+    ];
     match name.trim_start_matches("./") {
         "math_constants.h" => MATH_CONSTANTS,
+        "cuComplex.h" => CU_COMPLEX,
+        "cufft.h" | "cufftXt.h" => CUFFT,
         _ => &[],
     }
 }

@@ -40,8 +40,9 @@ pub fn flatten(toks: Vec<Tok>) -> Vec<Tok> {
     // The brace depths at which an open namespace's `}` will close it.
     let mut closers: Vec<usize> = Vec::new();
     let mut depth = 0usize;
-    // Whether each open `{` at file scope is a function's body.
-    let mut bodies: Vec<bool> = Vec::new();
+    // Whether the open `{` at file scope is a function's body, and whether a `;` now would
+    // be an empty declaration (after a function's body or a namespace's `}`).
+    let (mut body_open, mut empty_ok) = (false, false);
     let mut i = 0;
     while i < toks.len() {
         let word = ident(toks.get(i));
@@ -53,7 +54,8 @@ pub fn flatten(toks: Vec<Tok>) -> Vec<Tok> {
             continue;
         }
         // `};` after a function's body or a closed block at file scope: an empty declaration.
-        if is_p(toks.get(i), ";") && depth == closers.len() && out.last().is_some_and(|t| is_p(Some(t), "}")) && bodies.pop() == Some(true) {
+        if is_p(toks.get(i), ";") && depth == closers.len() && empty_ok {
+            empty_ok = false;
             i += 1;
             continue;
         }
@@ -93,13 +95,13 @@ pub fn flatten(toks: Vec<Tok>) -> Vec<Tok> {
             i += 2;
             continue;
         }
+        let mut closes_body = false;
         match &toks[i].1 {
             CTok::P("{") => {
                 if depth == closers.len() {
                     // A body follows its parameters' `)` (and qualifiers such as `const`).
                     let before = out.iter().rev().find(|t| !matches!(t.1, CTok::Spec(_)));
-                    bodies.clear();
-                    bodies.push(is_p(before, ")"));
+                    body_open = is_p(before, ")");
                 }
                 depth += 1;
             }
@@ -108,14 +110,15 @@ pub fn flatten(toks: Vec<Tok>) -> Vec<Tok> {
                 if closers.last() == Some(&depth) {
                     closers.pop();
                     // `}` of a namespace or linkage block: a `;` after it is empty too.
-                    bodies.clear();
-                    bodies.push(true);
+                    empty_ok = true;
                     i += 1;
                     continue;
                 }
+                closes_body = depth == closers.len() && body_open;
             }
             _ => {}
         }
+        empty_ok = closes_body;
         out.push(toks[i].clone());
         i += 1;
     }
@@ -143,6 +146,8 @@ mod tests {
     fn linkage_blocks_are_read_as_their_contents_and_empty_declarations_dropped() {
         let flat = words(r#"extern "C" { void f(int *p) { p[0] = 1; }; }; extern "C" void g(); struct S { int x; }; int h() { return 0; };"#);
         assert_eq!(flat, words(r#"void f(int *p) { p[0] = 1; } extern "C" void g(); struct S { int x; }; int h() { return 0; }"#));
+        let flat = words(r#"extern "C" { void f(int a); void g(int b); }; namespace N { int x; }; int y;"#);
+        assert_eq!(flat, words("void f(int a); void g(int b); int x; int y;"));
     }
 
     #[test]
