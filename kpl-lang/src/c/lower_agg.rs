@@ -665,6 +665,11 @@ impl<'u> Lower<'u> {
         if let Some(call) = self.operator_call(e) {
             return self.agg_value(&call);
         }
+        if let ExprKind::Member(base, m) = &e.kind {
+            if self.rvalue_aggregate(base) {
+                return self.rvalue_member(base, m, span);
+            }
+        }
         match &e.kind {
             ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Member(..) | ExprKind::Unary(UOp::Deref, _) => match self.lvalue(e)? {
                 Lv::Agg(ty, leaves) => {
@@ -805,6 +810,44 @@ impl<'u> Lower<'u> {
                 None
             }
         }
+    }
+
+    /// Is `e` a struct or vector value that is no object (`f(a)`, `a + b`, `make_float2(...)`):
+    /// its members are taken from its value, not from a place.
+    pub(super) fn rvalue_aggregate(&mut self, e: &Expr) -> bool {
+        let value = matches!(
+            e.kind,
+            ExprKind::Call(..)
+                | ExprKind::Binary(..)
+                | ExprKind::Unary(UOp::Neg | UOp::Plus | UOp::BitNot, _)
+                | ExprKind::Cond(..)
+                | ExprKind::Cast(..)
+                | ExprKind::CompoundLit(..)
+                | ExprKind::Comma(..)
+        );
+        // GPUVerify's `__return_val_T()` names the function's result, a place.
+        let result = matches!(&e.kind, ExprKind::Call(f, _) if matches!(&f.kind, ExprKind::Ident(x) if x.name.starts_with("__return_val_")));
+        value && !result && self.agg_type(e).is_some()
+    }
+
+    /// Member `m` of the value of `base` (`rvalue_aggregate`): its words. The value's other
+    /// words are still evaluated (their reads are accesses).
+    pub(super) fn rvalue_member(&mut self, base: &Expr, m: &Ident, span: Span) -> Option<AggVal> {
+        let v = self.agg_value(base)?;
+        let (ty, idx) = self.member_of(&v.ty, m)?;
+        let leaves: Vec<VLeaf> = v
+            .leaves
+            .into_iter()
+            .map(|l| match l {
+                VLeaf::Word(w) if w.e.has_reads() => VLeaf::Word(self.bind_temp(w, span)),
+                l => l,
+            })
+            .collect();
+        let picked = idx.iter().filter_map(|&k| leaves.get(k as usize)).map(|l| match l {
+            VLeaf::Word(w) => VLeaf::Word(w.clone()),
+            VLeaf::Ptr(p) => VLeaf::Ptr(p.clone()),
+        });
+        Some(AggVal { ty, leaves: picked.collect() })
     }
 
     /// The words of a vector value (pointer leaves cannot occur in a vector).

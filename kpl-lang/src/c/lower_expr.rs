@@ -469,6 +469,15 @@ impl<'u> Lower<'u> {
                 self.err(format!("no component `{}`: the components are x, y and z", m.name), m.span);
                 Val { e: k::Expr::num(0, span), ty: Ty::UInt }
             }
+            // A member of a value that is no object: `f(a).x`, `(a + b).y`.
+            _ if self.rvalue_aggregate(base) => match self.rvalue_member(base, m, span) {
+                Some(super::lower_agg::AggVal { ty: super::ctypes::CType::Scalar(t), leaves }) => match leaves.as_slice() {
+                    [super::lower_agg::VLeaf::Word(w)] => Val { e: w.e.clone(), ty: t },
+                    _ => Val { e: k::Expr::num(0, span), ty: Ty::Int },
+                },
+                Some(v) => self.not_scalar(&v.ty, span),
+                None => Val { e: k::Expr::num(0, span), ty: Ty::Int },
+            },
             _ => {
                 let e = Expr::new(ExprKind::Member(Box::new(base.clone()), m.clone()), span);
                 match self.lvalue(&e) {
