@@ -3,10 +3,14 @@
 //! arguments (counting those with defaults as optional: the ranges must not overlap), each
 //! definition and declaration is renamed `f__N` (`N` its parameter count) and each call
 //! `f(...)` names the one whose range holds its argument count. Overloads of one arity are
-//! left to the lowering, which chooses by argument types at each call (`Lower::callee`):
-//! the one overload whose parameters' types are exactly the arguments' (a C++ exact match,
-//! which no conversion beats), or a diagnostic where kpl cannot type an argument or no
-//! single overload matches exactly. Overloaded kernels are refused.
+//! left to the lowering, which chooses by argument types at each call
+//! (`Lower::resolve_call`): the one overload whose parameters' types are exactly the
+//! arguments' (a C++ exact match, which no conversion beats), else the one overload that
+//! takes them through arithmetic conversions of scalars; for a built-in's name that the
+//! file's functions overload (`fminf`, `make_float3`), the built-in where none can take
+//! them; otherwise a diagnostic (an argument kpl cannot type, no overload or several that
+//! fit). Operator functions (`operators.rs`) are chosen the same way. Overloaded kernels
+//! are refused.
 
 use super::ast::{Expr, ExprKind, Func, UOp};
 use super::coop::{file_scope_heads, ident, is_p};
