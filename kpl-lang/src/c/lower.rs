@@ -157,6 +157,9 @@ pub(super) struct Lower<'u> {
     /// Functions with several definitions of one arity (C++ overloads), the first first;
     /// `funcs` holds the first (`overloads.rs` chooses at each call).
     pub overloads: HashMap<String, Vec<&'u Func>>,
+    /// Whether the file defines operator functions (`operators.rs`; kept so that files
+    /// without them skip that question for every expression).
+    pub operator_functions: bool,
     pub scopes: Vec<HashMap<String, Entity>>,
     pub used: HashSet<String>,
     pub blocks: Vec<Vec<k::Stmt>>,
@@ -288,6 +291,7 @@ fn lower_pass<'u>(
         o,
         funcs: HashMap::new(),
         overloads: HashMap::new(),
+        operator_functions: false,
         scopes: vec![HashMap::new()],
         used: HashSet::new(),
         blocks: Vec::new(),
@@ -483,6 +487,7 @@ impl<'u> Lower<'u> {
                     if !self.funcs.contains_key(&f.name.name) {
                         self.fn_order.push(f.name.name.clone());
                     }
+                    self.operator_functions |= f.name.name.starts_with(super::operators::PREFIX);
                     // A second body of one name: C++ overloads of one arity, chosen between
                     // at each call by argument types (`overloads.rs`).
                     if let Some(g) = self.funcs.get(&f.name.name).copied().filter(|g| f.body.is_some() && g.body.is_some()) {

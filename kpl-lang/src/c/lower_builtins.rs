@@ -88,12 +88,8 @@ pub(super) fn scalar_result(n: &str, types: &[Ty]) -> Option<Ty> {
     if matches!(n, "popcount" | "clz") {
         return Some(Ty::Int);
     }
-    types.iter().try_fold(Ty::Int, |acc, t| match (acc, t) {
-        (Ty::Float, Ty::Int | Ty::UInt | Ty::Float) | (Ty::Int | Ty::UInt, Ty::Float) => Some(Ty::Float),
-        (Ty::UInt, Ty::Int | Ty::UInt) | (Ty::Int, Ty::UInt) => Some(Ty::UInt),
-        (Ty::Int, Ty::Int) => Some(Ty::Int),
-        _ => None,
-    })
+    let t = types.iter().fold(Ty::Int, |acc, t| Lower::common(acc, *t));
+    (!matches!(t, Ty::Long { .. })).then_some(t)
 }
 
 /// Scalar built-ins that apply to vectors component by component.

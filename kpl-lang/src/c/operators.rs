@@ -143,9 +143,10 @@ const SCALAR_WORDS: &[&str] = &[
 ];
 
 impl<'u> Lower<'u> {
-    /// Does the file define an operator function `e`'s operator could call?
+    /// Does the file define an operator function `e`'s operator could call? (Asked of every
+    /// node by `needs_statements`: a file without operator functions answers at once.)
     pub(super) fn has_operator_function(&self, e: &Expr) -> bool {
-        operation(e).is_some_and(|(n, _)| self.funcs.contains_key(&n))
+        self.operator_functions && operation(e).is_some_and(|(n, _)| self.funcs.contains_key(&n))
     }
 
     /// Could lowering `e` call an operator function (an operand may be a struct or vector)?
@@ -181,11 +182,10 @@ impl<'u> Lower<'u> {
     /// none (kpl's own operator applies).
     fn operator_function(&mut self, e: &Expr, types: &[Option<CType>], report: bool) -> Option<Callee<'u>> {
         let (name, _) = operation(e)?;
-        let first = *self.funcs.get(&name)?;
         if !types.iter().any(aggregate) {
             return None;
         }
-        let cands = self.overloads.get(&name).cloned().unwrap_or_else(|| vec![first]);
+        let cands = self.candidates(&name)?;
         match self.choose(&name, &cands, types, e.span, report) {
             Callee::Builtin => None,
             c => Some(c),
@@ -220,9 +220,7 @@ impl<'u> Lower<'u> {
                 // Refused when lowered; typed as what every candidate gives, so that the
                 // lowering reaches the call and says why.
                 Some(_) => {
-                    let (name, _) = operation(e)?;
-                    let first = *self.funcs.get(&name)?;
-                    let cands = self.overloads.get(&name).cloned().unwrap_or_else(|| vec![first]);
+                    let cands = self.candidates(&operation(e)?.0)?;
                     let results: Vec<Option<CType>> = cands.iter().map(|f| self.result_type(f)).collect();
                     return results.iter().all(|r| *r == results[0]).then(|| results[0].clone()).flatten();
                 }
@@ -234,16 +232,9 @@ impl<'u> Lower<'u> {
             (ExprKind::Assign(..), [l, _]) => l.clone(),
             (ExprKind::Unary(UOp::Neg | UOp::Plus | UOp::BitNot, _), [t]) => t.clone(),
             (ExprKind::Binary(op, ..), [Some(CType::Scalar(x)), Some(CType::Scalar(y))]) => {
-                use super::lower::Ty;
-                if !matches!(op, BOp::Add | BOp::Sub | BOp::Mul | BOp::Div) {
-                    return None;
-                }
-                match (x, y) {
-                    (Ty::Float, _) | (_, Ty::Float) => Some(CType::Scalar(Ty::Float)),
-                    (Ty::Int, Ty::Int) => Some(CType::Scalar(Ty::Int)),
-                    (Ty::UInt, Ty::UInt | Ty::Int) | (Ty::Int, Ty::UInt) => Some(CType::Scalar(Ty::UInt)),
-                    _ => None,
-                }
+                // C's usual arithmetic conversions; a 64-bit result is left untyped.
+                let t = Self::common(*x, *y);
+                (matches!(op, BOp::Add | BOp::Sub | BOp::Mul | BOp::Div) && !matches!(t, super::lower::Ty::Long { .. })).then_some(CType::Scalar(t))
             }
             (ExprKind::Binary(op, ..), [a, b]) => {
                 let t = vector(a).or_else(|| vector(b))?;

@@ -132,16 +132,22 @@ impl<'u> Lower<'u> {
     /// The function a call of `name` with `args` calls (see the module doc and `Callee`);
     /// `Refused`, with a diagnostic when `report`, where kpl cannot choose.
     pub(super) fn resolve_call(&mut self, name: &str, args: &[Expr], span: Span, report: bool) -> Callee<'u> {
-        let cands: Vec<&'u Func> = match (self.overloads.get(name), self.funcs.get(name)) {
-            (Some(v), _) => v.clone(),
-            (None, Some(f)) if !builtin_name(name) && !name.starts_with(super::operators::PREFIX) => return Callee::User(*f),
-            (None, Some(f)) => vec![*f],
-            (None, None) => return Callee::Builtin,
-        };
+        let Some(cands) = self.candidates(name) else { return Callee::Builtin };
+        if let ([f], false) = (cands.as_slice(), builtin_name(name) || name.starts_with(super::operators::PREFIX)) {
+            return Callee::User(f);
+        }
         let n = self.errors.len();
         let types: Vec<Option<CType>> = args.iter().map(|a| self.argument_type(a)).collect();
         self.errors.truncate(n);
         self.choose(name, &cands, &types, span, report)
+    }
+
+    /// The file's functions of one name: its overloads, or its one definition.
+    pub(super) fn candidates(&self, name: &str) -> Option<Vec<&'u Func>> {
+        match self.overloads.get(name) {
+            Some(v) => Some(v.clone()),
+            None => self.funcs.get(name).map(|f| vec![*f]),
+        }
     }
 
     /// The candidate of `cands` that arguments of `types` call: the one exact match, else

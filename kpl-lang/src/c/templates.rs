@@ -321,7 +321,10 @@ fn fold_integer(toks: &[Tok]) -> Option<Vec<Tok>> {
             CTok::P("+") => unary(t, i),
             CTok::P("(") => {
                 let v = expr(t, i, 0)?;
-                is_p(t.get(*i)?, ")").then(|| *i += 1)?;
+                if !is_p(t.get(*i)?, ")") {
+                    return None;
+                }
+                *i += 1;
                 Some(v)
             }
             _ => None,
