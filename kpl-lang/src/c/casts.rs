@@ -5,9 +5,14 @@
 //! number of bytes in every word; then element offsets, counted in words, carry over. A
 //! cast that changes the bytes per word (`(char *)` over `int`s, anything over `double`s)
 //! would need a byte-level memory and is refused with what it would have to split.
+//! The one byte-level form real kernels use everywhere, a pitched row
+//! `(T *)((char *)p + y * pitch)`, moves `p` by whole words: the byte offset is asserted to
+//! be a multiple of the bytes per word (a misaligned access faults on a GPU) and divided.
 
 use super::ast::*;
 use super::lower::{Entity, Lower, Ty};
+use super::lower_expr::Val;
+use crate::ast as k;
 use crate::span::Span;
 
 /// A cast's element type as written (its specifiers).
@@ -16,7 +21,67 @@ fn spelling(t: &TypeName) -> String {
     t.specs.iter().map(|s| s.word.as_str()).filter(|w| !SPACES.contains(w)).collect::<Vec<_>>().join(" ")
 }
 
+/// `(char *)p + e` (any 1-byte element type, `e` possibly a sum): `p` and the byte
+/// offset `e`; `None` for anything else.
+pub(super) fn byte_offset(e: &Expr) -> Option<(&TypeName, &Expr, Expr)> {
+    let (base, off) = super::pointers::pointer_sum(e)?;
+    let ExprKind::Cast(ct, p) = &base.kind else { return None };
+    Some((ct, &**p, off))
+}
+
 impl<'u> Lower<'u> {
+    /// `(T *)((char *)p + e)` when the cast to a 1-byte type only moves `p` by bytes: the
+    /// array `p` names, moved by `e / b` words where `b` is its bytes per word, after an
+    /// assertion that `e % b == 0`; then seen as `T`. `None` when `inner` is not that form.
+    pub(super) fn moved_by_bytes(&mut self, t: &TypeName, inner: &Expr, const_param: bool, span: Span) -> Option<Option<Entity>> {
+        let (ct, p, off) = byte_offset(inner)?;
+        if ct.ptrs != 1 || t.ptrs != 1 || self.uniform_bytes(&ct.specs) != Some(1) {
+            return None;
+        }
+        if self.needs_statements(&off) && self.emits_statements(&off) {
+            self.unsupported("a byte offset with side effects in a pointer cast", off.span);
+            return Some(None);
+        }
+        let Some(src) = self.array_argument(p, const_param) else { return Some(None) };
+        let Entity::Array { kpl, elem, readonly, offset, agg, .. } = src else {
+            self.unsupported("a pointer cast of something that is not an array in memory", span);
+            return Some(None);
+        };
+        let Some(bytes) = self.word_bytes.get(&kpl).copied() else {
+            self.unsupported(
+                "a pointer cast of this array (kpl knows the bytes per word of kernel parameters and of `__shared__` and file-scope arrays only)",
+                span,
+            );
+            return Some(None);
+        };
+        let v = self.expr(&off);
+        // Named for what it is: the assertion below shows it.
+        let v = if let Ty::Long { .. } = v.ty {
+            self.bind_temp(v, off.span)
+        } else {
+            let name = self.fresh("byte_offset");
+            self.emit(k::StmtKind::Local(k::Ident { name: name.clone(), span: off.span }, Some(v.e)), off.span);
+            Val { e: k::Expr::var(&name, off.span), ty: v.ty }
+        };
+        let b = Val { e: k::Expr::num(bytes as u64, off.span), ty: Ty::Int };
+        if bytes > 1 {
+            let rem = self.arith(BOp::Rem, v.clone(), b.clone(), off.span);
+            let zero = Val { e: k::Expr::num(0, off.span), ty: Ty::Int };
+            let aligned = self.arith(BOp::Eq, rem, zero, off.span);
+            let c = self.to_cond(aligned);
+            self.emit(k::StmtKind::Assert(c, false), off.span);
+        }
+        let words = if bytes > 1 { self.arith(BOp::Div, v, b, off.span) } else { v };
+        let mut i = self.convert(words, Ty::UInt, off.span);
+        if let Some(prev) = offset {
+            i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Add, Box::new(k::Expr::var(&prev, span)), Box::new(i)), span);
+        }
+        let local = self.fresh(&format!("{kpl}_offset"));
+        self.emit(k::StmtKind::Local(k::Ident { name: local.clone(), span }, Some(i)), span);
+        let moved = Entity::Array { kpl, elem, dims: vec![], readonly, offset: Some(local), agg };
+        Some(self.cast_view(t, moved, span))
+    }
+
     /// The bytes per word of an element of type `specs`, if every word holds the same
     /// number (C's layout: word `i` at byte `i * n`, nothing between them).
     pub(super) fn uniform_bytes(&mut self, specs: &[Spec]) -> Option<u32> {

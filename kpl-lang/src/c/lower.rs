@@ -1614,6 +1614,9 @@ impl<'u> Lower<'u> {
         let sum = super::pointers::pointer_sum(a).filter(|(b, _)| matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)));
         let (base, off): (&Expr, Option<&Expr>) = match &a.kind {
             ExprKind::Cast(t, inner) if t.ptrs > 0 && !super::multiptr::null_const(inner) => {
+                if let Some(moved) = self.moved_by_bytes(t, inner, const_param, span) {
+                    return moved;
+                }
                 let src = self.array_argument(inner, const_param)?;
                 return self.cast_view(t, src, span);
             }

@@ -155,6 +155,9 @@ impl<'u> Lower<'u> {
             }
             // `((T *)a)[i]`, `*(T *)p`: the array seen through another element type.
             ExprKind::Cast(t, inner) if t.ptrs > 0 && !super::multiptr::null_const(inner) => {
+                if let Some(moved) = self.moved_by_bytes(t, inner, false, span) {
+                    return moved.map(Lv::Array);
+                }
                 let src = match &inner.kind {
                     ExprKind::Ident(_) | ExprKind::Member(..) | ExprKind::Cast(..) | ExprKind::Index(..) => self.array_of(inner)?,
                     _ => self.array_argument(inner, false)?,
