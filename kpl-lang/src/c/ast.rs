@@ -63,6 +63,8 @@ pub struct Decl {
 #[derive(Clone, Debug)]
 pub struct Declarator {
     pub ptrs: usize,
+    /// A C++ reference (`uint &e = a[i];`): another name for an object.
+    pub reference: bool,
     pub name: Ident,
     pub dims: Vec<Option<Expr>>,
     pub init: Option<Init>,

@@ -554,6 +554,13 @@ impl<'u> Lower<'u> {
             // `struct s { ... };` declares a type only.
             return;
         }
+        if let Some(x) = d.decls.iter().find(|x| x.reference) {
+            self.unsupported("a reference at file scope", x.span);
+            for x in &d.decls {
+                self.bind(&x.name.name, Entity::Invalid);
+            }
+            return;
+        }
         match self.space(&d.specs) {
             Some("shared") => self.shared_decl(d),
             Some(space) => self.memory_decl(d, space == "constant"),
@@ -871,7 +878,7 @@ impl<'u> Lower<'u> {
                             self.bind(&field, array);
                             self.rewrites_pointer_paths = true;
                             let init = Expr::new(ExprKind::Ident(Ident { name: hidden, span: name.span }), name.span);
-                            let d = Declarator { ptrs: 1, name: Ident { name: field.clone(), span: name.span }, dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span };
+                            let d = Declarator { ptrs: 1, reference: false, name: Ident { name: field.clone(), span: name.span }, dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span };
                             ptr_params.push((d, elem, false));
                             leaves.push(Leaf::PtrVar(field));
                         }
@@ -910,7 +917,7 @@ impl<'u> Lower<'u> {
                     let hidden = param_array_name(&name.name);
                     self.bind(&hidden, array.clone());
                     let init = Expr::new(ExprKind::Ident(Ident { name: hidden, span: name.span }), name.span);
-                    ptr_params.push((Declarator { ptrs: 1, name: name.clone(), dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span }, ty, readonly));
+                    ptr_params.push((Declarator { ptrs: 1, reference: false, name: name.clone(), dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span }, ty, readonly));
                 }
                 self.bind(&name.name, array);
             } else {
@@ -1459,6 +1466,16 @@ impl<'u> Lower<'u> {
             // `struct s { ... };` declares a type only.
             return;
         }
+        if d.decls.iter().any(|x| x.reference) {
+            for x in &d.decls {
+                if x.reference {
+                    self.local_reference(d, x);
+                } else {
+                    self.local_decl(&Decl { specs: d.specs.clone(), decls: vec![x.clone()], span: d.span });
+                }
+            }
+            return;
+        }
         // `__local int *p`, `__global float *q`: the space is the pointee's; the pointer
         // itself is a private variable.
         if !d.decls.is_empty() && d.decls.iter().all(|x| x.ptrs > 0) {
@@ -1756,7 +1773,7 @@ impl<'u> Lower<'u> {
                         Expr::new(ExprKind::Ident(Ident { name: hidden, span: a.span }), a.span)
                     };
                     let name = p.name.clone().unwrap_or(Ident { name: pname, span: p.span });
-                    ptr_params.push((Declarator { ptrs: 1, name, dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span }, self.base_type(&p.specs), const_param));
+                    ptr_params.push((Declarator { ptrs: 1, reference: false, name, dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span }, self.base_type(&p.specs), const_param));
                     continue;
                 }
                 if super::multiptr::null_const(a) {

@@ -596,7 +596,7 @@ impl<'u> Lower<'u> {
                 continue;
             }
             if self.multi_pointer(&name, c.span, false).is_none() {
-                self.pending_decl(&Declarator { name: name.clone(), ptrs: 1, dims: Vec::new(), init: None, span: c.span }, false);
+                self.pending_decl(&Declarator { name: name.clone(), ptrs: 1, reference: false, dims: Vec::new(), init: None, span: c.span }, false);
             }
             self.ptr_result = Some(name.clone());
             self.inline_call(func, args, c.span);

@@ -46,7 +46,7 @@ impl<'u> Lower<'u> {
             }
             _ => None,
         };
-        let d = Declarator { ptrs: 1, name: Ident::new(field.to_string(), span), dims: Vec::new(), init: start, span };
+        let d = Declarator { ptrs: 1, reference: false, name: Ident::new(field.to_string(), span), dims: Vec::new(), init: start, span };
         self.pointer_decl(&d, ty, false);
     }
 

@@ -1,7 +1,9 @@
-//! C++ reference parameters of `__device__` functions (`float3 &v`, `const T &x`): the
-//! inlined function sees the caller's object itself. A variable is shared by name; an
-//! element of memory is fixed at the call (its index computed once) and read and written
-//! where the function uses it; a `const` reference to a value that is no object is a copy.
+//! C++ references: parameters of `__device__` functions (`float3 &v`, `const T &x`), where
+//! the inlined function sees the caller's object itself, and local references
+//! (`uint &e = a[i];`), another name for an object from their declaration on. A variable
+//! is shared by name; an element of memory is fixed where the reference is bound (its
+//! index computed once) and read and written where the reference is used; a `const`
+//! reference to a value that is no object is a copy.
 
 use super::ast::*;
 use super::lower::{sp_id, Entity, Lower};
@@ -24,7 +26,7 @@ impl<'u> Lower<'u> {
         );
         if !object {
             if !const_param {
-                self.err("a reference parameter that is not `const` needs a variable or an element of memory", a.span);
+                self.err("a reference that is not `const` needs a variable or an element of memory", a.span);
                 return None;
             }
             return self.reference_copy(p, a);
@@ -84,6 +86,27 @@ impl<'u> Lower<'u> {
                 None
             }
         }
+    }
+
+    /// `T &x = e;` in a block: `x` names what `e` denotes, as a reference parameter would
+    /// (one that is not `const` is taken as assigned).
+    pub(super) fn local_reference(&mut self, d: &Decl, x: &Declarator) {
+        let Some(Init::Expr(init)) = &x.init else {
+            self.err(format!("the reference `{}` needs an initialiser (C++ binds a reference where it is declared)", x.name.name), x.span);
+            self.bind(&x.name.name, Entity::Invalid);
+            return;
+        };
+        let p = Param {
+            specs: d.specs.clone(),
+            ptrs: vec![Vec::new(); x.ptrs],
+            reference: true,
+            name: Some(x.name.clone()),
+            dims: x.dims.len(),
+            span: x.span,
+        };
+        let assigned = !d.specs.iter().any(|s| s.word == "const");
+        let entity = self.reference_argument(&p, init, assigned).unwrap_or(Entity::Invalid);
+        self.bind(&x.name.name, entity);
     }
 
     /// A local holding `index` as it is at the call.
