@@ -57,6 +57,12 @@ pub struct VerifyArgs {
     /// thread accessed since the previous barrier (unsound for such invariants).
     #[arg(long = "no-barrier-access-checks")]
     pub no_barrier_access_checks: bool,
+    /// GPUVerify's option: check and assume the loop invariants the kernel states for one
+    /// thread of the pair only (sound, as the thread is arbitrary; can give false alarms
+    /// where the other thread's state needs them). Assertions are checked for one thread in
+    /// any case.
+    #[arg(long = "asymmetric-asserts")]
+    pub asymmetric_asserts: bool,
     /// GPUVerify's modular mode for `__device__` functions. kpl inlines them always (at
     /// least as precise); their `__requires` are checked at each call and their
     /// `__ensures` at each return either way.
@@ -131,6 +137,7 @@ impl VerifyArgs {
             loop_unwind: self.loop_unwind,
             k_induction: self.k_induction_depth,
             barrier_access_checks: !self.no_barrier_access_checks,
+            asymmetric_asserts: self.asymmetric_asserts,
         }
     }
 }

@@ -103,6 +103,9 @@ pub struct CertOptions {
     /// Loops proved by K-induction (`--k-induction-depth`); 0: plain induction.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub k_induction_depth: u32,
+    /// Stated loop invariants for thread 1 only (`--asymmetric-asserts`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub asymmetric_asserts: bool,
 }
 
 fn is_zero(k: &u32) -> bool {
@@ -393,6 +396,7 @@ pub fn build(file: &str, language: &str, source: &str, front: &FrontSettings, o:
             only_divergence: o.only_divergence,
             no_barrier_access_checks: !o.barrier_access_checks,
             k_induction_depth: o.k_induction,
+            asymmetric_asserts: o.asymmetric_asserts,
         },
         abstractions: p.arrays.iter().map(|a| (a.name.clone(), a.abstraction)).collect(),
         invariants,

@@ -165,6 +165,7 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
         only_divergence: cert.options.only_divergence,
         barrier_access_checks: !cert.options.no_barrier_access_checks,
         k_induction: cert.options.k_induction_depth,
+        asymmetric_asserts: cert.options.asymmetric_asserts,
         ..Options::new(cert.launch)
     };
     let p = program(&c.core, &o);

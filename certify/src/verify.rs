@@ -39,6 +39,8 @@ pub struct Options {
     /// Barrier invariants may read only elements the thread accessed (off with
     /// `--no-barrier-access-checks`).
     pub barrier_access_checks: bool,
+    /// Stated loop invariants for thread 1 only (`--asymmetric-asserts`).
+    pub asymmetric_asserts: bool,
 }
 
 impl Options {
@@ -61,6 +63,7 @@ impl Options {
             loop_unwind: None,
             k_induction: 0,
             barrier_access_checks: true,
+            asymmetric_asserts: false,
         }
     }
 }
@@ -125,6 +128,7 @@ pub fn program(core: &ast::Kernel, o: &Options) -> Program {
         loop_unwind: o.loop_unwind,
         k_induction: o.k_induction,
         barrier_access_checks: o.barrier_access_checks,
+        asymmetric_asserts: o.asymmetric_asserts,
     };
     reduce(core, &cfg)
 }

@@ -57,6 +57,11 @@ pub struct Config {
     /// Check that a barrier invariant reads only elements the thread accessed since the
     /// previous barrier (GPUVerify's default; `--no-barrier-access-checks` turns it off).
     pub barrier_access_checks: bool,
+    /// GPUVerify's `--asymmetric-asserts`: a loop invariant the kernel states (and a
+    /// candidate it states) is checked and assumed for thread 1 only (sound: the thread is
+    /// arbitrary; thread 2's state at the loop head is then unconstrained by it, which can
+    /// give false alarms). Assertions are thread 1's in any case.
+    pub asymmetric_asserts: bool,
 }
 
 /// The race-instrumentation variables of one array (thread 1's tracked accesses).

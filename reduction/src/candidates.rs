@@ -630,12 +630,18 @@ pub(crate) fn generate(
             cands.push((Expr::implies(entry[t].clone(), fresh), "accessed since the barrier"));
         }
     }
-    // Keep candidates over variables the loop changes (others survive the loop anyway).
+    // Keep candidates over variables the loop changes (others survive the loop anyway);
+    // with `--asymmetric-asserts`, only those about thread 1 alone (GPUVerify's candidates
+    // are then thread 1's too).
     let mut seen = BTreeSet::new();
     for (e, rule) in cands {
         let mut touches = false;
-        e.vars(&mut |v| touches |= changed.contains(&v));
-        if !touches || e == Expr::Bool(true) {
+        let mut second = false;
+        e.vars(&mut |v| {
+            touches |= changed.contains(&v);
+            second |= b.prog.vars[v.0 as usize].name.ends_with("$2");
+        });
+        if !touches || e == Expr::Bool(true) || (b.cfg.asymmetric_asserts && second) {
             continue;
         }
         if seen.insert(b.prog.show(&e)) {

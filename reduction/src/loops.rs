@@ -38,6 +38,15 @@ impl Builder<'_> {
             Some(g) if !logs => Expr::and2(p[t].clone(), Expr::not(Expr::Var(g[t]))),
             _ => p[t].clone(),
         };
+        let asymmetric = self.cfg.asymmetric_asserts;
+        let dual = |e1: Expr, e2: Expr, logs: bool| {
+            let first = Expr::implies(held(0, logs), e1);
+            if asymmetric {
+                first
+            } else {
+                Expr::and2(first, Expr::implies(held(1, logs), e2))
+            }
+        };
         let changed = assigned_locals(body);
         let mut invariants = Vec::new();
         self.enabled = Some([Expr::Var(lc[0]), Expr::Var(lc[1])]);
@@ -45,7 +54,7 @@ impl Builder<'_> {
             let e = self.cond_pair(inv);
             let [e1, e2] = e;
             let logs = about_logs_only(inv, changed.as_ref());
-            let both = Expr::and2(Expr::implies(held(0, logs), e1), Expr::implies(held(1, logs), e2));
+            let both = dual(e1, e2, logs);
             let text = format!("invariant {}", kpl_lang::printer::print_expr(inv));
             let entry = self.label(LabelKind::Invariant { entry: true }, inv.span, text.clone());
             let kept = self.label(LabelKind::Invariant { entry: false }, inv.span, text);
@@ -58,7 +67,7 @@ impl Builder<'_> {
             .map(|e| {
                 let [e1, e2] = self.cond_pair(e);
                 let logs = about_logs_only(e, changed.as_ref());
-                Expr::and2(Expr::implies(held(0, logs), e1), Expr::implies(held(1, logs), e2))
+                dual(e1, e2, logs)
             })
             .collect();
         self.enabled = None;
