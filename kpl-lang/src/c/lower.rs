@@ -1466,10 +1466,12 @@ impl<'u> Lower<'u> {
             // `struct s { ... };` declares a type only.
             return;
         }
-        if d.decls.iter().any(|x| x.reference) {
+        if d.decls.iter().any(|x| x.reference) || super::auto_types::is_auto(&d.specs) {
             for x in &d.decls {
                 if x.reference {
                     self.local_reference(d, x);
+                } else if super::auto_types::is_auto(&d.specs) {
+                    self.auto_decl(d, x);
                 } else {
                     self.local_decl(&Decl { specs: d.specs.clone(), decls: vec![x.clone()], span: d.span });
                 }
@@ -1543,7 +1545,7 @@ impl<'u> Lower<'u> {
 
     /// A struct or vector variable: a KPL local per word (initialised from `x`'s
     /// initialiser, if any).
-    fn record_decl(&mut self, x: &Declarator, t: &CType) {
+    pub(super) fn record_decl(&mut self, x: &Declarator, t: &CType) {
         let init = match &x.init {
             Some(Init::Expr(e)) => match (self.agg_type(e), t) {
                 (None, CType::Long(_)) => Some(self.long_leaves(e)),

@@ -10,6 +10,7 @@ pub mod lexer;
 pub mod namespaces;
 mod casts;
 mod classes;
+mod auto_types;
 mod coop;
 mod cxx;
 mod coop_tiles;

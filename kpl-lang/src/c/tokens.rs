@@ -55,6 +55,8 @@ const COMMON_SPECS: &[&str] = &[
 pub const STDINT: &[&str] = &["int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t"];
 const CUDA_SPECS: &[&str] = &[
     "__global__", "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__",
+    // C++'s `auto` variables take their initialiser's type (`auto_types.rs`).
+    "auto",
     // <sys/types.h>'s names, which CUDA code takes for granted.
     "uint", "ushort", "uchar",
     // `<cuda_fp16.h>`'s and `<cuda_bf16.h>`'s 16-bit floats (`half` too, unless the file
