@@ -4,13 +4,13 @@
 
 pub mod annotations;
 mod async_copy;
+mod auto_types;
 pub mod ast;
 pub mod include;
 pub mod lexer;
 pub mod namespaces;
 mod casts;
 mod classes;
-mod auto_types;
 mod coop;
 mod cxx;
 mod coop_tiles;
