@@ -9,7 +9,7 @@ use super::ctypes::CType;
 use super::lower::{Entity, Lower, Ty};
 use crate::span::Span;
 
-/// Declaration specifiers with `auto` among them and no type word.
+/// Declaration specifiers with `auto` among them.
 pub(super) fn is_auto(specs: &[Spec]) -> bool {
     specs.iter().any(|s| s.word == "auto")
 }
@@ -48,7 +48,7 @@ impl<'u> Lower<'u> {
 
     /// The type `auto` deduces from `e` (C++'s: no promotion of a variable's `char`, a
     /// comparison is a `bool`), where kpl can tell it without lowering `e`.
-    fn deduced_type(&mut self, e: &Expr) -> Option<CType> {
+    pub(super) fn deduced_type(&mut self, e: &Expr) -> Option<CType> {
         if let Some(t @ (CType::Scalar(_) | CType::Vector(..) | CType::Struct(_) | CType::Long(_))) = self.static_type(e) {
             return Some(t);
         }

@@ -15,6 +15,10 @@ use super::lower_expr::Val;
 use crate::ast as k;
 use crate::span::Span;
 
+/// Why a cast of an array whose bytes per word kpl does not know is refused.
+const UNKNOWN_BYTES: &str =
+    "a pointer cast of this array (kpl knows the bytes per word of kernel parameters and of `__shared__` and file-scope arrays only)";
+
 /// A cast's element type as written (its specifiers).
 fn spelling(t: &TypeName) -> String {
     const SPACES: &[&str] = &["__global", "global", "__local", "local", "__constant", "constant", "__private", "private"];
@@ -38,20 +42,13 @@ impl<'u> Lower<'u> {
         if ct.ptrs != 1 || t.ptrs != 1 || self.uniform_bytes(&ct.specs) != Some(1) {
             return None;
         }
-        if self.needs_statements(&off) && self.emits_statements(&off) {
-            self.unsupported("a byte offset with side effects in a pointer cast", off.span);
-            return Some(None);
-        }
         let Some(src) = self.array_argument(p, const_param) else { return Some(None) };
         let Entity::Array { kpl, elem, readonly, offset, agg, .. } = src else {
             self.unsupported("a pointer cast of something that is not an array in memory", span);
             return Some(None);
         };
         let Some(bytes) = self.word_bytes.get(&kpl).copied() else {
-            self.unsupported(
-                "a pointer cast of this array (kpl knows the bytes per word of kernel parameters and of `__shared__` and file-scope arrays only)",
-                span,
-            );
+            self.unsupported(UNKNOWN_BYTES, span);
             return Some(None);
         };
         let v = self.expr(&off);
@@ -119,10 +116,7 @@ impl<'u> Lower<'u> {
             return None;
         }
         let Some(from) = self.word_bytes.get(&kpl).copied() else {
-            self.unsupported(
-                "a pointer cast of this array (kpl knows the bytes per word of kernel parameters and of `__shared__` and file-scope arrays only)",
-                span,
-            );
+            self.unsupported(UNKNOWN_BYTES, span);
             return None;
         };
         let Some(to) = self.uniform_bytes(&t.specs) else {

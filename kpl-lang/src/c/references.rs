@@ -6,6 +6,7 @@
 //! reference to a value that is no object is a copy.
 
 use super::ast::*;
+use super::ctypes::CType;
 use super::lower::{sp_id, Entity, Lower};
 use super::lower_agg::{Leaf, Lv};
 use super::lower_expr::Place;
@@ -118,14 +119,25 @@ impl<'u> Lower<'u> {
 
     /// A `const` reference bound to a value: a copy, as for a by-value parameter.
     fn reference_copy(&mut self, p: &Param, a: &Expr) -> Option<Entity> {
-        let pty = self.spec_type(&p.specs);
+        let pty = if super::auto_types::is_auto(&p.specs) {
+            let Some(t) = self.deduced_type(a) else {
+                self.err("kpl cannot tell the type of this `auto` reference's initialiser: write its type instead of `auto`", a.span);
+                return None;
+            };
+            t
+        } else {
+            self.spec_type(&p.specs)
+        };
         let name = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
         if pty.is_aggregate() {
             let v = self.agg_value(a)?;
             let leaves = self.record_locals(&format!("ref_{name}"), &pty, Some(v.leaves), a.span);
             return Some(Entity::Record { ty: pty, leaves });
         }
-        let ty = self.base_type(&p.specs);
+        let ty = match pty {
+            CType::Scalar(t) => t,
+            _ => self.base_type(&p.specs),
+        };
         let v = self.expr(a);
         let v = self.convert(v, ty, a.span);
         let local = self.fresh(&format!("ref_{name}"));

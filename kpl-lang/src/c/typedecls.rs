@@ -354,7 +354,12 @@ impl Pass<'_> {
             let body = self.run(&toks[j + 1..close.min(toks.len())]);
             let mut fields = base_fields;
             match (self.parse_fields)(body) {
-                Ok(fs) => fields.extend(fs),
+                Ok(fs) => {
+                    for x in fs.iter().flat_map(|d| &d.decls).filter(|x| x.reference) {
+                        self.errors.push(Diagnostic::error("not supported: a reference as a struct field", x.span));
+                    }
+                    fields.extend(fs)
+                }
                 Err(e) => self.errors.push(e.with_help("a struct holds field declarations only (no member functions)")),
             }
             let s = &mut self.table.structs[id];
