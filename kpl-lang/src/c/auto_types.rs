@@ -104,17 +104,15 @@ impl<'u> Lower<'u> {
             let pointee_const = kept.iter().any(|s| s.word == "const");
             return self.pointer_decl(&p, Ty::Int, pointee_const);
         }
-        match self.deduced_type(init) {
-            Some(CType::Scalar(t)) if scalar_words(t).is_some() => {
-                let specs = with(scalar_words(t).unwrap_or(&[]), d.span);
-                self.local_decl(&Decl { specs, decls: vec![x.clone()], span: d.span });
-            }
-            Some(CType::Long(signed)) => {
-                let specs = with(scalar_words(Ty::Long { signed }).unwrap_or(&[]), d.span);
-                self.local_decl(&Decl { specs, decls: vec![x.clone()], span: d.span });
-            }
-            Some(t @ (CType::Vector(..) | CType::Struct(_))) => self.record_decl(x, &t),
-            _ => refuse(self, "kpl cannot tell the type of this `auto` variable's initialiser: write its type instead of `auto`"),
+        let words = match self.deduced_type(init) {
+            Some(t @ (CType::Vector(..) | CType::Struct(_))) => return self.record_decl(x, &t),
+            Some(CType::Scalar(t)) => scalar_words(t),
+            Some(CType::Long(signed)) => scalar_words(Ty::Long { signed }),
+            _ => None,
+        };
+        match words {
+            Some(w) => self.local_decl(&Decl { specs: with(w, d.span), decls: vec![x.clone()], span: d.span }),
+            None => refuse(self, "kpl cannot tell the type of this `auto` variable's initialiser: write its type instead of `auto`"),
         }
     }
 }

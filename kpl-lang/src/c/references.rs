@@ -130,8 +130,12 @@ impl<'u> Lower<'u> {
         };
         let name = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
         if pty.is_aggregate() {
-            let v = self.agg_value(a)?;
-            let leaves = self.record_locals(&format!("ref_{name}"), &pty, Some(v.leaves), a.span);
+            // A 64-bit value is no struct: its two words (as a by-value parameter takes it).
+            let v = match pty {
+                CType::Long(_) => self.long_leaves(a),
+                _ => self.agg_value(a)?.leaves,
+            };
+            let leaves = self.record_locals(&format!("ref_{name}"), &pty, Some(v), a.span);
             return Some(Entity::Record { ty: pty, leaves });
         }
         let ty = match pty {
