@@ -268,6 +268,30 @@ impl Stmt {
     }
 }
 
+impl Stmt {
+    /// Visit this statement and every statement inside it, outermost first.
+    pub fn walk_stmts(&self, f: &mut dyn FnMut(&Stmt)) {
+        f(self);
+        match &self.kind {
+            StmtKind::Block(b) => b.stmts.iter().for_each(|s| s.walk_stmts(f)),
+            StmtKind::If(_, t, e) => {
+                t.walk_stmts(f);
+                if let Some(e) = e {
+                    e.walk_stmts(f);
+                }
+            }
+            StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Switch(_, b) => b.walk_stmts(f),
+            StmtKind::For(i, _, _, b) => {
+                if let Some(i) = i {
+                    i.walk_stmts(f);
+                }
+                b.walk_stmts(f);
+            }
+            _ => {}
+        }
+    }
+}
+
 impl Init {
     /// Visit each expression of an initialiser as a whole.
     fn walk_top(&self, f: &mut dyn FnMut(&Expr)) {

@@ -464,7 +464,7 @@ impl<'u> Lower<'u> {
         None
     }
 
-    fn is_kernel(&self, f: &Func) -> bool {
+    pub(super) fn is_kernel(&self, f: &Func) -> bool {
         f.specs.iter().any(|s| match self.o.dialect {
             Dialect::Cuda => s.word == "__global__",
             Dialect::OpenCl => s.word == "__kernel" || s.word == "kernel",
@@ -513,7 +513,8 @@ impl<'u> Lower<'u> {
                 self.err(format!("no function `{name}` with a body to check"), Span::new(0, 0));
                 return None;
             };
-            return Some(self.function_check(f, &axioms));
+            let memories = self.memories_with_objects(u);
+            return Some(self.function_check(f, &axioms, &memories));
         }
         let wanted = u.kernel_instance.clone().or_else(|| self.o.kernel.clone());
         let chosen = match &wanted {

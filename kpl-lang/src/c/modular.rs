@@ -3,7 +3,8 @@
 //! kernel (as precise as any contract); these extra checks verify what inlining cannot:
 //! that a function's `__ensures` follow from its `__requires` for every argument, and the
 //! body of a function that nothing calls. Arguments are arbitrary per thread (`havoc`),
-//! pointer arguments an arbitrary element of an array of the parameter's memory.
+//! pointer arguments an arbitrary element of an array of the parameter's memory, or
+//! `NULL` where the file has nothing in that memory.
 
 use super::ast::*;
 use super::ctypes::CType;
@@ -93,11 +94,66 @@ pub fn checks(unit: &Unit, dialect: Dialect) -> Vec<ModularCheck> {
         .collect()
 }
 
+/// An OpenCL memory that a pointer names (`__global`, `__local`, `__constant`); a pointer
+/// without one points into private memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Memory {
+    Global,
+    Local,
+    Constant,
+}
+
+/// The OpenCL memory `specs` name, if any.
+fn named_memory(specs: &[Spec]) -> Option<Memory> {
+    specs.iter().find_map(|s| match s.word.as_str() {
+        "__global" | "global" => Some(Memory::Global),
+        "__local" | "local" => Some(Memory::Local),
+        "__constant" | "constant" => Some(Memory::Constant),
+        _ => None,
+    })
+}
+
 impl<'u> Lower<'u> {
+    /// The OpenCL memories in which the file has an object a pointer may point at: a
+    /// kernel's pointer parameter of that memory, or a variable declared in it (in any
+    /// function or at file scope). A kernel's by-value struct parameter may hold a pointer
+    /// into any of them. A pointer argument of a function checked on its own can only
+    /// point into one of these: with none of its memory, it can only be `NULL` (or
+    /// invalid), as GPUVerify, whose pointers range over the program's arrays, finds too.
+    pub(super) fn memories_with_objects(&mut self, unit: &Unit) -> HashSet<Memory> {
+        let mut found = HashSet::new();
+        for item in &unit.items {
+            match item {
+                Item::Var(d) => found.extend(named_memory(&d.specs)),
+                Item::Func(f) => {
+                    if self.is_kernel(f) {
+                        for p in &f.params {
+                            if !p.ptrs.is_empty() || p.dims > 0 {
+                                found.extend(named_memory(&p.specs));
+                            } else if self.spec_type(&p.specs).is_aggregate() {
+                                found.extend([Memory::Global, Memory::Local, Memory::Constant]);
+                            }
+                        }
+                    }
+                    for s in f.body.iter().flat_map(|b| b.stmts.iter()) {
+                        s.walk_stmts(&mut |s| {
+                            if let StmtKind::Decl(d) = &s.kind {
+                                found.extend(named_memory(&d.specs));
+                            }
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        found
+    }
+
     /// The kernel that checks device function `f` on its own: every thread calls it with
     /// arbitrary arguments of its own that satisfy its `__requires` (assumed, not checked),
-    /// and its `__ensures` are checked at each return.
-    pub(super) fn function_check(&mut self, f: &'u Func, axioms: &[(Expr, Span)]) -> k::Kernel {
+    /// and its `__ensures` are checked at each return. `memories`: those in which the file
+    /// has objects (`memories_with_objects`).
+    pub(super) fn function_check(&mut self, f: &'u Func, axioms: &[(Expr, Span)], memories: &HashSet<Memory>) -> k::Kernel {
         let mut decls = self.launch_decls(f);
         self.blocks.push(Vec::new());
         self.frames.push(Frame {
@@ -132,6 +188,16 @@ impl<'u> Lower<'u> {
             if !p.ptrs.is_empty() || p.dims > 0 {
                 if p.ptrs.len() > 1 {
                     self.unsupported("pointers to pointers", p.span);
+                    continue;
+                }
+                if self.o.dialect == Dialect::OpenCl && named_memory(&p.specs).is_some_and(|m| !memories.contains(&m)) {
+                    // Nothing in the file is in this memory: the argument can only be `NULL`.
+                    let memory = p.specs.iter().find(|s| named_memory(std::slice::from_ref(*s)).is_some()).map(|s| s.word.clone()).unwrap_or_default();
+                    self.warnings.push(crate::diagnostic::Diagnostic::warning(
+                        format!("checking `{}` on its own, `{cname}` is NULL: nothing in the file is in `{memory}` memory for it to point at", f.name.name),
+                        span,
+                    ));
+                    args.push(Expr::new(ExprKind::Int(0, false), span));
                     continue;
                 }
                 let kpl = self.fresh(&cname);
