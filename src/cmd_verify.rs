@@ -63,9 +63,10 @@ pub struct VerifyArgs {
     /// any case.
     #[arg(long = "asymmetric-asserts")]
     pub asymmetric_asserts: bool,
-    /// GPUVerify's modular mode for `__device__` functions. kpl inlines them always (at
-    /// least as precise); their `__requires` are checked at each call and their
-    /// `__ensures` at each return either way.
+    /// GPUVerify's modular mode for `__device__` functions. kpl still inlines calls (at
+    /// least as precise; `__requires` are checked at each call and `__ensures` at each
+    /// return either way), and also checks on its own, with arbitrary arguments, each
+    /// function nothing calls and each with an `__ensures`.
     #[arg(long = "no-inline")]
     pub no_inline: bool,
     /// Solve the verification conditions as generated, without e-graph simplification.
@@ -135,6 +136,7 @@ impl VerifyArgs {
             warp_sync: self.check.warp_sync,
             only_divergence: self.only_divergence,
             loop_unwind: self.loop_unwind,
+            unwind_constant_loops: false,
             k_induction: self.k_induction_depth,
             barrier_access_checks: !self.no_barrier_access_checks,
             asymmetric_asserts: self.asymmetric_asserts,

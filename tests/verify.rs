@@ -249,9 +249,11 @@ fn loop_unwinding_finds_defects_but_never_verifies() {
     assert_eq!(v["verdict"], "race");
 }
 
-/// A kernel with loops is first searched with every loop unrolled twice: a race there is
-/// reported at once, saying the search stopped at the bound; a race only a third
-/// iteration shows is still found, by the full check.
+/// A kernel with loops is first searched with every loop unrolled twice, then, where that
+/// finds nothing, with loops of a constant trip count unrolled as many times as they run:
+/// a race there is reported at once, saying the search stopped at the bound; a race only a
+/// third iteration of a loop with a bound the search does not know shows is still found,
+/// by the full check.
 #[test]
 fn a_bounded_search_comes_first_and_the_full_check_after_it() {
     let o = kpl(&["verify", s(&root().join("tests/kernels/strided_overflow.kpl"))]);
@@ -262,12 +264,23 @@ fn a_bounded_search_comes_first_and_the_full_check_after_it() {
     let k = dir.join("deep_race.kpl");
     std::fs::write(
         &k,
-        "kernel deep_race { groups: 1; threads: 8; shared s[64];\n  main { local i := 0; while i < 4 { if i == 3 { s[0] := lid; } i := i + 1; } } }\n",
+        "kernel deep_race { groups: 1; threads: 8; param n; shared s[64];\n  main { local i := 0; while i < n { if i == 3 { s[0] := lid; } i := i + 1; } } }\n",
     )
     .unwrap();
     let o = kpl(&["verify", s(&k)]);
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
     assert!(o.stdout.contains("race") && !o.stdout.contains("bounded search"), "{}", o.stdout);
+    // A loop that always runs 16 times: cut after two iterations, no execution would leave
+    // it, and the race after it would wait for the full check.
+    let k = dir.join("after_constant_loop.kpl");
+    std::fs::write(
+        &k,
+        "kernel after_constant_loop { groups: 1; threads: 8; shared s[64];\n  main { local i := 0; local x := 0; while slt(i, 16) { x := x + i; i := i + 1; } s[0] := x + lid; } }\n",
+    )
+    .unwrap();
+    let o = kpl(&["verify", s(&k)]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("race") && o.stdout.contains("bounded search (loops that run a constant number of times"), "{}", o.stdout);
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -34,6 +34,9 @@ pub struct Options {
     pub only_divergence: bool,
     /// Bounded search: loops unrolled this many times (`--loop-unwind`); never verifies.
     pub loop_unwind: Option<u32>,
+    /// With `loop_unwind`: a loop with a constant trip count up to 32 is unrolled that many
+    /// times instead (the bounded search before inference).
+    pub unwind_constant_loops: bool,
     /// K-induction for every loop (`--k-induction-depth`); 0: plain induction.
     pub k_induction: u32,
     /// Barrier invariants may read only elements the thread accessed (off with
@@ -61,6 +64,7 @@ impl Options {
             warp_sync: None,
             only_divergence: false,
             loop_unwind: None,
+            unwind_constant_loops: false,
             k_induction: 0,
             barrier_access_checks: true,
             asymmetric_asserts: false,
@@ -126,6 +130,7 @@ pub fn program(core: &ast::Kernel, o: &Options) -> Program {
         warp_sync: o.warp_sync,
         only_divergence: o.only_divergence,
         loop_unwind: o.loop_unwind,
+        unwind_constant_loops: o.unwind_constant_loops,
         k_induction: o.k_induction,
         barrier_access_checks: o.barrier_access_checks,
         asymmetric_asserts: o.asymmetric_asserts,
@@ -175,8 +180,12 @@ const FIRST_BUDGET: Duration = Duration::from_secs(5);
 /// it finds is an execution of the two-thread program, so the full check could not verify
 /// the kernel either, and the defects are reported at once (the search for ones past the
 /// bound is said to have stopped) instead of after Houdini's rounds, which on a racy
-/// kernel with hard loops can take the whole time limit. Otherwise (no defect within the
-/// bound, or the budget spent) the full check runs with the time left.
+/// kernel with hard loops can take the whole time limit. Where that finds nothing and a
+/// loop has a constant trip count above it (`for (k = 0; k < 16; ++k)`, which cut after
+/// two iterations has no execution that leaves it, so nothing after it was searched), a
+/// second search unrolls such loops as many times as they run, for a budget of its own.
+/// Otherwise (no defect within the bounds, or the budgets spent) the full check runs with
+/// the time left.
 pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Report {
     let start = Instant::now();
     let mut has_loops = false;
@@ -189,8 +198,16 @@ pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repor
     let budget = o.timeout.map_or(FIRST_BUDGET, |t| (t / 4).min(FIRST_BUDGET));
     let bounded = Options { loop_unwind: Some(FIRST_UNWIND), timeout: Some(budget), ..o.clone() };
     let first = verify_full(core, &bounded, &|m: &str| progress(&format!("bounded search: {m}")));
+    let (first, how) = if first.outcome != Outcome::Defects && !kpl_reduction::unwind::constant_trips(core, FIRST_UNWIND).is_empty() {
+        let unrolled = Options { unwind_constant_loops: true, ..bounded };
+        let second = verify_full(core, &unrolled, &|m: &str| progress(&format!("bounded search, constant loops unrolled: {m}")));
+        let how = format!("loops that run a constant number of times up to {} unrolled that many times, every other loop {FIRST_UNWIND} times", kpl_reduction::unwind::MAX_TRIPS);
+        (second, how)
+    } else {
+        (first, format!("every loop unrolled {FIRST_UNWIND} times"))
+    };
     if first.outcome == Outcome::Defects {
-        let more = format!("these were found by a bounded search (every loop unrolled {FIRST_UNWIND} times) before invariant inference; defects only executions with more iterations show were not searched for");
+        let more = format!("these were found by a bounded search ({how}) before invariant inference; defects only executions with more iterations show were not searched for");
         return Report { unknown: Some(first.unknown.map_or(more.clone(), |u| format!("{more}; {u}"))), ..first };
     }
     let rest = Options { timeout: o.timeout.map(|t| t.saturating_sub(start.elapsed())), ..o.clone() };

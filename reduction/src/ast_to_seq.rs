@@ -50,6 +50,9 @@ pub struct Config {
     /// GPUVerify's `--loop-unwind=N`: every loop is unrolled N times and executions that
     /// need more iterations are cut off (a bounded search for defects; invariants unused).
     pub loop_unwind: Option<u32>,
+    /// With `loop_unwind`: a loop whose trip count is a constant up to 32 is unrolled that
+    /// many times instead (`unwind.rs`; kpl's bounded search before inference).
+    pub unwind_constant_loops: bool,
     /// GPUVerify's `--k-induction-depth=K`: every loop is proved by K-induction (its first
     /// K iterations checked from the entry; then from any K consecutive iterations that
     /// satisfy the invariants, the next one). 0: plain induction.
@@ -139,6 +142,8 @@ pub(crate) struct Builder<'k> {
     pub(crate) epoch: Option<VarId>,
     /// Which locals and loops are alike in every thread (`uniformity`).
     pub(crate) uniformity: crate::uniformity::Uniformity,
+    /// Loops unrolled other than `loop_unwind` times (`unwind.rs`), by statement address.
+    pub(crate) trips: HashMap<usize, u32>,
 }
 
 /// Build the sequential program of a checked kernel's core form.
@@ -180,6 +185,10 @@ pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
         written: written_arrays(core),
         read_predicated: read_predicated_arrays(core),
         uniformity: crate::uniformity::analyse(core),
+        trips: match cfg.loop_unwind {
+            Some(n) if cfg.unwind_constant_loops => crate::unwind::constant_trips(core, n),
+            _ => HashMap::new(),
+        },
         tickets: crate::atomic_tickets::ticket_arrays(core),
         owned: Vec::new(),
         epoch: None,

@@ -17,6 +17,7 @@ pub mod seq;
 mod spec_effects;
 pub mod taint;
 mod uniformity;
+pub mod unwind;
 mod warp_collectives;
 
 pub use ast_to_seq::{reduce, AbstractionChoice, Config};

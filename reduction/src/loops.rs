@@ -77,6 +77,7 @@ impl Builder<'_> {
             if has_barrier {
                 self.barrier_loops += 1;
             }
+            let n = self.trips.get(&(s as *const ast::Stmt as usize)).copied().unwrap_or(n);
             for _ in 0..n {
                 self.iteration(body, (lc, gone), brk, cont, &c, s.span);
             }
