@@ -187,6 +187,15 @@ pub fn run(a: Args) -> Exit {
     let next = AtomicUsize::new(0);
     let results: Arc<Vec<Mutex<Option<FileResult>>>> = Arc::new((0..n).map(|_| Mutex::new(None)).collect());
     let paths: Vec<String> = a.files.iter().map(|p| p.display().to_string()).collect();
+    if a.json {
+        // Past the memory limit the process ends at once: every file is then inconclusive.
+        let reason = "the memory limit ran out (--memory-limit)";
+        let lines: Vec<String> = paths
+            .iter()
+            .map(|p| serde_json::to_string(&json!({ "file": p, "verdict": "inconclusive", "reason": reason, "defects": [] })).unwrap_or_default())
+            .collect();
+        limits::on_out_of_memory_print(lines.join("\n") + "\n");
+    }
     // `--timeout` bounds the whole command: past it (and a grace for the cooperative stop,
     // which reports more), the watchdog prints what is finished, the rest as inconclusive.
     let watchdog = a.v.timeout.map(|t| {

@@ -105,6 +105,14 @@ pub const DEFAULT_MEMORY_MIB: u64 = 3072;
 
 static USED: AtomicUsize = AtomicUsize::new(0);
 static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+/// What the command prints on standard output if the memory limit runs out (`--json`'s
+/// report), prepared before the work, as nothing can be built then.
+static OUT_OF_MEMORY_STDOUT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+
+/// Print `text` on standard output if the memory limit runs out (once per process).
+pub fn on_out_of_memory_print(text: String) {
+    let _ = OUT_OF_MEMORY_STDOUT.set(text.into_bytes());
+}
 
 /// Set the heap limit, in MiB.
 pub fn set_memory_limit(mib: u64) {
@@ -128,6 +136,11 @@ fn out_of_memory() -> ! {
     let _ = std::io::stderr().write_all(
         b"kpl: inconclusive: the memory limit ran out (--memory-limit, in MiB; default 3072)\n",
     );
+    if let Some(text) = OUT_OF_MEMORY_STDOUT.get() {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text);
+        let _ = out.flush();
+    }
     std::process::exit(Exit::Inconclusive as i32)
 }
 

@@ -65,6 +65,14 @@ fn memory_limit_ends_a_run_as_inconclusive() {
     let o = bounded(&["--memory-limit", "100", "run", s(&root().join("tests/kernels/strided_overflow.kpl"))], Duration::from_secs(60));
     assert_eq!(o.code, 2, "{}", o.stderr);
     assert!(o.stderr.contains("memory limit"), "{}", o.stderr);
+    // With `--json`, standard output still has the file's report.
+    let body: String = (0..2000).map(|_| "x := x * 3 + lid; ").collect();
+    let k = format!("kernel big {{ threads: 64; param n; global A[*]; main {{ local x := 0; local i := 0; while i < n {{ {body} i := i + 1; }} A[lid] := x; }} }}");
+    let o = bounded(&["--memory-limit", "20", "verify", "--json", s(&write("big_json.kpl", &k))], Duration::from_secs(60));
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(o.stdout.lines().next().unwrap_or("")).expect("a JSON report");
+    assert_eq!(v["verdict"], "inconclusive", "{v}");
+    assert!(v["reason"].as_str().is_some_and(|r| r.contains("memory limit")), "{v}");
 }
 
 #[test]
