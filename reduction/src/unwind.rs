@@ -137,16 +137,63 @@ fn statements(b: &Block) -> u32 {
 
 /// Whether `s` (or a statement inside it) may assign the local `v`.
 fn assigns(s: &Stmt, v: &str) -> bool {
-    let mut found = false;
-    let block = Block { stmts: vec![s.clone()], span: s.span };
-    crate::candidates::walk(&block, &mut |s| {
-        found |= match &s.kind {
-            StmtKind::Local(x, _) | StmtKind::Assign(x, _) | StmtKind::Havoc(x) => x.name == v,
-            StmtKind::Atomic(a) => [&a.dest, &a.dest_hi].iter().any(|d| d.as_ref().is_some_and(|d| d.name == v)),
-            StmtKind::Warp(w) => w.dest.as_ref().is_some_and(|d| d.name == v),
-            // A proc cannot assign the caller's locals (KPL.md: procs see no caller locals).
-            _ => false,
+    let any = |b: &Block| b.stmts.iter().any(|s| assigns(s, v));
+    match &s.kind {
+        StmtKind::Local(x, _) | StmtKind::Assign(x, _) | StmtKind::Havoc(x) => x.name == v,
+        StmtKind::Atomic(a) => [&a.dest, &a.dest_hi].iter().any(|d| d.as_ref().is_some_and(|d| d.name == v)),
+        StmtKind::Warp(w) => w.dest.as_ref().is_some_and(|d| d.name == v),
+        StmtKind::If(_, t, e) => {
+            any(t)
+                || match e.as_deref() {
+                    Some(Else::Block(b)) => any(b),
+                    Some(Else::If(s)) => assigns(s, v),
+                    None => false,
+                }
         }
-    });
-    found
+        StmtKind::While { body, .. } => any(body),
+        // A proc cannot assign the caller's locals (KPL.md: procs see no caller locals).
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counts of the kernel's loops, in source order (0: the default).
+    fn counts(main: &str) -> Vec<u32> {
+        let k = kpl_lang::check_kpl(&format!("kernel k {{ threads: 4; param n; shared s[64]; main {{ {main} }} }}")).unwrap().kernel;
+        let trips = constant_trips(&k, 2);
+        let mut out = Vec::new();
+        crate::candidates::walk(&k.main, &mut |s| {
+            if matches!(s.kind, StmtKind::While { .. }) {
+                out.push(trips.get(&(s as *const Stmt as usize)).copied().unwrap_or(0));
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn a_loop_from_a_constant_by_a_constant_step_runs_its_count() {
+        assert_eq!(counts("local k := 0; while slt(k, 16) { s[k] := 1; k := k + 1; }"), vec![16]);
+        assert_eq!(counts("local k := 1; while k < 64 { k := k << 1; }"), vec![6]);
+        assert_eq!(counts("local k := 0; local x := 0; x := 3; while k <= 9 { x := x + k; k := k + 3; }"), vec![4]);
+        // Within the default, or past 32 iterations: the default.
+        assert_eq!(counts("local k := 0; while k < 2 { k := k + 1; }"), vec![0]);
+        assert_eq!(counts("local k := 0; while k < 33 { k := k + 1; }"), vec![0]);
+    }
+
+    #[test]
+    fn a_count_the_program_does_not_fix_is_not_guessed() {
+        // A parameter bound, a counter assigned in a branch or twice, a start changed after
+        // its constant, and nested loops past the copy limit.
+        assert_eq!(counts("local k := 0; while k < n { k := k + 1; }"), vec![0]);
+        assert_eq!(counts("local k := 0; while k < 8 { if lid == 0 { k := k + 1; } }"), vec![0]);
+        assert_eq!(counts("local k := 0; while k < 8 { k := k + 1; k := k + 1; }"), vec![0]);
+        assert_eq!(counts("local k := 0; if lid == 0 { k := 5; } while k < 8 { k := k + 1; }"), vec![0]);
+        assert_eq!(
+            counts("local i := 0; while i < 32 { local j := 0; while j < 32 { s[j] := i; j := j + 1; } i := i + 1; }"),
+            vec![32, 0]
+        );
+    }
 }
