@@ -410,6 +410,7 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
                         continue;
                     }
                     eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, l.span, &f.witness, p.launch, dialect, &p.checked.layouts));
+                    eprint!("{}", gpuverify_text::parameters(&p.checked.kernel, &f.witness));
                 }
             }
         }

@@ -177,6 +177,24 @@ pub fn defect(
     }
 }
 
+/// GPUVerify's list, after each defect, of the kernel's scalar parameters in the witness:
+/// `Bitwise values of parameters of 'k':`, then ` name = value` (unsigned) in declaration
+/// order and an empty line; nothing for a kernel without any.
+pub fn parameters(kernel: &kpl_lang::ast::Kernel, w: &Witness) -> String {
+    let lines: String = kernel
+        .decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            kpl_lang::ast::DeclKind::Param(p) => w.params.get(&p.name).map(|v| format!(" {} = {v}\n", p.name)),
+            _ => None,
+        })
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!("Bitwise values of parameters of '{}':\n{lines}\n", kernel.name.name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +253,16 @@ mod tests {
         );
         let d = defect("kernel.cl", src, &LabelKind::Divergence, (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
         assert!(d.contains("kernel.cl:2:3: error: barrier may be reached by non-uniform control flow\n  __assert(x == 0);"), "{d}");
+    }
+
+    #[test]
+    fn parameter_values_follow_in_declaration_order() {
+        let k = kpl_lang::check_kpl("kernel example { threads: 4; param b; param a; global A[*]; main { A[lid] := a + b; } }").unwrap().kernel;
+        let mut w = Witness::default();
+        w.params.insert("a".into(), 12);
+        w.params.insert("b".into(), 4294967295);
+        assert_eq!(parameters(&k, &w), "Bitwise values of parameters of 'example':\n b = 4294967295\n a = 12\n\n");
+        let none = kpl_lang::check_kpl("kernel k { threads: 4; global A[*]; main { A[lid] := 1; } }").unwrap().kernel;
+        assert_eq!(parameters(&none, &Witness::default()), "");
     }
 }
