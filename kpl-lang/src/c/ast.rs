@@ -50,6 +50,8 @@ pub struct Param {
     pub name: Option<Ident>,
     /// `int a[]` parameters are pointers too.
     pub dims: usize,
+    /// The sizes written in those brackets (`float a[][16]`: none, then 16).
+    pub dim_sizes: Vec<Option<Expr>>,
     pub span: Span,
 }
 

@@ -910,7 +910,12 @@ impl<'u> Lower<'u> {
                 if !words_are_pointers {
                     self.note_word_bytes(&kpl, &p.specs);
                 }
-                let array = Entity::Array { kpl, elem: ty, dims: vec![], readonly, offset: None, agg };
+                let dims = if words_are_pointers { Some(vec![]) } else { self.param_dims(p) };
+                let Some(dims) = dims else {
+                    self.bind(&name.name, Entity::Invalid);
+                    continue;
+                };
+                let array = Entity::Array { kpl, elem: ty, dims, readonly, offset: None, agg };
                 if assigned.contains(&name.name) {
                     // C parameters are assignable: after the preconditions (which see the
                     // array), the body's `p` is a pointer variable that starts at the array
@@ -1699,6 +1704,46 @@ impl<'u> Lower<'u> {
         }
     }
 
+    /// The dimensions of a multi-dimensional array parameter (`float a[][16]`, `float
+    /// b[8][16]`) as an array entity's: the first unused (a parameter's extent is not
+    /// known; indexing uses only the sizes after it), then the constant sizes after it.
+    /// Empty for a pointer or a one-dimensional array parameter; `None` (reported) where
+    /// a size after the first is not a constant.
+    pub(super) fn param_dims(&mut self, p: &Param) -> Option<Vec<u32>> {
+        if p.dims < 2 || !p.ptrs.is_empty() {
+            return Some(Vec::new());
+        }
+        let mut dims = vec![0];
+        for d in p.dim_sizes.iter().skip(1) {
+            match d.as_ref().and_then(|e| self.const_eval(e)).filter(|&n| n > 0 && n <= u32::MAX as i64) {
+                Some(n) => dims.push(n as u32),
+                None => {
+                    let at = d.as_ref().map_or(p.span, |e| e.span);
+                    self.err("a multi-dimensional array parameter needs a constant positive size in every bracket after the first", at);
+                    return None;
+                }
+            }
+        }
+        Some(dims)
+    }
+
+    /// The argument of a multi-dimensional array parameter of shape `shape`
+    /// (`param_dims`): an array of the same row sizes as it is, anything else as a pointer
+    /// (`array_argument`) seen through the parameter's rows.
+    fn shaped_argument(&mut self, a: &Expr, const_param: bool, shape: Vec<u32>) -> Option<Entity> {
+        if let ExprKind::Ident(x) = &a.kind {
+            if let Some(Entity::Array { kpl, elem, dims, readonly, offset, agg }) = self.lookup(&x.name) {
+                if dims.len() == shape.len() && dims[1..] == shape[1..] {
+                    return Some(Entity::Array { kpl, elem, dims, readonly: readonly || const_param, offset, agg });
+                }
+            }
+        }
+        match self.array_argument(a, const_param)? {
+            Entity::Array { kpl, elem, readonly, offset, agg, .. } => Some(Entity::Array { kpl, elem, dims: shape, readonly, offset, agg }),
+            e => Some(e),
+        }
+    }
+
     /// A pointer into an array moved on by `e` elements: its offset in a fresh local.
     fn advanced(&mut self, array: Entity, e: &Expr, name: &str, span: Span) -> Entity {
         let Entity::Array { kpl, elem, dims, readonly, offset, agg } = array else { return array };
@@ -1786,7 +1831,8 @@ impl<'u> Lower<'u> {
                     arrays.push((pname, e));
                     continue;
                 }
-                let entity = self.array_argument(a, const_param)?;
+                let shape = self.param_dims(p)?;
+                let entity = if shape.len() > 1 { self.shaped_argument(a, const_param, shape)? } else { self.array_argument(a, const_param)? };
                 arrays.push((pname, entity));
                 continue;
             }

@@ -215,7 +215,8 @@ impl<'u> Lower<'u> {
                 let off = self.fresh(&format!("{cname}_offset"));
                 self.emit(k::StmtKind::Local(sp_id(&off, span), Some(k::Expr::num(0, span))), span);
                 self.emit(k::StmtKind::Havoc(sp_id(&off, span)), span);
-                self.bind(&cname, Entity::Array { kpl, elem, dims: vec![], readonly, offset: Some(off), agg });
+                let Some(dims) = self.param_dims(p) else { continue };
+                self.bind(&cname, Entity::Array { kpl, elem, dims, readonly, offset: Some(off), agg });
             } else if base.is_aggregate() {
                 let leaves = self.record_locals(&cname, &base, None, span);
                 for l in &leaves {

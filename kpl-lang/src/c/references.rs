@@ -103,6 +103,7 @@ impl<'u> Lower<'u> {
             reference: true,
             name: Some(x.name.clone()),
             dims: x.dims.len(),
+            dim_sizes: x.dims.clone(),
             span: x.span,
         };
         let assigned = !d.specs.iter().any(|s| s.word == "const");

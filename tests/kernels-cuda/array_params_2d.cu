@@ -1,0 +1,19 @@
+//pass
+//--blockDim=[8,8] --gridDim=[2,2]
+
+// Multi-dimensional array parameters (`float a[][8]`): a kernel's, indexed by rows of 8,
+// and a device function's, given a 2-D `__shared__` tile and a 1-D pointer. Each block
+// transposes its 8x8 tile of `in` into its own rows of `out`.
+#define T 8
+
+__device__ void put(float t[][T], int y, int x, float v) { t[y][x] = v; }
+__device__ float get(const float m[T][T], int y, int x) { return m[y][x]; }
+
+__global__ void transpose(float out[][T], const float *in) {
+  __shared__ float tile[T][T];
+  int x = threadIdx.x, y = threadIdx.y;
+  int block = blockIdx.y * gridDim.x + blockIdx.x;
+  put(tile, y, x, in[(block * T + y) * T + x]);
+  __syncthreads();
+  out[block * T + y][x] = get(tile, x, y);
+}
