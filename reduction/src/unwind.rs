@@ -39,9 +39,10 @@ fn block(b: &Block, copies: u32, default: u32, trips: &mut HashMap<usize, u32>) 
 fn visit(s: &Stmt, before: &[Stmt], copies: u32, default: u32, trips: &mut HashMap<usize, u32>) {
     match &s.kind {
         StmtKind::While { cond, body, .. } => {
-            let size = statements(body);
-            let n = trip_count(before, cond, body)
-                .filter(|&n| n > default && copies.saturating_mul(n) <= MAX_COPIES && copies.saturating_mul(n).saturating_mul(size) <= MAX_STATEMENTS);
+            let n = trip_count(before, cond, body).filter(|&n| {
+                let copies = copies.saturating_mul(n);
+                n > default && copies <= MAX_COPIES && copies.saturating_mul(statements(body)) <= MAX_STATEMENTS
+            });
             if let Some(n) = n {
                 trips.insert(s as *const Stmt as usize, n);
             }

@@ -24,12 +24,14 @@ pub fn operand(e: &Expr) -> Option<&Expr> {
 }
 
 /// A declared variable's type: its specifier words, pointer levels and array dimensions
-/// (`None` for one that is not a constant).
+/// (`None` for one that is not a constant). `rows`: a pointer to arrays of `dims` (a
+/// multi-dimensional array parameter, `float a[][16]`, whose first bracket is a pointer).
 #[derive(Clone, Debug)]
 struct Declared {
     words: Vec<String>,
     ptrs: usize,
     dims: Vec<Option<u64>>,
+    rows: bool,
 }
 
 impl Declared {
@@ -37,12 +39,14 @@ impl Declared {
     fn of(specs: &[Spec], ptrs: usize, dims: &[Option<Expr>], sized: &HashMap<Span, u64>) -> Declared {
         let known = |x: &Expr| operand(x).and_then(|_| sized.get(&x.span)).map(|n| *n as i64);
         let dims = dims.iter().map(|d| d.as_ref().and_then(|e| const_eval_with(e, &known)).and_then(|v| u64::try_from(v).ok())).collect();
-        Declared { words: specs.iter().map(|s| s.word.clone()).collect(), ptrs, dims }
+        Declared { words: specs.iter().map(|s| s.word.clone()).collect(), ptrs, dims, rows: false }
     }
 
     /// The type of one element of this array, or what this pointer points at.
     fn element(mut self) -> Option<Declared> {
-        if !self.dims.is_empty() {
+        if self.rows {
+            self.rows = false;
+        } else if !self.dims.is_empty() {
             self.dims.remove(0);
         } else {
             self.ptrs = self.ptrs.checked_sub(1)?;
@@ -52,7 +56,10 @@ impl Declared {
 
     fn size(&self, types: &TypeTable, d: Dialect) -> Option<u64> {
         let words: Vec<&str> = self.words.iter().map(String::as_str).collect();
-        let (elem, _) = size_align(&words, self.ptrs > 0, types, d, 0)?;
+        let (elem, _) = size_align(&words, self.ptrs > 0 || self.rows, types, d, 0)?;
+        if self.rows {
+            return Some(elem);
+        }
         self.dims.iter().try_fold(elem, |n, dim| n.checked_mul((*dim)?))
     }
 }
@@ -72,8 +79,13 @@ pub fn sizes(unit: &Unit, d: Dialect) -> HashMap<Span, u64> {
             let mut params = HashMap::new();
             for p in &f.params {
                 if let Some(n) = &p.name {
-                    // `int a[]` is a pointer: its dimension is one more pointer level.
-                    let t = Declared::of(&p.specs, p.ptrs.len() + p.dims, &[], &r.out);
+                    // `int a[]` is a pointer: its dimension is one more pointer level;
+                    // `float a[][16]` a pointer to rows of 16.
+                    let t = if p.dims > 1 && p.ptrs.is_empty() {
+                        Declared { rows: true, ..Declared::of(&p.specs, 0, &p.dim_sizes[1..], &r.out) }
+                    } else {
+                        Declared::of(&p.specs, p.ptrs.len() + p.dims, &[], &r.out)
+                    };
                     params.insert(n.name.clone(), t);
                 }
             }
