@@ -49,7 +49,7 @@ pub fn run(a: Args) -> Exit {
             println!("{path}: inconclusive: the time limit of {t} s ran out (--timeout)");
         })
     });
-    let an = match analyse(&a.file, &a.v, true, String::new()) {
+    let an = match analyse(&a.file, &a.v, true, false, String::new()) {
         Ok(x) => x,
         Err(e) => return e,
     };

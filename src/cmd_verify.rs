@@ -63,10 +63,11 @@ pub struct VerifyArgs {
     /// any case.
     #[arg(long = "asymmetric-asserts")]
     pub asymmetric_asserts: bool,
-    /// GPUVerify's modular mode for `__device__` functions. kpl still inlines calls (at
-    /// least as precise; `__requires` are checked at each call and `__ensures` at each
-    /// return either way), and also checks on its own, with arbitrary arguments, each
-    /// function nothing calls and each with an `__ensures`.
+    /// GPUVerify's modular mode for `__device__` functions: a call of a function with an
+    /// `__ensures` and no effect on memory other threads see uses only its contract (its
+    /// `__requires` checked, its `__ensures` assumed); other calls are inlined. Each
+    /// function nothing calls and each with an `__ensures` is also checked on its own,
+    /// with arbitrary arguments.
     #[arg(long = "no-inline")]
     pub no_inline: bool,
     /// Solve the verification conditions as generated, without e-graph simplification.
@@ -271,10 +272,14 @@ pub struct Analysed {
     pub no_wrap: Vec<String>,
 }
 
-/// Load, verify and replay the defects of one file (progress on a terminal).
-pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_prefix: String) -> Result<Analysed, Exit> {
+/// Load, verify and replay the defects of one file (progress on a terminal). `contracts`:
+/// under `--no-inline`, calls may use only their callee's contract (`verify`; a
+/// certificate's kernel has its calls inlined, as `check-cert` lowers it).
+pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, contracts: bool, progress_prefix: String) -> Result<Analysed, Exit> {
     input::set_warp_sync(v.check.warp_sync);
-    let (src, c, launch) = input::load(path, &v.launch, true)?;
+    let mut la = v.launch.clone();
+    la.no_inline = v.no_inline && contracts;
+    let (src, c, launch) = input::load(path, &la, true)?;
     if let Some(only) = v.check_arrays() {
         let arrays: Vec<&str> = c.kernel.decls.iter().filter_map(|d| match &d.kind {
             kpl_lang::ast::DeclKind::Shared { name, .. } | kpl_lang::ast::DeclKind::Global { name, .. } => Some(name.name.as_str()),
@@ -293,31 +298,48 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, progress_p
             progress::show(&format!("{progress_prefix}{name}: {msg}"));
         }
     };
-    let mut kernel = verify_loaded(src, c, launch, opts, &show);
+    let inlined = modular_replay(path, &la, &c)?;
+    let mut kernel = verify_loaded(src, c, inlined, launch, opts, &show);
     if v.no_inline {
         // GPUVerify's modular mode: each device function is also checked on its own.
         for check in input::modular_checks(path, &v.launch) {
             let mut la = v.launch.clone();
             la.check_function = Some(check.function.clone());
+            la.no_inline = v.no_inline && contracts;
             let (src, c, launch) = input::load(path, &la, true)?;
+            let inlined = modular_replay(path, &la, &c)?;
             let mut opts = v.options(path, launch, explain);
-            // A called function's races are checked where it is inlined.
+            // A called function's races are checked where it is inlined (a contract call
+            // has no accesses, `kpl_lang::c::contract_calls`).
             opts.only_divergence |= !check.whole;
             let what = format!("{} (checked on its own)", check.function);
-            let f = verify_loaded(src, c, launch, opts, &|m: &str| show(&format!("{what}: {m}")));
+            let f = verify_loaded(src, c, inlined, launch, opts, &|m: &str| show(&format!("{what}: {m}")));
             kernel.functions.push((check.function, f));
         }
     }
     Ok(kernel)
 }
 
-/// Verify a loaded kernel and replay its defects in the interpreter.
-fn verify_loaded(src: input::Source, c: kpl_lang::Checked, launch: Launch, opts: Options, show: &dyn Fn(&str)) -> Analysed {
+/// Where some call used only its callee's contract (`--no-inline`), the same kernel with
+/// every call inlined: defects are replayed in the program as written, so a report the
+/// contract alone gives is never shown as confirmed.
+fn modular_replay(path: &std::path::Path, la: &LaunchArgs, c: &kpl_lang::Checked) -> Result<Option<kpl_lang::Checked>, Exit> {
+    if c.layouts.contract_calls.is_empty() {
+        return Ok(None);
+    }
+    let mut la = la.clone();
+    la.no_inline = false;
+    Ok(Some(input::load(path, &la, true)?.1))
+}
+
+/// Verify a loaded kernel and replay its defects in the interpreter (in `inlined`, where
+/// given: the kernel without contract calls).
+fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_lang::Checked>, launch: Launch, opts: Options, show: &dyn Fn(&str)) -> Analysed {
     let mut report = verify::verify(&c.core, &opts, show);
     let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: 20_000_000, warp_sync: opts.warp_sync };
     let mut confirmed = Vec::new();
     for i in 0..report.findings.len() {
-        let seen = replay::reproduce(&c, launch, &report.program, &report.findings[i], &ro);
+        let seen = replay::reproduce(inlined.as_ref().unwrap_or(&c), launch, &report.program, &report.findings[i], &ro);
         confirmed.push(seen.is_some());
         if let Some(w) = seen {
             report.findings[i].witness = w;
@@ -344,7 +366,7 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, launch: Launch, opts:
 
 fn one(a: &Args, i: usize, n: usize) -> FileResult {
     let prefix = if n > 1 { format!("[{}/{n}] ", i + 1) } else { String::new() };
-    let an = match analyse(&a.files[i], &a.v, false, prefix) {
+    let an = match analyse(&a.files[i], &a.v, false, true, prefix) {
         Ok(x) => x,
         Err(code) => return FileResult { code, text: String::new(), json: None },
     };
@@ -353,6 +375,16 @@ fn one(a: &Args, i: usize, n: usize) -> FileResult {
         return FileResult { code: Exit::BadInput, text: String::new(), json: None };
     }
     present(&an, a.json)
+}
+
+/// The functions whose calls used only their contract, in the kernel or any check.
+fn contract_calls(parts: &[&Analysed]) -> std::collections::BTreeSet<String> {
+    parts.iter().flat_map(|p| p.checked.layouts.contract_calls.iter().cloned()).collect()
+}
+
+/// `` `f`, `g` ``.
+fn names(set: &std::collections::BTreeSet<String>) -> String {
+    set.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
 }
 
 /// The text and JSON reports of a verified file, and its exit code. Under `--no-inline`
@@ -388,6 +420,12 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
                     "if both threads write a value read from memory, `--equality-abstraction` tracks what they read and can tell a benign race (equal values) apart",
                 );
             }
+            if !*ok && !p.checked.layouts.contract_calls.is_empty() {
+                d = d.with_help(format!(
+                    "calls of {} use only the contract (--no-inline); the interpreter runs the bodies: a contract weaker than the body gives reports it does not reproduce",
+                    names(&p.checked.layouts.contract_calls)
+                ));
+            }
             if i > 0 {
                 let name = &an.functions[i - 1].0;
                 d = d.with_help(format!(
@@ -422,6 +460,11 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
     let checked_alone = match an.functions.len() {
         0 => String::new(),
         n => format!("; {n} device function{} also checked on {} own (--no-inline)", if n == 1 { "" } else { "s" }, if n == 1 { "its" } else { "their" }),
+    };
+    let contracts = contract_calls(&parts);
+    let checked_alone = match contracts.len() {
+        0 => checked_alone,
+        _ => format!("{checked_alone}, calls of {} using only the contract", names(&contracts)),
     };
     let text = match (defects_in, &inconclusive) {
         (None, None) => {
@@ -472,6 +515,7 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
             "function": name,
             "verdict": verdict_of(f),
         })).collect::<Vec<_>>(),
+        "contract_calls": contract_calls(&parts),
         "stats": {
             "time_ms": time_ms, "vcs": st.vcs, "solver_calls": st.solver_calls,
             "houdini_rounds": st.houdini_rounds, "candidates": st.candidates,

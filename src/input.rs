@@ -108,6 +108,7 @@ fn front_options(args: &LaunchArgs, file: &str, dialect: Dialect, launch: Option
         global_offset: f.global_offset,
         warp_sync: Some(WARP_SYNC.load(std::sync::atomic::Ordering::Relaxed)).filter(|w| *w > 0),
         check_function: args.check_function.clone(),
+        no_inline: args.no_inline,
         ..FrontOptions::new(dialect)
     }
 }

@@ -57,6 +57,10 @@ pub struct LaunchArgs {
     /// (`--no-inline`).
     #[arg(skip)]
     pub check_function: Option<String>,
+    /// Not an option: `verify --no-inline`'s lowering, where calls of functions with a
+    /// postcondition and no shared effect use only the contract.
+    #[arg(skip)]
+    pub no_inline: bool,
 }
 
 /// `--global_offset`: like the sizes, but a dimension left out is 0 and 0 is allowed.

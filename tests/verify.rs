@@ -330,3 +330,32 @@ fn ticket_counters_in_loops_are_verified_under_a_no_wrap_assumption_the_verdict_
     assert!(o.stdout.contains("ASSUMING the atomic additions to `C` never wrap around"), "{}", o.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn no_inline_calls_without_shared_effects_use_only_the_contract() {
+    let launch = ["--blockDim=64", "--gridDim=1"];
+    let modular = ["--blockDim=64", "--gridDim=1", "--no-inline"];
+    // `bump`'s calls use its contract, which cannot prove `b == 4`; the interpreter, which
+    // runs the body, does not confirm the report.
+    let k = root().join("tests/kernels-cuda/modular_weak_contract.cu");
+    let (code, verdict, v) = verdict_of(&k, &modular);
+    assert_eq!((code, verdict.as_str()), (1, "assertion"), "{v}");
+    assert_eq!(v["contract_calls"], serde_json::json!(["bump"]));
+    assert_eq!(v["defects"][0]["confirmed"], false);
+    // Inlined, the caller sees the body, and the kernel verifies.
+    let (code, _, v) = verdict_of(&k, &launch);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["contract_calls"], serde_json::json!([]));
+    // A certificate's kernel has its calls inlined (`check-cert` lowers it so).
+    let dir = std::env::temp_dir().join(format!("kpl-contract-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = kpl(&["certify", "--no-isabelle", "--blockDim=64", "--gridDim=1", "--no-inline", s(&k), "-o", s(&dir)]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+    // `put` writes shared memory: its calls are inlined, and its race is found at the call.
+    let k = root().join("tests/kernels-cuda/modular_contract_shared_write.cu");
+    let (code, verdict, v) = verdict_of(&k, &modular);
+    assert_eq!((code, verdict.as_str()), (1, "race"), "{v}");
+    assert_eq!(v["contract_calls"], serde_json::json!([]));
+    assert_eq!(v["defects"][0]["confirmed"], true);
+}

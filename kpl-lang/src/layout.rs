@@ -22,6 +22,9 @@ pub struct Layouts {
     /// reports such a write where it can happen, "possible attempt to modify constant
     /// memory"; in OpenCL C, where `__constant` qualifies the type, it is a C error).
     pub constant_writes: std::collections::BTreeSet<crate::span::Span>,
+    /// The functions whose calls used only their contract (`--no-inline`), which reports
+    /// of defects the interpreter does not reproduce name.
+    pub contract_calls: std::collections::BTreeSet<String>,
 }
 
 impl Layouts {

@@ -149,6 +149,9 @@ pub(super) struct Frame {
     pub ptr_result: Option<Ident>,
     /// Each label a `goto` jumps to, and the flag its `goto`s set (`gotos.rs`).
     pub gotos: HashMap<String, String>,
+    /// A call that uses only the function's contract (`contract_calls.rs`): its
+    /// postconditions are assumed at its end, not checked.
+    pub contract: bool,
 }
 
 pub(super) struct Lower<'u> {
@@ -242,6 +245,9 @@ pub(super) struct Lower<'u> {
     pub copy_param: Option<String>,
     /// Locals of the kernel declared at the start of `main` (an async copy's state).
     pub kernel_locals: Vec<String>,
+    /// The KPL arrays that hold private memory (`private.rs`): a thread's accesses to its
+    /// own region race with nothing (`contract_calls.rs` reads them as no shared effect).
+    pub private_arrays: HashSet<String>,
 }
 
 pub(super) struct Lowered {
@@ -331,6 +337,7 @@ fn lower_pass<'u>(
         copies: Vec::new(),
         copy_param: None,
         kernel_locals: Vec::new(),
+        private_arrays: HashSet::new(),
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
@@ -1011,6 +1018,7 @@ impl<'u> Lower<'u> {
             function_wide_spans: wide_spans,
             ptr_result: None,
             gotos,
+            contract: false,
         });
         self.scopes.push(HashMap::new());
         // Leading `__requires` of the kernel are preconditions over its params.
@@ -1788,10 +1796,15 @@ impl<'u> Lower<'u> {
         // caller's name, and the callee's name for `*p`.
         let mut ptr_refs: Vec<(String, String)> = Vec::new();
         let assigned = assigned_names(Some(body));
+        // The caller's scalars the callee has by reference.
+        let mut ref_locals = HashSet::new();
         for (p, a) in params.iter().zip(args) {
             if p.reference {
                 let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
                 let entity = self.reference_argument(p, a, assigned.contains(&pname))?;
+                if let Entity::Local { kpl, .. } = &entity {
+                    ref_locals.insert(kpl.clone());
+                }
                 arrays.push((pname, entity));
                 continue;
             }
@@ -1881,6 +1894,7 @@ impl<'u> Lower<'u> {
         let globals = self.scopes[0].clone();
         let saved = std::mem::replace(&mut self.scopes, vec![globals]);
         let mut scope = HashMap::new();
+        let bound_locals: Vec<String> = bound.iter().map(|b| b.1.clone()).collect();
         for (c, kname, ty) in bound {
             scope.insert(c, Entity::Local { kpl: kname, ty });
         }
@@ -1924,7 +1938,31 @@ impl<'u> Lower<'u> {
             function_wide_spans: wide_spans,
             ptr_result: ptr_result.clone(),
             gotos,
+            contract: false,
         });
+        // `--no-inline`: a call with no effect another thread sees uses only the contract.
+        let contract_effects = if self.contract_candidate(f) && agg_result.as_ref().is_none_or(|(_, ls)| ls.iter().all(|l| matches!(l, Leaf::Word(Place::Local(..))))) {
+            let mut own: HashSet<String> = bound_locals.iter().cloned().collect();
+            own.extend(result.iter().map(|r| r.0.clone()));
+            own.extend(self.frame().returned.clone());
+            self.pure_body(after_contract(&body.stmts), &own, &ref_locals, span)
+        } else {
+            None
+        };
+        if contract_effects.is_some() {
+            self.frame().contract = true;
+            self.array_layouts.contract_calls.insert(f.name.name.clone());
+            if let Some((r, _)) = &result {
+                if !f.name.name.starts_with("__spec_") {
+                    self.emit(k::StmtKind::Havoc(sp_id(r, span)), span);
+                }
+            }
+            for l in agg_result.iter().flat_map(|(_, ls)| ls) {
+                if let Leaf::Word(Place::Local(name, _)) = l {
+                    self.emit(k::StmtKind::Havoc(sp_id(name, span)), span);
+                }
+            }
+        }
         let mut rest: &[Stmt] = &body.stmts;
         loop {
             let Some((first, tail)) = rest.split_first() else { break };
@@ -1950,7 +1988,15 @@ impl<'u> Lower<'u> {
             }
             rest = tail;
         }
-        self.stmts(rest);
+        match contract_effects {
+            // What the body may have assigned in the caller (through references) is arbitrary.
+            Some(assigned) => {
+                for x in assigned {
+                    self.emit(k::StmtKind::Havoc(sp_id(&x, span)), span);
+                }
+            }
+            None => self.stmts(rest),
+        }
         // Falling off the end (a void function) also establishes the postcondition.
         let ensures = self.frame().ensures.clone();
         if !ensures.is_empty() {
@@ -2102,7 +2148,17 @@ impl<'u> Lower<'u> {
             self.emit(k::StmtKind::Assert(c, true), en.span);
         }
         let assumed = std::mem::take(&mut self.frame().assumed);
-        let mut lowered: Vec<(k::Expr, Span)> = assumed.iter().map(|en| (self.assertion_cond(en), en.span)).collect();
+        let contract = self.frame().contract;
+        let mut lowered: Vec<(k::Expr, Span)> = assumed
+            .iter()
+            .map(|en| {
+                let c = self.assertion_cond(en);
+                // A contract call's two-thread postcondition was proved of two threads that
+                // both call: it says nothing where the other thread does not.
+                let c = if contract && mentions_other(&c) { both_called(c, en.span) } else { c };
+                (c, en.span)
+            })
+            .collect();
         lowered.sort_by_key(|(c, _)| c.has_reads());
         for (c, span) in lowered {
             self.emit(k::StmtKind::Assume(c), span);
@@ -2260,6 +2316,26 @@ fn condition_invariants(c: &Expr) -> (Vec<(Span, &Expr, bool)>, &Expr) {
 
 fn is_loop(s: &Stmt) -> bool {
     matches!(s.kind, StmtKind::While(..) | StmtKind::For(..) | StmtKind::DoWhile(..))
+}
+
+/// Does `c` speak of the other thread (`other(...)`)?
+fn mentions_other(c: &k::Expr) -> bool {
+    let mut found = false;
+    c.walk(&mut |e| found |= matches!(&e.kind, k::ExprKind::Call(f, _) if k::Builtin::from_name(&f.name) == Some(k::Builtin::Other)));
+    found
+}
+
+/// `implies(other(enabled()), c)`.
+fn both_called(c: k::Expr, span: Span) -> k::Expr {
+    let call = |b: k::Builtin, args: Vec<k::Expr>| k::Expr::new(k::ExprKind::Call(sp_id(b.name(), span), args), span);
+    let other_enabled = call(k::Builtin::Other, vec![call(k::Builtin::Enabled, Vec::new())]);
+    call(k::Builtin::Implies, vec![other_enabled, c])
+}
+
+/// A body's statements after its leading `__requires`/`__ensures` (and global ones).
+fn after_contract(stmts: &[Stmt]) -> &[Stmt] {
+    let contract = |s: &Stmt| ["__requires", "__global_requires", "__ensures", "__global_ensures"].iter().any(|n| annotation(s, n).is_some());
+    &stmts[stmts.iter().take_while(|s| contract(s)).count()..]
 }
 
 pub(super) fn has_return(stmts: &[Stmt]) -> bool {

@@ -257,7 +257,7 @@ impl<'u> Lower<'u> {
             self.emit(k::StmtKind::Local(k::Ident::new(&t, span), Some(v.e)), span);
             self.frame().olds.push((span, Val { e: k::Expr::var(&t, span), ty: v.ty }));
         }
-        if self.frame().name.starts_with("__spec_") {
+        if self.frame().name.starts_with("__spec_") || self.frame().contract {
             self.frame().assumed.push(e.clone());
         } else if global {
             self.frame().global_ensures.push(e.clone());

@@ -10,6 +10,7 @@ pub mod include;
 pub mod lexer;
 pub mod namespaces;
 mod casts;
+mod contract_calls;
 mod classes;
 mod coop;
 mod cxx;
@@ -87,6 +88,9 @@ pub struct FrontOptions {
     /// Lower the kernel that checks this device function on its own (`--no-inline`,
     /// `modular.rs`) instead of a kernel.
     pub check_function: Option<String>,
+    /// `--no-inline`: a call of a function with a postcondition whose body has no effect
+    /// on shared or global memory uses only its contract (`contract_calls.rs`).
+    pub no_inline: bool,
 }
 
 impl FrontOptions {
@@ -104,6 +108,7 @@ impl FrontOptions {
             invariants_as_candidates: false,
             global_offset: None,
             check_function: None,
+            no_inline: false,
         }
     }
 }

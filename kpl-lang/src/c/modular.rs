@@ -86,12 +86,16 @@ pub fn checks(unit: &Unit, dialect: Dialect) -> Vec<ModularCheck> {
         .filter(|f| !is_kernel(f) && !f.name.name.starts_with("__spec_") && seen.insert(f.name.name.clone()))
         .filter_map(|f| {
             let whole = !used.contains(f.name.name.as_str());
-            let ensures = f.body.as_ref().is_some_and(|b| {
-                b.stmts.iter().any(|s| annotation(s, "__ensures").is_some() || annotation(s, "__global_ensures").is_some())
-            });
-            (whole || ensures).then(|| ModularCheck { function: f.name.name.clone(), whole })
+            (whole || has_postcondition(f)).then(|| ModularCheck { function: f.name.name.clone(), whole })
         })
         .collect()
+}
+
+/// Whether `f` has an `__ensures` or a `__global_ensures` among its body's statements: a
+/// function checked on its own whether called or not, whose calls may use only the
+/// contract (`contract_calls.rs`).
+pub(super) fn has_postcondition(f: &Func) -> bool {
+    f.body.as_ref().is_some_and(|b| b.stmts.iter().any(|s| annotation(s, "__ensures").is_some() || annotation(s, "__global_ensures").is_some()))
 }
 
 /// An OpenCL memory that a pointer names (`__global`, `__local`, `__constant`); a pointer
@@ -170,6 +174,7 @@ impl<'u> Lower<'u> {
             function_wide_spans: Vec::new(),
             ptr_result: None,
             gotos: HashMap::new(),
+            contract: false,
         });
         self.scopes.push(HashMap::new());
         let mut args = Vec::new();

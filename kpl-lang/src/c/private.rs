@@ -78,6 +78,7 @@ impl<'u> Lower<'u> {
         let kpl = self.fresh(&format!("{name}_private"));
         self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&kpl, span), size: Some((size, span)) }, span });
         self.array_layouts.names.insert(kpl.clone(), format!("{name} (private)"));
+        self.private_arrays.insert(kpl.clone());
         let base = self.fresh(&format!("{name}_base"));
         let start = bin(BinOp::Mul, self.linear_id(span), k::Expr::num(per_thread, span), span);
         self.emit(k::StmtKind::Local(sp_id(&base, span), Some(start)), span);
