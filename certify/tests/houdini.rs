@@ -39,3 +39,20 @@ fn without_inference_loops_need_their_invariants() {
     o.infer = true;
     assert_eq!(verify(&c.core, &o, &|_| {}).outcome, Outcome::Verified);
 }
+
+#[test]
+fn equality_candidates_for_varying_locals_only_in_loops_that_synchronise() {
+    // `x` starts at the thread's id: the uniformity analysis finds it varying. GPUVerify's
+    // rule: its equality candidate only where the loop has a barrier.
+    let kernel = |body: &str| {
+        format!("kernel k {{ threads: 64; shared A[64]; main {{ local x := lid; local i := 0; while i < 4 {{ {body} x := x + 1; i := i + 1; }} A[lid] := x; }} }}")
+    };
+    let uniform_of = |src: &str, var: &str| {
+        let c = kpl_lang::check_kpl(src).unwrap();
+        let p = kpl_certify::verify::program(&c.core, &Options::new(kpl_lang::Launch::of(&c.kernel)));
+        p.to_string().contains(&format!("candidate (= {var}$1 {var}$2);  // uniform\n"))
+    };
+    assert!(!uniform_of(&kernel(""), "x"), "a varying local got an equality candidate in a loop without a barrier");
+    assert!(uniform_of(&kernel(""), "i"), "a uniform counter lost its equality candidate");
+    assert!(uniform_of(&kernel("barrier;"), "x"), "a varying local lost its equality candidate in a loop with a barrier");
+}

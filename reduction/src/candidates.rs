@@ -53,6 +53,10 @@ pub(crate) struct Plan {
     /// nested in it) and `base`, `step` the same at every iteration: array, is a write,
     /// base, step.
     strided: Vec<(String, bool, ast::Expr, ast::Expr)>,
+    /// The body has a barrier, or threads run in warps that exchange values: where a
+    /// variable's sameness in the two threads matters beyond what the uniformity analysis
+    /// finds.
+    synchronises: bool,
 }
 
 pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan {
@@ -182,7 +186,10 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan
             }
         }
     });
-    Plan { modified, updates, snapshots, guard, accesses, written, strided }
+    let synchronises = crate::ast_to_seq::contains_barrier(b.kernel, body)
+        || b.cfg.warp_sync.is_some()
+        || crate::warp_collectives::has_warp_collectives(b.kernel);
+    Plan { modified, updates, snapshots, guard, accesses, written, strided, synchronises }
 }
 
 /// The step of `x := x + c` (c free of `variant`).
@@ -423,7 +430,15 @@ pub(crate) fn generate(
         }
     }
     for (name, pair) in &plan.modified {
-        uniform(*pair, b.uniformity.var(name), &mut cands, &mut derived);
+        let level = b.uniformity.var(name);
+        // GPUVerify's rule: equality candidates for a variable the uniformity analysis
+        // finds varying only in loops with barriers (to keep them from diverging). In
+        // other loops such a variable is seldom the same in two threads, and each false
+        // candidate costs Houdini a round.
+        if level == Level::Varying && !plan.synchronises {
+            continue;
+        }
+        uniform(*pair, level, &mut cands, &mut derived);
     }
     // Two threads of a group see the same contents of an array the loop changes (true
     // when the loop's writes are followed by a barrier before the loop head).
