@@ -56,3 +56,20 @@ fn equality_candidates_for_varying_locals_only_in_loops_that_synchronise() {
     assert!(uniform_of(&kernel(""), "i"), "a uniform counter lost its equality candidate");
     assert!(uniform_of(&kernel("barrier;"), "x"), "a varying local lost its equality candidate in a loop with a barrier");
 }
+
+#[test]
+fn a_multiple_of_a_step_that_differs_between_threads_is_a_bit_mask_candidate() {
+    // Stepped by a per-thread value: GPUVerify's `e & (step - 1) == 0`, bits for the
+    // solver; stepped by a param or a constant: the remainder.
+    let text = |init: &str| {
+        let src = format!("kernel k {{ threads: 64; global B[*]; param n; main {{ local s := {init}; local i := lid; while i < 1024 {{ B[i] := 1; i := i + s; }} }} }}");
+        let c = kpl_lang::check_kpl(&src).unwrap();
+        kpl_certify::verify::program(&c.core, &Options::new(kpl_lang::Launch::of(&c.kernel))).to_string()
+    };
+    let varying = text("lid + 1");
+    assert!(varying.contains("(= (bvand (bvsub i$1 i_entry$1) (bvsub s$1 1)) 0);  // strength reduction"), "{varying}");
+    for uniform in ["n", "64"] {
+        let t = text(uniform);
+        assert!(t.contains("(= (bvurem (bvsub i$1 i_entry$1) s$1) 0);  // strength reduction"), "{t}");
+    }
+}

@@ -527,8 +527,17 @@ pub(crate) fn generate(
             if let (Shape::Stride { .. }, false) = (u.shape, is_one(&u.step)) {
                 let step = b.expr(&u.step, t);
                 let diff = Expr::bin(WordOp::Sub, x.clone(), x0.clone());
-                cands.push((Expr::eq(Expr::bin(WordOp::Urem, diff, step.clone()), Expr::Word(0)), "strength reduction"));
-                cands.push((Expr::eq(Expr::bin(WordOp::Urem, x.clone(), step), Expr::Word(0)), "a multiple of its step"));
+                // A multiple of a step that differs between threads: GPUVerify's form, the low
+                // bits under a power of two (`e & (step - 1) == 0`), which the solver takes
+                // as bits; a remainder by such a step is a divider circuit per thread in
+                // every query, and seldom the invariant a proof needs.
+                let varying = b.uniformity.expr(&u.step) == Level::Varying;
+                let multiple = |e: Expr| match varying {
+                    false => Expr::eq(Expr::bin(WordOp::Urem, e, step.clone()), Expr::Word(0)),
+                    true => Expr::eq(Expr::bin(WordOp::And, e, Expr::bin(WordOp::Sub, step.clone(), Expr::Word(1))), Expr::Word(0)),
+                };
+                cands.push((multiple(diff), "strength reduction"));
+                cands.push((multiple(x.clone()), "a multiple of its step"));
             }
         }
     }

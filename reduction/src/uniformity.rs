@@ -47,7 +47,8 @@ impl Uniformity {
         }
     }
 
-    fn expr(&self, e: &Expr) -> Level {
+    /// How alike the value of `e` is.
+    pub(crate) fn expr(&self, e: &Expr) -> Level {
         match &e.kind {
             ExprKind::Num(_) | ExprKind::Bool(_) => Level::Uniform,
             ExprKind::Var(x) => self.var(&x.name),
