@@ -303,9 +303,8 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, contracts:
     if v.no_inline {
         // GPUVerify's modular mode: each device function is also checked on its own.
         for check in input::modular_checks(path, &v.launch) {
-            let mut la = v.launch.clone();
+            let mut la = la.clone();
             la.check_function = Some(check.function.clone());
-            la.no_inline = v.no_inline && contracts;
             let (src, c, launch) = input::load(path, &la, true)?;
             let inlined = modular_replay(path, &la, &c)?;
             let mut opts = v.options(path, launch, explain);
