@@ -145,6 +145,9 @@ pub fn emit(core: &Kernel, launch: Launch, t: Target, local_sizes: &dyn Fn(&str)
     }
     // Its two words are 4-aligned in the emitted `uint` arrays, and a device's 64-bit
     // atomics need 8.
+    if kernel_has(core, &|k| matches!(k, StmtKind::Atomic(a) if a.shape().bytes)) {
+        return Err("the kernel has byte atomics (`add_bytes` ...: one atomic on several one-byte elements), which the emitted arrays of one word per element cannot run atomically".into());
+    }
     if kernel_has(core, &|k| matches!(k, StmtKind::Atomic(a) if a.wide())) {
         return Err("the kernel has 64-bit atomics, which kpl does not emit yet".into());
     }

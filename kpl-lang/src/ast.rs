@@ -122,7 +122,11 @@ pub enum StmtKind {
 /// by different threads do (CUDA.md tier 2). A 64-bit atomic (an operation named with
 /// `64`: `add64`) acts on the element and the next one as one 64-bit integer, the low word
 /// first; its operands are (low, high) word pairs and its old value goes to `dest` (low)
-/// and `dest_hi` (high): `local lo, hi := atomic add64(A[i], 1, 0);`.
+/// and `dest_hi` (high): `local lo, hi := atomic add64(A[i], 1, 0);`. A byte atomic (named
+/// with `_bytes`: `add_bytes`, `add64_bytes`) is the same operation on an array that holds
+/// one byte per element: its value is the low 8 bits of the 4 (or 8) elements from the
+/// index, the lowest byte first, and the new value's bytes are written back, one to each
+/// (`AtomicShape`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Atomic {
     pub dest: Option<Ident>,
@@ -197,14 +201,22 @@ impl AtomicOp {
     pub fn from_name(s: &str) -> Option<AtomicOp> {
         AtomicOp::ALL.into_iter().find(|o| o.name() == s)
     }
-    /// The operation and whether it is the 64-bit one, from a name (`add`, `add64`); the
-    /// 64-bit operations are those of CUDA's and OpenCL's 64-bit atomics (no `inc`, `dec`,
-    /// `fadd`).
-    pub fn parse(s: &str) -> Option<(AtomicOp, bool)> {
+    /// The operation and its shape, from a name (`add`, `add64`, `add_bytes`,
+    /// `add64_bytes`); the 64-bit operations are those of CUDA's and OpenCL's 64-bit atomics
+    /// (no `inc`, `dec`, `fadd`).
+    pub fn parse(s: &str) -> Option<(AtomicOp, AtomicShape)> {
+        let (s, bytes) = match s.strip_suffix("_bytes") {
+            Some(base) => (base, true),
+            None => (s, false),
+        };
         match s.strip_suffix("64") {
-            Some(base) => AtomicOp::from_name(base).filter(|o| o.has_wide()).map(|o| (o, true)),
-            None => AtomicOp::from_name(s).map(|o| (o, false)),
+            Some(base) => AtomicOp::from_name(base).filter(|o| o.has_wide()).map(|o| (o, AtomicShape { wide: true, bytes })),
+            None => AtomicOp::from_name(s).map(|o| (o, AtomicShape { wide: false, bytes })),
         }
+    }
+    /// Its KPL name in a shape (`add`, `add64`, `add_bytes`, `add64_bytes`).
+    pub fn name_in(self, shape: AtomicShape) -> String {
+        format!("{}{}{}", self.name(), if shape.wide { "64" } else { "" }, if shape.bytes { "_bytes" } else { "" })
     }
     /// Whether the operation has a 64-bit form.
     pub fn has_wide(self) -> bool {
@@ -220,14 +232,63 @@ impl AtomicOp {
     }
 }
 
+/// How an atomic's value lies in memory: one word (`add`); a 64-bit value in two words, the
+/// low one first (`wide`: `add64`); or, in an array that holds one byte per element
+/// (`bytes`), a 32-bit value in 4 elements or a 64-bit one in 8, the lowest byte first,
+/// each element's low 8 bits (`add_bytes`, `add64_bytes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct AtomicShape {
+    pub wide: bool,
+    pub bytes: bool,
+}
+
+impl AtomicShape {
+    /// One word: the plain atomic.
+    pub const WORD: AtomicShape = AtomicShape { wide: false, bytes: false };
+    /// The elements it acts on, from the index.
+    pub fn elems(self) -> u32 {
+        match (self.wide, self.bytes) {
+            (false, false) => 1,
+            (true, false) => 2,
+            (false, true) => 4,
+            (true, true) => 8,
+        }
+    }
+    /// The value of the elements it acts on (`elems` of them, the lowest first).
+    pub fn join(self, elems: &[u32]) -> u64 {
+        let bits = if self.bytes { 8 } else { 32 };
+        let mask = if self.bytes { 0xff } else { u32::MAX as u64 };
+        elems.iter().enumerate().fold(0, |v, (k, &e)| v | (e as u64 & mask) << (bits * k as u32))
+    }
+    /// An atomic's operands as values of its width, from its operand words (pairs, low
+    /// word first, when it is 64-bit).
+    pub fn operands(self, words: &[u32]) -> Vec<u64> {
+        if self.wide {
+            words.chunks(2).map(|p| (p.get(1).copied().unwrap_or(0) as u64) << 32 | p[0] as u64).collect()
+        } else {
+            words.iter().map(|&w| w as u64).collect()
+        }
+    }
+    /// What each element holds after the value `v` is written back.
+    pub fn split(self, v: u64) -> Vec<u32> {
+        let bits = if self.bytes { 8 } else { 32 };
+        let mask = if self.bytes { 0xff } else { u32::MAX as u64 };
+        (0..self.elems()).map(|k| (v >> (bits * k) & mask) as u32).collect()
+    }
+}
+
 impl Atomic {
     /// The operation (the checker has made sure the name is one).
     pub fn operation(&self) -> AtomicOp {
         AtomicOp::parse(&self.op.name).map_or(AtomicOp::Add, |(o, _)| o)
     }
-    /// Whether it is a 64-bit atomic (on the element and the next one).
+    /// How its value lies in memory.
+    pub fn shape(&self) -> AtomicShape {
+        AtomicOp::parse(&self.op.name).map_or(AtomicShape::WORD, |(_, s)| s)
+    }
+    /// Whether it is a 64-bit atomic (its value, operands and old value 64-bit).
     pub fn wide(&self) -> bool {
-        AtomicOp::parse(&self.op.name).is_some_and(|(_, w)| w)
+        self.shape().wide
     }
     /// The operands after the element: the operation's, as word pairs when 64-bit.
     pub fn arity(&self) -> usize {
@@ -872,5 +933,29 @@ mod tests {
             assert_eq!(b.is_float(), float_name, "{}", b.name());
         }
         assert_eq!(Builtin::INTEGER.len(), 10);
+    }
+
+    #[test]
+    fn atomic_names_give_their_shapes_and_bytes_join_low_first() {
+        use super::{AtomicOp, AtomicShape};
+        let shape = |w, b| AtomicShape { wide: w, bytes: b };
+        assert_eq!(AtomicOp::parse("sub"), Some((AtomicOp::Sub, AtomicShape::WORD)));
+        assert_eq!(AtomicOp::parse("sub_bytes"), Some((AtomicOp::Sub, shape(false, true))));
+        assert_eq!(AtomicOp::parse("cas64_bytes"), Some((AtomicOp::Cas, shape(true, true))));
+        assert_eq!(AtomicOp::parse("inc64_bytes"), None);
+        assert_eq!(AtomicOp::parse("add_bytes64"), None);
+        for (op, s) in [(AtomicOp::Xor, shape(true, true)), (AtomicOp::Fadd, shape(false, true)), (AtomicOp::Min, shape(true, false))] {
+            assert_eq!(AtomicOp::parse(&op.name_in(s)), Some((op, s)));
+        }
+        let b = shape(false, true);
+        assert_eq!(b.elems(), 4);
+        // Only each element's low byte counts; the value is written back one byte each.
+        assert_eq!(b.join(&[0x1e0, 0x1f, 0, 0xab00]), 0x1fe0);
+        assert_eq!(b.split(0x1234_5678), vec![0x78, 0x56, 0x34, 0x12]);
+        let w = shape(true, true);
+        assert_eq!(w.split(0x1_0000_001f), vec![0x1f, 0, 0, 0, 1, 0, 0, 0]);
+        assert_eq!(shape(true, false).join(&[5, 1]), 0x1_0000_0005);
+        assert_eq!(shape(true, false).operands(&[5, 1, 7, 0]), vec![0x1_0000_0005, 7]);
+        assert_eq!(b.operands(&[5, 7]), vec![5, 7]);
     }
 }

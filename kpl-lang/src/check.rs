@@ -349,7 +349,7 @@ impl Checker {
                 match AtomicOp::parse(&a.op.name) {
                     None => self.err(
                         Diagnostic::error(format!("`{}` is not an atomic operation", a.op.name), a.op.span).with_help(format!(
-                            "the atomic operations are {}, and with `64` those on 64-bit integers ({})",
+                            "the atomic operations are {}, and with `64` those on 64-bit integers ({}); `_bytes` after either is the operation on an array of one byte per element (`add_bytes`, `add64_bytes`)",
                             AtomicOp::ALL.map(|o| o.name()).join(", "),
                             AtomicOp::ALL.into_iter().filter(|o| o.has_wide()).map(|o| format!("{}64", o.name())).collect::<Vec<_>>().join(", ")
                         )),
@@ -358,8 +358,8 @@ impl Checker {
                         format!("atomic `{}` takes the element and {} operand{}", a.op.name, a.arity(), plural(a.arity())),
                         s.span,
                     )),
-                    Some((_, wide)) if a.dest_hi.is_some() != (wide && a.dest.is_some()) => self.err(Diagnostic::error(
-                        if wide {
+                    Some((_, shape)) if a.dest_hi.is_some() != (shape.wide && a.dest.is_some()) => self.err(Diagnostic::error(
+                        if shape.wide {
                             format!("atomic `{}` gives a 64-bit value: name two locals for it (`lo, hi := ...`)", a.op.name)
                         } else {
                             format!("atomic `{}` gives one word: name one local for it", a.op.name)

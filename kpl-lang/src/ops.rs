@@ -111,6 +111,17 @@ pub fn atomic64(op: crate::ast::AtomicOp, old: u64, args: &[u64]) -> u64 {
     integer_atomic(op, old, [0, 1].map(|k| args.get(k).copied().unwrap_or(0)), 64)
 }
 
+/// `atomic` or `atomic64` by the shape's width: the value an atomic of that shape leaves,
+/// from the old value and the operands (each a 64-bit value when the shape is 64-bit).
+pub fn atomic_value(op: crate::ast::AtomicOp, shape: crate::ast::AtomicShape, old: u64, args: &[u64]) -> u64 {
+    if shape.wide {
+        atomic64(op, old, args)
+    } else {
+        let words: Vec<u32> = args.iter().map(|&a| a as u32).collect();
+        atomic(op, old as u32, &words) as u64
+    }
+}
+
 /// The integer atomics on `bits`-bit elements (32 or 64; the operands, `cas`'s compared
 /// value and new value, zero-extended); `inc`, `dec` and `fadd` (no 64-bit form, the
 /// checker refuses them there) leave the element as it is.

@@ -895,8 +895,10 @@ impl<'k> Builder<'k> {
 
     /// An atomic: logged and checked like a write, but never against atomics; the value it
     /// gives back, and the element in each thread's copy, are arbitrary (other threads'
-    /// atomics may come in between). A 64-bit atomic is that on each of its two words (the
-    /// old high word is the second result; a 32-bit atomic's is unused).
+    /// atomics may come in between). An atomic on several elements (64-bit, or bytes:
+    /// `AtomicShape`) is that on each of them; its old value's words are the arbitrary
+    /// values of its first two (the old high word is the second result; a 32-bit atomic's
+    /// is unused).
     fn atomic(&mut self, at: &ast::Atomic, span: kpl_lang::Span, p: &Pair) -> [Pair; 2] {
         let k = self.array_of(&at.array);
         let idx = self.pair_of(&at.index);
@@ -904,12 +906,18 @@ impl<'k> Builder<'k> {
             let _ = self.pair_of(e);
         }
         let lo = self.atomic_word(at, k, &idx, span, p);
-        if !at.wide() {
+        if at.shape() == ast::AtomicShape::WORD {
             self.ticket(at, k, &idx, &lo, p);
             return [lo.clone(), lo];
         }
-        let next = idx.clone().map(|i| Expr::bin(WordOp::Add, i, Expr::Word(1)));
-        let hi = self.atomic_word(at, k, &next, span, p);
+        let mut hi = lo.clone();
+        for e in 1..at.shape().elems() {
+            let next = idx.clone().map(|i| Expr::bin(WordOp::Add, i, Expr::Word(e)));
+            let old = self.atomic_word(at, k, &next, span, p);
+            if e == 1 {
+                hi = old;
+            }
+        }
         [lo, hi]
     }
 

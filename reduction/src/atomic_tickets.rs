@@ -55,7 +55,9 @@ fn additions(k: &Kernel) -> BTreeMap<String, (Additions, bool)> {
                         used: false,
                     });
                     match (a.operation(), a.args.as_slice()) {
-                        (AtomicOp::Add, [c]) => match c.kind {
+                        // Only one-word additions hand out values (a byte atomic's value
+                        // spans four elements).
+                        (AtomicOp::Add, [c]) if a.shape() == kpl_lang::ast::AtomicShape::WORD => match c.kind {
                             ExprKind::Num(n) if n > 0 && n < 1 << 31 => {
                                 e.count += 1;
                                 e.largest = e.largest.max(n);

@@ -8,7 +8,7 @@
 use crate::inputs::Inputs;
 use crate::ir::{ArrayKind, Ex, Program, St, StKind};
 use crate::report::{ArrayContents, Outcome};
-use kpl_lang::ast::{AtomicOp, FenceScope, Special, WarpOp};
+use kpl_lang::ast::{AtomicOp, AtomicShape, FenceScope, Special, WarpOp};
 use kpl_lang::ops;
 use std::collections::BTreeMap;
 
@@ -18,9 +18,9 @@ pub(crate) enum Ins {
     Read(u32, u32, Ex, u32),
     /// A write: array, index, value, statement.
     Write(u32, Ex, Ex, u32),
-    /// An atomic: op (and whether 64-bit), the slots for the old value (low word, high
-    /// word), array, index, operands, statement.
-    Atomic((AtomicOp, bool), [Option<u32>; 2], u32, Ex, Vec<Ex>, u32),
+    /// An atomic: op and shape, the slots for the old value (low word, high word), array,
+    /// index, operands, statement.
+    Atomic((AtomicOp, AtomicShape), [Option<u32>; 2], u32, Ex, Vec<Ex>, u32),
     /// Jump to the target when the expression is zero.
     Jz(Ex, usize),
     Jmp(usize),
@@ -95,8 +95,8 @@ impl Flat {
             StKind::Write { array, index, value } => {
                 self.emit(Ins::Write(*array, index.clone(), value.clone(), s.id));
             }
-            StKind::Atomic { op, wide, slot, slot_hi, array, index, args } => {
-                self.emit(Ins::Atomic((*op, *wide), [*slot, *slot_hi], *array, index.clone(), args.clone(), s.id));
+            StKind::Atomic { op, shape, slot, slot_hi, array, index, args } => {
+                self.emit(Ins::Atomic((*op, *shape), [*slot, *slot_hi], *array, index.clone(), args.clone(), s.id));
             }
             // Its callers refuse programs with snapshots (`first_snapshot`): ghost arrays need
             // per-thread copies joined at barriers (`ghost.rs`), which only `sdv` keeps.
@@ -541,34 +541,25 @@ impl Thread<'_> {
                 *cell = v;
                 effect = Effect::Write(Cell { array: *a, inst: mem.instance(*a, g), index: i }, v, *id, unchanged);
             }
-            Ins::Atomic((op, false), [s, _], a, i, args, id) => {
-                let i = self.eval(i);
-                let operands: Vec<u32> = args.iter().map(|e| self.eval(e)).collect();
-                oob(mem, *a, i, Op::Atomic, self, *id)?;
-                let cell = mem.cell(*a, g, i);
-                let old = *cell;
-                *cell = kpl_lang::ops::atomic(*op, old, &operands);
-                if let Some(s) = s {
-                    self.locals[*s as usize] = old;
-                }
-                effect = Effect::Atomic(Cell { array: *a, inst: mem.instance(*a, g), index: i }, 1, *id);
-            }
-            Ins::Atomic((op, true), [s, s_hi], a, i, args, id) => {
+            Ins::Atomic((op, shape), [s, s_hi], a, i, args, id) => {
                 let i = self.eval(i);
                 let w: Vec<u32> = args.iter().map(|e| self.eval(e)).collect();
-                let operands: Vec<u64> = w.chunks(2).map(|p| (p[1] as u64) << 32 | p[0] as u64).collect();
-                oob(mem, *a, i, Op::Atomic, self, *id)?;
-                oob(mem, *a, i.wrapping_add(1), Op::Atomic, self, *id)?;
-                let old = (*mem.cell(*a, g, i.wrapping_add(1)) as u64) << 32 | *mem.cell(*a, g, i) as u64;
-                let new = kpl_lang::ops::atomic64(*op, old, &operands);
-                *mem.cell(*a, g, i) = new as u32;
-                *mem.cell(*a, g, i.wrapping_add(1)) = (new >> 32) as u32;
+                let operands = shape.operands(&w);
+                let cells: Vec<u32> = (0..shape.elems()).map(|k| i.wrapping_add(k)).collect();
+                for &c in &cells {
+                    oob(mem, *a, c, Op::Atomic, self, *id)?;
+                }
+                let old = shape.join(&cells.iter().map(|&c| *mem.cell(*a, g, c)).collect::<Vec<u32>>());
+                let new = kpl_lang::ops::atomic_value(*op, *shape, old, &operands);
+                for (&c, v) in cells.iter().zip(shape.split(new)) {
+                    *mem.cell(*a, g, c) = v;
+                }
                 for (s, v) in [(s, old as u32), (s_hi, (old >> 32) as u32)] {
                     if let Some(s) = s {
                         self.locals[*s as usize] = v;
                     }
                 }
-                effect = Effect::Atomic(Cell { array: *a, inst: mem.instance(*a, g), index: i }, 2, *id);
+                effect = Effect::Atomic(Cell { array: *a, inst: mem.instance(*a, g), index: i }, shape.elems(), *id);
             }
             Ins::Jz(c, t) => {
                 if self.eval(c) == 0 {

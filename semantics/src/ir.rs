@@ -1,7 +1,7 @@
 //! The interpreter's program form: the core KPL AST with names resolved to slots (locals),
 //! indices (params, arrays, procs) and statement ids (for spans in reports and traces).
 
-use kpl_lang::ast::{self, AtomicOp, Axis, WarpOp, BinOp, Builtin, ExprKind, Special, StmtKind, UnOp};
+use kpl_lang::ast::{self, AtomicOp, AtomicShape, Axis, WarpOp, BinOp, Builtin, ExprKind, Special, StmtKind, UnOp};
 use kpl_lang::{Launch, Span};
 use std::collections::HashMap;
 
@@ -78,9 +78,9 @@ pub enum StKind {
     Call { proc: u32, args: Vec<Ex> },
     /// `x := atomic op(A[i], args)`: `slot` receives the old value (`fresh` when the
     /// statement declares it).
-    /// `wide`: a 64-bit atomic on `index` and `index + 1` (operands as word pairs, the old
-    /// high word to `slot_hi`).
-    Atomic { op: AtomicOp, wide: bool, slot: Option<u32>, slot_hi: Option<u32>, array: u32, index: Ex, args: Vec<Ex> },
+    /// `shape`: how its value lies in memory from `index` (`AtomicShape`: a 64-bit one has
+    /// operands as word pairs and gives the old high word to `slot_hi`).
+    Atomic { op: AtomicOp, shape: AtomicShape, slot: Option<u32>, slot_hi: Option<u32>, array: u32, index: Ex, args: Vec<Ex> },
     /// `x := warp op(args)`: a warp collective; `slot` receives its result.
     /// `exited`: which lanes have left the kernel (evaluated in every lane of the warp).
     Warp { op: WarpOp, slot: Option<u32>, args: Vec<Ex>, exited: Option<Ex> },
@@ -378,8 +378,8 @@ impl Compiler {
                 let args = a.args.iter().map(|e| self.expr(e)).collect();
                 let slot = a.dest.as_ref().map(|x| if a.declare { self.declare(&x.name) } else { self.slot(&x.name) });
                 let slot_hi = a.dest_hi.as_ref().map(|x| if a.declare { self.declare(&x.name) } else { self.slot(&x.name) });
-                let (op, wide) = (a.operation(), a.wide());
-                StKind::Atomic { op, wide, slot, slot_hi, array: self.arrays[&a.array.name], index, args }
+                let (op, shape) = (a.operation(), a.shape());
+                StKind::Atomic { op, shape, slot, slot_hi, array: self.arrays[&a.array.name], index, args }
             }
             StmtKind::Warp(w) => {
                 let args = w.args.iter().map(|e| self.expr(e)).collect();

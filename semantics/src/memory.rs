@@ -9,7 +9,7 @@
 use crate::inputs::Inputs;
 use crate::ir::{ArrayKind, Program};
 use crate::report::{ArrayContents, Op};
-use kpl_lang::ast::AtomicOp;
+use kpl_lang::ast::{AtomicOp, AtomicShape};
 use std::collections::{BTreeMap, HashMap};
 
 pub const NONE: u32 = u32::MAX;
@@ -614,17 +614,21 @@ impl Memory {
         Ok(old)
     }
 
-    /// A 64-bit atomic (KPL's `add64` ...) on words `i` (low) and `i + 1` (high): `atomic`
-    /// on both at once. `args` are 64-bit operands; gives the old 64-bit value.
+    /// An atomic of another shape than one word (KPL's `add64`, `add_bytes` ...) on the
+    /// elements from `i` (`AtomicShape`): `atomic` on all of them at once. `args` are
+    /// operands of the shape's width; gives the old value.
     #[allow(clippy::too_many_arguments)]
-    pub fn atomic64(&mut self, a: u32, g: u32, l: u32, i: u32, op: AtomicOp, args: &[u64], stmt: u32) -> Result<u64, (u32, Conflict)> {
-        let hi = i.wrapping_add(1);
-        let lo_old = self.atomic_read(a, g, l, i, stmt).map_err(|c| (i, c))?;
-        let hi_old = self.atomic_read(a, g, l, hi, stmt).map_err(|c| (hi, c))?;
-        let old = (hi_old as u64) << 32 | lo_old as u64;
-        let new = kpl_lang::ops::atomic64(op, old, args);
-        self.atomic_write(a, g, l, i, new as u32, stmt);
-        self.atomic_write(a, g, l, hi, (new >> 32) as u32, stmt);
+    pub fn atomic_shaped(&mut self, a: u32, g: u32, l: u32, i: u32, op: AtomicOp, shape: AtomicShape, args: &[u64], stmt: u32) -> Result<u64, (u32, Conflict)> {
+        let mut olds = Vec::with_capacity(shape.elems() as usize);
+        for k in 0..shape.elems() {
+            let j = i.wrapping_add(k);
+            olds.push(self.atomic_read(a, g, l, j, stmt).map_err(|c| (j, c))?);
+        }
+        let old = shape.join(&olds);
+        let new = kpl_lang::ops::atomic_value(op, shape, old, args);
+        for (k, w) in shape.split(new).into_iter().enumerate() {
+            self.atomic_write(a, g, l, i.wrapping_add(k as u32), w, stmt);
+        }
         Ok(old)
     }
 

@@ -17,7 +17,7 @@ use crate::ir::{Ex, Program, St, StKind};
 use crate::memory::{Conflict, Memory};
 use crate::observe::Observer;
 use crate::report::*;
-use kpl_lang::ast::{Axis, BinOp, Builtin, Special, WarpOp};
+use kpl_lang::ast::{AtomicShape, Axis, BinOp, Builtin, Special, WarpOp};
 use kpl_lang::ops;
 use std::collections::VecDeque;
 
@@ -272,16 +272,12 @@ impl<'p, 'o> Machine<'p, 'o> {
                 self.give(idx);
                 self.give(vals);
             }
-            StKind::Atomic { op, wide, slot, slot_hi, array, index, args } => {
+            StKind::Atomic { op, shape, slot, slot_hi, array, index, args } => {
                 self.step(s.id, n)?;
                 let idx = self.eval(index, act);
                 let argv: Vec<Vec<u32>> = args.iter().map(|e| self.eval(e, act)).collect();
-                // A 64-bit atomic's words, `index` and `index + 1`, are each checked and logged.
-                let words: Vec<Vec<u32>> = if *wide {
-                    vec![idx.clone(), idx.iter().map(|i| i.wrapping_add(1)).collect()]
-                } else {
-                    vec![idx.clone()]
-                };
+                // Each element of a wider atomic (`index` and on) is checked and logged.
+                let words: Vec<Vec<u32>> = (0..shape.elems()).map(|k| idx.iter().map(|i| i.wrapping_add(k)).collect()).collect();
                 for w in &words {
                     self.bounds(*array, act, w, Op::Atomic, None, s.id)?;
                     if let Some(o) = self.obs.as_deref_mut() {
@@ -293,9 +289,9 @@ impl<'p, 'o> Machine<'p, 'o> {
                 // The enabled threads' atomics happen one after another, in thread order.
                 for (k, &t) in act.iter().enumerate() {
                     let (g, l) = (t / self.tpg, t % self.tpg);
-                    if *wide {
-                        let operands: Vec<u64> = argv.chunks(2).map(|w| (w[1][k] as u64) << 32 | w[0][k] as u64).collect();
-                        match self.mem.atomic64(*array, g, l, idx[k], *op, &operands, s.id) {
+                    if *shape != AtomicShape::WORD {
+                        let operands = shape.operands(&argv.iter().map(|v| v[k]).collect::<Vec<u32>>());
+                        match self.mem.atomic_shaped(*array, g, l, idx[k], *op, *shape, &operands, s.id) {
                             Ok(v) => {
                                 olds.push(v as u32);
                                 olds_hi.push((v >> 32) as u32);

@@ -12,7 +12,7 @@
 //! path); float operations and atomics give concrete values.
 
 use kpl_certify::vc::{Sort, Terms, Vc};
-use kpl_lang::ast::{Axis, BinOp, Builtin, Special, UnOp};
+use kpl_lang::ast::{AtomicShape, Axis, BinOp, Builtin, Special, UnOp};
 use kpl_lang::ops;
 use kpl_semantics::ir::{ArrayKind, Ex, Program, St, StKind};
 use kpl_semantics::Inputs;
@@ -288,19 +288,20 @@ impl<'a> Exec<'a> {
                     self.mem.insert(key, v);
                 }
             }
-            StKind::Atomic { op, wide: true, slot, slot_hi, array, index, args } => {
-                // A 64-bit atomic: its two words, as the interpreter does them.
+            StKind::Atomic { op, shape, slot, slot_hi, array, index, args } if *shape != AtomicShape::WORD => {
+                // A 64-bit or byte atomic: its elements, as the interpreter does them.
                 for &t in act.iter() {
                     let iv = self.eval(index, t);
-                    let i = self.checked_index(*array, iv, t, s.id)?;
-                    let next = self.bin(BinOp::Add, iv, Val { c: 1, s: None });
-                    let j = self.checked_index(*array, next, t, s.id)?;
-                    let old = (self.load(*array, t, j).c as u64) << 32 | self.load(*array, t, i).c as u64;
+                    let mut cells = Vec::with_capacity(shape.elems() as usize);
+                    for k in 0..shape.elems() {
+                        let at = self.bin(BinOp::Add, iv, Val { c: k, s: None });
+                        cells.push(self.checked_index(*array, at, t, s.id)?);
+                    }
+                    let old = shape.join(&cells.iter().map(|&c| self.load(*array, t, c).c).collect::<Vec<u32>>());
                     let w: Vec<u32> = args.iter().map(|e| self.eval(e, t).c).collect();
-                    let operands: Vec<u64> = w.chunks(2).map(|p| (p[1] as u64) << 32 | p[0] as u64).collect();
-                    let new = ops::atomic64(*op, old, &operands);
-                    for (k, v) in [(i, new as u32), (j, (new >> 32) as u32)] {
-                        let key = self.key(*array, t, k);
+                    let new = ops::atomic_value(*op, *shape, old, &shape.operands(&w));
+                    for (&c, v) in cells.iter().zip(shape.split(new)) {
+                        let key = self.key(*array, t, c);
                         self.mem.insert(key, Val { c: v, s: None });
                     }
                     for (slot, v) in [(slot, old as u32), (slot_hi, (old >> 32) as u32)] {

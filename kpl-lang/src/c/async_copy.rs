@@ -20,13 +20,24 @@ use crate::span::Span;
 /// Elements per work-item beyond this many are refused (the copy is unrolled).
 const MAX_PER_ITEM: u64 = 64;
 
+/// One end of a copy: its array, offset local, the array's words per element, and each C
+/// word of an element as (its first word in the element, its bytes when the array is kept
+/// at bytes, `bytes.rs`: there a word of `n` bytes takes `n` elements).
+#[derive(Clone)]
+struct End {
+    array: String,
+    offset: Option<String>,
+    stride: u64,
+    words: Vec<(u64, Option<u32>)>,
+}
+
 /// A copy of the kernel: what it copies, and its kernel-level locals (declared at the
 /// start of `main`, so a barrier anywhere after the call sees them): the offsets of its
 /// destination and source, its event, and whether it is still in flight.
 #[derive(Clone)]
 pub(super) struct Copy {
-    dst: (String, Option<String>, u64),
-    src: (String, Option<String>, u64),
+    dst: End,
+    src: End,
     n: u64,
     event: String,
     pending: String,
@@ -65,7 +76,8 @@ impl<'u> Lower<'u> {
             self.unsupported("an `async_work_group_copy` whose count is not a constant of the launch", args[2].span);
             return word(0);
         };
-        if dst.2 != src.2 {
+        let sizes = |e: &End| e.words.iter().map(|w| w.1.unwrap_or(4)).collect::<Vec<u32>>();
+        if dst.words.len() != src.words.len() || (dst.words.iter().chain(&src.words).any(|w| w.1.is_some()) && sizes(&dst) != sizes(&src)) {
             self.unsupported("an `async_work_group_copy` between arrays of different element types", span);
             return word(0);
         }
@@ -78,10 +90,10 @@ impl<'u> Lower<'u> {
         self.emit(k::StmtKind::Barrier(k::Fence::constant(false, false, span)), span);
         // The offsets, kept where later barriers can read them.
         for end in [&mut dst, &mut src] {
-            if let Some(o) = end.1.take() {
+            if let Some(o) = end.offset.take() {
                 let keep = self.kernel_local("copy_offset");
                 self.emit(k::StmtKind::Assign(sp_id(&keep, span), k::Expr::var(&o, span)), span);
-                end.1 = Some(keep);
+                end.offset = Some(keep);
             }
         }
         // Its event: the one given (OpenCL joins the copy to it), else its own number.
@@ -152,15 +164,23 @@ impl<'u> Lower<'u> {
         }
     }
 
-    /// The array, offset local and words per element of a copy's destination or source.
-    fn copy_end(&mut self, e: &Expr, write: bool) -> Option<(String, Option<String>, u64)> {
-        let Entity::Array { kpl, readonly, offset, agg, .. } = self.array_argument(e, false)? else { return None };
+    /// A copy's destination or source.
+    fn copy_end(&mut self, e: &Expr, write: bool) -> Option<End> {
+        let Entity::Array { kpl, elem, readonly, offset, agg, .. } = self.array_argument(e, false)? else { return None };
         if write && readonly {
             self.err("`async_work_group_copy` writes to constant memory or through a `const` pointer", e.span);
             return None;
         }
+        if self.is_bytes(&kpl) {
+            let Some((size, words)) = self.view_layout(elem, &agg) else {
+                self.unsupported("`async_work_group_copy` of this element type in an array kpl keeps as bytes", e.span);
+                return None;
+            };
+            let words = words.into_iter().map(|(o, n)| (o as u64, Some(n))).collect();
+            return Some(End { array: kpl, offset, stride: size as u64, words });
+        }
         let w = agg.map(|t| self.words(&t) as u64).unwrap_or(1);
-        Some((kpl, offset, w))
+        Some(End { array: kpl, offset, stride: w, words: (0..w).map(|f| (f, None)).collect() })
     }
 
     /// Work-items per group.
@@ -224,17 +244,20 @@ impl<'u> Lower<'u> {
     /// Element `idx` of copy `c`: its words read from the source and written to the
     /// destination.
     fn copy_element(&mut self, c: &Copy, idx: &k::Expr, span: Span) {
-        for f in 0..c.dst.2 {
-            let at = |end: &(String, Option<String>, u64)| {
-                let mut x = bin(BinOp::Mul, idx.clone(), k::Expr::num(end.2, span), span);
-                x = bin(BinOp::Add, x, k::Expr::num(f, span), span);
-                if let Some(o) = &end.1 {
+        for f in 0..c.dst.words.len() {
+            let place = |end: &End, readonly: bool| {
+                let (first, bytes) = end.words[f];
+                let mut x = bin(BinOp::Mul, idx.clone(), k::Expr::num(end.stride, span), span);
+                x = bin(BinOp::Add, x, k::Expr::num(first, span), span);
+                if let Some(o) = &end.offset {
                     x = bin(BinOp::Add, k::Expr::var(o, span), x, span);
                 }
-                x
+                match bytes {
+                    Some(n) => Place::Bytes { array: end.array.clone(), index: x, n, elem: Ty::UInt, readonly },
+                    None => Place::Elem { array: end.array.clone(), index: x, elem: Ty::UInt, readonly },
+                }
             };
-            let from = Place::Elem { array: c.src.0.clone(), index: at(&c.src), elem: Ty::UInt, readonly: true };
-            let to = Place::Elem { array: c.dst.0.clone(), index: at(&c.dst), elem: Ty::UInt, readonly: false };
+            let (from, to) = (place(&c.src, true), place(&c.dst, false));
             let v = self.read_place(&from, span);
             let t = self.fresh("copied");
             self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);

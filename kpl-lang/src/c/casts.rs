@@ -3,8 +3,8 @@
 //! C element (or one 4-byte part of a struct, vector or `long`) per word, so a cast is the
 //! same array seen through another element type exactly when both types put the same
 //! number of bytes in every word; then element offsets, counted in words, carry over. A
-//! cast that changes the bytes per word (`(char *)` over `int`s, anything over `double`s)
-//! would need a byte-level memory and is refused with what it would have to split.
+//! cast that changes the bytes per word (`(char *)` over `int`s) makes kpl keep the array
+//! one byte per word (`bytes.rs`); anything over `double`s is refused.
 //! The one byte-level form real kernels use everywhere, a pitched row
 //! `(T *)((char *)p + y * pitch)`, moves `p` by whole words: the byte offset is asserted to
 //! be a multiple of the bytes per word (a misaligned access faults on a GPU) and divided.
@@ -91,6 +91,17 @@ impl<'u> Lower<'u> {
         (uniform && n > 0 && size == n * words.len() as u32).then_some(n)
     }
 
+    /// Can an array kept at bytes be seen as elements of `t` (words of at most 4 bytes, in
+    /// the layout `bytes.rs` gives them)?
+    fn byte_viewable(&mut self, t: &TypeName, elem: Ty, agg: &Option<super::ctypes::CType>) -> bool {
+        let words: Vec<&str> = t.specs.iter().map(|s| s.word.as_str()).collect();
+        if super::tokens::size_align(&words, false, self.types, self.o.dialect, 0).is_none() {
+            return false;
+        }
+        let (size, words, _) = self.elem_bytes(&t.specs, false);
+        words.iter().all(|&(_, s)| s <= 4) && self.view_layout(elem, agg) == Some((size, words))
+    }
+
     /// Record the bytes per word of array `kpl`, declared with element type `specs`.
     pub(super) fn note_word_bytes(&mut self, kpl: &str, specs: &[Spec]) {
         if let Some(n) = self.uniform_bytes(specs) {
@@ -119,21 +130,35 @@ impl<'u> Lower<'u> {
             self.unsupported(UNKNOWN_BYTES, span);
             return None;
         };
-        let Some(to) = self.uniform_bytes(&t.specs) else {
-            let what = spelling(t);
-            self.unsupported(&format!("a pointer cast to `{what} *` (its words do not all hold the same number of bytes)"), span);
-            return None;
-        };
+        let readonly = readonly || t.specs.iter().any(|s| s.word == "const" || s.word == "__constant" || s.word == "constant");
+        let byte_view = self.byte_viewable(t, to_elem, &to_agg);
+        if self.is_bytes(&kpl) {
+            if !byte_view {
+                let what = spelling(t);
+                self.unsupported(&format!("a pointer cast to `{what} *` of an array kpl keeps as bytes (it takes elements whose words hold at most 4 bytes)"), span);
+                return None;
+            }
+            return Some(Entity::Array { kpl, elem: to_elem, dims: vec![], readonly, offset, agg: to_agg });
+        }
+        let to = self.uniform_bytes(&t.specs);
         let floaty = |e: Ty, a: &Option<super::ctypes::CType>| e == Ty::Float && a.is_none();
-        if from != to || (from != 4 && floaty(elem, &agg) != floaty(to_elem, &to_agg)) {
+        let same = to.is_some_and(|to| from == to && !(from != 4 && floaty(elem, &agg) != floaty(to_elem, &to_agg)));
+        if !same {
+            if byte_view {
+                // Seen at bytes, the next lowering pass takes this cast.
+                self.want_bytes(&kpl, from);
+            }
             let what = spelling(t);
-            self.unsupported(
-                &format!("a pointer cast from {from}-byte to {to}-byte elements (`{what} *`): kpl keeps one element per word, not a byte-level memory"),
-                span,
-            );
+            let why = match to {
+                None => "its words do not all hold the same number of bytes, and kpl cannot keep this array at bytes".to_string(),
+                Some(to) if from > 4 || to > 4 => {
+                    format!("from {from}-byte to {to}-byte elements: kpl keeps an 8-byte `double` in one word, so it cannot keep the array at bytes")
+                }
+                Some(to) => format!("from {from}-byte to {to}-byte elements: kpl cannot keep this array at bytes"),
+            };
+            self.unsupported(&format!("a pointer cast to `{what} *` ({why})"), span);
             return None;
         }
-        let readonly = readonly || t.specs.iter().any(|s| s.word == "const" || s.word == "__constant" || s.word == "constant");
         Some(Entity::Array { kpl, elem: to_elem, dims: vec![], readonly, offset, agg: to_agg })
     }
 }

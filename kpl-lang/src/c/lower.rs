@@ -248,6 +248,11 @@ pub(super) struct Lower<'u> {
     /// The KPL arrays that hold private memory (`private.rs`): a thread's accesses to its
     /// own region race with nothing (`contract_calls.rs` reads them as no shared effect).
     pub private_arrays: HashSet<String>,
+    /// The arrays this pass keeps one byte per word (`bytes.rs`), with their C bytes per
+    /// word; those whose declaration did so; and those a cast of this pass asked for.
+    pub byte_level: HashMap<String, u32>,
+    pub bytes_declared: HashSet<String>,
+    pub wants_bytes: HashMap<String, u32>,
 }
 
 pub(super) struct Lowered {
@@ -263,14 +268,19 @@ const RESERVED: &[&str] = &[
     "while", "invariant", "candidate", "barrier", "break", "continue", "return", "assert", "assume", "havoc", "true", "false", "lid", "gid", "warp",
 ];
 
-/// Lowering passes at most: each may find pointers with more targets than it knew.
-const MAX_PASSES: usize = 4;
+/// Lowering passes at most: each may find pointers with more targets than it knew, or
+/// arrays a cast must see at bytes (`bytes.rs`).
+const MAX_PASSES: usize = 5;
 
 pub(super) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions, indeterminate: &'u HashSet<Span>) -> Lowered {
     let mut sets = HashMap::new();
+    let mut bytes = HashMap::new();
     let mut pass = 1;
     loop {
-        let (mut lowered, next, changed) = lower_pass(unit, o, indeterminate, sets);
+        let (mut lowered, next, changed, wanted) = lower_pass(unit, o, indeterminate, sets, bytes.clone());
+        // A cast found an array it must see at bytes: lower again with it so.
+        let more_bytes = wanted.keys().any(|a| !bytes.contains_key(a));
+        bytes.extend(wanted);
         if changed && pass == MAX_PASSES {
             // The last pass still skipped assignments it could not lower: never use it.
             lowered.errors.push(Diagnostic::error(
@@ -278,7 +288,8 @@ pub(super) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions, indeterminate: &'u 
                 Span::new(0, 0),
             ));
         }
-        if !changed || pass == MAX_PASSES {
+        // (A pass that wanted an array at bytes refused the cast that wanted it.)
+        if !(changed || more_bytes) || pass == MAX_PASSES {
             return lowered;
         }
         sets = next;
@@ -291,7 +302,8 @@ fn lower_pass<'u>(
     o: &'u FrontOptions,
     indeterminate: &'u HashSet<Span>,
     sets: HashMap<PtrDecl, Vec<Option<Entity>>>,
-) -> (Lowered, HashMap<PtrDecl, Vec<Option<Entity>>>, bool) {
+    byte_level: HashMap<String, u32>,
+) -> (Lowered, HashMap<PtrDecl, Vec<Option<Entity>>>, bool, HashMap<String, u32>) {
     let has_multi = sets.values().any(|s| super::multiptr::is_multi(s));
     let mut l = Lower {
         o,
@@ -338,13 +350,16 @@ fn lower_pass<'u>(
         copy_param: None,
         kernel_locals: Vec::new(),
         private_arrays: HashSet::new(),
+        byte_level,
+        bytes_declared: HashSet::new(),
+        wants_bytes: HashMap::new(),
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
     }
     let kernel = l.unit(unit);
     let lowered = Lowered { kernel, errors: l.errors, warnings: l.warnings, layouts: l.array_layouts };
-    (lowered, l.ptr_sets, l.ptr_changed)
+    (lowered, l.ptr_sets, l.ptr_changed, l.wants_bytes)
 }
 
 pub(super) fn sp_id(name: &str, span: Span) -> Ident {
@@ -605,12 +620,14 @@ impl<'u> Lower<'u> {
             if let ([None], None) = (x.dims.as_slice(), &x.init) {
                 // `T a[];` (a texture, `textures.rs`): memory of a size the host decides.
                 let name = self.fresh(&x.name.name);
+                self.byte_scale(&name);
                 self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: None }, span: x.span });
                 let (ty, agg) = elem.clone().split();
                 if let Some(t) = &agg {
                     self.record_layout(&name, &d.specs, t);
                 }
                 self.note_word_bytes(&name, &d.specs);
+                self.note_bytes_layout(&name);
                 let readonly = constant || d.specs.iter().any(|s| s.word == "const");
                 if constant && self.o.dialect == Dialect::Cuda {
                     self.constant_arrays.insert(name.clone());
@@ -631,12 +648,14 @@ impl<'u> Lower<'u> {
                 continue;
             }
             let name = self.fresh(&x.name.name);
+            let total = total * self.byte_scale(&name);
             self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: Some((total, x.span)) }, span: x.span });
             let (ty, agg) = elem.clone().split();
             if let Some(t) = &agg {
                 self.record_layout(&name, &d.specs, t);
             }
             self.note_word_bytes(&name, &d.specs);
+            self.note_bytes_layout(&name);
             if constant && self.o.dialect == Dialect::Cuda {
                 self.constant_arrays.insert(name.clone());
             }
@@ -754,6 +773,7 @@ impl<'u> Lower<'u> {
                 self.err("this `__shared__` array has more than 2^32 elements", x.span);
                 return;
             }
+            let total = total * self.byte_scale(&name);
             self.decls.push(k::Decl {
                 kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((total, x.span)) },
                 span: x.span,
@@ -762,6 +782,7 @@ impl<'u> Lower<'u> {
                 self.record_layout(&name, &d.specs, t);
             }
             self.note_word_bytes(&name, &d.specs);
+            self.note_bytes_layout(&name);
             self.bind(&x.name.name, Entity::Array { kpl: name, elem, dims, readonly: false, offset: None, agg: agg.clone() });
         }
     }
@@ -791,6 +812,8 @@ impl<'u> Lower<'u> {
                 if let Some(t) = &agg {
                     self.record_layout(&kpl, specs, t);
                 }
+                self.byte_scale(&kpl);
+                self.note_bytes_layout(&kpl);
                 self.extern_shared = Some((kpl.clone(), ety.clone(), bytes));
                 kpl
             }
@@ -915,7 +938,9 @@ impl<'u> Lower<'u> {
                     self.record_layout(&kpl, &p.specs, t);
                 }
                 if !words_are_pointers {
+                    self.byte_scale(&kpl);
                     self.note_word_bytes(&kpl, &p.specs);
+                    self.note_bytes_layout(&kpl);
                 }
                 let dims = if words_are_pointers { Some(vec![]) } else { self.param_dims(p) };
                 let Some(dims) = dims else {
@@ -1757,11 +1782,9 @@ impl<'u> Lower<'u> {
         let Entity::Array { kpl, elem, dims, readonly, offset, agg } = array else { return array };
         let v = self.expr(e);
         let mut i = self.convert(v, Ty::UInt, e.span);
-        if let Some(t) = &agg {
-            let w = self.words(t);
-            if w != 1 {
-                i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Mul, Box::new(i), Box::new(k::Expr::num(w as u64, span))), span);
-            }
+        let w = self.elem_units(&kpl, elem, &agg);
+        if w != 1 {
+            i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Mul, Box::new(i), Box::new(k::Expr::num(w as u64, span))), span);
         }
         if let Some(prev) = offset {
             i = k::Expr::new(k::ExprKind::Binary(k::BinOp::Add, Box::new(k::Expr::var(&prev, span)), Box::new(i)), span);

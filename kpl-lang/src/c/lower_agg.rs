@@ -322,6 +322,9 @@ impl<'u> Lower<'u> {
             return None;
         }
         let mut index = self.flat_index(&format!("`{kpl}`"), &dims, idx, Some(&kpl), span)?;
+        if self.is_bytes(&kpl) {
+            return self.byte_element(kpl, elem, agg, readonly, index, offset, span);
+        }
         let words = match &agg {
             Some(t) => self.words(t),
             None => 1,

@@ -1,14 +1,15 @@
 //! C atomics ─► KPL's `atomic` statement: CUDA's `atomicAdd` ... `atomicCAS` (and their
 //! `_block`/`_system` variants), OpenCL's `atomic_*`, `atom_*` and `atomic_fetch_*`, on an
 //! element named by `&a[i]`, `a + i`, `a` or a `__shared__` scalar's address; on a 64-bit
-//! integer (two words, `long.rs`) KPL's 64-bit form (`add64`).
+//! integer (two words, `long.rs`) KPL's 64-bit form (`add64`); on an array kpl keeps at
+//! bytes (`bytes.rs`) the byte forms (`add_bytes`, `add64_bytes`).
 
 use super::ast::*;
 use super::long::pair;
 use super::lower::{sp_id, Lower, Ty};
 use super::lower_expr::{Place, Val};
 use super::tokens::Dialect;
-use crate::ast::{self as k, AtomicOp};
+use crate::ast::{self as k, AtomicOp, AtomicShape};
 use crate::span::Span;
 
 /// The KPL operation of a C atomic, and how many value operands it takes after the
@@ -68,9 +69,9 @@ impl Lower<'_> {
             return Some(failed);
         }
         let Some(target) = self.atomic_target(&args[0]) else { return Some(failed) };
-        let (array, index, elem) = match target {
-            Target::Word(array, index, elem) => (array, index, elem),
-            Target::Wide(array, index, signed) => return Some(self.atomic64(op, operands, array, index, signed, &args[1..], span)),
+        let (array, index, elem, bytes) = match target {
+            Target::Word(array, index, elem, bytes) => (array, index, elem, bytes),
+            Target::Wide(array, index, signed, bytes) => return Some(self.atomic64(op, operands, array, index, signed, bytes, &args[1..], span)),
         };
         // CUDA's `atomicAdd` on a `float` (or a `double`, one float word in kpl) adds as
         // floats; OpenCL C has no float atomic arithmetic.
@@ -102,7 +103,7 @@ impl Lower<'_> {
             dest: Some(sp_id(&t, span)),
             dest_hi: None,
             declare: true,
-            op: sp_id(op.name(), span),
+            op: sp_id(&op.name_in(AtomicShape { wide: false, bytes }), span),
             array: sp_id(&array, span),
             index,
             args: values,
@@ -112,9 +113,10 @@ impl Lower<'_> {
     }
 
     /// A 64-bit atomic (KPL's `add64` ...) on the 64-bit integer whose low word is
-    /// `array[index]`: its operands as word pairs, its old value as a 64-bit value.
+    /// `array[index]` (whose lowest byte, `bytes`: `add64_bytes`): its operands as word
+    /// pairs, its old value as a 64-bit value.
     #[allow(clippy::too_many_arguments)]
-    fn atomic64(&mut self, op: AtomicOp, operands: usize, array: String, index: k::Expr, signed: bool, args: &[Expr], span: Span) -> Val {
+    fn atomic64(&mut self, op: AtomicOp, operands: usize, array: String, index: k::Expr, signed: bool, bytes: bool, args: &[Expr], span: Span) -> Val {
         let ty = Ty::Long { signed };
         let op = match op {
             AtomicOp::Min if signed => AtomicOp::Smin,
@@ -141,7 +143,7 @@ impl Lower<'_> {
             dest: Some(sp_id(&lo, span)),
             dest_hi: Some(sp_id(&hi, span)),
             declare: true,
-            op: sp_id(&format!("{}64", op.name()), span),
+            op: sp_id(&op.name_in(AtomicShape { wide: true, bytes }), span),
             array: sp_id(&array, span),
             index,
             args: values,
@@ -159,17 +161,10 @@ impl Lower<'_> {
             ExprKind::Unary(UOp::Addr, inner) => self.place(inner),
             ExprKind::Binary(BOp::Add, base, off) if matches!(base.kind, ExprKind::Ident(_)) => self.place(&as_index(base, off)),
             ExprKind::Ident(_) => self.place(&as_index(p, &Expr::new(ExprKind::Int(0, false), span))),
-            // `atomicCAS((int *)&f[i], ...)`: the element through the cast's type.
-            ExprKind::Cast(t, _) if t.ptrs > 0 => {
-                let arr = self.array_argument(p, false)?;
-                match self.element_of(arr, &[&Expr::new(ExprKind::Int(0, false), span)], span)? {
-                    super::lower_agg::Lv::Word(place) => Some(place),
-                    _ => {
-                        self.unsupported("an atomic on a struct or vector", span);
-                        None
-                    }
-                }
-            }
+            // `atomicCAS((int *)&f[i], ...)`, `(int *)g + 4`: the element through the cast's
+            // type.
+            ExprKind::Cast(t, _) if t.ptrs > 0 => self.cast_element(p),
+            ExprKind::Binary(BOp::Add | BOp::Sub, base, _) if matches!(&base.kind, ExprKind::Cast(t, _) if t.ptrs > 0) => self.cast_element(p),
             _ => {
                 self.unsupported("an atomic on this pointer expression (kpl takes `&a[i]`, `a + i` or `a`)", span);
                 return None;
@@ -180,7 +175,17 @@ impl Lower<'_> {
                 self.err("an atomic on read-only (`const` or `__constant`) memory", span);
                 None
             }
-            Place::Elem { array, index, elem, .. } => Some(Target::Word(array, index, elem)),
+            Place::Elem { array, index, elem, .. } => Some(Target::Word(array, index, elem, false)),
+            Place::Bytes { readonly: true, .. } => {
+                self.err("an atomic on read-only (`const` or `__constant`) memory", span);
+                None
+            }
+            // A 4-byte integer or float of an array kept at bytes: KPL's byte form.
+            Place::Bytes { array, index, n: 4, elem, .. } => Some(Target::Word(array, index, elem, true)),
+            Place::Bytes { n, .. } => {
+                self.unsupported(&format!("an atomic on a {n}-byte element (kpl has atomics on 4- and 8-byte ones)"), span);
+                None
+            }
             Place::Const(..) => {
                 self.err("an atomic on read-only (`const` or `__constant`) memory", span);
                 None
@@ -196,7 +201,15 @@ impl Lower<'_> {
                 }
                 // The words of a 64-bit element are consecutive, the low one first.
                 (Place::Elem { array, index, .. }, Place::Elem { array: hi_array, .. }) if hi_array == array => {
-                    Some(Target::Wide(array, index, signed))
+                    Some(Target::Wide(array, index, signed, false))
+                }
+                (Place::Bytes { readonly: true, .. }, _) => {
+                    self.err("an atomic on read-only (`const` or `__constant`) memory", span);
+                    None
+                }
+                // In an array kept at bytes, the high word's 4 bytes follow the low word's.
+                (Place::Bytes { array, index, n: 4, .. }, Place::Bytes { array: hi_array, n: 4, .. }) if hi_array == array => {
+                    Some(Target::Wide(array, index, signed, true))
                 }
                 _ => {
                     self.unsupported("an atomic on a thread's own 64-bit variable", span);
@@ -207,9 +220,27 @@ impl Lower<'_> {
     }
 }
 
+impl Lower<'_> {
+    /// The element a pointer through a cast names (`(int *)&f[i]`, `(long *)(g + 8)`).
+    fn cast_element(&mut self, p: &Expr) -> Option<Place> {
+        let span = p.span;
+        let arr = self.array_argument(p, false)?;
+        match self.element_of(arr, &[&Expr::new(ExprKind::Int(0, false), span)], span)? {
+            super::lower_agg::Lv::Word(place) => Some(place),
+            // A 64-bit integer in an array kept at bytes: its two 4-byte words.
+            super::lower_agg::Lv::Agg(super::ctypes::CType::Long(signed), leaves) => self.long_place(&leaves, signed),
+            _ => {
+                self.unsupported("an atomic on a struct or vector", span);
+                None
+            }
+        }
+    }
+}
+
 /// What an atomic acts on: an element (array, index, element type), or the two words of a
-/// 64-bit integer (array, the low word's index, signed).
+/// 64-bit integer (array, the low word's index, signed); each also in an array kept at
+/// bytes (`true`: the index is the lowest byte's).
 enum Target {
-    Word(String, k::Expr, Ty),
-    Wide(String, k::Expr, bool),
+    Word(String, k::Expr, Ty, bool),
+    Wide(String, k::Expr, bool, bool),
 }

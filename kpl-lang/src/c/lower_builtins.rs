@@ -480,11 +480,13 @@ impl<'u> Lower<'u> {
                 Some(Val { e: r, ty })
             }
             "__ptr_offset_bytes" => {
-                // GPUVerify's: where in its array a pointer points, in bytes (4 per word).
+                // GPUVerify's: where in its array a pointer points, in bytes (4 per word, or 1 in an
+                // array kept at bytes).
                 if !want(self, 1) {
                     return Some(Val { e: num(0), ty: Ty::Int });
                 }
                 let e = match self.array_argument(&args[0], false) {
+                    Some(super::lower::Entity::Array { kpl, offset: Some(o), .. }) if self.is_bytes(&kpl) => k::Expr::var(&o, span),
                     Some(super::lower::Entity::Array { offset: Some(o), .. }) => bin(BinOp::Mul, k::Expr::var(&o, span), num(4), span),
                     _ => num(0),
                 };

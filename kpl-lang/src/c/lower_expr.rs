@@ -50,6 +50,8 @@ pub(super) enum Place {
     /// A word of an OpenCL `__constant` table (`Entity::Table`): its value, read-only.
     Const(k::Expr, Ty),
     Elem { array: String, index: k::Expr, elem: Ty, readonly: bool },
+    /// A scalar of `n` bytes of an array kept at bytes (`bytes.rs`), from `index`.
+    Bytes { array: String, index: k::Expr, n: u32, elem: Ty, readonly: bool },
     /// A 64-bit integer's two words (`long.rs`).
     Pair { lo: Box<Place>, hi: Box<Place>, signed: bool },
 }
@@ -302,7 +304,7 @@ impl<'u> Lower<'u> {
             ExprKind::Member(base, m) => self.member(base, m, span),
             ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => match self.place(e) {
                 // A `char` element is the low bits of its word (`read_place`).
-                Some(p @ (Place::Elem { .. } | Place::Pair { .. })) => self.read_place(&p, span),
+                Some(p @ (Place::Elem { .. } | Place::Bytes { .. } | Place::Pair { .. })) => self.read_place(&p, span),
                 Some(Place::Const(e, ty)) => Val { e, ty },
                 _ => word(0, Ty::Int),
             },
@@ -795,6 +797,7 @@ impl<'u> Lower<'u> {
                     _ => Val { e: raw, ty: *elem },
                 }
             }
+            Place::Bytes { array, index, n, elem, .. } => self.read_bytes(array, index, *n, *elem, span),
             Place::Pair { lo, hi, signed } => {
                 let (lo, hi) = (self.read_place(lo, span).e, self.read_place(hi, span).e);
                 Val { e: super::long::pair(lo, hi, span), ty: Ty::Long { signed: *signed } }
@@ -818,6 +821,18 @@ impl<'u> Lower<'u> {
                     self.err("writing to constant memory or through a `const` pointer", span);
                 }
                 self.emit(k::StmtKind::Store(sp_id(array, span), index.clone(), v), span);
+            }
+            Place::Bytes { array, index, n, readonly, .. } => {
+                if *readonly && self.constant_arrays.contains(array) {
+                    self.array_layouts.constant_writes.insert(span);
+                    self.emit(k::StmtKind::Assert(k::Expr::new(k::ExprKind::Bool(false), span), false), span);
+                    return;
+                }
+                if *readonly {
+                    self.err("writing to constant memory or through a `const` pointer", span);
+                }
+                let (array, index) = (array.clone(), index.clone());
+                self.write_bytes(&array, &index, *n, v, span);
             }
             Place::Pair { lo, hi, .. } => {
                 // Each word's value is computed before either is written: the word that the
@@ -844,6 +859,10 @@ impl<'u> Lower<'u> {
                 let v = self.bind_temp(Val { e: index, ty: Ty::UInt }, span);
                 Place::Elem { array, index: v.e, elem, readonly }
             }
+            Place::Bytes { array, index, n, elem, readonly } => {
+                let v = self.bind_temp(Val { e: index, ty: Ty::UInt }, span);
+                Place::Bytes { array, index: v.e, n, elem, readonly }
+            }
             Place::Pair { lo, hi, signed } => Place::Pair { lo: Box::new(self.pin(*lo, span)), hi: Box::new(self.pin(*hi, span)), signed },
             other => other,
         }
@@ -860,7 +879,7 @@ impl<'u> Lower<'u> {
 
     fn assign(&mut self, p: &Place, op: Option<BOp>, r: &Expr, span: Span) -> Val {
         let p = match (&p, op) {
-            (Place::Elem { .. } | Place::Pair { .. }, _) => self.pin(clone_place(p), span),
+            (Place::Elem { .. } | Place::Bytes { .. } | Place::Pair { .. }, _) => self.pin(clone_place(p), span),
             _ => clone_place(p),
         };
         // The value of the assignment is the stored value.
@@ -935,7 +954,7 @@ impl<'u> Lower<'u> {
                     }
                 };
                 let p = match &p {
-                    Place::Elem { .. } | Place::Pair { .. } if op.is_some() || self.needs_statements(r) => self.pin(p, span),
+                    Place::Elem { .. } | Place::Bytes { .. } | Place::Pair { .. } if op.is_some() || self.needs_statements(r) => self.pin(p, span),
                     _ => p,
                 };
                 let value = self.stored_value(&p, *op, r, span).e;
@@ -1361,7 +1380,7 @@ fn clone_place(p: &Place) -> Place {
 pub(super) fn place_ty(p: &Place) -> Ty {
     match p {
         Place::Local(_, t) | Place::Const(_, t) => *t,
-        Place::Elem { elem, .. } => *elem,
+        Place::Elem { elem, .. } | Place::Bytes { elem, .. } => *elem,
         Place::Pair { signed, .. } => Ty::Long { signed: *signed },
     }
 }
@@ -1372,7 +1391,7 @@ fn reads_place(e: &k::Expr, p: &Place) -> bool {
     e.walk(&mut |x| {
         found |= match (&x.kind, p) {
             (k::ExprKind::Var(v), Place::Local(n, _)) => &v.name == n,
-            (k::ExprKind::Index(a, _), Place::Elem { array, .. }) => &a.name == array,
+            (k::ExprKind::Index(a, _), Place::Elem { array, .. } | Place::Bytes { array, .. }) => &a.name == array,
             (_, Place::Pair { .. }) => true,
             _ => false,
         }

@@ -238,6 +238,11 @@ impl<'u> Lower<'u> {
     /// An element's size in bytes and its words' byte offsets and sizes.
     fn elem_layout(&mut self, ent: &Entity) -> Option<(u32, Vec<(u32, u32)>)> {
         let Entity::Array { kpl, elem, agg, .. } = ent else { return None };
+        // An array kept at bytes is copied byte by byte (its padding too, as C does).
+        if self.is_bytes(kpl) {
+            let (size, _) = self.view_layout(*elem, agg)?;
+            return Some((size, (0..size).map(|b| (b, 1)).collect()));
+        }
         let words = match agg {
             Some(t) => self.words(t),
             None => 1,
@@ -269,9 +274,17 @@ impl<'u> Lower<'u> {
         }
     }
 
-    /// The place of one copied word.
+    /// The place of one copied word (a byte, in an array kept at bytes).
     fn part_place(&mut self, ent: &Entity, p: &Part, span: Span) -> Option<Place> {
         let Entity::Array { kpl, elem, readonly, offset, agg, .. } = ent.clone() else { return None };
+        if self.is_bytes(&kpl) {
+            let at = k::Expr::num(p.start as u64, span);
+            let index = match &offset {
+                Some(o) => bin(k::BinOp::Add, k::Expr::var(o, span), at, span),
+                None => at,
+            };
+            return Some(Place::Bytes { array: kpl, index, n: 1, elem: Ty::UInt, readonly });
+        }
         let flat = Entity::Array { kpl, elem, dims: vec![], readonly, offset, agg };
         let idx = Expr::new(ExprKind::Int(p.elem as u64, false), span);
         match self.element_of(flat, &[&idx], span)? {

@@ -9,6 +9,7 @@ pub mod ast;
 pub mod include;
 pub mod lexer;
 pub mod namespaces;
+mod bytes;
 mod casts;
 mod contract_calls;
 mod classes;

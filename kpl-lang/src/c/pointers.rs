@@ -284,12 +284,20 @@ impl<'u> Lower<'u> {
         };
         let Some(Entity::Ptr { off, targets, .. }) = self.lookup(&x.name) else { return None };
         let (add, step) = step?;
-        let words = targets.iter().flatten().find_map(|t| match t {
-            Entity::Array { agg: Some(t), .. } => Some(t.clone()),
-            _ => None,
-        });
-        let step = match words.map(|t| self.words(&t)) {
-            Some(w) if w != 1 => k::Expr::new(k::ExprKind::Binary(k::BinOp::Mul, Box::new(step), Box::new(k::Expr::num(w as u64, span))), span),
+        // Every target moves by the same words per element (a struct's words, or its bytes
+        // in an array kept at bytes), or kpl cannot keep one offset for them all.
+        let mut units = Vec::new();
+        for t in targets.iter().flatten() {
+            if let Entity::Array { kpl, elem, agg, .. } = t {
+                units.push(self.elem_units(kpl, *elem, agg));
+            }
+        }
+        if units.windows(2).any(|w| w[0] != w[1]) {
+            self.unsupported("moving a pointer that may point into arrays whose elements take different numbers of words (one kept at bytes)", span);
+            return Some(true);
+        }
+        let step = match units.first() {
+            Some(&w) if w != 1 => k::Expr::new(k::ExprKind::Binary(k::BinOp::Mul, Box::new(step), Box::new(k::Expr::num(w as u64, span))), span),
             _ => step,
         };
         let kop = if add { k::BinOp::Add } else { k::BinOp::Sub };
@@ -298,11 +306,12 @@ impl<'u> Lower<'u> {
         Some(true)
     }
 
-    /// A step of pointer `p` in elements, in words (a struct or vector takes several).
+    /// A step of pointer `p` in elements, in words (a struct or vector takes several, an
+    /// element of an array kept at bytes its bytes).
     fn scale_step(&mut self, p: &Expr, step: k::Expr, span: Span) -> k::Expr {
         let ExprKind::Ident(x) = &p.kind else { return step };
-        let Some(Entity::Array { agg: Some(t), .. }) = self.lookup(&x.name) else { return step };
-        match self.words(&t) {
+        let Some(Entity::Array { kpl, elem, agg, .. }) = self.lookup(&x.name) else { return step };
+        match self.elem_units(&kpl, elem, &agg) {
             1 => step,
             w => k::Expr::new(k::ExprKind::Binary(k::BinOp::Mul, Box::new(step), Box::new(k::Expr::num(w as u64, span))), span),
         }

@@ -60,7 +60,7 @@ impl<'u> Lower<'u> {
                 None
             }
             Lv::Word(Place::Const(..)) => self.reference_copy(p, a),
-            Lv::Word(Place::Pair { .. }) => {
+            Lv::Word(Place::Pair { .. } | Place::Bytes { .. }) => {
                 self.unsupported("this reference argument", span);
                 None
             }
@@ -68,13 +68,17 @@ impl<'u> Lower<'u> {
                 let mut fixed = Vec::with_capacity(leaves.len());
                 for l in leaves {
                     fixed.push(match l {
-                        Leaf::Word(Place::Elem { readonly: true, .. }) if assigned => {
+                        Leaf::Word(Place::Elem { readonly: true, .. } | Place::Bytes { readonly: true, .. }) if assigned => {
                             self.err("writing to constant memory or through a `const` pointer", span);
                             return None;
                         }
                         Leaf::Word(Place::Elem { array, index, elem, readonly }) => {
                             let index = k::Expr::var(&self.fixed_index(index, span), span);
                             Leaf::Word(Place::Elem { array, index, elem, readonly })
+                        }
+                        Leaf::Word(Place::Bytes { array, index, n, elem, readonly }) => {
+                            let index = k::Expr::var(&self.fixed_index(index, span), span);
+                            Leaf::Word(Place::Bytes { array, index, n, elem, readonly })
                         }
                         other => other,
                     });
