@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measure invariant inference on GPUVerify's annotation and inference suites: per suite,
-the kernels answered (a verdict, not a rejection), the candidates Houdini started from and
-the invariants it kept (totals), its rounds (median and most) and the `kpl verify` time
+the kernels answered (a verdict, not a rejection), the candidates generated, those concrete
+runs refuted before Houdini, and the invariants Houdini kept (totals), its rounds (median and most) and the `kpl verify` time
 (median and worst). Each test runs with the options of its second line, as GPUVerify's
 harness does. The suites are fetched material kept outside the repository.
 Prints a Markdown table for BENCHMARKS.md.
@@ -54,8 +54,8 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     base = sys.argv[1]
-    print("| suite | kernels | answered | candidates | kept | Houdini rounds (median / most) | time (median / worst) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| suite | kernels | answered | candidates | refuted by runs | kept | Houdini rounds (median / most) | time (median / worst) |")
+    print("|---|---|---|---|---|---|---|---|")
     for lang in ("OpenCL", "CUDA"):
         top = os.path.join(base, lang)
         if not os.path.isdir(top):
@@ -69,10 +69,11 @@ def main():
             answered = [s for s in stats if s is not None]
             cands = sum(s.get("candidates", 0) for s in answered)
             kept = sum(s.get("invariants_kept", 0) for s in answered)
+            refuted = sum(s.get("candidates_refuted", 0) for s in answered)
             rounds = [s.get("houdini_rounds", 0) for s in answered] or [0]
             times = [s.get("time_ms", 0) / 1000 for s in answered] or [0]
             print(
-                f"| {lang}/{pattern} | {len(paths)} | {len(answered)} | {cands} | {kept} | "
+                f"| {lang}/{pattern} | {len(paths)} | {len(answered)} | {cands} | {refuted} | {kept} | "
                 f"{statistics.median(rounds):g} / {max(rounds)} | {statistics.median(times):.2f} s / {max(times):.2f} s |"
             )
 

@@ -141,6 +141,7 @@ impl VerifyArgs {
             k_induction: self.k_induction_depth,
             barrier_access_checks: !self.no_barrier_access_checks,
             asymmetric_asserts: self.asymmetric_asserts,
+            refute: true,
         }
     }
 }
@@ -517,7 +518,7 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
         "contract_calls": contract_calls(&parts),
         "stats": {
             "time_ms": time_ms, "vcs": st.vcs, "solver_calls": st.solver_calls,
-            "houdini_rounds": st.houdini_rounds, "candidates": st.candidates,
+            "houdini_rounds": st.houdini_rounds, "candidates": st.candidates, "candidates_refuted": st.candidates_refuted,
             "invariants_kept": st.invariants_kept, "vc_nodes_before": st.vc_nodes_before, "vc_nodes_after": st.vc_nodes_after,
             "simplify_ms": st.simplify_ms, "solver_ms": st.solver_ms, "solver_ms_unsimplified": st.solver_ms_unsimplified,
         },

@@ -44,6 +44,9 @@ pub struct Options {
     pub barrier_access_checks: bool,
     /// Stated loop invariants for thread 1 only (`--asymmetric-asserts`).
     pub asymmetric_asserts: bool,
+    /// Drop the candidates concrete runs show false before Houdini (`seq_run`; Houdini's
+    /// answer is the same without, only slower).
+    pub refute: bool,
 }
 
 impl Options {
@@ -68,6 +71,7 @@ impl Options {
             k_induction: 0,
             barrier_access_checks: true,
             asymmetric_asserts: false,
+            refute: true,
         }
     }
 }
@@ -93,6 +97,9 @@ pub struct Stats {
     pub solver_calls: u32,
     pub houdini_rounds: u32,
     pub candidates: usize,
+    /// Candidates concrete runs of the program showed false before Houdini
+    /// (`kpl_reduction::seq_run`).
+    pub candidates_refuted: usize,
     pub invariants_kept: usize,
     /// Size of the verification conditions (nodes of their terms) before and after
     /// simplification.
@@ -141,6 +148,7 @@ pub fn program(core: &ast::Kernel, o: &Options) -> Program {
 /// What solving one encoding gives.
 struct Solved {
     kept: Vec<bool>,
+    refuted: usize,
     findings: Vec<Finding>,
     unknown: Option<String>,
     calls: u32,
@@ -152,7 +160,21 @@ fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<I
     let mut s = Session::new(encoding, deadline);
     // With `--no-infer`, only what GPUVerify's uniformity analysis gives (GPUVerify
     // trusts it; Houdini checks it).
-    let on: Vec<bool> = program.candidates.iter().map(|c| o.infer || c.derived).collect();
+    let mut on: Vec<bool> = program.candidates.iter().map(|c| o.infer || c.derived).collect();
+    // A candidate a concrete run shows false at its loop's head is no invariant: dropped
+    // before Houdini, whose answer stays the same, one solver round sooner per candidate.
+    let mut refuted = 0;
+    if o.refute && on.iter().filter(|c| **c).count() > 1 {
+        progress("refuting candidates by concrete runs");
+        let soon = Instant::now() + REFUTE_BUDGET;
+        let until = deadline.map_or(soon, |d| d.min(soon));
+        for (c, gone) in kpl_reduction::seq_run::refute(program, &on, until).into_iter().enumerate() {
+            if gone {
+                on[c] = false;
+                refuted += 1;
+            }
+        }
+    }
     let h = if on.iter().any(|c| *c) {
         houdini(&mut s, on, progress)
     } else {
@@ -167,8 +189,11 @@ fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<I
             failures(&mut s, &h.kept, progress, &mut get)
         }
     };
-    Solved { kept: h.kept, findings, unknown, calls: s.calls, rounds: h.rounds, solver_ms: s.solver_time.as_millis() }
+    Solved { kept: h.kept, refuted, findings, unknown, calls: s.calls, rounds: h.rounds, solver_ms: s.solver_time.as_millis() }
 }
+
+/// The most time concrete runs spend refuting candidates before Houdini.
+const REFUTE_BUDGET: Duration = Duration::from_secs(1);
 
 /// How many times the bounded search before invariant inference unrolls each loop, and the
 /// most time it takes (a quarter of `--timeout` when that is less).
@@ -256,6 +281,7 @@ fn verify_full(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repo
     let solved = solve(&program, &encoding, o, deadline, progress);
     stats.solver_calls = solved.calls;
     stats.houdini_rounds = solved.rounds;
+    stats.candidates_refuted = solved.refuted;
     stats.solver_ms = solved.solver_ms;
     stats.invariants_kept = solved.kept.iter().filter(|k| **k).count();
     stats.time_ms = start.elapsed().as_millis();

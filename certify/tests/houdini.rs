@@ -30,6 +30,33 @@ fn every_kept_candidate_is_proved_in_a_fresh_session() {
 }
 
 #[test]
+fn candidates_refuted_by_concrete_runs_change_nothing_houdini_keeps() {
+    // Every invariant Houdini keeps holds in every reachable state, so a candidate a run
+    // shows false was never among them: with and without the runs, the same candidates
+    // are kept and the verdict is the same; the runs save rounds.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/kernels");
+    let (mut refuted, mut rounds, mut rounds_without) = (0, 0, 0);
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "kpl") {
+            continue;
+        }
+        let c = kpl_lang::check_kpl(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        let o = Options::new(kpl_lang::Launch::of(&c.kernel));
+        let with = verify(&c.core, &o, &|_| {});
+        let without = verify(&c.core, &Options { refute: false, ..o }, &|_| {});
+        assert_eq!(with.kept, without.kept, "{}: the runs changed what Houdini keeps", p.display());
+        assert_eq!(with.outcome, without.outcome, "{}", p.display());
+        assert_eq!(without.stats.candidates_refuted, 0);
+        refuted += with.stats.candidates_refuted;
+        rounds += with.stats.houdini_rounds;
+        rounds_without += without.stats.houdini_rounds;
+    }
+    assert!(refuted > 50, "the runs refuted only {refuted} candidates");
+    assert!(rounds < rounds_without, "Houdini rounds: {rounds} with the runs, {rounds_without} without");
+}
+
+#[test]
 fn without_inference_loops_need_their_invariants() {
     let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/kernels/reduce.kpl")).unwrap();
     let c = kpl_lang::check_kpl(&src).unwrap();

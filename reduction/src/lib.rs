@@ -14,6 +14,7 @@ pub mod candidates;
 mod loops;
 pub mod perf_checks;
 pub mod seq;
+pub mod seq_run;
 mod spec_effects;
 pub mod taint;
 mod uniformity;
