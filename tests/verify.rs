@@ -120,6 +120,19 @@ fn reports_name_both_accesses_and_replay_the_witness() {
     assert!(o.stderr.contains("reduce_nobarrier.kpl:13:"), "{}", o.stderr);
 }
 
+/// An array kept at bytes (a cast sees its ints as chars): a race is on one byte, and both
+/// kpl's report and GPUVerify's text name the int and the byte.
+#[test]
+fn a_race_in_an_array_kept_at_bytes_names_the_byte() {
+    let k = root().join("tests/kernels-cuda/byte_views_race.cu");
+    let o = kpl(&["verify", "--blockDim=64", "--gridDim=1", s(&k)]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let kpl_own = regex::Regex::new(r"confirmed write-write race on A\[\d+\] \(byte [0-3]\) \(intra-group\)").unwrap();
+    assert!(kpl_own.is_match(&o.stderr), "{}", o.stderr);
+    let gpuverify = regex::Regex::new(r"possible write-write race on A\[\d+\] \(byte [0-3]\):").unwrap();
+    assert!(gpuverify.is_match(&o.stderr), "{}", o.stderr);
+}
+
 /// A race on a whole pixel (four word stores, one statement) is one confirmed defect, not
 /// one per word.
 #[test]

@@ -88,9 +88,15 @@ impl<'u> Lower<'u> {
             None => return,
         };
         let size = words.iter().map(|(_, o, s)| o + s).max().unwrap_or(1);
+        // Each byte is named by its word's path and, in a word of several bytes, which byte of
+        // it it is: `A[1] (byte 0)`, `P[2].x (byte 3)`.
         let parts = (0..size)
             .map(|b| {
-                let path = words.iter().find(|(_, o, s)| *o <= b && b < o + s).map(|(p, ..)| p.clone()).unwrap_or_default();
+                let path = match words.iter().find(|(_, o, s)| *o <= b && b < o + s) {
+                    Some((p, o, s)) if *s > 1 => format!("{p} (byte {})", b - o),
+                    Some((p, ..)) => p.clone(),
+                    None => String::new(),
+                };
                 (path, b, 1)
             })
             .collect();

@@ -253,6 +253,8 @@ pub(super) struct Lower<'u> {
     pub byte_level: HashMap<String, u32>,
     pub bytes_declared: HashSet<String>,
     pub wants_bytes: HashMap<String, u32>,
+    /// The one-word global arrays that hold file-scope pointer variables (`memory_decl`).
+    pub pointer_storage: HashSet<String>,
 }
 
 pub(super) struct Lowered {
@@ -353,6 +355,7 @@ fn lower_pass<'u>(
         byte_level,
         bytes_declared: HashSet::new(),
         wants_bytes: HashMap::new(),
+        pointer_storage: HashSet::new(),
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
@@ -613,7 +616,7 @@ impl<'u> Lower<'u> {
         let elem = self.spec_type(&d.specs);
         for x in &d.decls {
             if x.ptrs > 0 {
-                self.unsupported("file-scope pointer variables", x.span);
+                self.pointer_variable(x, constant);
                 continue;
             }
             let table = constant && x.init.is_some() && self.o.dialect == Dialect::OpenCl;
@@ -671,6 +674,27 @@ impl<'u> Lower<'u> {
                 }
             }
         }
+    }
+
+    /// A file-scope pointer variable (`__device__ char *buffer;`): its storage, one word of
+    /// global memory (a pointer is 4 bytes, GPUVerify's default `--pointer-bitwidth=32`),
+    /// which `&buffer` names (`atomicAdd((unsigned *)&buffer, n)`). The host sets the pointer,
+    /// so kpl cannot tell which array it points into: it is a pointer stored in memory, and
+    /// going through it is refused as for any such pointer.
+    fn pointer_variable(&mut self, x: &Declarator, constant: bool) {
+        if !x.dims.is_empty() || x.init.is_some() || x.ptrs > 1 {
+            self.unsupported("file-scope pointer variables other than `T *p;` (an array of them, an initialiser, a pointer to a pointer)", x.span);
+            self.bind(&x.name.name, Entity::Invalid);
+            return;
+        }
+        let name = self.fresh(&x.name.name);
+        self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: Some((1, x.span)) }, span: x.span });
+        self.word_bytes.insert(name.clone(), 4);
+        if constant && self.o.dialect == Dialect::Cuda {
+            self.constant_arrays.insert(name.clone());
+        }
+        self.pointer_storage.insert(name.clone());
+        self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty: Ty::UInt });
     }
 
     /// An OpenCL `__constant` array with an initialiser: a table of constant words (at most

@@ -67,7 +67,10 @@ impl<'u> Lower<'u> {
             ExprKind::Ident(x) => match self.lookup(&x.name) {
                 Some(Entity::Local { kpl, ty }) | Some(Entity::Param { kpl, ty }) => Some(Lv::Word(Place::Local(kpl, ty))),
                 Some(Entity::SharedScalar { kpl, ty }) => {
-                    Some(Lv::Word(Place::Elem { array: kpl, index: k::Expr::num(0, span), elem: ty, readonly: false }))
+                    // A file-scope pointer variable is a pointer stored in memory.
+                    let stored_pointer = self.pointer_storage.contains(&kpl);
+                    let place = Place::Elem { array: kpl, index: k::Expr::num(0, span), elem: ty, readonly: false };
+                    Some(if stored_pointer { Lv::PtrWord(place) } else { Lv::Word(place) })
                 }
                 Some(Entity::Private { kpl, base, ty }) => {
                     Some(Lv::Word(Place::Elem { array: kpl, index: k::Expr::var(&base, span), elem: ty, readonly: false }))

@@ -568,11 +568,12 @@ fn type_item(item: &[Tok]) -> bool {
     }
 }
 
-/// Is this item a CUDA host variable to skip: a file-scope variable in no memory space (no
-/// `__device__`, `__constant__`, `__shared__` or `__managed__`), which device code cannot
-/// name, whatever its type (`FILE *fp;`, `cudaEvent_t start, stop;`)? `const` ones are left
-/// to the parser: device code may use an integer constant.
-fn host_variable(item: &[Tok]) -> Option<(String, Span)> {
+/// Is this item a CUDA host variable: a file-scope variable in no memory space (no
+/// `__device__`, `__constant__`, `__shared__` or `__managed__`), which nvcc does not let
+/// device code name, whatever its type (`FILE *fp;`, `cudaEvent_t start, stop;`)? Its
+/// names, and where the first is. `const` ones are left to the parser: device code may use
+/// an integer constant.
+fn host_variable(item: &[Tok]) -> Option<(Vec<String>, Span)> {
     const KEEP: &[&str] = &["__device__", "__constant__", "__shared__", "__managed__", "const", "constexpr", "texture", "surface"];
     if type_item(item) || !item.last().is_some_and(|t| is_p(t, ";")) || function_name(item).is_some() {
         return None;
@@ -588,19 +589,27 @@ fn host_variable(item: &[Tok]) -> Option<(String, Span)> {
             CTok::P(")" | "]" | "}") => depth -= 1,
             CTok::P(p @ ("=" | "," | ";")) if depth == 0 => {
                 if !init && i > 1 {
-                    names.extend(ident(&item[i - 1]).map(|n| format!("`{n}`")));
+                    names.extend(ident(&item[i - 1]).map(str::to_string));
                 }
                 init = *p == "=";
             }
             _ => {}
         }
         if depth == 1 && is_p(t, "[") && !init && i > 1 {
-            names.extend(ident(&item[i - 1]).map(|n| format!("`{n}`")));
+            names.extend(ident(&item[i - 1]).map(str::to_string));
         }
     }
     let first = item.iter().position(|t| ["=", "[", ";", ","].iter().any(|p| is_p(t, p)))?;
     let at = &item[first.checked_sub(1)?];
-    (!names.is_empty()).then(|| (names.join(", "), Span::new(at.0, at.2)))
+    (!names.is_empty()).then(|| (names, Span::new(at.0, at.2)))
+}
+
+/// Is a host variable's type a plain C scalar or a pointer to one (`char *buffer;`,
+/// `unsigned int count;`), which device code could name as global memory?
+fn plain_c_type(item: &[Tok]) -> bool {
+    const PLAIN: &[&str] = &["int", "unsigned", "signed", "char", "short", "long", "float", "double", "bool", "static", "volatile", "extern"];
+    let name = item.iter().position(|t| matches!(t.1, CTok::Ident(_))).unwrap_or(0);
+    name > 0 && item[..name].iter().all(|t| matches!(&t.1, CTok::Spec(w) if PLAIN.contains(&w.as_str())) || is_p(t, "*"))
 }
 
 /// Instantiate the file's function templates and skip its host code (see the module doc).
@@ -615,6 +624,8 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
     let mut parts = Vec::new();
     let mut explicit: Vec<(String, Vec<Vec<Tok>>, Span)> = Vec::new();
     let mut host: Vec<Vec<Tok>> = Vec::new();
+    // Host variables: their part, names, place and whether their type is plain C.
+    let mut host_vars: Vec<(usize, Vec<String>, Span, bool)> = Vec::new();
     // Host function templates (skipped): their explicit instantiations are host code too.
     let mut host_templates = std::collections::HashSet::new();
     for r in items(&toks) {
@@ -706,12 +717,43 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                 host.push(item.to_vec());
                 continue;
             }
-            if let Some((name, span)) = host_variable(item) {
-                warnings.push(Diagnostic::warning(format!("host code skipped: variable {name} (no `__device__`, `__constant__` or `__shared__`)"), span));
-                continue;
+            if let Some((names, span)) = host_variable(item) {
+                // Kept for now: whether device code names it is known at the end.
+                host_vars.push((parts.len(), names, span, plain_c_type(item)));
             }
         }
         parts.push(Part::Keep(item.to_vec()));
+    }
+    if !host_vars.is_empty() {
+        // A host variable of a plain C type that device code names is global memory to
+        // GPUVerify's front end (nvcc rejects the code): kpl takes it as `__device__`, as
+        // GPUVerify does. Any other is host code, skipped.
+        let host_parts: std::collections::HashSet<usize> = host_vars.iter().map(|h| h.0).collect();
+        let names_it = |n: &str| {
+            let in_kept = parts.iter().enumerate().any(|(k, p)| !host_parts.contains(&k) && matches!(p, Part::Keep(t) if t.iter().any(|x| ident(x) == Some(n))));
+            in_kept || pass.templates.values().any(|t| t.body.iter().any(|x| ident(x) == Some(n)))
+        };
+        let device: Vec<bool> = host_vars.iter().map(|(_, names, _, plain)| *plain && names.iter().any(|n| names_it(n))).collect();
+        let mut skipped = Vec::new();
+        for ((k, names, span, _), device) in host_vars.iter().zip(device) {
+            let shown: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            if device {
+                warnings.push(Diagnostic::warning(
+                    format!("variable {} has no memory space, but device code names it: kpl takes it, as GPUVerify does, as a `__device__` variable (nvcc rejects device code that names a host variable)", shown.join(", ")),
+                    *span,
+                ));
+                if let Part::Keep(t) = &mut parts[*k] {
+                    let at = t.first().map_or((span.start, span.start), |f| (f.0, f.0));
+                    t.insert(0, (at.0, CTok::Spec("__device__".into()), at.1));
+                }
+            } else {
+                warnings.push(Diagnostic::warning(format!("host code skipped: variable {} (no `__device__`, `__constant__` or `__shared__`)", shown.join(", ")), *span));
+                skipped.push(*k);
+            }
+        }
+        for k in skipped.into_iter().rev() {
+            parts.remove(k);
+        }
     }
     if dialect == Dialect::Cuda {
         // Types only host code names are host code too (`unused_types.rs`).
