@@ -41,16 +41,14 @@ impl Arr {
     fn get(&self, i: u32) -> u32 {
         self.cells.get(&i).copied().unwrap_or_else(|| Arr::default_at(self.seed, i))
     }
-    /// The array with `i` set to `v` (a cell equal to the unstored contents is dropped, so
-    /// two arrays are equal exactly when their seeds and stores are).
-    fn set(&self, i: u32, v: u32) -> Arr {
-        let mut a = self.clone();
-        if v == Arr::default_at(a.seed, i) {
-            a.cells.remove(&i);
+    /// Set `i` to `v` (a cell equal to the unstored contents is dropped, so two arrays are
+    /// equal exactly when their seeds and stores are).
+    fn set(&mut self, i: u32, v: u32) {
+        if v == Arr::default_at(self.seed, i) {
+            self.cells.remove(&i);
         } else {
-            a.cells.insert(i, v);
+            self.cells.insert(i, v);
         }
-        a
     }
 }
 
@@ -173,8 +171,10 @@ impl Run<'_> {
             self.tick()?;
             match s {
                 Stmt::Assign(v, e) => {
-                    let x = self.eval(e)?;
-                    self.vals[v.0 as usize] = x;
+                    if !self.store_in_place(v.0 as usize, e)? {
+                        let x = self.eval(e)?;
+                        self.vals[v.0 as usize] = x;
+                    }
                     self.fixed[v.0 as usize] = true;
                 }
                 Stmt::Havoc(v) => {
@@ -228,6 +228,30 @@ impl Run<'_> {
             }
         }
         Ok(())
+    }
+
+    /// `A := store(A, i, x)` or `A := ite(c, store(A, i, x), A)`, the form every array write
+    /// takes: done in place (copying the array only where another variable shares it), not
+    /// by building a new array per write. False if `e` has another form.
+    fn store_in_place(&mut self, v: usize, e: &Expr) -> Result<bool, Stop> {
+        let this = |x: &Expr| matches!(x, Expr::Var(w) if w.0 as usize == v);
+        let (cond, i, x) = match e {
+            Expr::Store(a, i, x) if this(a) => (None, i, x),
+            Expr::Ite(c, s, b) if this(b) => match &**s {
+                Expr::Store(a, i, x) if this(a) => (Some(c), i, x),
+                _ => return Ok(false),
+            },
+            _ => return Ok(false),
+        };
+        if let Some(c) = cond {
+            if !self.truth(c)? {
+                return Ok(true);
+            }
+        }
+        let (i, x) = (self.word(i)?, self.word(x)?);
+        let Val::A(a) = &mut self.vals[v] else { return Err(Stop::Sort) };
+        Rc::make_mut(a).set(i, x);
+        Ok(true)
     }
 
     /// One step of the budget.
@@ -314,7 +338,9 @@ impl Run<'_> {
             Expr::Store(a, i, v) => {
                 let Val::A(a) = self.eval(a)? else { return Err(Stop::Sort) };
                 let (i, v) = (self.word(i)?, self.word(v)?);
-                Val::A(Rc::new(a.set(i, v)))
+                let mut a = (*a).clone();
+                a.set(i, v);
+                Val::A(Rc::new(a))
             }
             Expr::ToBool(w) => Val::B(self.word(w)? != 0),
             Expr::ToWord(b) => Val::W(self.truth(b)? as u32),
@@ -457,6 +483,27 @@ mod tests {
         assert_eq!(got, vec![false, true, false, true]);
         // A candidate that is off is never reported.
         assert_eq!(refute(&p, &[false, false, false, false], Instant::now() + Duration::from_secs(5)), vec![false; 4]);
+    }
+
+    #[test]
+    fn writes_to_an_array_leave_an_array_that_shared_it_as_it_was() {
+        // A := store(A, 0, 7); B := A; while i < n { A := ite(true, store(A, i, i), A); i += 2 }
+        let mut p = counting(vec![]);
+        p.vars.push(var("A", Sort::Array));
+        p.vars.push(var("B", Sort::Array));
+        let (a, b, i) = (|| Expr::Var(VarId(2)), || Expr::Var(VarId(3)), || Expr::Var(VarId(1)));
+        p.body.insert(2, Stmt::Assign(VarId(2), Expr::store(a(), Expr::Word(0), Expr::Word(7))));
+        p.body.insert(3, Stmt::Assign(VarId(3), a()));
+        let Stmt::Loop(lp) = &mut p.body[4] else { panic!() };
+        lp.body.insert(0, Stmt::Assign(VarId(2), Expr::ite(Expr::Bool(true), Expr::store(a(), i(), i()), a())));
+        let seven = |x: Expr| Expr::eq(Expr::select(x, Expr::Word(0)), Expr::Word(7));
+        p.candidates = [seven(a()), seven(b()), Expr::eq(a(), b())]
+            .into_iter()
+            .map(|expr| Candidate { loop_id: 0, expr, rule: "test", derived: false })
+            .collect();
+        let got = refute(&p, &[true, true, true], Instant::now() + Duration::from_secs(5));
+        // A[0] becomes 0 in the first iteration; B keeps its 7.
+        assert_eq!(got, vec![true, false, true]);
     }
 
     #[test]
