@@ -40,9 +40,9 @@ pub struct RunData {
     pub observed: Vec<Observed>,
 }
 
-/// A construct of the kernel that the exported semantics does not model, with why: the
-/// theories' `SBarrier` orders both memories, so a barrier with another fence is one, and
-/// they have no atomics.
+/// A construct of the kernel that the exported semantics does not model, with why: a
+/// barrier whose fence differs between threads (the theories' `SBarrierOn` orders memories
+/// the same way in every thread), 64-bit and byte atomics, warp collectives, ...
 pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
     fn block(b: &Block) -> Option<(kpl_lang::Span, &'static str)> {
         b.stmts.iter().find_map(stmt)
@@ -50,15 +50,16 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
     fn stmt(s: &Stmt) -> Option<(kpl_lang::Span, &'static str)> {
         match &s.kind {
             StmtKind::Barrier(f) if f.grid => Some((s.span, "the Isabelle export does not model grid barriers yet")),
-            StmtKind::Barrier(f) if f.as_constant() != Some((true, true)) => {
-                Some((s.span, "the Isabelle export models only barriers that order both memories (`barrier;`); this barrier's fence orders less"))
+            StmtKind::Barrier(f) if f.as_constant().is_none() => {
+                Some((s.span, "the Isabelle export models barriers whose fence is the same in every thread; this one's depends on the thread"))
             }
             StmtKind::Barrier(f) if !f.invariants.is_empty() => {
                 Some((s.span, "the Isabelle export does not model barrier invariants yet"))
             }
-            StmtKind::Atomic(_) => Some((s.span, "the Isabelle export does not model atomics yet")),
+            StmtKind::Atomic(a) if a.shape() != AtomicShape::WORD => {
+                Some((s.span, "the Isabelle export models atomics on one word; not 64-bit or byte atomics yet"))
+            }
             StmtKind::Warp(_) => Some((s.span, "the Isabelle export does not model warp collectives yet")),
-            StmtKind::MemFence(_) => Some((s.span, "the Isabelle export does not model memory fences yet")),
             StmtKind::Havoc(_) => Some((s.span, "the Isabelle export does not model `havoc` (arbitrary values) yet")),
             StmtKind::Touch { .. } => Some((s.span, "the Isabelle export does not model unknown accesses (`havoc reads`/`havoc writes`) yet")),
             StmtKind::Snapshot { .. } => Some((s.span, "the Isabelle export does not model ghost arrays (`snapshot`) yet")),
@@ -224,6 +225,14 @@ impl Printer {
     fn block(&mut self, stmts: &[Stmt], ind: usize) -> String {
         let pad = " ".repeat(ind);
         let Some((first, rest)) = stmts.split_first() else { return "SSkip".into() };
+        // `local x := atomic ...;` declares `x` for the rest of the block too.
+        if let StmtKind::Atomic(a) = &first.kind {
+            if let (Some(x), true) = (&a.dest, a.declare) {
+                let at = self.atomic(a);
+                let body = if rest.is_empty() { at } else { format!("(SSeq {at}\n{pad}  {})", self.block(rest, ind + 2)) };
+                return format!("(SLocal {}\n{pad}  {body})", string_lit(&x.name));
+            }
+        }
         if let StmtKind::Local(x, init) = &first.kind {
             let body = match init {
                 Some(e) if rest.is_empty() => self.assign(&x.name, e),
@@ -238,6 +247,33 @@ impl Printer {
         } else {
             format!("(SSeq {s}\n{pad}  {})", self.block(rest, ind + 2))
         }
+    }
+
+    /// `d := atomic f(A[i], args)` (`None` for no destination).
+    fn atomic(&mut self, a: &Atomic) -> String {
+        let f = match a.operation() {
+            AtomicOp::Add => "AAdd",
+            AtomicOp::Sub => "ASub",
+            AtomicOp::Xchg => "AXchg",
+            AtomicOp::Min => "AMin",
+            AtomicOp::Max => "AMax",
+            AtomicOp::Smin => "ASmin",
+            AtomicOp::Smax => "ASmax",
+            AtomicOp::Inc => "AInc",
+            AtomicOp::Dec => "ADec",
+            AtomicOp::Cas => "ACas",
+            AtomicOp::And => "AAnd",
+            AtomicOp::Or => "AOr",
+            AtomicOp::Xor => "AXor",
+            AtomicOp::Fadd => {
+                // The float addition: uninterpreted in the theories, as the float built-ins.
+                self.floats = true;
+                "AFadd"
+            }
+        };
+        let d = a.dest.as_ref().map_or("None".to_string(), |x| format!("(Some (Named {}))", string_lit(&x.name)));
+        let args = a.args.iter().map(|e| self.expr(e)).collect();
+        format!("(SAtomic {d} {f} {} {} {})", string_lit(&a.array.name), self.expr(&a.index), list(args))
     }
 
     fn stmt(&mut self, s: &Stmt, ind: usize) -> String {
@@ -263,9 +299,16 @@ impl Printer {
                 let a = args.iter().map(|x| self.expr(x)).collect();
                 format!("(SCall {} {})", string_lit(&f.name), list(a))
             }
-            // `unsupported` keeps other fences, atomics and warp collectives out of the export.
-            StmtKind::Barrier(_) => "SBarrier".into(),
-            StmtKind::Atomic(_) | StmtKind::MemFence(_) | StmtKind::Havoc(_) | StmtKind::Warp(_) | StmtKind::Touch { .. } | StmtKind::Snapshot { .. } => "SSkip".into(),
+            // `unsupported` keeps per-thread fences, wide atomics and warp collectives out of
+            // the export.
+            StmtKind::Barrier(f) => match f.as_constant() {
+                Some((true, true)) | None => "SBarrier".into(),
+                Some((sh, gl)) => format!("(SBarrierOn {} {})", isa_bool(sh), isa_bool(gl)),
+            },
+            StmtKind::Atomic(a) => self.atomic(a),
+            // A memory fence orders nothing in SDV, where only barriers publish writes.
+            StmtKind::MemFence(_) => "SSkip".into(),
+            StmtKind::Havoc(_) | StmtKind::Warp(_) | StmtKind::Touch { .. } | StmtKind::Snapshot { .. } => "SSkip".into(),
             StmtKind::Break => "SBreak".into(),
             StmtKind::Continue => "SContinue".into(),
             StmtKind::Return => "SReturn".into(),
@@ -273,6 +316,14 @@ impl Printer {
             StmtKind::Assume(e) => format!("(SAssume {})", self.expr(e)),
             StmtKind::Error => "SSkip".into(),
         }
+    }
+}
+
+fn isa_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
     }
 }
 

@@ -58,7 +58,7 @@ type_synonym addr = "name \<times> word32"
 
 text \<open>A thread: its ids, its locations \<open>l\<close>, its shadow copy \<open>sh\<close> of memory (every
   global array, and its group's instance of every shared array), and the addresses it has
-  read and written since the last barrier, \<open>R\<close> and \<open>W\<close>.\<close>
+  read and written since the last barrier, \<open>R\<close> and \<open>W\<close>, and accessed atomically, \<open>A\<close>.\<close>
 record tstate =
   t_lid :: "word32 \<times> word32 \<times> word32"
   t_gid :: "word32 \<times> word32 \<times> word32"
@@ -66,13 +66,16 @@ record tstate =
   t_sh :: "name \<Rightarrow> word32 \<Rightarrow> word32"
   t_R :: "addr list"
   t_W :: "addr list"
+  t_A :: "addr list"
 
-text \<open>A group: its threads by local linear id, and every address its threads have read
-  and written, with the thread (never cleared: barriers do not order groups).\<close>
+text \<open>A group: its threads by local linear id, and every address its threads have read,
+  written and accessed atomically, with the thread (never cleared: barriers do not order
+  groups).\<close>
 record gstate =
   g_threads :: "tstate list"
   g_R :: "(addr \<times> nat) list"
   g_W :: "(addr \<times> nat) list"
+  g_A :: "(addr \<times> nat) list"
 
 text \<open>A kernel state: the groups by linear id, and the next fresh location.\<close>
 record kstate =
@@ -159,6 +162,9 @@ fun subst_s :: "name \<Rightarrow> loc \<Rightarrow> stmt \<Rightarrow> stmt" wh
 | "subst_s x v (SWhileU e invs s) = SWhileU (subst_e x v e) (map (subst_e x v) invs) (subst_s x v s)"
 | "subst_s x v (SCall f args) = SCall f (map (subst_e x v) args)"
 | "subst_s x v SBarrier = SBarrier"
+| "subst_s x v (SBarrierOn s1 s2) = SBarrierOn s1 s2"
+| "subst_s x v (SAtomic d f A e args) =
+    SAtomic (map_option (subst_l x v) d) f A (subst_e x v e) (map (subst_e x v) args)"
 | "subst_s x v SBreak = SBreak"
 | "subst_s x v SContinue = SContinue"
 | "subst_s x v SReturn = SReturn"
@@ -219,9 +225,11 @@ inductive step_t :: "ctx \<Rightarrow> tstate \<Rightarrow> basic \<Rightarrow> 
 
 section \<open>Figure 5: a group executes a predicated basic statement or a barrier\<close>
 
+text \<open>Two threads of a group access one address since the last barrier, one of them writes;
+  an atomic counts as a write against plain accesses, never against another atomic.\<close>
 definition group_race :: "gstate \<Rightarrow> bool" where
   "group_race g \<longleftrightarrow> (\<exists>j \<in> set [0..<length (g_threads g)]. \<exists>k \<in> set [0..<length (g_threads g)].
-     j \<noteq> k \<and> (\<exists>a \<in> set (t_W (g_threads g ! j)).
+     j \<noteq> k \<and> (\<exists>a \<in> set (t_W (g_threads g ! j)) \<union> set (t_A (g_threads g ! j)).
        a \<in> set (t_R (g_threads g ! k)) \<or> a \<in> set (t_W (g_threads g ! k))))"
 
 text \<open>\<open>merge\<^sub>i(\<gamma>)\<close>: an address a thread wrote since the last barrier takes that
@@ -232,7 +240,95 @@ definition merge_sh :: "gstate \<Rightarrow> name \<Rightarrow> word32 \<Rightar
     | None \<Rightarrow> t_sh (hd (g_threads g)) A z)"
 
 definition sync_g :: "gstate \<Rightarrow> gstate" where
-  "sync_g g = g\<lparr>g_threads := map (\<lambda>t. t\<lparr>t_sh := merge_sh g, t_R := [], t_W := []\<rparr>) (g_threads g)\<rparr>"
+  "sync_g g = g\<lparr>g_threads := map (\<lambda>t. t\<lparr>t_sh := merge_sh g, t_R := [], t_W := [], t_A := []\<rparr>) (g_threads g)\<rparr>"
+
+text \<open>A barrier whose fence orders shared memory (\<open>s\<close>) and global memory (\<open>gl\<close>) as
+  said: an array of a memory it orders is merged and its accesses forgotten; any other keeps
+  each thread's copy and its accesses, which still race with later ones.\<close>
+definition covers :: "ctx \<Rightarrow> bool \<Rightarrow> bool \<Rightarrow> name \<Rightarrow> bool" where
+  "covers c s gl A \<longleftrightarrow> (if is_global c A then gl else s)"
+
+definition sync_on :: "ctx \<Rightarrow> bool \<Rightarrow> bool \<Rightarrow> gstate \<Rightarrow> gstate" where
+  "sync_on c s gl g = g\<lparr>g_threads := map (\<lambda>t. t\<lparr>
+       t_sh := (\<lambda>A. if covers c s gl A then merge_sh g A else t_sh t A),
+       t_R := filter (\<lambda>a. \<not> covers c s gl (fst a)) (t_R t),
+       t_W := filter (\<lambda>a. \<not> covers c s gl (fst a)) (t_W t),
+       t_A := filter (\<lambda>a. \<not> covers c s gl (fst a)) (t_A t)\<rparr>) (g_threads g)\<rparr>"
+
+definition gbarrier_on :: "ctx \<Rightarrow> bool \<Rightarrow> bool \<Rightarrow> gstate \<Rightarrow> expr \<Rightarrow> gstate option" where
+  "gbarrier_on c s gl g p = (if list_all (\<lambda>t. holds c t p) (g_threads g) then Some (sync_on c s gl g)
+     else if list_all (\<lambda>t. \<not> holds c t p) (g_threads g) then Some g else None)"
+
+definition kbarrier_on :: "ctx \<Rightarrow> bool \<Rightarrow> bool \<Rightarrow> kstate \<Rightarrow> expr \<Rightarrow> kstate outcome" where
+  "kbarrier_on c s gl k p = (let gs' = map (\<lambda>g. gbarrier_on c s gl g p) (ks_groups k) in
+     if list_all (\<lambda>x. x \<noteq> None) gs' then Normal (k\<lparr>ks_groups := map the gs'\<rparr>) else Abort Divergence)"
+
+section \<open>Atomics\<close>
+
+text \<open>The value an atomic leaves (kpl's \<open>ops::atomic\<close>): from the old value and the operands
+  (\<open>ACas\<close>: the compared value, then the new one).\<close>
+definition atomic_val :: "atomic_op \<Rightarrow> word32 \<Rightarrow> word32 list \<Rightarrow> word32" where
+  "atomic_val f old vs = (let v = (case vs of x # _ \<Rightarrow> x | [] \<Rightarrow> 0);
+       w = (case vs of _ # y # _ \<Rightarrow> y | _ \<Rightarrow> 0) in (case f of
+       AAdd \<Rightarrow> old + v
+     | ASub \<Rightarrow> old - v
+     | AXchg \<Rightarrow> v
+     | AMin \<Rightarrow> min old v
+     | AMax \<Rightarrow> max old v
+     | ASmin \<Rightarrow> (if kpl_sle old v then old else v)
+     | ASmax \<Rightarrow> (if kpl_sle v old then old else v)
+     | AInc \<Rightarrow> (if v \<le> old then 0 else old + 1)
+     | ADec \<Rightarrow> (if old = 0 \<or> v < old then v else old - 1)
+     | ACas \<Rightarrow> (if old = v then w else old)
+     | AAnd \<Rightarrow> old AND v
+     | AOr \<Rightarrow> old OR v
+     | AXor \<Rightarrow> old XOR v
+     | AFadd \<Rightarrow> kpl_float_op ''fadd'' old v))"
+
+text \<open>Thread \<open>j\<close> of group \<open>i\<close> performs its atomic, if enabled: it reads its view of the
+  element and writes the new value to the memory every thread sees (of its group, for a
+  shared array), so the next thread's atomic reads it; it logs the atomic access and gets
+  the old value.\<close>
+definition thread_atomic :: "ctx \<Rightarrow> loc option \<Rightarrow> atomic_op \<Rightarrow> name \<Rightarrow> expr \<Rightarrow> expr list \<Rightarrow> expr \<Rightarrow>
+    nat \<times> nat \<Rightarrow> kstate \<Rightarrow> kstate" where
+  "thread_atomic c d f A e args p ij k = (case ij of (i, j) \<Rightarrow>
+     (let t = g_threads (ks_groups k ! i) ! j in
+      if \<not> holds c t p then k else
+      (let z = eval_e c t e; old = t_sh t A z; new = atomic_val f old (map (eval_e c t) args);
+           cell = (\<lambda>t'. t'\<lparr>t_sh := (t_sh t')(A := (t_sh t' A)(z := new))\<rparr>);
+           own = (\<lambda>t'. t'\<lparr>t_l := (case d of Some v \<Rightarrow> (t_l t')(v := old) | None \<Rightarrow> t_l t'),
+                          t_A := (A, z) # t_A t'\<rparr>);
+           gs1 = map (\<lambda>(i', g). if is_global c A \<or> i' = i then g\<lparr>g_threads := map cell (g_threads g)\<rparr> else g)
+                   (zip [0..<length (ks_groups k)] (ks_groups k));
+           g1 = gs1 ! i;
+           g2 = g1\<lparr>g_threads := (g_threads g1)[j := own (g_threads g1 ! j)], g_A := ((A, z), j) # g_A g1\<rparr>
+       in k\<lparr>ks_groups := gs1[i := g2]\<rparr>)))"
+
+text \<open>The threads of a kernel state, group by group, each as (group, thread).\<close>
+definition thread_ids :: "kstate \<Rightarrow> (nat \<times> nat) list" where
+  "thread_ids k = concat (map (\<lambda>i. map (\<lambda>j. (i, j)) [0..<length (g_threads (ks_groups k ! i))])
+     [0..<length (ks_groups k)])"
+
+definition atomic_oob :: "ctx \<Rightarrow> kstate \<Rightarrow> name \<Rightarrow> expr \<Rightarrow> expr \<Rightarrow> bool" where
+  "atomic_oob c k A e p \<longleftrightarrow> (\<exists>g \<in> set (ks_groups k). \<exists>t \<in> set (g_threads g). holds c t p \<and>
+     (case size_of c A of Some n \<Rightarrow> n \<le> eval_e c t e | None \<Rightarrow> False))"
+
+text \<open>A new atomic access of one group to a global array that another group read or wrote.\<close>
+definition atomic_race :: "ctx \<Rightarrow> gstate list \<Rightarrow> gstate list \<Rightarrow> bool" where
+  "atomic_race c gs gs' \<longleftrightarrow> (\<exists>i \<in> set [0..<length gs']. \<exists>j \<in> set [0..<length gs']. i \<noteq> j \<and>
+     (\<exists>a \<in> fst ` set (take (length (g_A (gs' ! i)) - length (g_A (gs ! i))) (g_A (gs' ! i))).
+        is_global c (fst a) \<and> a \<in> fst ` (set (g_R (gs' ! j)) \<union> set (g_W (gs' ! j)))))"
+
+text \<open>KPL.md: an atomic statement's enabled threads perform it one after another in thread
+  order (groups in order), on memory every thread sees at once. Out-of-bounds is checked
+  first, then races with plain accesses, within the group since the barrier and between
+  groups always.\<close>
+definition katomic :: "ctx \<Rightarrow> kstate \<Rightarrow> loc option \<Rightarrow> atomic_op \<Rightarrow> name \<Rightarrow> expr \<Rightarrow> expr list \<Rightarrow> expr \<Rightarrow>
+    kstate outcome" where
+  "katomic c k d f A e args p = (if atomic_oob c k A e p then Abort OutOfBounds
+     else (let k' = fold (thread_atomic c d f A e args p) (thread_ids k) k in
+       if list_ex group_race (ks_groups k') \<or> atomic_race c (ks_groups k) (ks_groups k') then Abort Race
+       else Normal k'))"
 
 inductive step_g :: "ctx \<Rightarrow> gstate \<Rightarrow> basic \<Rightarrow> expr \<Rightarrow> gstate outcome \<Rightarrow> bool" where
   G_RACE: "list_all2 (\<lambda>t t'. step_t c t b p t') (g_threads g) ts' \<Longrightarrow>
@@ -241,7 +337,7 @@ inductive step_g :: "ctx \<Rightarrow> gstate \<Rightarrow> basic \<Rightarrow> 
     \<not> group_race (g\<lparr>g_threads := ts'\<rparr>) \<Longrightarrow>
     set R' = set (g_R g) \<union> {(a, j) | a j. j < length ts' \<and> a \<in> set (t_R (ts' ! j))} \<Longrightarrow>
     set W' = set (g_W g) \<union> {(a, j) | a j. j < length ts' \<and> a \<in> set (t_W (ts' ! j))} \<Longrightarrow>
-    step_g c g b p (Normal \<lparr>g_threads = ts', g_R = R', g_W = W'\<rparr>)"
+    step_g c g b p (Normal \<lparr>g_threads = ts', g_R = R', g_W = W', g_A = g_A g\<rparr>)"
 
 inductive step_b :: "ctx \<Rightarrow> gstate \<Rightarrow> expr \<Rightarrow> gstate outcome \<Rightarrow> bool" where
   G_NO_OP: "\<forall>t \<in> set (g_threads g). \<not> holds c t p \<Longrightarrow> step_b c g p (Normal g)"
@@ -251,10 +347,11 @@ inductive step_b :: "ctx \<Rightarrow> gstate \<Rightarrow> expr \<Rightarrow> g
 
 section \<open>Figure 6: the kernel executes a list of predicated statements\<close>
 
-text \<open>\<open>kernel_race(\<kappa>)\<close>: two groups access one element of a global array, one writes.\<close>
+text \<open>\<open>kernel_race(\<kappa>)\<close>: two groups access one element of a global array, one writes (an
+  atomic counts as a write against plain accesses).\<close>
 definition kernel_race :: "ctx \<Rightarrow> gstate list \<Rightarrow> bool" where
   "kernel_race c gs \<longleftrightarrow> (\<exists>i \<in> set [0..<length gs]. \<exists>j \<in> set [0..<length gs]. i \<noteq> j \<and>
-     (\<exists>a \<in> fst ` set (g_W (gs ! i)). is_global c (fst a) \<and>
+     (\<exists>a \<in> fst ` (set (g_W (gs ! i)) \<union> set (g_A (gs ! i))). is_global c (fst a) \<and>
         a \<in> fst ` (set (g_R (gs ! j)) \<union> set (g_W (gs ! j)))))"
 
 definition in_bounds :: "ctx \<Rightarrow> kstate \<Rightarrow> basic \<Rightarrow> expr \<Rightarrow> bool" where
@@ -275,6 +372,14 @@ inductive step_k :: "ctx \<Rightarrow> kernel \<Rightarrow> kstate \<times> pstm
     step_k c K (k, (SBarrier, p) # ss) (Abort Divergence)"
 | K_SYNC: "list_all2 (\<lambda>g g'. step_b c g p (Normal g')) (ks_groups k) gs' \<Longrightarrow>
     step_k c K (k, (SBarrier, p) # ss) (Normal (k\<lparr>ks_groups := gs'\<rparr>, ss))"
+| K_SYNC_ON: "kbarrier_on c s gl k p = Normal k' \<Longrightarrow>
+    step_k c K (k, (SBarrierOn s gl, p) # ss) (Normal (k', ss))"
+| K_DIVERGENCE_ON: "kbarrier_on c s gl k p = Abort err \<Longrightarrow>
+    step_k c K (k, (SBarrierOn s gl, p) # ss) (Abort err)"
+| K_ATOMIC: "katomic c k d f A e args p = Normal k' \<Longrightarrow>
+    step_k c K (k, (SAtomic d f A e args, p) # ss) (Normal (k', ss))"
+| K_ATOMIC_ABORT: "katomic c k d f A e args p = Abort err \<Longrightarrow>
+    step_k c K (k, (SAtomic d f A e args, p) # ss) (Abort err)"
 | K_SEQ: "step_k c K (k, (SSeq s1 s2, p) # ss) (Normal (k, (s1, p) # (s2, p) # ss))"
 | K_SKIP: "step_k c K (k, (SSkip, p) # ss) (Normal (k, ss))"
 | K_VAR: "n = ks_fresh k \<Longrightarrow>
@@ -344,14 +449,14 @@ definition mk_ctx :: "kernel \<Rightarrow> launch \<Rightarrow> inputs \<Rightar
 
 definition initial_state :: "launch \<Rightarrow> inputs \<Rightarrow> kstate" where
   "initial_state L inp = \<lparr>ks_groups = map (\<lambda>(n, gid). \<lparr>g_threads = map (\<lambda>lid. \<lparr>t_lid = lid, t_gid = gid,
-       t_l = (\<lambda>_. 0), t_sh = initial_sh inp n, t_R = [], t_W = []\<rparr>) (ids (l_threads L)),
-       g_R = [], g_W = []\<rparr>) (zip [0..<length (ids (l_groups L))] (ids (l_groups L))),
+       t_l = (\<lambda>_. 0), t_sh = initial_sh inp n, t_R = [], t_W = [], t_A = []\<rparr>) (ids (l_threads L)),
+       g_R = [], g_W = [], g_A = []\<rparr>) (zip [0..<length (ids (l_groups L))] (ids (l_groups L))),
      ks_fresh = 0\<rparr>"
 
 text \<open>Final memory: each group's merged view; a global element takes the value of the group
-  that wrote it, or keeps its input.\<close>
+  that wrote it (or accessed it atomically), or keeps its input.\<close>
 definition global_mem :: "inputs \<Rightarrow> gstate list \<Rightarrow> name \<Rightarrow> word32 \<Rightarrow> word32" where
-  "global_mem inp gs A z = (case find (\<lambda>g. (A, z) \<in> fst ` set (g_W g)) gs of
+  "global_mem inp gs A z = (case find (\<lambda>g. (A, z) \<in> fst ` (set (g_W g) \<union> set (g_A g))) gs of
       Some g \<Rightarrow> merge_sh g A z
     | None \<Rightarrow> initial_sh inp 0 A z)"
 
@@ -427,7 +532,8 @@ text \<open>\<open>kernel_race\<close> after a step, given that there was none b
 definition new_kernel_race :: "ctx \<Rightarrow> gstate list \<Rightarrow> (addr \<times> nat) list list \<Rightarrow> (addr \<times> nat) list list \<Rightarrow> bool" where
   "new_kernel_race c gs nr nw \<longleftrightarrow> (\<exists>i \<in> set [0..<length gs]. \<exists>j \<in> set [0..<length gs]. i \<noteq> j \<and>
      ((\<exists>a \<in> fst ` set (nw ! i). is_global c (fst a) \<and> a \<in> fst ` (set (g_R (gs ! j)) \<union> set (g_W (gs ! j)))) \<or>
-      (\<exists>a \<in> fst ` set (nr ! i). is_global c (fst a) \<and> a \<in> fst ` set (g_W (gs ! j)))))"
+      (\<exists>a \<in> fst ` set (nr ! i). is_global c (fst a) \<and> a \<in> fst ` set (g_W (gs ! j))) \<or>
+      (\<exists>a \<in> fst ` (set (nr ! i) \<union> set (nw ! i)). is_global c (fst a) \<and> a \<in> fst ` set (g_A (gs ! j)))))"
 
 text \<open>KPL.md: within a step, out-of-bounds is checked first, then intra-group races,
   then inter-group races.\<close>
@@ -461,6 +567,12 @@ fun kexec :: "nat \<Rightarrow> ctx \<Rightarrow> kernel \<Rightarrow> kstate \<
           Normal k' \<Rightarrow> kexec m c K k' ss
         | Abort err \<Rightarrow> Some (Abort err))
     | SBarrier \<Rightarrow> (case kbarrier c k p of
+          Normal k' \<Rightarrow> kexec m c K k' ss
+        | Abort err \<Rightarrow> Some (Abort err))
+    | SBarrierOn fs fg \<Rightarrow> (case kbarrier_on c fs fg k p of
+          Normal k' \<Rightarrow> kexec m c K k' ss
+        | Abort err \<Rightarrow> Some (Abort err))
+    | SAtomic d f A e args \<Rightarrow> (case katomic c k d f A e args p of
           Normal k' \<Rightarrow> kexec m c K k' ss
         | Abort err \<Rightarrow> Some (Abort err))
     | SSeq s1 s2 \<Rightarrow> kexec m c K k ((s1, p) # (s2, p) # ss)
@@ -569,7 +681,7 @@ struct
     datatypes: bool num char "char list" "char list list" "nat option" "nat list" "word32 option"
       "word32 list" "word32 list list" "word32 list list option"
       "char list \<times> nat option \<times> nat list" "nat option \<times> nat list" "(char list \<times> nat option \<times> nat list) list"
-      axis loc unop binop builtin expr "expr list" basic stmt space array_decl "array_decl list"
+      axis loc "loc option" unop binop builtin atomic_op expr "expr list" basic stmt space array_decl "array_decl list"
       proc "proc list" kernel "word32 \<times> word32 \<times> word32" "word32 \<times> word32" launch
       init "init list" "(word32 \<times> word32) list" "char list \<times> word32" "(char list \<times> word32) list"
       "char list \<times> init" "(char list \<times> init) list" "char list \<times> init list" "(char list \<times> init list) list" inputs}

@@ -37,6 +37,12 @@ datatype expr =
   | ECond expr expr expr
   | EBuiltin builtin expr expr
 
+text \<open>KPL's atomic operations (KPL.md, README "Atomics"): \<open>AMin\<close>/\<open>AMax\<close> unsigned,
+  \<open>ASmin\<close>/\<open>ASmax\<close> signed, \<open>AInc\<close>/\<open>ADec\<close> CUDA's wrapping ones, \<open>ACas\<close> compare and
+  swap, \<open>AFadd\<close> the float addition.\<close>
+datatype atomic_op = AAdd | ASub | AXchg | AMin | AMax | ASmin | ASmax | AInc | ADec | ACas
+  | AAnd | AOr | AXor | AFadd
+
 text \<open>The paper's basic statements: \<open>v := e\<close>, \<open>v := A[e]\<close>, \<open>A[e1] := e2\<close>.\<close>
 datatype basic =
     BAssign loc expr
@@ -45,7 +51,9 @@ datatype basic =
 
 text \<open>Statements. \<open>SLocal x S\<close> is the paper's \<open>local x S\<close> (a KPL \<open>local x := e;\<close>
   scopes over the rest of its block). \<open>SWhileU\<close> is the paper's underlined while, the loop
-  after K-OPEN; both loops carry their invariant clauses.\<close>
+  after K-OPEN; both loops carry their invariant clauses. \<open>SBarrierOn s g\<close> is a barrier
+  whose fence orders shared memory (\<open>s\<close>) and global memory (\<open>g\<close>) only as said
+  (\<open>SBarrier\<close> orders both); \<open>SAtomic d f A e args\<close> is \<open>d := atomic f(A[e], args)\<close>.\<close>
 datatype stmt =
     SBasic basic
   | SSeq stmt stmt
@@ -56,6 +64,8 @@ datatype stmt =
   | SWhileU expr "expr list" stmt
   | SCall name "expr list"
   | SBarrier
+  | SBarrierOn bool bool
+  | SAtomic "loc option" atomic_op name expr "expr list"
   | SBreak
   | SContinue
   | SReturn

@@ -210,14 +210,14 @@ class Ctx:
 
 
 class Thread:
-    __slots__ = ("lid", "gid", "l", "sh", "R", "W")
+    __slots__ = ("lid", "gid", "l", "sh", "R", "W", "A")
 
     def __init__(self, lid, gid, sh):
-        self.lid, self.gid, self.l, self.sh, self.R, self.W = lid, gid, {}, sh, [], []
+        self.lid, self.gid, self.l, self.sh, self.R, self.W, self.A = lid, gid, {}, sh, [], [], []
 
     def copy(self):
         t = Thread(self.lid, self.gid, self.sh)
-        t.l, t.R, t.W = self.l, self.R, self.W
+        t.l, t.R, t.W, t.A = self.l, self.R, self.W, self.A
         return t
 
 
@@ -314,6 +314,9 @@ def subst_s(x, v, s):  # subst_s
         return (k, s[1], [subst_e(x, v, a) for a in s[2]])
     if k in ("SAssert", "SAssume"):
         return (k, subst_e(x, v, s[1]))
+    if k == "SAtomic":
+        d = ("Some", subst_l(x, v, s[1][1])) if s[1][0] == "Some" else s[1]
+        return (k, d, s[2], s[3], subst_e(x, v, s[4]), [subst_e(x, v, a) for a in s[5]])
     return s
 
 
@@ -347,10 +350,10 @@ def seq_all(ts, s):  # seq_all
 # ---- Groups and the kernel ---------------------------------------------------------------
 
 class Group:
-    __slots__ = ("threads", "R", "W")
+    __slots__ = ("threads", "R", "W", "A")
 
     def __init__(self, threads):
-        self.threads, self.R, self.W = threads, set(), set()
+        self.threads, self.R, self.W, self.A = threads, set(), set(), set()
 
 
 def tstep(c, t, b, p):  # tstep
@@ -373,14 +376,17 @@ def tstep(c, t, b, p):  # tstep
     return t
 
 
-def group_race(g):  # group_race: two threads, one writes what the other reads or writes
+def group_race(g):  # group_race: two threads, one writes (or accesses atomically) what the other reads or writes
     who = {}
     for j, t in enumerate(g.threads):
         for a in t.W:
-            who.setdefault(a, [set(), set()])[0].add(j)
+            who.setdefault(a, [set(), set(), set()])[0].add(j)
         for a in t.R:
-            who.setdefault(a, [set(), set()])[1].add(j)
-    return any(w and len(w | r) >= 2 for w, r in who.values())
+            who.setdefault(a, [set(), set(), set()])[1].add(j)
+        for a in t.A:
+            who.setdefault(a, [set(), set(), set()])[2].add(j)
+    # Some j in W or A and some other k in R or W.
+    return any((w | at) and (w | r) and len(w | r | at) >= 2 for w, r, at in who.values())
 
 
 def merge_sh(g):  # merge_sh
@@ -405,7 +411,23 @@ def sync_g(g):  # sync_g
         n.l = t.l
         ts.append(n)
     ng = Group(ts)
-    ng.R, ng.W = g.R, g.W
+    ng.R, ng.W, ng.A = g.R, g.W, g.A
+    return ng
+
+
+def sync_on(c, s, gl, g):  # sync_on, covers: only the memories the fence orders
+    m = merge_sh(g)
+    covers = lambda a: gl if c.is_global(a) else s
+    ts = []
+    for t in g.threads:
+        n = Thread(t.lid, t.gid, lambda A, z, old=t.sh: m(A, z) if covers(A) else old(A, z))
+        n.l = t.l
+        n.R = [a for a in t.R if not covers(a[0])]
+        n.W = [a for a in t.W if not covers(a[0])]
+        n.A = [a for a in t.A if not covers(a[0])]
+        ts.append(n)
+    ng = Group(ts)
+    ng.R, ng.W, ng.A = g.R, g.W, g.A
     return ng
 
 
@@ -422,7 +444,7 @@ def kbasic(c, groups, b, p):  # kbasic
         ng = Group(ts)
         nr = {t2.R[0] for t1, t2 in zip(g.threads, ts) if len(t2.R) != len(t1.R)}
         nw = {t2.W[0] for t1, t2 in zip(g.threads, ts) if len(t2.W) != len(t1.W)}
-        ng.R, ng.W = g.R | nr, g.W | nw
+        ng.R, ng.W, ng.A = g.R | nr, g.W | nw, g.A
         new.append((ng, nr, nw))
     if any(group_race(ng) for ng, _, _ in new):
         raise Abort("race")
@@ -434,15 +456,73 @@ def kbasic(c, groups, b, p):  # kbasic
                 raise Abort("race")
             if any(c.is_global(a[0]) and a in gj.W for a in nr):
                 raise Abort("race")
+            if any(c.is_global(a[0]) and a in gj.A for a in nr | nw):
+                raise Abort("race")
     return [ng for ng, _, _ in new]
 
 
-def kbarrier(c, groups, p):  # kbarrier, gbarrier
+def atomic_val(f, old, vs):  # atomic_val
+    v = vs[0] if vs else 0
+    w = vs[1] if len(vs) > 1 else 0
+    f = f[0]
+    if f == "AFadd":
+        raise FloatOp("fadd")
+    return {
+        "AAdd": lambda: (old + v) & M, "ASub": lambda: (old - v) & M, "AXchg": lambda: v,
+        "AMin": lambda: min(old, v), "AMax": lambda: max(old, v),
+        "ASmin": lambda: old if sint(old) <= sint(v) else v, "ASmax": lambda: old if sint(v) <= sint(old) else v,
+        "AInc": lambda: 0 if v <= old else (old + 1) & M, "ADec": lambda: v if old == 0 or v < old else old - 1,
+        "ACas": lambda: w if old == v else old,
+        "AAnd": lambda: old & v, "AOr": lambda: old | v, "AXor": lambda: old ^ v,
+    }[f]()
+
+
+def katomic(c, groups, d, f, a, e, args, p):  # katomic, thread_atomic, atomic_oob, atomic_race
+    n = c.size_of(a)
+    if any(holds(c, t, p) and n is not None and n <= eval_e(c, t, e) for g in groups for t in g.threads):
+        raise Abort("out_of_bounds")
+    groups = [Group([t.copy() for t in g.threads]) for g in groups]
+    new_atomic = [set() for _ in groups]
+    for i, g in enumerate(groups):
+        for j, t in enumerate(g.threads):
+            if not holds(c, t, p):
+                continue
+            z = eval_e(c, t, e)
+            old = t.sh(a, z)
+            val = atomic_val(f, old, [eval_e(c, t, x) for x in args])
+            for i2, g2 in enumerate(groups):
+                if c.is_global(a) or i2 == i:
+                    for t2 in g2.threads:
+                        t2.sh = (lambda A, k, prev=t2.sh, val=val, z=z: val if (A, k) == (a, z) else prev(A, k))
+            if d[0] == "Some":
+                t.l = dict(t.l)
+                t.l[d[1]] = old
+            t.A = [(a, z)] + t.A
+            new_atomic[i].add((a, z))
+    return groups, new_atomic
+
+
+def atomic_step(c, groups, s, p):
+    d, f, a, e, args = s[1], s[2], s[3], s[4], s[5]
+    before = [(g.R, g.W, g.A) for g in groups]
+    out, new_atomic = katomic(c, groups, d, f, a, e, args, p)
+    for g, (r, w, at), na in zip(out, before, new_atomic):
+        g.R, g.W, g.A = r, w, at | na
+    if any(group_race(g) for g in out):
+        raise Abort("race")
+    for i, na in enumerate(new_atomic):
+        for j, gj in enumerate(out):
+            if i != j and any(c.is_global(x[0]) and (x in gj.R or x in gj.W) for x in na):
+                raise Abort("race")
+    return out
+
+
+def kbarrier(c, groups, p, fence=None):  # kbarrier, gbarrier (kbarrier_on, gbarrier_on with a fence)
     out = []
     for g in groups:
         on = [holds(c, t, p) for t in g.threads]
         if all(on):
-            out.append(sync_g(g))
+            out.append(sync_g(g) if fence is None else sync_on(c, fence[0], fence[1], g))
         elif not any(on):
             out.append(g)
         else:
@@ -465,6 +545,10 @@ def kexec(fuel, c, kernel, groups, work):  # kexec, iteratively (the list is the
             groups = kbasic(c, groups, s[1], p)
         elif k == "SBarrier":
             groups = kbarrier(c, groups, p)
+        elif k == "SBarrierOn":
+            groups = kbarrier(c, groups, p, (s[1] == ("True",), s[2] == ("True",)))
+        elif k == "SAtomic":
+            groups = atomic_step(c, groups, s, p)
         elif k == "SSeq":
             work = [(s[1], p), (s[2], p)] + work
         elif k == "SSkip":
@@ -552,7 +636,7 @@ def run_kernel(fuel, kernel, launch, inputs):  # run_kernel
         return ("failed", "timeout")
     writers = {}
     for g in final:
-        for a in g.W:
+        for a in g.W | g.A:
             writers.setdefault(a, g)
     merged = [merge_sh(g) for g in final]
     base = initial_sh(inputs, 0)
