@@ -273,6 +273,15 @@ pub struct Analysed {
     pub no_wrap: Vec<String>,
 }
 
+/// Does the kernel (or a procedure of it) have an atomic?
+fn has_atomics(k: &kpl_lang::ast::Kernel) -> bool {
+    let mut found = false;
+    for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
+        kpl_reduction::candidates::walk(b, &mut |s| found |= matches!(s.kind, kpl_lang::ast::StmtKind::Atomic(_)));
+    }
+    found
+}
+
 /// Load, verify and replay the defects of one file (progress on a terminal). `contracts`:
 /// under `--no-inline`, calls may use only their callee's contract (`verify`; a
 /// certificate's kernel has its calls inlined, as `check-cert` lowers it).
@@ -290,6 +299,13 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, contracts:
             eprintln!("error: Array name '{bad}' specified for restricted checking is not found (the kernel's arrays: {})", arrays.join(", "));
             return Err(Exit::BadInput);
         }
+    }
+    // GPUVerify refuses its equality abstraction with atomics, and so does kpl for its input
+    // languages; kpl's own, which takes an atomic's result as arbitrary, stays for `.kpl`.
+    if v.equality_abstraction && crate::options::gpuverify_language(path) && has_atomics(&c.core) {
+        eprintln!("GPUVerify: error: --equality-abstraction cannot be used with atomics.");
+        eprintln!("error: `--equality-abstraction` cannot be used with atomics in a `.cu` or `.cl` kernel, as in GPUVerify (a `.kpl` kernel with atomics takes it)");
+        return Err(Exit::BadInput);
     }
     let opts = v.options(path, launch, explain);
     let tty = std::io::stderr().is_terminal();

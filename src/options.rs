@@ -194,6 +194,12 @@ impl CheckArgs {
 /// Does a file's language tolerate equal-value write-write races by default: GPUVerify's
 /// default for `.cu` and `.cl`, not KPL.md's for `.kpl`?
 pub fn benign_by_default(file: &std::path::Path) -> bool {
+    gpuverify_language(file)
+}
+
+/// Is the file in one of GPUVerify's input languages (`.cu`, `.cl`), where kpl follows
+/// GPUVerify's defaults and rules?
+pub fn gpuverify_language(file: &std::path::Path) -> bool {
     matches!(file.extension().and_then(|e| e.to_str()), Some("cu" | "cl"))
 }
 
