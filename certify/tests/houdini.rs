@@ -5,16 +5,24 @@ use kpl_certify::seq_to_vc::encode;
 use kpl_certify::solve::{Answer, Session};
 use kpl_certify::verify::{verify, Options, Outcome};
 
-#[test]
-fn every_kept_candidate_is_proved_in_a_fresh_session() {
+/// Every project kernel (`tests/kernels/*.kpl`), checked.
+fn project_kernels() -> Vec<(std::path::PathBuf, kpl_lang::Checked)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/kernels");
-    let mut kept_total = 0;
+    let mut out = Vec::new();
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
-        if p.extension().is_none_or(|x| x != "kpl") {
-            continue;
+        if p.extension().is_some_and(|x| x == "kpl") {
+            let c = kpl_lang::check_kpl(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            out.push((p, c));
         }
-        let c = kpl_lang::check_kpl(&std::fs::read_to_string(&p).unwrap()).unwrap();
+    }
+    out
+}
+
+#[test]
+fn every_kept_candidate_is_proved_in_a_fresh_session() {
+    let mut kept_total = 0;
+    for (p, c) in project_kernels() {
         let o = Options::new(kpl_lang::Launch::of(&c.kernel));
         let r = verify(&c.core, &o, &|_| {});
         assert!(!matches!(r.outcome, Outcome::Inconclusive(_)), "{}", p.display());
@@ -34,14 +42,8 @@ fn candidates_refuted_by_concrete_runs_change_nothing_houdini_keeps() {
     // Every invariant Houdini keeps holds in every reachable state, so a candidate a run
     // shows false was never among them: with and without the runs, the same candidates
     // are kept and the verdict is the same; the runs save rounds.
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/kernels");
     let (mut refuted, mut rounds, mut rounds_without) = (0, 0, 0);
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_none_or(|x| x != "kpl") {
-            continue;
-        }
-        let c = kpl_lang::check_kpl(&std::fs::read_to_string(&p).unwrap()).unwrap();
+    for (p, c) in project_kernels() {
         let o = Options::new(kpl_lang::Launch::of(&c.kernel));
         let with = verify(&c.core, &o, &|_| {});
         let without = verify(&c.core, &Options { refute: false, ..o }, &|_| {});

@@ -107,11 +107,26 @@ impl<'u> Lower<'u> {
     /// each word's byte offset and size. `None` for what has no such layout here (a
     /// pointer, a `double`, a `long` scalar outside a struct is `CType::Long`).
     pub(super) fn view_layout(&mut self, elem: Ty, agg: &Option<CType>) -> Option<(u32, Vec<(u32, u32)>)> {
+        let (size, words) = self.c_layout(elem, agg, &scalar_bytes)?;
+        if let Some(CType::Struct(id)) = agg {
+            // Each word of the struct holds one of its scalar fields.
+            let leaves = self.leaves(&CType::Struct(*id));
+            let fits = leaves.len() == words.len()
+                && leaves.iter().zip(&words).all(|(l, &(_, s))| matches!(l, LeafTy::Word(t) if scalar_bytes(*t) == Some(s) || s == 4));
+            return fits.then_some((size, words));
+        }
+        Some((size, words))
+    }
+
+    /// An element's C layout: its size in bytes and each word's byte offset and size, with
+    /// `scalar` the bytes of a scalar (`None` where the caller cannot tell them). A struct's
+    /// words are its fields' (its callers check they are the words kpl keeps).
+    pub(super) fn c_layout(&mut self, elem: Ty, agg: &Option<CType>, scalar: &dyn Fn(Ty) -> Option<u32>) -> Option<(u32, Vec<(u32, u32)>)> {
         match agg {
-            None => scalar_bytes(elem).map(|s| (s, vec![(0, s)])),
+            None => scalar(elem).map(|s| (s, vec![(0, s)])),
             Some(CType::Long(_)) => Some((8, vec![(0, 4), (4, 4)])),
             Some(CType::Vector(t, n)) => {
-                let c = scalar_bytes(*t)?;
+                let c = scalar(*t)?;
                 let slots = if *n == 3 && self.o.dialect == super::Dialect::OpenCl { 4 } else { *n };
                 Some((c * slots, (0..*n).map(|i| (i * c, c)).collect()))
             }
@@ -119,11 +134,7 @@ impl<'u> Lower<'u> {
                 let fields = self.fields(*id);
                 let bytes: Vec<(u32, u32)> = fields.iter().flat_map(|f| f.bytes.clone()).collect();
                 let (size, _) = super::tokens::struct_size(*id, self.types, self.o.dialect, 0)?;
-                let t = CType::Struct(*id);
-                let leaves = self.leaves(&t);
-                let fits = leaves.len() == bytes.len()
-                    && leaves.iter().zip(&bytes).all(|(l, &(_, s))| matches!(l, LeafTy::Word(t) if scalar_bytes(*t) == Some(s) || s == 4));
-                fits.then_some((size as u32, bytes))
+                Some((size as u32, bytes))
             }
             Some(_) => None,
         }

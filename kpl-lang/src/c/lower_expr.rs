@@ -805,34 +805,35 @@ impl<'u> Lower<'u> {
         }
     }
 
+    /// May a write to `array` (through a `readonly` place) be lowered? A write to CUDA's
+    /// constant memory is a defect where it can happen, as GPUVerify reports it (an assertion
+    /// that fails; false: no store); through a `const` pointer it is a C error.
+    fn writable(&mut self, array: &str, readonly: bool, span: Span) -> bool {
+        if readonly && self.constant_arrays.contains(array) {
+            self.array_layouts.constant_writes.insert(span);
+            self.emit(k::StmtKind::Assert(k::Expr::new(k::ExprKind::Bool(false), span), false), span);
+            return false;
+        }
+        if readonly {
+            self.err("writing to constant memory or through a `const` pointer", span);
+        }
+        true
+    }
+
     pub(super) fn write_place(&mut self, p: &Place, v: k::Expr, span: Span) {
         match p {
             Place::Local(name, _) => self.emit(k::StmtKind::Assign(sp_id(name, span), v), span),
             Place::Const(..) => self.err("writing to constant memory or through a `const` pointer", span),
             Place::Elem { array, index, readonly, .. } => {
-                if *readonly && self.constant_arrays.contains(array) {
-                    // Constant memory: a defect where the write can happen, as GPUVerify
-                    // reports it (a `const` pointer's target is a C error, below).
-                    self.array_layouts.constant_writes.insert(span);
-                    self.emit(k::StmtKind::Assert(k::Expr::new(k::ExprKind::Bool(false), span), false), span);
-                    return;
+                if self.writable(array, *readonly, span) {
+                    self.emit(k::StmtKind::Store(sp_id(array, span), index.clone(), v), span);
                 }
-                if *readonly {
-                    self.err("writing to constant memory or through a `const` pointer", span);
-                }
-                self.emit(k::StmtKind::Store(sp_id(array, span), index.clone(), v), span);
             }
             Place::Bytes { array, index, n, readonly, .. } => {
-                if *readonly && self.constant_arrays.contains(array) {
-                    self.array_layouts.constant_writes.insert(span);
-                    self.emit(k::StmtKind::Assert(k::Expr::new(k::ExprKind::Bool(false), span), false), span);
-                    return;
+                if self.writable(array, *readonly, span) {
+                    let (array, index) = (array.clone(), index.clone());
+                    self.write_bytes(&array, &index, *n, v, span);
                 }
-                if *readonly {
-                    self.err("writing to constant memory or through a `const` pointer", span);
-                }
-                let (array, index) = (array.clone(), index.clone());
-                self.write_bytes(&array, &index, *n, v, span);
             }
             Place::Pair { lo, hi, .. } => {
                 // Each word's value is computed before either is written: the word that the

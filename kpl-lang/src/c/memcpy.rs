@@ -256,22 +256,9 @@ impl<'u> Lower<'u> {
             Ty::Int | Ty::UInt => Some(4),
             _ => None,
         };
-        match agg {
-            None => scalar(*elem).map(|s| (s, vec![(0, s)])),
-            Some(CType::Long(_)) => Some((8, vec![(0, 4), (4, 4)])),
-            Some(CType::Vector(t, n)) => {
-                let c = scalar(*t)?;
-                let slots = if *n == 3 && self.o.dialect == super::Dialect::OpenCl { 4 } else { *n };
-                Some((c * slots, (0..*n).map(|i| (i * c, c)).collect()))
-            }
-            Some(CType::Struct(id)) => {
-                let fields = self.fields(*id);
-                let bytes: Vec<(u32, u32)> = fields.iter().flat_map(|f| f.bytes.clone()).collect();
-                let (size, _) = super::tokens::struct_size(*id, self.types, self.o.dialect, 0)?;
-                (bytes.len() == words as usize).then_some((size as u32, bytes))
-            }
-            _ => None,
-        }
+        let (size, bytes) = self.c_layout(*elem, agg, &scalar)?;
+        // A struct's fields must be the words kpl keeps for it.
+        (!matches!(agg, Some(CType::Struct(_))) || bytes.len() == words as usize).then_some((size, bytes))
     }
 
     /// The place of one copied word (a byte, in an array kept at bytes).
