@@ -163,8 +163,12 @@ fun subst_s :: "name \<Rightarrow> loc \<Rightarrow> stmt \<Rightarrow> stmt" wh
 | "subst_s x v (SCall f args) = SCall f (map (subst_e x v) args)"
 | "subst_s x v SBarrier = SBarrier"
 | "subst_s x v (SBarrierOn s1 s2) = SBarrierOn s1 s2"
+| "subst_s x v SGridBarrier = SGridBarrier"
+| "subst_s x v (SEvery s) = SEvery (subst_s x v s)"
 | "subst_s x v (SAtomic d f A e args) =
     SAtomic (map_option (subst_l x v) d) f A (subst_e x v e) (map (subst_e x v) args)"
+| "subst_s x v (SAtomicShaped w b d dh f A e args) =
+    SAtomicShaped w b (map_option (subst_l x v) d) (map_option (subst_l x v) dh) f A (subst_e x v e) (map (subst_e x v) args)"
 | "subst_s x v SBreak = SBreak"
 | "subst_s x v SContinue = SContinue"
 | "subst_s x v SReturn = SReturn"
@@ -263,45 +267,93 @@ definition kbarrier_on :: "ctx \<Rightarrow> bool \<Rightarrow> bool \<Rightarro
   "kbarrier_on c s gl k p = (let gs' = map (\<lambda>g. gbarrier_on c s gl g p) (ks_groups k) in
      if list_all (\<lambda>x. x \<noteq> None) gs' then Normal (k\<lparr>ks_groups := map the gs'\<rparr>) else Abort Divergence)"
 
+text \<open>A grid barrier (\<open>barrier grid;\<close>): every group synchronises, and then every group
+  sees what any group wrote to global memory since the last grid barrier, whose accesses no
+  longer race with later ones (the groups' logs are forgotten).\<close>
+definition grid_sync :: "ctx \<Rightarrow> gstate list \<Rightarrow> gstate list" where
+  "grid_sync c gs = (let gs1 = map sync_g gs;
+       src = (\<lambda>A z. find (\<lambda>i. (A, z) \<in> fst ` set (g_W (gs ! i))) [0..<length gs]);
+       commit = (\<lambda>t. t\<lparr>t_sh := (\<lambda>A z. if is_global c A then (case src A z of
+           Some i \<Rightarrow> t_sh (hd (g_threads (gs1 ! i))) A z | None \<Rightarrow> t_sh t A z) else t_sh t A z)\<rparr>)
+     in map (\<lambda>g. g\<lparr>g_threads := map commit (g_threads g), g_R := [], g_W := [], g_A := []\<rparr>) gs1)"
+
+definition kgrid :: "ctx \<Rightarrow> kstate \<Rightarrow> expr \<Rightarrow> kstate outcome" where
+  "kgrid c k p = (let ts = concat (map g_threads (ks_groups k)) in
+     if list_all (\<lambda>t. holds c t p) ts then Normal (k\<lparr>ks_groups := grid_sync c (ks_groups k)\<rparr>)
+     else if list_all (\<lambda>t. \<not> holds c t p) ts then Normal k else Abort Divergence)"
+
+text \<open>Does some thread run a statement under predicate \<open>p\<close>?\<close>
+definition some_enabled :: "ctx \<Rightarrow> kstate \<Rightarrow> expr \<Rightarrow> bool" where
+  "some_enabled c k p \<longleftrightarrow> list_ex (\<lambda>t. holds c t p) (concat (map g_threads (ks_groups k)))"
+
 section \<open>Atomics\<close>
 
-text \<open>The value an atomic leaves (kpl's \<open>ops::atomic\<close>): from the old value and the operands
-  (\<open>ACas\<close>: the compared value, then the new one).\<close>
-definition atomic_val :: "atomic_op \<Rightarrow> word32 \<Rightarrow> word32 list \<Rightarrow> word32" where
-  "atomic_val f old vs = (let v = (case vs of x # _ \<Rightarrow> x | [] \<Rightarrow> 0);
-       w = (case vs of _ # y # _ \<Rightarrow> y | _ \<Rightarrow> 0) in (case f of
-       AAdd \<Rightarrow> old + v
-     | ASub \<Rightarrow> old - v
+text \<open>An atomic's shape (KPL.md, \<open>AtomicShape\<close>): \<open>w\<close> a 64-bit value, \<open>b\<close> one byte per
+  element. It acts on \<open>shape_elems w b\<close> elements from its index: one word, two words (the low
+  one first), or 4 or 8 bytes (the lowest first, each element's low 8 bits).\<close>
+definition shape_elems :: "bool \<Rightarrow> bool \<Rightarrow> nat" where
+  "shape_elems w b = (if b then (if w then 8 else 4) else (if w then 2 else 1))"
+
+definition shape_unit :: "bool \<Rightarrow> nat" where
+  "shape_unit b = (if b then 2 ^ 8 else 2 ^ 32)"
+
+text \<open>The value of the elements \<open>es\<close> (lowest first), as a number below \<open>2 ^ 32\<close> or \<open>2 ^ 64\<close>.\<close>
+definition join_val :: "bool \<Rightarrow> word32 list \<Rightarrow> nat" where
+  "join_val b es = foldr (\<lambda>e acc. unat e mod shape_unit b + shape_unit b * acc) es 0"
+
+text \<open>Element \<open>j\<close> of value \<open>v\<close> written back.\<close>
+definition split_val :: "bool \<Rightarrow> nat \<Rightarrow> nat \<Rightarrow> word32" where
+  "split_val b v j = of_nat (v div shape_unit b ^ j mod shape_unit b)"
+
+text \<open>The operands as numbers: words, or (low, high) word pairs for a 64-bit atomic.\<close>
+fun operand_vals :: "bool \<Rightarrow> word32 list \<Rightarrow> nat list" where
+  "operand_vals True (lo # hi # rest) = (unat lo + 2 ^ 32 * unat hi) # operand_vals True rest"
+| "operand_vals True _ = []"
+| "operand_vals False ws = map unat ws"
+
+text \<open>The value an atomic leaves in its \<open>n\<close> bits (kpl's \<open>ops::atomic_value\<close>), from the old
+  value and the operands (\<open>ACas\<close>: the compared value, then the new one).\<close>
+definition atomic_val :: "nat \<Rightarrow> atomic_op \<Rightarrow> nat \<Rightarrow> nat list \<Rightarrow> nat" where
+  "atomic_val n f old vs = (let m = (2::nat) ^ n; v = (case vs of x # _ \<Rightarrow> x | [] \<Rightarrow> 0);
+       u = (case vs of _ # y # _ \<Rightarrow> y | _ \<Rightarrow> 0);
+       s = (\<lambda>x. if x < 2 ^ (n - 1) then int x else int x - int m) in (case f of
+       AAdd \<Rightarrow> (old + v) mod m
+     | ASub \<Rightarrow> (old + (m - v mod m)) mod m
      | AXchg \<Rightarrow> v
      | AMin \<Rightarrow> min old v
      | AMax \<Rightarrow> max old v
-     | ASmin \<Rightarrow> (if kpl_sle old v then old else v)
-     | ASmax \<Rightarrow> (if kpl_sle v old then old else v)
-     | AInc \<Rightarrow> (if v \<le> old then 0 else old + 1)
+     | ASmin \<Rightarrow> (if s old \<le> s v then old else v)
+     | ASmax \<Rightarrow> (if s v \<le> s old then old else v)
+     | AInc \<Rightarrow> (if v \<le> old then 0 else (old + 1) mod m)
      | ADec \<Rightarrow> (if old = 0 \<or> v < old then v else old - 1)
-     | ACas \<Rightarrow> (if old = v then w else old)
+     | ACas \<Rightarrow> (if old = v then u else old)
      | AAnd \<Rightarrow> old AND v
      | AOr \<Rightarrow> old OR v
      | AXor \<Rightarrow> old XOR v
-     | AFadd \<Rightarrow> kpl_float_op ''fadd'' old v))"
+     | AFadd \<Rightarrow> unat (kpl_float_op ''fadd'' (of_nat old) (of_nat v))))"
 
 text \<open>Thread \<open>j\<close> of group \<open>i\<close> performs its atomic, if enabled: it reads its view of the
-  element and writes the new value to the memory every thread sees (of its group, for a
-  shared array), so the next thread's atomic reads it; it logs the atomic access and gets
-  the old value.\<close>
-definition thread_atomic :: "ctx \<Rightarrow> loc option \<Rightarrow> atomic_op \<Rightarrow> name \<Rightarrow> expr \<Rightarrow> expr list \<Rightarrow> expr \<Rightarrow>
-    nat \<times> nat \<Rightarrow> kstate \<Rightarrow> kstate" where
-  "thread_atomic c d f A e args p ij k = (case ij of (i, j) \<Rightarrow>
+  elements and writes the new value to the memory every thread sees (of its group, for a
+  shared array), so the next thread's atomic reads it; it logs the atomic accesses and gets
+  the old value (its low word in \<open>d\<close>, its high word in \<open>dh\<close>).\<close>
+definition thread_atomic :: "ctx \<Rightarrow> bool \<Rightarrow> bool \<Rightarrow> loc option \<Rightarrow> loc option \<Rightarrow> atomic_op \<Rightarrow> name \<Rightarrow>
+    expr \<Rightarrow> expr list \<Rightarrow> expr \<Rightarrow> nat \<times> nat \<Rightarrow> kstate \<Rightarrow> kstate" where
+  "thread_atomic c w b d dh f A e args p ij k = (case ij of (i, j) \<Rightarrow>
      (let t = g_threads (ks_groups k ! i) ! j in
       if \<not> holds c t p then k else
-      (let z = eval_e c t e; old = t_sh t A z; new = atomic_val f old (map (eval_e c t) args);
-           cell = (\<lambda>t'. t'\<lparr>t_sh := (t_sh t')(A := (t_sh t' A)(z := new))\<rparr>);
-           own = (\<lambda>t'. t'\<lparr>t_l := (case d of Some v \<Rightarrow> (t_l t')(v := old) | None \<Rightarrow> t_l t'),
-                          t_A := (A, z) # t_A t'\<rparr>);
-           gs1 = map (\<lambda>(i', g). if is_global c A \<or> i' = i then g\<lparr>g_threads := map cell (g_threads g)\<rparr> else g)
+      (let z = eval_e c t e; cells = map (\<lambda>q. z + of_nat q) [0..<shape_elems w b];
+           old = join_val b (map (t_sh t A) cells);
+           new = atomic_val (if w then 64 else 32) f old (operand_vals w (map (eval_e c t) args));
+           put = (\<lambda>t'. t'\<lparr>t_sh := (t_sh t')(A := fold (\<lambda>(q, y) m. m(y := split_val b new q))
+                    (zip [0..<length cells] cells) (t_sh t' A))\<rparr>);
+           set_loc = (\<lambda>x v l. case x of Some y \<Rightarrow> l(y := v) | None \<Rightarrow> l);
+           own = (\<lambda>t'. t'\<lparr>t_l := set_loc dh (of_nat (old div 2 ^ 32 mod 2 ^ 32)) (set_loc d (of_nat (old mod 2 ^ 32)) (t_l t')),
+                          t_A := rev (map (\<lambda>y. (A, y)) cells) @ t_A t'\<rparr>);
+           gs1 = map (\<lambda>(i', g). if is_global c A \<or> i' = i then g\<lparr>g_threads := map put (g_threads g)\<rparr> else g)
                    (zip [0..<length (ks_groups k)] (ks_groups k));
            g1 = gs1 ! i;
-           g2 = g1\<lparr>g_threads := (g_threads g1)[j := own (g_threads g1 ! j)], g_A := ((A, z), j) # g_A g1\<rparr>
+           g2 = g1\<lparr>g_threads := (g_threads g1)[j := own (g_threads g1 ! j)],
+                   g_A := rev (map (\<lambda>y. ((A, y), j)) cells) @ g_A g1\<rparr>
        in k\<lparr>ks_groups := gs1[i := g2]\<rparr>)))"
 
 text \<open>The threads of a kernel state, group by group, each as (group, thread).\<close>
@@ -309,9 +361,9 @@ definition thread_ids :: "kstate \<Rightarrow> (nat \<times> nat) list" where
   "thread_ids k = concat (map (\<lambda>i. map (\<lambda>j. (i, j)) [0..<length (g_threads (ks_groups k ! i))])
      [0..<length (ks_groups k)])"
 
-definition atomic_oob :: "ctx \<Rightarrow> kstate \<Rightarrow> name \<Rightarrow> expr \<Rightarrow> expr \<Rightarrow> bool" where
-  "atomic_oob c k A e p \<longleftrightarrow> (\<exists>g \<in> set (ks_groups k). \<exists>t \<in> set (g_threads g). holds c t p \<and>
-     (case size_of c A of Some n \<Rightarrow> n \<le> eval_e c t e | None \<Rightarrow> False))"
+definition atomic_oob :: "ctx \<Rightarrow> kstate \<Rightarrow> nat \<Rightarrow> name \<Rightarrow> expr \<Rightarrow> expr \<Rightarrow> bool" where
+  "atomic_oob c k n A e p \<longleftrightarrow> (\<exists>g \<in> set (ks_groups k). \<exists>t \<in> set (g_threads g). holds c t p \<and>
+     (case size_of c A of Some s \<Rightarrow> (\<exists>q \<in> set [0..<n]. s \<le> eval_e c t e + of_nat q) | None \<Rightarrow> False))"
 
 text \<open>A new atomic access of one group to a global array that another group read or wrote.\<close>
 definition atomic_race :: "ctx \<Rightarrow> gstate list \<Rightarrow> gstate list \<Rightarrow> bool" where
@@ -322,28 +374,17 @@ definition atomic_race :: "ctx \<Rightarrow> gstate list \<Rightarrow> gstate li
 text \<open>KPL.md: an atomic statement's enabled threads perform it one after another in thread
   order (groups in order), on memory every thread sees at once. Out-of-bounds is checked
   first, then races with plain accesses, within the group since the barrier and between
-  groups always.\<close>
-definition katomic :: "ctx \<Rightarrow> kstate \<Rightarrow> loc option \<Rightarrow> atomic_op \<Rightarrow> name \<Rightarrow> expr \<Rightarrow> expr list \<Rightarrow> expr \<Rightarrow>
-    kstate outcome" where
-  "katomic c k d f A e args p = (if atomic_oob c k A e p then Abort OutOfBounds
-     else (let k' = fold (thread_atomic c d f A e args p) (thread_ids k) k in
+  groups always. \<open>katomic\<close> is an atomic of one word.\<close>
+definition katomic_shaped :: "ctx \<Rightarrow> kstate \<Rightarrow> bool \<Rightarrow> bool \<Rightarrow> loc option \<Rightarrow> loc option \<Rightarrow> atomic_op \<Rightarrow>
+    name \<Rightarrow> expr \<Rightarrow> expr list \<Rightarrow> expr \<Rightarrow> kstate outcome" where
+  "katomic_shaped c k w b d dh f A e args p = (if atomic_oob c k (shape_elems w b) A e p then Abort OutOfBounds
+     else (let k' = fold (thread_atomic c w b d dh f A e args p) (thread_ids k) k in
        if list_ex group_race (ks_groups k') \<or> atomic_race c (ks_groups k) (ks_groups k') then Abort Race
        else Normal k'))"
 
-inductive step_g :: "ctx \<Rightarrow> gstate \<Rightarrow> basic \<Rightarrow> expr \<Rightarrow> gstate outcome \<Rightarrow> bool" where
-  G_RACE: "list_all2 (\<lambda>t t'. step_t c t b p t') (g_threads g) ts' \<Longrightarrow>
-    group_race (g\<lparr>g_threads := ts'\<rparr>) \<Longrightarrow> step_g c g b p (Abort Race)"
-| G_BASIC: "list_all2 (\<lambda>t t'. step_t c t b p t') (g_threads g) ts' \<Longrightarrow>
-    \<not> group_race (g\<lparr>g_threads := ts'\<rparr>) \<Longrightarrow>
-    set R' = set (g_R g) \<union> {(a, j) | a j. j < length ts' \<and> a \<in> set (t_R (ts' ! j))} \<Longrightarrow>
-    set W' = set (g_W g) \<union> {(a, j) | a j. j < length ts' \<and> a \<in> set (t_W (ts' ! j))} \<Longrightarrow>
-    step_g c g b p (Normal \<lparr>g_threads = ts', g_R = R', g_W = W', g_A = g_A g\<rparr>)"
-
-inductive step_b :: "ctx \<Rightarrow> gstate \<Rightarrow> expr \<Rightarrow> gstate outcome \<Rightarrow> bool" where
-  G_NO_OP: "\<forall>t \<in> set (g_threads g). \<not> holds c t p \<Longrightarrow> step_b c g p (Normal g)"
-| G_DIVERGENCE: "t1 \<in> set (g_threads g) \<Longrightarrow> t2 \<in> set (g_threads g) \<Longrightarrow>
-    holds c t1 p \<Longrightarrow> \<not> holds c t2 p \<Longrightarrow> step_b c g p (Abort Divergence)"
-| G_SYNC: "\<forall>t \<in> set (g_threads g). holds c t p \<Longrightarrow> step_b c g p (Normal (sync_g g))"
+definition katomic :: "ctx \<Rightarrow> kstate \<Rightarrow> loc option \<Rightarrow> atomic_op \<Rightarrow> name \<Rightarrow> expr \<Rightarrow> expr list \<Rightarrow> expr \<Rightarrow>
+    kstate outcome" where
+  "katomic c k d f A e args p = katomic_shaped c k False False d None f A e args p"
 
 section \<open>Figure 6: the kernel executes a list of predicated statements\<close>
 
@@ -376,10 +417,18 @@ inductive step_k :: "ctx \<Rightarrow> kernel \<Rightarrow> kstate \<times> pstm
     step_k c K (k, (SBarrierOn s gl, p) # ss) (Normal (k', ss))"
 | K_DIVERGENCE_ON: "kbarrier_on c s gl k p = Abort err \<Longrightarrow>
     step_k c K (k, (SBarrierOn s gl, p) # ss) (Abort err)"
+| K_GRID: "kgrid c k p = Normal k' \<Longrightarrow> step_k c K (k, (SGridBarrier, p) # ss) (Normal (k', ss))"
+| K_GRID_DIVERGENCE: "kgrid c k p = Abort err \<Longrightarrow> step_k c K (k, (SGridBarrier, p) # ss) (Abort err)"
+| K_EVERY: "some_enabled c k p \<Longrightarrow> step_k c K (k, (SEvery s, p) # ss) (Normal (k, (s, ELit 1) # ss))"
+| K_EVERY_NONE: "\<not> some_enabled c k p \<Longrightarrow> step_k c K (k, (SEvery s, p) # ss) (Normal (k, ss))"
 | K_ATOMIC: "katomic c k d f A e args p = Normal k' \<Longrightarrow>
     step_k c K (k, (SAtomic d f A e args, p) # ss) (Normal (k', ss))"
 | K_ATOMIC_ABORT: "katomic c k d f A e args p = Abort err \<Longrightarrow>
     step_k c K (k, (SAtomic d f A e args, p) # ss) (Abort err)"
+| K_ATOMIC_SHAPED: "katomic_shaped c k w b d dh f A e args p = Normal k' \<Longrightarrow>
+    step_k c K (k, (SAtomicShaped w b d dh f A e args, p) # ss) (Normal (k', ss))"
+| K_ATOMIC_SHAPED_ABORT: "katomic_shaped c k w b d dh f A e args p = Abort err \<Longrightarrow>
+    step_k c K (k, (SAtomicShaped w b d dh f A e args, p) # ss) (Abort err)"
 | K_SEQ: "step_k c K (k, (SSeq s1 s2, p) # ss) (Normal (k, (s1, p) # (s2, p) # ss))"
 | K_SKIP: "step_k c K (k, (SSkip, p) # ss) (Normal (k, ss))"
 | K_VAR: "n = ks_fresh k \<Longrightarrow>
@@ -454,11 +503,12 @@ definition initial_state :: "launch \<Rightarrow> inputs \<Rightarrow> kstate" w
      ks_fresh = 0\<rparr>"
 
 text \<open>Final memory: each group's merged view; a global element takes the value of the group
-  that wrote it (or accessed it atomically), or keeps its input.\<close>
+  that wrote it (or accessed it atomically) since the last grid barrier, or else the value
+  every group sees (its input, or what a grid barrier made every group see).\<close>
 definition global_mem :: "inputs \<Rightarrow> gstate list \<Rightarrow> name \<Rightarrow> word32 \<Rightarrow> word32" where
   "global_mem inp gs A z = (case find (\<lambda>g. (A, z) \<in> fst ` (set (g_W g) \<union> set (g_A g))) gs of
       Some g \<Rightarrow> merge_sh g A z
-    | None \<Rightarrow> initial_sh inp 0 A z)"
+    | None \<Rightarrow> (case gs of g # _ \<Rightarrow> merge_sh g A z | [] \<Rightarrow> initial_sh inp 0 A z))"
 
 section \<open>The executable counterpart\<close>
 
@@ -575,6 +625,13 @@ fun kexec :: "nat \<Rightarrow> ctx \<Rightarrow> kernel \<Rightarrow> kstate \<
     | SAtomic d f A e args \<Rightarrow> (case katomic c k d f A e args p of
           Normal k' \<Rightarrow> kexec m c K k' ss
         | Abort err \<Rightarrow> Some (Abort err))
+    | SAtomicShaped w b d dh f A e args \<Rightarrow> (case katomic_shaped c k w b d dh f A e args p of
+          Normal k' \<Rightarrow> kexec m c K k' ss
+        | Abort err \<Rightarrow> Some (Abort err))
+    | SGridBarrier \<Rightarrow> (case kgrid c k p of
+          Normal k' \<Rightarrow> kexec m c K k' ss
+        | Abort err \<Rightarrow> Some (Abort err))
+    | SEvery s1 \<Rightarrow> (if some_enabled c k p then kexec m c K k ((s1, ELit 1) # ss) else kexec m c K k ss)
     | SSeq s1 s2 \<Rightarrow> kexec m c K k ((s1, p) # (s2, p) # ss)
     | SSkip \<Rightarrow> kexec m c K k ss
     | SLocal x s1 \<Rightarrow> kexec m c K (k\<lparr>ks_fresh := Suc (ks_fresh k)\<rparr>) ((subst_s x (Fresh (ks_fresh k)) s1, p) # ss)

@@ -53,7 +53,13 @@ text \<open>Statements. \<open>SLocal x S\<close> is the paper's \<open>local x 
   scopes over the rest of its block). \<open>SWhileU\<close> is the paper's underlined while, the loop
   after K-OPEN; both loops carry their invariant clauses. \<open>SBarrierOn s g\<close> is a barrier
   whose fence orders shared memory (\<open>s\<close>) and global memory (\<open>g\<close>) only as said
-  (\<open>SBarrier\<close> orders both); \<open>SAtomic d f A e args\<close> is \<open>d := atomic f(A[e], args)\<close>.\<close>
+  (\<open>SBarrier\<close> orders both); \<open>SAtomic d f A e args\<close> is \<open>d := atomic f(A[e], args)\<close>,
+  on one word, and \<open>SAtomicShaped w b d dh f A e args\<close> one on a 64-bit value (\<open>w\<close>) or on
+  bytes (\<open>b\<close>), its old value's low word to \<open>d\<close> and high word to \<open>dh\<close> (KPL.md, \<open>add64\<close>,
+  \<open>add_bytes\<close>);
+  \<open>SGridBarrier\<close> is \<open>barrier grid;\<close>, of every thread of the launch; \<open>SEvery S\<close> runs
+  \<open>S\<close> in every thread, enabled or not, when some thread runs it (a \<open>global assert\<close>, and in a
+  kernel with one, each declaration's value: KPL.md).\<close>
 datatype stmt =
     SBasic basic
   | SSeq stmt stmt
@@ -65,7 +71,10 @@ datatype stmt =
   | SCall name "expr list"
   | SBarrier
   | SBarrierOn bool bool
+  | SGridBarrier
+  | SEvery stmt
   | SAtomic "loc option" atomic_op name expr "expr list"
+  | SAtomicShaped bool bool "loc option" "loc option" atomic_op name expr "expr list"
   | SBreak
   | SContinue
   | SReturn

@@ -314,9 +314,14 @@ def subst_s(x, v, s):  # subst_s
         return (k, s[1], [subst_e(x, v, a) for a in s[2]])
     if k in ("SAssert", "SAssume"):
         return (k, subst_e(x, v, s[1]))
+    if k == "SEvery":
+        return (k, subst_s(x, v, s[1]))
     if k == "SAtomic":
         d = ("Some", subst_l(x, v, s[1][1])) if s[1][0] == "Some" else s[1]
         return (k, d, s[2], s[3], subst_e(x, v, s[4]), [subst_e(x, v, a) for a in s[5]])
+    if k == "SAtomicShaped":
+        d, dh = (("Some", subst_l(x, v, y[1])) if y[0] == "Some" else y for y in (s[3], s[4]))
+        return (k, s[1], s[2], d, dh, s[5], s[6], subst_e(x, v, s[7]), [subst_e(x, v, a) for a in s[8]])
     return s
 
 
@@ -461,25 +466,30 @@ def kbasic(c, groups, b, p):  # kbasic
     return [ng for ng, _, _ in new]
 
 
-def atomic_val(f, old, vs):  # atomic_val
+def atomic_val(n, f, old, vs):  # atomic_val: on n-bit values
+    m = 1 << n
     v = vs[0] if vs else 0
-    w = vs[1] if len(vs) > 1 else 0
+    u = vs[1] if len(vs) > 1 else 0
     f = f[0]
     if f == "AFadd":
         raise FloatOp("fadd")
+    sgn = lambda x: x if x < (m >> 1) else x - m
     return {
-        "AAdd": lambda: (old + v) & M, "ASub": lambda: (old - v) & M, "AXchg": lambda: v,
+        "AAdd": lambda: (old + v) % m, "ASub": lambda: (old - v) % m, "AXchg": lambda: v,
         "AMin": lambda: min(old, v), "AMax": lambda: max(old, v),
-        "ASmin": lambda: old if sint(old) <= sint(v) else v, "ASmax": lambda: old if sint(v) <= sint(old) else v,
-        "AInc": lambda: 0 if v <= old else (old + 1) & M, "ADec": lambda: v if old == 0 or v < old else old - 1,
-        "ACas": lambda: w if old == v else old,
+        "ASmin": lambda: old if sgn(old) <= sgn(v) else v, "ASmax": lambda: old if sgn(v) <= sgn(old) else v,
+        "AInc": lambda: 0 if v <= old else (old + 1) % m, "ADec": lambda: v if old == 0 or v < old else old - 1,
+        "ACas": lambda: u if old == v else old,
         "AAnd": lambda: old & v, "AOr": lambda: old | v, "AXor": lambda: old ^ v,
     }[f]()
 
 
-def katomic(c, groups, d, f, a, e, args, p):  # katomic, thread_atomic, atomic_oob, atomic_race
+def katomic(c, groups, w, b, d, dh, f, a, e, args, p):  # katomic_shaped, thread_atomic, atomic_oob
+    elems = (8 if w else 4) if b else (2 if w else 1)
+    unit = 256 if b else 1 << 32
     n = c.size_of(a)
-    if any(holds(c, t, p) and n is not None and n <= eval_e(c, t, e) for g in groups for t in g.threads):
+    if any(holds(c, t, p) and n is not None and any(n <= (eval_e(c, t, e) + q) & M for q in range(elems))
+           for g in groups for t in g.threads):
         raise Abort("out_of_bounds")
     groups = [Group([t.copy() for t in g.threads]) for g in groups]
     new_atomic = [set() for _ in groups]
@@ -488,24 +498,35 @@ def katomic(c, groups, d, f, a, e, args, p):  # katomic, thread_atomic, atomic_o
             if not holds(c, t, p):
                 continue
             z = eval_e(c, t, e)
-            old = t.sh(a, z)
-            val = atomic_val(f, old, [eval_e(c, t, x) for x in args])
+            cells = [(z + q) & M for q in range(elems)]
+            old = 0
+            for y in reversed(cells):  # join_val: the lowest element first
+                old = t.sh(a, y) % unit + unit * old
+            words = [eval_e(c, t, x) for x in args]
+            ops = [words[k] + (words[k + 1] << 32) for k in range(0, len(words) - 1, 2)] if w else words
+            val = atomic_val(64 if w else 32, f, old, ops)
+            parts = {y: (val // unit ** q) % unit for q, y in enumerate(cells)}  # split_val
             for i2, g2 in enumerate(groups):
                 if c.is_global(a) or i2 == i:
                     for t2 in g2.threads:
-                        t2.sh = (lambda A, k, prev=t2.sh, val=val, z=z: val if (A, k) == (a, z) else prev(A, k))
+                        t2.sh = (lambda A, k, prev=t2.sh, parts=parts: parts[k] if A == a and k in parts else prev(A, k))
+            t.l = dict(t.l)
             if d[0] == "Some":
-                t.l = dict(t.l)
-                t.l[d[1]] = old
-            t.A = [(a, z)] + t.A
-            new_atomic[i].add((a, z))
+                t.l[d[1]] = old % (1 << 32)
+            if dh[0] == "Some":
+                t.l[dh[1]] = (old >> 32) % (1 << 32)
+            t.A = [(a, y) for y in reversed(cells)] + t.A
+            new_atomic[i] |= {(a, y) for y in cells}
     return groups, new_atomic
 
 
 def atomic_step(c, groups, s, p):
-    d, f, a, e, args = s[1], s[2], s[3], s[4], s[5]
+    if s[0] == "SAtomic":
+        w, b, d, dh, f, a, e, args = False, False, s[1], ("None",), s[2], s[3], s[4], s[5]
+    else:
+        w, b, d, dh, f, a, e, args = s[1] == ("True",), s[2] == ("True",), s[3], s[4], s[5], s[6], s[7], s[8]
     before = [(g.R, g.W, g.A) for g in groups]
-    out, new_atomic = katomic(c, groups, d, f, a, e, args, p)
+    out, new_atomic = katomic(c, groups, w, b, d, dh, f, a, e, args, p)
     for g, (r, w, at), na in zip(out, before, new_atomic):
         g.R, g.W, g.A = r, w, at | na
     if any(group_race(g) for g in out):
@@ -530,6 +551,33 @@ def kbarrier(c, groups, p, fence=None):  # kbarrier, gbarrier (kbarrier_on, gbar
     return out
 
 
+def kgrid(c, groups, p):  # kgrid, grid_sync
+    on = [holds(c, t, p) for g in groups for t in g.threads]
+    if not any(on):
+        return groups
+    if not all(on):
+        raise Abort("divergence")
+    synced = [sync_g(g) for g in groups]
+    src = {}
+    for i, g in enumerate(groups):
+        for a in g.W:
+            src.setdefault(a, i)  # find: the first group that wrote it
+    out = []
+    for g in synced:
+        ts = []
+        for t in g.threads:
+            def sh(A, z, own=t.sh):
+                i = src.get((A, z))
+                if c.is_global(A) and i is not None:
+                    return synced[i].threads[0].sh(A, z)
+                return own(A, z)
+            n = Thread(t.lid, t.gid, sh)
+            n.l = t.l
+            ts.append(n)
+        out.append(Group(ts))  # the groups' logs are forgotten
+    return out
+
+
 def kexec(fuel, c, kernel, groups, work):  # kexec, iteratively (the list is the work)
     fresh = 0
     procs = {q["p_name"]: q for q in kernel["k_procs"]}
@@ -547,8 +595,13 @@ def kexec(fuel, c, kernel, groups, work):  # kexec, iteratively (the list is the
             groups = kbarrier(c, groups, p)
         elif k == "SBarrierOn":
             groups = kbarrier(c, groups, p, (s[1] == ("True",), s[2] == ("True",)))
-        elif k == "SAtomic":
+        elif k in ("SAtomic", "SAtomicShaped"):
             groups = atomic_step(c, groups, s, p)
+        elif k == "SGridBarrier":
+            groups = kgrid(c, groups, p)
+        elif k == "SEvery":
+            if any(holds(c, t, p) for g in groups for t in g.threads):
+                work = [(s[1], ("ELit", 1))] + work
         elif k == "SSeq":
             work = [(s[1], p), (s[2], p)] + work
         elif k == "SSkip":
@@ -643,7 +696,9 @@ def run_kernel(fuel, kernel, launch, inputs):  # run_kernel
 
     def gm(A, z):  # global_mem
         g = writers.get((A, z))
-        return merge_sh(g)(A, z) if g is not None else base(A, z)
+        if g is not None:
+            return merge_sh(g)(A, z)
+        return merged[0](A, z) if final else base(A, z)
     return ("ok", gm, merged)
 
 
