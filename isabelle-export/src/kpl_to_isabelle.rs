@@ -50,8 +50,8 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
     fn stmt(s: &Stmt) -> Option<(kpl_lang::Span, &'static str)> {
         match &s.kind {
             StmtKind::Barrier(f) if f.grid && !f.invariants.is_empty() => Some((s.span, "the Isabelle export does not model barrier invariants yet")),
-            StmtKind::Barrier(f) if f.as_constant().is_none() => {
-                Some((s.span, "the Isabelle export models barriers whose fence is the same in every thread; this one's depends on the thread"))
+            StmtKind::Barrier(f) if f.grid && f.as_constant().is_none() => {
+                Some((s.span, "the Isabelle export models grid barriers whose fence is the same in every thread; this one's depends on the thread"))
             }
             StmtKind::Barrier(f) if !f.invariants.is_empty() => {
                 Some((s.span, "the Isabelle export does not model barrier invariants yet"))
@@ -324,8 +324,9 @@ impl Printer {
             // the export.
             StmtKind::Barrier(f) if f.grid => "SGridBarrier".into(),
             StmtKind::Barrier(f) => match f.as_constant() {
-                Some((true, true)) | None => "SBarrier".into(),
+                Some((true, true)) => "SBarrier".into(),
                 Some((sh, gl)) => format!("(SBarrierOn {} {})", isa_bool(sh), isa_bool(gl)),
+                None => format!("(SBarrierEach {} {})", self.expr(&f.shared), self.expr(&f.global)),
             },
             StmtKind::Atomic(a) => self.atomic(a),
             // A memory fence orders nothing in SDV, where only barriers publish writes.

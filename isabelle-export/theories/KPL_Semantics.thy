@@ -164,6 +164,7 @@ fun subst_s :: "name \<Rightarrow> loc \<Rightarrow> stmt \<Rightarrow> stmt" wh
 | "subst_s x v SBarrier = SBarrier"
 | "subst_s x v (SBarrierOn s1 s2) = SBarrierOn s1 s2"
 | "subst_s x v SGridBarrier = SGridBarrier"
+| "subst_s x v (SBarrierEach es eg) = SBarrierEach (subst_e x v es) (subst_e x v eg)"
 | "subst_s x v (SEvery s) = SEvery (subst_s x v s)"
 | "subst_s x v (SAtomic d f A e args) =
     SAtomic (map_option (subst_l x v) d) f A (subst_e x v e) (map (subst_e x v) args)"
@@ -258,6 +259,28 @@ definition sync_on :: "ctx \<Rightarrow> bool \<Rightarrow> bool \<Rightarrow> g
        t_R := filter (\<lambda>a. \<not> covers c s gl (fst a)) (t_R t),
        t_W := filter (\<lambda>a. \<not> covers c s gl (fst a)) (t_W t),
        t_A := filter (\<lambda>a. \<not> covers c s gl (fst a)) (t_A t)\<rparr>) (g_threads g)\<rparr>"
+
+text \<open>A barrier whose fence each thread gives (its own \<open>es\<close> for shared memory, \<open>eg\<close> for
+  global): a thread's accesses to a memory its fence orders are ordered before everything
+  after the barrier, so its writes there show to every thread of the group and its log
+  entries are forgotten; its other accesses stay pending and logged.\<close>
+definition covers_t :: "ctx \<Rightarrow> tstate \<Rightarrow> expr \<Rightarrow> expr \<Rightarrow> name \<Rightarrow> bool" where
+  "covers_t c t es eg A \<longleftrightarrow> (if is_global c A then holds c t eg else holds c t es)"
+
+definition sync_each :: "ctx \<Rightarrow> expr \<Rightarrow> expr \<Rightarrow> gstate \<Rightarrow> gstate" where
+  "sync_each c es eg g = (let ts = g_threads g;
+       writer = (\<lambda>A z. find (\<lambda>w. (A, z) \<in> set (t_W w) \<and> covers_t c w es eg A) ts) in
+     g\<lparr>g_threads := map (\<lambda>t. t\<lparr>
+       t_sh := (\<lambda>A z. case writer A z of Some w \<Rightarrow> t_sh w A z | None \<Rightarrow> t_sh t A z),
+       t_R := filter (\<lambda>a. \<not> covers_t c t es eg (fst a)) (t_R t),
+       t_W := filter (\<lambda>a. \<not> covers_t c t es eg (fst a)) (t_W t),
+       t_A := filter (\<lambda>a. \<not> covers_t c t es eg (fst a)) (t_A t)\<rparr>) ts\<rparr>)"
+
+definition kbarrier_each :: "ctx \<Rightarrow> expr \<Rightarrow> expr \<Rightarrow> kstate \<Rightarrow> expr \<Rightarrow> kstate outcome" where
+  "kbarrier_each c es eg k p = (let gs' = map (\<lambda>g.
+       if list_all (\<lambda>t. holds c t p) (g_threads g) then Some (sync_each c es eg g)
+       else if list_all (\<lambda>t. \<not> holds c t p) (g_threads g) then Some g else None) (ks_groups k) in
+     if list_all (\<lambda>x. x \<noteq> None) gs' then Normal (k\<lparr>ks_groups := map the gs'\<rparr>) else Abort Divergence)"
 
 definition gbarrier_on :: "ctx \<Rightarrow> bool \<Rightarrow> bool \<Rightarrow> gstate \<Rightarrow> expr \<Rightarrow> gstate option" where
   "gbarrier_on c s gl g p = (if list_all (\<lambda>t. holds c t p) (g_threads g) then Some (sync_on c s gl g)
@@ -417,6 +440,10 @@ inductive step_k :: "ctx \<Rightarrow> kernel \<Rightarrow> kstate \<times> pstm
     step_k c K (k, (SBarrierOn s gl, p) # ss) (Normal (k', ss))"
 | K_DIVERGENCE_ON: "kbarrier_on c s gl k p = Abort err \<Longrightarrow>
     step_k c K (k, (SBarrierOn s gl, p) # ss) (Abort err)"
+| K_SYNC_EACH: "kbarrier_each c es eg k p = Normal k' \<Longrightarrow>
+    step_k c K (k, (SBarrierEach es eg, p) # ss) (Normal (k', ss))"
+| K_DIVERGENCE_EACH: "kbarrier_each c es eg k p = Abort err \<Longrightarrow>
+    step_k c K (k, (SBarrierEach es eg, p) # ss) (Abort err)"
 | K_GRID: "kgrid c k p = Normal k' \<Longrightarrow> step_k c K (k, (SGridBarrier, p) # ss) (Normal (k', ss))"
 | K_GRID_DIVERGENCE: "kgrid c k p = Abort err \<Longrightarrow> step_k c K (k, (SGridBarrier, p) # ss) (Abort err)"
 | K_EVERY: "some_enabled c k p \<Longrightarrow> step_k c K (k, (SEvery s, p) # ss) (Normal (k, (s, ELit 1) # ss))"
@@ -626,6 +653,9 @@ fun kexec :: "nat \<Rightarrow> ctx \<Rightarrow> kernel \<Rightarrow> kstate \<
           Normal k' \<Rightarrow> kexec m c K k' ss
         | Abort err \<Rightarrow> Some (Abort err))
     | SAtomicShaped w b d dh f A e args \<Rightarrow> (case katomic_shaped c k w b d dh f A e args p of
+          Normal k' \<Rightarrow> kexec m c K k' ss
+        | Abort err \<Rightarrow> Some (Abort err))
+    | SBarrierEach es eg \<Rightarrow> (case kbarrier_each c es eg k p of
           Normal k' \<Rightarrow> kexec m c K k' ss
         | Abort err \<Rightarrow> Some (Abort err))
     | SGridBarrier \<Rightarrow> (case kgrid c k p of

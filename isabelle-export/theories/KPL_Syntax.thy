@@ -57,6 +57,7 @@ text \<open>Statements. \<open>SLocal x S\<close> is the paper's \<open>local x 
   on one word, and \<open>SAtomicShaped w b d dh f A e args\<close> one on a 64-bit value (\<open>w\<close>) or on
   bytes (\<open>b\<close>), its old value's low word to \<open>d\<close> and high word to \<open>dh\<close> (KPL.md, \<open>add64\<close>,
   \<open>add_bytes\<close>);
+  \<open>SBarrierEach s g\<close> one whose fence each thread gives by its own \<open>s\<close> and \<open>g\<close>;
   \<open>SGridBarrier\<close> is \<open>barrier grid;\<close>, of every thread of the launch; \<open>SEvery S\<close> runs
   \<open>S\<close> in every thread, enabled or not, when some thread runs it (a \<open>global assert\<close>, and in a
   kernel with one, each declaration's value: KPL.md).\<close>
@@ -71,6 +72,7 @@ datatype stmt =
   | SCall name "expr list"
   | SBarrier
   | SBarrierOn bool bool
+  | SBarrierEach expr expr
   | SGridBarrier
   | SEvery stmt
   | SAtomic "loc option" atomic_op name expr "expr list"

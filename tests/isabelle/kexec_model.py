@@ -316,6 +316,8 @@ def subst_s(x, v, s):  # subst_s
         return (k, subst_e(x, v, s[1]))
     if k == "SEvery":
         return (k, subst_s(x, v, s[1]))
+    if k == "SBarrierEach":
+        return (k, subst_e(x, v, s[1]), subst_e(x, v, s[2]))
     if k == "SAtomic":
         d = ("Some", subst_l(x, v, s[1][1])) if s[1][0] == "Some" else s[1]
         return (k, d, s[2], s[3], subst_e(x, v, s[4]), [subst_e(x, v, a) for a in s[5]])
@@ -538,12 +540,37 @@ def atomic_step(c, groups, s, p):
     return out
 
 
+def sync_each(c, es, eg, g):  # sync_each, covers_t: each thread's own fence
+    covers = lambda t, a: holds(c, t, eg) if c.is_global(a) else holds(c, t, es)
+    writer = {}
+    for t in g.threads:
+        for a in t.W:
+            if covers(t, a[0]):
+                writer.setdefault(a, t)  # find: the first covered thread that wrote it
+    ts = []
+    for t in g.threads:
+        n = Thread(t.lid, t.gid, lambda A, z, own=t.sh: writer[(A, z)].sh(A, z) if (A, z) in writer else own(A, z))
+        n.l = t.l
+        n.R = [a for a in t.R if not covers(t, a[0])]
+        n.W = [a for a in t.W if not covers(t, a[0])]
+        n.A = [a for a in t.A if not covers(t, a[0])]
+        ts.append(n)
+    ng = Group(ts)
+    ng.R, ng.W, ng.A = g.R, g.W, g.A
+    return ng
+
+
 def kbarrier(c, groups, p, fence=None):  # kbarrier, gbarrier (kbarrier_on, gbarrier_on with a fence)
     out = []
     for g in groups:
         on = [holds(c, t, p) for t in g.threads]
         if all(on):
-            out.append(sync_g(g) if fence is None else sync_on(c, fence[0], fence[1], g))
+            if fence is None:
+                out.append(sync_g(g))
+            elif fence[0] == "each":
+                out.append(sync_each(c, fence[1], fence[2], g))
+            else:
+                out.append(sync_on(c, fence[0], fence[1], g))
         elif not any(on):
             out.append(g)
         else:
@@ -593,6 +620,8 @@ def kexec(fuel, c, kernel, groups, work):  # kexec, iteratively (the list is the
             groups = kbasic(c, groups, s[1], p)
         elif k == "SBarrier":
             groups = kbarrier(c, groups, p)
+        elif k == "SBarrierEach":
+            groups = kbarrier(c, groups, p, ("each", s[1], s[2]))
         elif k == "SBarrierOn":
             groups = kbarrier(c, groups, p, (s[1] == ("True",), s[2] == ("True",)))
         elif k in ("SAtomic", "SAtomicShaped"):
