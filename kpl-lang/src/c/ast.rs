@@ -10,6 +10,8 @@ pub struct Unit {
     pub types: super::typedecls::TypeTable,
     /// `--kernel=k<...>`: the name of that template instance (`templates.rs`).
     pub kernel_instance: Option<String>,
+    /// Host variables device code names, read as `__device__` ones (`templates.rs`).
+    pub host_variables: Vec<String>,
 }
 
 #[derive(Clone, Debug)]

@@ -255,6 +255,8 @@ pub(super) struct Lower<'u> {
     pub wants_bytes: HashMap<String, u32>,
     /// The one-word global arrays that hold file-scope pointer variables (`memory_decl`).
     pub pointer_storage: HashSet<String>,
+    /// Host variables device code names (`Unit::host_variables`).
+    pub host_variables: Vec<String>,
 }
 
 pub(super) struct Lowered {
@@ -356,6 +358,7 @@ fn lower_pass<'u>(
         bytes_declared: HashSet::new(),
         wants_bytes: HashMap::new(),
         pointer_storage: HashSet::new(),
+        host_variables: unit.host_variables.clone(),
     };
     for b in crate::ast::Builtin::ALL {
         l.used.insert(b.name().to_string());
@@ -622,7 +625,7 @@ impl<'u> Lower<'u> {
             let table = constant && x.init.is_some() && self.o.dialect == Dialect::OpenCl;
             if let ([None], None) = (x.dims.as_slice(), &x.init) {
                 // `T a[];` (a texture, `textures.rs`): memory of a size the host decides.
-                let name = self.fresh(&x.name.name);
+                let name = self.file_scope_name(&x.name.name);
                 self.byte_scale(&name);
                 self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: None }, span: x.span });
                 let (ty, agg) = elem.clone().split();
@@ -650,7 +653,7 @@ impl<'u> Lower<'u> {
                 self.constant_table(x, &elem, dims, total);
                 continue;
             }
-            let name = self.fresh(&x.name.name);
+            let name = self.file_scope_name(&x.name.name);
             let total = total * self.byte_scale(&name);
             self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: Some((total, x.span)) }, span: x.span });
             let (ty, agg) = elem.clone().split();
@@ -676,6 +679,18 @@ impl<'u> Lower<'u> {
         }
     }
 
+    /// The KPL name of a file-scope variable in memory. A host variable that device code
+    /// names (`templates.rs`) gets one of its own, so that a parameter or local of its C
+    /// name keeps that name; reports name it by its C name.
+    fn file_scope_name(&mut self, c_name: &str) -> String {
+        if !self.host_variables.iter().any(|h| h == c_name) {
+            return self.fresh(c_name);
+        }
+        let kpl = self.fresh(&format!("{c_name}_host"));
+        self.array_layouts.names.insert(kpl.clone(), c_name.to_string());
+        kpl
+    }
+
     /// A file-scope pointer variable (`__device__ char *buffer;`): its storage, one word of
     /// global memory (a pointer is 4 bytes, GPUVerify's default `--pointer-bitwidth=32`),
     /// which `&buffer` names (`atomicAdd((unsigned *)&buffer, n)`). The host sets the pointer,
@@ -687,7 +702,7 @@ impl<'u> Lower<'u> {
             self.bind(&x.name.name, Entity::Invalid);
             return;
         }
-        let name = self.fresh(&x.name.name);
+        let name = self.file_scope_name(&x.name.name);
         self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: Some((1, x.span)) }, span: x.span });
         self.word_bytes.insert(name.clone(), 4);
         if constant && self.o.dialect == Dialect::Cuda {

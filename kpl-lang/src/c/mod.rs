@@ -242,6 +242,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
         Ok(mut u) => {
             u.types = types;
             u.kernel_instance = inst.kernel;
+            u.host_variables = inst.host_variables;
             Some(u)
         }
         Err(e) => {

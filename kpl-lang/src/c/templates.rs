@@ -55,6 +55,8 @@ pub struct Output {
     pub warnings: Vec<Diagnostic>,
     /// `--kernel=k<...>`: the name of that instance.
     pub kernel: Option<String>,
+    /// Host variables device code names, kept as `__device__` variables.
+    pub host_variables: Vec<String>,
 }
 
 fn is_p(t: &Tok, p: &str) -> bool {
@@ -604,6 +606,38 @@ fn host_variable(item: &[Tok]) -> Option<(Vec<String>, Span)> {
     (!names.is_empty()).then(|| (names, Span::new(at.0, at.2)))
 }
 
+/// Does an item use `name` without declaring it (as a parameter or a local: the name
+/// right after a type word, a type name, or a `*`/`&` after one at the start of a
+/// declaration)?
+fn uses_undeclared(item: &[Tok], name: &str) -> bool {
+    let starts = |t: Option<&Tok>| t.is_none_or(|t| ["(", ",", ";", "{", "}"].iter().any(|p| is_p(t, p)));
+    let typeish = |t: &Tok| matches!(&t.1, CTok::Spec(_) | CTok::Ident(_));
+    let mut used = false;
+    for (i, t) in item.iter().enumerate() {
+        if ident(t) != Some(name) {
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| &item[j]);
+        let declared = match prev {
+            Some(p) if matches!(p.1, CTok::Spec(_)) => true,
+            Some(p) if matches!(p.1, CTok::Ident(_)) => starts(i.checked_sub(2).map(|j| &item[j])),
+            Some(p) if is_p(p, "*") || is_p(p, "&") => {
+                let mut j = i - 1;
+                while j > 0 && (is_p(&item[j - 1], "*") || is_p(&item[j - 1], "&")) {
+                    j -= 1;
+                }
+                j > 0 && typeish(&item[j - 1]) && (matches!(item[j - 1].1, CTok::Spec(_)) || starts(j.checked_sub(2).map(|k| &item[k])))
+            }
+            _ => false,
+        };
+        if declared {
+            return false;
+        }
+        used = true;
+    }
+    used
+}
+
 /// Is a host variable's type a plain C scalar or a pointer to one (`char *buffer;`,
 /// `unsigned int count;`), which device code could name as global memory?
 fn plain_c_type(item: &[Tok]) -> bool {
@@ -624,8 +658,10 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
     let mut parts = Vec::new();
     let mut explicit: Vec<(String, Vec<Vec<Tok>>, Span)> = Vec::new();
     let mut host: Vec<Vec<Tok>> = Vec::new();
-    // Host variables: their part, names, place and whether their type is plain C.
+    // Host variables: their part, names, place and whether their type is plain C; those
+    // device code names.
     let mut host_vars: Vec<(usize, Vec<String>, Span, bool)> = Vec::new();
+    let mut adopted: Vec<String> = Vec::new();
     // Host function templates (skipped): their explicit instantiations are host code too.
     let mut host_templates = std::collections::HashSet::new();
     for r in items(&toks) {
@@ -728,14 +764,17 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         // A host variable of a plain C type that device code names is global memory to
         // GPUVerify's front end (nvcc rejects the code): kpl takes it as `__device__`, as
         // GPUVerify does. Any other is host code, skipped.
+        // A function that declares the name itself (a parameter, a local) does not name the
+        // host variable.
         let host_parts: std::collections::HashSet<usize> = host_vars.iter().map(|h| h.0).collect();
         let names_it = |n: &str| {
-            let in_kept = parts.iter().enumerate().any(|(k, p)| !host_parts.contains(&k) && matches!(p, Part::Keep(t) if t.iter().any(|x| ident(x) == Some(n))));
-            in_kept || pass.templates.values().any(|t| t.body.iter().any(|x| ident(x) == Some(n)))
+            let in_kept = parts.iter().enumerate().any(|(k, p)| !host_parts.contains(&k) && matches!(p, Part::Keep(t) if uses_undeclared(t, n)));
+            in_kept || pass.templates.values().any(|t| uses_undeclared(&t.body, n))
         };
         let device: Vec<bool> = host_vars.iter().map(|(_, names, _, plain)| *plain && names.iter().any(|n| names_it(n))).collect();
         let mut skipped = Vec::new();
         for ((k, names, span, _), device) in host_vars.iter().zip(device) {
+            let adopted = &mut adopted;
             let shown: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
             if device {
                 warnings.push(Diagnostic::warning(
@@ -746,6 +785,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                     let at = t.first().map_or((span.start, span.start), |f| (f.0, f.0));
                     t.insert(0, (at.0, CTok::Spec("__device__".into()), at.1));
                 }
+                adopted.extend(names.iter().cloned());
             } else {
                 warnings.push(Diagnostic::warning(format!("host code skipped: variable {} (no `__device__`, `__constant__` or `__shared__`)", shown.join(", ")), *span));
                 skipped.push(*k);
@@ -781,7 +821,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                 Part::Template(_) => Vec::new(),
             })
             .collect();
-        return Output { toks, errors: pass.errors, warnings, kernel: None };
+        return Output { toks, errors: pass.errors, warnings, kernel: None, host_variables: adopted };
     }
     for (n, args, span) in explicit {
         if pass.templates.contains_key(&n) {
@@ -848,5 +888,5 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             }
         }
     }
-    Output { toks: out, errors: pass.errors, warnings, kernel: kernel_name }
+    Output { toks: out, errors: pass.errors, warnings, kernel: kernel_name, host_variables: adopted }
 }
