@@ -60,7 +60,14 @@ pub fn run_data(prog: &Program, inputs: &Inputs, r: &RunResult, command: String)
             }
         }
     }
-    RunData { command, params, globals, shared, outcome: r.outcome.name().to_string(), observed }
+    let havocs = (r.havocs.iter().enumerate())
+        .filter(|(_, vs)| !vs.is_empty())
+        .map(|(t, vs)| {
+            let id = kpl_semantics::observe::thread_id(&prog.launch, t as u32);
+            (id.group, id.local, vs.clone())
+        })
+        .collect();
+    RunData { command, params, globals, shared, outcome: r.outcome.name().to_string(), observed, havocs }
 }
 
 /// A term record with every step replayed: each step's rule instance and resulting term.

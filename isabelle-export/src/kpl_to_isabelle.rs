@@ -38,6 +38,9 @@ pub struct RunData {
     pub outcome: String,
     /// For `ok`: every array's final contents.
     pub observed: Vec<Observed>,
+    /// The values each thread's `havoc`s gave, in order: (group ids, local ids, values), for
+    /// the threads that performed one.
+    pub havocs: Vec<([u32; 3], [u32; 3], Vec<u32>)>,
 }
 
 /// A construct of the kernel that the exported semantics does not model, with why: a
@@ -57,17 +60,13 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
                 Some((s.span, "the Isabelle export does not model barrier invariants yet"))
             }
             StmtKind::Warp(_) => Some((s.span, "the Isabelle export does not model warp collectives yet")),
-            StmtKind::Havoc(_) => Some((s.span, "the Isabelle export does not model `havoc` (arbitrary values) yet")),
             StmtKind::Touch { .. } => Some((s.span, "the Isabelle export does not model unknown accesses (`havoc reads`/`havoc writes`) yet")),
             StmtKind::Snapshot { .. } => Some((s.span, "the Isabelle export does not model ghost arrays (`snapshot`) yet")),
-            StmtKind::Assert(e, _) | StmtKind::Assume(e) if two_thread(e) => {
-                Some((s.span, "the Isabelle export does not model two-thread assertions, assumptions or access predicates yet"))
+            StmtKind::Assert(e, _) | StmtKind::Assume(e) if access(e) => {
+                Some((s.span, "the Isabelle export does not model access predicates (`written`, `read`, ...) yet"))
             }
-            StmtKind::While { invariants, .. } if invariants.iter().any(two_thread) => {
-                Some((s.span, "the Isabelle export does not model two-thread invariants or access predicates yet"))
-            }
-            StmtKind::While { invariants, .. } if invariants.iter().any(|i| i.has_reads()) => {
-                Some((s.span, "the Isabelle export does not model loop invariants that read arrays yet"))
+            StmtKind::While { invariants, .. } if invariants.iter().any(access) => {
+                Some((s.span, "the Isabelle export does not model access predicates (`written`, `read`, ...) yet"))
             }
             StmtKind::If(_, t, e) => block(t).or_else(|| match e.as_deref() {
                 Some(Else::Block(b)) => block(b),
@@ -89,19 +88,27 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
     None
 }
 
-/// Does an expression use `other` or `enabled`?
-pub fn two_thread(e: &kpl_lang::ast::Expr) -> bool {
-    use kpl_lang::ast::{Builtin, ExprKind};
+/// Does an expression use a built-in `which` holds of?
+fn calls(e: &Expr, which: &dyn Fn(Builtin) -> bool) -> bool {
     match &e.kind {
-        ExprKind::Call(f, args) => {
-            Builtin::from_name(&f.name).is_some_and(|b| b.is_two_thread() || b.is_access()) || args.iter().any(two_thread)
-        }
-        ExprKind::Unary(_, a) => two_thread(a),
-        ExprKind::Binary(_, a, b) => two_thread(a) || two_thread(b),
-        ExprKind::Cond(a, b, c) => two_thread(a) || two_thread(b) || two_thread(c),
-        ExprKind::Index(_, i) => two_thread(i),
+        ExprKind::Call(f, args) => Builtin::from_name(&f.name).is_some_and(which) || args.iter().any(|a| calls(a, which)),
+        ExprKind::Unary(_, a) => calls(a, which),
+        ExprKind::Binary(_, a, b) => calls(a, which) || calls(b, which),
+        ExprKind::Cond(a, b, c) => calls(a, which) || calls(b, which) || calls(c, which),
+        ExprKind::Index(_, i) => calls(i, which),
         _ => false,
     }
+}
+
+/// Does an expression use an access predicate (`written(A)`, ...)?
+fn access(e: &Expr) -> bool {
+    calls(e, &|b| b.is_access())
+}
+
+/// Does an expression use `other` or `enabled`, or read an array (a loop invariant's peek)?
+/// Then it is a `pexpr` of the theories.
+fn assertion_only(e: &Expr) -> bool {
+    calls(e, &|b| b.is_two_thread()) || e.has_reads()
 }
 
 pub fn theory_name(kernel: &str) -> String {
@@ -142,7 +149,60 @@ fn data_list(items: Vec<String>) -> String {
 
 const CHUNK: usize = 16;
 
+fn unop(op: UnOp) -> &'static str {
+    match op {
+        UnOp::Not => "OLNot",
+        UnOp::BitNot => "OBNot",
+        UnOp::Neg => "ONeg",
+    }
+}
+
+fn binop(op: BinOp) -> &'static str {
+    match op {
+        BinOp::LOr => "OLOr",
+        BinOp::LAnd => "OLAnd",
+        BinOp::BitOr => "OOr",
+        BinOp::BitXor => "OXor",
+        BinOp::BitAnd => "OAnd",
+        BinOp::Eq => "OEq",
+        BinOp::Ne => "ONe",
+        BinOp::Lt => "OUlt",
+        BinOp::Le => "OUle",
+        BinOp::Gt => "OUgt",
+        BinOp::Ge => "OUge",
+        BinOp::Shl => "OShl",
+        BinOp::Shr => "OLShr",
+        BinOp::Add => "OAdd",
+        BinOp::Sub => "OSub",
+        BinOp::Mul => "OMul",
+        BinOp::Div => "OUDiv",
+        BinOp::Rem => "OURem",
+    }
+}
+
 impl Printer {
+    /// A built-in function's constructor (`FFloat` for the float ones, uninterpreted).
+    fn builtin(&mut self, name: &str) -> String {
+        match Builtin::from_name(name) {
+            Some(Builtin::Slt) => "FSlt".to_string(),
+            Some(Builtin::Sle) => "FSle".into(),
+            Some(Builtin::Sgt) => "FSgt".into(),
+            Some(Builtin::Sge) => "FSge".into(),
+            Some(Builtin::Sdiv) => "FSDiv".into(),
+            Some(Builtin::Srem) => "FSRem".into(),
+            Some(Builtin::Ashr) => "FAShr".into(),
+            Some(Builtin::Min) => "FMin".into(),
+            Some(Builtin::Max) => "FMax".into(),
+            Some(Builtin::Implies) => "FImplies".into(),
+            Some(Builtin::Fneg) => "FFNeg".into(),
+            Some(Builtin::Fabs) => "FFAbs".into(),
+            _ => {
+                self.floats = true;
+                format!("(FFloat {})", string_lit(name))
+            }
+        }
+    }
+
     fn expr(&mut self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Num(n) => format!("(ELit {})", *n as u32),
@@ -158,64 +218,43 @@ impl Printer {
                 };
                 format!("({c} {})", axis(*a))
             }
-            ExprKind::Unary(op, x) => {
-                let o = match op {
-                    UnOp::Not => "OLNot",
-                    UnOp::BitNot => "OBNot",
-                    UnOp::Neg => "ONeg",
-                };
-                format!("(EUn {o} {})", self.expr(x))
-            }
-            ExprKind::Binary(op, a, b) => {
-                let o = match op {
-                    BinOp::LOr => "OLOr",
-                    BinOp::LAnd => "OLAnd",
-                    BinOp::BitOr => "OOr",
-                    BinOp::BitXor => "OXor",
-                    BinOp::BitAnd => "OAnd",
-                    BinOp::Eq => "OEq",
-                    BinOp::Ne => "ONe",
-                    BinOp::Lt => "OUlt",
-                    BinOp::Le => "OUle",
-                    BinOp::Gt => "OUgt",
-                    BinOp::Ge => "OUge",
-                    BinOp::Shl => "OShl",
-                    BinOp::Shr => "OLShr",
-                    BinOp::Add => "OAdd",
-                    BinOp::Sub => "OSub",
-                    BinOp::Mul => "OMul",
-                    BinOp::Div => "OUDiv",
-                    BinOp::Rem => "OURem",
-                };
-                format!("(EBin {o} {} {})", self.expr(a), self.expr(b))
-            }
+            ExprKind::Unary(op, x) => format!("(EUn {} {})", unop(*op), self.expr(x)),
+            ExprKind::Binary(op, a, b) => format!("(EBin {} {} {})", binop(*op), self.expr(a), self.expr(b)),
             ExprKind::Cond(c, a, b) => format!("(ECond {} {} {})", self.expr(c), self.expr(a), self.expr(b)),
             ExprKind::Call(f, args) => {
-                let b = Builtin::from_name(&f.name);
-                let name = match b {
-                    Some(Builtin::Slt) => "FSlt".to_string(),
-                    Some(Builtin::Sle) => "FSle".into(),
-                    Some(Builtin::Sgt) => "FSgt".into(),
-                    Some(Builtin::Sge) => "FSge".into(),
-                    Some(Builtin::Sdiv) => "FSDiv".into(),
-                    Some(Builtin::Srem) => "FSRem".into(),
-                    Some(Builtin::Ashr) => "FAShr".into(),
-                    Some(Builtin::Min) => "FMin".into(),
-                    Some(Builtin::Max) => "FMax".into(),
-                    Some(Builtin::Implies) => "FImplies".into(),
-                    Some(Builtin::Fneg) => "FFNeg".into(),
-                    Some(Builtin::Fabs) => "FFAbs".into(),
-                    _ => {
-                        self.floats = true;
-                        format!("(FFloat {})", string_lit(&f.name))
-                    }
-                };
+                let name = self.builtin(&f.name);
                 let a = args.first().map(|x| self.expr(x)).unwrap_or_else(|| "(ELit 0)".into());
                 let b = args.get(1).map(|x| self.expr(x)).unwrap_or_else(|| "(ELit 0)".into());
                 format!("(EBuiltin {name} {a} {b})")
             }
             // Not in the core form (reads are statements), and errors never get here.
             ExprKind::Index(..) | ExprKind::Error => "(ELit 0)".into(),
+        }
+    }
+
+    /// An assertion's expression (a `pexpr`): `other`, `enabled` and array reads (peeks at
+    /// the thread's view, not accesses) where they occur, local expressions below them.
+    fn pexpr(&mut self, e: &Expr) -> String {
+        if !assertion_only(e) {
+            return format!("(PE {})", self.expr(e));
+        }
+        match &e.kind {
+            ExprKind::Index(a, i) => format!("(PPeek {} {})", string_lit(&a.name), self.pexpr(i)),
+            ExprKind::Call(f, args) if Builtin::from_name(&f.name) == Some(Builtin::Other) => match args.first() {
+                Some(a) => format!("(POther {})", self.pexpr(a)),
+                None => "(PE (ELit 0))".into(),
+            },
+            ExprKind::Call(f, _) if Builtin::from_name(&f.name) == Some(Builtin::Enabled) => "PEnabled".into(),
+            ExprKind::Unary(op, x) => format!("(PUn {} {})", unop(*op), self.pexpr(x)),
+            ExprKind::Binary(op, a, b) => format!("(PBin {} {} {})", binop(*op), self.pexpr(a), self.pexpr(b)),
+            ExprKind::Cond(c, a, b) => format!("(PCond {} {} {})", self.pexpr(c), self.pexpr(a), self.pexpr(b)),
+            ExprKind::Call(f, args) => {
+                let name = self.builtin(&f.name);
+                let a = args.first().map(|x| self.pexpr(x)).unwrap_or_else(|| "(PE (ELit 0))".into());
+                let b = args.get(1).map(|x| self.pexpr(x)).unwrap_or_else(|| "(PE (ELit 0))".into());
+                format!("(PBuiltin {name} {a} {b})")
+            }
+            _ => format!("(PE {})", self.expr(e)),
         }
     }
 
@@ -313,7 +352,7 @@ impl Printer {
             }
             // Candidates (Houdini's guesses) are not part of the semantics.
             StmtKind::While { cond, invariants, body, .. } => {
-                let invs = invariants.iter().map(|i| self.expr(i)).collect();
+                let invs = invariants.iter().map(|i| self.pexpr(i)).collect();
                 format!("(SWhile {} {}\n{pad}  {})", self.expr(cond), list(invs), self.block(&body.stmts, ind + 2))
             }
             StmtKind::Call(f, args) => {
@@ -331,10 +370,13 @@ impl Printer {
             StmtKind::Atomic(a) => self.atomic(a),
             // A memory fence orders nothing in SDV, where only barriers publish writes.
             StmtKind::MemFence(_) => "SSkip".into(),
-            StmtKind::Havoc(_) | StmtKind::Warp(_) | StmtKind::Touch { .. } | StmtKind::Snapshot { .. } => "SSkip".into(),
+            StmtKind::Havoc(x) => format!("(SHavoc (Named {}))", string_lit(&x.name)),
+            StmtKind::Warp(_) | StmtKind::Touch { .. } | StmtKind::Snapshot { .. } => "SSkip".into(),
             StmtKind::Break => "SBreak".into(),
             StmtKind::Continue => "SContinue".into(),
             StmtKind::Return => "SReturn".into(),
+            StmtKind::Assert(e, g) if assertion_only(e) => format!("(SAssertP {} {})", isa_bool(*g), self.pexpr(e)),
+            StmtKind::Assume(e) if assertion_only(e) => format!("(SAssumeP {})", self.pexpr(e)),
             StmtKind::Assert(e, true) => format!("(SEvery (SAssert {}))", self.expr(e)),
             StmtKind::Assert(e, false) => format!("(SAssert {})", self.expr(e)),
             StmtKind::Assume(e) => format!("(SAssume {})", self.expr(e)),
@@ -434,11 +476,12 @@ pub fn theory(k: &Kernel, launch: Launch, run: Option<&RunData>) -> String {
     };
     let params = list(run.params.iter().map(|(k, v)| format!("({}, {v})", string_lit(k))).collect());
     let globals = list(run.globals.iter().map(|(k, i)| format!("({}, {})", string_lit(k), init(i))).collect());
+    let havocs = data_list(run.havocs.iter().map(|(g, l, vs)| format!("({}, {}, {})", triple(*g), triple(*l), data_list(vs.iter().map(|v| v.to_string()).collect()))).collect());
     let shared = list(run.shared.iter().map(|(k, is)| format!("({}, {})", string_lit(k), list(is.iter().map(init).collect()))).collect());
     let _ = write!(
         s,
         "text \\<open>The inputs of \\<open>{}\\<close>.\\<close>\n\
-         definition inputs_{id} :: inputs where\n  \"inputs_{id} = \\<lparr>in_params = {params},\n     in_global = {globals},\n     in_shared = {shared}\\<rparr>\"\n\n",
+         definition inputs_{id} :: inputs where\n  \"inputs_{id} = \\<lparr>in_params = {params},\n     in_global = {globals},\n     in_shared = {shared},\n     in_havoc = {havocs}\\<rparr>\"\n\n",
         run.command
     );
     let run_term = format!("run_kernel 100000000 {c} launch_{id} inputs_{id}");

@@ -82,10 +82,14 @@ record kstate =
   ks_groups :: "gstate list"
   ks_fresh :: nat
 
+text \<open>What a run is given besides the kernel: the launch, the params' values, the arrays, and
+  the value of each \<open>havoc\<close> a thread performs (by its group and local ids and how many it
+  performed before).\<close>
 record ctx =
   c_launch :: launch
   c_params :: "name \<Rightarrow> word32"
   c_arrays :: "array_decl list"
+  c_havoc :: "word32 \<times> word32 \<times> word32 \<Rightarrow> word32 \<times> word32 \<times> word32 \<Rightarrow> nat \<Rightarrow> word32"
 
 datatype kpl_error = Race | Divergence | AssertionFailure | OutOfBounds | Infeasible | IllFormed
 
@@ -107,6 +111,29 @@ fun eval_e :: "ctx \<Rightarrow> tstate \<Rightarrow> expr \<Rightarrow> word32"
 text \<open>A predicate is a local expression; it holds for a thread when it is not 0.\<close>
 definition holds :: "ctx \<Rightarrow> tstate \<Rightarrow> expr \<Rightarrow> bool" where
   "holds c t p \<longleftrightarrow> eval_e c t p \<noteq> 0"
+
+text \<open>An assertion's expression for a thread \<open>m\<close> paired with a thread \<open>y\<close>, each with
+  whether it runs the statement: \<open>other\<close> swaps the two, a peek reads the thread's own view.\<close>
+fun eval_p :: "ctx \<Rightarrow> tstate \<times> bool \<Rightarrow> tstate \<times> bool \<Rightarrow> pexpr \<Rightarrow> word32" where
+  "eval_p c m y (PE e) = eval_e c (fst m) e"
+| "eval_p c m y (POther e) = eval_p c y m e"
+| "eval_p c m y PEnabled = (if snd m then 1 else 0)"
+| "eval_p c m y (PPeek A e) = t_sh (fst m) A (eval_p c m y e)"
+| "eval_p c m y (PUn f e) = un_op f (eval_p c m y e)"
+| "eval_p c m y (PBin f e1 e2) = bin_op f (eval_p c m y e1) (eval_p c m y e2)"
+| "eval_p c m y (PCond e1 e2 e3) = (if eval_p c m y e1 \<noteq> 0 then eval_p c m y e2 else eval_p c m y e3)"
+| "eval_p c m y (PBuiltin f e1 e2) = builtin_op f (eval_p c m y e1) (eval_p c m y e2)"
+
+text \<open>Does it speak of two threads (then it is checked over pairs)?\<close>
+fun two_thread :: "pexpr \<Rightarrow> bool" where
+  "two_thread (PE e) = False"
+| "two_thread (POther e) = True"
+| "two_thread PEnabled = True"
+| "two_thread (PPeek A e) = two_thread e"
+| "two_thread (PUn f e) = two_thread e"
+| "two_thread (PBin f e1 e2) = (two_thread e1 \<or> two_thread e2)"
+| "two_thread (PCond e1 e2 e3) = (two_thread e1 \<or> two_thread e2 \<or> two_thread e3)"
+| "two_thread (PBuiltin f e1 e2) = (two_thread e1 \<or> two_thread e2)"
 
 definition pand :: "expr \<Rightarrow> loc \<Rightarrow> expr" where
   "pand p v = EBin OLAnd p (EVar v)"
@@ -142,6 +169,16 @@ fun subst_e :: "name \<Rightarrow> loc \<Rightarrow> expr \<Rightarrow> expr" wh
 | "subst_e x v (EThreads a) = EThreads a"
 | "subst_e x v (EGroups a) = EGroups a"
 
+fun subst_p :: "name \<Rightarrow> loc \<Rightarrow> pexpr \<Rightarrow> pexpr" where
+  "subst_p x v (PE e) = PE (subst_e x v e)"
+| "subst_p x v (POther e) = POther (subst_p x v e)"
+| "subst_p x v PEnabled = PEnabled"
+| "subst_p x v (PPeek A e) = PPeek A (subst_p x v e)"
+| "subst_p x v (PUn f e) = PUn f (subst_p x v e)"
+| "subst_p x v (PBin f e1 e2) = PBin f (subst_p x v e1) (subst_p x v e2)"
+| "subst_p x v (PCond e1 e2 e3) = PCond (subst_p x v e1) (subst_p x v e2) (subst_p x v e3)"
+| "subst_p x v (PBuiltin f e1 e2) = PBuiltin f (subst_p x v e1) (subst_p x v e2)"
+
 definition subst_l :: "name \<Rightarrow> loc \<Rightarrow> loc \<Rightarrow> loc" where
   "subst_l x v w = (if w = Named x then v else w)"
 
@@ -158,8 +195,8 @@ fun subst_s :: "name \<Rightarrow> loc \<Rightarrow> stmt \<Rightarrow> stmt" wh
 | "subst_s x v SSkip = SSkip"
 | "subst_s x v (SLocal y s) = (if y = x then SLocal y s else SLocal y (subst_s x v s))"
 | "subst_s x v (SIf e s1 s2) = SIf (subst_e x v e) (subst_s x v s1) (subst_s x v s2)"
-| "subst_s x v (SWhile e invs s) = SWhile (subst_e x v e) (map (subst_e x v) invs) (subst_s x v s)"
-| "subst_s x v (SWhileU e invs s) = SWhileU (subst_e x v e) (map (subst_e x v) invs) (subst_s x v s)"
+| "subst_s x v (SWhile e invs s) = SWhile (subst_e x v e) (map (subst_p x v) invs) (subst_s x v s)"
+| "subst_s x v (SWhileU e invs s) = SWhileU (subst_e x v e) (map (subst_p x v) invs) (subst_s x v s)"
 | "subst_s x v (SCall f args) = SCall f (map (subst_e x v) args)"
 | "subst_s x v SBarrier = SBarrier"
 | "subst_s x v (SBarrierOn s1 s2) = SBarrierOn s1 s2"
@@ -175,6 +212,9 @@ fun subst_s :: "name \<Rightarrow> loc \<Rightarrow> stmt \<Rightarrow> stmt" wh
 | "subst_s x v SReturn = SReturn"
 | "subst_s x v (SAssert e) = SAssert (subst_e x v e)"
 | "subst_s x v (SAssume e) = SAssume (subst_e x v e)"
+| "subst_s x v (SHavoc w) = SHavoc (subst_l x v w)"
+| "subst_s x v (SAssertP g e) = SAssertP g (subst_p x v e)"
+| "subst_s x v (SAssumeP e) = SAssumeP (subst_p x v e)"
 
 fun subst_all :: "name list \<Rightarrow> loc list \<Rightarrow> stmt \<Rightarrow> stmt" where
   "subst_all (x # xs) (v # vs) s = subst_all xs vs (subst_s x v s)"
@@ -213,8 +253,8 @@ type_synonym pstmt = "stmt \<times> expr"
 
 text \<open>KPL.md: at each loop head, the threads under the loop's predicate check its
   invariant clauses.\<close>
-definition asserts :: "expr list \<Rightarrow> expr \<Rightarrow> pstmt list" where
-  "asserts invs p = map (\<lambda>i. (SAssert i, p)) invs"
+definition asserts :: "pexpr list \<Rightarrow> expr \<Rightarrow> pstmt list" where
+  "asserts invs p = map (\<lambda>i. (SAssertP False i, p)) invs"
 
 section \<open>Figure 4: a thread executes a predicated basic statement\<close>
 
@@ -308,6 +348,35 @@ definition kgrid :: "ctx \<Rightarrow> kstate \<Rightarrow> expr \<Rightarrow> k
 text \<open>Does some thread run a statement under predicate \<open>p\<close>?\<close>
 definition some_enabled :: "ctx \<Rightarrow> kstate \<Rightarrow> expr \<Rightarrow> bool" where
   "some_enabled c k p \<longleftrightarrow> list_ex (\<lambda>t. holds c t p) (concat (map g_threads (ks_groups k)))"
+
+text \<open>An assertion (or assumption) \<open>e\<close> fails: for some checking thread, \<open>e\<close> is false, or,
+  when it speaks of two threads, false paired with some other thread of the launch (KPL.md:
+  GPUVerify's two arbitrary threads). The checking threads are the enabled ones, or for a
+  \<open>global assert\<close> (\<open>g\<close>) every thread, once some thread runs it.\<close>
+definition pairs_fail :: "ctx \<Rightarrow> kstate \<Rightarrow> expr \<Rightarrow> bool \<Rightarrow> pexpr \<Rightarrow> bool" where
+  "pairs_fail c k p g e \<longleftrightarrow> (let ts = concat (map g_threads (ks_groups k));
+      chk = (if g then (if some_enabled c k p then ts else []) else filter (\<lambda>t. holds c t p) ts) in
+    list_ex (\<lambda>t. if two_thread e
+        then list_ex (\<lambda>u. (t_gid u, t_lid u) \<noteq> (t_gid t, t_lid t) \<and>
+          eval_p c (t, holds c t p) (u, holds c u p) e = 0) ts
+        else eval_p c (t, holds c t p) (t, holds c t p) e = 0) chk)"
+
+section \<open>Arbitrary values\<close>
+
+text \<open>Where a thread keeps the number of \<open>havoc\<close>s it has performed (no kernel's name: names
+  have no spaces).\<close>
+definition havoc_count :: loc where
+  "havoc_count = Named ''havoc count''"
+
+text \<open>\<open>havoc x\<close> with the values \<open>vs\<close> gives: each enabled thread's \<open>x\<close> becomes \<open>vs\<close> of
+  it. Rule K-HAVOC takes any \<open>vs\<close>; a run takes the values its inputs give (\<open>havoc_val\<close>).\<close>
+definition havoc_with :: "ctx \<Rightarrow> (tstate \<Rightarrow> word32) \<Rightarrow> loc \<Rightarrow> expr \<Rightarrow> kstate \<Rightarrow> kstate" where
+  "havoc_with c vs x p k = k\<lparr>ks_groups := map (\<lambda>g. g\<lparr>g_threads := map (\<lambda>t. if holds c t p
+       then t\<lparr>t_l := (t_l t)(x := vs t, havoc_count := t_l t havoc_count + 1)\<rparr> else t) (g_threads g)\<rparr>)
+     (ks_groups k)\<rparr>"
+
+definition havoc_val :: "ctx \<Rightarrow> tstate \<Rightarrow> word32" where
+  "havoc_val c t = c_havoc c (t_gid t) (t_lid t) (unat (t_l t havoc_count))"
 
 section \<open>Atomics\<close>
 
@@ -456,6 +525,11 @@ inductive step_k :: "ctx \<Rightarrow> kernel \<Rightarrow> kstate \<times> pstm
     step_k c K (k, (SAtomicShaped w b d dh f A e args, p) # ss) (Normal (k', ss))"
 | K_ATOMIC_SHAPED_ABORT: "katomic_shaped c k w b d dh f A e args p = Abort err \<Longrightarrow>
     step_k c K (k, (SAtomicShaped w b d dh f A e args, p) # ss) (Abort err)"
+| K_HAVOC: "step_k c K (k, (SHavoc x, p) # ss) (Normal (havoc_with c vs x p k, ss))"
+| K_ASSERT_P: "\<not> pairs_fail c k p g e \<Longrightarrow> step_k c K (k, (SAssertP g e, p) # ss) (Normal (k, ss))"
+| K_ASSERT_P_FAIL: "pairs_fail c k p g e \<Longrightarrow> step_k c K (k, (SAssertP g e, p) # ss) (Abort AssertionFailure)"
+| K_ASSUME_P: "\<not> pairs_fail c k p False e \<Longrightarrow> step_k c K (k, (SAssumeP e, p) # ss) (Normal (k, ss))"
+| K_ASSUME_P_FALSE: "pairs_fail c k p False e \<Longrightarrow> step_k c K (k, (SAssumeP e, p) # ss) (Abort Infeasible)"
 | K_SEQ: "step_k c K (k, (SSeq s1 s2, p) # ss) (Normal (k, (s1, p) # (s2, p) # ss))"
 | K_SKIP: "step_k c K (k, (SSkip, p) # ss) (Normal (k, ss))"
 | K_VAR: "n = ks_fresh k \<Longrightarrow>
@@ -472,7 +546,7 @@ inductive step_k :: "ctx \<Rightarrow> kernel \<Rightarrow> kstate \<times> pstm
     step_k c K (k, (SWhileU e invs s, p) # ss)
       (Normal (k\<lparr>ks_fresh := Suc (Suc n)\<rparr>,
          (SBasic (BAssign u e), p) # (celim v s, pand_not (pand p u) v) #
-         asserts invs p @ (SWhileU e invs s, p) # ss))"
+         asserts invs (pand p u) @ (SWhileU e invs s, p) # ss))"
 | K_DONE: "\<forall>g \<in> set (ks_groups k). \<forall>t \<in> set (g_threads g). \<not> (holds c t p \<and> holds c t e) \<Longrightarrow>
     step_k c K (k, (SWhileU e invs s, p) # ss) (Normal (k, ss))"
 | K_CALL: "find (\<lambda>q. p_name q = f) (k_procs K) = Some q \<Longrightarrow> length args = length (p_params q) \<Longrightarrow>
@@ -498,12 +572,14 @@ fun init_at :: "init \<Rightarrow> word32 \<Rightarrow> word32" where
   "init_at (Dense xs) i = (if unat i < length xs then xs ! unat i else 0)"
 | "init_at (Sparse m) i = (case map_of m i of Some w \<Rightarrow> w | None \<Rightarrow> 0)"
 
-text \<open>Concrete inputs: params, each global array's contents, and each shared array's
-  contents per group (by linear group id).\<close>
+text \<open>Concrete inputs: params, each global array's contents, each shared array's contents
+  per group (by linear group id), and the values of each thread's \<open>havoc\<close>s in order (by its
+  group and local ids).\<close>
 record inputs =
   in_params :: "(name \<times> word32) list"
   in_global :: "(name \<times> init) list"
   in_shared :: "(name \<times> init list) list"
+  in_havoc :: "((word32 \<times> word32 \<times> word32) \<times> (word32 \<times> word32 \<times> word32) \<times> word32 list) list"
 
 definition initial_sh :: "inputs \<Rightarrow> nat \<Rightarrow> name \<Rightarrow> word32 \<Rightarrow> word32" where
   "initial_sh inp g A z = (case map_of (in_global inp) A of
@@ -521,7 +597,9 @@ definition ids :: "word32 \<times> word32 \<times> word32 \<Rightarrow> (word32 
 definition mk_ctx :: "kernel \<Rightarrow> launch \<Rightarrow> inputs \<Rightarrow> ctx" where
   "mk_ctx K L inp = \<lparr>c_launch = L,
      c_params = (\<lambda>x. case map_of (in_params inp) x of Some w \<Rightarrow> w | None \<Rightarrow> 0),
-     c_arrays = k_arrays K\<rparr>"
+     c_arrays = k_arrays K,
+     c_havoc = (\<lambda>g l n. case map_of (map (\<lambda>(g, l, vs). ((g, l), vs)) (in_havoc inp)) (g, l) of
+         Some vs \<Rightarrow> (if n < length vs then vs ! n else 0) | None \<Rightarrow> 0)\<rparr>"
 
 definition initial_state :: "launch \<Rightarrow> inputs \<Rightarrow> kstate" where
   "initial_state L inp = \<lparr>ks_groups = map (\<lambda>(n, gid). \<lparr>g_threads = map (\<lambda>lid. \<lparr>t_lid = lid, t_gid = gid,
@@ -675,7 +753,7 @@ fun kexec :: "nat \<Rightarrow> ctx \<Rightarrow> kernel \<Rightarrow> kstate \<
         (let u = Fresh (ks_fresh k); v = Fresh (Suc (ks_fresh k)) in
          kexec m c K (k\<lparr>ks_fresh := Suc (Suc (ks_fresh k))\<rparr>)
            ((SBasic (BAssign u e), p) # (celim v s1, pand_not (pand p u) v) #
-            asserts invs p @ (SWhileU e invs s1, p) # ss))
+            asserts invs (pand p u) @ (SWhileU e invs s1, p) # ss))
         else kexec m c K k ss)
     | SCall f args \<Rightarrow> (case find (\<lambda>q. p_name q = f) (k_procs K) of
           None \<Rightarrow> Some (Abort IllFormed)
@@ -685,6 +763,9 @@ fun kexec :: "nat \<Rightarrow> ctx \<Rightarrow> kernel \<Rightarrow> kstate \<
                  (relim v (subst_all (p_params q) us (p_body q))), pand_not p v) # ss)))
     | SAssert e \<Rightarrow> (if violated c k p e then Some (Abort AssertionFailure) else kexec m c K k ss)
     | SAssume e \<Rightarrow> (if violated c k p e then Some (Abort Infeasible) else kexec m c K k ss)
+    | SHavoc x \<Rightarrow> kexec m c K (havoc_with c (havoc_val c) x p k) ss
+    | SAssertP g e \<Rightarrow> (if pairs_fail c k p g e then Some (Abort AssertionFailure) else kexec m c K k ss)
+    | SAssumeP e \<Rightarrow> (if pairs_fail c k p False e then Some (Abort Infeasible) else kexec m c K k ss)
     | SBreak \<Rightarrow> Some (Abort IllFormed)
     | SContinue \<Rightarrow> Some (Abort IllFormed)
     | SReturn \<Rightarrow> Some (Abort IllFormed)))"
@@ -765,13 +846,17 @@ struct
   val check = @{computation_check terms: Trueprop run_observes run_stops_with
     "0 :: nat" "1 :: nat" kpl_nat_numeral "0 :: word32" "1 :: word32" kpl_word_numeral
     upt "append :: nat list \<Rightarrow> _" "append :: word32 list \<Rightarrow> _" "append :: (word32 \<times> word32) list \<Rightarrow> _"
+    "append :: ((word32 \<times> word32 \<times> word32) \<times> (word32 \<times> word32 \<times> word32) \<times> word32 list) list \<Rightarrow> _"
     datatypes: bool num char "char list" "char list list" "nat option" "nat list" "word32 option"
       "word32 list" "word32 list list" "word32 list list option"
       "char list \<times> nat option \<times> nat list" "nat option \<times> nat list" "(char list \<times> nat option \<times> nat list) list"
-      axis loc "loc option" unop binop builtin atomic_op expr "expr list" basic stmt space array_decl "array_decl list"
+      axis loc "loc option" unop binop builtin atomic_op expr "expr list" pexpr "pexpr list" basic stmt space array_decl "array_decl list"
       proc "proc list" kernel "word32 \<times> word32 \<times> word32" "word32 \<times> word32" launch
       init "init list" "(word32 \<times> word32) list" "char list \<times> word32" "(char list \<times> word32) list"
-      "char list \<times> init" "(char list \<times> init) list" "char list \<times> init list" "(char list \<times> init list) list" inputs}
+      "char list \<times> init" "(char list \<times> init) list" "char list \<times> init list" "(char list \<times> init list) list"
+      "(word32 \<times> word32 \<times> word32) \<times> word32 list"
+      "(word32 \<times> word32 \<times> word32) \<times> (word32 \<times> word32 \<times> word32) \<times> word32 list"
+      "((word32 \<times> word32 \<times> word32) \<times> (word32 \<times> word32 \<times> word32) \<times> word32 list) list" inputs}
   fun tac ctxt = CONVERSION (check ctxt) THEN' resolve_tac ctxt [@{thm TrueI}, @{thm Code_Generator.holds}]
 end
 \<close>

@@ -37,6 +37,21 @@ datatype expr =
   | ECond expr expr expr
   | EBuiltin builtin expr expr
 
+text \<open>The expressions of assertions, assumptions and loop invariants (KPL.md, "Two-thread
+  assertions"): a local expression of the thread (\<open>PE\<close>), \<open>other(e)\<close> (\<open>POther\<close>: \<open>e\<close> in the
+  other thread of the pair), \<open>enabled()\<close> (\<open>PEnabled\<close>: whether the thread runs the
+  statement), and the thread's view of an array element, read without being an access
+  (\<open>PPeek\<close>: a loop invariant's read, GPUVerify's shared-state invariants).\<close>
+datatype pexpr =
+    PE expr
+  | POther pexpr
+  | PEnabled
+  | PPeek name pexpr
+  | PUn unop pexpr
+  | PBin binop pexpr pexpr
+  | PCond pexpr pexpr pexpr
+  | PBuiltin builtin pexpr pexpr
+
 text \<open>KPL's atomic operations (KPL.md, README "Atomics"): \<open>AMin\<close>/\<open>AMax\<close> unsigned,
   \<open>ASmin\<close>/\<open>ASmax\<close> signed, \<open>AInc\<close>/\<open>ADec\<close> CUDA's wrapping ones, \<open>ACas\<close> compare and
   swap, \<open>AFadd\<close> the float addition.\<close>
@@ -60,15 +75,18 @@ text \<open>Statements. \<open>SLocal x S\<close> is the paper's \<open>local x 
   \<open>SBarrierEach s g\<close> one whose fence each thread gives by its own \<open>s\<close> and \<open>g\<close>;
   \<open>SGridBarrier\<close> is \<open>barrier grid;\<close>, of every thread of the launch; \<open>SEvery S\<close> runs
   \<open>S\<close> in every thread, enabled or not, when some thread runs it (a \<open>global assert\<close>, and in a
-  kernel with one, each declaration's value: KPL.md).\<close>
+  kernel with one, each declaration's value: KPL.md). \<open>SHavoc x\<close> gives \<open>x\<close> an arbitrary value
+  in each enabled thread; \<open>SAssertP g e\<close> and \<open>SAssumeP e\<close> are an assertion (\<open>g\<close>: a
+  \<open>global assert\<close>) and an assumption whose expression may speak of two threads or peek
+  at arrays; loop invariants are such expressions too.\<close>
 datatype stmt =
     SBasic basic
   | SSeq stmt stmt
   | SSkip
   | SLocal name stmt
   | SIf expr stmt stmt
-  | SWhile expr "expr list" stmt
-  | SWhileU expr "expr list" stmt
+  | SWhile expr "pexpr list" stmt
+  | SWhileU expr "pexpr list" stmt
   | SCall name "expr list"
   | SBarrier
   | SBarrierOn bool bool
@@ -82,6 +100,9 @@ datatype stmt =
   | SReturn
   | SAssert expr
   | SAssume expr
+  | SHavoc loc
+  | SAssertP bool pexpr
+  | SAssumeP pexpr
 
 datatype space = SharedSpace | GlobalSpace
 

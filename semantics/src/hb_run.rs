@@ -96,7 +96,7 @@ pub fn run(prog: &Program, inputs: &Inputs, opts: &Options) -> RunResult {
         Some(o) => o,
         None => r.all().err().unwrap_or(Outcome::Ok),
     };
-    RunResult { outcome, steps: r.steps, memory: r.mem.contents(), trace: Vec::new() }
+    RunResult { outcome, steps: r.steps, memory: r.mem.contents(), trace: Vec::new(), havocs: Vec::new() }
 }
 
 impl<'a> Run<'a> {

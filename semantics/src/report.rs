@@ -165,4 +165,7 @@ pub struct RunResult {
     pub steps: u64,
     /// The last steps before the end (when tracing).
     pub trace: Vec<TraceStep>,
+    /// The values each thread's `havoc`s gave, in order, by linear thread id (empty where
+    /// the interpreter does not record them).
+    pub havocs: Vec<Vec<u32>>,
 }

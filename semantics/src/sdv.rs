@@ -68,7 +68,7 @@ pub fn run_observed(prog: &Program, inputs: Inputs, opts: &Options, obs: Option<
     let havoc = Inputs { seed: inputs.seed, ..Inputs::default() };
     let mut m = Machine {
         havoc,
-        havocs: vec![0; total],
+        havocs: vec![Vec::new(); total],
         p: prog,
         tpg: launch.threads_per_group() as u32,
         slots: vec![Vec::new(); prog.slots.len()],
@@ -90,7 +90,7 @@ pub fn run_observed(prog: &Program, inputs: Inputs, opts: &Options, obs: Option<
         Ok(()) => Outcome::Ok,
         Err(o) => o,
     };
-    RunResult { outcome, steps: m.steps, trace: m.trace.into_iter().collect(), memory: m.mem.finish() }
+    RunResult { outcome, steps: m.steps, trace: m.trace.into_iter().collect(), memory: m.mem.finish(), havocs: m.havocs }
 }
 
 struct Machine<'p, 'o> {
@@ -108,9 +108,9 @@ struct Machine<'p, 'o> {
     trace: VecDeque<TraceStep>,
     pool: Vec<Vec<u32>>,
     obs: Option<&'o mut dyn Observer>,
-    /// Where `havoc` values come from (the run's seed), and how many each thread took.
+    /// Where `havoc` values come from (the run's seed), and the values each thread took.
     havoc: Inputs,
-    havocs: Vec<u32>,
+    havocs: Vec<Vec<u32>>,
 }
 
 impl<'p, 'o> Machine<'p, 'o> {
@@ -211,9 +211,10 @@ impl<'p, 'o> Machine<'p, 'o> {
                 let vals = act
                     .iter()
                     .map(|&t| {
-                        let k = self.havocs[t as usize];
-                        self.havocs[t as usize] += 1;
-                        self.havoc.havoc_value(s.id, &self.thread(t), k)
+                        let k = self.havocs[t as usize].len() as u32;
+                        let v = self.havoc.havoc_value(s.id, &self.thread(t), k);
+                        self.havocs[t as usize].push(v);
+                        v
                     })
                     .collect();
                 self.scatter(*slot, act, vals);

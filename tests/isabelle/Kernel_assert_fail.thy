@@ -23,7 +23,8 @@ text \<open>The inputs of \<open>kpl run --seed 0 tests/kernels/assert_fail.kpl\
 definition inputs_assert_fail :: inputs where
   "inputs_assert_fail = \<lparr>in_params = [],
      in_global = [],
-     in_shared = []\<rparr>"
+     in_shared = [],
+     in_havoc = []\<rparr>"
 
 text \<open>Differential check: on these inputs kpl's interpreter stops with a defect; so does
   the executable semantics.\<close>

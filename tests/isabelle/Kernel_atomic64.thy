@@ -74,7 +74,8 @@ text \<open>The inputs of \<open>kpl run --seed 0 tests/kernels/atomic64.kpl\<cl
 definition inputs_atomic64 :: inputs where
   "inputs_atomic64 = \<lparr>in_params = [],
      in_global = [],
-     in_shared = [(''S'', [Dense [267507729, 813388898, 2814394115, 912407418, 2677359622, 4150926933, 1878016817, 584360377, 3865070943, 2751659148]])]\<rparr>"
+     in_shared = [(''S'', [Dense [267507729, 813388898, 2814394115, 912407418, 2677359622, 4150926933, 1878016817, 584360377, 3865070943, 2751659148]])],
+     in_havoc = []\<rparr>"
 
 text \<open>Differential check: on these inputs kpl's interpreter ends normally with these
   final arrays; so does the executable semantics.\<close>

@@ -26,7 +26,8 @@ text \<open>The inputs of \<open>kpl run --seed 0 tests/kernels/fence_per_thread
 definition inputs_fence_per_thread_ok :: inputs where
   "inputs_fence_per_thread_ok = \<lparr>in_params = [],
      in_global = [],
-     in_shared = [(''S'', [Dense [267507729, 813388898, 2814394115, 912407418]])]\<rparr>"
+     in_shared = [(''S'', [Dense [267507729, 813388898, 2814394115, 912407418]])],
+     in_havoc = []\<rparr>"
 
 text \<open>Differential check: on these inputs kpl's interpreter ends normally with these
   final arrays; so does the executable semantics.\<close>

@@ -27,7 +27,8 @@ text \<open>The inputs of \<open>kpl run --seed 0 tests/kernels/fence_shared_onl
 definition inputs_fence_shared_only :: inputs where
   "inputs_fence_shared_only = \<lparr>in_params = [],
      in_global = [(''G'', Dense [1818153564, 303892267, 2137385762, 1336429949, 2893864166, 1627809496, 1642417739, 3390863120, 2345650017])],
-     in_shared = [(''S'', [Dense [267507729, 813388898, 2814394115, 912407418, 2677359622, 4150926933, 1878016817, 584360377]])]\<rparr>"
+     in_shared = [(''S'', [Dense [267507729, 813388898, 2814394115, 912407418, 2677359622, 4150926933, 1878016817, 584360377]])],
+     in_havoc = []\<rparr>"
 
 text \<open>Differential check: on these inputs kpl's interpreter stops with a defect; so does
   the executable semantics.\<close>

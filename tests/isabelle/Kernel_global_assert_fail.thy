@@ -27,7 +27,8 @@ text \<open>The inputs of \<open>kpl run --seed 0 tests/kernels/global_assert_fa
 definition inputs_global_assert_fail :: inputs where
   "inputs_global_assert_fail = \<lparr>in_params = [],
      in_global = [],
-     in_shared = []\<rparr>"
+     in_shared = [],
+     in_havoc = []\<rparr>"
 
 text \<open>Differential check: on these inputs kpl's interpreter stops with a defect; so does
   the executable semantics.\<close>

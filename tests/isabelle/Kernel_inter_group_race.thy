@@ -22,7 +22,8 @@ text \<open>The inputs of \<open>kpl run --seed 0 tests/kernels/inter_group_race
 definition inputs_inter_group_race :: inputs where
   "inputs_inter_group_race = \<lparr>in_params = [],
      in_global = [(''out'', Sparse [(0, 4243845505), (1, 4209639701), (2, 3003749950), (3, 2729045553), (4, 2085748951), (5, 1477960265), (6, 2280693990), (7, 1912484449), (8, 1355890751), (9, 1971736082), (10, 2743061063), (11, 1668834014), (12, 2745482506), (13, 776373105), (14, 495809912), (15, 124858188)])],
-     in_shared = []\<rparr>"
+     in_shared = [],
+     in_havoc = []\<rparr>"
 
 text \<open>Differential check: on these inputs kpl's interpreter stops with a defect; so does
   the executable semantics.\<close>

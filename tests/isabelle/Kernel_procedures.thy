@@ -30,7 +30,8 @@ text \<open>The inputs of \<open>kpl run --seed 0 tests/kernels/procedures.kpl\<
 definition inputs_procedures :: inputs where
   "inputs_procedures = \<lparr>in_params = [],
      in_global = [(''out'', Sparse [(0, 4243845505), (2, 3003749950), (4, 2085748951), (6, 2280693990), (8, 1355890751), (10, 2743061063), (12, 2745482506), (14, 495809912), (16, 2802580657), (18, 3710496416), (20, 2190196140), (22, 3699068217), (24, 3993904805), (26, 3274503643), (28, 4070340225), (30, 273869161)])],
-     in_shared = []\<rparr>"
+     in_shared = [],
+     in_havoc = []\<rparr>"
 
 text \<open>Differential check: on these inputs kpl's interpreter ends normally with these
   final arrays; so does the executable semantics.\<close>

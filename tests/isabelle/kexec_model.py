@@ -188,6 +188,7 @@ BUILTIN = {
 # ---- KPL_Semantics: expressions ------------------------------------------------------
 
 AXIS = {"AX": 0, "AY": 1, "AZ": 2}
+HAVOC_COUNT = ("Named", "havoc count")  # havoc_count
 
 
 class Ctx:
@@ -198,6 +199,15 @@ class Ctx:
         for p in inputs["in_params"]:
             self.params.setdefault(*tup(p))  # map_of: the first binding wins
         self.arrays = kernel["k_arrays"]
+        self.havoc = {}
+        for h in inputs.get("in_havoc", []):
+            g, l, vs = tup(h)
+            self.havoc.setdefault((tup(g), tup(l)), vs)  # map_of: the first binding wins
+
+    def havoc_val(self, t):  # c_havoc, havoc_val
+        vs = self.havoc.get((t.gid, t.lid), [])
+        n = t.l.get(HAVOC_COUNT, 0)
+        return vs[n] if n < len(vs) else 0
 
     def size_of(self, a):  # size_of
         for d in self.arrays:
@@ -251,6 +261,74 @@ def eval_e(c, t, e):  # eval_e
     raise ValueError(f"unknown expression {e!r}")
 
 
+def eval_p(c, m, y, e):  # eval_p: m and y are (thread, enabled)
+    k = e[0]
+    if k == "PE":
+        return eval_e(c, m[0], e[1])
+    if k == "POther":
+        return eval_p(c, y, m, e[1])
+    if k == "PEnabled":
+        return 1 if m[1] else 0
+    if k == "PPeek":
+        return m[0].sh(e[1], eval_p(c, m, y, e[2]))
+    if k == "PUn":
+        return UN[e[1][0]](eval_p(c, m, y, e[2]))
+    if k == "PBin":
+        return BIN[e[1][0]](eval_p(c, m, y, e[2]), eval_p(c, m, y, e[3]))
+    if k == "PCond":
+        return eval_p(c, m, y, e[2]) if eval_p(c, m, y, e[1]) != 0 else eval_p(c, m, y, e[3])
+    if k == "PBuiltin":
+        f = e[1]
+        if f[0] == "FFloat":
+            raise FloatOp(f[1])
+        return BUILTIN[f[0]](eval_p(c, m, y, e[2]), eval_p(c, m, y, e[3]))
+    raise ValueError(f"unknown assertion expression {e!r}")
+
+
+def two_thread(e):  # two_thread
+    k = e[0]
+    if k == "PE":
+        return False
+    if k in ("POther", "PEnabled"):
+        return True
+    return any(two_thread(x) for x in e[P_OPERANDS[k]:])
+
+
+def pairs_fail(c, groups, p, every, e):  # pairs_fail
+    ts = [t for g in groups for t in g.threads]
+    on = [holds(c, t, p) for t in ts]
+    if every:
+        chk = list(range(len(ts))) if any(on) else []
+    else:
+        chk = [i for i in range(len(ts)) if on[i]]
+    pair = two_thread(e)
+    for i in chk:
+        if pair:
+            if any(j != i and eval_p(c, (ts[i], on[i]), (ts[j], on[j]), e) == 0 for j in range(len(ts))):
+                return True
+        elif eval_p(c, (ts[i], on[i]), (ts[i], on[i]), e) == 0:
+            return True
+    return False
+
+
+def havoc_with(c, groups, x, p):  # havoc_with, with the run's values (havoc_val)
+    out = []
+    for g in groups:
+        ts = []
+        for t in g.threads:
+            if holds(c, t, p):
+                v = c.havoc_val(t)
+                t = t.copy()
+                t.l = dict(t.l)
+                t.l[x] = v
+                t.l[HAVOC_COUNT] = (t.l.get(HAVOC_COUNT, 0) + 1) & 0xFFFFFFFF
+            ts.append(t)
+        n = Group(ts)
+        n.R, n.W, n.A = g.R, g.W, g.A
+        out.append(n)
+    return out
+
+
 def holds(c, t, p):  # holds
     return eval_e(c, t, p) != 0
 
@@ -298,6 +376,22 @@ def subst_b(x, v, b):  # subst_b
     return ("BWrite", b[1], subst_e(x, v, b[2]), subst_e(x, v, b[3]))
 
 
+def subst_p(x, v, e):  # subst_p
+    k = e[0]
+    if k == "PE":
+        return (k, subst_e(x, v, e[1]))
+    if k == "PEnabled":
+        return e
+    head = P_OPERANDS.get(k)
+    if head is None:
+        raise ValueError(f"unknown assertion expression {e!r}")
+    return e[:head] + tuple(subst_p(x, v, a) for a in e[head:])
+
+
+# Where a pexpr constructor's pexpr operands start (after its name and non-pexpr fields).
+P_OPERANDS = {"POther": 1, "PPeek": 2, "PUn": 2, "PBin": 2, "PCond": 1, "PBuiltin": 2}
+
+
 def subst_s(x, v, s):  # subst_s
     k = s[0]
     if k == "SBasic":
@@ -309,11 +403,17 @@ def subst_s(x, v, s):  # subst_s
     if k == "SIf":
         return (k, subst_e(x, v, s[1]), subst_s(x, v, s[2]), subst_s(x, v, s[3]))
     if k in ("SWhile", "SWhileU"):
-        return (k, subst_e(x, v, s[1]), [subst_e(x, v, i) for i in s[2]], subst_s(x, v, s[3]))
+        return (k, subst_e(x, v, s[1]), [subst_p(x, v, i) for i in s[2]], subst_s(x, v, s[3]))
     if k == "SCall":
         return (k, s[1], [subst_e(x, v, a) for a in s[2]])
     if k in ("SAssert", "SAssume"):
         return (k, subst_e(x, v, s[1]))
+    if k == "SHavoc":
+        return (k, subst_l(x, v, s[1]))
+    if k == "SAssertP":
+        return (k, s[1], subst_p(x, v, s[2]))
+    if k == "SAssumeP":
+        return (k, subst_p(x, v, s[1]))
     if k == "SEvery":
         return (k, subst_s(x, v, s[1]))
     if k == "SBarrierEach":
@@ -646,13 +746,13 @@ def kexec(fuel, c, kernel, groups, work):  # kexec, iteratively (the list is the
             v = ("Fresh", fresh)
             fresh += 1
             q = pand_not(p, v)
-            work = [(("SAssert", i), q) for i in s[2]] + [(("SWhileU", s[1], s[2], elim("SBreak", v, s[3], False)), q)] + work
+            work = [(("SAssertP", ("False",), i), q) for i in s[2]] + [(("SWhileU", s[1], s[2], elim("SBreak", v, s[3], False)), q)] + work
         elif k == "SWhileU":
             if any(holds(c, t, p) and holds(c, t, s[1]) for g in groups for t in g.threads):
                 u, v = ("Fresh", fresh), ("Fresh", fresh + 1)
                 fresh += 2
                 work = ([(("SBasic", ("BAssign", u, s[1])), p), (elim("SContinue", v, s[3], False), pand_not(pand(p, u), v))]
-                        + [(("SAssert", i), p) for i in s[2]] + [(s, p)] + work)
+                        + [(("SAssertP", ("False",), i), pand(p, u)) for i in s[2]] + [(s, p)] + work)
         elif k == "SCall":
             q = procs.get(s[1])
             if q is None:
@@ -666,6 +766,14 @@ def kexec(fuel, c, kernel, groups, work):  # kexec, iteratively (the list is the
         elif k in ("SAssert", "SAssume"):
             if any(holds(c, t, p) and not holds(c, t, s[1]) for g in groups for t in g.threads):
                 raise Abort("assertion" if k == "SAssert" else "infeasible")
+        elif k == "SAssertP":
+            if pairs_fail(c, groups, p, s[1] == ("True",), s[2]):
+                raise Abort("assertion")
+        elif k == "SAssumeP":
+            if pairs_fail(c, groups, p, False, s[1]):
+                raise Abort("infeasible")
+        elif k == "SHavoc":
+            groups = havoc_with(c, groups, s[1], p)
         else:
             raise Abort("ill_formed")
 
