@@ -254,7 +254,7 @@ type_synonym pstmt = "stmt \<times> expr"
 text \<open>KPL.md: at each loop head, the threads under the loop's predicate check its
   invariant clauses.\<close>
 definition asserts :: "pexpr list \<Rightarrow> expr \<Rightarrow> pstmt list" where
-  "asserts invs p = map (\<lambda>i. (SAssertP False i, p)) invs"
+  "asserts invs p = map (\<lambda>i. (SAssertP CkEnabled i, p)) invs"
 
 section \<open>Figure 4: a thread executes a predicated basic statement\<close>
 
@@ -349,15 +349,14 @@ text \<open>Does some thread run a statement under predicate \<open>p\<close>?\<
 definition some_enabled :: "ctx \<Rightarrow> kstate \<Rightarrow> expr \<Rightarrow> bool" where
   "some_enabled c k p \<longleftrightarrow> list_ex (\<lambda>t. holds c t p) (concat (map g_threads (ks_groups k)))"
 
-text \<open>An assertion (or assumption) \<open>e\<close> fails: for some checking thread, \<open>e\<close> is false, or,
-  when it speaks of two threads, false paired with some other thread of the launch (KPL.md:
-  GPUVerify's two arbitrary threads). The checking threads are the enabled ones, or for a
-  \<open>global assert\<close> (\<open>g\<close>) every thread, once some thread runs it.\<close>
-definition pairs_fail :: "ctx \<Rightarrow> kstate \<Rightarrow> expr \<Rightarrow> bool \<Rightarrow> pexpr \<Rightarrow> bool" where
-  "pairs_fail c k p g e \<longleftrightarrow> (let ts = concat (map g_threads (ks_groups k));
-      chk = (if g then (if some_enabled c k p then ts else []) else filter (\<lambda>t. holds c t p) ts) in
-    list_ex (\<lambda>t. if two_thread e
-        then list_ex (\<lambda>u. (t_gid u, t_lid u) \<noteq> (t_gid t, t_lid t) \<and>
+text \<open>An assertion (or assumption) \<open>e\<close> fails: for some checking thread (\<open>w\<close>), \<open>e\<close> is false,
+  or, when it speaks of two threads or \<open>w\<close> pairs within groups, false paired with some other
+  thread (KPL.md: GPUVerify's two arbitrary threads), of the launch or of its group.\<close>
+definition pairs_fail :: "ctx \<Rightarrow> kstate \<Rightarrow> expr \<Rightarrow> checkers \<Rightarrow> pexpr \<Rightarrow> bool" where
+  "pairs_fail c k p w e \<longleftrightarrow> (let ts = concat (map g_threads (ks_groups k));
+      chk = (if w = CkEvery then (if some_enabled c k p then ts else []) else filter (\<lambda>t. holds c t p) ts) in
+    list_ex (\<lambda>t. if w = CkGroup \<or> two_thread e
+        then list_ex (\<lambda>u. (t_gid u, t_lid u) \<noteq> (t_gid t, t_lid t) \<and> (w = CkGroup \<longrightarrow> t_gid u = t_gid t) \<and>
           eval_p c (t, holds c t p) (u, holds c u p) e = 0) ts
         else eval_p c (t, holds c t p) (t, holds c t p) e = 0) chk)"
 
@@ -528,8 +527,8 @@ inductive step_k :: "ctx \<Rightarrow> kernel \<Rightarrow> kstate \<times> pstm
 | K_HAVOC: "step_k c K (k, (SHavoc x, p) # ss) (Normal (havoc_with c vs x p k, ss))"
 | K_ASSERT_P: "\<not> pairs_fail c k p g e \<Longrightarrow> step_k c K (k, (SAssertP g e, p) # ss) (Normal (k, ss))"
 | K_ASSERT_P_FAIL: "pairs_fail c k p g e \<Longrightarrow> step_k c K (k, (SAssertP g e, p) # ss) (Abort AssertionFailure)"
-| K_ASSUME_P: "\<not> pairs_fail c k p False e \<Longrightarrow> step_k c K (k, (SAssumeP e, p) # ss) (Normal (k, ss))"
-| K_ASSUME_P_FALSE: "pairs_fail c k p False e \<Longrightarrow> step_k c K (k, (SAssumeP e, p) # ss) (Abort Infeasible)"
+| K_ASSUME_P: "\<not> pairs_fail c k p CkEnabled e \<Longrightarrow> step_k c K (k, (SAssumeP e, p) # ss) (Normal (k, ss))"
+| K_ASSUME_P_FALSE: "pairs_fail c k p CkEnabled e \<Longrightarrow> step_k c K (k, (SAssumeP e, p) # ss) (Abort Infeasible)"
 | K_SEQ: "step_k c K (k, (SSeq s1 s2, p) # ss) (Normal (k, (s1, p) # (s2, p) # ss))"
 | K_SKIP: "step_k c K (k, (SSkip, p) # ss) (Normal (k, ss))"
 | K_VAR: "n = ks_fresh k \<Longrightarrow>
@@ -765,7 +764,7 @@ fun kexec :: "nat \<Rightarrow> ctx \<Rightarrow> kernel \<Rightarrow> kstate \<
     | SAssume e \<Rightarrow> (if violated c k p e then Some (Abort Infeasible) else kexec m c K k ss)
     | SHavoc x \<Rightarrow> kexec m c K (havoc_with c (havoc_val c) x p k) ss
     | SAssertP g e \<Rightarrow> (if pairs_fail c k p g e then Some (Abort AssertionFailure) else kexec m c K k ss)
-    | SAssumeP e \<Rightarrow> (if pairs_fail c k p False e then Some (Abort Infeasible) else kexec m c K k ss)
+    | SAssumeP e \<Rightarrow> (if pairs_fail c k p CkEnabled e then Some (Abort Infeasible) else kexec m c K k ss)
     | SBreak \<Rightarrow> Some (Abort IllFormed)
     | SContinue \<Rightarrow> Some (Abort IllFormed)
     | SReturn \<Rightarrow> Some (Abort IllFormed)))"
@@ -850,7 +849,7 @@ struct
     datatypes: bool num char "char list" "char list list" "nat option" "nat list" "word32 option"
       "word32 list" "word32 list list" "word32 list list option"
       "char list \<times> nat option \<times> nat list" "nat option \<times> nat list" "(char list \<times> nat option \<times> nat list) list"
-      axis loc "loc option" unop binop builtin atomic_op expr "expr list" pexpr "pexpr list" basic stmt space array_decl "array_decl list"
+      axis loc "loc option" unop binop builtin atomic_op expr "expr list" pexpr "pexpr list" checkers basic stmt space array_decl "array_decl list"
       proc "proc list" kernel "word32 \<times> word32 \<times> word32" "word32 \<times> word32" launch
       init "init list" "(word32 \<times> word32) list" "char list \<times> word32" "(char list \<times> word32) list"
       "char list \<times> init" "(char list \<times> init) list" "char list \<times> init list" "(char list \<times> init list) list"

@@ -42,6 +42,12 @@ text \<open>The expressions of assertions, assumptions and loop invariants (KPL.
   other thread of the pair), \<open>enabled()\<close> (\<open>PEnabled\<close>: whether the thread runs the
   statement), and the thread's view of an array element, read without being an access
   (\<open>PPeek\<close>: a loop invariant's read, GPUVerify's shared-state invariants).\<close>
+text \<open>Who checks an assertion: the enabled threads, each paired (when it speaks of two) with
+  every other thread of the launch (\<open>CkEnabled\<close>); every thread, enabled or not, once
+  some thread runs it (\<open>CkEvery\<close>: a \<open>global assert\<close>); the enabled threads, each paired
+  with every other thread of its group (\<open>CkGroup\<close>: a binary barrier invariant).\<close>
+datatype checkers = CkEnabled | CkEvery | CkGroup
+
 datatype pexpr =
     PE expr
   | POther pexpr
@@ -76,9 +82,10 @@ text \<open>Statements. \<open>SLocal x S\<close> is the paper's \<open>local x 
   \<open>SGridBarrier\<close> is \<open>barrier grid;\<close>, of every thread of the launch; \<open>SEvery S\<close> runs
   \<open>S\<close> in every thread, enabled or not, when some thread runs it (a \<open>global assert\<close>, and in a
   kernel with one, each declaration's value: KPL.md). \<open>SHavoc x\<close> gives \<open>x\<close> an arbitrary value
-  in each enabled thread; \<open>SAssertP g e\<close> and \<open>SAssumeP e\<close> are an assertion (\<open>g\<close>: a
-  \<open>global assert\<close>) and an assumption whose expression may speak of two threads or peek
-  at arrays; loop invariants are such expressions too.\<close>
+  in each enabled thread; \<open>SAssertP w e\<close> and \<open>SAssumeP e\<close> are an assertion (checked by \<open>w\<close>)
+  and an assumption whose expression may speak of two threads or peek at arrays; loop
+  invariants are such expressions too, and a barrier invariant is such an assertion after
+  its barrier.\<close>
 datatype stmt =
     SBasic basic
   | SSeq stmt stmt
@@ -101,7 +108,7 @@ datatype stmt =
   | SAssert expr
   | SAssume expr
   | SHavoc loc
-  | SAssertP bool pexpr
+  | SAssertP checkers pexpr
   | SAssumeP pexpr
 
 datatype space = SharedSpace | GlobalSpace

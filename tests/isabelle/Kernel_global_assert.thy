@@ -18,8 +18,8 @@ definition kernel_global_assert :: kernel where
         (SLocal ''y''
           (SSeq (SEvery (SBasic (BAssign (Named ''y'') (EBin OAdd (EVar (Named ''x'')) (ELit 1)))))
           (SSeq (SEvery (SAssert (EBin OEq (EVar (Named ''y'')) (EBin OAdd (EBin OMul (ELid AX) (ELit 2)) (ELit 1)))))
-            (SSeq (SAssertP True (PBuiltin FImplies PEnabled (PE (EBin OUlt (ELid AX) (ELit 3)))))
-              (SAssertP True (PBin OLOr (PBin ONe (PE (EVar (Named ''x''))) (POther (PE (EVar (Named ''x''))))) (PBin ONe (PE (EGid AX)) (POther (PE (EGid AX))))))))))
+            (SSeq (SAssertP CkEvery (PBuiltin FImplies PEnabled (PE (EBin OUlt (ELid AX) (ELit 3)))))
+              (SAssertP CkEvery (PBin OLOr (PBin ONe (PE (EVar (Named ''x''))) (POther (PE (EVar (Named ''x''))))) (PBin ONe (PE (EGid AX)) (POther (PE (EGid AX))))))))))
         SSkip)))\<rparr>"
 
 definition launch_global_assert :: launch where

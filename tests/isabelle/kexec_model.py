@@ -294,17 +294,18 @@ def two_thread(e):  # two_thread
     return any(two_thread(x) for x in e[P_OPERANDS[k]:])
 
 
-def pairs_fail(c, groups, p, every, e):  # pairs_fail
+def pairs_fail(c, groups, p, w, e):  # pairs_fail; w: CkEnabled, CkEvery or CkGroup
     ts = [t for g in groups for t in g.threads]
     on = [holds(c, t, p) for t in ts]
-    if every:
+    if w == "CkEvery":
         chk = list(range(len(ts))) if any(on) else []
     else:
         chk = [i for i in range(len(ts)) if on[i]]
-    pair = two_thread(e)
+    pair = w == "CkGroup" or two_thread(e)
     for i in chk:
         if pair:
-            if any(j != i and eval_p(c, (ts[i], on[i]), (ts[j], on[j]), e) == 0 for j in range(len(ts))):
+            if any(j != i and (w != "CkGroup" or ts[j].gid == ts[i].gid)
+                   and eval_p(c, (ts[i], on[i]), (ts[j], on[j]), e) == 0 for j in range(len(ts))):
                 return True
         elif eval_p(c, (ts[i], on[i]), (ts[i], on[i]), e) == 0:
             return True
@@ -746,13 +747,13 @@ def kexec(fuel, c, kernel, groups, work):  # kexec, iteratively (the list is the
             v = ("Fresh", fresh)
             fresh += 1
             q = pand_not(p, v)
-            work = [(("SAssertP", ("False",), i), q) for i in s[2]] + [(("SWhileU", s[1], s[2], elim("SBreak", v, s[3], False)), q)] + work
+            work = [(("SAssertP", ("CkEnabled",), i), q) for i in s[2]] + [(("SWhileU", s[1], s[2], elim("SBreak", v, s[3], False)), q)] + work
         elif k == "SWhileU":
             if any(holds(c, t, p) and holds(c, t, s[1]) for g in groups for t in g.threads):
                 u, v = ("Fresh", fresh), ("Fresh", fresh + 1)
                 fresh += 2
                 work = ([(("SBasic", ("BAssign", u, s[1])), p), (elim("SContinue", v, s[3], False), pand_not(pand(p, u), v))]
-                        + [(("SAssertP", ("False",), i), pand(p, u)) for i in s[2]] + [(s, p)] + work)
+                        + [(("SAssertP", ("CkEnabled",), i), pand(p, u)) for i in s[2]] + [(s, p)] + work)
         elif k == "SCall":
             q = procs.get(s[1])
             if q is None:
@@ -767,10 +768,10 @@ def kexec(fuel, c, kernel, groups, work):  # kexec, iteratively (the list is the
             if any(holds(c, t, p) and not holds(c, t, s[1]) for g in groups for t in g.threads):
                 raise Abort("assertion" if k == "SAssert" else "infeasible")
         elif k == "SAssertP":
-            if pairs_fail(c, groups, p, s[1] == ("True",), s[2]):
+            if pairs_fail(c, groups, p, s[1][0], s[2]):
                 raise Abort("assertion")
         elif k == "SAssumeP":
-            if pairs_fail(c, groups, p, False, s[1]):
+            if pairs_fail(c, groups, p, "CkEnabled", s[1]):
                 raise Abort("infeasible")
         elif k == "SHavoc":
             groups = havoc_with(c, groups, s[1], p)
