@@ -56,7 +56,9 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
             StmtKind::Barrier(f) if f.grid && f.as_constant().is_none() => {
                 Some((s.span, "the Isabelle export models grid barriers whose fence is the same in every thread; this one's depends on the thread"))
             }
-            StmtKind::Warp(_) => Some((s.span, "the Isabelle export does not model warp collectives yet")),
+            StmtKind::Warp(w) if WarpOp::from_name(&w.op.name) == Some(WarpOp::Sync) => {
+                Some((s.span, "the Isabelle export does not model `warp sync` (`__syncwarp`) yet"))
+            }
             StmtKind::Touch { .. } => Some((s.span, "the Isabelle export does not model unknown accesses (`havoc reads`/`havoc writes`) yet")),
             StmtKind::Snapshot { .. } => Some((s.span, "the Isabelle export does not model ghost arrays (`snapshot`) yet")),
             StmtKind::Barrier(f) if f.invariants.iter().any(|i| access(&i.expr)) => {
@@ -282,6 +284,13 @@ impl Printer {
                 return format!("(SLocal {}\n{pad}  {body})", string_lit(&x.name));
             }
         }
+        if let StmtKind::Warp(w) = &first.kind {
+            if let (Some(x), true) = (&w.dest, w.declare) {
+                let at = self.warp(w);
+                let body = if rest.is_empty() { at } else { format!("(SSeq {at}\n{pad}  {})", self.block(rest, ind + 2)) };
+                return format!("(SLocal {}\n{pad}  {body})", string_lit(&x.name));
+            }
+        }
         if let StmtKind::Local(x, init) = &first.kind {
             let init = init.as_ref().map(|e| match &e.kind {
                 // A read gives a disabled thread nothing: its new local is 0, as in a fresh location.
@@ -336,6 +345,36 @@ impl Printer {
         }
     }
 
+    /// `d := warp f(args; exited)`.
+    fn warp(&mut self, w: &Warp) -> String {
+        let f = match WarpOp::from_name(&w.op.name) {
+            Some(WarpOp::Shfl) => "WShfl",
+            Some(WarpOp::ShflUp) => "WShflUp",
+            Some(WarpOp::ShflDown) => "WShflDown",
+            Some(WarpOp::ShflXor) => "WShflXor",
+            Some(WarpOp::Any) => "WAny",
+            Some(WarpOp::All) => "WAll",
+            Some(WarpOp::Ballot) => "WBallot",
+            Some(WarpOp::Active) => "WActive",
+            Some(WarpOp::ReduceAdd) => "WRAdd",
+            Some(WarpOp::ReduceMin) => "WRMin",
+            Some(WarpOp::ReduceMax) => "WRMax",
+            Some(WarpOp::ReduceSmin) => "WRSmin",
+            Some(WarpOp::ReduceSmax) => "WRSmax",
+            Some(WarpOp::ReduceAnd) => "WRAnd",
+            Some(WarpOp::ReduceOr) => "WROr",
+            Some(WarpOp::ReduceXor) => "WRXor",
+            Some(WarpOp::MatchAny) => "WMatchAny",
+            Some(WarpOp::MatchAll) => "WMatchAll",
+            // `unsupported` keeps `warp sync` out; checked kernels name no other operation.
+            Some(WarpOp::Sync) | None => "WActive",
+        };
+        let d = w.dest.as_ref().map_or("None".to_string(), |x| format!("(Some (Named {}))", string_lit(&x.name)));
+        let args = w.args.iter().map(|e| self.expr(e)).collect();
+        let ex = w.exited.as_ref().map_or("None".to_string(), |e| format!("(Some {})", self.expr(e)));
+        format!("(SWarp {f} {d} {} {ex})", list(args))
+    }
+
     fn stmt(&mut self, s: &Stmt, ind: usize) -> String {
         let pad = " ".repeat(ind);
         match &s.kind {
@@ -380,7 +419,8 @@ impl Printer {
             // A memory fence orders nothing in SDV, where only barriers publish writes.
             StmtKind::MemFence(_) => "SSkip".into(),
             StmtKind::Havoc(x) => format!("(SHavoc (Named {}))", string_lit(&x.name)),
-            StmtKind::Warp(_) | StmtKind::Touch { .. } | StmtKind::Snapshot { .. } => "SSkip".into(),
+            StmtKind::Warp(w) => self.warp(w),
+            StmtKind::Touch { .. } | StmtKind::Snapshot { .. } => "SSkip".into(),
             StmtKind::Break => "SBreak".into(),
             StmtKind::Continue => "SContinue".into(),
             StmtKind::Return => "SReturn".into(),

@@ -213,6 +213,7 @@ fun subst_s :: "name \<Rightarrow> loc \<Rightarrow> stmt \<Rightarrow> stmt" wh
 | "subst_s x v (SAssert e) = SAssert (subst_e x v e)"
 | "subst_s x v (SAssume e) = SAssume (subst_e x v e)"
 | "subst_s x v (SHavoc w) = SHavoc (subst_l x v w)"
+| "subst_s x v (SWarp f d args ex) = SWarp f (map_option (subst_l x v) d) (map (subst_e x v) args) (map_option (subst_e x v) ex)"
 | "subst_s x v (SAssertP g e) = SAssertP g (subst_p x v e)"
 | "subst_s x v (SAssumeP e) = SAssumeP (subst_p x v e)"
 
@@ -377,6 +378,78 @@ definition havoc_with :: "ctx \<Rightarrow> (tstate \<Rightarrow> word32) \<Righ
 definition havoc_val :: "ctx \<Rightarrow> tstate \<Rightarrow> word32" where
   "havoc_val c t = c_havoc c (t_gid t) (t_lid t) (unat (t_l t havoc_count))"
 
+section \<open>Warp collectives\<close>
+
+text \<open>KPL.md: a warp is 32 consecutive linear local ids of a group. Lane \<open>j\<close> is named by a
+  mask when its bit is set.\<close>
+definition in_mask :: "word32 \<Rightarrow> nat \<Rightarrow> bool" where
+  "in_mask m j \<longleftrightarrow> j < 32 \<and> odd (unat m div 2 ^ j)"
+
+text \<open>The lane a shuffle of lane \<open>lane\<close> reads, in segments of \<open>width\<close> lanes (0 or past 32:
+  the warp): \<open>shfl\<close> the operand's lane of the reader's segment; \<open>shfl_up\<close>/\<open>shfl_down\<close>
+  the lane \<open>d\<close> below or above when it is in the segment; \<open>shfl_xor\<close> \<open>lane XOR d\<close> unless
+  that is past the segment; else the reader's own.\<close>
+definition shuffle_source :: "warp_op \<Rightarrow> nat \<Rightarrow> word32 \<Rightarrow> word32 \<Rightarrow> nat" where
+  "shuffle_source f lane d width = (let w = (if width = 0 \<or> 32 < unat width then 32 else unat width);
+      pos = lane mod w; seg = lane - pos; x = unat (of_nat lane XOR d) in
+    (case f of
+      WShfl \<Rightarrow> seg + unat d mod w
+    | WShflUp \<Rightarrow> (if unat d \<le> pos then lane - unat d else lane)
+    | WShflDown \<Rightarrow> (if unat d < w - pos then lane + unat d else lane)
+    | WShflXor \<Rightarrow> (if x < seg + w then x else lane)
+    | _ \<Rightarrow> lane))"
+
+text \<open>A reduction's identity and step.\<close>
+definition reduction :: "warp_op \<Rightarrow> word32 \<times> (word32 \<Rightarrow> word32 \<Rightarrow> word32)" where
+  "reduction f = (case f of
+      WRAdd \<Rightarrow> (0, (+))
+    | WRMin \<Rightarrow> (4294967295, min)
+    | WRMax \<Rightarrow> (0, max)
+    | WRSmin \<Rightarrow> (2147483647, \<lambda>a b. if kpl_slt b a then b else a)
+    | WRSmax \<Rightarrow> (2147483648, \<lambda>a b. if kpl_slt a b then b else a)
+    | WRAnd \<Rightarrow> (4294967295, (AND))
+    | WROr \<Rightarrow> (0, (OR))
+    | _ \<Rightarrow> (0, (XOR)))"
+
+text \<open>The collective in one group, as kpl's interpreter computes it (\<open>warp.rs\<close>): each thread
+  that runs it (\<open>on\<close>) with its operands (\<open>arg k i\<close>: operand \<open>k\<close> of the thread of local
+  id \<open>i\<close>). Every lane its mask names that exists must run it with the same mask, or have
+  left the kernel: otherwise warp divergence (\<open>None\<close>). A shuffle from a lane that does not
+  run it gives 0 (CUDA leaves it undefined); the votes and matches see the lanes of the mask
+  that run it, \<open>active\<close> the lanes that run it, a reduction folds those lanes' values.\<close>
+definition gwarp :: "ctx \<Rightarrow> gstate \<Rightarrow> warp_op \<Rightarrow> expr list \<Rightarrow> expr option \<Rightarrow> expr \<Rightarrow> word32 list option" where
+  "gwarp c g f args ex p = (let ts = g_threads g; n = length ts;
+      on = (\<lambda>i. i < n \<and> holds c (ts ! i) p);
+      arg = (\<lambda>k i. if k < length args then eval_e c (ts ! i) (args ! k) else 0);
+      gone = (\<lambda>i. case ex of Some e \<Rightarrow> eval_e c (ts ! i) e \<noteq> 0 | None \<Rightarrow> False);
+      named_ok = (\<lambda>i. let base = i - i mod 32 in f = WActive \<or> (\<forall>j \<in> set [0..<32].
+         in_mask (arg 0 i) j \<and> base + j < n \<longrightarrow> (if on (base + j) then arg 0 (base + j) = arg 0 i else gone (base + j))));
+      value = (\<lambda>i. let lane = i mod 32; base = i - lane; m = arg 0 i;
+         votes = (\<lambda>P. sum_list (map (\<lambda>j. if on (base + j) \<and> P j then (2::word32) ^ j else 0) [0..<32]));
+         named = votes (in_mask m) in
+        (case f of
+          WActive \<Rightarrow> votes (\<lambda>j. True)
+        | WMatchAny \<Rightarrow> votes (\<lambda>j. in_mask m j \<and> arg 1 (base + j) = arg 1 i)
+        | WMatchAll \<Rightarrow> (if votes (\<lambda>j. in_mask m j \<and> arg 1 (base + j) = arg 1 i) = named then m else 0)
+        | WBallot \<Rightarrow> votes (\<lambda>j. in_mask m j \<and> arg 1 (base + j) \<noteq> 0)
+        | WAny \<Rightarrow> (if votes (\<lambda>j. in_mask m j \<and> arg 1 (base + j) \<noteq> 0) \<noteq> 0 then 1 else 0)
+        | WAll \<Rightarrow> (if votes (\<lambda>j. in_mask m j \<and> arg 1 (base + j) \<noteq> 0) = named then 1 else 0)
+        | _ \<Rightarrow> (if f \<in> {WShfl, WShflUp, WShflDown, WShflXor}
+            then (let src = shuffle_source f lane (arg 2 i) (arg 3 i) in
+              if on (base + src) then arg 1 (base + src) else 0)
+            else fold (\<lambda>j acc. if in_mask m j \<and> on (base + j) then snd (reduction f) acc (arg 1 (base + j)) else acc)
+              [0..<32] (fst (reduction f))))) in
+    if \<forall>i \<in> set [0..<n]. on i \<longrightarrow> named_ok i then Some (map value [0..<n]) else None)"
+
+text \<open>Every group at once; each enabled thread's result goes to \<open>d\<close>.\<close>
+definition kwarp :: "ctx \<Rightarrow> kstate \<Rightarrow> warp_op \<Rightarrow> loc option \<Rightarrow> expr list \<Rightarrow> expr option \<Rightarrow> expr \<Rightarrow> kstate outcome" where
+  "kwarp c k f d args ex p = (let rs = map (\<lambda>g. gwarp c g f args ex p) (ks_groups k) in
+     if list_all (\<lambda>r. r \<noteq> None) rs then
+       Normal (k\<lparr>ks_groups := map2 (\<lambda>g r. g\<lparr>g_threads := map2 (\<lambda>t v. case d of
+           Some x \<Rightarrow> (if holds c t p then t\<lparr>t_l := (t_l t)(x := v)\<rparr> else t) | None \<Rightarrow> t)
+         (g_threads g) (the r)\<rparr>) (ks_groups k) rs\<rparr>)
+     else Abort Divergence)"
+
 section \<open>Atomics\<close>
 
 text \<open>An atomic's shape (KPL.md, \<open>AtomicShape\<close>): \<open>w\<close> a 64-bit value, \<open>b\<close> one byte per
@@ -524,6 +597,10 @@ inductive step_k :: "ctx \<Rightarrow> kernel \<Rightarrow> kstate \<times> pstm
     step_k c K (k, (SAtomicShaped w b d dh f A e args, p) # ss) (Normal (k', ss))"
 | K_ATOMIC_SHAPED_ABORT: "katomic_shaped c k w b d dh f A e args p = Abort err \<Longrightarrow>
     step_k c K (k, (SAtomicShaped w b d dh f A e args, p) # ss) (Abort err)"
+| K_WARP: "kwarp c k f d args ex p = Normal k' \<Longrightarrow>
+    step_k c K (k, (SWarp f d args ex, p) # ss) (Normal (k', ss))"
+| K_WARP_DIVERGENCE: "kwarp c k f d args ex p = Abort err \<Longrightarrow>
+    step_k c K (k, (SWarp f d args ex, p) # ss) (Abort err)"
 | K_HAVOC: "step_k c K (k, (SHavoc x, p) # ss) (Normal (havoc_with c vs x p k, ss))"
 | K_ASSERT_P: "\<not> pairs_fail c k p g e \<Longrightarrow> step_k c K (k, (SAssertP g e, p) # ss) (Normal (k, ss))"
 | K_ASSERT_P_FAIL: "pairs_fail c k p g e \<Longrightarrow> step_k c K (k, (SAssertP g e, p) # ss) (Abort AssertionFailure)"
@@ -763,6 +840,9 @@ fun kexec :: "nat \<Rightarrow> ctx \<Rightarrow> kernel \<Rightarrow> kstate \<
     | SAssert e \<Rightarrow> (if violated c k p e then Some (Abort AssertionFailure) else kexec m c K k ss)
     | SAssume e \<Rightarrow> (if violated c k p e then Some (Abort Infeasible) else kexec m c K k ss)
     | SHavoc x \<Rightarrow> kexec m c K (havoc_with c (havoc_val c) x p k) ss
+    | SWarp f d args ex \<Rightarrow> (case kwarp c k f d args ex p of
+          Normal k' \<Rightarrow> kexec m c K k' ss
+        | Abort err \<Rightarrow> Some (Abort err))
     | SAssertP g e \<Rightarrow> (if pairs_fail c k p g e then Some (Abort AssertionFailure) else kexec m c K k ss)
     | SAssumeP e \<Rightarrow> (if pairs_fail c k p CkEnabled e then Some (Abort Infeasible) else kexec m c K k ss)
     | SBreak \<Rightarrow> Some (Abort IllFormed)
@@ -849,7 +929,7 @@ struct
     datatypes: bool num char "char list" "char list list" "nat option" "nat list" "word32 option"
       "word32 list" "word32 list list" "word32 list list option"
       "char list \<times> nat option \<times> nat list" "nat option \<times> nat list" "(char list \<times> nat option \<times> nat list) list"
-      axis loc "loc option" unop binop builtin atomic_op expr "expr list" pexpr "pexpr list" checkers basic stmt space array_decl "array_decl list"
+      axis loc "loc option" unop binop builtin atomic_op warp_op "expr option" expr "expr list" pexpr "pexpr list" checkers basic stmt space array_decl "array_decl list"
       proc "proc list" kernel "word32 \<times> word32 \<times> word32" "word32 \<times> word32" launch
       init "init list" "(word32 \<times> word32) list" "char list \<times> word32" "(char list \<times> word32) list"
       "char list \<times> init" "(char list \<times> init) list" "char list \<times> init list" "(char list \<times> init list) list"

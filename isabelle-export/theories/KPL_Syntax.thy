@@ -64,6 +64,11 @@ text \<open>KPL's atomic operations (KPL.md, README "Atomics"): \<open>AMin\<clo
 datatype atomic_op = AAdd | ASub | AXchg | AMin | AMax | ASmin | ASmax | AInc | ADec | ACas
   | AAnd | AOr | AXor | AFadd
 
+text \<open>KPL's warp collectives (KPL.md, README "Warps"): CUDA's shuffles, votes, \<open>active\<close>,
+  reductions (\<open>WRMin\<close>/\<open>WRMax\<close> unsigned, \<open>WRSmin\<close>/\<open>WRSmax\<close> signed) and matches.\<close>
+datatype warp_op = WShfl | WShflUp | WShflDown | WShflXor | WAny | WAll | WBallot | WActive
+  | WRAdd | WRMin | WRMax | WRSmin | WRSmax | WRAnd | WROr | WRXor | WMatchAny | WMatchAll
+
 text \<open>The paper's basic statements: \<open>v := e\<close>, \<open>v := A[e]\<close>, \<open>A[e1] := e2\<close>.\<close>
 datatype basic =
     BAssign loc expr
@@ -79,6 +84,8 @@ text \<open>Statements. \<open>SLocal x S\<close> is the paper's \<open>local x 
   bytes (\<open>b\<close>), its old value's low word to \<open>d\<close> and high word to \<open>dh\<close> (KPL.md, \<open>add64\<close>,
   \<open>add_bytes\<close>);
   \<open>SBarrierEach s g\<close> one whose fence each thread gives by its own \<open>s\<close> and \<open>g\<close>;
+  \<open>SWarp f d args ex\<close> is \<open>d := warp f(args; ex)\<close>, run by the enabled lanes of each warp
+  at once (\<open>ex\<close>: which lanes have left the kernel);
   \<open>SGridBarrier\<close> is \<open>barrier grid;\<close>, of every thread of the launch; \<open>SEvery S\<close> runs
   \<open>S\<close> in every thread, enabled or not, when some thread runs it (a \<open>global assert\<close>, and in a
   kernel with one, each declaration's value: KPL.md). \<open>SHavoc x\<close> gives \<open>x\<close> an arbitrary value
@@ -108,6 +115,7 @@ datatype stmt =
   | SAssert expr
   | SAssume expr
   | SHavoc loc
+  | SWarp warp_op "loc option" "expr list" "expr option"
   | SAssertP checkers pexpr
   | SAssumeP pexpr
 

@@ -330,6 +330,100 @@ def havoc_with(c, groups, x, p):  # havoc_with, with the run's values (havoc_val
     return out
 
 
+def in_mask(m, j):  # in_mask
+    return j < 32 and (m >> j) & 1 == 1
+
+
+def shuffle_source(f, lane, d, width):  # shuffle_source
+    w = 32 if width == 0 or width > 32 else width
+    pos = lane % w
+    seg = lane - pos
+    if f == "WShfl":
+        return seg + d % w
+    if f == "WShflUp":
+        return lane - d if d <= pos else lane
+    if f == "WShflDown":
+        return lane + d if d < w - pos else lane
+    if f == "WShflXor":
+        return lane ^ d if (lane ^ d) < seg + w else lane
+    return lane
+
+
+REDUCTION = {  # reduction
+    "WRAdd": (0, lambda a, b: (a + b) & 0xFFFFFFFF), "WRMin": (0xFFFFFFFF, min), "WRMax": (0, max),
+    "WRSmin": (0x7FFFFFFF, lambda a, b: b if sint(b) < sint(a) else a),
+    "WRSmax": (0x80000000, lambda a, b: b if sint(a) < sint(b) else a),
+    "WRAnd": (0xFFFFFFFF, lambda a, b: a & b), "WROr": (0, lambda a, b: a | b), "WRXor": (0, lambda a, b: a ^ b),
+}
+
+
+def gwarp(c, g, f, args, ex, p):  # gwarp: each thread's result, or None (divergence)
+    ts = g.threads
+    n = len(ts)
+    on = [holds(c, t, p) for t in ts]
+    arg = [[eval_e(c, t, a) if on[i] else 0 for a in args] for i, t in enumerate(ts)]
+    gone = [ex != ("None",) and eval_e(c, t, ex[1]) != 0 for t in ts]
+    run = lambda i: i < n and on[i]
+    for i in range(n):
+        if not on[i] or f == "WActive":
+            continue
+        base, m = i - i % 32, arg[i][0]
+        for j in range(32):
+            if in_mask(m, j) and base + j < n:
+                if (arg[base + j][0] != m) if on[base + j] else not gone[base + j]:
+                    return None
+    out = []
+    for i in range(n):
+        if not on[i]:
+            out.append(0)
+            continue
+        lane = i % 32
+        base = i - lane
+        m = arg[i][0] if args else 0
+        votes = lambda P: sum(1 << j for j in range(32) if run(base + j) and P(j))
+        named = votes(lambda j: in_mask(m, j))
+        if f == "WActive":
+            v = votes(lambda j: True)
+        elif f == "WMatchAny":
+            v = votes(lambda j: in_mask(m, j) and arg[base + j][1] == arg[i][1])
+        elif f == "WMatchAll":
+            v = m if votes(lambda j: in_mask(m, j) and arg[base + j][1] == arg[i][1]) == named else 0
+        elif f in ("WBallot", "WAny", "WAll"):
+            yes = votes(lambda j: in_mask(m, j) and arg[base + j][1] != 0)
+            v = yes if f == "WBallot" else int(yes != 0) if f == "WAny" else int(yes == named)
+        elif f in ("WShfl", "WShflUp", "WShflDown", "WShflXor"):
+            src = shuffle_source(f, lane, arg[i][2], arg[i][3])
+            v = arg[base + src][1] if run(base + src) else 0
+        else:
+            acc, step = REDUCTION[f]
+            for j in range(32):
+                if in_mask(m, j) and run(base + j):
+                    acc = step(acc, arg[base + j][1])
+            v = acc
+        out.append(v)
+    return out
+
+
+def kwarp(c, groups, s, p):  # kwarp
+    f, d, args, ex = s[1][0], s[2], s[3], s[4]
+    rs = [gwarp(c, g, f, args, ex, p) for g in groups]
+    if any(r is None for r in rs):
+        raise Abort("divergence")
+    out = []
+    for g, r in zip(groups, rs):
+        ts = []
+        for t, v in zip(g.threads, r):
+            if d[0] == "Some" and holds(c, t, p):
+                t = t.copy()
+                t.l = dict(t.l)
+                t.l[d[1]] = v
+            ts.append(t)
+        n = Group(ts)
+        n.R, n.W, n.A = g.R, g.W, g.A
+        out.append(n)
+    return out
+
+
 def holds(c, t, p):  # holds
     return eval_e(c, t, p) != 0
 
@@ -411,6 +505,10 @@ def subst_s(x, v, s):  # subst_s
         return (k, subst_e(x, v, s[1]))
     if k == "SHavoc":
         return (k, subst_l(x, v, s[1]))
+    if k == "SWarp":
+        d = ("Some", subst_l(x, v, s[2][1])) if s[2][0] == "Some" else s[2]
+        ex = ("Some", subst_e(x, v, s[4][1])) if s[4][0] == "Some" else s[4]
+        return (k, s[1], d, [subst_e(x, v, a) for a in s[3]], ex)
     if k == "SAssertP":
         return (k, s[1], subst_p(x, v, s[2]))
     if k == "SAssumeP":
@@ -775,6 +873,8 @@ def kexec(fuel, c, kernel, groups, work):  # kexec, iteratively (the list is the
                 raise Abort("infeasible")
         elif k == "SHavoc":
             groups = havoc_with(c, groups, s[1], p)
+        elif k == "SWarp":
+            groups = kwarp(c, groups, s, p)
         else:
             raise Abort("ill_formed")
 
