@@ -175,8 +175,8 @@ fn readme(kernel: &str, session: &str, kernel_theory: KernelTheory, cert: Option
              (found by kpl with z3, after splitting the `if`s inside atoms by `kpl_if_atom`), each\n  \
              proved by `unat_arith` (products by literals bounded by `kpl_unat_mul_bound`) or, when\n  \
              equality reasoning alone refutes it, by `metis`. The other {oracle} are closed by\n  \
-             `smt` with `smt_oracle` (z3 trusted, no proof reconstruction for words). `thm_oracles` after each\n  \
-             lemma prints which oracles it depends on. `KPL_Ops` tells the SMT translation that\n  \
+             `smt` with `smt_oracle` (z3 trusted, no proof reconstruction for words). `thm_oracles` at the end\n  \
+             lists the oracles of the kernel-checked lemmas, and of the others, group by group. `KPL_Ops` tells the SMT translation that\n  \
              KPL's operators are the SMT-LIB bit-vector functions (`kpl_udiv` is `bvudiv`,\n  \
              `kpl_lshr` is `bvlshr`, ...), as KPL.md defines them, so z3 knows their meaning.\n",
             kernel_checked + oracle,
