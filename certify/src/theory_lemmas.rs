@@ -80,7 +80,10 @@ pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> Sort, limit
             None => prop.assert(a),
         }
     }
-    let mut low = Lowering::new();
+    // Remainders by literals are known only by their bound, so that every lemma found is one
+    // that Isabelle's kernel proves with the remainder as an opaque term below the literal
+    // (`lemma_method`); congruences would make its proof search run for minutes.
+    let mut low = Lowering::opaque_remainders();
     let theory = Solver::new();
     limit(&theory, &limits);
     let mut lemmas = Vec::new();
@@ -182,6 +185,9 @@ fn theory_core(s: &Solver, low: &mut Lowering, t: &Terms, atoms: &Atoms, lits: &
             }
         })
         .collect();
+    for b in low.take_side_conditions() {
+        s.assert(&b);
+    }
     let unsat = |subset: &[usize]| {
         let assumptions: Vec<Bool> = subset.iter().map(|&k| lowered[k].clone()).collect();
         budget.spend().map(|()| s.check_assumptions(&assumptions) == SatResult::Unsat)
@@ -225,6 +231,18 @@ mod tests {
         } else {
             Sort::Word
         }
+    }
+
+    /// A remainder by a literal is known by its bound only: `r = x % 2` and `2 <= r` make a
+    /// lemma; `x = 4` and `x % 2 = 1`, false only by the remainder's meaning, make none.
+    #[test]
+    fn remainders_by_literals_are_known_by_their_bound_only() {
+        let facts = [sx("(= b (bvule #x00000002 (bvurem x #x00000002)))")];
+        let r = theory_lemmas(&facts, &sx("b"), &sort_of, LIMITS).unwrap();
+        assert_eq!(r.lemmas.len(), 1);
+        assert_eq!(r.lemmas[0][0].atom, sx("(bvule #x00000002 (bvurem x #x00000002))"));
+        let facts = [sx("(= x #x00000004)")];
+        assert!(theory_lemmas(&facts, &sx("(= (bvurem x #x00000002) #x00000001)"), &sort_of, LIMITS).is_none());
     }
 
     /// `b = (x < 64)`, `b`, and the goal `64 <= x`: one lemma, `¬(x < 64 ∧ 64 <= x)`.

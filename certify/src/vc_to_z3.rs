@@ -7,6 +7,10 @@ use z3::ast::{Array, Bool, Dynamic, BV};
 /// Lowers terms of one arena, each node once.
 pub struct Lowering {
     memo: Vec<Option<Dynamic>>,
+    /// Remainders by non-zero literals as fresh constants below the literal
+    /// (`opaque_remainders`), and the bounds not yet handed out (`take_side_conditions`).
+    opaque_rem: bool,
+    side: Vec<Bool>,
 }
 
 fn z3_sort(s: Sort) -> z3::Sort {
@@ -19,7 +23,19 @@ fn z3_sort(s: Sort) -> z3::Sort {
 
 impl Lowering {
     pub fn new() -> Lowering {
-        Lowering { memo: Vec::new() }
+        Lowering { memo: Vec::new(), opaque_rem: false, side: Vec::new() }
+    }
+
+    /// A lowering that knows of `x % k`, for a literal `k != 0`, only that it is below `k`:
+    /// a fresh constant with that bound (`take_side_conditions`). What holds of its terms
+    /// holds of the real remainders too.
+    pub fn opaque_remainders() -> Lowering {
+        Lowering { opaque_rem: true, ..Lowering::new() }
+    }
+
+    /// The bounds of the opaque remainders lowered since the last call, to be asserted.
+    pub fn take_side_conditions(&mut self) -> Vec<Bool> {
+        std::mem::take(&mut self.side)
     }
 
     pub fn bool(&mut self, t: &Terms, id: Id) -> Bool {
@@ -59,6 +75,12 @@ impl Lowering {
             Vc::Sub([a, b]) => bv2!(a, b, bvsub),
             Vc::Mul([a, b]) => bv2!(a, b, bvmul),
             Vc::Udiv([a, b]) => bv2!(a, b, bvudiv),
+            Vc::Urem([_, b]) if self.opaque_rem && matches!(t.node(b), Vc::Word(w) if w.0 != 0) => {
+                let r = BV::new_const(format!("kpl_rem!{}", usize::from(id)), 32);
+                let k = self.bv(t, b);
+                self.side.push(r.bvult(&k));
+                Dynamic::from_ast(&r)
+            }
             Vc::Urem([a, b]) => bv2!(a, b, bvurem),
             Vc::Sdiv([a, b]) => bv2!(a, b, bvsdiv),
             Vc::Srem([a, b]) => bv2!(a, b, bvsrem),

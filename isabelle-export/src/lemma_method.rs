@@ -1,7 +1,8 @@
 //! How a theory lemma `¬ (l1 ∧ ... ∧ ln)` is proved in Isabelle's kernel: the lemmas whose
 //! atoms `unat_arith` decides (linear word arithmetic, division by literals,
-//! products with a literal whose other factor the lemma bounds) or that hold by congruence
-//! alone (`metis`), and the method text.
+//! products with a literal whose other factor the lemma bounds, remainders by literals as
+//! opaque terms below the literal) or that hold by congruence alone (`metis`), and the
+//! method text.
 
 use crate::congruence;
 use crate::names::Names;
@@ -14,15 +15,17 @@ use std::collections::HashMap;
 /// its definition (`KPL_Ops`), then `simp` or `unat_arith` (words as
 /// naturals below 2^32, overflow split off), after turning word equalities into equalities
 /// of naturals when it needs that.
-const LINEAR_METHOD: &str = "((simp only: kpl_slt_cases kpl_sle_cases kpl_udiv_def)?, ((simp; fail) | \
+/// (`;`, not `,`, after the first step: when it proves the lemma outright, nothing is left
+/// for the rest, which would fail on no goal.)
+const LINEAR_METHOD: &str = "((simp only: kpl_slt_cases kpl_sle_cases kpl_udiv_def)?; ((simp; fail) | \
                              (insert kpl_two_pow_32, unat_arith) | (simp add: word_unat_eq_iff; insert kpl_two_pow_32; unat_arith)))";
 
 /// Proves a lemma with products by literals, each bound so that it cannot overflow (the
 /// `{facts}`, from `kpl_unat_mul_bound`): the lemma's equations substituted and its
 /// comparisons taken over naturals, sums split on their overflow, and linear arithmetic.
-const BOUNDED_METHOD: &str = "((simp only: kpl_slt_cases kpl_sle_cases kpl_udiv_def)?, {facts}\
+const BOUNDED_METHOD: &str = "((simp only: kpl_slt_cases kpl_sle_cases kpl_udiv_def)?; ({facts}\
                               ((clarsimp simp: word_less_nat_alt word_le_nat_alt word_unat_eq_iff, simp add: unat_plus_if' unat_sub_if' split: if_splits; fail) | \
-                              (insert kpl_two_pow_32, unat_arith)))";
+                              (insert kpl_two_pow_32, unat_arith))))";
 
 /// Proves a lemma that holds by equality reasoning alone (`congruence`).
 const CONGRUENCE_METHOD: &str = "((clarsimp; fail) | metis)";
@@ -49,6 +52,15 @@ fn arithmetic_method(lits: &[(Sx, bool)], sorts: &Sorts, names: &mut Names) -> O
     if !lits.iter().all(|(a, _)| linear(a, sorts, &mut products)) {
         return None;
     }
+    // Each remainder by a literal is an opaque term known to be below the literal
+    // (`kpl_urem_less`); the lemma search found the lemma knowing no more of it.
+    let mut facts = String::new();
+    for r in remainders(lits) {
+        let fact = format!("insert kpl_urem_less[of \"{}\" \"{}\"], ", term(&r.args()[1], names), term(&r.args()[0], names));
+        if !facts.contains(&fact) {
+            facts.push_str(&fact);
+        }
+    }
     // `unat_arith` splits each sum and difference on its overflow: a bound on the cases.
     if lits.iter().map(|(a, _)| count(a, &["bvadd", "bvsub"])).sum::<usize>() > MAX_SUMS {
         return None;
@@ -58,7 +70,6 @@ fn arithmetic_method(lits: &[(Sx, bool)], sorts: &Sorts, names: &mut Names) -> O
         return None;
     }
     let bounds = bounds(lits);
-    let mut facts = String::new();
     for (x, k, literal_first) in products {
         // The other factor's bound `unat x < c`, with `c * k <= 2^32`: no overflow.
         let c = bound_of(&x, &bounds).filter(|c| c.checked_mul(k as u64).is_some_and(|p| p <= WORDS))?;
@@ -101,8 +112,10 @@ fn linear(t: &Sx, sorts: &Sorts, products: &mut Vec<(Sx, u32, bool)>) -> bool {
             match t.head() {
                 "bvadd" | "bvsub" | "bvult" | "bvule" | "bvslt" | "bvsle" => args.iter().all(|x| linear(x, sorts, products)),
                 "=" => args.len() == 2 && sorts.sort_of(&args[0]) == Some(Sort::Word) && args.iter().all(|x| linear(x, sorts, products)),
-                // Remainders are left out: `unat_arith` often runs for minutes on the
-                // congruences they bring (measured on the corpus, 2026-11-26).
+                // A remainder by a literal is an opaque term (`remainders`): `unat_arith` often
+                // ran for minutes on the congruences that unfolding it brings (measured on
+                // the corpus, 2026-11-26). Other remainders are left out.
+                "bvurem" if args.len() == 2 => lit(&args[1]).is_some_and(|k| k != 0),
                 "bvudiv" if args.len() == 2 => lit(&args[1]).is_some_and(|k| k != 0) && linear(&args[0], sorts, products),
                 // A product of two terms sends `unat_arith` into non-linear arithmetic; with a
                 // literal it is linear as long as it does not overflow.
@@ -121,6 +134,29 @@ fn linear(t: &Sx, sorts: &Sorts, products: &mut Vec<(Sx, u32, bool)>) -> bool {
             }
         }
     }
+}
+
+/// The remainders by literals in the lemma's atoms (outermost ones; a remainder is opaque,
+/// so what is inside it does not matter).
+fn remainders(lits: &[(Sx, bool)]) -> Vec<Sx> {
+    fn walk(t: &Sx, out: &mut Vec<Sx>) {
+        if t.head() == "bvurem" && t.args().len() == 2 {
+            if !out.contains(t) {
+                out.push(t.clone());
+            }
+            return;
+        }
+        if let Sx::List(_) = t {
+            for a in t.args() {
+                walk(a, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (a, _) in lits {
+        walk(a, &mut out);
+    }
+    out
 }
 
 /// Exclusive upper bounds `unat t < c` that follow from the lemma's literals by interval
@@ -190,6 +226,10 @@ fn bound_of(t: &Sx, ub: &HashMap<Sx, u64>) -> Option<u64> {
         ("bvadd", 2) => b(0)? + b(1)? - 1,
         ("bvmul", 2) => (b(0)? - 1).checked_mul(b(1)? - 1)? + 1,
         ("bvudiv", 2) => b(0)?,
+        ("bvurem", 2) => match &args[1] {
+            Sx::Atom(k) => literal(k).filter(|&k| k != 0).map(u64::from)?,
+            _ => return None,
+        },
         _ => return None,
     };
     (c <= WORDS).then_some(c)
@@ -243,8 +283,14 @@ mod tests {
         assert!(method(&zero, &sorts_of(&zero), &mut Names::default()).is_none());
         let term = lits(&[("(bvult (bvudiv x y) #x00000010)", true)]);
         assert!(method(&term, &sorts_of(&term), &mut Names::default()).is_none());
-        let rem = lits(&[("(bvult (bvurem x #x00000010) #x00000010)", true)]);
-        assert!(method(&rem, &sorts_of(&rem), &mut Names::default()).is_none());
+        // A remainder by a literal is opaque, with its bound; by zero or a term it is left out.
+        let rem = lits(&[("(bvule #x00000010 (bvurem x #x00000010))", true)]);
+        let m = method(&rem, &sorts_of(&rem), &mut Names::default()).unwrap();
+        assert!(m.contains("insert kpl_urem_less[of \"(16::32 word)\" \"v_x\"]"), "{m}");
+        let by_zero = lits(&[("(bvule #x00000010 (bvurem x #x00000000))", true)]);
+        assert!(method(&by_zero, &sorts_of(&by_zero), &mut Names::default()).is_none());
+        let by_term = lits(&[("(bvule #x00000010 (bvurem x y))", true)]);
+        assert!(method(&by_term, &sorts_of(&by_term), &mut Names::default()).is_none());
         // Seven sums: too many overflow cases.
         let long = lits(&[("(bvult (bvadd a (bvadd b (bvadd c (bvadd d (bvadd e (bvadd f (bvadd g h))))))) #x00000010)", true)]);
         assert!(method(&long, &sorts_of(&long), &mut Names::default()).is_none());

@@ -116,6 +116,11 @@ proof (intro impI)
   then show "unat (x * k) = unat x * unat k" using unat_mult_lem[of x k] by simp
 qed
 
+text \<open>A remainder by a non-zero word is below it: all that a theory lemma knows of one.\<close>
+lemma kpl_urem_less: "k \<noteq> 0 \<longrightarrow> kpl_urem x k < k"
+  for k x :: word32
+  by (simp add: kpl_urem_def word_mod_less_divisor word_neq_0_conv)
+
 lemma kpl_unat_mul_bound':
   "unat x < c \<longrightarrow> c * unat k \<le> 4294967296 \<longrightarrow> unat (k * x) = unat x * unat k"
   for x k :: word32
