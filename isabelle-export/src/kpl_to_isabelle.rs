@@ -56,9 +56,6 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
             StmtKind::Barrier(f) if f.grid && f.as_constant().is_none() => {
                 Some((s.span, "the Isabelle export models grid barriers whose fence is the same in every thread; this one's depends on the thread"))
             }
-            StmtKind::Warp(w) if WarpOp::from_name(&w.op.name) == Some(WarpOp::Sync) => {
-                Some((s.span, "the Isabelle export does not model `warp sync` (`__syncwarp`) yet"))
-            }
             StmtKind::Touch { .. } => Some((s.span, "the Isabelle export does not model unknown accesses (`havoc reads`/`havoc writes`) yet")),
             StmtKind::Snapshot { .. } => Some((s.span, "the Isabelle export does not model ghost arrays (`snapshot`) yet")),
             StmtKind::Barrier(f) if f.invariants.iter().any(|i| access(&i.expr)) => {
@@ -366,8 +363,9 @@ impl Printer {
             Some(WarpOp::ReduceXor) => "WRXor",
             Some(WarpOp::MatchAny) => "WMatchAny",
             Some(WarpOp::MatchAll) => "WMatchAll",
-            // `unsupported` keeps `warp sync` out; checked kernels name no other operation.
-            Some(WarpOp::Sync) | None => "WActive",
+            Some(WarpOp::Sync) => "WSync",
+            // Checked kernels name no other operation.
+            None => "WActive",
         };
         let d = w.dest.as_ref().map_or("None".to_string(), |x| format!("(Some (Named {}))", string_lit(&x.name)));
         let args = w.args.iter().map(|e| self.expr(e)).collect();

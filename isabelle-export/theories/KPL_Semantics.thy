@@ -70,12 +70,17 @@ record tstate =
 
 text \<open>A group: its threads by local linear id, and every address its threads have read,
   written and accessed atomically, with the thread (never cleared: barriers do not order
-  groups).\<close>
+  groups); and the accesses a warp barrier (\<open>warp sync\<close>) ordered for its warp since the
+  last barrier, with the thread, which still race with other warps' (\<open>g_SR\<close>, \<open>g_SW\<close>,
+  \<open>g_SA\<close>).\<close>
 record gstate =
   g_threads :: "tstate list"
   g_R :: "(addr \<times> nat) list"
   g_W :: "(addr \<times> nat) list"
   g_A :: "(addr \<times> nat) list"
+  g_SR :: "(addr \<times> nat) list"
+  g_SW :: "(addr \<times> nat) list"
+  g_SA :: "(addr \<times> nat) list"
 
 text \<open>A kernel state: the groups by linear id, and the next fresh location.\<close>
 record kstate =
@@ -272,11 +277,19 @@ inductive step_t :: "ctx \<Rightarrow> tstate \<Rightarrow> basic \<Rightarrow> 
 section \<open>Figure 5: a group executes a predicated basic statement or a barrier\<close>
 
 text \<open>Two threads of a group access one address since the last barrier, one of them writes;
-  an atomic counts as a write against plain accesses, never against another atomic.\<close>
+  an atomic counts as a write against plain accesses, never against another atomic. An
+  access a warp barrier ordered races so with another warp's (KPL.md: warps of 32 lanes).\<close>
+definition warp_race :: "gstate \<Rightarrow> bool" where
+  "warp_race g \<longleftrightarrow> (\<exists>j \<in> set [0..<length (g_threads g)]. let t = g_threads g ! j;
+       other = (\<lambda>l a. \<exists>(b, i) \<in> set l. b = a \<and> i div 32 \<noteq> j div 32) in
+     (\<exists>a \<in> set (t_W t). other (g_SR g @ g_SW g @ g_SA g) a) \<or>
+     (\<exists>a \<in> set (t_R t). other (g_SW g @ g_SA g) a) \<or>
+     (\<exists>a \<in> set (t_A t). other (g_SW g @ g_SR g) a))"
+
 definition group_race :: "gstate \<Rightarrow> bool" where
   "group_race g \<longleftrightarrow> (\<exists>j \<in> set [0..<length (g_threads g)]. \<exists>k \<in> set [0..<length (g_threads g)].
      j \<noteq> k \<and> (\<exists>a \<in> set (t_W (g_threads g ! j)) \<union> set (t_A (g_threads g ! j)).
-       a \<in> set (t_R (g_threads g ! k)) \<or> a \<in> set (t_W (g_threads g ! k))))"
+       a \<in> set (t_R (g_threads g ! k)) \<or> a \<in> set (t_W (g_threads g ! k)))) \<or> warp_race g"
 
 text \<open>\<open>merge\<^sub>i(\<gamma>)\<close>: an address a thread wrote since the last barrier takes that
   thread's value; any other, the value every thread of the group agrees on.\<close>
@@ -286,7 +299,8 @@ definition merge_sh :: "gstate \<Rightarrow> name \<Rightarrow> word32 \<Rightar
     | None \<Rightarrow> t_sh (hd (g_threads g)) A z)"
 
 definition sync_g :: "gstate \<Rightarrow> gstate" where
-  "sync_g g = g\<lparr>g_threads := map (\<lambda>t. t\<lparr>t_sh := merge_sh g, t_R := [], t_W := [], t_A := []\<rparr>) (g_threads g)\<rparr>"
+  "sync_g g = g\<lparr>g_threads := map (\<lambda>t. t\<lparr>t_sh := merge_sh g, t_R := [], t_W := [], t_A := []\<rparr>) (g_threads g),
+     g_SR := [], g_SW := [], g_SA := []\<rparr>"
 
 text \<open>A barrier whose fence orders shared memory (\<open>s\<close>) and global memory (\<open>gl\<close>) as
   said: an array of a memory it orders is merged and its accesses forgotten; any other keeps
@@ -299,7 +313,10 @@ definition sync_on :: "ctx \<Rightarrow> bool \<Rightarrow> bool \<Rightarrow> g
        t_sh := (\<lambda>A. if covers c s gl A then merge_sh g A else t_sh t A),
        t_R := filter (\<lambda>a. \<not> covers c s gl (fst a)) (t_R t),
        t_W := filter (\<lambda>a. \<not> covers c s gl (fst a)) (t_W t),
-       t_A := filter (\<lambda>a. \<not> covers c s gl (fst a)) (t_A t)\<rparr>) (g_threads g)\<rparr>"
+       t_A := filter (\<lambda>a. \<not> covers c s gl (fst a)) (t_A t)\<rparr>) (g_threads g),
+     g_SR := filter (\<lambda>(a, _). \<not> covers c s gl (fst a)) (g_SR g),
+     g_SW := filter (\<lambda>(a, _). \<not> covers c s gl (fst a)) (g_SW g),
+     g_SA := filter (\<lambda>(a, _). \<not> covers c s gl (fst a)) (g_SA g)\<rparr>"
 
 text \<open>A barrier whose fence each thread gives (its own \<open>es\<close> for shared memory, \<open>eg\<close> for
   global): a thread's accesses to a memory its fence orders are ordered before everything
@@ -310,12 +327,14 @@ definition covers_t :: "ctx \<Rightarrow> tstate \<Rightarrow> expr \<Rightarrow
 
 definition sync_each :: "ctx \<Rightarrow> expr \<Rightarrow> expr \<Rightarrow> gstate \<Rightarrow> gstate" where
   "sync_each c es eg g = (let ts = g_threads g;
-       writer = (\<lambda>A z. find (\<lambda>w. (A, z) \<in> set (t_W w) \<and> covers_t c w es eg A) ts) in
+       writer = (\<lambda>A z. find (\<lambda>w. (A, z) \<in> set (t_W w) \<and> covers_t c w es eg A) ts);
+       kept = filter (\<lambda>(a, _). \<not> list_all (\<lambda>t. covers_t c t es eg (fst a)) ts) in
      g\<lparr>g_threads := map (\<lambda>t. t\<lparr>
        t_sh := (\<lambda>A z. case writer A z of Some w \<Rightarrow> t_sh w A z | None \<Rightarrow> t_sh t A z),
        t_R := filter (\<lambda>a. \<not> covers_t c t es eg (fst a)) (t_R t),
        t_W := filter (\<lambda>a. \<not> covers_t c t es eg (fst a)) (t_W t),
-       t_A := filter (\<lambda>a. \<not> covers_t c t es eg (fst a)) (t_A t)\<rparr>) ts\<rparr>)"
+       t_A := filter (\<lambda>a. \<not> covers_t c t es eg (fst a)) (t_A t)\<rparr>) ts,
+       g_SR := kept (g_SR g), g_SW := kept (g_SW g), g_SA := kept (g_SA g)\<rparr>)"
 
 definition kbarrier_each :: "ctx \<Rightarrow> expr \<Rightarrow> expr \<Rightarrow> kstate \<Rightarrow> expr \<Rightarrow> kstate outcome" where
   "kbarrier_each c es eg k p = (let gs' = map (\<lambda>g.
@@ -433,6 +452,7 @@ definition gwarp :: "ctx \<Rightarrow> gstate \<Rightarrow> warp_op \<Rightarrow
         | WMatchAll \<Rightarrow> (if votes (\<lambda>j. in_mask m j \<and> arg 1 (base + j) = arg 1 i) = named then m else 0)
         | WBallot \<Rightarrow> votes (\<lambda>j. in_mask m j \<and> arg 1 (base + j) \<noteq> 0)
         | WAny \<Rightarrow> (if votes (\<lambda>j. in_mask m j \<and> arg 1 (base + j) \<noteq> 0) \<noteq> 0 then 1 else 0)
+        | WSync \<Rightarrow> 0
         | WAll \<Rightarrow> (if votes (\<lambda>j. in_mask m j \<and> arg 1 (base + j) \<noteq> 0) = named then 1 else 0)
         | _ \<Rightarrow> (if f \<in> {WShfl, WShflUp, WShflDown, WShflXor}
             then (let src = shuffle_source f lane (arg 2 i) (arg 3 i) in
@@ -441,13 +461,29 @@ definition gwarp :: "ctx \<Rightarrow> gstate \<Rightarrow> warp_op \<Rightarrow
               [0..<32] (fst (reduction f))))) in
     if \<forall>i \<in> set [0..<n]. on i \<longrightarrow> named_ok i then Some (map value [0..<n]) else None)"
 
-text \<open>Every group at once; each enabled thread's result goes to \<open>d\<close>.\<close>
+text \<open>A warp barrier (\<open>warp sync(mask)\<close>, CUDA's \<open>__syncwarp\<close>) run by the enabled threads of a
+  group: their writes since the last barrier show to every thread of the group, and their
+  accesses move to the group's warp-ordered log, where only other warps' accesses race with
+  them (kpl's interpreter, \<open>Memory::warp_barrier\<close>).\<close>
+definition warp_sync_g :: "ctx \<Rightarrow> gstate \<Rightarrow> expr \<Rightarrow> gstate" where
+  "warp_sync_g c g p = (let ts = g_threads g;
+      ran = filter (\<lambda>j. holds c (ts ! j) p) [0..<length ts];
+      writer = (\<lambda>A z. find (\<lambda>j. (A, z) \<in> set (t_W (ts ! j))) ran);
+      moved = (\<lambda>f. concat (map (\<lambda>j. map (\<lambda>a. (a, j)) (f (ts ! j))) ran)) in
+    g\<lparr>g_threads := map (\<lambda>j. let t = ts ! j; on = holds c t p in t\<lparr>
+        t_sh := (\<lambda>A z. case writer A z of Some w \<Rightarrow> t_sh (ts ! w) A z | None \<Rightarrow> t_sh t A z),
+        t_R := (if on then [] else t_R t), t_W := (if on then [] else t_W t), t_A := (if on then [] else t_A t)\<rparr>)
+      [0..<length ts],
+      g_SR := moved t_R @ g_SR g, g_SW := moved t_W @ g_SW g, g_SA := moved t_A @ g_SA g\<rparr>)"
+
+text \<open>Every group at once; each enabled thread's result goes to \<open>d\<close>, and a warp barrier
+  orders as \<open>warp_sync_g\<close> says.\<close>
 definition kwarp :: "ctx \<Rightarrow> kstate \<Rightarrow> warp_op \<Rightarrow> loc option \<Rightarrow> expr list \<Rightarrow> expr option \<Rightarrow> expr \<Rightarrow> kstate outcome" where
   "kwarp c k f d args ex p = (let rs = map (\<lambda>g. gwarp c g f args ex p) (ks_groups k) in
      if list_all (\<lambda>r. r \<noteq> None) rs then
-       Normal (k\<lparr>ks_groups := map2 (\<lambda>g r. g\<lparr>g_threads := map2 (\<lambda>t v. case d of
+       Normal (k\<lparr>ks_groups := map2 (\<lambda>g r. (if f = WSync then warp_sync_g c g p else g)\<lparr>g_threads := map2 (\<lambda>t v. case d of
            Some x \<Rightarrow> (if holds c t p then t\<lparr>t_l := (t_l t)(x := v)\<rparr> else t) | None \<Rightarrow> t)
-         (g_threads g) (the r)\<rparr>) (ks_groups k) rs\<rparr>)
+         (g_threads (if f = WSync then warp_sync_g c g p else g)) (the r)\<rparr>) (ks_groups k) rs\<rparr>)
      else Abort Divergence)"
 
 section \<open>Atomics\<close>
@@ -680,7 +716,7 @@ definition mk_ctx :: "kernel \<Rightarrow> launch \<Rightarrow> inputs \<Rightar
 definition initial_state :: "launch \<Rightarrow> inputs \<Rightarrow> kstate" where
   "initial_state L inp = \<lparr>ks_groups = map (\<lambda>(n, gid). \<lparr>g_threads = map (\<lambda>lid. \<lparr>t_lid = lid, t_gid = gid,
        t_l = (\<lambda>_. 0), t_sh = initial_sh inp n, t_R = [], t_W = [], t_A = []\<rparr>) (ids (l_threads L)),
-       g_R = [], g_W = [], g_A = []\<rparr>) (zip [0..<length (ids (l_groups L))] (ids (l_groups L))),
+       g_R = [], g_W = [], g_A = [], g_SR = [], g_SW = [], g_SA = []\<rparr>) (zip [0..<length (ids (l_groups L))] (ids (l_groups L))),
      ks_fresh = 0\<rparr>"
 
 text \<open>Final memory: each group's merged view; a global element takes the value of the group

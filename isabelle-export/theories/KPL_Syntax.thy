@@ -65,9 +65,10 @@ datatype atomic_op = AAdd | ASub | AXchg | AMin | AMax | ASmin | ASmax | AInc | 
   | AAnd | AOr | AXor | AFadd
 
 text \<open>KPL's warp collectives (KPL.md, README "Warps"): CUDA's shuffles, votes, \<open>active\<close>,
-  reductions (\<open>WRMin\<close>/\<open>WRMax\<close> unsigned, \<open>WRSmin\<close>/\<open>WRSmax\<close> signed) and matches.\<close>
+  reductions (\<open>WRMin\<close>/\<open>WRMax\<close> unsigned, \<open>WRSmin\<close>/\<open>WRSmax\<close> signed), matches and the
+  warp barrier \<open>WSync\<close> (\<open>warp sync(mask)\<close>).\<close>
 datatype warp_op = WShfl | WShflUp | WShflDown | WShflXor | WAny | WAll | WBallot | WActive
-  | WRAdd | WRMin | WRMax | WRSmin | WRSmax | WRAnd | WROr | WRXor | WMatchAny | WMatchAll
+  | WRAdd | WRMin | WRMax | WRSmin | WRSmax | WRAnd | WROr | WRXor | WMatchAny | WMatchAll | WSync
 
 text \<open>The paper's basic statements: \<open>v := e\<close>, \<open>v := A[e]\<close>, \<open>A[e1] := e2\<close>.\<close>
 datatype basic =

@@ -325,7 +325,7 @@ def havoc_with(c, groups, x, p):  # havoc_with, with the run's values (havoc_val
                 t.l[HAVOC_COUNT] = (t.l.get(HAVOC_COUNT, 0) + 1) & 0xFFFFFFFF
             ts.append(t)
         n = Group(ts)
-        n.R, n.W, n.A = g.R, g.W, g.A
+        n.R, n.W, n.A, n.S = g.R, g.W, g.A, g.S
         out.append(n)
     return out
 
@@ -388,6 +388,8 @@ def gwarp(c, g, f, args, ex, p):  # gwarp: each thread's result, or None (diverg
             v = votes(lambda j: in_mask(m, j) and arg[base + j][1] == arg[i][1])
         elif f == "WMatchAll":
             v = m if votes(lambda j: in_mask(m, j) and arg[base + j][1] == arg[i][1]) == named else 0
+        elif f == "WSync":
+            v = 0
         elif f in ("WBallot", "WAny", "WAll"):
             yes = votes(lambda j: in_mask(m, j) and arg[base + j][1] != 0)
             v = yes if f == "WBallot" else int(yes != 0) if f == "WAny" else int(yes == named)
@@ -409,6 +411,8 @@ def kwarp(c, groups, s, p):  # kwarp
     rs = [gwarp(c, g, f, args, ex, p) for g in groups]
     if any(r is None for r in rs):
         raise Abort("divergence")
+    if f == "WSync":
+        groups = [warp_sync_g(c, g, p) for g in groups]
     out = []
     for g, r in zip(groups, rs):
         ts = []
@@ -419,7 +423,7 @@ def kwarp(c, groups, s, p):  # kwarp
                 t.l[d[1]] = v
             ts.append(t)
         n = Group(ts)
-        n.R, n.W, n.A = g.R, g.W, g.A
+        n.R, n.W, n.A, n.S = g.R, g.W, g.A, g.S
         out.append(n)
     return out
 
@@ -556,10 +560,11 @@ def seq_all(ts, s):  # seq_all
 # ---- Groups and the kernel ---------------------------------------------------------------
 
 class Group:
-    __slots__ = ("threads", "R", "W", "A")
+    __slots__ = ("threads", "R", "W", "A", "S")
 
     def __init__(self, threads):
         self.threads, self.R, self.W, self.A = threads, set(), set(), set()
+        self.S = ([], [], [])  # g_SR, g_SW, g_SA: (address, thread) a warp barrier ordered
 
 
 def tstep(c, t, b, p):  # tstep
@@ -592,7 +597,42 @@ def group_race(g):  # group_race: two threads, one writes (or accesses atomicall
         for a in t.A:
             who.setdefault(a, [set(), set(), set()])[2].add(j)
     # Some j in W or A and some other k in R or W.
-    return any((w | at) and (w | r) and len(w | r | at) >= 2 for w, r, at in who.values())
+    if any((w | at) and (w | r) and len(w | r | at) >= 2 for w, r, at in who.values()):
+        return True
+    return warp_race(g)
+
+
+def warp_race(g):  # warp_race: an access against what a warp barrier ordered for another warp
+    sr, sw, sa = g.S
+    other = lambda log, a, j: any(b == a and i // 32 != j // 32 for b, i in log)
+    for j, t in enumerate(g.threads):
+        if any(other(sr + sw + sa, a, j) for a in t.W) or any(other(sw + sa, a, j) for a in t.R) \
+                or any(other(sw + sr, a, j) for a in t.A):
+            return True
+    return False
+
+
+def warp_sync_g(c, g, p):  # warp_sync_g
+    ts = g.threads
+    ran = [j for j, t in enumerate(ts) if holds(c, t, p)]
+    writer = {}
+    for j in ran:
+        for a in ts[j].W:
+            writer.setdefault(a, ts[j])  # find: the first ran thread that wrote it
+    out = []
+    for j, t in enumerate(ts):
+        n = Thread(t.lid, t.gid, lambda A, z, own=t.sh: writer[(A, z)].sh(A, z) if (A, z) in writer else own(A, z))
+        n.l = t.l
+        if j in ran:
+            n.R, n.W, n.A = [], [], []
+        else:
+            n.R, n.W, n.A = t.R, t.W, t.A
+        out.append(n)
+    ng = Group(out)
+    ng.R, ng.W, ng.A = g.R, g.W, g.A
+    moved = lambda f: [(a, j) for j in ran for a in f(ts[j])]
+    ng.S = (moved(lambda t: t.R) + g.S[0], moved(lambda t: t.W) + g.S[1], moved(lambda t: t.A) + g.S[2])
+    return ng
 
 
 def merge_sh(g):  # merge_sh
@@ -617,7 +657,7 @@ def sync_g(g):  # sync_g
         n.l = t.l
         ts.append(n)
     ng = Group(ts)
-    ng.R, ng.W, ng.A = g.R, g.W, g.A
+    ng.R, ng.W, ng.A = g.R, g.W, g.A  # the warp-ordered logs are forgotten
     return ng
 
 
@@ -634,6 +674,7 @@ def sync_on(c, s, gl, g):  # sync_on, covers: only the memories the fence orders
         ts.append(n)
     ng = Group(ts)
     ng.R, ng.W, ng.A = g.R, g.W, g.A
+    ng.S = tuple([e for e in log if not covers(e[0][0])] for log in g.S)
     return ng
 
 
@@ -650,7 +691,7 @@ def kbasic(c, groups, b, p):  # kbasic
         ng = Group(ts)
         nr = {t2.R[0] for t1, t2 in zip(g.threads, ts) if len(t2.R) != len(t1.R)}
         nw = {t2.W[0] for t1, t2 in zip(g.threads, ts) if len(t2.W) != len(t1.W)}
-        ng.R, ng.W, ng.A = g.R | nr, g.W | nw, g.A
+        ng.R, ng.W, ng.A, ng.S = g.R | nr, g.W | nw, g.A, g.S
         new.append((ng, nr, nw))
     if any(group_race(ng) for ng, _, _ in new):
         raise Abort("race")
@@ -726,10 +767,10 @@ def atomic_step(c, groups, s, p):
         w, b, d, dh, f, a, e, args = False, False, s[1], ("None",), s[2], s[3], s[4], s[5]
     else:
         w, b, d, dh, f, a, e, args = s[1] == ("True",), s[2] == ("True",), s[3], s[4], s[5], s[6], s[7], s[8]
-    before = [(g.R, g.W, g.A) for g in groups]
+    before = [(g.R, g.W, g.A, g.S) for g in groups]
     out, new_atomic = katomic(c, groups, w, b, d, dh, f, a, e, args, p)
-    for g, (r, w, at), na in zip(out, before, new_atomic):
-        g.R, g.W, g.A = r, w, at | na
+    for g, (r, w, at, sl), na in zip(out, before, new_atomic):
+        g.R, g.W, g.A, g.S = r, w, at | na, sl
     if any(group_race(g) for g in out):
         raise Abort("race")
     for i, na in enumerate(new_atomic):
@@ -756,6 +797,7 @@ def sync_each(c, es, eg, g):  # sync_each, covers_t: each thread's own fence
         ts.append(n)
     ng = Group(ts)
     ng.R, ng.W, ng.A = g.R, g.W, g.A
+    ng.S = tuple([e for e in log if not all(covers(t, e[0][0]) for t in g.threads)] for log in g.S)
     return ng
 
 
