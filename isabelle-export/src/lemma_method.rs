@@ -23,8 +23,11 @@ const LINEAR_METHOD: &str = "((simp only: kpl_slt_cases kpl_sle_cases kpl_udiv_d
 /// Proves a lemma with products by literals, each bound so that it cannot overflow (the
 /// `{facts}`, from `kpl_unat_mul_bound`): the lemma's equations substituted and its
 /// comparisons taken over naturals, sums split on their overflow, and linear arithmetic.
+/// `simp` first: a lemma that holds by equality alone (over opaque remainders, say) is lost
+/// once `word_unat_eq_iff` has turned its equations into ones of naturals, and `unat_arith`
+/// does not find it there.
 const BOUNDED_METHOD: &str = "((simp only: kpl_slt_cases kpl_sle_cases kpl_udiv_def)?; ({facts}\
-                              ((clarsimp simp: word_less_nat_alt word_le_nat_alt word_unat_eq_iff, simp add: unat_plus_if' unat_sub_if' split: if_splits; fail) | \
+                              ((simp; fail) | (clarsimp simp: word_less_nat_alt word_le_nat_alt word_unat_eq_iff, simp add: unat_plus_if' unat_sub_if' split: if_splits; fail) | \
                               (insert kpl_two_pow_32, unat_arith))))";
 
 /// Proves a lemma that holds by equality reasoning alone (`congruence`).
@@ -287,6 +290,15 @@ mod tests {
         let rem = lits(&[("(bvule #x00000010 (bvurem x #x00000010))", true)]);
         let m = method(&rem, &sorts_of(&rem), &mut Names::default()).unwrap();
         assert!(m.contains("insert kpl_urem_less[of \"(16::32 word)\" \"v_x\"]"), "{m}");
+        // Equality alone refutes this one: `simp` gets it before the equations become ones of
+        // naturals (two_thread_assume.kpl's lemma, which `unat_arith` does not prove).
+        let congruent = lits(&[
+            ("(= (bvurem y #x00000040) (bvurem x #x00000040))", false),
+            ("(= w (bvurem x #x00000040))", true),
+            ("(= (bvurem y #x00000040) w)", true),
+        ]);
+        let m = method(&congruent, &sorts_of(&congruent), &mut Names::default()).unwrap();
+        assert!(m.contains("((simp; fail) | (clarsimp"), "{m}");
         let by_zero = lits(&[("(bvule #x00000010 (bvurem x #x00000000))", true)]);
         assert!(method(&by_zero, &sorts_of(&by_zero), &mut Names::default()).is_none());
         let by_term = lits(&[("(bvule #x00000010 (bvurem x y))", true)]);
