@@ -373,10 +373,10 @@ fn certify_reports_how_each_vc_lemma_is_closed() {
         // naming exactly its group.
         let groups: Vec<Vec<&str>> =
             thy.lines().filter(|l| l.starts_with("thm_oracles vc_")).map(|l| l.split_whitespace().skip(1).collect()).collect();
-        assert_eq!(groups.len(), usize::from(kernel > 0) + usize::from(oracle > 0), "{}", k.display());
-        let sizes: Vec<u64> = [kernel, oracle].into_iter().filter(|&n| n > 0).collect();
-        assert_eq!(groups.iter().map(|g| g.len() as u64).collect::<Vec<_>>(), sizes, "{}", k.display());
-        for (g, smt) in groups.iter().zip([kernel > 0, oracle > 0].into_iter().enumerate().filter(|(_, on)| *on).map(|(i, _)| i == 1)) {
+        // (size, closed by the oracle) of each group the theory should have, in order.
+        let expected: Vec<(u64, bool)> = [(kernel, false), (oracle, true)].into_iter().filter(|&(n, _)| n > 0).collect();
+        assert_eq!(groups.iter().map(|g| g.len() as u64).collect::<Vec<_>>(), expected.iter().map(|e| e.0).collect::<Vec<_>>(), "{}", k.display());
+        for (g, &(_, smt)) in groups.iter().zip(&expected) {
             for lemma in g {
                 let at = thy.find(&format!("\nlemma {lemma}:")).unwrap_or_else(|| panic!("{}: no lemma {lemma}", k.display()));
                 let proof = &thy[at..at + thy[at..].find("\nqed").unwrap()];
@@ -520,33 +520,31 @@ fn the_semantics_model_catches_a_wrong_lemma_or_kernel_term() {
         o.status.code().unwrap_or(-1)
     };
     assert_eq!(run(&golden), 0);
+    // A golden theory the model accepts, and rejects once each `(from, to)` is replaced
+    // (every `from` must be there: a replacement that changes nothing fails the test).
+    let caught = |name: &str, edits: &[(&str, &str)], why: &str| {
+        let good = read(name);
+        assert_eq!(run(&good), 0, "{name}");
+        let mut bad = good.clone();
+        for (from, to) in edits {
+            assert!(bad.contains(from), "{name}: no {from}");
+            bad = bad.replacen(from, to, 1);
+        }
+        assert_eq!(run(&bad), 1, "{name}: {why}");
+    };
     // A havoc's value decides what the kernel writes; a peek in an invariant and `other` in
     // a two-thread assertion decide whether they hold.
-    let havoc = read("havoc_guarded");
-    assert_eq!(run(&havoc), 0);
-    assert_eq!(run(&havoc.replacen("(0, 0, 0), [1961069823]", "(0, 0, 0), [1961069822]", 1)), 1, "a wrong havoc value");
-    let peek = read("shared_state_invariant");
-    assert_eq!(run(&peek), 0);
-    assert_eq!(run(&peek.replacen("(PPeek ''A'' (PE (ELid AX)))", "(PPeek ''A'' (PE (ELit 0)))", 1)), 1, "a wrong peek");
-    let pair = read("global_assert");
-    assert_eq!(run(&pair), 0);
-    let wrong = pair.replacen("(POther (PE (EGid AX)))", "(PE (EGid AX))", 1).replacen("(POther (PE (EVar (Named ''x''))))", "(PE (EVar (Named ''x'')))", 1);
-    assert_eq!(run(&wrong), 1, "a two-thread assertion read in one thread");
+    caught("havoc_guarded", &[("(0, 0, 0), [1961069823]", "(0, 0, 0), [1961069822]")], "a wrong havoc value");
+    caught("shared_state_invariant", &[("(PPeek ''A'' (PE (ELid AX)))", "(PPeek ''A'' (PE (ELit 0)))")], "a wrong peek");
+    let one_thread = [("(POther (PE (EGid AX)))", "(PE (EGid AX))"), ("(POther (PE (EVar (Named ''x''))))", "(PE (EVar (Named ''x'')))")];
+    caught("global_assert", &one_thread, "a two-thread assertion read in one thread");
     // A binary barrier invariant holds for pairs of one group, not for pairs across groups.
-    let binary = read("barrier_invariant_binary");
-    assert_eq!(run(&binary), 0);
-    assert_eq!(run(&binary.replacen("SAssertP CkGroup", "SAssertP CkEnabled", 1)), 1, "pairs across groups");
-    // A warp collective's operation and lanes decide its results.
-    let warp = read("warp_shuffle_sum");
-    assert_eq!(run(&warp), 0);
-    assert_eq!(run(&warp.replacen("SWarp WShflDown", "SWarp WShflUp", 1)), 1, "another shuffle");
-    let matches = read("warp_match");
-    assert_eq!(run(&matches), 0);
-    assert_eq!(run(&matches.replacen("SWarp WMatchAny", "SWarp WMatchAll", 1)), 1, "another match");
-    // Without its warp barrier, a thread's read of its neighbour's write races.
-    let sync = read("warp_barrier");
-    assert_eq!(run(&sync), 0);
-    assert_eq!(run(&sync.replacen("(SWarp WSync None [(ELit 4294967295)] None)", "SSkip", 1)), 1, "no warp barrier");
+    caught("barrier_invariant_binary", &[("SAssertP CkGroup", "SAssertP CkEnabled")], "pairs across groups");
+    // A warp collective's operation and lanes decide its results; without its warp barrier,
+    // a thread's read of its neighbour's write races.
+    caught("warp_shuffle_sum", &[("SWarp WShflDown", "SWarp WShflUp")], "another shuffle");
+    caught("warp_match", &[("SWarp WMatchAny", "SWarp WMatchAll")], "another match");
+    caught("warp_barrier", &[("(SWarp WSync None [(ELit 4294967295)] None)", "SSkip")], "no warp barrier");
     // The first final value (a long list is written as short ones joined by `@`).
     let at = golden.find("= Some [[").map(|i| i + "= Some [[".len()).or_else(|| golden.find("= Some [([").map(|i| i + "= Some [([".len())).unwrap();
     let end = at + golden[at..].find(',').unwrap();

@@ -43,9 +43,9 @@ pub struct RunData {
     pub havocs: Vec<([u32; 3], [u32; 3], Vec<u32>)>,
 }
 
-/// A construct of the kernel that the exported semantics does not model, with why: a
-/// barrier whose fence differs between threads (the theories' `SBarrierOn` orders memories
-/// the same way in every thread), 64-bit and byte atomics, warp collectives, ...
+/// A construct of the kernel that the exported semantics does not model, with why: access
+/// predicates, unknown accesses, ghost arrays, a grid barrier whose fence depends on the
+/// thread, procedures in a kernel with a `global assert`.
 pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
     fn block(b: &Block) -> Option<(kpl_lang::Span, &'static str)> {
         b.stmts.iter().find_map(stmt)

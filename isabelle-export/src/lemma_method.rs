@@ -235,10 +235,6 @@ fn bound_of(t: &Sx, ub: &HashMap<Sx, u64>) -> Option<u64> {
         ("bvadd", 2) => b(0)? + b(1)? - 1,
         ("bvmul", 2) => (b(0)? - 1).checked_mul(b(1)? - 1)? + 1,
         ("bvudiv", 2) => b(0)?,
-        ("bvurem", 2) => match &args[1] {
-            Sx::Atom(k) => literal(k).filter(|&k| k != 0).map(u64::from)?,
-            _ => return None,
-        },
         _ => return None,
     };
     (c <= WORDS).then_some(c)

@@ -481,9 +481,10 @@ text \<open>Every group at once; each enabled thread's result goes to \<open>d\<
 definition kwarp :: "ctx \<Rightarrow> kstate \<Rightarrow> warp_op \<Rightarrow> loc option \<Rightarrow> expr list \<Rightarrow> expr option \<Rightarrow> expr \<Rightarrow> kstate outcome" where
   "kwarp c k f d args ex p = (let rs = map (\<lambda>g. gwarp c g f args ex p) (ks_groups k) in
      if list_all (\<lambda>r. r \<noteq> None) rs then
-       Normal (k\<lparr>ks_groups := map2 (\<lambda>g r. (if f = WSync then warp_sync_g c g p else g)\<lparr>g_threads := map2 (\<lambda>t v. case d of
+       Normal (k\<lparr>ks_groups := map2 (\<lambda>g r. let g' = (if f = WSync then warp_sync_g c g p else g) in
+         g'\<lparr>g_threads := map2 (\<lambda>t v. case d of
            Some x \<Rightarrow> (if holds c t p then t\<lparr>t_l := (t_l t)(x := v)\<rparr> else t) | None \<Rightarrow> t)
-         (g_threads (if f = WSync then warp_sync_g c g p else g)) (the r)\<rparr>) (ks_groups k) rs\<rparr>)
+         (g_threads g') (the r)\<rparr>) (ks_groups k) rs\<rparr>)
      else Abort Divergence)"
 
 section \<open>Atomics\<close>
