@@ -177,6 +177,9 @@ pub(super) struct Lower<'u> {
     /// GPUVerify's barrier invariants, waiting for the next barrier (`__syncthreads()`,
     /// `barrier(...)`).
     pub pending_barrier_invariants: Vec<k::BarrierInvariant>,
+    /// The `__requires` statements of a kernel taken as its preconditions although they do
+    /// not lead its body (`nested_requires`): skipped where they stand.
+    pub hoisted_requires: HashSet<Span>,
     /// The offset locals of pointer variables (`pointers.rs`): assignable, unlike an
     /// array parameter's offset.
     pub pointers: HashSet<String>,
@@ -324,6 +327,7 @@ fn lower_pass<'u>(
         temps: 0,
         pending_invariants: Vec::new(),
         pending_barrier_invariants: Vec::new(),
+        hoisted_requires: HashSet::new(),
         pointers: HashSet::new(),
         two_thread_ok: false,
         has_long: false,
@@ -1097,6 +1101,18 @@ impl<'u> Lower<'u> {
                 self.emit(k::StmtKind::Assume(c), first.span);
             }
             rest = tail;
+        }
+        for s in nested_requires(f, rest) {
+            let e = annotation(s, "__requires").or_else(|| annotation(s, "__global_requires")).expect("a requires statement");
+            if let StmtKind::Expr(call) = &s.kind {
+                self.hoisted_requires.insert(call.span);
+            }
+            if let Some(ke) = self.requirement(e) {
+                decls.push(k::Decl { kind: DeclKind::Requires(ke), span: s.span });
+            } else {
+                let c = self.cond(e);
+                self.emit(k::StmtKind::Assume(c), s.span);
+            }
         }
         for (d, ty, readonly) in ptr_params {
             self.pointer_decl(&d, ty, readonly);
@@ -2307,6 +2323,8 @@ impl<'u> Lower<'u> {
 
 /// The arguments of the `__function_wide_invariant(e);` statements that end a function
 /// body (GPUVerify's rule: they come last; one elsewhere is refused where it is lowered).
+/// A body that ends in a nested block `{ ... }` ends where that block ends, as code
+/// generators such as PPCG write it: Bugle sees one last basic block either way.
 fn function_wide(stmts: &[Stmt]) -> Vec<(Expr, bool)> {
     let wide = |s: &Stmt| {
         annotation(s, "__function_wide_invariant")
@@ -2315,6 +2333,61 @@ fn function_wide(stmts: &[Stmt]) -> Vec<(Expr, bool)> {
     };
     let mut out: Vec<(Expr, bool)> = stmts.iter().rev().map_while(wide).collect();
     out.reverse();
+    if let Some(StmtKind::Block(b)) = stmts[..stmts.len() - out.len()].last().map(|s| &s.kind) {
+        let mut inner = function_wide(&b.stmts);
+        inner.extend(out);
+        out = inner;
+    }
+    out
+}
+
+/// The `__requires(e);` (and `__global_requires`) statements of a kernel body that come
+/// after its first statements but only in nested blocks `{ ... }` that the body runs
+/// unconditionally, and name only parameters the kernel never assigns: code generators
+/// such as PPCG write a kernel's preconditions there, and GPUVerify (Bugle) takes every
+/// `__requires` of a function as a precondition wherever it stands. Any other one stays
+/// a check where it stands.
+fn nested_requires<'s>(f: &Func, stmts: &'s [Stmt]) -> Vec<&'s Stmt> {
+    let mut fixed: HashSet<String> = f.params.iter().filter_map(|p| p.name.as_ref().map(|n| n.name.clone())).collect();
+    let assigned = assigned_names(f.body.as_ref());
+    fixed.retain(|n| !assigned.contains(n));
+    if let Some(b) = &f.body {
+        for s in &b.stmts {
+            s.walk_stmts(&mut |s| {
+                if let StmtKind::Decl(d) = &s.kind {
+                    d.decls.iter().for_each(|x| {
+                        fixed.remove(&x.name.name);
+                    });
+                }
+            });
+        }
+    }
+    let only_fixed = |e: &Expr| {
+        let mut ok = true;
+        e.walk(&mut |x| match &x.kind {
+            ExprKind::Ident(n) if !fixed.contains(&n.name) => ok = false,
+            ExprKind::Call(..) | ExprKind::Assign(..) | ExprKind::PreInc(..) | ExprKind::PostInc(..) | ExprKind::Index(..) => ok = false,
+            _ => {}
+        });
+        ok
+    };
+    fn visit<'s>(stmts: &'s [Stmt], top: bool, pick: &dyn Fn(&Expr) -> bool, out: &mut Vec<&'s Stmt>) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Block(b) => visit(&b.stmts, false, pick, out),
+                _ if top => {}
+                _ => {
+                    if let Some(e) = annotation(s, "__requires").or_else(|| annotation(s, "__global_requires")) {
+                        if pick(e) {
+                            out.push(s);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    visit(stmts, true, &only_fixed, &mut out);
     out
 }
 

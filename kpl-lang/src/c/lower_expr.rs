@@ -1226,8 +1226,12 @@ impl<'u> Lower<'u> {
                 zero
             }
             "__requires" | "__global_requires" | "__global_assert" => {
-                // `__requires` outside a function's first statements: a check here (as
-                // GPUVerify does). The global ones are checked by every thread, enabled or not.
+                // `__requires` outside a function's first statements and not a kernel's
+                // precondition (`nested_requires`): a check here. The global ones are checked
+                // by every thread, enabled or not.
+                if self.hoisted_requires.contains(&span) {
+                    return zero;
+                }
                 if arity(self, 1) {
                     let c = self.assertion_cond(&args[0]);
                     self.emit(k::StmtKind::Assert(c, n != "__requires"), span);
