@@ -213,12 +213,14 @@ impl<'u> Lower<'u> {
         })
     }
 
-    /// The bytes of an element of an annotated array as C lays it out: a `char` or
-    /// `short` array's elements are words in kpl, but their byte offsets are C's; every
-    /// other element (a word of a struct, a half of a 64-bit integer) counts 4.
+    /// The bytes of C that one word of an annotated array holds, as C lays it out: a
+    /// `double` is one word of 8 bytes, a `long` two of 4, a `char` or `short` array's
+    /// elements are words of 1 or 2; a word of a struct of mixed fields counts 4.
     fn element_bytes(&self, e: &Expr) -> u64 {
         match &e.kind {
             ExprKind::Ident(x) => match self.lookup(&x.name) {
+                // A word holds one `double` (8 bytes), half a `long` (4), a byte (1), ...
+                Some(Entity::Array { kpl, .. }) if self.word_bytes.contains_key(&kpl) => self.word_bytes[&kpl] as u64,
                 Some(Entity::Array { elem: Ty::Narrow { bits, .. }, agg: None, .. }) => bits as u64 / 8,
                 _ => 4,
             },

@@ -245,9 +245,13 @@ impl<'u> Lower<'u> {
         self.blocks.push(Vec::new());
         let c = self.assertion_cond(e);
         let emitted = self.blocks.pop().unwrap_or_default();
-        if !emitted.is_empty() {
-            self.err(format!("{what} must be free of side effects, calls and guarded reads"), e.span);
-        }
+        let c = match super::inline_temps::inline_temps(&emitted, c) {
+            Some(c) => c,
+            None => {
+                self.err(format!("{what} must be free of side effects, calls and guarded reads"), e.span);
+                k::Expr::num(1, e.span)
+            }
+        };
         crate::partner::localize_reads(&c)
     }
 
@@ -1425,3 +1429,4 @@ fn promote(t: Ty) -> Ty {
         t => t,
     }
 }
+

@@ -20,6 +20,7 @@ mod ctypes;
 mod fnptr;
 mod gotos;
 mod images;
+mod inline_temps;
 mod long;
 mod memcpy;
 mod lower;
