@@ -1094,12 +1094,7 @@ impl<'u> Lower<'u> {
         while let Some((first, tail)) = rest.split_first() {
             // Every thread runs a kernel's start: `__global_requires` is `__requires` there.
             let Some(e) = annotation(first, "__requires").or_else(|| annotation(first, "__global_requires")) else { break };
-            if let Some(ke) = self.requirement(e) {
-                decls.push(k::Decl { kind: DeclKind::Requires(ke), span: first.span });
-            } else {
-                let c = self.cond(e);
-                self.emit(k::StmtKind::Assume(c), first.span);
-            }
+            self.precondition(e, first.span, &mut decls);
             rest = tail;
         }
         for s in nested_requires(f, rest) {
@@ -1107,12 +1102,7 @@ impl<'u> Lower<'u> {
             if let StmtKind::Expr(call) = &s.kind {
                 self.hoisted_requires.insert(call.span);
             }
-            if let Some(ke) = self.requirement(e) {
-                decls.push(k::Decl { kind: DeclKind::Requires(ke), span: s.span });
-            } else {
-                let c = self.cond(e);
-                self.emit(k::StmtKind::Assume(c), s.span);
-            }
+            self.precondition(e, s.span, &mut decls);
         }
         for (d, ty, readonly) in ptr_params {
             self.pointer_decl(&d, ty, readonly);
@@ -1160,6 +1150,18 @@ impl<'u> Lower<'u> {
                     self.emit(k::StmtKind::Assume(c), *span);
                 }
             }
+        }
+    }
+
+    /// A kernel's precondition: a `requires` over its parameters, else an assumption at
+    /// its start (which may read memory and relate the two threads of a pair, as
+    /// `__requires(x == __other_int(x))` does).
+    fn precondition(&mut self, e: &Expr, span: Span, decls: &mut Vec<k::Decl>) {
+        if let Some(ke) = self.requirement(e) {
+            decls.push(k::Decl { kind: DeclKind::Requires(ke), span });
+        } else {
+            let c = self.assertion_cond(e);
+            self.emit(k::StmtKind::Assume(c), span);
         }
     }
 

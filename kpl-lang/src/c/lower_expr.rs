@@ -1207,7 +1207,8 @@ impl<'u> Lower<'u> {
             // CUDA's device-side `assert` (`<assert.h>`): a failure stops the kernel, a defect.
             "__assert" | "__assume" | "assert" if n != "assert" || cuda => {
                 if arity(self, 1) {
-                    let c = if n != "__assume" { self.assertion_cond(&args[0]) } else { self.cond(&args[0]) };
+                    // Both may relate the two threads of a pair (`__assume(x < __other_int(x))`).
+                    let c = self.assertion_cond(&args[0]);
                     let kind = if n != "__assume" { k::StmtKind::Assert(c, false) } else { k::StmtKind::Assume(c) };
                     self.emit(kind, span);
                 }

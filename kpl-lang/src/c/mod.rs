@@ -132,6 +132,8 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
         ("FLT_MAX", "3.402823466e+38f"),
         ("FLT_MIN", "1.175494351e-38f"),
         ("FLT_EPSILON", "1.192092896e-07f"),
+        // GCC's and clang's alternate spelling of the qualifier (the AMD SDK's kernels use it).
+        ("__const", "const"),
     ];
     let predefined: &[(&str, &str)] = match o.dialect {
         Dialect::Cuda => &[
