@@ -240,7 +240,14 @@ impl<'u> Lower<'u> {
             },
             BOp::Div | BOp::Rem => {
                 let Some(p) = power_of_two(&bl, &bh) else {
-                    self.unsupported("64-bit division and remainder by anything but a constant power of two", span);
+                    let divisor = constant(&bl).zip(constant(&bh)).map(|(l, h)| l | h << 32);
+                    if let Some(v) = divisor.and_then(|v| self.long_div_const(signed, &a, v, op == BOp::Rem, ty, span)) {
+                        return v;
+                    }
+                    self.unsupported(
+                        "64-bit division and remainder by anything but a constant (a power of two, or one whose odd part is below 65536)",
+                        span,
+                    );
                     return long(num(0, span), num(0, span));
                 };
                 let (ql, qh) = if signed && p > 0 {
@@ -282,6 +289,72 @@ impl<'u> Lower<'u> {
                 long(num(0, span), num(0, span))
             }
         }
+    }
+
+    /// `a / v` or `a % v` (`rem`) for a constant divisor `v` (as 64 bits) whose odd part is
+    /// below 2^16, exactly, in words: the power of two is shifted out, and the odd part
+    /// divides the high word and then the low word in 16-bit halves (each step divides
+    /// a remainder below 2^16 joined to 16 bits, so no step overflows a word). Signed
+    /// division truncates toward zero, as C's does: the magnitudes are divided and the
+    /// quotient negated where the signs differ; the remainder is `a - (a / v) * v`.
+    /// None for another divisor (or 0, which C leaves undefined).
+    fn long_div_const(&mut self, signed: bool, a: &Val, v: u64, rem: bool, ty: Ty, span: Span) -> Option<Val> {
+        let negative_divisor = signed && (v as i64) < 0;
+        let magnitude = if negative_divisor { (v as i64).unsigned_abs() } else { v };
+        if magnitude == 0 {
+            return None;
+        }
+        let shift = magnitude.trailing_zeros();
+        let odd = magnitude >> shift;
+        if odd >= 1 << 16 {
+            return None;
+        }
+        let (al, ah) = halves(&a.e);
+        let word = |l: &mut Self, e: k::Expr| l.bind_temp(Val { e, ty: Ty::UInt }, span).e;
+        let zero = || Val { e: pair(num(0, span), num(0, span), span), ty };
+        // The dividend's magnitude, and whether it is negative.
+        let (ul, uh, negative) = if signed {
+            let neg = word(self, call(Builtin::Slt, vec![ah.clone(), num(0, span)], span));
+            let minus = self.long_arith(BOp::Sub, zero(), a.clone(), ty, span);
+            let minus = self.bind_long(minus, span);
+            let (nl, nh) = halves(&minus.e);
+            let pick = |x: k::Expr, y: k::Expr| kx(k::ExprKind::Cond(Box::new(neg.clone()), Box::new(x), Box::new(y)), span);
+            (word(self, pick(nl, al.clone())), word(self, pick(nh, ah.clone())), Some(neg))
+        } else {
+            (al.clone(), ah.clone(), None)
+        };
+        let (sl, sh) = self.long_shift(false, false, ul, uh, num(shift as u64, span), span);
+        let (sl, sh) = (word(self, sl), word(self, sh));
+        let (ql, qh) = if odd == 1 {
+            (sl, sh)
+        } else {
+            let d = || num(odd, span);
+            let qh = bin(BinOp::Div, sh.clone(), d(), span);
+            let r1 = word(self, bin(BinOp::Rem, sh, d(), span));
+            let x1 = bin(BinOp::BitOr, bin(BinOp::Shl, r1, num(16, span), span), bin(BinOp::Shr, sl.clone(), num(16, span), span), span);
+            let x1 = word(self, x1);
+            let q1 = bin(BinOp::Div, x1.clone(), d(), span);
+            let r2 = word(self, bin(BinOp::Rem, x1, d(), span));
+            let x0 = bin(BinOp::BitOr, bin(BinOp::Shl, r2, num(16, span), span), bin(BinOp::BitAnd, sl, num(0xFFFF, span), span), span);
+            let q0 = bin(BinOp::Div, word(self, x0), d(), span);
+            (bin(BinOp::BitOr, bin(BinOp::Shl, q1, num(16, span), span), q0, span), qh)
+        };
+        let mut q = self.bind_long(Val { e: pair(ql, qh, span), ty }, span);
+        if let Some(neg) = negative {
+            // The quotient is negative where exactly one of dividend and divisor is.
+            let flip = if negative_divisor { not(neg, span) } else { neg };
+            let minus = self.long_arith(BOp::Sub, zero(), q.clone(), ty, span);
+            let (ml, mh) = halves(&minus.e);
+            let (pl, ph) = halves(&q.e);
+            let pick = |x: k::Expr, y: k::Expr| kx(k::ExprKind::Cond(Box::new(flip.clone()), Box::new(x), Box::new(y)), span);
+            q = self.bind_long(Val { e: pair(pick(ml, pl), pick(mh, ph), span), ty }, span);
+        }
+        if !rem {
+            return Some(q);
+        }
+        let divisor = Val { e: pair(num(v & 0xFFFF_FFFF, span), num(v >> 32, span), span), ty };
+        let product = self.long_arith(BOp::Mul, q, divisor, ty, span);
+        Some(self.long_arith(BOp::Sub, a.clone(), product, ty, span))
     }
 
     /// `a < b` on 64-bit values: the high words decide (signed if the type is), then the
