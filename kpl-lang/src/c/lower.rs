@@ -2364,11 +2364,14 @@ fn nested_requires<'s>(f: &Func, stmts: &'s [Stmt]) -> Vec<&'s Stmt> {
             });
         }
     }
+    // GPUVerify's pure helpers may appear (PPCG writes `__ite` in its preconditions).
+    const PURE: [&str; 2] = ["__ite", "__implies"];
     let only_fixed = |e: &Expr| {
         let mut ok = true;
         e.walk(&mut |x| match &x.kind {
-            ExprKind::Ident(n) if !fixed.contains(&n.name) => ok = false,
-            ExprKind::Call(..) | ExprKind::Assign(..) | ExprKind::PreInc(..) | ExprKind::PostInc(..) | ExprKind::Index(..) => ok = false,
+            ExprKind::Ident(n) if !fixed.contains(&n.name) && !PURE.contains(&n.name.as_str()) => ok = false,
+            ExprKind::Call(g, _) if !matches!(&g.kind, ExprKind::Ident(n) if PURE.contains(&n.name.as_str())) => ok = false,
+            ExprKind::Assign(..) | ExprKind::PreInc(..) | ExprKind::PostInc(..) | ExprKind::Index(..) => ok = false,
             _ => {}
         });
         ok

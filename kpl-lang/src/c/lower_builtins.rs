@@ -410,6 +410,13 @@ impl<'u> Lower<'u> {
                 let c = self.cond(&args[0]);
                 let (a, b) = (self.expr(&args[1]), self.expr(&args[2]));
                 let ty = Lower::common(a.ty, b.ty);
+                if let Ty::Long { .. } = ty {
+                    // 64-bit sides (PPCG's `__ite(x < 0, -((-x + 2) / 3), x / 3)`): word by word.
+                    let ((al, ah), (bl, bh)) = (self.long_words(a, span), self.long_words(b, span));
+                    let word = |c: &k::Expr, x: k::Expr, y: k::Expr| kx(k::ExprKind::Cond(Box::new(c.clone()), Box::new(x), Box::new(y)), span);
+                    let e = super::long::pair(word(&c, al, bl), word(&c, ah, bh), span);
+                    return Some(Val { e, ty });
+                }
                 let (a, b) = (self.convert(a, ty, span), self.convert(b, ty, span));
                 Some(Val { e: cond(c, a, b), ty })
             }
