@@ -1430,4 +1430,3 @@ fn promote(t: Ty) -> Ty {
         t => t,
     }
 }
-
