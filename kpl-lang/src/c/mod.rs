@@ -22,6 +22,7 @@ mod gotos;
 mod images;
 mod inline_temps;
 mod long;
+mod long_counters;
 mod memcpy;
 mod lower;
 mod lower_agg;
@@ -310,6 +311,14 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
             })
             .collect());
     }
+    // What the launch decides (the high words of 64-bit ids, their carries) folded once
+    // here rather than at every solver query; only for a launch the user gave, so that a
+    // kernel printed without one still reads as written.
+    let mut kernel = kernel;
+    if o.launch.is_some() {
+        crate::word_ranges::fold(&mut kernel);
+    }
+    debug_assert!(check::check(&kernel).is_empty(), "folding by word ranges broke the kernel");
     let core = core::to_core(&kernel);
     Ok(Checked { kernel, core, comments: Vec::new(), warnings, layouts: lowered.layouts })
 }
