@@ -1359,6 +1359,9 @@ impl<'u> Lower<'u> {
                 if let Some(i) = init {
                     self.stmt(i);
                 }
+                for e in self.long_counter_candidates(init.as_deref(), step.as_ref(), span) {
+                    self.pending_invariants.push((e, true, span));
+                }
                 self.loop_(c.as_ref(), step.as_ref(), None, body, span);
                 self.scopes.pop();
                 stmt_returns(body)

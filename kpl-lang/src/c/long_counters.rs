@@ -1,0 +1,103 @@
+//! Candidate invariants for `for` loops over a 64-bit counter, as GPUVerify's bit-vector
+//! candidates give them (`c >= 32 * b0`, `c < 2^32`): kpl keeps a `long`
+//! as two words, which the inference over words (`reduction/src/candidates.rs`) cannot
+//! relate, so the front end states them over the C counter, against a ghost copy of its
+//! start, and lowers them like any `__candidate_invariant`. Houdini keeps only those it
+//! proves.
+
+use super::ast::*;
+use super::ctypes::CType;
+use super::lower::{Entity, Lower};
+use crate::ast::Ident;
+use crate::span::Span;
+
+/// A recognised counter: its name and its constant step.
+struct Counter<'a> {
+    name: &'a Ident,
+    step: i64,
+}
+
+impl<'u> Lower<'u> {
+    /// The candidates for `for (init; ...; step) body` when `init` sets a 64-bit local
+    /// and `step` adds a constant: the counter stays on the side of its start that the
+    /// step moves to, and (for a counter that stays below 2^32, as a launch's ids keep
+    /// PPCG's) has a high word of 0. That it is a multiple of the step away from its start
+    /// is left to the inference over words, which sees the low word's stride: as a
+    /// 64-bit remainder it cost more solver time than it saved on PPCG's kernels. The
+    /// start is a ghost copy of the counter declared here, after `init` (`x@start`, a name no C
+    /// identifier can be), so the candidates are pure however `init` computes it, and
+    /// relate to what it was computed from wherever the loop leaves that alone. Empty for
+    /// any other loop.
+    pub(super) fn long_counter_candidates(&mut self, init: Option<&Stmt>, step: Option<&Expr>, span: Span) -> Vec<Expr> {
+        let Some(c) = counter(init, step) else { return Vec::new() };
+        let Some(Entity::Record { ty: CType::Long(signed), .. }) = self.lookup(&c.name.name) else { return Vec::new() };
+        if c.step == 0 {
+            return Vec::new();
+        }
+        let x = || Expr::new(ExprKind::Ident(c.name.clone()), span);
+        let start = Ident::new(format!("{}@start", c.name.name), span);
+        let word = |w: &str| Spec { word: w.to_string(), span };
+        let specs = if signed { vec![word("long")] } else { vec![word("unsigned"), word("long")] };
+        let ghost = Declarator { ptrs: 0, reference: false, name: start.clone(), dims: Vec::new(), init: Some(Init::Expr(x())), span };
+        self.local_decl(&Decl { specs, decls: vec![ghost], span });
+        let from = || Expr::new(ExprKind::Ident(start.clone()), span);
+        let b = |op: BOp, l: Expr, r: Expr| Expr::new(ExprKind::Binary(op, Box::new(l), Box::new(r)), span);
+        let int = |n: u64| Expr::new(ExprKind::Int(n, false), span);
+        vec![
+            // Below 2^32 (and not negative): `x >> 32 == 0`.
+            b(BOp::Eq, b(BOp::Shr, x(), int(32)), int(0)),
+            b(if c.step > 0 { BOp::Ge } else { BOp::Le }, x(), from()),
+        ]
+    }
+}
+
+/// The counter of `for (init; ...; step)`: `long x = e` or `x = e`, then `x++`, `++x`,
+/// `x--`, `--x`, `x += k`, `x -= k` or `x = x + k` for a literal `k`.
+fn counter<'a>(init: Option<&'a Stmt>, step: Option<&'a Expr>) -> Option<Counter<'a>> {
+    let name = match &init?.kind {
+        StmtKind::Decl(d) => match d.decls.as_slice() {
+            [Declarator { ptrs: 0, reference: false, name, dims, init: Some(Init::Expr(_)), .. }] if dims.is_empty() => name,
+            _ => return None,
+        },
+        StmtKind::Expr(Expr { kind: ExprKind::Assign(None, l, _), .. }) => match &l.kind {
+            ExprKind::Ident(x) => x,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let is_x = |e: &Expr| matches!(&e.kind, ExprKind::Ident(y) if y.name == name.name);
+    let step = match &step?.kind {
+        ExprKind::PreInc(inc, e) | ExprKind::PostInc(inc, e) if is_x(e) => {
+            if *inc {
+                1
+            } else {
+                -1
+            }
+        }
+        ExprKind::Assign(Some(op @ (BOp::Add | BOp::Sub)), l, r) if is_x(l) => {
+            let k = literal(r)?;
+            if *op == BOp::Add {
+                k
+            } else {
+                k.checked_neg()?
+            }
+        }
+        ExprKind::Assign(None, l, r) if is_x(l) => match &r.kind {
+            ExprKind::Binary(BOp::Add, a, k) if is_x(a) => literal(k)?,
+            ExprKind::Binary(BOp::Add, k, a) if is_x(a) => literal(k)?,
+            ExprKind::Binary(BOp::Sub, a, k) if is_x(a) => literal(k)?.checked_neg()?,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(Counter { name, step })
+}
+
+/// A literal step, possibly negated, that fits in 32 bits.
+fn literal(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(n, _) | ExprKind::LongInt(n, _) if *n < 1 << 31 => Some(*n as i64),
+        ExprKind::Unary(UOp::Neg, a) => literal(a).map(|n| -n),
+        _ => None,
+    }
+}
