@@ -1,9 +1,8 @@
-//! Candidate invariants for `for` loops over a 64-bit counter, as GPUVerify's bit-vector
-//! candidates give them (`c >= 32 * b0`, `c < 2^32`): kpl keeps a `long`
-//! as two words, which the inference over words (`reduction/src/candidates.rs`) cannot
-//! relate, so the front end states them over the C counter, against a ghost copy of its
-//! start, and lowers them like any `__candidate_invariant`. Houdini keeps only those it
-//! proves.
+//! A candidate invariant for `for` loops over a 64-bit counter, as GPUVerify's bit-vector
+//! candidates give it (`c >= 32 * b0`): kpl keeps a `long` as two words, which the
+//! inference over words (`reduction/src/candidates.rs`) cannot relate, so the front end
+//! states it over the C counter, against a ghost copy of its start, and lowers it like any
+//! `__candidate_invariant`. Houdini keeps it only if it proves it.
 
 use super::ast::*;
 use super::ctypes::CType;
@@ -18,13 +17,12 @@ struct Counter<'a> {
 }
 
 impl<'u> Lower<'u> {
-    /// The candidates for `for (init; ...; step) body` when `init` sets a 64-bit local
+    /// The candidate for `for (init; ...; step) body` when `init` sets a 64-bit local
     /// and `step` adds a constant: the counter stays on the side of its start that the
-    /// step moves to, and (for a counter that stays below 2^32, as a launch's ids keep
-    /// PPCG's) has a high word of 0. That it is a multiple of the step away from its start
-    /// is left to the inference over words, which sees the low word's stride: as a
-    /// 64-bit remainder it cost more solver time than it saved on PPCG's kernels. The
-    /// start is a ghost copy of the counter declared here, after `init` (`x@start`, a name no C
+    /// step moves to. That it is a multiple of the step away from its start is left to
+    /// the inference over words, which sees the low word's stride, and that it stays
+    /// below 2^32 is not stated: on PPCG's kernels each cost more solver time than it
+    /// saved (the 64-bit remainder much more). The start is a ghost copy of the counter declared here, after `init` (`x@start`, a name no C
     /// identifier can be), so the candidates are pure however `init` computes it, and
     /// relate to what it was computed from wherever the loop leaves that alone. Empty for
     /// any other loop.
@@ -42,12 +40,7 @@ impl<'u> Lower<'u> {
         self.local_decl(&Decl { specs, decls: vec![ghost], span });
         let from = || Expr::new(ExprKind::Ident(start.clone()), span);
         let b = |op: BOp, l: Expr, r: Expr| Expr::new(ExprKind::Binary(op, Box::new(l), Box::new(r)), span);
-        let int = |n: u64| Expr::new(ExprKind::Int(n, false), span);
-        vec![
-            // Below 2^32 (and not negative): `x >> 32 == 0`.
-            b(BOp::Eq, b(BOp::Shr, x(), int(32)), int(0)),
-            b(if c.step > 0 { BOp::Ge } else { BOp::Le }, x(), from()),
-        ]
+        vec![b(if c.step > 0 { BOp::Ge } else { BOp::Le }, x(), from())]
     }
 }
 
