@@ -1,14 +1,14 @@
 //pass
 //--local_size=[32] --num_groups=[8]
 
-// A PPCG-style loop over a 64-bit counter, bounded by a 64-bit parameter: its stride is
-// past the bound, so each thread reads one element. Only the counter's candidates (no
-// lower than its start, a multiple of the step from it, a high word of 0) make the
-// invariant inductive.
-__kernel void k(__global float *y, __global float *z, int n, long m)
+// A PPCG-style loop over a 64-bit counter, bounded by a 64-bit value: its stride is
+// past the bound, so each thread reads one element. The counter's candidate (no lower
+// than its start), beside the low word's stride that the inference over words finds,
+// makes the invariant inductive; without it this was a false alarm.
+__kernel void k(__global float *y, __global float *z, int n)
 {
   __requires(n == 1000);
-  __requires(m >= 2 & m <= n);
+  long m = n;
   long b = get_group_id(0);
   long t = get_local_id(0);
   for (long i = 32 * b; i < m - 1; i += 1048576) {

@@ -3,10 +3,10 @@
 
 // The same loop with a stride below the bound: a thread of the first groups reads more
 // than one element, so the invariant is false and kpl must not verify it.
-__kernel void k(__global float *y, __global float *z, int n, long m)
+__kernel void k(__global float *y, __global float *z, int n)
 {
   __requires(n == 1000);
-  __requires(m >= 2 & m <= n);
+  long m = n;
   long b = get_group_id(0);
   long t = get_local_id(0);
   for (long i = 32 * b; i < m - 1; i += 256) {
