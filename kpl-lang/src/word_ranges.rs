@@ -47,8 +47,8 @@ pub fn fold(kernel: &mut Kernel) {
 fn defined_once(b: &Block, params: &HashSet<String>) -> HashSet<String> {
     let mut decls: HashMap<String, usize> = HashMap::new();
     let mut written: HashSet<String> = params.clone();
-    fn visit(b: &Block, decls: &mut HashMap<String, usize>, written: &mut HashSet<String>) {
-        for s in &b.stmts {
+    fn visit(stmts: &[Stmt], decls: &mut HashMap<String, usize>, written: &mut HashSet<String>) {
+        for s in stmts {
             match &s.kind {
                 StmtKind::Local(x, Some(_)) => *decls.entry(x.name.clone()).or_default() += 1,
                 StmtKind::Local(x, None) | StmtKind::Assign(x, _) | StmtKind::Havoc(x) => {
@@ -59,27 +59,19 @@ fn defined_once(b: &Block, params: &HashSet<String>) -> HashSet<String> {
                 }
                 StmtKind::Warp(w) => written.extend(w.dest.iter().map(|x| x.name.clone())),
                 StmtKind::If(_, t, e) => {
-                    visit(t, decls, written);
-                    let mut e = e.as_deref();
-                    while let Some(x) = e {
-                        match x {
-                            Else::Block(b) => {
-                                visit(b, decls, written);
-                                e = None;
-                            }
-                            Else::If(s) => {
-                                visit(&Block { stmts: vec![s.clone()], span: s.span }, decls, written);
-                                e = None;
-                            }
-                        }
+                    visit(&t.stmts, decls, written);
+                    match e.as_deref() {
+                        Some(Else::Block(b)) => visit(&b.stmts, decls, written),
+                        Some(Else::If(s)) => visit(std::slice::from_ref(s), decls, written),
+                        None => {}
                     }
                 }
-                StmtKind::While { body, .. } => visit(body, decls, written),
+                StmtKind::While { body, .. } => visit(&body.stmts, decls, written),
                 _ => {}
             }
         }
     }
-    visit(b, &mut decls, &mut written);
+    visit(&b.stmts, &mut decls, &mut written);
     decls.into_iter().filter(|(x, n)| *n == 1 && !written.contains(x)).map(|(x, _)| x).collect()
 }
 

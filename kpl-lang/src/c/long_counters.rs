@@ -19,28 +19,25 @@ struct Counter<'a> {
 impl<'u> Lower<'u> {
     /// The candidate for `for (init; ...; step) body` when `init` sets a 64-bit local
     /// and `step` adds a constant: the counter stays on the side of its start that the
-    /// step moves to. That it is a multiple of the step away from its start is left to
-    /// the inference over words, which sees the low word's stride, and that it stays
-    /// below 2^32 is not stated: on PPCG's kernels each cost more solver time than it
-    /// saved (the 64-bit remainder much more). The start is a ghost copy of the counter declared here, after `init` (`x@start`, a name no C
-    /// identifier can be), so the candidates are pure however `init` computes it, and
-    /// relate to what it was computed from wherever the loop leaves that alone. Empty for
-    /// any other loop.
-    pub(super) fn long_counter_candidates(&mut self, init: Option<&Stmt>, step: Option<&Expr>, span: Span) -> Vec<Expr> {
-        let Some(c) = counter(init, step) else { return Vec::new() };
-        let Some(Entity::Record { ty: CType::Long(signed), .. }) = self.lookup(&c.name.name) else { return Vec::new() };
-        if c.step == 0 {
-            return Vec::new();
-        }
+    /// step moves to. The start is a ghost copy of the counter declared here, after
+    /// `init` (`x@start`, a name no C identifier can be), so the candidate is pure however
+    /// `init` computes the start, and relates to what it was computed from wherever the
+    /// loop leaves that alone. That the counter is a multiple of the step away from its
+    /// start is left to the inference over words, which sees the low word's stride, and
+    /// that it stays below 2^32 is not stated: on PPCG's kernels each cost more solver
+    /// time than it saved (the 64-bit remainder much more). None for any other loop.
+    pub(super) fn long_counter_candidate(&mut self, init: Option<&Stmt>, step: Option<&Expr>, span: Span) -> Option<Expr> {
+        let c = counter(init, step).filter(|c| c.step != 0)?;
+        let Some(Entity::Record { ty: CType::Long(signed), .. }) = self.lookup(&c.name.name) else { return None };
         let x = || Expr::new(ExprKind::Ident(c.name.clone()), span);
         let start = Ident::new(format!("{}@start", c.name.name), span);
         let word = |w: &str| Spec { word: w.to_string(), span };
         let specs = if signed { vec![word("long")] } else { vec![word("unsigned"), word("long")] };
         let ghost = Declarator { ptrs: 0, reference: false, name: start.clone(), dims: Vec::new(), init: Some(Init::Expr(x())), span };
         self.local_decl(&Decl { specs, decls: vec![ghost], span });
-        let from = || Expr::new(ExprKind::Ident(start.clone()), span);
-        let b = |op: BOp, l: Expr, r: Expr| Expr::new(ExprKind::Binary(op, Box::new(l), Box::new(r)), span);
-        vec![b(if c.step > 0 { BOp::Ge } else { BOp::Le }, x(), from())]
+        let from = Expr::new(ExprKind::Ident(start), span);
+        let op = if c.step > 0 { BOp::Ge } else { BOp::Le };
+        Some(Expr::new(ExprKind::Binary(op, Box::new(x()), Box::new(from)), span))
     }
 }
 

@@ -1359,7 +1359,7 @@ impl<'u> Lower<'u> {
                 if let Some(i) = init {
                     self.stmt(i);
                 }
-                for e in self.long_counter_candidates(init.as_deref(), step.as_ref(), span) {
+                if let Some(e) = self.long_counter_candidate(init.as_deref(), step.as_ref(), span) {
                     self.pending_invariants.push((e, true, span));
                 }
                 self.loop_(c.as_ref(), step.as_ref(), None, body, span);
