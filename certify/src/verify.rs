@@ -175,11 +175,22 @@ fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<I
             }
         }
     }
+    let tried = on.clone();
     let h = if on.iter().any(|c| *c) {
         houdini(&mut s, on, progress)
     } else {
         crate::solve::Houdini { kept: vec![false; program.candidates.len()], rounds: 0, unknown: None }
     };
+    if std::env::var_os("KPL_DEBUG").is_some() {
+        for (i, c) in program.candidates.iter().enumerate() {
+            let fate = match (tried[i], h.kept[i]) {
+                (_, true) => "kept",
+                (true, false) => "dropped by Houdini",
+                (false, false) => "refuted or off",
+            };
+            eprintln!("candidate {i} (loop {}, {}): {fate}: {}", c.loop_id, c.rule, program.show(&c.expr));
+        }
+    }
     let (findings, unknown) = match h.unknown {
         Some(why) => (Vec::new(), Some(format!("invariant inference: {why}"))),
         None => {
