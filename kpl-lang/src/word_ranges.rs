@@ -5,8 +5,13 @@
 //! `32 * (long)get_group_id(0)` is an expression of carries over 16-bit halves that the
 //! launch makes 0, and the solvers no longer have to find that at every query.
 //!
+//! A param's range is what the kernel's top-level `requires` bound it to (`n == 2048`,
+//! `sge(n, 1) & sle(n, 2147483647)`): PPCG fixes every size so, and a param fixed to one
+//! value then folds like a literal (`ashr(n, 31)` to 0, `x % n` to `x % 2048`).
+//!
 //! Exact, not an approximation: a range holds in every execution, so each replaced
-//! expression has the value it is replaced by wherever it is evaluated. A local's range
+//! expression has the value it is replaced by wherever it is evaluated (an execution whose
+//! inputs break a `requires` does not run the body). A local's range
 //! includes 0, the value of a location before its initialiser is stored (KPL.md). Only
 //! expressions without array reads and with only built-in calls are replaced or dropped,
 //! so no access is lost.
@@ -31,13 +36,111 @@ pub fn fold(kernel: &mut Kernel) {
             _ => None,
         })
         .collect();
-    let mut f = Folder { launch, once: defined_once(&kernel.main, &params), ranges: HashMap::new() };
+    let bounded = param_ranges(kernel, &params);
+    let mut f = Folder { launch, once: defined_once(&kernel.main, &params), ranges: bounded.clone() };
     f.block(&mut kernel.main);
     for p in &mut kernel.procs {
         let mut outer: HashSet<String> = params.clone();
         outer.extend(p.params.iter().map(|x| x.name.clone()));
-        let mut f = Folder { launch, once: defined_once(&p.body, &outer), ranges: HashMap::new() };
+        let mut ranges = bounded.clone();
+        ranges.retain(|x, _| !p.params.iter().any(|y| &y.name == x));
+        let mut f = Folder { launch, once: defined_once(&p.body, &outer), ranges };
         f.block(&mut p.body);
+    }
+}
+
+/// The unsigned ranges the kernel's top-level `requires` give its params: from each
+/// conjunct that compares a param with a literal, unsigned (`n == 2048`, `n < 64`) or
+/// signed (`sge(n, 1)`, `sle(n, 2147483647)`; a signed range counts only once its lower
+/// end is not negative). Params no conjunct bounds are left out.
+fn param_ranges(kernel: &Kernel, params: &HashSet<String>) -> HashMap<String, Range> {
+    // Per param: its unsigned range and its signed one.
+    let mut bounds: HashMap<String, (Range, (i64, i64))> = HashMap::new();
+    fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+        match &e.kind {
+            ExprKind::Binary(BinOp::LAnd | BinOp::BitAnd, a, b) => {
+                conjuncts(a, out);
+                conjuncts(b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    let mut all = Vec::new();
+    for d in &kernel.decls {
+        if let DeclKind::Requires(e) = &d.kind {
+            conjuncts(e, &mut all);
+        }
+    }
+    let param = |e: &Expr| match &e.kind {
+        ExprKind::Var(x) if params.contains(&x.name) => Some(x.name.clone()),
+        _ => None,
+    };
+    let num = |e: &Expr| match &e.kind {
+        ExprKind::Num(n) if *n <= MAX => Some(*n),
+        ExprKind::Unary(UnOp::Neg, a) => match &a.kind {
+            ExprKind::Num(n) if *n <= MAX => Some(n.wrapping_neg() & MAX),
+            _ => None,
+        },
+        _ => None,
+    };
+    let signed = |n: u64| n as u32 as i32 as i64;
+    for c in all {
+        // `p op k`, with `op` as if the param were on the left.
+        let (p, op, k, is_signed) = match &c.kind {
+            ExprKind::Binary(op, a, b) => match (param(a), num(b), param(b), num(a)) {
+                (Some(p), Some(k), _, _) => (p, *op, k, false),
+                (_, _, Some(p), Some(k)) => (p, flip(*op), k, false),
+                _ => continue,
+            },
+            ExprKind::Call(f, args) if args.len() == 2 => {
+                let Some(op) = Builtin::from_name(&f.name).and_then(unsigned_of) else { continue };
+                match (param(&args[0]), num(&args[1]), param(&args[1]), num(&args[0])) {
+                    (Some(p), Some(k), _, _) => (p, op, k, true),
+                    (_, _, Some(p), Some(k)) => (p, flip(op), k, true),
+                    _ => continue,
+                }
+            }
+            _ => continue,
+        };
+        let (u, s) = bounds.entry(p).or_insert(((0, MAX), (i32::MIN as i64, i32::MAX as i64)));
+        if is_signed {
+            let k = signed(k);
+            match op {
+                BinOp::Lt => s.1 = s.1.min(k - 1),
+                BinOp::Le => s.1 = s.1.min(k),
+                BinOp::Gt => s.0 = s.0.max(k + 1),
+                BinOp::Ge => s.0 = s.0.max(k),
+                _ => {}
+            }
+        } else {
+            match op {
+                BinOp::Eq => *u = (u.0.max(k), u.1.min(k)),
+                BinOp::Lt if k > 0 => u.1 = u.1.min(k - 1),
+                BinOp::Le => u.1 = u.1.min(k),
+                BinOp::Gt if k < MAX => u.0 = u.0.max(k + 1),
+                BinOp::Ge => u.0 = u.0.max(k),
+                _ => {}
+            }
+        }
+    }
+    bounds
+        .into_iter()
+        .filter_map(|(p, (u, s))| {
+            let (lo, hi) = if s.0 >= 0 { (u.0.max(s.0 as u64), u.1.min(s.1.max(0) as u64)) } else { u };
+            // Contradictory bounds: no execution runs the body, nothing to fold by.
+            (lo <= hi && (lo, hi) != (0, MAX)).then_some((p, (lo, hi)))
+        })
+        .collect()
+}
+
+/// The comparison `b op' a` that means `a op b`.
+fn flip(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
     }
 }
 
@@ -454,7 +557,12 @@ mod tests {
     /// The folded initialisers of `main`'s locals, one per line, for a kernel of 4 groups
     /// of 32 threads.
     fn folded(body: &str) -> Vec<String> {
-        let src = format!("kernel k {{ groups: 4; threads: 32; global A[64]; param p; main {{ {body} }} }}");
+        folded_with("", body)
+    }
+
+    /// The same, after the declarations `decls` (after `param p; param q;`).
+    fn folded_with(decls: &str, body: &str) -> Vec<String> {
+        let src = format!("kernel k {{ groups: 4; threads: 32; global A[64]; param p; param q; {decls} main {{ {body} }} }}");
         let parsed = parse(&src);
         assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
         let mut k = parsed.kernel.expect("the test kernel parses");
@@ -487,6 +595,21 @@ mod tests {
         // `x` is assigned again, `p` is a param, and an array read is never dropped.
         let out = folded("local x := 0; x := lid.x; local y := x >> 16; local z := p >> 31; local w := A[lid.x] & 0; local v := lid.x % 32; local u := lid.x % 16;");
         assert_eq!(out, ["x := 0", "x := lid.x", "y := x >> 16", "z := p >> 31", "w := A[lid.x] & 0", "v := lid.x", "u := lid.x % 16"]);
+    }
+
+    #[test]
+    fn params_fold_by_the_requires() {
+        // `p` is fixed, `q` below 2^31 by its signed bounds: `ashr` and `slt` over it
+        // read as unsigned ones.
+        let out = folded_with(
+            "requires p == 2048; requires sge(q, 1) & sle(q, 2147483647);",
+            "local a := ashr(p, 31); local b := lid.x % p; local f := gid.x * 1000 % p; local c := ashr(q, 31); local d := slt(lid.x, q); local e := q + 1;",
+        );
+        assert_eq!(out, ["a := 0", "b := lid.x", "f := gid.x * 1000 % 2048", "c := 0", "d := lid.x < q", "e := q + 1"]);
+        // A bound that is not a conjunct (`p == 1 || ...`) or has no lower end that is
+        // not negative (`sle(q, 9)`) says nothing.
+        let out = folded_with("requires p == 1 || p == 2; requires sle(q, 9);", "local a := ashr(p, 31); local c := ashr(q, 31);");
+        assert_eq!(out, ["a := ashr(p, 31)", "c := ashr(q, 31)"]);
     }
 
     #[test]
