@@ -24,7 +24,7 @@ impl Builder<'_> {
         let id = self.prog.loops.len();
         self.prog.loops.push(LoopInfo { span: (s.span.start, s.span.end) });
         // Candidate invariants may need snapshots of variables at loop entry.
-        let plan = candidates::plan(self, body, cond);
+        let plan = candidates::plan(self, body, cond, p[0] != Expr::Bool(true));
         let c = self.cond_pair(cond);
         let loop_cond = Expr::or2(
             Expr::and2(Expr::Var(lc[0]), c[0].clone()),
@@ -103,6 +103,16 @@ impl Builder<'_> {
             let mut changed = std::collections::BTreeSet::new();
             candidates::modified_vars(&body_stmts, &mut changed);
             self.ticket_candidates(id, owned_before, &body_stmts, &changed);
+        }
+        // A thread still in the loop has not jumped out of it: true by construction (`gone`
+        // is set only where `lc` is cleared, and nothing sets `lc` again), and what makes the
+        // invariants and the kernel's candidates, which hold in the threads not gone, hold
+        // in every thread still in the loop. Derived, so `--no-infer` keeps it too.
+        if let Some(g) = gone {
+            for t in 0..2 {
+                let expr = Expr::implies(Expr::Var(lc[t]), Expr::not(Expr::Var(g[t])));
+                self.prog.candidates.push(Candidate { loop_id: id, expr, rule: "a thread in the loop has not left it", derived: true });
+            }
         }
         for expr in user_candidates {
             self.prog.candidates.push(Candidate { loop_id: id, expr, rule: "the kernel's candidate", derived: false });
