@@ -57,9 +57,25 @@ pub(crate) struct Plan {
     /// variable's sameness in the two threads matters beyond what the uniformity analysis
     /// finds.
     synchronises: bool,
+    /// Access logs (write, read, atomic, of an array) and copies of them taken at loop
+    /// entry: in a loop with a barrier, every log's; in a loop entered under a condition,
+    /// those of the arrays the body may access.
+    log_snapshots: Vec<LogCopy>,
 }
 
-pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan {
+/// One access log's variables and their copies at loop entry.
+struct LogCopy {
+    exists: (VarId, VarId),
+    elem: VarId,
+    stmt: VarId,
+    /// The copies of `elem` and `stmt`, where the loop is entered under a condition and
+    /// its body may log this access.
+    named: Option<(VarId, VarId)>,
+}
+
+/// `conditional`: the loop is entered under a condition (not by every thread that
+/// reaches it).
+pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr, conditional: bool) -> Plan {
     let locals = b.scope_locals();
     let mut assigned: HashMap<String, Vec<ast::Expr>> = HashMap::new();
     let mut accesses = Vec::new();
@@ -186,10 +202,46 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr) -> Plan
             }
         }
     });
-    let synchronises = crate::ast_to_seq::contains_barrier(b.kernel, body)
-        || b.cfg.warp_sync.is_some()
-        || crate::warp_collectives::has_warp_collectives(b.kernel);
-    Plan { modified, updates, snapshots, guard, accesses, written, strided, synchronises }
+    let barrier = crate::ast_to_seq::contains_barrier(b.kernel, body);
+    let synchronises = barrier || b.cfg.warp_sync.is_some() || crate::warp_collectives::has_warp_collectives(b.kernel);
+    // The arrays the body may access (all of them if it calls a procedure).
+    let mut touched: BTreeSet<String> = BTreeSet::new();
+    let mut calls = false;
+    walk(body, &mut |s| match &s.kind {
+        StmtKind::Store(a, _, _) => {
+            touched.insert(a.name.clone());
+        }
+        StmtKind::Atomic(a) => {
+            touched.insert(a.array.name.clone());
+        }
+        StmtKind::Call(..) => calls = true,
+        _ => {
+            let mut reads = Vec::new();
+            access(s, &mut reads);
+            touched.extend(reads.into_iter().map(|r| r.0));
+        }
+    });
+    let mut log_snapshots = Vec::new();
+    for (k, inst) in b.inst.clone().into_iter().enumerate() {
+        let accessed = calls || b.prog.arrays.get(k).is_some_and(|a| touched.contains(&a.name));
+        let named = conditional && accessed;
+        if !barrier && !named {
+            continue;
+        }
+        let logs = [(inst.wr_exists, inst.wr_elem, inst.wr_stmt, "WR"), (inst.rd_exists, inst.rd_elem, inst.rd_stmt, "RD")];
+        for (exists, elem, stmt, kind) in logs.into_iter().chain(inst.atomic.map(|a| (a.0, a.1, a.2, "AT"))) {
+            let copy = b.var(&format!("{kind}_exists_entry"), Sort::Bool);
+            b.assign(copy, Expr::Var(exists));
+            let named = named.then(|| {
+                let (e, st) = (b.var(&format!("{kind}_elem_entry"), Sort::Word), b.var(&format!("{kind}_stmt_entry"), Sort::Word));
+                b.assign(e, Expr::Var(elem));
+                b.assign(st, Expr::Var(stmt));
+                (e, st)
+            });
+            log_snapshots.push(LogCopy { exists: (exists, copy), elem, stmt, named });
+        }
+    }
+    Plan { modified, updates, snapshots, guard, accesses, written, strided, synchronises, log_snapshots }
 }
 
 /// The step of `x := x + c` (c free of `variant`).
@@ -460,6 +512,28 @@ pub(crate) fn generate(
             if !ids.is_empty() {
                 cands.push((Expr::implies(Expr::Var(exists), Expr::or(ids)), "a logged access is one of the kernel's"));
             }
+        }
+    }
+    // A log the loop only clears (its barriers do; no access in it logs one): what the log
+    // held at the loop head it held at entry, where what the enclosing code knows of it
+    // (an outer loop's access candidates) still holds, as the element, statement and
+    // value it names are not changed by the loop.
+    for log in &plan.log_snapshots {
+        let (flag, copy) = log.exists;
+        let logs_here = changed.contains(&log.elem) || changed.contains(&log.stmt);
+        if changed.contains(&flag) && !logs_here {
+            cands.push((Expr::implies(Expr::Var(flag), Expr::Var(copy)), "a log the loop only clears"));
+        }
+        // Thread 1 logs only what it accesses: if it did not enter the loop, its logs are
+        // what they were at entry, and so is what is known of them there (loop cutting
+        // forgets it, and the loop's invariants hold only in the threads that entered).
+        if let (Some((elem0, stmt0)), true) = (log.named, logs_here || changed.contains(&flag)) {
+            let same = Expr::and(vec![
+                Expr::eq(Expr::Var(flag), Expr::Var(copy)),
+                Expr::eq(Expr::Var(log.elem), Expr::Var(elem0)),
+                Expr::eq(Expr::Var(log.stmt), Expr::Var(stmt0)),
+            ]);
+            cands.push((Expr::implies(Expr::not(entry[0].clone()), same), "a thread that did not enter logs nothing"));
         }
     }
     let barriers = crate::ast_to_seq::contains_barrier(b.kernel, &b.kernel.main);

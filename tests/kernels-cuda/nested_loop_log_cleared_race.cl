@@ -1,0 +1,27 @@
+//xfail:NOT_ALL_VERIFIED
+//--local_size=[32] --num_groups=[64]
+
+// As nested_loop_log_cleared.cl, but each thread writes its neighbour's element: thread 31 of
+// group g writes what thread 0 of group g+1 reads, with no barrier between groups (a real race).
+__kernel void k(__global double *y, __global double *tmp, int n, int m)
+{
+  __requires(n == 2048);
+  __requires(m == 2048);
+  long b0 = get_group_id(0);
+  long t0 = get_local_id(0);
+  __local double s[32];
+  double acc;
+  for (long c0 = 32 * b0; c0 < n; c0 += 1048576) {
+    if (n >= t0 + c0 + 2)
+      acc = y[t0 + c0];
+    for (long c1 = 0; c1 < m; c1 += 32) {
+      s[t0] = tmp[t0 + c1];
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+      acc += s[0];
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    }
+    if (n >= t0 + c0 + 2)
+      y[t0 + c0 + 1] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  }
+}
