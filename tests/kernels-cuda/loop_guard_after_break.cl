@@ -1,13 +1,13 @@
 //pass
-//--local_size=[32] --num_groups=[64]
+//--local_size=[32] --num_groups=[4]
 
 // A C for loop is a loop with a break at its head; a thread still in the loop has not left it,
 // so the 64-bit counter's candidate (at least its start) holds in it and bounds s[c3].
 #define MIN(x,y)    ((x) < (y) ? (x) : (y))
-__kernel void k(__global double *A, __global double *B, int n, int m)
+__kernel void k(__global double *A, __global double *B)
 {
-  __requires(n == 2048);
-  __requires(m == 2048);
+  int n = 128;
+  int m = 128;
   long t0 = get_local_id(0);
   __local double s[32];
   double acc = 0;

@@ -1,16 +1,16 @@
 //pass
-//--local_size=[32] --num_groups=[64]
+//--local_size=[32] --num_groups=[4]
 
 // PPCG's shape: an inner loop with barriers that does not access y clears y's logs only;
 // the outer loop's access pattern for y must survive it (candidate 'a log the loop only clears').
-__kernel void k(__global double *y, __global double *tmp, int n, int m)
+__kernel void k(__global double *y, __global double *tmp)
 {
-  __requires(n == 2048);
-  __requires(m == 2048);
+  int n = 128;
+  int m = 128;
   long b0 = get_group_id(0);
   long t0 = get_local_id(0);
   __local double s[32];
-  double acc;
+  double acc = 0;
   for (long c0 = 32 * b0; c0 < n; c0 += 1048576) {
     if (n >= t0 + c0 + 1)
       acc = y[t0 + c0];

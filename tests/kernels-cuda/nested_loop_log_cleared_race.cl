@@ -1,16 +1,16 @@
 //xfail:NOT_ALL_VERIFIED
-//--local_size=[32] --num_groups=[64]
+//--local_size=[32] --num_groups=[4]
 
 // As nested_loop_log_cleared.cl, but each thread writes its neighbour's element: thread 31 of
 // group g writes what thread 0 of group g+1 reads, with no barrier between groups (a real race).
-__kernel void k(__global double *y, __global double *tmp, int n, int m)
+__kernel void k(__global double *y, __global double *tmp)
 {
-  __requires(n == 2048);
-  __requires(m == 2048);
+  int n = 128;
+  int m = 128;
   long b0 = get_group_id(0);
   long t0 = get_local_id(0);
   __local double s[32];
-  double acc;
+  double acc = 0;
   for (long c0 = 32 * b0; c0 < n; c0 += 1048576) {
     if (n >= t0 + c0 + 2)
       acc = y[t0 + c0];

@@ -1,13 +1,13 @@
 //pass
-//--local_size=[32] --num_groups=[64]
+//--local_size=[32] --num_groups=[4]
 
 // A loop entered under a condition (thread 1 may not run it): its logs are then what they were
 // at entry, and the function-wide invariant known there still holds after the loop
 // (candidate 'a thread that did not enter logs nothing').
-__kernel void k(__global double *A, __global double *y, int n, int m)
+__kernel void k(__global double *A, __global double *y)
 {
-  __requires(n == 2048);
-  __requires(m == 2048);
+  int n = 128;
+  int m = 128;
   long b0 = get_group_id(0);
   long t0 = get_local_id(0);
   double acc = 0;

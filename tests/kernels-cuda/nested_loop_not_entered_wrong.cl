@@ -1,11 +1,11 @@
 //xfail:NOT_ALL_VERIFIED
-//--local_size=[32] --num_groups=[64]
+//--local_size=[32] --num_groups=[4]
 
 // As nested_loop_not_entered.cl, but the read is one element further than the invariant says.
-__kernel void k(__global double *A, __global double *y, int n, int m)
+__kernel void k(__global double *A, __global double *y)
 {
-  __requires(n == 2048);
-  __requires(m == 2048);
+  int n = 128;
+  int m = 128;
   long b0 = get_group_id(0);
   long t0 = get_local_id(0);
   double acc = 0;
