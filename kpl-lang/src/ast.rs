@@ -645,6 +645,17 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// The comparison `op'` with `b op' a` meaning `a op b` (itself for any other operator).
+    pub fn flipped(self) -> BinOp {
+        match self {
+            BinOp::Lt => BinOp::Gt,
+            BinOp::Le => BinOp::Ge,
+            BinOp::Gt => BinOp::Lt,
+            BinOp::Ge => BinOp::Le,
+            other => other,
+        }
+    }
+
     pub fn symbol(self) -> &'static str {
         use BinOp::*;
         match self {

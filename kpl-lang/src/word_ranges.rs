@@ -89,14 +89,14 @@ fn param_ranges(kernel: &Kernel, params: &HashSet<String>) -> HashMap<String, Ra
         let (p, op, k, is_signed) = match &c.kind {
             ExprKind::Binary(op, a, b) => match (param(a), num(b), param(b), num(a)) {
                 (Some(p), Some(k), _, _) => (p, *op, k, false),
-                (_, _, Some(p), Some(k)) => (p, flip(*op), k, false),
+                (_, _, Some(p), Some(k)) => (p, op.flipped(), k, false),
                 _ => continue,
             },
             ExprKind::Call(f, args) if args.len() == 2 => {
                 let Some(op) = Builtin::from_name(&f.name).and_then(unsigned_of) else { continue };
                 match (param(&args[0]), num(&args[1]), param(&args[1]), num(&args[0])) {
                     (Some(p), Some(k), _, _) => (p, op, k, true),
-                    (_, _, Some(p), Some(k)) => (p, flip(op), k, true),
+                    (_, _, Some(p), Some(k)) => (p, op.flipped(), k, true),
                     _ => continue,
                 }
             }
@@ -131,17 +131,6 @@ fn param_ranges(kernel: &Kernel, params: &HashSet<String>) -> HashMap<String, Ra
             (lo <= hi && (lo, hi) != (0, MAX)).then_some((p, (lo, hi)))
         })
         .collect()
-}
-
-/// The comparison `b op' a` that means `a op b`.
-fn flip(op: BinOp) -> BinOp {
-    match op {
-        BinOp::Lt => BinOp::Gt,
-        BinOp::Le => BinOp::Ge,
-        BinOp::Gt => BinOp::Lt,
-        BinOp::Ge => BinOp::Le,
-        other => other,
-    }
 }
 
 /// The locals of a body declared exactly once, with an initialiser, and never assigned

@@ -182,16 +182,7 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr, conditi
     };
     let guard = compared.and_then(|(op, l, r, signed)| match (&l.kind, &r.kind) {
         (ExprKind::Var(x), _) if names.contains(&x.name) && invariant(r) => Some((x.name.clone(), op, r.clone(), signed)),
-        (_, ExprKind::Var(x)) if names.contains(&x.name) && invariant(l) => {
-            let flipped = match op {
-                BinOp::Lt => BinOp::Gt,
-                BinOp::Le => BinOp::Ge,
-                BinOp::Gt => BinOp::Lt,
-                BinOp::Ge => BinOp::Le,
-                o => o,
-            };
-            Some((x.name.clone(), flipped, l.clone(), signed))
-        }
+        (_, ExprKind::Var(x)) if names.contains(&x.name) && invariant(l) => Some((x.name.clone(), op.flipped(), l.clone(), signed)),
         _ => None,
     });
     let mut written = Vec::new();
@@ -207,20 +198,15 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr, conditi
     // The arrays the body may access (all of them if it calls a procedure).
     let mut touched: BTreeSet<String> = BTreeSet::new();
     let mut calls = false;
+    let mut body_accesses = Vec::new();
     walk(body, &mut |s| match &s.kind {
-        StmtKind::Store(a, _, _) => {
-            touched.insert(a.name.clone());
-        }
         StmtKind::Atomic(a) => {
             touched.insert(a.array.name.clone());
         }
         StmtKind::Call(..) => calls = true,
-        _ => {
-            let mut reads = Vec::new();
-            access(s, &mut reads);
-            touched.extend(reads.into_iter().map(|r| r.0));
-        }
+        _ => access(s, &mut body_accesses),
     });
+    touched.extend(body_accesses.into_iter().map(|r| r.0));
     let mut log_snapshots = Vec::new();
     for (k, inst) in b.inst.clone().into_iter().enumerate() {
         let accessed = calls || b.prog.arrays.get(k).is_some_and(|a| touched.contains(&a.name));
