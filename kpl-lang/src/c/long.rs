@@ -357,6 +357,24 @@ impl<'u> Lower<'u> {
         Some(self.long_arith(BOp::Sub, a.clone(), product, ty, span))
     }
 
+    /// C's and OpenCL's `min`/`max` of two 64-bit values (`ty` their common type): the
+    /// operands' words in temps, the comparison once, each word picked by it.
+    pub(super) fn long_min_max(&mut self, is_min: bool, a: Val, b: Val, ty: Ty, span: Span) -> Val {
+        let signed = matches!(ty, Ty::Long { signed: true });
+        let word_pair = |l: &mut Self, v: Val| {
+            let (lo, hi) = l.long_words(v, span);
+            let v = l.bind_long(Val { e: pair(lo, hi, span), ty }, span);
+            halves(&v.e)
+        };
+        let (al, ah) = word_pair(self, a);
+        let (bl, bh) = word_pair(self, b);
+        let lt = self.long_less(signed, (&al, &ah), (&bl, &bh), span);
+        let lt = self.bind_temp(Val { e: lt, ty: Ty::Int }, span).e;
+        let ((pl, ph), (ql, qh)) = if is_min { ((al, ah), (bl, bh)) } else { ((bl, bh), (al, ah)) };
+        let pick = |x: k::Expr, y: k::Expr| kx(k::ExprKind::Cond(Box::new(lt.clone()), Box::new(x), Box::new(y)), span);
+        Val { e: pair(pick(pl, ql), pick(ph, qh), span), ty }
+    }
+
     /// `a < b` on 64-bit values: the high words decide (signed if the type is), then the
     /// low words (unsigned).
     fn long_less(&mut self, signed: bool, a: (&k::Expr, &k::Expr), b: (&k::Expr, &k::Expr), span: Span) -> k::Expr {

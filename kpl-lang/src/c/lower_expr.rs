@@ -1313,14 +1313,24 @@ impl<'u> Lower<'u> {
                 let d = self.o.launch.map(|l| l.dims_used()).unwrap_or(1) as u64;
                 Val { e: k::Expr::num(d, span), ty: Ty::UInt }
             }
-            "min" | "max" | "umin" | "umax" => {
+            "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax" => {
                 if !arity(self, 2) {
                     return zero;
                 }
                 let (a, b) = (self.expr(&args[0]), self.expr(&args[1]));
-                let ty = Lower::common(a.ty, b.ty);
-                let (x, y) = (self.convert(a, ty, span), self.convert(b, ty, span));
+                // CUDA's `umin`/`umax` take `unsigned int`, `llmin`/`llmax` `long long` and
+                // `ullmin`/`ullmax` `unsigned long long`: the arguments are converted to it.
+                let ty = match n {
+                    "umin" | "umax" => Ty::UInt,
+                    "llmin" | "llmax" => Ty::Long { signed: true },
+                    "ullmin" | "ullmax" => Ty::Long { signed: false },
+                    _ => Lower::common(a.ty, b.ty),
+                };
                 let is_min = n.ends_with("min");
+                if let Ty::Long { .. } = ty {
+                    return self.long_min_max(is_min, a, b, ty, span);
+                }
+                let (x, y) = (self.convert(a, ty, span), self.convert(b, ty, span));
                 let e = match ty {
                     Ty::Float => call(if is_min { Builtin::Fmin } else { Builtin::Fmax }, vec![x, y], span),
                     Ty::Int => {
