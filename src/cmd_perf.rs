@@ -96,6 +96,7 @@ fn run_options(a: &Args) -> sdv::Options {
         benign: a.check.benign(&a.file),
         warp_sync: a.check.warp_sync,
         progress: std::io::stderr().is_terminal().then_some(progress::steps as fn(u64)),
+        race_arrays: a.check.race_arrays(),
         ..Default::default()
     }
 }

@@ -61,6 +61,9 @@ pub fn run(a: Args) -> Exit {
         );
         return Exit::BadInput;
     }
+    if let Err(e) = a.check.known_arrays(&c) {
+        return e;
+    }
     let prog = kpl_semantics::compile(&c.core, launch);
     let inputs = match a.inputs.inputs(&prog) {
         Ok(i) => i,
@@ -73,6 +76,7 @@ pub fn run(a: Args) -> Exit {
         benign: a.check.benign(&a.file),
         warp_sync: a.check.warp_sync,
         progress: std::io::stderr().is_terminal().then_some(crate::progress::steps as fn(u64)),
+        race_arrays: a.check.race_arrays(),
     };
     if let (Some(_), Some(span)) = (a.delays, prog.first_warp_collective()) {
         let d = kpl_lang::Diagnostic::error("`--delays` does not model warp collectives (shuffles, votes) yet", span)

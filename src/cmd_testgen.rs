@@ -135,6 +135,7 @@ pub fn run(a: Args) -> Exit {
         inter_group: !a.check.only_intra_group,
         benign: a.check.benign(&a.file),
         warp_sync: a.check.warp_sync,
+        race_arrays: a.check.race_arrays(),
         ..Default::default()
     };
     let outcomes: Vec<Outcome> = r.tests.iter().map(|t| sdv::run(&prog, t.inputs(a.seed), &ro).outcome).collect();

@@ -39,11 +39,6 @@ pub struct VerifyArgs {
     /// Do not infer loop invariants (use only the kernel's own).
     #[arg(long = "no-infer")]
     pub no_infer: bool,
-    /// GPUVerify's option: check barrier divergence (and assertions and bounds) but not
-    /// races. `--only-log` (GPUVerify's: log accesses, check no races) means the same here:
-    /// kpl always logs, so access predicates keep their meaning.
-    #[arg(long = "only-divergence", alias = "only-log")]
-    pub only_divergence: bool,
     /// GPUVerify's bounded mode: unroll every loop N times and search only the executions
     /// that need no more (finds defects; never says verified).
     #[arg(long = "loop-unwind", value_name = "N", value_parser = clap::value_parser!(u32).range(0..=64))]
@@ -79,10 +74,6 @@ pub struct VerifyArgs {
     /// GPUVerify's option; kpl always checks array bounds (KPL's semantics).
     #[arg(long = "check-array-bounds", hide = true)]
     pub check_array_bounds: bool,
-    /// GPUVerify's options for its back ends: `/checkArrays:A,B` checks races only on
-    /// those arrays; others are accepted and have no effect in kpl.
-    #[arg(long = "vcgen-opt", visible_alias = "vcgen-op", value_name = "OPT")]
-    pub vcgen_opt: Vec<String>,
     /// GPUVerify's options for clang and its solver driver, and its `--debug` and
     /// `--infer-info` reports: accepted for compatibility, no effect in kpl (which has its
     /// own front end and solver driver).
@@ -109,12 +100,6 @@ impl VerifyArgs {
         }
     }
 
-    /// The arrays of `--vcgen-opt=/checkArrays:A,B` (the last such option).
-    pub fn check_arrays(&self) -> Option<Vec<String>> {
-        let list = self.vcgen_opt.iter().rev().find_map(|o| o.strip_prefix("/checkArrays:"))?;
-        Some(list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
-    }
-
     pub fn options(&self, file: &std::path::Path, launch: Launch, explain: bool) -> Options {
         Options {
             launch,
@@ -132,10 +117,10 @@ impl VerifyArgs {
             simplify: !self.no_simplify || explain,
             explain,
             compare: self.compare_simplification,
-            check_arrays: self.check_arrays(),
+            check_arrays: self.check.check_arrays(),
             perf: None,
             warp_sync: self.check.warp_sync,
-            only_divergence: self.only_divergence,
+            only_divergence: self.check.only_divergence,
             loop_unwind: self.loop_unwind,
             unwind_constant_loops: false,
             k_induction: self.k_induction_depth,
@@ -290,16 +275,7 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, contracts:
     let mut la = v.launch.clone();
     la.no_inline = v.no_inline && contracts;
     let (src, c, launch) = input::load(path, &la, true)?;
-    if let Some(only) = v.check_arrays() {
-        let arrays: Vec<&str> = c.kernel.decls.iter().filter_map(|d| match &d.kind {
-            kpl_lang::ast::DeclKind::Shared { name, .. } | kpl_lang::ast::DeclKind::Global { name, .. } => Some(name.name.as_str()),
-            _ => None,
-        }).collect();
-        if let Some(bad) = only.iter().find(|a| !arrays.contains(&a.as_str())) {
-            eprintln!("error: Array name '{bad}' specified for restricted checking is not found (the kernel's arrays: {})", arrays.join(", "));
-            return Err(Exit::BadInput);
-        }
-    }
+    v.check.known_arrays(&c)?;
     // GPUVerify refuses its equality abstraction with atomics, and so does kpl for its input
     // languages; kpl's own, which takes an atomic's result as arbitrary, stays for `.kpl`.
     if v.equality_abstraction && crate::options::gpuverify_language(path) && has_atomics(&c.core) {
@@ -352,7 +328,8 @@ fn modular_replay(path: &std::path::Path, la: &LaunchArgs, c: &kpl_lang::Checked
 /// given: the kernel without contract calls).
 fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_lang::Checked>, launch: Launch, opts: Options, show: &dyn Fn(&str)) -> Analysed {
     let mut report = verify::verify(&c.core, &opts, show);
-    let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: 20_000_000, warp_sync: opts.warp_sync };
+    let race_arrays = if opts.only_divergence { Some(Vec::new()) } else { opts.check_arrays.clone() };
+    let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: 20_000_000, warp_sync: opts.warp_sync, race_arrays };
     let mut confirmed = Vec::new();
     for i in 0..report.findings.len() {
         let seen = replay::reproduce(inlined.as_ref().unwrap_or(&c), launch, &report.program, &report.findings[i], &ro);

@@ -56,7 +56,7 @@ pub fn reference(prog: &kpl_semantics::Program, seed: u64, opts: &kpl_semantics:
     const TRIES: u32 = 3;
     const HINT_TRIES: u64 = 16;
     let hints = requires_constants(prog);
-    let pinned = requires_equalities(prog);
+    let pinned = kpl_semantics::inputs::pinned_params(prog);
     let (mut level, mut tries, mut hinted) = (0usize, 0u32, 0u64);
     for attempt in 0u64.. {
         if level >= BITS.len() {
@@ -152,21 +152,6 @@ pub fn reference_of(prog: &kpl_semantics::Program, set: &InputSet, opts: &kpl_se
 }
 
 /// The constants in the kernel's `requires` clauses, each with its neighbours.
-/// The params a `requires` clause sets equal to a constant (`p == c` or `c == p`).
-fn requires_equalities(prog: &kpl_semantics::Program) -> Vec<(String, u32)> {
-    use kpl_lang::ast::BinOp;
-    use kpl_semantics::ir::Ex;
-    prog.requires
-        .iter()
-        .filter_map(|(e, _)| match e {
-            Ex::Bin(BinOp::Eq, a, b) => match (&**a, &**b) {
-                (Ex::Param(i), Ex::Const(c)) | (Ex::Const(c), Ex::Param(i)) => Some((prog.params.get(*i as usize)?.clone(), *c)),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect()
-}
 
 fn requires_constants(prog: &kpl_semantics::Program) -> Vec<u32> {
     use kpl_semantics::ir::Ex;

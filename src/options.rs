@@ -170,6 +170,15 @@ pub struct CheckArgs {
     /// one element in one statement.
     #[arg(long = "warp-sync", value_name = "N", value_parser = parse_warp_sync)]
     pub warp_sync: Option<u32>,
+    /// GPUVerify's option: check barrier divergence (and assertions and bounds) but not
+    /// races. `--only-log` (GPUVerify's: log accesses, check no races) means the same here:
+    /// kpl always logs, so access predicates keep their meaning.
+    #[arg(long = "only-divergence", alias = "only-log")]
+    pub only_divergence: bool,
+    /// GPUVerify's options for its back ends: `/checkArrays:A,B` checks races only on
+    /// those arrays; others are accepted and have no effect in kpl.
+    #[arg(long = "vcgen-opt", visible_alias = "vcgen-op", value_name = "OPT")]
+    pub vcgen_opt: Vec<String>,
 }
 
 fn parse_warp_sync(s: &str) -> Result<u32, String> {
@@ -181,6 +190,40 @@ fn parse_warp_sync(s: &str) -> Result<u32, String> {
 }
 
 impl CheckArgs {
+    /// The arrays of `--vcgen-opt=/checkArrays:A,B` (the last such option).
+    pub fn check_arrays(&self) -> Option<Vec<String>> {
+        let list = self.vcgen_opt.iter().rev().find_map(|o| o.strip_prefix("/checkArrays:"))?;
+        Some(list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
+    }
+
+    /// The arrays whose races a run looks for (`None`: all): none under `--only-divergence`,
+    /// those of `/checkArrays:` otherwise, as the verifier checks them.
+    pub fn race_arrays(&self) -> Option<Vec<String>> {
+        if self.only_divergence {
+            return Some(Vec::new());
+        }
+        self.check_arrays()
+    }
+
+    /// `/checkArrays:` may name only the kernel's arrays (GPUVerify's error otherwise).
+    pub fn known_arrays(&self, c: &kpl_lang::Checked) -> Result<(), crate::exit::Exit> {
+        let Some(only) = self.check_arrays() else { return Ok(()) };
+        let arrays: Vec<&str> = c
+            .kernel
+            .decls
+            .iter()
+            .filter_map(|d| match &d.kind {
+                kpl_lang::ast::DeclKind::Shared { name, .. } | kpl_lang::ast::DeclKind::Global { name, .. } => Some(name.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        if let Some(bad) = only.iter().find(|a| !arrays.contains(&a.as_str())) {
+            eprintln!("error: Array name '{bad}' specified for restricted checking is not found (the kernel's arrays: {})", arrays.join(", "));
+            return Err(crate::exit::Exit::BadInput);
+        }
+        Ok(())
+    }
+
     /// Whether equal-value write-write races are tolerated for this file: the options, else
     /// the default of its language (KPL.md for `.kpl`, GPUVerify's for `.cu`/`.cl`).
     pub fn benign(&self, file: &std::path::Path) -> bool {
@@ -222,6 +265,8 @@ impl InputArgs {
     pub fn inputs(&self, prog: &kpl_semantics::Program) -> Result<kpl_semantics::Inputs, crate::exit::Exit> {
         use crate::exit::Exit;
         let mut inputs = kpl_semantics::Inputs::from_seed(self.seed);
+        // Params the kernel's `requires` pin (`--kernel-args`) take that value unless given.
+        inputs.params.extend(kpl_semantics::inputs::pinned_params(prog));
         if let Some(path) = &self.input {
             let text = std::fs::read_to_string(path).map_err(|e| {
                 eprintln!("error: cannot read `{}`: {e}", path.display());

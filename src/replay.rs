@@ -26,6 +26,9 @@ pub struct ReplayOptions {
     pub benign: bool,
     pub max_steps: u64,
     pub warp_sync: Option<u32>,
+    /// The arrays whose races the verifier checked (`None`: all), so that a replay is not
+    /// stopped by a race the verifier was told to leave out.
+    pub race_arrays: Option<Vec<String>>,
 }
 
 /// Replay a finding's witness in the interpreter. When the interpreter reports the same
@@ -39,7 +42,14 @@ pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &Repl
         return None;
     }
     let prog = kpl_semantics::compile(&c.core, launch);
-    let opts = sdv::Options { max_steps: o.max_steps, inter_group: o.inter_group, benign: o.benign, warp_sync: o.warp_sync, ..Default::default() };
+    let opts = sdv::Options {
+        max_steps: o.max_steps,
+        inter_group: o.inter_group,
+        benign: o.benign,
+        warp_sync: o.warp_sync,
+        race_arrays: o.race_arrays.clone(),
+        ..Default::default()
+    };
     let r = sdv::run(&prog, inputs(&f.witness), &opts);
     let label = &p.labels[f.label];
     let at = |s: kpl_lang::Span| (s.start, s.end) == label.span;

@@ -119,11 +119,25 @@ fn mutant(k: &Kernel, m: Mutation, nth: usize) -> Option<Kernel> {
     None
 }
 
+/// Options that narrow what is checked, the same on both sides of the oracle.
+#[derive(Clone, Debug, Default)]
+struct Narrowing {
+    only_intra_group: bool,
+    only_divergence: bool,
+    benign: bool,
+    /// `/checkArrays:` with the kernel's first array only.
+    first_array_only: bool,
+}
+
 /// Mutants of the generated kernels of `seeds`, run and verified with the warp size
 /// `warp(seed)` gives (`None`: no warp-synchronous mode) and loops proved by
 /// `k_induction` (0: plain induction); asserts the oracle and gives (mutants checked,
 /// mutants the interpreter finds defective).
 fn cross_check(seeds: std::ops::Range<u64>, warp: impl Fn(u64) -> Option<u32>, k_induction: u32) -> (usize, usize) {
+    cross_check_narrowed(seeds, warp, k_induction, |_| Narrowing::default())
+}
+
+fn cross_check_narrowed(seeds: std::ops::Range<u64>, warp: impl Fn(u64) -> Option<u32>, k_induction: u32, narrow: impl Fn(u64) -> Narrowing) -> (usize, usize) {
     let (mut checked, mut defective) = (0, 0);
     for seed in seeds {
         let base = generate(seed);
@@ -135,8 +149,22 @@ fn cross_check(seeds: std::ops::Range<u64>, warp: impl Fn(u64) -> Option<u32>, k
             let Ok(c) = check_kpl(&text) else { continue };
             let launch = Launch::of(&c.kernel);
             let prog = compile(&c.core, launch);
+            let n = narrow(seed);
+            let first = c.kernel.decls.iter().find_map(|d| match &d.kind {
+                DeclKind::Shared { name, .. } | DeclKind::Global { name, .. } => Some(name.name.clone()),
+                _ => None,
+            });
+            let check_arrays = if n.first_array_only { Some(first.into_iter().collect::<Vec<_>>()) } else { None };
+            let race_arrays = if n.only_divergence { Some(Vec::new()) } else { check_arrays.clone() };
             let found = [seed, seed ^ 0xABCD].into_iter().find_map(|s| {
-                let opts = kpl_semantics::Options { max_steps: 2_000_000, warp_sync, ..Default::default() };
+                let opts = kpl_semantics::Options {
+                    max_steps: 2_000_000,
+                    warp_sync,
+                    inter_group: !n.only_intra_group,
+                    benign: n.benign,
+                    race_arrays: race_arrays.clone(),
+                    ..Default::default()
+                };
                 match run(&prog, Inputs::from_seed(s), &opts).outcome {
                     Outcome::Defect(d) => Some(d.kind()),
                     _ => None,
@@ -145,11 +173,20 @@ fn cross_check(seeds: std::ops::Range<u64>, warp: impl Fn(u64) -> Option<u32>, k
             checked += 1;
             let Some(kind) = found else { continue };
             defective += 1;
-            let opts = Options { timeout: Some(Duration::from_secs(20)), warp_sync, k_induction, ..Options::new(launch) };
+            let opts = Options {
+                timeout: Some(Duration::from_secs(20)),
+                warp_sync,
+                k_induction,
+                only_intra_group: n.only_intra_group,
+                only_divergence: n.only_divergence,
+                benign: n.benign,
+                check_arrays,
+                ..Options::new(launch)
+            };
             let r = verify(&c.core, &opts, &|_| {});
             assert!(
                 r.outcome != Verdict::Verified,
-                "UNSOUND: generated kernel {seed} with {m:?} has a {kind} in `kpl run` (warp-sync {warp_sync:?}, k-induction {k_induction}) but was verified:\n{text}"
+                "UNSOUND: generated kernel {seed} with {m:?} has a {kind} in `kpl run` (warp-sync {warp_sync:?}, k-induction {k_induction}, {n:?}) but was verified:\n{text}"
             );
         }
     }
@@ -180,4 +217,19 @@ fn no_kernel_the_interpreter_finds_defective_is_verified_by_k_induction() {
     let (checked, defective) = cross_check(0..40, |_| None, 2);
     assert!(checked >= 60, "only {checked} mutants checked");
     assert!(defective >= 15, "only {defective} mutants are defective");
+}
+
+#[test]
+fn no_kernel_the_interpreter_finds_defective_is_verified_under_narrowing_options() {
+    // The same oracle with the options that narrow what is checked, each on both sides:
+    // `--only-intra-group`, `--only-divergence`, benign tolerance, `/checkArrays:`.
+    let narrow = |seed: u64| match seed % 4 {
+        0 => Narrowing { only_intra_group: true, ..Narrowing::default() },
+        1 => Narrowing { only_divergence: true, ..Narrowing::default() },
+        2 => Narrowing { benign: true, ..Narrowing::default() },
+        _ => Narrowing { first_array_only: true, ..Narrowing::default() },
+    };
+    let (checked, defective) = cross_check_narrowed(0..std::env::var("KPL_SOUNDNESS_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(48), |_| None, 0, narrow);
+    assert!(checked >= 70, "only {checked} mutants checked");
+    assert!(defective >= 15, "only {defective} mutants are defective under the narrowing options");
 }

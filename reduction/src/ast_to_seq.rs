@@ -300,7 +300,10 @@ impl<'k> Builder<'k> {
         if l.total_threads() >= 2 {
             self.emit(Stmt::Assume(Expr::Var(dv)));
         }
-        if self.cfg.only_intra_group || self.cfg.perf.is_some() {
+        // `--only-intra-group` leaves out races between groups and nothing else: a kernel
+        // with a grid barrier still needs pairs of two groups for that barrier's
+        // divergence, so there the pair stays free and `relevant` drops the races instead.
+        if self.cfg.perf.is_some() || (self.cfg.only_intra_group && !has_grid_barrier(self.kernel)) {
             self.emit(Stmt::Assume(Expr::Var(sg)));
         }
         if let Some(m) = self.cfg.perf {
@@ -663,6 +666,9 @@ impl<'k> Builder<'k> {
                 let text = format!("{}assert {}", if *global { "global " } else { "" }, kpl_lang::printer::print_expr(e));
                 // A `global assert` holds in thread 1 whether it runs here or not.
                 let checked = if *global { c } else { Expr::implies(p[0].clone(), c) };
+                // Under `--only-intra-group` a two-thread assertion speaks of pairs of one
+                // group (as in the interpreter), even where the pair is free (`prelude`).
+                let checked = if self.cfg.only_intra_group && e.two_thread() { Expr::implies(self.same_group.clone(), checked) } else { checked };
                 self.assert(checked, LabelKind::Assertion, s.span, text);
             }
             StmtKind::Assume(e) => {
@@ -692,7 +698,7 @@ impl<'k> Builder<'k> {
 
     /// The condition under which thread 2's access to array `k` can race with thread 1's.
     fn relevant(&self, k: usize) -> Expr {
-        if self.prog.arrays[k].shared {
+        if self.prog.arrays[k].shared || self.cfg.only_intra_group {
             Expr::and2(self.same_group.clone(), self.distinct.clone())
         } else {
             self.distinct.clone()
@@ -1212,4 +1218,13 @@ fn written_arrays(k: &ast::Kernel) -> std::collections::BTreeSet<String> {
         });
     }
     out
+}
+
+/// Does the kernel (its procedures too) have a grid barrier (`barrier grid;`)?
+fn has_grid_barrier(k: &ast::Kernel) -> bool {
+    let mut found = false;
+    for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
+        crate::candidates::walk(b, &mut |s| found |= matches!(&s.kind, ast::StmtKind::Barrier(f) if f.grid));
+    }
+    found
 }

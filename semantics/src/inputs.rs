@@ -159,6 +159,23 @@ fn fill(g: &mut Given, v: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// The params a top-level `requires` sets equal to a constant (`p == c` or `c == p`, as
+/// `--kernel-args` gives them): a run takes these values unless told others.
+pub fn pinned_params(prog: &crate::Program) -> Vec<(String, u32)> {
+    use kpl_lang::ast::BinOp;
+    use crate::ir::Ex;
+    prog.requires
+        .iter()
+        .filter_map(|(e, _)| match e {
+            Ex::Bin(BinOp::Eq, a, b) => match (&**a, &**b) {
+                (Ex::Param(i), Ex::Const(c)) | (Ex::Const(c), Ex::Param(i)) => Some((prog.params.get(*i as usize)?.clone(), *c)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -370,6 +370,9 @@ struct ArrayMem {
     /// `same` at the warp's shift); made at the first warp barrier, cleared by a barrier.
     warp_synced: Vec<Records>,
     kernel: Option<IndexMap<KRec>>,
+    /// Are the array's races looked for (`--only-divergence` and `/checkArrays:` leave some
+    /// out)? An unchecked array's accesses still read and write as ever.
+    checked: bool,
 }
 
 /// A conflict found when logging an access: the other thread (local id within the same
@@ -427,6 +430,7 @@ impl Memory {
                     history: if prog.thread_fences { (0..groups).map(|_| IndexMap::default()).collect() } else { vec![] },
                     warp_synced: vec![],
                     kernel: (multi && inter_group).then(IndexMap::default),
+                    checked: true,
                 }
             })
             .collect();
@@ -439,6 +443,16 @@ impl Memory {
         self.exec += 1;
     }
 
+    /// Races on array `a` are not looked for (`--only-divergence`, `/checkArrays:`).
+    pub fn set_unchecked(&mut self, a: u32) {
+        self.arrays[a as usize].checked = false;
+    }
+
+    /// Are races on array `a` looked for?
+    pub fn checked(&self, a: u32) -> bool {
+        self.arrays[a as usize].checked
+    }
+
     /// Warp-synchronous mode: warps of `warp` threads (a power of two) act as one thread.
     pub fn set_warp_sync(&mut self, warp: u32) {
         self.sh = warp.max(1).trailing_zeros();
@@ -449,6 +463,9 @@ impl Memory {
     /// ordered for another warp (`warp_synced`), by the rules of `read`, `write`, `atomic`.
     #[allow(clippy::too_many_arguments)]
     fn warp_synced_conflict(&self, a: u32, g: u32, l: u32, i: u32, op: Op, v: u32) -> Option<Conflict> {
+        if !self.checked(a) {
+            return None;
+        }
         let recs = self.arrays[a as usize].warp_synced.get(g as usize)?;
         let (rec, sh, benign) = (recs.get(i), self.warp_shift, self.benign);
         let at = |(t, s): (u32, u32), op| Conflict { group: g, local: t, stmt: s, op };
@@ -557,12 +574,13 @@ impl Memory {
         let (benign, sh, exec) = (self.benign, self.sh, self.exec);
         let recs = &self.arrays[a as usize].pending[g as usize];
         let rec = recs.get(i);
-        if let Some((w, ws)) = rec.other_writer(l, sh) {
+        let checked = self.checked(a);
+        if let Some((w, ws)) = rec.other_writer(l, sh).filter(|_| checked) {
             if !(benign && recs.own_latest_write(i, l, sh)) {
                 return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
             }
         }
-        if let Some((t, ts)) = rec.other_atomic(l, sh) {
+        if let Some((t, ts)) = rec.other_atomic(l, sh).filter(|_| checked) {
             return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
         }
         // (The benign read of the reader's own latest write, as above.)
@@ -584,16 +602,17 @@ impl Memory {
     /// nor is a write of the value every earlier read returned.
     pub fn write(&mut self, a: u32, g: u32, l: u32, i: u32, v: u32, stmt: u32) -> Result<(), Conflict> {
         let (benign, sh, exec) = (self.benign, self.sh, self.exec);
+        let checked = self.checked(a);
         let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
-        if let Some((w, ws)) = rec.write_conflict(l, v, benign, sh) {
+        if let Some((w, ws)) = rec.write_conflict(l, v, benign, sh).filter(|_| checked) {
             return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
         }
-        if let Some((r, rs)) = rec.other_reader(l, sh) {
+        if let Some((r, rs)) = rec.other_reader(l, sh).filter(|_| checked) {
             if !(benign && rec.reads_saw(v)) {
                 return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
             }
         }
-        if let Some((t, ts)) = rec.other_atomic(l, sh) {
+        if let Some((t, ts)) = rec.other_atomic(l, sh).filter(|_| checked) {
             return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
         }
         if let Some(c) = self.warp_synced_conflict(a, g, l, i, Op::Write, v) {
@@ -636,11 +655,12 @@ impl Memory {
     /// thread sees.
     fn atomic_read(&mut self, a: u32, g: u32, l: u32, i: u32, stmt: u32) -> Result<u32, Conflict> {
         let sh = self.sh;
+        let checked = self.checked(a);
         let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
-        if let Some((w, ws)) = rec.other_writer(l, sh) {
+        if let Some((w, ws)) = rec.other_writer(l, sh).filter(|_| checked) {
             return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
         }
-        if let Some((r, rs)) = rec.other_reader(l, sh) {
+        if let Some((r, rs)) = rec.other_reader(l, sh).filter(|_| checked) {
             return Err(Conflict { group: g, local: r, stmt: rs, op: Op::Read });
         }
         if let Some(c) = self.warp_synced_conflict(a, g, l, i, Op::Atomic, 0) {
@@ -672,6 +692,9 @@ impl Memory {
     /// the same rules as within a group, over the whole kernel (no barrier separates groups).
     pub fn inter(&mut self, a: u32, g: u32, l: u32, i: u32, op: Op, value: u32, stmt: u32) -> Result<(), Conflict> {
         let benign = self.benign;
+        if !self.checked(a) {
+            return Ok(());
+        }
         let Some(k) = self.arrays[a as usize].kernel.as_mut() else { return Ok(()) };
         let r = k.entry(i).or_insert(KRec::EMPTY);
         let conflict = |x: (u32, u32, u32), op| Conflict { group: x.0, local: x.1, stmt: x.2, op };

@@ -38,11 +38,25 @@ pub struct Options {
     /// see each other's writes at once; two threads of a warp race only by writing one
     /// element in one statement.
     pub warp_sync: Option<u32>,
+    /// The arrays whose races are looked for (GPUVerify's `/checkArrays:`; none under
+    /// `--only-divergence`); `None`: every array. Accesses to the others still read and
+    /// write, and other defects are still found.
+    pub race_arrays: Option<Vec<String>>,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { max_steps: 100_000_000, trace: 0, inter_group: true, benign: false, progress: None, warp_sync: None }
+        Options { max_steps: 100_000_000, trace: 0, inter_group: true, benign: false, progress: None, warp_sync: None, race_arrays: None }
+    }
+}
+
+/// Leaves out the races on arrays `opts.race_arrays` does not name.
+pub(crate) fn uncheck_arrays(prog: &Program, mem: &mut Memory, opts: &Options) {
+    let Some(only) = &opts.race_arrays else { return };
+    for (a, arr) in prog.arrays.iter().enumerate() {
+        if !only.contains(&arr.name) {
+            mem.set_unchecked(a as u32);
+        }
     }
 }
 
@@ -86,6 +100,7 @@ pub fn run_observed(prog: &Program, inputs: Inputs, opts: &Options, obs: Option<
     if let Some(w) = opts.warp_sync {
         m.mem.set_warp_sync(w);
     }
+    uncheck_arrays(prog, &mut m.mem, opts);
     let outcome = match m.kernel() {
         Ok(()) => Outcome::Ok,
         Err(o) => o,
@@ -250,7 +265,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                 if let Some(o) = self.obs.as_deref_mut() {
                     o.access(s.id, *array, Op::Write, act, &idx);
                 }
-                if let Some(w) = self.opts.warp_sync {
+                if let Some(w) = self.opts.warp_sync.filter(|_| self.mem.checked(*array)) {
                     if let Some((k1, k2)) = warp_write_conflict(act, &idx, &vals, self.tpg, w, self.opts.benign) {
                         let (t1, t2) = (act[k1], act[k2]);
                         return Err(Outcome::Defect(Defect::Race {

@@ -258,6 +258,9 @@ pub(super) struct Lower<'u> {
     pub wants_bytes: HashMap<String, u32>,
     /// The one-word global arrays that hold file-scope pointer variables (`memory_decl`).
     pub pointer_storage: HashSet<String>,
+    /// Block-scope storage with one object whatever the number of calls (`statics.rs`):
+    /// what each declarator of a function (by function and position) denotes.
+    pub statics: HashMap<(String, usize), Entity>,
     /// Host variables device code names (`Unit::host_variables`).
     pub host_variables: Vec<String>,
 }
@@ -358,6 +361,7 @@ fn lower_pass<'u>(
         copy_param: None,
         kernel_locals: Vec::new(),
         private_arrays: HashSet::new(),
+        statics: HashMap::new(),
         byte_level,
         bytes_declared: HashSet::new(),
         wants_bytes: HashMap::new(),
@@ -619,7 +623,7 @@ impl<'u> Lower<'u> {
     /// array whose contents the host sets, so arbitrary (a `__constant` one is read-only).
     /// CUDA's host may overwrite an initialiser (GPUVerify ignores it too); OpenCL keeps a
     /// `__constant` initialiser, which kpl cannot state yet, so that is refused.
-    fn memory_decl(&mut self, d: &Decl, constant: bool) {
+    pub(super) fn memory_decl(&mut self, d: &Decl, constant: bool) {
         let elem = self.spec_type(&d.specs);
         for x in &d.decls {
             if x.ptrs > 0 {
@@ -688,10 +692,20 @@ impl<'u> Lower<'u> {
     /// name keeps that name; reports name it by its C name.
     fn file_scope_name(&mut self, c_name: &str) -> String {
         if !self.host_variables.iter().any(|h| h == c_name) {
-            return self.fresh(c_name);
+            return self.array_name(c_name);
         }
         let kpl = self.fresh(&format!("{c_name}_host"));
         self.array_layouts.names.insert(kpl.clone(), c_name.to_string());
+        kpl
+    }
+
+    /// A fresh KPL name for an array of C name `c_name`; reports name it by its C name
+    /// where the two differ (`shared`, a KPL keyword, is `shared_`; a second `buf`, `buf_1`).
+    fn array_name(&mut self, c_name: &str) -> String {
+        let kpl = self.fresh(c_name);
+        if kpl != c_name {
+            self.array_layouts.names.entry(kpl.clone()).or_insert_with(|| c_name.to_string());
+        }
         kpl
     }
 
@@ -768,7 +782,7 @@ impl<'u> Lower<'u> {
         Some(dims)
     }
 
-    fn shared_decl(&mut self, d: &Decl) {
+    pub(super) fn shared_decl(&mut self, d: &Decl) {
         let ety = self.spec_type(&d.specs);
         let (elem, agg) = match &ety {
             CType::Scalar(t) => (*t, None),
@@ -790,7 +804,7 @@ impl<'u> Lower<'u> {
                 self.extern_shared(x, &ety, &d.specs);
                 continue;
             }
-            let name = self.fresh(&x.name.name);
+            let name = self.array_name(&x.name.name);
             if x.dims.is_empty() {
                 self.decls.push(k::Decl {
                     kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((words, x.span)) },
@@ -1563,6 +1577,9 @@ impl<'u> Lower<'u> {
     pub(super) fn local_decl(&mut self, d: &Decl) {
         if d.decls.is_empty() {
             // `struct s { ... };` declares a type only.
+            return;
+        }
+        if self.static_storage(d) {
             return;
         }
         if d.decls.iter().any(|x| x.reference) || super::auto_types::is_auto(&d.specs) {

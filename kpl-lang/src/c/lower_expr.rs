@@ -690,7 +690,10 @@ impl<'u> Lower<'u> {
         let (eb, else_val) = branch(self, b);
         let ty_of = |v: &Option<Val>| v.as_ref().map_or(Ty::Int, |v| v.ty);
         let ty = Lower::common(ty_of(&then_val), ty_of(&else_val));
-        let finish = |l: &mut Self, mut blk: k::Block, v: Option<Val>| {
+        // The conversion to the common type may bind temporaries of its own (a comparison
+        // widened to 64 bits): they go in the branch, beside what they read.
+        let finish = |l: &mut Self, blk: k::Block, v: Option<Val>| {
+            l.blocks.push(blk.stmts);
             if let Some(v) = v {
                 let e = l.convert(v, ty, span);
                 let words = match ty {
@@ -701,10 +704,10 @@ impl<'u> Lower<'u> {
                     _ => vec![(&t, e)],
                 };
                 for (name, e) in words {
-                    blk.stmts.push(k::Stmt { kind: k::StmtKind::Assign(sp_id(name, span), e), span });
+                    l.emit(k::StmtKind::Assign(sp_id(name, span), e), span);
                 }
             }
-            blk
+            k::Block { stmts: l.blocks.pop().unwrap_or_default(), span: blk.span }
         };
         let tb = finish(self, tb, then_val);
         let eb = finish(self, eb, else_val);

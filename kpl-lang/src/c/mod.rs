@@ -43,6 +43,7 @@ mod pointers;
 mod private;
 mod references;
 mod sizeof_expr;
+mod statics;
 mod uninit;
 mod unused_types;
 pub mod pp;

@@ -1,0 +1,204 @@
+//! C's integer expressions against a C compiler: random expressions mixing `int`,
+//! `unsigned`, `long long`, `unsigned long long`, `short` and `unsigned char` operands,
+//! casts, conditionals, comparisons, shifts, division and the logical operators, each
+//! evaluated by `kpl run` on a one-thread CUDA kernel and by the machine's C compiler
+//! (`cc -fwrapv`, whose signed overflow wraps as CUDA's does), on the same inputs. Every
+//! word must agree. Expressions stay clear of what C leaves undefined even with `-fwrapv`
+//! (division by zero, `INT_MIN / -1`, shifts past the width).
+
+mod common;
+use common::*;
+use kpl_lang::rng::Rng;
+use std::process::Command;
+
+/// The C types the generator uses, with C's integer conversion rank and signedness.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum T {
+    Int,
+    UInt,
+    Long,
+    ULong,
+    Short,
+    UChar,
+}
+
+impl T {
+    fn name(self) -> &'static str {
+        match self {
+            T::Int => "int",
+            T::UInt => "unsigned",
+            T::Long => "long long",
+            T::ULong => "unsigned long long",
+            T::Short => "short",
+            T::UChar => "unsigned char",
+        }
+    }
+    /// The integer promotions.
+    fn promoted(self) -> T {
+        match self {
+            T::Short | T::UChar => T::Int,
+            t => t,
+        }
+    }
+    fn wide(self) -> bool {
+        matches!(self, T::Long | T::ULong)
+    }
+    /// The usual arithmetic conversions of two operands.
+    fn common(a: T, b: T) -> T {
+        let (a, b) = (a.promoted(), b.promoted());
+        if a == T::ULong || b == T::ULong {
+            T::ULong
+        } else if a == T::Long || b == T::Long {
+            T::Long
+        } else if a == T::UInt || b == T::UInt {
+            T::UInt
+        } else {
+            T::Int
+        }
+    }
+}
+
+/// The variables every expression may read, with their types.
+const VARS: &[(&str, T)] = &[("a", T::Int), ("b", T::UInt), ("c", T::Long), ("d", T::ULong), ("e", T::Short), ("f", T::UChar)];
+
+const LITERALS: &[(&str, T)] = &[
+    ("0", T::Int),
+    ("1", T::Int),
+    ("7", T::Int),
+    ("-3", T::Int),
+    ("2147483647", T::Int),
+    ("4294967295u", T::UInt),
+    ("0x80000000u", T::UInt),
+    ("5ll", T::Long),
+    ("-4294967296ll", T::Long),
+    ("0x7fffffffffffffffll", T::Long),
+    ("3ull", T::ULong),
+    ("0xffffffff00000001ull", T::ULong),
+];
+
+fn expr(r: &mut Rng, depth: u32) -> (String, T) {
+    if depth == 0 || r.chance(1, 5) {
+        let &(s, t) = if r.chance(2, 3) { r.pick(VARS) } else { r.pick(LITERALS) };
+        return (s.to_string(), t);
+    }
+    match r.below(9) {
+        0 => {
+            let (x, t) = expr(r, depth - 1);
+            let op = *r.pick(&["-", "~", "!"]);
+            let t = if op == "!" { T::Int } else { t.promoted() };
+            (format!("({op} {x})"), t)
+        }
+        1 => {
+            let (x, _) = expr(r, depth - 1);
+            let t = *r.pick(&[T::Int, T::UInt, T::Long, T::ULong, T::Short, T::UChar]);
+            (format!("(({}){x})", t.name()), t)
+        }
+        2 | 3 => {
+            let (x, tx) = expr(r, depth - 1);
+            let (y, ty) = expr(r, depth - 1);
+            let op = *r.pick(&["+", "-", "*", "&", "|", "^"]);
+            (format!("({x} {op} {y})"), T::common(tx, ty))
+        }
+        4 => {
+            let (x, _) = expr(r, depth - 1);
+            let (y, _) = expr(r, depth - 1);
+            let op = *r.pick(&["<", "<=", ">", ">=", "==", "!=", "&&", "||"]);
+            (format!("({x} {op} {y})"), T::Int)
+        }
+        5 => {
+            // A shift by less than the promoted left operand's width.
+            let (x, tx) = expr(r, depth - 1);
+            let (y, _) = expr(r, depth - 1);
+            let op = *r.pick(&["<<", ">>"]);
+            let mask = if tx.promoted().wide() { 63 } else { 31 };
+            (format!("({x} {op} (int)(({y}) & {mask}))"), tx.promoted())
+        }
+        6 => {
+            // Division and remainder: by a positive 32-bit value, or a positive literal when
+            // a side is 64-bit (kpl divides 64-bit values by constants only).
+            let (x, tx) = expr(r, depth - 1);
+            let op = *r.pick(&["/", "%"]);
+            if tx.promoted().wide() {
+                let k = *r.pick(&["1", "3", "10", "64", "100ll", "7ull"]);
+                let t = T::common(tx, if k.ends_with("ull") { T::ULong } else if k.ends_with("ll") { T::Long } else { T::Int });
+                (format!("({x} {op} {k})"), t)
+            } else {
+                let (y, ty) = expr(r, depth - 1);
+                if ty.promoted().wide() {
+                    return (format!("({x} {op} 9)"), tx.promoted());
+                }
+                (format!("({x} {op} ((int)(({y}) & 127) + 1))"), T::common(tx, T::Int))
+            }
+        }
+        _ => {
+            let (c, _) = expr(r, depth - 1);
+            let (x, tx) = expr(r, depth - 1);
+            let (y, ty) = expr(r, depth - 1);
+            (format!("({c} ? {x} : {y})"), T::common(tx, ty))
+        }
+    }
+}
+
+/// The declarations of `VARS` from six 32-bit inputs `p0`..`p5`.
+const DECLS: &str = "  int a = (int)p0; unsigned b = p1;\n  long long c = (long long)(((unsigned long long)p2 << 32) | p3);\n  unsigned long long d = ((unsigned long long)p4 << 32) | p5;\n  short e = (short)p0; unsigned char f = (unsigned char)p1;\n";
+
+#[test]
+fn integer_expressions_agree_with_a_c_compiler() {
+    // Six kernels of 50 expressions, each on 6 inputs: 1,800 comparisons.
+    for round in 0..6 {
+        one_round(round);
+    }
+}
+
+fn one_round(round: u64) {
+    let dir = std::env::temp_dir().join(format!("kpl-c-expr-{}-{round}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut r = Rng::new(0x5EED_C0DE ^ round.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    const EXPRS: usize = 50;
+    const INPUTS: usize = 6;
+    let exprs: Vec<String> = (0..EXPRS).map(|_| expr(&mut r, 4).0).collect();
+    let body: String = exprs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| format!("  {{ unsigned long long v = (unsigned long long)({e});\n    out[{}] = (unsigned)v; out[{}] = (unsigned)(v >> 32); }}\n", 2 * i, 2 * i + 1))
+        .collect();
+    let kernel = format!("__global__ void k(unsigned *out, unsigned p0, unsigned p1, unsigned p2, unsigned p3, unsigned p4, unsigned p5) {{\n{DECLS}{body}}}\n");
+    std::fs::write(dir.join("k.cu"), &kernel).unwrap();
+    let special = [0u32, 1, 0xffff_ffff, 0x7fff_ffff, 0x8000_0000, 0xffff_fff0];
+    let inputs: Vec<[u32; 6]> = (0..INPUTS)
+        .map(|i| std::array::from_fn(|j| if (i + j) % 3 == 0 { special[(i * 7 + j) % special.len()] } else { r.next_u32() }))
+        .collect();
+    // The C side: every expression on every input, one line of words per input.
+    let calls: String = inputs.iter().map(|p| format!("  run({}u, {}u, {}u, {}u, {}u, {}u);\n", p[0], p[1], p[2], p[3], p[4], p[5])).collect();
+    let prints: String =
+        exprs.iter().map(|e| format!("  {{ unsigned long long v = (unsigned long long)({e}); printf(\"%u %u \", (unsigned)v, (unsigned)(v >> 32)); }}\n")).collect();
+    let c = format!(
+        "#include <stdio.h>\nstatic void run(unsigned p0, unsigned p1, unsigned p2, unsigned p3, unsigned p4, unsigned p5) {{\n{DECLS}{prints}  printf(\"\\n\");\n}}\nint main(void) {{\n{calls}  return 0;\n}}\n"
+    );
+    std::fs::write(dir.join("ref.c"), &c).unwrap();
+    let exe = dir.join("ref");
+    let cc = Command::new("cc").args(["-fwrapv", "-O0", "-w", "-o"]).arg(&exe).arg(dir.join("ref.c")).output().expect("a C compiler `cc` (scripts/setup.sh installs build-essential)");
+    assert!(cc.status.success(), "cc failed: {}", String::from_utf8_lossy(&cc.stderr));
+    let want = String::from_utf8(Command::new(&exe).output().unwrap().stdout).unwrap();
+    let want: Vec<Vec<u32>> = want.lines().map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect()).collect();
+    assert_eq!(want.len(), INPUTS);
+    for (p, want) in inputs.iter().zip(&want) {
+        let mut args = vec!["run".to_string(), "--json".into(), "--blockDim=1".into(), "--gridDim=1".into()];
+        for (j, v) in p.iter().enumerate() {
+            args.push("--param".into());
+            args.push(format!("p{j}={v}"));
+        }
+        args.push("k.cu".into());
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = kpl_in(&dir, &a);
+        assert_eq!(o.code, 0, "{}{}\n{kernel}", o.stdout, o.stderr);
+        let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        let out = &v["memory"]["out"];
+        for (i, e) in exprs.iter().enumerate() {
+            let word = |k: usize| out.get(k.to_string()).or_else(|| out.get(k)).and_then(|x| x.as_u64()).map(|x| x as u32);
+            let got = (word(2 * i), word(2 * i + 1));
+            assert_eq!(got, (Some(want[2 * i]), Some(want[2 * i + 1])), "expression {i} on inputs {p:?}: {e}\n(memory: {out})");
+        }
+    }
+    if std::env::var("KPL_KEEP").is_err() { let _ = std::fs::remove_dir_all(&dir); }
+}
