@@ -27,9 +27,9 @@ pub struct Args {
 }
 
 fn language(path: &std::path::Path) -> &'static str {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("cu") => "cuda",
-        Some("cl") => "opencl",
+    match crate::input::kind_of(path).as_str() {
+        "cu" => "cuda",
+        "cl" => "opencl",
         _ => "kpl",
     }
 }
@@ -41,6 +41,13 @@ pub fn run(a: Args) -> Exit {
     }
     if let Err(e) = crate::input::check_output_dir(&a.out) {
         return e;
+    }
+    // The certificate names the kernel's file; a name `check-cert` would refuse is refused
+    // here, before any work.
+    let file = a.file.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    if let Some(why) = certificate::file_name_problem(&file, language(&a.file)) {
+        eprintln!("error: cannot certify `{}`: {why}; rename the file", a.file.display());
+        return Exit::BadInput;
     }
     let _watchdog = a.v.timeout.map(|t| {
         let path = a.file.display().to_string();
@@ -65,9 +72,8 @@ pub fn run(a: Args) -> Exit {
             an.functions.len()
         );
     }
-    let file = a.file.file_name().and_then(|f| f.to_str()).unwrap_or("kernel");
     let cert = match certificate::build(
-        file,
+        &file,
         language(&a.file),
         &an.src.text,
         &kpl_certify::certificate::FrontSettings { path: a.file.display().to_string(), ..a.v.launch.front_settings() },

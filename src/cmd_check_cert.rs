@@ -57,10 +57,10 @@ fn run_solver(solver: &str, timeout: u64, script: &str) -> Result<String, String
 
 pub fn run(a: Args) -> Exit {
     let path = if a.dir.is_dir() { a.dir.join("certificate.json") } else { a.dir.clone() };
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
+    let text = match crate::input::read_bytes(&path) {
+        Ok(t) => String::from_utf8_lossy(&t).into_owned(),
         Err(e) => {
-            eprintln!("error: cannot read `{}`: {e}", path.display());
+            eprintln!("error: {e}");
             return Exit::BadInput;
         }
     };

@@ -83,10 +83,10 @@ pub fn run(a: Args) -> Exit {
     let mut agreed = 0u64;
     let mut given = Vec::new();
     for f in &a.inputs {
-        let text = match std::fs::read_to_string(f) {
-            Ok(t) => t,
+        let text = match crate::input::read_bytes(f) {
+            Ok(t) => String::from_utf8_lossy(&t).into_owned(),
             Err(e) => {
-                eprintln!("error: cannot read `{}`: {e}", f.display());
+                eprintln!("error: {e}");
                 return Exit::BadInput;
             }
         };
@@ -122,6 +122,12 @@ pub fn run(a: Args) -> Exit {
                 continue;
             }
         };
+        let prog = kpl_semantics::compile(&c.core, launch);
+        if let Some((f, e)) = given.iter().find_map(|(f, i)| crate::options::fits(&prog, i).err().map(|e| (f, e))) {
+            eprintln!("error: `{f}` for {name}: {e}");
+            worst = worst.max(Exit::BadInput);
+            continue;
+        }
         let mut devices: Vec<Box<dyn Device + '_>> = Vec::new();
         if let Some(cl) = &cl {
             devices.push(Box::new(OpenClDevice::new(cl)));

@@ -22,7 +22,7 @@ pub fn run(a: Args) -> Exit {
         Ok(x) => x,
         Err(e) => return e,
     };
-    let is_kpl = a.file.extension().is_some_and(|e| e == "kpl");
+    let is_kpl = input::kind_of(&a.file) == "kpl";
     let text = if a.core {
         printer::print_kernel(&c.core)
     } else if is_kpl {

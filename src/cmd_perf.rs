@@ -38,7 +38,8 @@ pub struct Args {
     /// branch proved free of the problem, or a witness replayed in the interpreter.
     #[arg(long = "all-inputs")]
     all_inputs: bool,
-    /// With `--all-inputs`: give up (inconclusive) after this many seconds.
+    /// Give up (inconclusive) after this many seconds: the run, or with `--all-inputs` the
+    /// proof; the whole command, front end included, ends at most 2 s after that.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
     /// With `--all-inputs`: do not infer loop invariants.
@@ -71,6 +72,9 @@ pub fn run(a: Args) -> Exit {
         }
     }
     input::set_warp_sync(a.check.warp_sync);
+    // The measured run has no limit of its own but `--max-steps`; the watchdog bounds it
+    // (`--all-inputs` has its own, which reports more).
+    let _watchdog = (!a.all_inputs).then(|| limits::command_watchdog(a.timeout, &a.file.display().to_string(), a.json)).flatten();
     let (src, c, launch) = match input::load(&a.file, &a.launch, true) {
         Ok(x) => x,
         Err(e) => return e,

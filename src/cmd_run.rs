@@ -21,6 +21,9 @@ pub struct Args {
     /// Give up with outcome `timeout` after this many thread-statements.
     #[arg(long = "max-steps", default_value_t = 100_000_000)]
     max_steps: u64,
+    /// Give up with outcome `timeout` (exit 2) after this many seconds, front end included.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::options::parse_seconds)]
+    timeout: Option<f64>,
     /// Print the last N statements executed before the end (default 200).
     #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "200")]
     trace: Option<usize>,
@@ -49,6 +52,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Exit {
     input::set_warp_sync(a.check.warp_sync);
+    let _watchdog = crate::limits::command_watchdog(a.timeout, &a.file.display().to_string(), a.json);
     let (src, c, launch) = match input::load(&a.file, &a.launch, true) {
         Ok(x) => x,
         Err(e) => return e,

@@ -118,7 +118,7 @@ pub fn run(a: Args) -> Exit {
     // The exploration checks its own time; the watchdog is the backstop.
     let watchdog = a.timeout.map(|t| {
         let path = src.path.clone();
-        limits::Watchdog::start(Duration::from_secs_f64(t) + Duration::from_secs(30), move || {
+        limits::Watchdog::start(Duration::from_secs_f64(t) + limits::GRACE, move || {
             progress::clear();
             println!("{path}: the time limit of {t} s ran out (--timeout) in the middle of a run; no tests written");
         })

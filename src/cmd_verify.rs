@@ -193,19 +193,25 @@ pub fn run(a: Args) -> Exit {
             print_results(&results, &paths, json, &format!("the time limit of {t} s ran out (--timeout)"));
         })
     });
-    std::thread::scope(|sc| {
-        for _ in 0..jobs {
-            limits::spawn_scoped(sc, || loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= n {
-                    break;
-                }
-                let r = one(&a, i, n);
-                if let Ok(mut slot) = results[i].lock() {
-                    *slot = Some(r);
-                }
-            });
+    // This thread works too (it has the working stack): `jobs - 1` more, as many as the
+    // system gives.
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        if i >= n {
+            break;
         }
+        let r = one(&a, i, n);
+        if let Ok(mut slot) = results[i].lock() {
+            *slot = Some(r);
+        }
+    };
+    std::thread::scope(|sc| {
+        for _ in 1..jobs {
+            if limits::spawn_scoped(sc, work).is_none() {
+                break;
+            }
+        }
+        work();
     });
     if let Some(w) = &watchdog {
         w.finish();
@@ -525,9 +531,9 @@ fn verdict_of(a: &Analysed) -> &'static str {
 
 /// For `.cu` and `.cl` files, defects are also printed as GPUVerify prints them.
 fn gpuverify_dialect(path: &str) -> Option<gpuverify_text::Dialect> {
-    match std::path::Path::new(path).extension().and_then(|e| e.to_str()) {
-        Some("cu") => Some(gpuverify_text::Dialect::Cuda),
-        Some("cl") => Some(gpuverify_text::Dialect::OpenCl),
+    match crate::input::kind_of(std::path::Path::new(path)).as_str() {
+        "cu" => Some(gpuverify_text::Dialect::Cuda),
+        "cl" => Some(gpuverify_text::Dialect::OpenCl),
         _ => None,
     }
 }

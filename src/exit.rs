@@ -21,6 +21,7 @@ pub const CLOSED_PIPE: i32 = 141;
 
 /// On a panic, print what happened as an internal error and exit with code 4.
 pub fn install_panic_hook() {
+    use std::io::Write;
     std::panic::set_hook(Box::new(|info| {
         let msg = info
             .payload()
@@ -33,9 +34,37 @@ pub fn install_panic_hook() {
         if msg.starts_with("failed printing to std") && msg.contains("Broken pipe") {
             std::process::exit(CLOSED_PIPE);
         }
+        // Output that cannot be written (a full disk, an I/O error): no answer was
+        // delivered. Said on the other stream where it can be; exit 2.
+        if let Some(stream) = ["stdout", "stderr"].into_iter().find(|s| msg.starts_with(&format!("failed printing to {s}"))) {
+            let why = msg.split_once(": ").map(|(_, w)| w).unwrap_or(&msg);
+            output_failed(if stream == "stdout" { "output" } else { "error" }, why);
+        }
         let loc = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
-        eprintln!("kpl: internal error: {msg}{loc}");
-        eprintln!("This is a bug in kpl; please report it with the input that caused it.");
+        // Z3 gives no context when it cannot allocate one (the z3 crate then unwraps): the
+        // process's memory ran out, as the memory limit does.
+        if info.location().is_some_and(|l| l.file().contains("z3-") && l.file().ends_with("context.rs")) {
+            let _ = std::io::stderr().write_all(b"kpl: inconclusive: Z3 could not start: too little memory (the process's address-space or memory limit)\n");
+            std::process::exit(Exit::Inconclusive as i32);
+        }
+        // Never `eprintln!` here: a failing standard error would panic again and abort.
+        let _ = writeln!(std::io::stderr(), "kpl: internal error: {msg}{loc}");
+        let _ = writeln!(std::io::stderr(), "This is a bug in kpl; please report it with the input that caused it.");
         std::process::exit(Exit::Internal as i32);
     }));
+}
+
+/// Standard `stream` ("output" or "error") cannot be written (a full disk, an I/O error;
+/// a closed pipe is not this): no answer was delivered. Said on the other stream where it
+/// can be; exit 2.
+pub fn output_failed(stream: &str, why: &str) -> ! {
+    use std::io::Write;
+    let line = format!("kpl: cannot write to standard {stream}: {why}; the result was not delivered\n");
+    if stream == "output" {
+        let _ = std::io::stderr().write_all(line.as_bytes());
+    } else {
+        let _ = std::io::stdout().write_all(line.as_bytes());
+        let _ = std::io::stdout().flush();
+    }
+    std::process::exit(Exit::Inconclusive as i32)
 }

@@ -9,6 +9,7 @@ use kpl_lang::{Checked, Diagnostic, Launch};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// A source file in memory.
 pub struct Source {
@@ -16,15 +17,92 @@ pub struct Source {
     pub text: String,
 }
 
+/// The name standard input goes by in reports (`-` on the command line).
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// The language `-x` gives every kernel file ("kpl", "cu" or "cl"; unset: each file's
+/// extension, and KPL for standard input).
+static LANGUAGE: OnceLock<&'static str> = OnceLock::new();
+
+/// Set the language of every kernel file (`-x kpl|cuda|opencl`).
+pub fn set_language(lang: &str) {
+    let ext = match lang {
+        "cuda" | "cu" => "cu",
+        "opencl" | "cl" => "cl",
+        _ => "kpl",
+    };
+    let _ = LANGUAGE.set(ext);
+}
+
+/// The kind of a kernel file, as an extension (`kpl`, `cu`, `cl`, or what the file has):
+/// `-x`'s if given, else the file's own; standard input is KPL unless `-x` says otherwise.
+pub fn kind_of(path: &Path) -> String {
+    if let Some(l) = LANGUAGE.get() {
+        return l.to_string();
+    }
+    if is_stdin(path) {
+        return "kpl".into();
+    }
+    path.extension().and_then(|e| e.to_str()).unwrap_or("").to_string()
+}
+
+/// Is this path standard input (`-`, shown as `<stdin>`)?
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-" || path.as_os_str() == STDIN_NAME
+}
+
+/// Standard input, read once (a command may load its kernel more than once).
+static STDIN: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
+
+/// The bytes of a file kpl reads: a regular file (a FIFO, a device or a directory would
+/// block or never end: refused), or standard input for `-`. On failure, why.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    if is_stdin(path) {
+        return STDIN
+            .get_or_init(|| {
+                let mut b = Vec::new();
+                std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b).map_err(|e| format!("cannot read standard input: {e}"))
+            })
+            .clone();
+    }
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() { "a directory" } else { "not a regular file (a FIFO, a socket or a device)" };
+        return Err(format!("`{}` is {what}: kpl reads regular files, and standard input given as `-`", path.display()));
+    }
+    std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))
+}
+
+/// A source's text as kpl reads it: UTF-8 (invalid bytes replaced), without a leading
+/// byte-order mark, and with old Mac line ends (a lone CR) read as line ends (each stays
+/// one byte, so positions do not move).
+pub fn source_text(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
+    if !text.contains('\r') {
+        return text.to_string();
+    }
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if c == '\r' && b.get(i + 1) != Some(&b'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Read a file; on failure print why and give exit code 3.
 pub fn read(path: &Path) -> Result<Source, Exit> {
-    match std::fs::read(path) {
+    match read_bytes(path) {
         Ok(bytes) => Ok(Source {
-            path: path.display().to_string(),
-            text: String::from_utf8_lossy(&bytes).into_owned(),
+            path: if is_stdin(path) { STDIN_NAME.to_string() } else { path.display().to_string() },
+            text: source_text(&bytes),
         }),
         Err(e) => {
-            eprintln!("error: cannot read `{}`: {e}", path.display());
+            eprintln!("error: {e}");
             Err(Exit::BadInput)
         }
     }
@@ -34,12 +112,12 @@ pub fn read(path: &Path) -> Result<Source, Exit> {
 /// file's own), as one source (kpl_lang's `sources.rs`).
 pub fn read_kernel(path: &Path, include_dirs: &[String]) -> Result<Source, Exit> {
     let main = read(path)?;
-    if !matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cl")) {
+    if !matches!(kind_of(path).as_str(), "cu" | "cl") {
         return Ok(main);
     }
     let mut read_header = |p: &str| {
         let p = Path::new(p);
-        p.is_file().then(|| std::fs::read(p).ok()).flatten().map(|b| String::from_utf8_lossy(&b).into_owned())
+        p.is_file().then(|| std::fs::read(p).ok()).flatten().map(|b| source_text(&b))
     };
     let text = kpl_lang::c::include::bundle(&main.path, &main.text, include_dirs, &mut read_header);
     Ok(Source { text, ..main })
@@ -116,9 +194,9 @@ fn front_options(args: &LaunchArgs, file: &str, dialect: Dialect, launch: Option
 /// The device functions of a `.cu`/`.cl` file that `--no-inline` checks on their own
 /// (none for KPL, or when the file cannot be read: loading it reports that).
 pub fn modular_checks(path: &Path, args: &LaunchArgs) -> Vec<kpl_lang::c::modular::ModularCheck> {
-    let dialect = match path.extension().and_then(|e| e.to_str()) {
-        Some("cu") => Dialect::Cuda,
-        Some("cl") => Dialect::OpenCl,
+    let dialect = match kind_of(path).as_str() {
+        "cu" => Dialect::Cuda,
+        "cl" => Dialect::OpenCl,
         _ => return Vec::new(),
     };
     let Ok(src) = read_kernel(path, &args.include_dirs) else { return Vec::new() };
@@ -127,7 +205,8 @@ pub fn modular_checks(path: &Path, args: &LaunchArgs) -> Vec<kpl_lang::c::modula
 
 pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source, Checked, Launch), Exit> {
     let src = read_kernel(path, &args.include_dirs)?;
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let kind = kind_of(path);
+    let ext = kind.as_str();
     let (threads, groups) = match args.given() {
         Ok(x) => x,
         Err(e) => {
@@ -160,9 +239,10 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
         }
         _ => {
             let d = Diagnostic::error(
-                format!("unknown kind of kernel file `.{ext}`: expected `.kpl`, `.cu` or `.cl`"),
+                format!("unknown kind of kernel file `{}`: expected `.kpl`, `.cu` or `.cl`", src.path),
                 kpl_lang::Span::new(0, 0),
-            );
+            )
+            .with_help("or give the language with `-x kpl`, `-x cuda` or `-x opencl`");
             report(&src, &[d]);
             return Err(Exit::BadInput);
         }

@@ -10,30 +10,40 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
-/// The stack of every thread that runs kpl's work. Only the pages a run touches are used;
-/// the front end also bounds nesting (`kpl_lang::depth`), so this is never reached by
-/// the recursion of the stages over a kernel that passed it.
-pub const STACK: usize = 2 << 30;
-/// A smaller stack if the system refuses the large one.
-const FALLBACK_STACK: usize = 256 << 20;
+/// The stack of the threads that run kpl's work (`ceilings.rs` chooses it; 2 GiB unless
+/// the address space is limited): only the pages a run touches are used; the front end
+/// bounds nesting to what it holds (`kpl_lang::depth`).
+static STACK: AtomicUsize = AtomicUsize::new(crate::ceilings::FULL_STACK as usize);
 
-/// Run `f` on a thread with a large stack, and give its result.
+/// Set the working threads' stack (before `with_big_stack`).
+pub fn set_stack(bytes: u64) {
+    STACK.store(usize::try_from(bytes).unwrap_or(usize::MAX), Ordering::Relaxed);
+}
+
+/// Run `f` on a thread with the working stack, and give its result. If the system refuses
+/// that stack, a half, a quarter ... down to 64 MiB, with the nesting limit lowered to
+/// match; then the current thread, with the nesting limit of its own 8 MiB.
 pub fn with_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     let f = Arc::new(Mutex::new(Some(f)));
-    for size in [STACK, FALLBACK_STACK] {
+    let mut size = STACK.load(Ordering::Relaxed);
+    while size >= 64 << 20 {
+        kpl_lang::depth::set_max_depth(crate::ceilings::Ceilings::depth_for(size as u64));
         let g = f.clone();
         let spawned = std::thread::Builder::new().stack_size(size).spawn(move || {
             let f = g.lock().ok().and_then(|mut s| s.take());
             f.map(|f| f())
         });
         if let Ok(h) = spawned {
+            STACK.store(size, Ordering::Relaxed);
             match h.join() {
                 Ok(Some(v)) => return v,
                 // A panic already went through the panic hook (exit 4); this is a fallback.
                 _ => std::process::exit(Exit::Internal as i32),
             }
         }
+        size /= 2;
     }
+    kpl_lang::depth::set_max_depth(crate::ceilings::Ceilings::depth_for(4 << 20));
     let f = f.lock().ok().and_then(|mut s| s.take());
     match f {
         Some(f) => f(),
@@ -41,19 +51,13 @@ pub fn with_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static)
     }
 }
 
-/// Spawn a scoped thread with the large stack (parallel work inside a command).
+/// Spawn a scoped thread with the working stack (parallel work inside a command); `None`
+/// if the system cannot give one (the caller does the work with fewer threads).
 pub fn spawn_scoped<'s, 'e, T: Send + 's>(
     sc: &'s std::thread::Scope<'s, 'e>,
     f: impl FnOnce() -> T + Send + 's,
-) -> std::thread::ScopedJoinHandle<'s, T> {
-    let b = std::thread::Builder::new().stack_size(STACK);
-    match b.spawn_scoped(sc, f) {
-        Ok(h) => h,
-        Err(_) => {
-            eprintln!("kpl: cannot start a worker thread (out of memory or address space)");
-            std::process::exit(Exit::Inconclusive as i32)
-        }
-    }
+) -> Option<std::thread::ScopedJoinHandle<'s, T>> {
+    std::thread::Builder::new().stack_size(STACK.load(Ordering::Relaxed)).spawn_scoped(sc, f).ok()
 }
 
 /// A time limit for a whole command: unless `finish` is called first, `on_expiry` runs
@@ -95,6 +99,23 @@ impl Drop for Watchdog {
     }
 }
 
+/// The watchdog of a command whose `--timeout` (if given) bounds everything it does: past
+/// it and the grace, the command prints that the time limit ran out (as JSON with `json`)
+/// and ends with exit code 2.
+pub fn command_watchdog(timeout: Option<f64>, path: &str, json: bool) -> Option<Watchdog> {
+    let t = timeout?;
+    let path = path.to_string();
+    Some(Watchdog::start(Duration::from_secs_f64(t) + GRACE, move || {
+        crate::progress::clear();
+        let reason = format!("the time limit of {t} s ran out (--timeout)");
+        if json {
+            println!("{}", serde_json::json!({ "file": path, "outcome": "timeout", "reason": reason }));
+        } else {
+            println!("{path}: timeout: {reason}");
+        }
+    }))
+}
+
 /// How long past `--timeout` the watchdog waits for the command's own, cooperative stop
 /// (which reports more) before it ends the process.
 pub const GRACE: Duration = Duration::from_secs(2);
@@ -134,7 +155,7 @@ fn out_of_memory() -> ! {
     // Stop counting first, so that writing the message can never come back here.
     LIMIT.store(usize::MAX, Ordering::Relaxed);
     let _ = std::io::stderr().write_all(
-        b"kpl: inconclusive: the memory limit ran out (--memory-limit, in MiB; default 3072)\n",
+        b"kpl: inconclusive: the memory limit ran out (--memory-limit, in MiB; default 3072, or less where the process's own address-space or cgroup memory limit is lower)\n",
     );
     if let Some(text) = OUT_OF_MEMORY_STDOUT.get() {
         let mut out = std::io::stdout().lock();
@@ -149,13 +170,13 @@ unsafe impl GlobalAlloc for Counting {
         if over_limit(layout.size()) {
             out_of_memory();
         }
-        System.alloc(layout)
+        given(System.alloc(layout))
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         if over_limit(layout.size()) {
             out_of_memory();
         }
-        System.alloc_zeroed(layout)
+        given(System.alloc_zeroed(layout))
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         USED.fetch_sub(layout.size(), Ordering::Relaxed);
@@ -169,6 +190,15 @@ unsafe impl GlobalAlloc for Counting {
         } else {
             USED.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
         }
-        System.realloc(ptr, layout, new_size)
+        given(System.realloc(ptr, layout, new_size))
     }
+}
+
+/// The system's answer to an allocation: a refusal (the process's own address-space or
+/// memory limit, below kpl's) ends the run as the memory limit does, not in an abort.
+fn given(p: *mut u8) -> *mut u8 {
+    if p.is_null() {
+        out_of_memory();
+    }
+    p
 }

@@ -1,6 +1,7 @@
 //! The `kpl` command line: parses options (clap), calls the pipeline's stages and renders
 //! their reports as text or JSON. The only crate that does file and terminal I/O.
 
+mod ceilings;
 mod cmd_certify;
 mod cmd_check;
 mod cmd_check_cert;
@@ -43,6 +44,10 @@ struct Cli {
     /// Show at most this many errors per file (0: all).
     #[arg(long = "error-limit", value_name = "N", global = true, default_value_t = input::DEFAULT_ERROR_LIMIT)]
     error_limit: usize,
+    /// The language of the kernel files, whatever their names (`.cuh`, `.h`, standard
+    /// input given as `-`, which is KPL otherwise): `kpl`, `cuda` or `opencl`.
+    #[arg(short = 'x', value_name = "LANG", global = true, value_parser = ["kpl", "cuda", "opencl"])]
+    language: Option<String>,
 }
 
 #[global_allocator]
@@ -96,10 +101,24 @@ fn main() {
             std::process::exit(code as i32);
         }
     };
-    limits::set_memory_limit(cli.memory_limit);
+    // The process's own limits (`ulimit -v`, a cgroup) lower the stacks and the heap limit.
+    let ceilings = ceilings::Ceilings::of_process();
+    let threads = std::thread::available_parallelism().map(|n| n.get() as u64).unwrap_or(1);
+    let (heap, _) = ceilings.heap_mib(cli.memory_limit, threads);
+    limits::set_stack(ceilings.stack());
+    limits::set_memory_limit(heap);
     input::set_error_limit(cli.error_limit);
-    kpl_certify::set_solver_memory_limit(cli.memory_limit / 3);
+    if let Some(l) = &cli.language {
+        input::set_language(l);
+    }
+    kpl_certify::set_solver_memory_limit(heap / 3);
     let code = limits::with_big_stack(move || dispatch(cli.command));
+    // What is still buffered must reach its reader too (a full disk fails only here).
+    match std::io::Write::flush(&mut std::io::stdout()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(exit::CLOSED_PIPE),
+        Err(e) => exit::output_failed("output", &e.to_string()),
+        Ok(()) => {}
+    }
     std::process::exit(code as i32);
 }
 

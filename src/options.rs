@@ -28,7 +28,7 @@ pub struct LaunchArgs {
     #[arg(long = "global_offset", value_name = "DIMS", value_parser = parse_offset)]
     pub global_offset: Option<[u32; 3]>,
     /// Define a preprocessor macro: -DNAME or -DNAME=VALUE (CUDA and OpenCL files).
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    #[arg(short = 'D', value_name = "NAME[=VALUE]", value_parser = parse_define)]
     pub defines: Vec<String>,
     /// Look for `#include`d headers in this directory too (after the including file's own);
     /// repeatable, searched in order.
@@ -181,6 +181,40 @@ pub struct CheckArgs {
     pub vcgen_opt: Vec<String>,
 }
 
+/// `-D NAME`, `-D NAME=VALUE` or `-D NAME(A,B)=VALUE` (as a C compiler takes them): the
+/// name a C identifier, the parameters identifiers in closed parentheses.
+fn parse_define(s: &str) -> Result<String, String> {
+    let (head, _) = s.split_once('=').unwrap_or((s, ""));
+    let ident = |w: &str| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let (name, params) = match head.split_once('(') {
+        Some((n, p)) => (n, Some(p)),
+        None => (head, None),
+    };
+    if !ident(name) {
+        return Err(format!("`{name}` is not a macro name (a C identifier): expected NAME, NAME=VALUE or NAME(A,B)=VALUE"));
+    }
+    if let Some(p) = params {
+        let Some(list) = p.strip_suffix(')') else {
+            return Err(format!("the parameters of `{name}` need a closing `)`"));
+        };
+        let list = list.trim();
+        let ok = list.is_empty() || list.split(',').map(str::trim).enumerate().all(|(i, w)| ident(w) || (w == "..." && i + 1 == list.split(',').count()));
+        if !ok {
+            return Err(format!("the parameters of `{name}` must be identifiers: `({list})`"));
+        }
+    }
+    Ok(s.to_string())
+}
+
+/// A time limit in seconds: above 0, at most 1e9 (about 30 years; longer would overflow
+/// the clock).
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= 1e9 => Ok(t),
+        _ => Err(format!("`{s}`: expected a positive number of seconds, at most 1e9")),
+    }
+}
+
 fn parse_warp_sync(s: &str) -> Result<u32, String> {
     let n: u32 = s.trim().parse().map_err(|_| format!("`{s}` is not a number of threads"))?;
     if n == 0 || !n.is_power_of_two() || n > 1024 {
@@ -243,7 +277,7 @@ pub fn benign_by_default(file: &std::path::Path) -> bool {
 /// Is the file in one of GPUVerify's input languages (`.cu`, `.cl`), where kpl follows
 /// GPUVerify's defaults and rules?
 pub fn gpuverify_language(file: &std::path::Path) -> bool {
-    matches!(file.extension().and_then(|e| e.to_str()), Some("cu" | "cl"))
+    matches!(crate::input::kind_of(file).as_str(), "cu" | "cl")
 }
 
 /// The inputs of a run: a seed for everything not given, a JSON file, and params.
@@ -268,8 +302,8 @@ impl InputArgs {
         // Params the kernel's `requires` pin (`--kernel-args`) take that value unless given.
         inputs.params.extend(kpl_semantics::inputs::pinned_params(prog));
         if let Some(path) = &self.input {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                eprintln!("error: cannot read `{}`: {e}", path.display());
+            let text = crate::input::read_bytes(path).map(|b| String::from_utf8_lossy(&b).into_owned()).map_err(|e| {
+                eprintln!("error: {e}");
                 Exit::BadInput
             })?;
             inputs.merge_json(&text).map_err(|e| {
@@ -290,15 +324,39 @@ impl InputArgs {
                 return Err(Exit::BadInput);
             }
         }
-        for k in inputs.arrays.keys() {
-            if prog.array_index(k).is_none() {
-                let names: Vec<String> = prog.arrays.iter().map(|a| a.name.clone()).collect();
-                eprintln!("error: the kernel has no array named `{k}` (its arrays: {})", list(&names));
-                return Err(Exit::BadInput);
-            }
+        if let Err(e) = fits(prog, &inputs) {
+            eprintln!("error: {e}");
+            return Err(Exit::BadInput);
         }
         Ok(inputs)
     }
+}
+
+/// Do the inputs fit the kernel: every array named is the kernel's, no value past an
+/// array's end, a global array's contents one list (not one per group), no group past the
+/// launch's? Else why not (`run --input`, `difftest --input`).
+pub fn fits(prog: &kpl_semantics::Program, inputs: &kpl_semantics::Inputs) -> Result<(), String> {
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    for (k, given) in &inputs.arrays {
+        let Some(a) = prog.array_index(k).map(|i| &prog.arrays[i]) else {
+            let names: Vec<String> = prog.arrays.iter().map(|a| a.name.clone()).collect();
+            return Err(format!("the kernel has no array named `{k}` (its arrays: {})", list(&names)));
+        };
+        if a.kind != kpl_semantics::ir::ArrayKind::Shared && !given.per_group.is_empty() {
+            return Err(format!("`{k}` is a global array: give its contents as one list (or index: value object), not one per group"));
+        }
+        let groups = prog.launch.num_groups();
+        if let Some(&g) = given.per_group.keys().max().filter(|&&g| g as u64 >= groups) {
+            return Err(format!("the input gives the contents of `{k}` in group {g}, but the launch has {groups} group{}", plural(groups)));
+        }
+        if let Some(n) = a.size {
+            let last = given.all.keys().chain(given.per_group.values().flat_map(|g| g.keys())).max();
+            if let Some(&i) = last.filter(|&&i| i >= n) {
+                return Err(format!("the input gives element {i} of `{k}`, which has {n} element{}", plural(n as u64)));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn parse_param(s: &str) -> Result<(String, u32), String> {

@@ -568,3 +568,73 @@ fn certify_writes_the_session_unless_asked_not_to() {
     assert_eq!(files, vec![std::ffi::OsString::from("certificate.json")]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A file name cannot give the generated theories a command: every name Isabelle could
+/// read as the end of a cartouche or comment, or as a command, stays inside its text, and
+/// `certify` writes a certificate `check-cert` takes.
+#[test]
+fn no_file_name_writes_into_a_theory() {
+    let names = [
+        "a\\<close>\\<close> axiomatization where evil: \"False\" text \\<open>\\<open>b.kpl",
+        "x\u{203A}\u{203A} ML \u{2039}Isabelle_System.bash \"touch pwned\"\u{203A} text \u{2039}.kpl",
+        "*) axiomatization where e: \"False\" (*.kpl",
+        "@{ML \\<open>error \"x\"\\<close>}.kpl",
+    ];
+    let dir = tmp("hostile-names");
+    std::fs::create_dir_all(&dir).unwrap();
+    let reduce = std::fs::read_to_string(root().join("tests/kernels/reduce.kpl")).unwrap();
+    for (i, name) in names.iter().enumerate() {
+        let k = dir.join(name);
+        std::fs::write(&k, &reduce).unwrap();
+        for (cmd, out) in [("export-isabelle", dir.join(format!("export{i}"))), ("certify", dir.join(format!("cert{i}")))] {
+            let o = kpl(&[cmd, s(&k), "-o", s(&out)]);
+            assert_eq!(o.code, 0, "{cmd} {name}: {}{}", o.stdout, o.stderr);
+            assert_well_formed(&out, name);
+            // What Isabelle reads as commands: the theories with their texts and comments
+            // taken out (the base session `KPL/` is the same for every kernel, with ML of
+            // its own).
+            for (file, text) in session_files(&out).into_iter().filter(|(f, _)| !f.starts_with("KPL/")) {
+                let commands = commands_only(&text);
+                for command in ["axiomatization", "ML", "Isabelle_System", "@{", "\u{2039}", "\u{203A}", "evil", "pwned"] {
+                    assert!(!commands.contains(command), "{cmd} {name}: `{command}` outside a text in {file}:\n{commands}");
+                }
+            }
+            if cmd == "certify" {
+                let c = kpl(&["check-cert", s(&out)]);
+                assert_eq!(c.code, 0, "check-cert {name}: {}{}", c.stdout, c.stderr);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A theory without its cartouches (nested ones included), comments and quoted terms:
+/// what Isabelle reads as commands and names.
+fn commands_only(thy: &str) -> String {
+    let (mut out, mut depth, mut comment, mut quoted) = (String::new(), 0usize, 0usize, false);
+    let mut rest = thy;
+    while let Some(c) = rest.chars().next() {
+        let step = if rest.starts_with("\\<open>") {
+            depth += 1;
+            "\\<open>".len()
+        } else if rest.starts_with("\\<close>") {
+            depth = depth.saturating_sub(1);
+            "\\<close>".len()
+        } else if depth == 0 && !quoted && rest.starts_with("(*") {
+            comment += 1;
+            2
+        } else if depth == 0 && !quoted && comment > 0 && rest.starts_with("*)") {
+            comment -= 1;
+            2
+        } else {
+            if depth == 0 && comment == 0 && c == '"' {
+                quoted = !quoted;
+            } else if depth == 0 && comment == 0 && !quoted {
+                out.push(c);
+            }
+            c.len_utf8()
+        };
+        rest = &rest[step..];
+    }
+    out
+}

@@ -300,6 +300,28 @@ pub fn vc_names(enc: &Encoding, kept: &[bool]) -> Vec<(String, Option<usize>, Op
 
 /// Build the certificate of a verified kernel (the report must come from `verify` with
 /// simplification and explanations on).
+/// Why a certificate cannot name `file` as its kernel's file (`None`: it can): the file's
+/// own name (no directory), of the language's extension (`.kpl`, `.cu`, `.cl`), in
+/// printable characters. `certify` and `check-cert` both ask this, so every certificate
+/// `certify` writes has a name `check-cert` takes.
+pub fn file_name_problem(file: &str, language: &str) -> Option<String> {
+    let ext = match language {
+        "kpl" => "kpl",
+        "cuda" => "cu",
+        _ => "cl",
+    };
+    if file.contains('/') || file == "." || file == ".." {
+        return Some(format!("the kernel's file name `{}` is not a file's own name", file.escape_debug()));
+    }
+    if file.chars().any(char::is_control) {
+        return Some(format!("the kernel's file name `{}` has control characters", file.escape_debug()));
+    }
+    if std::path::Path::new(file).extension().and_then(|e| e.to_str()) != Some(ext) {
+        return Some(format!("the kernel's file name `{}` is not a `.{ext}` file name", file.escape_debug()));
+    }
+    None
+}
+
 pub fn build(file: &str, language: &str, source: &str, front: &FrontSettings, o: &Options, r: &Report) -> Result<Certificate, String> {
     if r.outcome != Outcome::Verified {
         return Err("only a verified kernel has a certificate".into());
@@ -403,4 +425,19 @@ pub fn build(file: &str, language: &str, source: &str, front: &FrontSettings, o:
         definitions,
         vcs,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn certify_and_check_cert_agree_on_file_names() {
+        use super::file_name_problem;
+        assert_eq!(file_name_problem("reduce.kpl", "kpl"), None);
+        assert_eq!(file_name_problem("a\\<close> axiomatization.kpl", "kpl"), None, "any printable name of the right kind");
+        assert!(file_name_problem("k.cu", "kpl").is_some());
+        assert!(file_name_problem("dir/k.kpl", "kpl").is_some());
+        assert!(file_name_problem("x\ny.kpl", "kpl").is_some());
+        assert!(file_name_problem("..", "kpl").is_some());
+        assert_eq!(file_name_problem("k.cl", "opencl"), None);
+    }
 }

@@ -136,14 +136,8 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
         return report;
     };
     report.no_wrap = kpl_reduction::wrap_assumed(&c.core, cert.launch);
-    let ext = std::path::Path::new(&cert.kernel.file).extension().and_then(|e| e.to_str()).unwrap_or("");
-    let lang_ext = match cert.kernel.language.as_str() {
-        "kpl" => "kpl",
-        "cuda" => "cu",
-        _ => "cl",
-    };
-    if ext != lang_ext || cert.kernel.file.contains(['/', '\\']) {
-        report.problem(format!("the kernel's file name `{}` is not a `.{lang_ext}` file name", cert.kernel.file));
+    if let Some(why) = crate::certificate::file_name_problem(&cert.kernel.file, &cert.kernel.language) {
+        report.problem(why);
     }
     match (&cert.kernel.kernel, cert.kernel.language.as_str()) {
         (Some(k), "kpl") => report.problem(format!("a KPL file has one kernel; the certificate names `{k}`")),

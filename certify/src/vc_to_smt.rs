@@ -12,15 +12,40 @@ pub fn sort_name(s: Sort) -> &'static str {
     }
 }
 
-/// Quote a symbol for SMT-LIB when it has characters outside simple symbols.
+/// Quote a symbol for SMT-LIB when it has characters outside simple symbols. A quoted
+/// symbol cannot hold `|` or `\\`: those, `%` and what is not printable ASCII are written
+/// `%XX` (one-to-one, so distinct names stay distinct), so no name can end the quote and
+/// give the solver a command.
 pub fn symbol(s: &str) -> String {
-    let simple = s.chars().all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c))
+    let simple = !s.is_empty()
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c))
         && !s.starts_with(|c: char| c.is_ascii_digit());
     if simple {
-        s.to_string()
-    } else {
-        format!("|{s}|")
+        return s.to_string();
     }
+    let mut out = String::from("|");
+    for b in s.bytes() {
+        match b {
+            b' '..=b'~' if !matches!(b, b'|' | b'\\' | b'%') => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out.push('|');
+    out
+}
+
+/// Free text as an SMT-LIB comment: one line (control characters written `%XX`), so that
+/// nothing after it is read as a command.
+pub fn comment(s: &str) -> String {
+    let mut out = String::from("; ");
+    for c in s.chars() {
+        if c.is_control() {
+            out.push_str(&format!("%{:02X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Declarations of every variable the roots mention.
@@ -94,7 +119,28 @@ pub fn script(t: &Terms, defs: &[(Id, Id)], assumptions: &[Id], goals: &[(String
         out.push_str(&format!("(assert {})\n", term(t, *a)));
     }
     for (name, g) in goals {
-        out.push_str(&format!("; {name}\n(push 1)\n(assert {})\n(check-sat)\n(pop 1)\n", term(t, *g)));
+        out.push_str(&format!("{}\n(push 1)\n(assert {})\n(check-sat)\n(pop 1)\n", comment(name), term(t, *g)));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_name_ends_a_quoted_symbol_or_a_comment() {
+        assert_eq!(symbol("x@3"), "x@3");
+        assert_eq!(symbol("lid1.x"), "lid1.x");
+        assert_eq!(symbol("a b"), "|a b|");
+        // The closers: `|` ends a quoted symbol, `\\` escapes in some solvers, a newline ends a comment.
+        let evil = "x|) (assert false) (check-sat) (|y";
+        let q = symbol(evil);
+        assert_eq!(q.matches('|').count(), 2, "{q}");
+        assert!(q.starts_with('|') && q.ends_with('|') && !q[1..q.len() - 1].contains(['|', '\\']), "{q}");
+        assert_ne!(symbol("a|b"), symbol("a%7Cb"), "the encoding is one-to-one");
+        assert_eq!(symbol(""), "||");
+        let c = comment("race\n(assert false)\r(check-sat)");
+        assert!(!c.contains(['\n', '\r']) && c.starts_with("; "), "{c}");
+    }
 }

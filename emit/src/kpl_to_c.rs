@@ -77,6 +77,14 @@ KPL_FN uint kpl_fmin(uint a, uint b) { float x = kpl_f(a), y = kpl_f(b); return 
 KPL_FN uint kpl_fmax(uint a, uint b) { float x = kpl_f(a), y = kpl_f(b); return kpl_fw(x != x ? y : y != y ? x : (x > y ? x : y)); }
 "#;
 
+/// Free text as it may stand inside a C comment `/* ... */`: on one line, with nothing that
+/// ends the comment (`*/`) or continues a line (a trailing `\\`), so no text gives the C
+/// compiler code.
+pub fn c_comment(s: &str) -> String {
+    let one_line: String = s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    one_line.replace("*/", "* /").replace('\\', "\\ ")
+}
+
 fn target_prelude(t: Target) -> &'static str {
     match t {
         Target::OpenCl => "#pragma OPENCL FP_CONTRACT OFF\n#define KPL_FN static inline\n#define KPL_AS_FLOAT(a) as_float(a)\n#define KPL_AS_UINT(f) as_uint(f)\n",
@@ -502,7 +510,7 @@ impl Em<'_> {
                     StmtKind::Assert(..) => "assert",
                     _ => "assume",
                 };
-                let _ = writeln!(self.out, "{pad}/* {what} {} */", kpl_lang::printer::print_expr(e).replace("*/", "* /"));
+                let _ = writeln!(self.out, "{pad}/* {what} {} */", c_comment(&kpl_lang::printer::print_expr(e)));
             }
             StmtKind::Error => {}
         }
@@ -609,5 +617,14 @@ impl Em<'_> {
             // Reads are statements in the core form; errors never get here.
             ExprKind::Index(..) | ExprKind::Error => "0u".into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn no_text_ends_a_c_comment() {
+        let c = super::c_comment("a */ int evil; /* b\\\nc");
+        assert!(!c.contains("*/") && !c.contains('\n') && !c.ends_with('\\'), "{c}");
     }
 }

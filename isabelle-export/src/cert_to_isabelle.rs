@@ -273,7 +273,7 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
          lemma; see README.md for what is proved and under which assumptions. *)\n\
          theory {name}\n  imports \"KPL.KPL_Rules\"\nbegin\n\nunbundle bit_operations_syntax\n\n\
          {SMT_SETUP}",
-        cert.kernel
+        crate::names::comment(&cert.kernel)
     );
     // The invariants Houdini kept, as definitions over their variables.
     if !cert.invariants.is_empty() {
@@ -291,7 +291,7 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
         vars.extend(funs);
         let params: Vec<String> = vars.iter().map(|v| local.get(v)).collect();
         let body = term(&inv.expr, &mut local);
-        let _ = writeln!(s, "text \\<open>Candidate {} ({}).\\<close>", inv.candidate, inv.rule.replace("\\<", "<"));
+        let _ = writeln!(s, "text \\<open>Candidate {} ({}).\\<close>", inv.candidate, crate::names::text(&inv.rule));
         let _ = writeln!(
             s,
             "definition invariant_{} :: \"{}\" where\n  \"invariant_{} {} = {body}\"\n",
@@ -448,9 +448,9 @@ pub fn theory(cert: &Certificate, lemmas: Option<LemmaFinder>) -> CertTheory {
         let _ = writeln!(
             s,
             "text \\<open>{} ({}, {}, line {}:{}): {}.\\<close>",
-            vc.name,
-            vc.kind,
-            vc.what.replace("\\<", "<"),
+            crate::names::text(&vc.name),
+            crate::names::text(&vc.kind),
+            crate::names::text(&vc.what),
             vc.line,
             vc.col,
             if closed_by_kernel {

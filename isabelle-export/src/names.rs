@@ -3,6 +3,30 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Free text (a file name, a command line, a message, an assertion's source) as it may
+/// stand inside a text cartouche `\<open>...\<close>` or a comment of a generated theory:
+/// printable ASCII is kept, except what could end or open one (`\`, which starts
+/// `\<close>` and every other symbol, and `` ` ``), what Isabelle reads as an antiquotation
+/// or control (`@`, `{`, `}`) and `%`, the escape; everything else, Unicode included (`‹`
+/// and `›` are cartouche delimiters to Isabelle), is written as `%XX` per UTF-8 byte.
+/// So no text from the user can close the cartouche and give Isabelle a command.
+pub fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b' '..=b'~' if !matches!(b, b'\\' | b'`' | b'@' | b'{' | b'}' | b'%') => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// Free text as it may stand inside a comment `(* ... *)`: `text`, with parentheses
+/// encoded too, so that nothing can open or close a comment.
+pub fn comment(s: &str) -> String {
+    text(s).replace('(', "%28").replace(')', "%29")
+}
+
 /// A KPL name (letters, digits, `_`) as an Isabelle string, `''name''`.
 pub fn string_lit(s: &str) -> String {
     let clean: String = s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
@@ -65,6 +89,28 @@ impl Names {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn no_text_closes_a_cartouche_or_a_comment() {
+        let closers = [
+            "a\\<close>\\<close> axiomatization where evil: \"False\" text \\<open>\\<open>b.kpl",
+            "x\u{203A}\u{203A} ML \u{2039}Isabelle_System.bash \"rm -rf /\"\u{203A} text \u{2039}",
+            "*) axiomatization where e: \"False\" (*",
+            "@{ML \\<open>error \"x\"\\<close>} \\<^ML>\\<open>()\\<close>",
+            "line\nbreak %41",
+        ];
+        for c in closers {
+            for t in [text(c), comment(c)] {
+                assert!(t.bytes().all(|b| (b' '..=b'~').contains(&b)), "{t}");
+                assert!(!t.contains(['\\', '@', '{', '}', '`']), "{t}");
+            }
+            assert!(!comment(c).contains(['(', ')']), "{}", comment(c));
+        }
+        assert_eq!(text("kpl run --seed 0 reduce.kpl"), "kpl run --seed 0 reduce.kpl");
+        assert_eq!(text("100%"), "100%25");
+        assert_ne!(text("a%5Cb"), text("a\\b"), "the encoding is one-to-one");
+    }
+
     use super::*;
 
     #[test]

@@ -8,8 +8,21 @@ use crate::span::Span;
 
 /// The deepest nesting accepted (a long `a + b + c + ...` chain counts one level per
 /// operator). Real kernels stay far below; kpl's stages handle this depth on the stack
-/// the binary gives them.
+/// the binary gives them (2 GiB), about 20 KiB a level.
 pub const MAX_DEPTH: usize = 100_000;
+
+static LIMIT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(MAX_DEPTH);
+
+/// The nesting limit in force: `MAX_DEPTH`, or less where the binary got a smaller stack
+/// (a process with an address-space limit).
+pub fn max_depth() -> usize {
+    LIMIT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Lower the nesting limit (at most `MAX_DEPTH`), to what the stack the stages run on holds.
+pub fn set_max_depth(n: usize) {
+    LIMIT.store(n.clamp(1, MAX_DEPTH), std::sync::atomic::Ordering::Relaxed);
+}
 
 /// Something nested: its span and the things directly inside it.
 pub trait Nested {
@@ -109,7 +122,7 @@ pub fn check_kernel(k: &Kernel) -> Option<Diagnostic> {
     }
     roots.extend(k.procs.iter().map(|p| &p.body as &dyn Nested));
     roots.push(&k.main);
-    too_deep(&roots, MAX_DEPTH)
+    too_deep(&roots, max_depth())
 }
 
 #[cfg(test)]

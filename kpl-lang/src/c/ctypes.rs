@@ -149,7 +149,11 @@ impl<'u> Lower<'u> {
         }
         let Some(decl) = self.types.structs.get(id).cloned() else { return Rc::new(Vec::new()) };
         if self.laying_out.contains(&id) {
-            self.err(format!("struct `{}` contains itself", decl.tag), decl.span);
+            // Every struct on the cycle contains itself; each is reported once, at its
+            // definition, when its own layout finishes.
+            let at = self.laying_out.iter().position(|&s| s == id).unwrap_or(0);
+            let cycle: Vec<usize> = self.laying_out[at..].to_vec();
+            self.invalid_structs.extend(cycle);
             return Rc::new(Vec::new());
         }
         if decl.union {
@@ -161,7 +165,8 @@ impl<'u> Lower<'u> {
         let mut out = Vec::new();
         let mut offset = 0u32;
         let mut byte = 0u32;
-        for d in &decl.fields {
+        let mut oversized = false;
+        'fields: for d in &decl.fields {
             let base = self.spec_type(&d.specs);
             for x in &d.decls {
                 let Some(ty) = self.declarator_type(base.clone(), x.ptrs, &x.dims) else { continue };
@@ -170,15 +175,37 @@ impl<'u> Lower<'u> {
                 let (unit, bytes_one, align) = self.elem_bytes(&d.specs, x.ptrs > 0);
                 let count = (w / (bytes_one.len().max(1) as u32)).max(1);
                 let start = if decl.union { 0 } else { byte.div_ceil(align.max(1)) * align.max(1) };
+                // Sizes add up in checked arithmetic: kpl's arrays hold at most 2^32 words,
+                // and so does a struct, in words and in bytes (`words` saturates).
+                let end = start as u64 + count as u64 * unit as u64;
+                if w == u32::MAX || offset.checked_add(w).is_none() || end > u32::MAX as u64 {
+                    self.err(format!("struct `{}` takes more than 2^32 words (or bytes), more than kpl's arrays hold", decl.tag), x.span);
+                    oversized = true;
+                    break 'fields;
+                }
                 let bytes = (0..count)
                     .flat_map(|i| bytes_one.iter().map(move |(o, s)| (start + i * unit + o, *s)))
                     .collect();
                 out.push(Field { name: x.name.name.clone(), ty, offset, bytes });
-                offset = offset.saturating_add(w);
-                byte = start.saturating_add(unit.saturating_mul(count));
+                offset += w;
+                byte = end as u32;
             }
         }
         self.laying_out.pop();
+        let cyclic = self.invalid_structs.contains(&id);
+        if cyclic {
+            let what = if decl.union { "union" } else { "struct" };
+            self.errors.push(
+                crate::Diagnostic::error(format!("{what} `{}` contains itself", decl.tag), decl.span)
+                    .with_help(format!("a {what} cannot hold a value of its own type (its size would be infinite), only a pointer to it")),
+            );
+        }
+        if cyclic || oversized {
+            self.invalid_structs.insert(id);
+            let out = Rc::new(Vec::new());
+            self.layouts.insert(id, out.clone());
+            return out;
+        }
         if offset == 0 && decl.defined && !decl.union {
             // Every array element and variable needs a word to exist as a KPL array or local.
             self.unsupported(&format!("struct `{}`, which holds no data (kpl gives every struct at least one word)", decl.tag), decl.span);
@@ -302,6 +329,8 @@ impl<'u> Lower<'u> {
                         let w = self.words(&f.ty);
                         Some((f.ty.clone(), (f.offset..f.offset + w).collect()))
                     }
+                    // (A struct that contains itself is reported once, at its definition.)
+                    None if self.invalid_structs.contains(id) => None,
                     None => {
                         let tag = self.types.structs.get(*id).map(|s| s.tag.clone()).unwrap_or_default();
                         self.err(format!("struct `{tag}` has no field `{}`", m.name), m.span);

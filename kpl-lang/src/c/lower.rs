@@ -195,6 +195,10 @@ pub(super) struct Lower<'u> {
     pub types: &'u TypeTable,
     pub layouts: HashMap<usize, Rc<Vec<Field>>>,
     pub laying_out: Vec<usize>,
+    /// The structs found to contain themselves (C's rule: only through a pointer) or to
+    /// pass 2^32 words: reported once, laid out with no fields so nothing recurses through
+    /// them.
+    pub invalid_structs: HashSet<usize>,
     /// The element layout of each array of structs or vectors, for reports.
     pub array_layouts: crate::layout::Layouts,
     /// The bytes of C each word of an array holds, for arrays whose words all hold the
@@ -338,6 +342,7 @@ fn lower_pass<'u>(
         types: &unit.types,
         layouts: HashMap::new(),
         laying_out: Vec::new(),
+        invalid_structs: HashSet::new(),
         array_layouts: Default::default(),
         word_bytes: HashMap::new(),
         constant_arrays: Default::default(),
@@ -651,9 +656,10 @@ impl<'u> Lower<'u> {
             }
             let Some(dims) = self.array_dims(x, "a file-scope array") else { continue };
             let words = self.words(&elem) as u64;
-            let total: u64 = dims.iter().map(|&n| n as u64).product::<u64>().saturating_mul(words);
+            let total: u64 = array_words(&dims, words);
             if total > u32::MAX as u64 {
                 self.err("this array has more than 2^32 words", x.span);
+                self.bind(&x.name.name, Entity::Invalid);
                 continue;
             }
             if table {
@@ -825,10 +831,11 @@ impl<'u> Lower<'u> {
                 continue;
             }
             let Some(dims) = self.array_dims(x, "a `__shared__` array") else { continue };
-            let total: u64 = dims.iter().map(|&d| d as u64).product::<u64>().saturating_mul(words);
+            let total: u64 = array_words(&dims, words);
             if total > u32::MAX as u64 {
                 self.err("this `__shared__` array has more than 2^32 elements", x.span);
-                return;
+                self.bind(&x.name.name, Entity::Invalid);
+                continue;
             }
             let total = total * self.byte_scale(&name);
             self.decls.push(k::Decl {
@@ -2549,4 +2556,10 @@ pub(super) fn assigned_names(b: Option<&Block>) -> HashSet<String> {
         b.stmts.iter().for_each(|s| s.walk_exprs(&mut |e| e.walk(&mut visit)));
     }
     out
+}
+
+/// The words of an array of `dims` elements of `words` words each, in checked arithmetic:
+/// `u64::MAX` past 2^64 (every caller refuses more than 2^32).
+pub(super) fn array_words(dims: &[u32], words: u64) -> u64 {
+    dims.iter().try_fold(words, |a, &d| a.checked_mul(d as u64)).unwrap_or(u64::MAX)
 }

@@ -606,8 +606,11 @@ impl<'u> Lower<'u> {
             _ => ty,
         };
         let (x, y) = (self.convert(va, ty, span), self.convert(vb, rhs_ty, span));
-        let k2 = |o: BinOp| bin(o, x.clone(), y.clone(), span);
-        let b2 = |f: Builtin| call(f, vec![x.clone(), y.clone()], span);
+        // The operands are moved, never cloned: a long chain `a + b + c + ...` stays linear.
+        let (x, y) = (std::cell::Cell::new(Some(x)), std::cell::Cell::new(Some(y)));
+        let take = |c: &std::cell::Cell<Option<k::Expr>>| c.take().unwrap_or_else(|| k::Expr::num(0, span));
+        let k2 = |o: BinOp| bin(o, take(&x), take(&y), span);
+        let b2 = |f: Builtin| call(f, vec![take(&x), take(&y)], span);
         let (e, rty) = match op {
             BOp::Add => (k2(BinOp::Add), ty),
             BOp::Sub => (k2(BinOp::Sub), ty),

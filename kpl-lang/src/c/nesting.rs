@@ -128,5 +128,5 @@ pub fn check_unit(u: &Unit) -> Option<crate::diagnostic::Diagnostic> {
             Item::Unsupported(..) | Item::Error => {}
         }
     }
-    crate::depth::too_deep(&roots, crate::depth::MAX_DEPTH)
+    crate::depth::too_deep(&roots, crate::depth::max_depth())
 }

@@ -263,9 +263,11 @@ impl Pp<'_> {
         };
         let from = self.file_of(span.start);
         let from_name = self.segments[from].shown(self.main);
+        // The main file is a segment too (it may include itself, behind a guard).
+        let main = include::normalize(self.main);
         let found = include::candidates(from_name, &name, quoted, self.dirs)
             .iter()
-            .find_map(|c| self.segments.iter().position(|g| g.name == Some(c.as_str())));
+            .find_map(|c| self.segments.iter().position(|g| g.name.unwrap_or(&main) == c.as_str()));
         let Some(k) = found else {
             // A system header read as empty still gives the constants kernels use of it.
             for (n, v) in include::header_macros(&name) {
@@ -390,6 +392,17 @@ impl Pp<'_> {
                         self.err(format!("unterminated call of macro `{}`", t.text), t.span);
                         return out;
                     };
+                    // The arguments are copied (and expanded) too: they count against the
+                    // budget, so calls nested deep in arguments stop before memory does.
+                    let copied = end - i;
+                    if copied > self.budget {
+                        if !self.exhausted {
+                            self.exhausted = true;
+                            self.err(format!("macro expansion produced more than {MAX_EXPANDED_TOKENS} tokens (a runaway macro?)"), t.span);
+                        }
+                        break;
+                    }
+                    self.budget -= copied;
                     let use_span = t.span.to(toks[end - 1].span);
                     let args = self.fit_args(args, params, m.variadic, &t.text, use_span);
                     let body = self.substitute(&m.body, params, &args, off, use_span);

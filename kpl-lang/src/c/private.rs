@@ -68,7 +68,7 @@ impl<'u> Lower<'u> {
     /// global array and this thread's region, as an array entity.
     pub(super) fn private_array(&mut self, name: &str, elem: &CType, dims: Vec<u32>, span: Span) -> Option<Entity> {
         let words = self.words(elem) as u64;
-        let per_thread: u64 = dims.iter().map(|&d| d as u64).product::<u64>().saturating_mul(words);
+        let per_thread: u64 = super::lower::array_words(&dims, words);
         let threads = self.o.launch.map(|l| l.total_threads()).unwrap_or(1);
         let size = per_thread.saturating_mul(threads);
         if per_thread == 0 || size > u32::MAX as u64 {
