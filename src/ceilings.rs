@@ -37,7 +37,7 @@ impl Ceilings {
 
     /// The nesting limit a stack of `stack` bytes holds.
     pub fn depth_for(stack: u64) -> usize {
-        (stack / BYTES_PER_LEVEL) as usize
+        ((stack / BYTES_PER_LEVEL) as usize).min(kpl_lang::depth::MAX_DEPTH)
     }
 
     /// The heap limit in MiB: the one asked for (`--memory-limit`), lowered so that the

@@ -42,10 +42,12 @@ impl<'u> Lower<'u> {
     pub(super) fn pure_body(&mut self, rest: &[Stmt], own: &HashSet<String>, refs: &HashSet<String>, span: Span) -> Option<BTreeSet<String>> {
         let (errors, warnings, decls) = (self.errors.len(), self.warnings.len(), self.decls.len());
         let scratch = self.sub_block(|l| l.stmts(rest), span);
+        // The body's own arrays are its private ones: a `__shared__` or `static` array it
+        // declares is one per group or grid (`statics.rs`), seen by every thread.
         let arrays: HashSet<String> = self.decls[decls..]
             .iter()
             .filter_map(|d| match &d.kind {
-                k::DeclKind::Global { name, .. } | k::DeclKind::Shared { name, .. } => Some(name.name.clone()),
+                k::DeclKind::Global { name, .. } if self.private_arrays.contains(&name.name) => Some(name.name.clone()),
                 _ => None,
             })
             .collect();
