@@ -308,7 +308,7 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, contracts:
             let inlined = modular_replay(path, &la, &c)?;
             let mut opts = v.options(path, launch, explain);
             // A called function's races are checked where it is inlined (a contract call
-            // has no accesses, `kpl_lang::c::contract_calls`).
+            // has no accesses, `kpl_c::contract_calls`).
             opts.only_divergence |= !check.whole;
             let what = format!("{} (checked on its own)", check.function);
             let f = verify_loaded(src, c, inlined, launch, opts, &|m: &str| show(&format!("{what}: {m}")));

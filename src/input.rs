@@ -3,7 +3,7 @@
 
 use crate::exit::Exit;
 use crate::options::LaunchArgs;
-use kpl_lang::c::{Dialect, FrontOptions};
+use kpl_c::{Dialect, FrontOptions};
 use kpl_lang::diagnostic::render_all;
 use kpl_lang::{Checked, Diagnostic, Launch};
 use std::io::IsTerminal;
@@ -119,7 +119,7 @@ pub fn read_kernel(path: &Path, include_dirs: &[String]) -> Result<Source, Exit>
         let p = Path::new(p);
         p.is_file().then(|| std::fs::read(p).ok()).flatten().map(|b| source_text(&b))
     };
-    let text = kpl_lang::c::include::bundle(&main.path, &main.text, include_dirs, &mut read_header);
+    let text = kpl_c::include::bundle(&main.path, &main.text, include_dirs, &mut read_header);
     Ok(Source { text, ..main })
 }
 
@@ -193,14 +193,14 @@ fn front_options(args: &LaunchArgs, file: &str, dialect: Dialect, launch: Option
 
 /// The device functions of a `.cu`/`.cl` file that `--no-inline` checks on their own
 /// (none for KPL, or when the file cannot be read: loading it reports that).
-pub fn modular_checks(path: &Path, args: &LaunchArgs) -> Vec<kpl_lang::c::modular::ModularCheck> {
+pub fn modular_checks(path: &Path, args: &LaunchArgs) -> Vec<kpl_c::modular::ModularCheck> {
     let dialect = match kind_of(path).as_str() {
         "cu" => Dialect::Cuda,
         "cl" => Dialect::OpenCl,
         _ => return Vec::new(),
     };
     let Ok(src) = read_kernel(path, &args.include_dirs) else { return Vec::new() };
-    kpl_lang::c::modular_checks(&src.text, &front_options(args, &src.path, dialect, None))
+    kpl_c::modular_checks(&src.text, &front_options(args, &src.path, dialect, None))
 }
 
 pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source, Checked, Launch), Exit> {
@@ -235,7 +235,7 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                 }
                 (None, None) => None,
             };
-            kpl_lang::c::check_c(&src.text, &front_options(args, &src.path, dialect, launch))
+            kpl_c::check_c(&src.text, &front_options(args, &src.path, dialect, launch))
         }
         _ => {
             let d = Diagnostic::error(

@@ -127,7 +127,7 @@ impl LaunchArgs {
 
     /// How the C front end reads the file (recorded in certificates).
     pub fn front_settings(&self) -> kpl_certify::certificate::FrontSettings {
-        use kpl_lang::c::annotations::Annotations;
+        use kpl_c::annotations::Annotations;
         kpl_certify::certificate::FrontSettings {
             defines: self.defines.clone(),
             include_dirs: self.include_dirs.clone(),

@@ -86,7 +86,7 @@ fn defines_and_kernel_selection() {
     let o = kpl(&["verify", "--blockDim=256", "--gridDim=16", s(&k)]);
     assert_eq!(o.code, 3);
     assert!(o.stderr.contains("#error CHUNK must be defined"), "{}", o.stderr);
-    let k = root().join("kpl-lang/tests/lowering/two_kernels.cu");
+    let k = root().join("c-front/tests/lowering/two_kernels.cu");
     assert_eq!(kpl(&["check", "--blockDim=8", s(&k)]).code, 3);
     assert_eq!(kpl(&["check", "--blockDim=8", "--kernel=k2", s(&k)]).code, 0);
     assert_eq!(kpl(&["check", "--blockDim=8", "--kernel=k3", s(&k)]).code, 3);

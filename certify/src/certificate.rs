@@ -75,7 +75,7 @@ pub struct FrontSettings {
     /// The kernel file's path as given.
     pub path: String,
     pub kernel: Option<String>,
-    pub annotations: kpl_lang::c::annotations::Annotations,
+    pub annotations: kpl_c::annotations::Annotations,
     pub kernel_args: Option<(String, Vec<u64>)>,
     pub invariants_as_candidates: bool,
     /// GPUVerify's `--global_offset` (OpenCL).

@@ -106,12 +106,12 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
     let checked = match cert.kernel.language.as_str() {
         "kpl" => kpl_lang::check_kpl(&cert.kernel.source),
         lang @ ("cuda" | "opencl") => {
-            let dialect = if lang == "cuda" { kpl_lang::c::Dialect::Cuda } else { kpl_lang::c::Dialect::OpenCl };
-            let Some(annotations) = kpl_lang::c::annotations::Annotations::parse(&cert.kernel.annotations) else {
+            let dialect = if lang == "cuda" { kpl_c::Dialect::Cuda } else { kpl_c::Dialect::OpenCl };
+            let Some(annotations) = kpl_c::annotations::Annotations::parse(&cert.kernel.annotations) else {
                 report.problem(format!("unknown annotation setting `{}`", cert.kernel.annotations));
                 return report;
             };
-            let o = kpl_lang::c::FrontOptions {
+            let o = kpl_c::FrontOptions {
                 defines: cert.kernel.defines.clone(),
                 file: if cert.kernel.path.is_empty() { cert.kernel.file.clone() } else { cert.kernel.path.clone() },
                 include_dirs: cert.kernel.include_dirs.clone(),
@@ -122,9 +122,9 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
                 warp_sync: cert.options.warp_sync,
                 invariants_as_candidates: cert.kernel.invariants_as_candidates,
                 global_offset: cert.kernel.global_offset,
-                ..kpl_lang::c::FrontOptions::new(dialect)
+                ..kpl_c::FrontOptions::new(dialect)
             };
-            kpl_lang::c::check_c(&cert.kernel.source, &o)
+            kpl_c::check_c(&cert.kernel.source, &o)
         }
         other => {
             report.problem(format!("unknown kernel language `{other}`"));

@@ -1,10 +1,10 @@
-//! kpl's front end: source text ─► checked KPL AST.
+//! KPL itself: source text ─► checked KPL AST, and the types every stage shares.
 //!
-//! Pipeline position: the first stage (`.kpl`/`.cu`/`.cl` ─► KPL AST); every other crate
-//! reads what this crate gives.
-//! Takes: source text. Gives: a parsed, name-resolved and checked `ast::Kernel`, its core
-//! form (array reads hoisted into the paper's basic statements), a pretty-printer back to
-//! KPL, and the one `Diagnostic` type.
+//! Pipeline position: the first stage for `.kpl` files (`.cu`/`.cl` go through `kpl_c`,
+//! which gives ordinary KPL); every other crate reads what this crate gives.
+//! Takes: KPL source text. Gives: a parsed, name-resolved and checked `ast::Kernel`, its
+//! core form (array reads hoisted into the paper's basic statements), a pretty-printer back
+//! to KPL, and the shared types: the AST, `Span`, the one `Diagnostic` type, `Launch`.
 //! Must not depend on: any other kpl crate; it does no file or terminal I/O (the binary does).
 //! Parsing never panics on any input.
 
@@ -17,7 +17,6 @@ pub mod span;
 
 pub use diagnostic::Diagnostic;
 pub use span::Span;
-pub mod c;
 pub mod check;
 pub mod core;
 pub mod depth;

@@ -1,0 +1,408 @@
+//! kpl's C, CUDA and OpenCL front end (CUDA.md tier 1): C source ─► checked KPL kernel.
+//!
+//! Pipeline position: beside `kpl_lang` at the start (`.cu`/`.cl` ─► KPL AST); it gives
+//! ordinary KPL, so no later stage learns C.
+//! Takes: a C source (with its headers, as one text: `include::bundle`) and `FrontOptions`.
+//! Gives: a `kpl_lang::Checked` kernel whose spans point into the C source, so every later
+//! stage reports at C lines; or diagnostics. A C preprocessor, a logos lexer and a lalrpop
+//! parser for the C subset, token passes for C++, and the lowering.
+//! Depends on: `kpl_lang` only; no file or terminal I/O (the binary hands it the files).
+
+pub mod annotations;
+mod async_copy;
+mod auto_types;
+pub mod ast;
+pub mod include;
+pub mod lexer;
+pub mod namespaces;
+mod bytes;
+mod casts;
+mod contract_calls;
+mod classes;
+mod coop;
+mod cxx;
+mod coop_tiles;
+mod ctypes;
+mod fnptr;
+mod gotos;
+mod images;
+mod inline_temps;
+mod long;
+mod long_counters;
+mod memcpy;
+mod lower;
+mod lower_agg;
+mod lower_annotations;
+mod lower_builtins;
+mod lower_atomic;
+mod lower_expr;
+mod lower_warp;
+mod multiptr;
+pub mod modular;
+mod templates;
+mod textures;
+mod nesting;
+mod operators;
+mod overloads;
+mod pointer_fields;
+mod pointers;
+mod private;
+mod references;
+mod sizeof_expr;
+mod statics;
+mod uninit;
+mod unused_types;
+pub mod pp;
+pub mod tokens;
+pub mod typedecls;
+
+use kpl_lang::diagnostic::Diagnostic;
+use kpl_lang::launch::Launch;
+use kpl_lang::span::Span;
+use kpl_lang::{check, core, Checked};
+use lalrpop_util::{lalrpop_mod, ErrorRecovery, ParseError};
+pub use tokens::Dialect;
+
+lalrpop_mod!(
+    #[allow(clippy::all, unused_parens, dead_code)]
+    grammar,
+    "/grammar.rs"
+);
+
+/// How to read a C file.
+#[derive(Clone, Debug)]
+pub struct FrontOptions {
+    pub dialect: Dialect,
+    /// `-D NAME[=V]` definitions.
+    pub defines: Vec<String>,
+    /// The file's path as given (headers are looked for beside it; `include.rs`).
+    pub file: String,
+    /// `-I DIR` directories, in order.
+    pub include_dirs: Vec<String>,
+    /// `--kernel=NAME`: which kernel of the file.
+    pub kernel: Option<String>,
+    /// The launch (`--blockDim`/`--gridDim`, `--local_size`/`--num_groups`); required to
+    /// run or verify, a warning when missing otherwise.
+    pub launch: Option<Launch>,
+    /// GPUVerify's `--no-annotations` / `--only-requires`.
+    pub annotations: annotations::Annotations,
+    /// GPUVerify's `--kernel-args=K,v1,...`: the kernel and its scalar params' values.
+    pub kernel_args: Option<(String, Vec<u64>)>,
+    /// `--warp-sync=N`: `__syncwarp` is then a no-op (warps run in lock step).
+    pub warp_sync: Option<u32>,
+    /// GPUVerify's `--invariants-as-candidates`: every loop invariant is a candidate.
+    pub invariants_as_candidates: bool,
+    /// GPUVerify's `--global_offset`: OpenCL's global work offset, per dimension
+    /// (`get_global_offset`, and added to `get_global_id`).
+    pub global_offset: Option<[u32; 3]>,
+    /// Lower the kernel that checks this device function on its own (`--no-inline`,
+    /// `modular.rs`) instead of a kernel.
+    pub check_function: Option<String>,
+    /// `--no-inline`: a call of a function with a postcondition whose body has no effect
+    /// on shared or global memory uses only its contract (`contract_calls.rs`).
+    pub no_inline: bool,
+}
+
+impl FrontOptions {
+    pub fn new(dialect: Dialect) -> FrontOptions {
+        FrontOptions {
+            dialect,
+            defines: Vec::new(),
+            file: String::new(),
+            include_dirs: Vec::new(),
+            kernel: None,
+            launch: None,
+            annotations: Default::default(),
+            kernel_args: None,
+            warp_sync: None,
+            invariants_as_candidates: false,
+            global_offset: None,
+            check_function: None,
+            no_inline: false,
+        }
+    }
+}
+
+/// Parse a C file (after preprocessing); gives the unit and every error.
+pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>, Vec<Diagnostic>) {
+    // `<limits.h>`/`<float.h>` (built into OpenCL C) for the widths kpl models.
+    const LIMITS: &[(&str, &str)] = &[
+        ("CHAR_BIT", "8"),
+        ("SCHAR_MAX", "127"),
+        ("SCHAR_MIN", "(-128)"),
+        ("UCHAR_MAX", "255"),
+        ("SHRT_MAX", "32767"),
+        ("SHRT_MIN", "(-32768)"),
+        ("USHRT_MAX", "65535"),
+        ("INT_MAX", "2147483647"),
+        ("INT_MIN", "(-2147483647-1)"),
+        ("UINT_MAX", "0xffffffffU"),
+        ("FLT_MAX", "3.402823466e+38f"),
+        ("FLT_MIN", "1.175494351e-38f"),
+        ("FLT_EPSILON", "1.192092896e-07f"),
+        // GCC's and clang's alternate spelling of the qualifier (the AMD SDK's kernels use it).
+        ("__const", "const"),
+    ];
+    let predefined: &[(&str, &str)] = match o.dialect {
+        Dialect::Cuda => &[
+            ("__CUDACC__", "1"),
+            // Device code is what kpl reads, and nvcc defines this for it: Volta's 7.0, whose
+            // independent thread scheduling is what kpl assumes without `--warp-sync`.
+            ("__CUDA_ARCH__", "700"),
+            ("__GPUVERIFY__", "1"),
+            ("NULL", "0"),
+            ("NAN", "(0.0f/0.0f)"),
+            ("INFINITY", "(1.0f/0.0f)"),
+            // GPUVerify's ghost accesses for barrier invariants (its `__read_permission(T, x)`).
+            ("__read_permission(T, x)", "__kpl_permission(x)"),
+            ("__write_permission(T, x)", "__kpl_permission(x)"),
+        ],
+        Dialect::OpenCl => &[
+            ("__OPENCL_VERSION__", "120"),
+            ("__OPENCL_C_VERSION__", "120"),
+            ("__GPUVERIFY__", "1"),
+            ("NULL", "0"),
+            ("NAN", "(0.0f/0.0f)"),
+            ("INFINITY", "(1.0f/0.0f)"),
+            ("HUGE_VALF", "(1.0f/0.0f)"),
+            ("__read_permission(T, x)", "__kpl_permission(x)"),
+            ("__write_permission(T, x)", "__kpl_permission(x)"),
+            ("MAXFLOAT", "3.402823466e+38f"),
+            ("CLK_LOCAL_MEM_FENCE", "1"),
+            ("CLK_GLOBAL_MEM_FENCE", "2"),
+            ("CLK_IMAGE_MEM_FENCE", "4"),
+            // Sampler flags (clang's opencl-c-base.h values; a `sampler_t` is a `uint`).
+            ("CLK_NORMALIZED_COORDS_FALSE", "0"),
+            ("CLK_NORMALIZED_COORDS_TRUE", "1"),
+            ("CLK_ADDRESS_NONE", "0"),
+            ("CLK_ADDRESS_CLAMP_TO_EDGE", "2"),
+            ("CLK_ADDRESS_CLAMP", "4"),
+            ("CLK_ADDRESS_REPEAT", "6"),
+            ("CLK_ADDRESS_MIRRORED_REPEAT", "8"),
+            ("CLK_FILTER_NEAREST", "0x10"),
+            ("CLK_FILTER_LINEAR", "0x20"),
+            // OpenCL 2.0 memory orders and scopes (clang's values), for work_group_barrier
+            // and atomic_work_item_fence.
+            ("memory_order_relaxed", "0"),
+            ("memory_order_acquire", "2"),
+            ("memory_order_release", "3"),
+            ("memory_order_acq_rel", "4"),
+            ("memory_order_seq_cst", "5"),
+            ("memory_scope_work_item", "0"),
+            ("memory_scope_work_group", "1"),
+            ("memory_scope_device", "2"),
+            ("memory_scope_all_svm_devices", "3"),
+            ("memory_scope_sub_group", "4"),
+        ],
+    };
+    let predefined: Vec<(&str, &str)> = LIMITS.iter().chain(predefined).copied().collect();
+    let pre = pp::preprocess(src, &o.defines, &predefined, &pp::Search { main: &o.file, dirs: &o.include_dirs });
+    let mut errors = pre.errors;
+    let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
+    errors.extend(terrs);
+    let toks = if o.dialect == Dialect::Cuda { coop::lower(coop_tiles::lower(textures::lower(cxx::lower(namespaces::flatten(toks))))) } else { images::lower(toks) };
+    let inst = templates::instantiate(toks, o.dialect, o.kernel.as_deref());
+    errors.extend(inst.errors);
+    let mut warnings = pre.warnings;
+    warnings.extend(inst.warnings);
+    let toks = if o.dialect == Dialect::Cuda {
+        let (toks, cerrs) = classes::lower(inst.toks);
+        errors.extend(cerrs);
+        cxx::default_arguments(textures::objects(overloads::resolve(operators::rename(toks))))
+    } else {
+        overloads::resolve(inst.toks)
+    };
+    let parse_fields = |body: Vec<(usize, tokens::CTok, usize)>| {
+        let mut rec = Vec::new();
+        let r = grammar::FieldsParser::new().parse(&mut rec, body.into_iter().map(Ok::<_, ()>));
+        match (r, rec.into_iter().next()) {
+            (Ok(fs), None) => Ok(fs),
+            (_, Some(e)) => Err(to_diagnostic(e, src)),
+            (Err(e), None) => Err(to_diagnostic(ErrorRecovery { error: e, dropped_tokens: vec![] }, src)),
+        }
+    };
+    let parse_const = |toks: Vec<(usize, tokens::CTok, usize)>| {
+        let mut rec = Vec::new();
+        let e = grammar::ExprParser::new().parse(&mut rec, toks.into_iter().map(Ok::<_, ()>)).ok()?;
+        rec.is_empty().then(|| ast::const_eval(&e)).flatten()
+    };
+    let (toks, types, terrs) = typedecls::resolve(toks, o.dialect, &parse_fields, &parse_const);
+    errors.extend(terrs);
+    let toks = tokens::fold_sizeof(toks, &types, o.dialect);
+    // Constructs outside the subset get one clear diagnostic each, before parsing.
+    let unsupported = tokens::unsupported(&toks);
+    if !unsupported.is_empty() {
+        errors.extend(unsupported);
+        errors.sort_by_key(|d| d.span.start);
+        return (None, errors, warnings);
+    }
+    let mut recovered = Vec::new();
+    let result = grammar::UnitParser::new().parse(&mut recovered, toks.into_iter().map(Ok::<_, ()>));
+    // After an unknown type name, the parser's recovery mostly finds what follows from it:
+    // only further unknown type names are said.
+    let mut unknown_type = false;
+    for r in recovered {
+        let d = to_diagnostic(r, src);
+        let this = d.message.starts_with("unknown type name");
+        if !unknown_type || this {
+            errors.push(d);
+        }
+        unknown_type |= this;
+    }
+    let unit = match result {
+        Ok(mut u) => {
+            u.types = types;
+            u.kernel_instance = inst.kernel;
+            u.host_variables = inst.host_variables;
+            Some(u)
+        }
+        Err(e) => {
+            errors.push(to_diagnostic(ErrorRecovery { error: e, dropped_tokens: vec![] }, src));
+            None
+        }
+    };
+    errors.sort_by_key(|d| d.span.start);
+    errors.dedup_by(|a, b| a.span == b.span && a.message == b.message);
+    (unit, errors, warnings)
+}
+
+/// The device functions `--no-inline` checks on their own (`modular.rs`); none when the
+/// file does not parse (the kernel's own check reports that).
+pub fn modular_checks(src: &str, o: &FrontOptions) -> Vec<modular::ModularCheck> {
+    match parse(src, o) {
+        (Some(mut unit), errors, _) if errors.is_empty() => {
+            annotations::filter(&mut unit, o.annotations);
+            modular::checks(&unit, o.dialect)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Read, lower and check a CUDA or OpenCL kernel. `Err` holds every error found.
+pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> {
+    let (unit, mut errors, mut warnings) = parse(src, o);
+    let Some(mut unit) = unit else { return Err(errors) };
+    annotations::filter(&mut unit, o.annotations);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    if let Some(d) = nesting::check_unit(&unit) {
+        return Err(vec![d]);
+    }
+    let (uninitialised, indeterminate) = uninit::check_unit(&unit);
+    if !uninitialised.is_empty() {
+        return Err(uninitialised);
+    }
+    let mut lowered = lower::lower(&unit, o, &indeterminate);
+    warnings.append(&mut lowered.warnings);
+    errors.append(&mut lowered.errors);
+    let Some(kernel) = lowered.kernel.take() else {
+        errors.sort_by_key(|d| d.span.start);
+        return Err(errors);
+    };
+    if !errors.is_empty() {
+        errors.sort_by_key(|d| d.span.start);
+        return Err(errors);
+    }
+    if let Some(d) = kpl_lang::depth::check_kernel(&kernel) {
+        return Err(vec![d]);
+    }
+    // The lowering must produce well-formed KPL; a failure here is a bug of ours.
+    let problems = check::check(&kernel);
+    if !problems.is_empty() {
+        return Err(problems
+            .into_iter()
+            .map(|d| match long::unhandled(&d.message) {
+                Some(message) => Diagnostic { message, ..d },
+                None => Diagnostic { message: format!("internal error in the C lowering: {}", d.message), ..d },
+            })
+            .collect());
+    }
+    // What the launch decides (the high words of 64-bit ids, their carries) folded once
+    // here rather than at every solver query; only for a launch the user gave, so that a
+    // kernel printed without one still reads as written.
+    let mut kernel = kernel;
+    if o.launch.is_some() {
+        kpl_lang::word_ranges::fold(&mut kernel);
+        debug_assert!(check::check(&kernel).is_empty(), "folding by word ranges broke the kernel");
+    }
+    let core = core::to_core(&kernel);
+    Ok(Checked { kernel, core, comments: Vec::new(), warnings, layouts: lowered.layouts })
+}
+
+/// Tokens that start an expression, and binary operators: named as groups in messages.
+const EXPR_START: &[&str] = &["IDENT", "INT", "FLOAT", "CHAR", "\"(\"", "\"-\"", "\"!\"", "\"~\""];
+const OPERATORS: &[&str] = &["\"+\"", "\"*\"", "\"/\"", "\"==\"", "\"<\"", "\"&&\"", "\"||\"", "\"=\""];
+
+fn describe(expected: &[String]) -> String {
+    let has = |t: &str| expected.iter().any(|e| e == t);
+    let expr = EXPR_START.iter().all(|t| has(t));
+    let ops = OPERATORS.iter().filter(|t| has(t)).count() >= 4;
+    let mut names: Vec<String> = Vec::new();
+    if has("\";\"") {
+        names.push("`;`".into());
+    }
+    if has("\")\"") {
+        names.push("`)`".into());
+    }
+    if has("\"]\"") {
+        names.push("`]`".into());
+    }
+    if expr {
+        names.push("an expression".into());
+    }
+    if ops {
+        names.push("an operator".into());
+    }
+    if names.is_empty() {
+        names = expected
+            .iter()
+            .take(8)
+            .map(|e| match e.as_str() {
+                "IDENT" => "identifier".into(),
+                "SPEC" => "a type".into(),
+                "INT" | "FLOAT" | "CHAR" => "a number".into(),
+                s => format!("`{}`", s.trim_matches('"')),
+            })
+            .collect();
+        names.dedup();
+    }
+    match names.len() {
+        0 => String::new(),
+        1 => format!("expected {}", names[0]),
+        _ => format!("expected one of {}", names.join(", ")),
+    }
+}
+
+fn to_diagnostic(r: ErrorRecovery<usize, tokens::CTok, ()>, src: &str) -> Diagnostic {
+    match r.error {
+        ParseError::UnrecognizedToken { token: (l, t, rr), expected } => {
+            // `fp *d_in` or `knode k` where a type may stand: a type kpl was never told of
+            // (typically declared in a file that includes this one).
+            let next = src.get(rr..).map(|s| s.trim_start()).unwrap_or("");
+            if let tokens::CTok::Ident(name) = &t {
+                let declares = next.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '*' || c == '&');
+                if declares && expected.iter().any(|x| x == "SPEC") {
+                    return Diagnostic::error(format!("unknown type name `{name}`"), Span::new(l, rr)).with_help(format!(
+                        "kpl knows the types this file and the headers it includes declare; if `{name}` comes from a file that includes this one, include that header here or define it, e.g. `-D {name}=float`"
+                    ));
+                }
+            }
+            let e = describe(&expected);
+            let msg = if e.is_empty() { format!("unexpected {t}") } else { format!("{e}, found {t}") };
+            let mut d = Diagnostic::error(msg, Span::new(l, rr));
+            let newline_before = src[..l.min(src.len())].trim_end_matches([' ', '\t']).ends_with('\n');
+            if expected.iter().any(|x| x == "\";\"") && newline_before {
+                d = d.with_help("is a `;` missing at the end of the previous line?");
+            }
+            d
+        }
+        ParseError::UnrecognizedEof { location, expected } => {
+            let loc = location.min(src.len());
+            Diagnostic::error("unexpected end of file", Span::new(loc, loc)).with_label(describe(&expected))
+        }
+        ParseError::ExtraToken { token: (l, t, rr) } => Diagnostic::error(format!("unexpected {t}"), Span::new(l, rr)),
+        ParseError::InvalidToken { location } => Diagnostic::error("invalid token", Span::new(location, location + 1)),
+        ParseError::User { .. } => Diagnostic::error("syntax error", Span::new(0, 0)),
+    }
+}
