@@ -224,9 +224,11 @@ fn run_and_perf_take_a_time_limit() {
 /// ends in exit 0-3, quickly.
 #[test]
 fn generated_type_declarations_end_in_an_answer() {
-    let mut r = Rng::new(0x7E5_7D3C);
+    let mut r = Rng::new(std::env::var("KPL_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x7E5_7D3C));
     let sizes = ["1", "4", "1000", "65536", "65536][65536", "4294967295", "2147483648][2"];
-    for case in 0..80 {
+    // `KPL_FUZZ_CASES=N` widens the sweep (a developer's longer run).
+    let cases = std::env::var("KPL_FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(80);
+    for case in 0..cases {
         let n = 1 + r.below(4) as usize;
         let mut text = String::new();
         for i in 0..n {

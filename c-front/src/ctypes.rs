@@ -276,6 +276,10 @@ impl<'u> Lower<'u> {
             CType::Long(_) => vec![LeafTy::Word(Ty::UInt); 2],
             CType::Array(e, n) => {
                 let one = self.leaves(e);
+                // (An element of no words, a struct already refused, gives none, at once.)
+                if one.is_empty() {
+                    return one;
+                }
                 (0..*n).flat_map(|_| one.clone()).collect()
             }
             CType::Struct(id) => {
@@ -303,6 +307,9 @@ impl<'u> Lower<'u> {
             }
             CType::Array(e, n) => {
                 let one = self.leaf_paths(e);
+                if one.is_empty() {
+                    return one;
+                }
                 (0..*n).flat_map(|i| one.iter().map(move |s| format!("[{i}]{s}"))).collect()
             }
             CType::Struct(id) => {

@@ -29,7 +29,8 @@ struct Checker {
     diags: Vec<Diagnostic>,
     globals: HashMap<String, (Global, Span)>,
     /// The locals in scope, innermost block last: name and declaring span.
-    scopes: Vec<Vec<(String, Span)>>,
+    /// The locals of each enclosing scope (a map: kernels may declare many thousands).
+    scopes: Vec<HashMap<String, Span>>,
     /// In an `assert`, `assume`, `invariant` or `candidate`: `other` and `enabled` are allowed.
     two_thread_ok: bool,
     /// The destinations of `snapshot` statements (ghost arrays), and the arrays that
@@ -110,7 +111,7 @@ impl Checker {
             }
         }
         for p in &k.procs {
-            self.scopes.push(Vec::new());
+            self.scopes.push(HashMap::new());
             for x in &p.params {
                 self.declare_local(x, "parameter");
             }
@@ -166,7 +167,7 @@ impl Checker {
     }
 
     fn lookup_local(&self, name: &str) -> Option<Span> {
-        self.scopes.iter().rev().flat_map(|s| s.iter()).find(|(n, _)| n == name).map(|(_, sp)| *sp)
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
     }
 
     fn declare_local(&mut self, x: &Ident, what: &str) {
@@ -184,7 +185,7 @@ impl Checker {
             }
             self.err(d);
         } else if let Some(prev) =
-            self.scopes.last().and_then(|s| s.iter().find(|(n, _)| *n == x.name)).map(|(_, sp)| *sp)
+            self.scopes.last().and_then(|s| s.get(&x.name).copied())
         {
             self.err(
                 Diagnostic::error(format!("{what} `{}` is declared twice in one scope", x.name), x.span)
@@ -198,13 +199,13 @@ impl Checker {
             );
         }
         if let Some(s) = self.scopes.last_mut() {
-            s.push((x.name.clone(), x.span));
+            s.entry(x.name.clone()).or_insert(x.span);
         }
     }
 
     fn block(&mut self, b: &Block, ctx: Ctx, new_scope: bool) {
         if new_scope {
-            self.scopes.push(Vec::new());
+            self.scopes.push(HashMap::new());
         }
         for s in &b.stmts {
             self.stmt(s, ctx);
@@ -480,7 +481,7 @@ impl Checker {
         let cands = self
             .scopes
             .iter()
-            .flat_map(|s| s.iter().map(|(n, _)| n.clone()))
+            .flat_map(|s| s.keys().cloned())
             .chain(self.globals.iter().filter(|(_, (g, _))| *g != Global::Builtin).map(|(n, _)| n.clone()));
         cands
             .map(|c| (edit_distance(&c, name), c))
