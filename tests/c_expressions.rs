@@ -114,20 +114,23 @@ fn expr(r: &mut Rng, depth: u32) -> (String, T) {
             (format!("({x} {op} (int)(({y}) & {mask}))"), tx.promoted())
         }
         6 => {
-            // Division and remainder: by a positive 32-bit value, or a positive literal when
-            // a side is 64-bit (kpl divides 64-bit values by constants only).
+            // Division and remainder by a positive value: a literal, a small 32-bit value,
+            // or any positive 64-bit one (never 0, never -1, which C leaves undefined).
             let (x, tx) = expr(r, depth - 1);
             let op = *r.pick(&["/", "%"]);
-            if tx.promoted().wide() {
-                let k = *r.pick(&["1", "3", "10", "64", "100ll", "7ull"]);
-                let t = T::common(tx, if k.ends_with("ull") { T::ULong } else if k.ends_with("ll") { T::Long } else { T::Int });
-                (format!("({x} {op} {k})"), t)
-            } else {
-                let (y, ty) = expr(r, depth - 1);
-                if ty.promoted().wide() {
-                    return (format!("({x} {op} 9)"), tx.promoted());
+            let (y, _) = expr(r, depth - 1);
+            match r.below(3) {
+                0 => {
+                    let k = *r.pick(&["1", "3", "10", "64", "100ll", "7ull", "4294967311ll"]);
+                    let t = T::common(tx, if k.ends_with("ull") { T::ULong } else if k.ends_with("ll") { T::Long } else { T::Int });
+                    (format!("({x} {op} {k})"), t)
                 }
-                (format!("({x} {op} ((int)(({y}) & 127) + 1))"), T::common(tx, T::Int))
+                1 => (format!("({x} {op} ((int)(({y}) & 127) + 1))"), T::common(tx, T::Int)),
+                _ => {
+                    let d = *r.pick(&["(long long)((({y}) & 0x7fffffffffffffffll) | 1)", "((unsigned long long)({y}) | 1ull)", "(long long)((({y}) & 0xffffffffll) | 1)"]);
+                    let td = if d.starts_with("((unsigned") { T::ULong } else { T::Long };
+                    (format!("({x} {op} {})", d.replace("{y}", &y)), T::common(tx, td))
+                }
             }
         }
         _ => {

@@ -28,6 +28,7 @@ mod gotos;
 mod images;
 mod inline_temps;
 mod long;
+mod long_div;
 mod long_counters;
 mod memcpy;
 mod lower;

@@ -4,8 +4,8 @@
 //! value is a `Val` of type `Ty::Long` whose expression is the marker `__long(lo, hi)`
 //! (`pair`), taken apart by every operation here. Addition carries, comparisons are
 //! lexicographic (signed on the high word), products use 16-bit halves for the high word,
-//! shifts move bits across the words, and division and remainder are exact by constant
-//! powers of two (anything else is refused, never truncated). A marker that reaches the
+//! shifts move bits across the words, and division and remainder are exact: by constants
+//! in a few words, by anything else bit by bit (`long_div.rs`). A marker that reaches the
 //! finished kernel (a 64-bit value where kpl has no rule for it) is reported by
 //! `unhandled`.
 
@@ -244,11 +244,7 @@ impl<'u> Lower<'u> {
                     if let Some(v) = divisor.and_then(|v| self.long_div_const(signed, &a, v, op == BOp::Rem, ty, span)) {
                         return v;
                     }
-                    self.unsupported(
-                        "64-bit division and remainder by anything but a constant (a power of two, or one whose odd part is below 65536)",
-                        span,
-                    );
-                    return long(num(0, span), num(0, span));
+                    return self.long_div_var(&a, &b, op == BOp::Rem, ty, span);
                 };
                 let (ql, qh) = if signed && p > 0 {
                     // C truncates toward zero: a negative dividend is biased by 2^p - 1 first.
