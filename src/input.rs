@@ -172,8 +172,9 @@ pub fn set_warp_sync(w: Option<u32>) {
     WARP_SYNC.store(w.unwrap_or(0), std::sync::atomic::Ordering::Relaxed);
 }
 
-fn front_options(args: &LaunchArgs, file: &str, dialect: Dialect, launch: Option<Launch>) -> FrontOptions {
-    let f = args.front_settings();
+fn front_options(args: &LaunchArgs, src: &Source, dialect: Dialect, launch: Option<Launch>) -> FrontOptions {
+    let f = args.front_settings(&src.text);
+    let file = &src.path;
     FrontOptions {
         file: file.to_string(),
         defines: f.defines,
@@ -187,6 +188,7 @@ fn front_options(args: &LaunchArgs, file: &str, dialect: Dialect, launch: Option
         warp_sync: Some(WARP_SYNC.load(std::sync::atomic::Ordering::Relaxed)).filter(|w| *w > 0),
         check_function: args.check_function.clone(),
         no_inline: args.no_inline,
+        pointer_bits: f.pointer_bits,
         ..FrontOptions::new(dialect)
     }
 }
@@ -200,7 +202,7 @@ pub fn modular_checks(path: &Path, args: &LaunchArgs) -> Vec<kpl_c::modular::Mod
         _ => return Vec::new(),
     };
     let Ok(src) = read_kernel(path, &args.include_dirs) else { return Vec::new() };
-    kpl_c::modular_checks(&src.text, &front_options(args, &src.path, dialect, None))
+    kpl_c::modular_checks(&src.text, &front_options(args, &src, dialect, None))
 }
 
 pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source, Checked, Launch), Exit> {
@@ -235,7 +237,7 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                 }
                 (None, None) => None,
             };
-            kpl_c::check_c(&src.text, &front_options(args, &src.path, dialect, launch))
+            kpl_c::check_c(&src.text, &front_options(args, &src, dialect, launch))
         }
         _ => {
             let d = Diagnostic::error(

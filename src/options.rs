@@ -61,6 +61,18 @@ pub struct LaunchArgs {
     /// postcondition and no shared effect use only the contract.
     #[arg(skip)]
     pub no_inline: bool,
+    /// GPUVerify's option: the bits of a pointer and of `size_t`, `ptrdiff_t` and what
+    /// OpenCL's work-item functions return: 32 or 64. Default 64 (every CUDA GPU; OpenCL
+    /// devices' usual `size_t`), but 32, GPUVerify's default, for a file in GPUVerify's test
+    /// format (first line `//pass` or `//xfail:...`), whose expected outcome assumes it.
+    #[arg(long = "pointer-bitwidth", value_name = "BITS", value_parser = ["32", "64"])]
+    pub pointer_bitwidth: Option<String>,
+}
+
+/// Is this source in GPUVerify's test format (its first line `//pass` or `//xfail:...`)?
+pub fn gpuverify_test_format(text: &str) -> bool {
+    let first = text.lines().next().unwrap_or("").trim();
+    first == "//pass" || first.starts_with("//xfail:")
 }
 
 /// `--global_offset`: like the sizes, but a dimension left out is 0 and 0 is allowed.
@@ -125,8 +137,18 @@ impl LaunchArgs {
         Ok((threads, groups))
     }
 
-    /// How the C front end reads the file (recorded in certificates).
-    pub fn front_settings(&self) -> kpl_certify::certificate::FrontSettings {
+    /// The bits of a pointer the C front end reads `text` with (`--pointer-bitwidth`).
+    pub fn pointer_bits(&self, text: &str) -> u32 {
+        match self.pointer_bitwidth.as_deref() {
+            Some("32") => 32,
+            Some(_) => 64,
+            None if gpuverify_test_format(text) => 32,
+            None => 64,
+        }
+    }
+
+    /// How the C front end reads the file `text` (recorded in certificates).
+    pub fn front_settings(&self, text: &str) -> kpl_certify::certificate::FrontSettings {
         use kpl_c::annotations::Annotations;
         kpl_certify::certificate::FrontSettings {
             defines: self.defines.clone(),
@@ -143,6 +165,7 @@ impl LaunchArgs {
             kernel_args: self.kernel_args.clone(),
             invariants_as_candidates: self.invariants_as_candidates,
             global_offset: self.global_offset.filter(|o| *o != [0; 3]),
+            pointer_bits: self.pointer_bits(text),
         }
     }
 

@@ -116,7 +116,7 @@ impl<'u> Lower<'u> {
                 return CType::Vector(ty, n);
             }
         }
-        if let Some(signed) = crate::long::long_spec(specs) {
+        if let Some(signed) = crate::long::long_spec(specs, self.o.pointer_bits == 64) {
             self.has_long = true;
             return CType::Long(signed);
         }

@@ -102,6 +102,10 @@ pub struct FrontOptions {
     /// `--no-inline`: a call of a function with a postcondition whose body has no effect
     /// on shared or global memory uses only its contract (`contract_calls.rs`).
     pub no_inline: bool,
+    /// GPUVerify's `--pointer-bitwidth`: the bits of a pointer, and of `size_t`,
+    /// `ptrdiff_t`, `intptr_t` and what OpenCL's work-item functions return: 64 (every CUDA
+    /// GPU, and OpenCL devices' usual `size_t`) or 32 (GPUVerify's default).
+    pub pointer_bits: u32,
 }
 
 impl FrontOptions {
@@ -120,6 +124,7 @@ impl FrontOptions {
             global_offset: None,
             check_function: None,
             no_inline: false,
+            pointer_bits: 64,
         }
     }
 }
@@ -227,7 +232,8 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
         let e = grammar::ExprParser::new().parse(&mut rec, toks.into_iter().map(Ok::<_, ()>)).ok()?;
         rec.is_empty().then(|| ast::const_eval(&e)).flatten()
     };
-    let (toks, types, terrs) = typedecls::resolve(toks, o.dialect, &parse_fields, &parse_const);
+    let pointer_bytes = if o.pointer_bits == 32 { 4 } else { 8 };
+    let (toks, types, terrs) = typedecls::resolve(toks, o.dialect, pointer_bytes, &parse_fields, &parse_const);
     errors.extend(terrs);
     let toks = tokens::fold_sizeof(toks, &types, o.dialect);
     // Constructs outside the subset get one clear diagnostic each, before parsing.
@@ -325,6 +331,7 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
     let mut kernel = kernel;
     if o.launch.is_some() {
         kpl_lang::word_ranges::fold(&mut kernel);
+        kpl_lang::dead_temps::remove(&mut kernel);
         debug_assert!(check::check(&kernel).is_empty(), "folding by word ranges broke the kernel");
     }
     let core = core::to_core(&kernel);

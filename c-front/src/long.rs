@@ -5,7 +5,9 @@
 //! (`pair`), taken apart by every operation here. Addition carries, comparisons are
 //! lexicographic (signed on the high word), products use 16-bit halves for the high word,
 //! shifts move bits across the words, and division and remainder are exact: by constants
-//! in a few words, by anything else bit by bit (`long_div.rs`). A marker that reaches the
+//! in a few words, by anything else bit by bit (`long_div.rs`). Conversions to and from
+//! floats are exact within 32 bits, arbitrary beyond; constant operands are folded here.
+//! The pointer-sized types (`size_t`, ...) are 64-bit integers with 64-bit pointers. A marker that reaches the
 //! finished kernel (a 64-bit value where kpl has no rule for it) is reported by
 //! `unhandled`.
 
@@ -22,9 +24,19 @@ pub(super) const LONG_WORDS: [&str; 4] = ["long", "ulong", "int64_t", "uint64_t"
 /// The marker call holding a 64-bit value's two words.
 const PAIR: &str = "__long";
 
-/// Whether specifiers name a 64-bit integer type, and if so whether it is signed.
-pub(super) fn long_spec(specs: &[Spec]) -> Option<bool> {
+/// The pointer-sized integer types: 64 bits unless pointers are 32 (`--pointer-bitwidth`),
+/// and whether each is signed.
+pub(super) const POINTER_SIZED: [(&str, bool); 5] = [("size_t", false), ("uintptr_t", false), ("ptrdiff_t", true), ("intptr_t", true), ("ssize_t", true)];
+
+/// Whether specifiers name a 64-bit integer type (the pointer-sized ones too where `wide`:
+/// 64-bit pointers), and if so whether it is signed.
+pub(super) fn long_spec(specs: &[Spec], wide: bool) -> Option<bool> {
     let has = |w: &str| specs.iter().any(|s| s.word == w);
+    if wide {
+        if let Some(&(_, signed)) = POINTER_SIZED.iter().find(|(w, _)| has(w)) {
+            return Some(signed);
+        }
+    }
     if !LONG_WORDS.iter().any(|w| has(w)) || has("double") {
         return None;
     }
@@ -96,6 +108,40 @@ fn mul(a: &k::Expr, b: &k::Expr, span: Span) -> k::Expr {
     }
 }
 
+/// `a op b` of two constant 64-bit values, computed here (`sizeof` arithmetic, 64-bit
+/// literals): the result's words, or for a comparison its 0/1; `None` if an operand is not
+/// constant, or for a division by 0 (left to the general rule).
+fn fold_constants(op: BOp, signed: bool, a: (&k::Expr, &k::Expr), b: (&k::Expr, &k::Expr), span: Span) -> Option<k::Expr> {
+    let x = constant(a.0)? | constant(a.1)? << 32;
+    let y = constant(b.0)? | constant(b.1)? << 32;
+    let (sx, sy) = (x as i64, y as i64);
+    let r = match op {
+        BOp::Add => x.wrapping_add(y),
+        BOp::Sub => x.wrapping_sub(y),
+        BOp::Mul => x.wrapping_mul(y),
+        BOp::Div | BOp::Rem if y == 0 => return None,
+        BOp::Div if signed => sx.wrapping_div(sy) as u64,
+        BOp::Rem if signed => sx.wrapping_rem(sy) as u64,
+        BOp::Div => x / y,
+        BOp::Rem => x % y,
+        BOp::BitAnd => x & y,
+        BOp::BitOr => x | y,
+        BOp::BitXor => x ^ y,
+        BOp::Eq => return Some(num((x == y) as u64, span)),
+        BOp::Ne => return Some(num((x != y) as u64, span)),
+        BOp::Lt => return Some(num(if signed { sx < sy } else { x < y } as u64, span)),
+        BOp::Gt => return Some(num(if signed { sx > sy } else { x > y } as u64, span)),
+        BOp::Le => return Some(num(if signed { sx <= sy } else { x <= y } as u64, span)),
+        BOp::Ge => return Some(num(if signed { sx >= sy } else { x >= y } as u64, span)),
+        BOp::Shl | BOp::Shr | BOp::LAnd | BOp::LOr => return None,
+    };
+    Some(pair(num(r & 0xFFFF_FFFF, span), num(r >> 32, span), span))
+}
+
+fn v_is_comparison(op: BOp) -> bool {
+    matches!(op, BOp::Eq | BOp::Ne | BOp::Lt | BOp::Gt | BOp::Le | BOp::Ge)
+}
+
 /// `k` if the value `(lo, hi)` is the constant `2^k`.
 fn power_of_two(lo: &k::Expr, hi: &k::Expr) -> Option<u32> {
     let v = constant(lo)? | (constant(hi)? << 32);
@@ -119,8 +165,22 @@ impl<'u> Lower<'u> {
             }
             Ty::UInt | Ty::Bool | Ty::Narrow { .. } => (v.e, num(0, span)),
             Ty::Float => {
-                self.unsupported("converting between a float and a 64-bit integer", span);
-                (num(0, span), num(0, span))
+                // C truncates toward zero; exact for a float in [-2^31, 2^31) (the 32-bit
+                // conversion, sign-extended), any value beyond (a `size_t` past 2^31 from a
+                // float is rare; it stays sound).
+                let f = self.bind_temp(v, span).e;
+                let fits = bin(
+                    BinOp::LAnd,
+                    call(Builtin::Fle, vec![num(0xCF00_0000, span), f.clone()], span),
+                    call(Builtin::Flt, vec![f.clone(), num(0x4F00_0000, span)], span),
+                    span,
+                );
+                let fits = self.bind_temp(Val { e: fits, ty: Ty::Int }, span).e;
+                let lo = self.bind_temp(Val { e: call(Builtin::Ftoi, vec![f], span), ty: Ty::Int }, span).e;
+                let hi = call(Builtin::Ashr, vec![lo.clone(), num(31, span)], span);
+                let (any_lo, any_hi) = (self.arbitrary("float_to_long", Ty::UInt, span).e, self.arbitrary("float_to_long", Ty::UInt, span).e);
+                let pick = |x: k::Expr, y: k::Expr| kx(k::ExprKind::Cond(Box::new(fits.clone()), Box::new(x), Box::new(y)), span);
+                (pick(lo, any_lo), pick(hi, any_hi))
             }
             Ty::Void => {
                 self.err("a `void` value is used", span);
@@ -135,8 +195,20 @@ impl<'u> Lower<'u> {
         match to {
             Ty::Bool => bin(BinOp::Ne, bin(BinOp::BitOr, lo, hi, span), num(0, span), span),
             Ty::Float => {
-                self.unsupported("converting between a float and a 64-bit integer", span);
-                num(0, span)
+                // Exact where the value fits 32 bits (sign-extended for a signed type),
+                // any float beyond (rounding 64 bits to 24 is not computed).
+                let signed = matches!(v.ty, Ty::Long { signed: true });
+                // A value whose high word is a constant 0 (a `size_t` the launch bounds, a
+                // `sizeof`): the 32-bit conversion, exactly.
+                if !signed && constant(&hi) == Some(0) {
+                    return call(Builtin::Utof, vec![lo], span);
+                }
+                let lo = self.bind_temp(Val { e: lo, ty: Ty::UInt }, span).e;
+                let ext = if signed { call(Builtin::Ashr, vec![lo.clone(), num(31, span)], span) } else { num(0, span) };
+                let fits = self.bind_temp(Val { e: bin(BinOp::Eq, hi, ext, span), ty: Ty::Int }, span).e;
+                let exact = call(if signed { Builtin::Itof } else { Builtin::Utof }, vec![lo], span);
+                let any = self.arbitrary("long_to_float", Ty::Float, span).e;
+                kx(k::ExprKind::Cond(Box::new(fits), Box::new(exact), Box::new(any)), span)
             }
             Ty::Long { .. } => v.e,
             Ty::Void => lo,
@@ -148,6 +220,10 @@ impl<'u> Lower<'u> {
     /// is a small expression without reads (kept as written, so `i := i + gsize` stays
     /// recognisable to invariant inference).
     pub(super) fn bind_long(&mut self, v: Val, span: Span) -> Val {
+        if self.two_thread_ok {
+            // In an annotation: one expression (`bind_temp`).
+            return v;
+        }
         let (lo, hi) = halves(&v.e);
         let mut fix = |e: k::Expr| if small(&e, 2) { e } else { self.bind_temp(Val { e, ty: Ty::UInt }, span).e };
         let (lo, hi) = (fix(lo), fix(hi));
@@ -205,6 +281,9 @@ impl<'u> Lower<'u> {
         let b = self.long_words(vb, span);
         let b = self.bind_long(Val { e: pair(b.0, b.1, span), ty }, span);
         let (bl, bh) = halves(&b.e);
+        if let Some(v) = fold_constants(op, signed, (&al, &ah), (&bl, &bh), span) {
+            return Val { e: v, ty: if v_is_comparison(op) { Ty::Int } else { ty } };
+        }
         let long = |lo, hi| Val { e: pair(lo, hi, span), ty };
         let int = |e| Val { e, ty: Ty::Int };
         let k2 = |o: BinOp, x: &k::Expr, y: &k::Expr| bin(o, x.clone(), y.clone(), span);
@@ -351,6 +430,49 @@ impl<'u> Lower<'u> {
         let divisor = Val { e: pair(num(v & 0xFFFF_FFFF, span), num(v >> 32, span), span), ty };
         let product = self.long_arith(BOp::Mul, q, divisor, ty, span);
         Some(self.long_arith(BOp::Sub, a.clone(), product, ty, span))
+    }
+
+    /// An OpenCL work-item function's value (`e`, its 32-bit form) as the 64-bit `size_t`
+    /// it returns: the ids and sizes with a high word of 0, the global id and size with
+    /// their products and sums carried into it.
+    pub(super) fn wide_work_item(&mut self, name: &str, e: k::Expr, a: k::Axis, d: usize, span: Span) -> Val {
+        let ty = Ty::Long { signed: false };
+        let wide = |e: k::Expr| Val { e: pair(e, num(0, span), span), ty };
+        // A launch of fewer than 2^32 work-items in the dimension (offset included): every
+        // value fits the low word, the 32-bit form is exact and the high word is 0.
+        let fits = self.o.launch.is_some_and(|l| {
+            let off = self.o.global_offset.map_or(0, |o| o[d]) as u64;
+            (l.groups[d] as u64) * (l.threads[d] as u64) + off <= u32::MAX as u64
+        });
+        if fits {
+            // The sizes are the launch's constants (so that `% get_global_size(0)` divides
+            // by a constant).
+            if let Some(l) = self.o.launch {
+                let size = match name {
+                    "get_local_size" => Some(l.threads[d] as u64),
+                    "get_num_groups" => Some(l.groups[d] as u64),
+                    "get_global_size" => Some(l.threads[d] as u64 * l.groups[d] as u64),
+                    _ => None,
+                };
+                if let Some(n) = size {
+                    return wide(num(n, span));
+                }
+            }
+            return wide(e);
+        }
+        let sp = |s: k::Special| wide(kx(k::ExprKind::Special(s, a, true), span));
+        match name {
+            "get_global_id" => {
+                let base = self.long_arith(BOp::Mul, sp(k::Special::Gid), sp(k::Special::Threads), ty, span);
+                let id = self.long_arith(BOp::Add, base, sp(k::Special::Lid), ty, span);
+                match self.o.global_offset.map_or(0, |o| o[d]) {
+                    0 => id,
+                    off => self.long_arith(BOp::Add, id, wide(num(off as u64, span)), ty, span),
+                }
+            }
+            "get_global_size" => self.long_arith(BOp::Mul, sp(k::Special::Groups), sp(k::Special::Threads), ty, span),
+            _ => wide(e),
+        }
     }
 
     /// C's and OpenCL's `min`/`max` of two 64-bit values (`ty` their common type): the

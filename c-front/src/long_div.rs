@@ -19,6 +19,11 @@ fn num(n: u64, span: Span) -> k::Expr {
 impl<'u> Lower<'u> {
     /// `a / b` or `a % b` (`rem`) of 64-bit values of type `ty`, `b` not a constant.
     pub(super) fn long_div_var(&mut self, a: &Val, b: &Val, rem: bool, ty: Ty, span: Span) -> Val {
+        if self.two_thread_ok {
+            // An annotation is one expression; 64 steps with statements do not fit one.
+            self.unsupported("64-bit division or remainder by a variable in an annotation", span);
+            return Val { e: pair(num(0, span), num(0, span), span), ty };
+        }
         let signed = matches!(ty, Ty::Long { signed: true });
         let (ul, uh, a_neg) = self.magnitude(a, signed, ty, span);
         let (vl, vh, b_neg) = self.magnitude(b, signed, ty, span);

@@ -475,7 +475,9 @@ impl<'u> Lower<'u> {
         }
         // 64-bit integers are two words (`CType::Long`, `long.rs`); where a one-word type is
         // needed they are refused rather than truncated.
-        if let Some(s) = specs.iter().find(|s| crate::long::LONG_WORDS.contains(&s.word.as_str())) {
+        let wide = self.o.pointer_bits == 64;
+        let pointer_sized = |w: &str| wide && crate::long::POINTER_SIZED.iter().any(|(p, _)| *p == w);
+        if let Some(s) = specs.iter().find(|s| crate::long::LONG_WORDS.contains(&s.word.as_str()) || pointer_sized(&s.word)) {
             let span = s.span;
             self.unsupported(&format!("`{}` (a 64-bit integer) here: kpl takes them in variables, fields, memory, parameters, results and arithmetic, not as vector elements or through function pointers", s.word), span);
         }

@@ -64,7 +64,10 @@ impl<'u> Lower<'u> {
                 let (v, ty) = if n.ends_with("_bool") || n == "__all" || n == "__at_most_one" || n == "__exclusive" {
                     (self.cond(&args[0]), Ty::Int)
                 } else {
+                    // GPUVerify declares them over `int`: a 64-bit argument is converted, as C
+                    // converts a call's argument to its parameter's type.
                     let v = self.expr(&args[0]);
+                    let v = if matches!(v.ty, Ty::Long { .. }) { Val { e: self.convert(v, Ty::Int, span), ty: Ty::Int } } else { v };
                     (v.e, v.ty)
                 };
                 let other = call(Builtin::Other, vec![v.clone()], span);
@@ -162,9 +165,12 @@ impl<'u> Lower<'u> {
                     return Some(zero);
                 };
                 let size = self.element_bytes(&args[0]);
-                let offset = self.expr(&args[1]).e;
+                // GPUVerify declares the offset and value `unsigned`: converted as C does.
+                let offset = self.expr(&args[1]);
+                let offset = self.convert(offset, Ty::UInt, span);
                 let elem = bin(BinOp::Div, offset, k::Expr::num(size, span), span);
-                let value = self.expr(&args[2]).e;
+                let value = self.expr(&args[2]);
+                let value = self.convert(value, Ty::UInt, span);
                 Val { e: call(Builtin::Taken, vec![k::Expr::var(&array, span), elem, value], span), ty: Ty::Int }
             }
             // A ghost copy of an array (KPL's `snapshot`).
@@ -288,7 +294,13 @@ impl<'u> Lower<'u> {
         // reads.
         let before = std::mem::replace(&mut self.two_thread_ok, true);
         let mut lowered = Vec::new();
-        let scratch = self.sub_block(|l| lowered = args.iter().enumerate().map(|(i, a)| if i == 0 { l.cond(a) } else { l.expr(a).e }).collect(), span);
+        // (An instantiation stands for a thread's id: a 64-bit one is taken as C converts it
+        // to a word.)
+        let inst = |l: &mut Self, a: &Expr| {
+            let v = l.expr(a);
+            if matches!(v.ty, Ty::Long { .. }) { l.convert(v, Ty::UInt, span) } else { v.e }
+        };
+        let scratch = self.sub_block(|l| lowered = args.iter().enumerate().map(|(i, a)| if i == 0 { l.cond(a) } else { inst(l, a) }).collect(), span);
         self.two_thread_ok = before;
         if !scratch.stmts.is_empty() {
             self.err("a barrier invariant must be free of side effects, calls and guarded reads", span);

@@ -260,7 +260,9 @@ impl<'u> Lower<'u> {
         if let Ty::Long { .. } = v.ty {
             return self.bind_long(v, span);
         }
-        if matches!(v.e.kind, k::ExprKind::Num(_) | k::ExprKind::Var(_) | k::ExprKind::Special(..)) {
+        // In an annotation the expression stays one expression (it is pure, and may speak
+        // of two threads or the access logs, which a local may not hold).
+        if self.two_thread_ok || matches!(v.e.kind, k::ExprKind::Num(_) | k::ExprKind::Var(_) | k::ExprKind::Special(..)) {
             return v;
         }
         let t = self.temp();
@@ -1006,8 +1008,9 @@ impl<'u> Lower<'u> {
         let failed = || Val { e: k::Expr::num(0, span), ty: Ty::Int };
         if let (ExprKind::Ident(x), [_]) = (&f.kind, args) {
             if x.name == crate::sizeof_expr::SIZEOF {
-                // `sizeof e`: a constant of type `size_t` (32 bits, as kpl's pointers).
+                // `sizeof e`: a constant of type `size_t` (as wide as a pointer).
                 return match self.sizeofs.get(&span) {
+                    Some(n) if self.o.pointer_bits == 64 => Val { e: crate::long::pair(k::Expr::num(*n, span), k::Expr::num(0, span), span), ty: Ty::Long { signed: false } },
                     Some(n) => Val { e: k::Expr::num(*n, span), ty: Ty::UInt },
                     None => {
                         self.unsupported("`sizeof` of this expression (kpl sizes a variable, an element of it, or what a pointer points at)", span);
@@ -1313,6 +1316,11 @@ impl<'u> Lower<'u> {
                     "get_global_offset" => k::Expr::num(self.o.global_offset.map_or(0, |o| o[d as usize]) as u64, span),
                     _ => bin(BinOp::Mul, sp(Special::Groups), sp(Special::Threads), span),
                 };
+                // They return `size_t`: with 64-bit pointers, a 64-bit value whose high word
+                // is the carry of the global id and size (0 for a launch below 2^32 items).
+                if self.o.pointer_bits == 64 {
+                    return self.wide_work_item(n, e, a, d as usize, span);
+                }
                 Val { e, ty: Ty::UInt }
             }
             "get_work_dim" if !cuda => {

@@ -183,27 +183,24 @@ const OUTSIDE: &[(&str, &str)] = &[
 ];
 
 /// One diagnostic per construct outside the subset (the first use of each).
-/// The bytes of a pointer: GPUVerify's default `--pointer-bitwidth=32`, which kpl's 32-bit
-/// `size_t` matches (64-bit integers are still 8 bytes).
-pub(super) const POINTER_BYTES: u64 = 4;
-
 /// The size in bytes of a scalar type named by specifier words (and `*`s): `sizeof(float)`
-/// is 4, `sizeof(int *)` and `sizeof(size_t)` `POINTER_BYTES`. `None` for anything else
-/// (structs, vector types, typedef names), which stays unsupported.
-pub(super) fn scalar_size(words: &[&str], pointer: bool) -> Option<u64> {
+/// is 4, `sizeof(int *)` and `sizeof(size_t)` `pointer_bytes` (8, or 4 under
+/// `--pointer-bitwidth=32`). `None` for anything else (structs, vector types, typedef
+/// names), which stays unsupported.
+pub(super) fn scalar_size(words: &[&str], pointer: bool, pointer_bytes: u64) -> Option<u64> {
     const QUALIFIERS: &[&str] = &[
         "const", "volatile", "signed", "unsigned", "__global", "global", "__local", "local", "__constant", "constant", "__private", "private",
         "__shared__", "__device__", "__constant__", "__managed__", "static", "extern", "register", "__restrict__", "__restrict", "restrict",
     ];
     if pointer {
-        return Some(POINTER_BYTES);
+        return Some(pointer_bytes);
     }
     let types: Vec<&str> = words.iter().copied().filter(|w| !QUALIFIERS.contains(w)).collect();
     let unsigned_only = types.is_empty() && words.iter().any(|w| *w == "unsigned" || *w == "signed");
     match types.as_slice() {
         _ if unsigned_only => Some(4),
         ["int"] | ["float"] | ["uint"] | ["int32_t"] | ["uint32_t"] => Some(4),
-        ["size_t"] | ["ptrdiff_t"] | ["intptr_t"] | ["uintptr_t"] => Some(POINTER_BYTES),
+        ["size_t"] | ["ptrdiff_t"] | ["intptr_t"] | ["uintptr_t"] | ["ssize_t"] => Some(pointer_bytes),
         ["short"] | ["short", "int"] | ["ushort"] | ["int16_t"] | ["uint16_t"] => Some(2),
         ["half"] | ["__half"] | ["__nv_bfloat16"] | ["nv_bfloat16"] => Some(2),
         ["char"] | ["uchar"] | ["bool"] | ["_Bool"] | ["int8_t"] | ["uint8_t"] => Some(1),
@@ -215,7 +212,7 @@ pub(super) fn scalar_size(words: &[&str], pointer: bool) -> Option<u64> {
 /// Size and alignment in bytes of a type named by specifier words and a pointer flag.
 pub(super) fn size_align(words: &[&str], pointer: bool, types: &TypeTable, d: Dialect, depth: usize) -> Option<(u64, u64)> {
     if pointer {
-        return Some((POINTER_BYTES, POINTER_BYTES));
+        return Some((types.pointer_bytes, types.pointer_bytes));
     }
     for w in words {
         if let Some(n) = struct_of(w) {
@@ -235,7 +232,7 @@ pub(super) fn size_align(words: &[&str], pointer: bool, types: &TypeTable, d: Di
             });
         }
     }
-    let s = scalar_size(words, false)?;
+    let s = scalar_size(words, false, types.pointer_bytes)?;
     Some((s, s))
 }
 
@@ -293,7 +290,9 @@ pub fn fold_sizeof(toks: Vec<(usize, CTok, usize)>, types: &TypeTable, d: Dialec
             }
             if let (Some((_, CTok::P(")"), end)), false) = (toks.get(j), words.is_empty()) {
                 if let Some((n, _)) = size_align(&words, pointer, types, d, 0) {
-                    out.push((toks[i].0, CTok::Int(n, true), *end));
+                    // A `size_t`: 64 bits unless pointers are 32.
+                    let lit = if types.pointer_bytes == 8 { CTok::LongInt(n, true) } else { CTok::Int(n, true) };
+                    out.push((toks[i].0, lit, *end));
                     i = j + 1;
                     continue;
                 }

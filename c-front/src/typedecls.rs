@@ -29,6 +29,8 @@ pub struct StructDecl {
 #[derive(Clone, Debug, Default)]
 pub struct TypeTable {
     pub structs: Vec<StructDecl>,
+    /// The bytes of a pointer and of `size_t` (`FrontOptions::pointer_bits` / 8).
+    pub pointer_bytes: u64,
 }
 
 /// The specifier word of struct `n`.
@@ -74,12 +76,13 @@ struct Pass<'a> {
 pub fn resolve(
     toks: Vec<Tok>,
     d: Dialect,
+    pointer_bytes: u64,
     parse_fields: &dyn Fn(Vec<Tok>) -> Result<Vec<Decl>, Diagnostic>,
     parse_const: &dyn Fn(Vec<Tok>) -> Option<i64>,
 ) -> (Vec<Tok>, TypeTable, Vec<Diagnostic>) {
     let mut p = Pass {
         d,
-        table: TypeTable::default(),
+        table: TypeTable { pointer_bytes, ..TypeTable::default() },
         aliases: HashMap::new(),
         tags: HashMap::new(),
         enumerators: HashMap::new(),
@@ -260,7 +263,7 @@ impl Pass<'_> {
             return;
         }
         // `typedef unsigned int uint;`: a name kpl predefines, defined as the same type.
-        if rest.is_empty() && redefines_builtin(&specs) {
+        if rest.is_empty() && redefines_builtin(&specs, self.table.pointer_bytes) {
             return;
         }
         // C++'s `typedef struct T { ... } T;`: the tag already names the type (its
@@ -440,12 +443,12 @@ fn is_member(out: &[Tok]) -> bool {
 
 /// `typedef unsigned int uint;` (`ushort`, `uchar`, `ulong`, `size_t`): the specifiers
 /// before a name kpl predefines give its size and signedness.
-fn redefines_builtin(specs: &[CTok]) -> bool {
+fn redefines_builtin(specs: &[CTok], pointer_bytes: u64) -> bool {
     let words: Vec<&str> = specs.iter().filter_map(|t| if let CTok::Spec(w) = t { Some(w.as_str()) } else { None }).collect();
     let Some((name, ty)) = words.split_last() else { return false };
     if ty.is_empty() || !["uint", "ushort", "uchar", "ulong", "size_t"].contains(name) {
         return false;
     }
-    let size = crate::tokens::scalar_size(ty, false);
-    size.is_some() && size == crate::tokens::scalar_size(&[name], false) && ty.contains(&"unsigned")
+    let size = crate::tokens::scalar_size(ty, false, pointer_bytes);
+    size.is_some() && size == crate::tokens::scalar_size(&[name], false, pointer_bytes) && ty.contains(&"unsigned")
 }

@@ -29,6 +29,8 @@ pub fn options(src: &str, dialect: Dialect) -> FrontOptions {
         } else if let Some(v) = a.strip_prefix("--check-function=") {
             // The kernel that `--no-inline` builds to check a device function on its own.
             o.check_function = Some(v.to_string());
+        } else if let Some(v) = a.strip_prefix("--pointer-bitwidth=") {
+            o.pointer_bits = v.parse().unwrap_or(64);
         } else if a == "--invariants-as-candidates" {
             o.invariants_as_candidates = true;
         } else if a == "--no-annotations" {

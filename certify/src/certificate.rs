@@ -57,6 +57,14 @@ pub struct KernelSource {
     /// (their names are resolved from it).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub path: String,
+    /// The bits of a pointer and of `size_t` the C front end read the source with
+    /// (GPUVerify's `--pointer-bitwidth`; certificates before it were read with 32).
+    #[serde(default = "thirty_two")]
+    pub pointer_bits: u32,
+}
+
+fn thirty_two() -> u32 {
+    32
 }
 
 fn all_annotations() -> String {
@@ -80,6 +88,8 @@ pub struct FrontSettings {
     pub invariants_as_candidates: bool,
     /// GPUVerify's `--global_offset` (OpenCL).
     pub global_offset: Option<[u32; 3]>,
+    /// The bits of a pointer and of `size_t` (`--pointer-bitwidth`, or the file's default).
+    pub pointer_bits: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -407,6 +417,7 @@ pub fn build(file: &str, language: &str, source: &str, front: &FrontSettings, o:
             global_offset: front.global_offset,
             include_dirs: front.include_dirs.clone(),
             path: if kpl_lang::sources::segments(source).len() > 1 { front.path.clone() } else { String::new() },
+            pointer_bits: front.pointer_bits,
         },
         launch: o.launch,
         options: CertOptions {

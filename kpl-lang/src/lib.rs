@@ -26,6 +26,7 @@ pub mod frontend;
 pub use frontend::{check_kpl, Checked};
 pub mod launch;
 pub mod word_ranges;
+pub mod dead_temps;
 pub mod layout;
 
 pub use launch::Launch;

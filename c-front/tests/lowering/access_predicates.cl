@@ -1,4 +1,4 @@
-// args: --local_size=16 --num_groups=4
+// args: --pointer-bitwidth=32 --local_size=16 --num_groups=4
 // GPUVerify's access predicates over KPL's `written`, `was_read`, `write_index`,
 // `read_index` (byte offsets are word indices times 4).
 kernel void foo(global int *p, global int *q) {

@@ -1,3 +1,4 @@
+// args: --pointer-bitwidth=32
 // GPUVerify's `__array_snapshot(dst, src)`: KPL's ghost copy `snapshot dst := src;`.
 __kernel void k(__global int *A) {
   __local int L[64];

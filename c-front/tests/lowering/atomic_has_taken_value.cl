@@ -1,4 +1,4 @@
-// args: --local_size=16 --num_groups=1
+// args: --pointer-bitwidth=32 --local_size=16 --num_groups=1
 // GPUVerify's `__atomic_has_taken_value(counter, offset, value)`: in ordinary code an
 // arbitrary value (its operands evaluated); in an annotation KPL's `taken(c, element,
 // value)`, the byte offset divided by the counter's element size. `__write_offset_bytes`

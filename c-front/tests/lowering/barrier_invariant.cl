@@ -1,4 +1,4 @@
-// args: --local_size=64 --num_groups=1
+// args: --pointer-bitwidth=32 --local_size=64 --num_groups=1
 // Barrier invariants go with the next barrier: unary ones with their instantiations,
 // binary ones with pairs; __read_permission is a read of the element.
 #define tid get_local_id(0)

@@ -1,4 +1,4 @@
-// args: --local_size=8 --num_groups=2
+// args: --pointer-bitwidth=32 --local_size=8 --num_groups=2
 // GPUVerify's unpredicated annotations: `__global_assert` is a `global assert` (every
 // thread checks it, enabled or not); a device function's `__global_requires` is checked
 // that way at each call and its `__global_ensures` once the inlined body ends; a kernel's

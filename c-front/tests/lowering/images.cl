@@ -1,3 +1,4 @@
+// args: --pointer-bitwidth=32
 // OpenCL images: an image is global memory of 4-word pixels (`__global uint *`); a write
 // stores the pixel's words at `(x + (y << 14)) * 4 + k` (1-D: `x * 4 + k`; 3-D:
 // `x + (y << 10) + (z << 20)`); a read, and an image's size, are arbitrary values (its

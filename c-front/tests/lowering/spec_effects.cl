@@ -1,3 +1,4 @@
+// args: --pointer-bitwidth=32
 // GPUVerify's specification functions: `__writes_to(p)` and `__reads_from(p)` are unknown
 // accesses to the array p points into (`havoc writes A;`, `havoc reads B;`); the
 // preconditions are checked, the postconditions assumed at the call's end, those that read

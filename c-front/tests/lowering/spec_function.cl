@@ -1,4 +1,4 @@
-// args: --local_size=8 --num_groups=2
+// args: --pointer-bitwidth=32 --local_size=8 --num_groups=2
 // A GPUVerify specification function (its name starts with `__spec_`): a call checks its
 // `__requires` and assumes its `__ensures` at its end (they describe what it does); it is
 // never checked on its own. Its memory effects (`__writes_to`) are not read yet.
