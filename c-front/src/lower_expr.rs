@@ -560,8 +560,15 @@ impl<'u> Lower<'u> {
         if matches!(op, BOp::LAnd | BOp::LOr) {
             return self.logical(op, a, b, span);
         }
-        if let Some(v) = self.pointer_compare(op, a, b, span) {
-            return v;
+        if matches!(op, BOp::Eq | BOp::Ne | BOp::Lt | BOp::Gt | BOp::Le | BOp::Ge) {
+            if let Some(v) = self.pointer_compare(op, a, b, span) {
+                return v;
+            }
+        }
+        if op == BOp::Sub {
+            if let Some(v) = self.pointer_difference(a, b, span) {
+                return v;
+            }
         }
         let mut va = self.expr(a);
         if self.needs_statements(b) {

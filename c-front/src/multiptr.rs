@@ -304,6 +304,40 @@ impl<'u> Lower<'u> {
         Some(Val { e, ty: Ty::Int })
     }
 
+    /// `p - q` of two pointers into known arrays: the number of elements between them, a
+    /// `ptrdiff_t` (64 bits with 64-bit pointers). Two arrays are never one, so pointers
+    /// into different ones (C leaves that undefined) are refused, and so are arrays whose
+    /// offsets do not count elements (structs, arrays kept at bytes). `None` if a side is
+    /// not such a pointer (then it is arithmetic on values).
+    pub(super) fn pointer_difference(&mut self, a: &Expr, b: &Expr, span: Span) -> Option<crate::lower_expr::Val> {
+        use crate::lower::Ty;
+        use crate::lower_expr::{bin, Val};
+        let is_ptr = |l: &Self, x: &Expr| matches!(&x.kind, ExprKind::Ident(i) if matches!(l.lookup(&i.name), Some(Entity::Ptr { .. })));
+        if is_ptr(self, a) || is_ptr(self, b) {
+            self.unsupported("subtracting a pointer that may point into several arrays", span);
+            return Some(Val { e: k::Expr::num(0, span), ty: Ty::Int });
+        }
+        if !self.names_array(a) || !self.names_array(b) {
+            return None;
+        }
+        let (Some(Entity::Array { kpl: ka, offset: oa, agg, .. }), Some(Entity::Array { kpl: kb, offset: ob, .. })) =
+            (self.array_argument(a, false), self.array_argument(b, false))
+        else {
+            return Some(Val { e: k::Expr::num(0, span), ty: Ty::Int });
+        };
+        if ka != kb {
+            self.unsupported("subtracting pointers into two different arrays (C leaves it undefined)", span);
+            return Some(Val { e: k::Expr::num(0, span), ty: Ty::Int });
+        }
+        if agg.is_some() || self.byte_level.contains_key(&ka) {
+            self.unsupported("subtracting pointers into an array of structs or vectors, or one kpl keeps at bytes", span);
+            return Some(Val { e: k::Expr::num(0, span), ty: Ty::Int });
+        }
+        let at = |o: Option<String>| o.map(|o| k::Expr::var(&o, span)).unwrap_or_else(|| k::Expr::num(0, span));
+        let d = Val { e: bin(k::BinOp::Sub, at(oa), at(ob), span), ty: Ty::Int };
+        Some(if self.o.pointer_bits == 64 { Val { e: self.convert(d, Ty::Long { signed: true }, span), ty: Ty::Long { signed: true } } } else { d })
+    }
+
     /// `a == b`, `a != b` (and orderings within one array) of two pointers into known arrays
     /// (`p == q` of two pointer parameters, `s.p == p`): two arrays are never one (kpl's,
     /// and GPUVerify's, kernel arrays do not alias), so only the offsets in one array are
