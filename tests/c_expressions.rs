@@ -205,3 +205,60 @@ fn one_round(round: u64) {
     }
     if std::env::var("KPL_KEEP").is_err() { let _ = std::fs::remove_dir_all(&dir); }
 }
+
+/// Pointer arithmetic against the C compiler: differences, comparisons and reads through
+/// pointers into one array, at indices the inputs give (kept inside the array).
+#[test]
+fn pointer_expressions_agree_with_a_c_compiler() {
+    let dir = std::env::temp_dir().join(format!("kpl-c-ptr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut r = Rng::new(0x9017_7E55);
+    let idx = ["(a & 31)", "(int)(b % 16u)", "((e & 15) + 3)", "((int)f & 7)", "(int)(c & 31ll)", "7"];
+    let pick = |r: &mut Rng| r.pick(&idx).to_string();
+    let mut exprs = Vec::new();
+    for _ in 0..60 {
+        let (i, j) = (pick(&mut r), pick(&mut r));
+        let e = match r.below(7) {
+            0 => format!("(int)((L + {i}) - (L + {j}))"),
+            1 => format!("(int)(&L[{i}] - &L[{j}])"),
+            2 => format!("((L + {i}) {} (L + {j}))", r.pick(&["<", "<=", ">", ">=", "==", "!="])),
+            3 => format!("*(L + {i})"),
+            4 => format!("*(L + {i} + {j} % 8)"),
+            5 => format!("(*(L + {i} + 1) - *(L + {j}))"),
+            _ => format!("(int)((L + 40) - (L + {i}) + ((L + {j}) - L))"),
+        };
+        exprs.push(e);
+    }
+    let decls = "  int a = (int)p0; unsigned b = p1; long long c = (long long)p2; short e = (short)p3; unsigned char f = (unsigned char)p4;\n  int L[64];\n  for (int t = 0; t < 64; t++) L[t] = t * 7 + 3;\n";
+    let body: String = exprs.iter().enumerate().map(|(k, e)| format!("  out[{k}] = (unsigned)({e});\n")).collect();
+    let kernel = format!("__global__ void k(unsigned *out, unsigned p0, unsigned p1, unsigned p2, unsigned p3, unsigned p4) {{\n{decls}{body}}}\n");
+    std::fs::write(dir.join("k.cu"), &kernel).unwrap();
+    let prints: String = exprs.iter().map(|e| format!("  printf(\"%u \", (unsigned)({e}));\n")).collect();
+    let inputs: Vec<[u32; 5]> = (0..6).map(|_| std::array::from_fn(|_| r.next_u32())).collect();
+    let calls: String = inputs.iter().map(|p| format!("  run({}u, {}u, {}u, {}u, {}u);\n", p[0], p[1], p[2], p[3], p[4])).collect();
+    let c = format!("#include <stdio.h>\nstatic void run(unsigned p0, unsigned p1, unsigned p2, unsigned p3, unsigned p4) {{\n{decls}{prints}  printf(\"\\n\");\n}}\nint main(void) {{\n{calls}  return 0;\n}}\n");
+    std::fs::write(dir.join("ref.c"), &c).unwrap();
+    let exe = dir.join("ref");
+    let cc = Command::new("cc").args(["-fwrapv", "-O0", "-w", "-o"]).arg(&exe).arg(dir.join("ref.c")).output().expect("a C compiler `cc`");
+    assert!(cc.status.success(), "cc failed: {}", String::from_utf8_lossy(&cc.stderr));
+    let want = String::from_utf8(Command::new(&exe).output().unwrap().stdout).unwrap();
+    for (p, line) in inputs.iter().zip(want.lines()) {
+        let want: Vec<u32> = line.split_whitespace().map(|w| w.parse().unwrap()).collect();
+        let mut args = vec!["run".to_string(), "--json".into(), "--blockDim=1".into(), "--gridDim=1".into()];
+        for (j, v) in p.iter().enumerate() {
+            args.push("--param".into());
+            args.push(format!("p{j}={v}"));
+        }
+        args.push("k.cu".into());
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = kpl_in(&dir, &a);
+        assert_eq!(o.code, 0, "{}{}\n{kernel}", o.stdout, o.stderr);
+        let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        let out = &v["memory"]["out"];
+        for (k, e) in exprs.iter().enumerate() {
+            let got = out.get(k.to_string()).or_else(|| out.get(k)).and_then(|x| x.as_u64()).map(|x| x as u32);
+            assert_eq!(got, Some(want[k]), "expression {k} on inputs {p:?}: {e}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
