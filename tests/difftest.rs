@@ -101,7 +101,7 @@ fn every_passing_cuda_and_opencl_kernel_agrees_with_its_launch_options() {
             let wide_atomics = text.contains("atomic") && text.contains("long long");
             let grid = ["this_grid", "grid_group"].iter().any(|w| text.contains(w));
             // The launch options of GPUVerify's option line (the others are verifier flags).
-            let launch = ["--blockDim", "--gridDim", "--local_size", "--global_size", "--num_groups", "--global_offset", "--kernel-args", "-D", "-I", "--kernel"];
+            let launch = ["--blockDim", "--gridDim", "--local_size", "--global_size", "--num_groups", "--global_offset", "--kernel-args", "--pointer-bitwidth", "-D", "-I", "--kernel"];
             let mut args = vec!["difftest", "--runs", "20"];
             args.extend(lines[1].trim_start_matches("//").split_whitespace().filter(|o| launch.iter().any(|l| o.starts_with(l))));
             args.push(s(&k));

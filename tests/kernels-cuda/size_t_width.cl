@@ -8,5 +8,5 @@ __kernel void k(__global float *A, __global ulong *B, int n) {
   __assert(sizeof(i) == 8);
   __assert(get_global_size(0) == 256);
   B[i] = i * get_local_size(0) + get_local_id(0);
-  if (i < n) A[i] = A[i] * 2.0f + (float)i;
+  if (i < n) A[i] = A[i] * 2.0f + (float)(uint)i;
 }
