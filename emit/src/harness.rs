@@ -9,13 +9,17 @@ use crate::kpl_to_c::{Arg, Emitted};
 use kpl_lang::Launch;
 use std::fmt::Write;
 
-fn c_string(s: &str) -> String {
+/// Text as a C string literal: `\\` and `"` escaped, a newline ending a line of the
+/// literal, every other control character (and `?`, against trigraphs) as a 3-digit octal
+/// escape, so no text can end the literal and give the C compiler code.
+pub fn c_string(s: &str) -> String {
     let mut out = String::from("\"");
     for ch in s.chars() {
         match ch {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
             '\n' => out.push_str("\\n\"\n\""),
+            c if c.is_control() && (c as u32) < 0x80 || c == '?' => out.push_str(&format!("\\{:03o}", c as u32)),
             c => out.push(c),
         }
     }
@@ -216,4 +220,25 @@ pub fn cuda_program(e: &Emitted, launch: Launch, global_len: &dyn Fn(&str) -> u3
     s.push_str("  for (int i = 0; i < n; i++) if (items[i].kind == 'g' || items[i].kind == 'f')\n    CHECK(cudaMemcpy(items[i].data, dev[i], items[i].count * sizeof(unsigned), cudaMemcpyDeviceToHost));\n");
     let _ = writeln!(s, "  save(argv[2], items, n, {}u);\n  return 0;\n}}", launch.num_groups());
     s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn no_text_ends_a_c_string() {
+        let lit = super::c_string("a\"; system(\"rm\"); //\\\r??/\x07z\nnext");
+        let inner = &lit[1..lit.len() - 1];
+        // Every quote inside is escaped, and no raw control character is left.
+        let mut escaped = false;
+        for c in inner.chars() {
+            assert!(!c.is_control() || c == '\n', "{lit}");
+            if c == '"' && !escaped {
+                // Only the line joins the newline escape makes: `\n"` newline `"`.
+                continue;
+            }
+            escaped = c == '\\' && !escaped;
+        }
+        assert!(!inner.contains("??/"), "{lit}");
+        assert!(lit.contains("\\\"; system(\\\"rm\\\")"), "{lit}");
+    }
 }
