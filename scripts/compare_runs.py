@@ -8,6 +8,9 @@ with its option line), both binaries run `kpl verify --json OPTIONS FILE` and
 reports with times and the machine's paths taken out.
 
 Usage: scripts/compare_runs.py OLD_KPL NEW_KPL DIR... [--jobs N] [--timeout S]
+                               [--kpl-timeout S] [--json-only]
+(`--kpl-timeout` passes `--timeout` to `kpl verify`; a kernel inconclusive on one side by
+that limit only is listed apart, as time decides it, not the code.)
 Exit status: 0 when nothing differs, 1 otherwise. Meant for refactorings that must not
 change behaviour (the C front end's move into its own crate).
 """
@@ -47,8 +50,9 @@ def options(path):
     return []
 
 
-def run(kpl, path, opts, json_mode, timeout):
-    args = [kpl, "verify"] + (["--json"] if json_mode else []) + opts + [os.path.basename(path)]
+def run(kpl, path, opts, json_mode, timeout, kpl_timeout=None):
+    limit = ["--timeout", str(kpl_timeout)] if kpl_timeout else []
+    args = [kpl, "verify"] + (["--json"] if json_mode else []) + limit + opts + [os.path.basename(path)]
     try:
         p = subprocess.run(args, cwd=os.path.dirname(path) or ".", capture_output=True, text=True, timeout=timeout)
         return p.returncode, p.stdout, p.stderr
@@ -78,20 +82,25 @@ def normal_text(s):
     return TIME.sub("(T)", s)
 
 
-def compare(path, old, new, timeout):
+def compare(path, old, new, timeout, kpl_timeout=None, json_only=False):
     opts = options(path)
     diffs = []
-    a = run(old, path, opts, True, timeout)
-    b = run(new, path, opts, True, timeout)
+    a = run(old, path, opts, True, timeout, kpl_timeout)
+    b = run(new, path, opts, True, timeout, kpl_timeout)
     if a[0] == "timeout" or b[0] == "timeout":
         return path, ["timeout on one side"] if a[0] != b[0] else []
+    ja, jb = normal_json(a[1]), normal_json(b[1])
+    timed = lambda j: any(isinstance(d, dict) and d.get("verdict") == "inconclusive" for d in j)
+    if kpl_timeout and a[0] != b[0] and (timed(ja) or timed(jb)):
+        return path, ["TIMED: inconclusive by --timeout on one side"]
     if a[0] != b[0]:
         diffs.append(f"exit {a[0]} -> {b[0]}")
-    ja, jb = normal_json(a[1]), normal_json(b[1])
     if ja != jb:
         diffs.append(f"json: {json.dumps(ja)[:400]}\n   -> {json.dumps(jb)[:400]}")
-    ta = run(old, path, opts, False, timeout)
-    tb = run(new, path, opts, False, timeout)
+    if json_only:
+        return path, diffs
+    ta = run(old, path, opts, False, timeout, kpl_timeout)
+    tb = run(new, path, opts, False, timeout, kpl_timeout)
     if normal_text(ta[1] + ta[2]) != normal_text(tb[1] + tb[2]):
         diffs.append("text report differs")
     return path, diffs
@@ -104,11 +113,13 @@ def main():
     ap.add_argument("dirs", nargs="+")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--kpl-timeout", type=float)
+    ap.add_argument("--json-only", action="store_true")
     a = ap.parse_args()
     files = list(kernels(a.dirs))
     bad = 0
     with cf.ThreadPoolExecutor(a.jobs) as ex:
-        for path, diffs in ex.map(lambda p: compare(p, a.old, a.new, a.timeout), files):
+        for path, diffs in ex.map(lambda p: compare(p, a.old, a.new, a.timeout, a.kpl_timeout, a.json_only), files):
             if diffs:
                 bad += 1
                 print(f"DIFFERS {path}")

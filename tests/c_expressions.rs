@@ -145,6 +145,32 @@ fn expr(r: &mut Rng, depth: u32) -> (String, T) {
 /// The declarations of `VARS` from six 32-bit inputs `p0`..`p5`.
 const DECLS: &str = "  int a = (int)p0; unsigned b = p1;\n  long long c = (long long)(((unsigned long long)p2 << 32) | p3);\n  unsigned long long d = ((unsigned long long)p4 << 32) | p5;\n  short e = (short)p0; unsigned char f = (unsigned char)p1;\n";
 
+/// Compile `ref.c` in `dir` with the C compiler (signed overflow wrapping, as on GPUs), run
+/// it, and give each line of its output as words.
+fn c_reference(dir: &std::path::Path) -> Vec<Vec<u32>> {
+    let exe = dir.join("ref");
+    let cc = Command::new("cc").args(["-fwrapv", "-O0", "-w", "-o"]).arg(&exe).arg(dir.join("ref.c")).output().expect("a C compiler `cc` (scripts/setup.sh installs build-essential)");
+    assert!(cc.status.success(), "cc failed: {}", String::from_utf8_lossy(&cc.stderr));
+    let out = String::from_utf8(Command::new(&exe).output().unwrap().stdout).unwrap();
+    out.lines().map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect()).collect()
+}
+
+/// `kpl run` of `k.cu` in `dir` with the params `p0`, `p1`, ... : the words of `out`.
+fn kpl_outputs(dir: &std::path::Path, params: &[u32], words: usize) -> Vec<Option<u32>> {
+    let mut args = vec!["run".to_string(), "--json".into(), "--blockDim=1".into(), "--gridDim=1".into()];
+    for (j, v) in params.iter().enumerate() {
+        args.push("--param".into());
+        args.push(format!("p{j}={v}"));
+    }
+    args.push("k.cu".into());
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = kpl_in(dir, &a);
+    assert_eq!(o.code, 0, "{}{}\n{}", o.stdout, o.stderr, std::fs::read_to_string(dir.join("k.cu")).unwrap_or_default());
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let out = &v["memory"]["out"];
+    (0..words).map(|k| out.get(k.to_string()).or_else(|| out.get(k)).and_then(|x| x.as_u64()).map(|x| x as u32)).collect()
+}
+
 #[test]
 fn integer_expressions_agree_with_a_c_compiler() {
     // Six kernels of 50 expressions, each on 6 inputs: 1,800 comparisons.
@@ -179,28 +205,12 @@ fn one_round(round: u64) {
         "#include <stdio.h>\nstatic void run(unsigned p0, unsigned p1, unsigned p2, unsigned p3, unsigned p4, unsigned p5) {{\n{DECLS}{prints}  printf(\"\\n\");\n}}\nint main(void) {{\n{calls}  return 0;\n}}\n"
     );
     std::fs::write(dir.join("ref.c"), &c).unwrap();
-    let exe = dir.join("ref");
-    let cc = Command::new("cc").args(["-fwrapv", "-O0", "-w", "-o"]).arg(&exe).arg(dir.join("ref.c")).output().expect("a C compiler `cc` (scripts/setup.sh installs build-essential)");
-    assert!(cc.status.success(), "cc failed: {}", String::from_utf8_lossy(&cc.stderr));
-    let want = String::from_utf8(Command::new(&exe).output().unwrap().stdout).unwrap();
-    let want: Vec<Vec<u32>> = want.lines().map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect()).collect();
+    let want = c_reference(&dir);
     assert_eq!(want.len(), INPUTS);
     for (p, want) in inputs.iter().zip(&want) {
-        let mut args = vec!["run".to_string(), "--json".into(), "--blockDim=1".into(), "--gridDim=1".into()];
-        for (j, v) in p.iter().enumerate() {
-            args.push("--param".into());
-            args.push(format!("p{j}={v}"));
-        }
-        args.push("k.cu".into());
-        let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = kpl_in(&dir, &a);
-        assert_eq!(o.code, 0, "{}{}\n{kernel}", o.stdout, o.stderr);
-        let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
-        let out = &v["memory"]["out"];
+        let got = kpl_outputs(&dir, p, 2 * exprs.len());
         for (i, e) in exprs.iter().enumerate() {
-            let word = |k: usize| out.get(k.to_string()).or_else(|| out.get(k)).and_then(|x| x.as_u64()).map(|x| x as u32);
-            let got = (word(2 * i), word(2 * i + 1));
-            assert_eq!(got, (Some(want[2 * i]), Some(want[2 * i + 1])), "expression {i} on inputs {p:?}: {e}\n(memory: {out})");
+            assert_eq!((got[2 * i], got[2 * i + 1]), (Some(want[2 * i]), Some(want[2 * i + 1])), "expression {i} on inputs {p:?}: {e}");
         }
     }
     if std::env::var("KPL_KEEP").is_err() { let _ = std::fs::remove_dir_all(&dir); }
@@ -238,26 +248,11 @@ fn pointer_expressions_agree_with_a_c_compiler() {
     let calls: String = inputs.iter().map(|p| format!("  run({}u, {}u, {}u, {}u, {}u);\n", p[0], p[1], p[2], p[3], p[4])).collect();
     let c = format!("#include <stdio.h>\nstatic void run(unsigned p0, unsigned p1, unsigned p2, unsigned p3, unsigned p4) {{\n{decls}{prints}  printf(\"\\n\");\n}}\nint main(void) {{\n{calls}  return 0;\n}}\n");
     std::fs::write(dir.join("ref.c"), &c).unwrap();
-    let exe = dir.join("ref");
-    let cc = Command::new("cc").args(["-fwrapv", "-O0", "-w", "-o"]).arg(&exe).arg(dir.join("ref.c")).output().expect("a C compiler `cc`");
-    assert!(cc.status.success(), "cc failed: {}", String::from_utf8_lossy(&cc.stderr));
-    let want = String::from_utf8(Command::new(&exe).output().unwrap().stdout).unwrap();
-    for (p, line) in inputs.iter().zip(want.lines()) {
-        let want: Vec<u32> = line.split_whitespace().map(|w| w.parse().unwrap()).collect();
-        let mut args = vec!["run".to_string(), "--json".into(), "--blockDim=1".into(), "--gridDim=1".into()];
-        for (j, v) in p.iter().enumerate() {
-            args.push("--param".into());
-            args.push(format!("p{j}={v}"));
-        }
-        args.push("k.cu".into());
-        let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = kpl_in(&dir, &a);
-        assert_eq!(o.code, 0, "{}{}\n{kernel}", o.stdout, o.stderr);
-        let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
-        let out = &v["memory"]["out"];
+    let want = c_reference(&dir);
+    for (p, want) in inputs.iter().zip(&want) {
+        let got = kpl_outputs(&dir, p, exprs.len());
         for (k, e) in exprs.iter().enumerate() {
-            let got = out.get(k.to_string()).or_else(|| out.get(k)).and_then(|x| x.as_u64()).map(|x| x as u32);
-            assert_eq!(got, Some(want[k]), "expression {k} on inputs {p:?}: {e}");
+            assert_eq!(got[k], Some(want[k]), "expression {k} on inputs {p:?}: {e}");
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
