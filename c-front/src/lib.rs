@@ -8,67 +8,28 @@
 //! parser for the C subset, token passes for C++, and the lowering.
 //! Depends on: `kpl_lang` only; no file or terminal I/O (the binary hands it the files).
 
-pub mod annotations;
-mod async_copy;
-mod auto_types;
-pub mod ast;
-pub mod include;
-pub mod lexer;
-pub mod namespaces;
-mod bytes;
-mod casts;
-mod contract_calls;
-mod classes;
-mod coop;
-mod cxx;
-mod coop_tiles;
-mod ctypes;
-mod fnptr;
-mod gotos;
-mod images;
-mod inline_temps;
-mod long;
-mod long_div;
-mod long_counters;
-mod memcpy;
-mod lower;
-mod lower_agg;
-mod lower_annotations;
-mod lower_builtins;
-mod lower_atomic;
-mod lower_expr;
-mod lower_warp;
-mod multiptr;
-pub mod modular;
-mod templates;
-mod textures;
-mod nesting;
-mod operators;
-mod overloads;
-mod pointer_fields;
-mod pointers;
-mod private;
-mod references;
-mod sizeof_expr;
-mod statics;
-mod uninit;
-mod unused_types;
-pub mod pp;
-pub mod tokens;
-pub mod typedecls;
+pub mod lower;
+pub mod sema;
+pub mod syntax;
+pub mod text;
+
+pub use lower::modular;
+pub use syntax::annotations;
+pub use text::include;
 
 use kpl_lang::diagnostic::Diagnostic;
 use kpl_lang::launch::Launch;
 use kpl_lang::span::Span;
 use kpl_lang::{check, core, Checked};
-use lalrpop_util::{lalrpop_mod, ErrorRecovery, ParseError};
+use lalrpop_util::{ErrorRecovery, ParseError};
 pub use tokens::Dialect;
 
-lalrpop_mod!(
-    #[allow(clippy::all, unused_parens, dead_code)]
-    grammar,
-    "/grammar.rs"
-);
+use syntax::{ast, grammar};
+use text::{pp, tokens};
+use sema::{classes, coop, coop_tiles, cxx, images, namespaces, operators, overloads, templates, textures, typedecls};
+use syntax::nesting;
+use sema::uninit;
+use lower::long;
 
 /// How to read a C file.
 #[derive(Clone, Debug)]

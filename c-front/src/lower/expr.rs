@@ -1,0 +1,1463 @@
+//! C expressions ─► KPL expressions, with C's integer rules (signed and unsigned 32-bit
+//! words, the usual arithmetic conversions: signed operations become `slt`, `sdiv`, ...),
+//! floats as opaque words (`fadd`, ...), side effects emitted as statements left to right,
+//! and `&&`, `||`, `?:` short-circuiting through branches when an operand reads memory or
+//! has effects (so a guarded read stays guarded).
+
+use crate::syntax::ast::*;
+use crate::lower::{sp_id, Entity, Lower, Ty};
+use crate::lower::agg::Lv;
+use crate::text::tokens::Dialect;
+use kpl_lang::ast::{self as k, Axis, BinOp, Builtin, Special};
+use kpl_lang::span::Span;
+
+/// A lowered value: a KPL expression (free of effects) and its C type.
+#[derive(Clone, Debug)]
+pub(crate) struct Val {
+    pub e: k::Expr,
+    pub ty: Ty,
+}
+
+pub(crate) fn kx(kind: k::ExprKind, span: Span) -> k::Expr {
+    k::Expr::new(kind, span)
+}
+
+pub(crate) fn bin(op: BinOp, a: k::Expr, b: k::Expr, span: Span) -> k::Expr {
+    kx(k::ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
+}
+
+pub(crate) fn call(f: Builtin, args: Vec<k::Expr>, span: Span) -> k::Expr {
+    kx(k::ExprKind::Call(sp_id(f.name(), span), args), span)
+}
+
+pub(crate) fn not(a: k::Expr, span: Span) -> k::Expr {
+    kx(k::ExprKind::Unary(k::UnOp::Not, Box::new(a)), span)
+}
+
+fn axis(name: &str) -> Option<Axis> {
+    match name {
+        "x" => Some(Axis::X),
+        "y" => Some(Axis::Y),
+        "z" => Some(Axis::Z),
+        _ => None,
+    }
+}
+
+/// An assignable place.
+#[derive(Clone, Debug)]
+pub(crate) enum Place {
+    Local(String, Ty),
+    /// A word of an OpenCL `__constant` table (`Entity::Table`): its value, read-only.
+    Const(k::Expr, Ty),
+    Elem { array: String, index: k::Expr, elem: Ty, readonly: bool },
+    /// A scalar of `n` bytes of an array kept at bytes (`bytes.rs`), from `index`.
+    Bytes { array: String, index: k::Expr, n: u32, elem: Ty, readonly: bool },
+    /// A 64-bit integer's two words (`long.rs`).
+    Pair { lo: Box<Place>, hi: Box<Place>, signed: bool },
+}
+
+impl<'u> Lower<'u> {
+    // ---- classification ----
+
+    /// Would lowering `e` emit statements (effects, calls, or guarded reads)?
+    pub fn needs_statements(&self, e: &Expr) -> bool {
+        if crate::sema::sizeof_expr::operand(e).is_some() {
+            return false;
+        }
+        // An operation that may call an operator function of the file.
+        if self.may_call_operator(e) {
+            return true;
+        }
+        match &e.kind {
+            ExprKind::Assign(..) | ExprKind::PreInc(..) | ExprKind::PostInc(..) | ExprKind::Comma(..) => true,
+            ExprKind::Call(f, args) => {
+                let user = matches!(&f.kind, ExprKind::Ident(x) if self.funcs.contains_key(&x.name));
+                user || args.iter().any(|a| self.needs_statements(a))
+            }
+            ExprKind::Binary(BOp::LAnd | BOp::LOr, a, b) => {
+                self.needs_statements(a) || self.needs_statements(b) || self.reads(b)
+            }
+            ExprKind::Cond(c, a, b) => {
+                self.needs_statements(c) || self.needs_statements(a) || self.needs_statements(b) || self.reads(a) || self.reads(b)
+            }
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => self.needs_statements(a) || self.needs_statements(b),
+            // `(T *)(a + i)` fixes its offset in a local first (`casts.rs`).
+            ExprKind::Cast(t, a) if t.ptrs > 0 && !matches!(a.kind, ExprKind::Ident(_) | ExprKind::Member(..) | ExprKind::Cast(..) | ExprKind::Index(..)) => true,
+            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => self.needs_statements(a),
+            _ => false,
+        }
+    }
+
+    /// Does lowering `e` emit statements? `needs_statements`, or a library call whose
+    /// lowering does (a math function's arbitrary result, an atomic, a temporary): found by
+    /// lowering `e` into a scratch block whose statements and messages are discarded.
+    pub(crate) fn emits_statements(&mut self, e: &Expr) -> bool {
+        if self.needs_statements(e) {
+            return true;
+        }
+        let mut calls: Vec<String> = Vec::new();
+        let mut long = self.has_long;
+        e.walk(&mut |x| match &x.kind {
+            ExprKind::Call(f, _) => {
+                if let ExprKind::Ident(n) = &f.kind {
+                    calls.push(n.name.clone());
+                }
+            }
+            ExprKind::LongInt(..) => long = true,
+            _ => {}
+        });
+        if calls.is_empty() && !long {
+            return false;
+        }
+        // Calls that create state of their own when lowered are never tried.
+        if calls.iter().any(|n| n.starts_with("__syncthreads") || n.starts_with("async_") || n.starts_with("wait_group")) {
+            return true;
+        }
+        let (errors, warnings) = (self.errors.len(), self.warnings.len());
+        self.blocks.push(Vec::new());
+        let _ = self.expr(e);
+        let emitted = self.blocks.pop().is_some_and(|b| !b.is_empty());
+        self.errors.truncate(errors);
+        self.warnings.truncate(warnings);
+        emitted
+    }
+
+    /// Does `e` read an array (or call a function, which may)?
+    pub(crate) fn reads(&self, e: &Expr) -> bool {
+        if crate::sema::sizeof_expr::operand(e).is_some() {
+            return false;
+        }
+        if self.may_call_operator(e) {
+            return true;
+        }
+        match &e.kind {
+            ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => true,
+            ExprKind::Ident(x) => matches!(self.lookup(&x.name), Some(Entity::SharedScalar { .. } | Entity::Private { .. })),
+            ExprKind::Call(f, args) => {
+                matches!(&f.kind, ExprKind::Ident(x) if self.funcs.contains_key(&x.name)) || args.iter().any(|a| self.reads(a))
+            }
+            ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) | ExprKind::Assign(_, a, b) => self.reads(a) || self.reads(b),
+            ExprKind::Cond(a, b, c) => self.reads(a) || self.reads(b) || self.reads(c),
+            ExprKind::Member(a, _) | ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::PreInc(_, a) | ExprKind::PostInc(_, a) => {
+                self.reads(a)
+            }
+            _ => false,
+        }
+    }
+
+    // ---- conversions ----
+
+    /// Convert a value to type `to` (C's conversions, floats through `itof`, `ftoi`, ...).
+    pub fn convert(&mut self, v: Val, to: Ty, span: Span) -> k::Expr {
+        if let Ty::Long { .. } = v.ty {
+            return self.long_to_word(v, to, span);
+        }
+        if let Ty::Long { .. } = to {
+            let (lo, hi) = self.long_words(v, span);
+            return crate::lower::long::pair(lo, hi, span);
+        }
+        if let Ty::Narrow { bits, signed } = to {
+            // C's conversion to a narrow type: the low bits, sign-extended if signed.
+            let from = v.ty.widen();
+            let x = self.convert(Val { e: v.e, ty: from }, Ty::Int, span);
+            let keep = 32 - bits as u64;
+            if narrowed(&x, bits, signed) {
+                return x;
+            }
+            return if signed {
+                let up = bin(BinOp::Shl, x, k::Expr::num(keep, span), span);
+                call(Builtin::Ashr, vec![up, k::Expr::num(keep, span)], span)
+            } else {
+                bin(BinOp::BitAnd, x, k::Expr::num((1u64 << bits) - 1, span), span)
+            };
+        }
+        let v = Val { e: v.e, ty: v.ty.widen() };
+        match (v.ty, to) {
+            (a, b) if a == b => v.e,
+            (_, Ty::Void) => v.e,
+            (Ty::Void, _) => {
+                self.err("a `void` value is used", span);
+                v.e
+            }
+            (Ty::Float, Ty::Int) => call(Builtin::Ftoi, vec![v.e], span),
+            (Ty::Float, Ty::UInt) => call(Builtin::Ftou, vec![v.e], span),
+            (Ty::Float, Ty::Bool) => not(call(Builtin::Feq, vec![v.e, k::Expr::num(0, span)], span), span),
+            (Ty::Int, Ty::Float) => call(Builtin::Itof, vec![v.e], span),
+            (Ty::UInt | Ty::Bool, Ty::Float) => call(Builtin::Utof, vec![v.e], span),
+            (_, Ty::Bool) => bin(BinOp::Ne, v.e, k::Expr::num(0, span), span),
+            // Between the integer types the bits stay (bool is already 0 or 1).
+            _ => v.e,
+        }
+    }
+
+    /// A value as a KPL condition (a word that is not 0 when true).
+    pub fn to_cond(&mut self, v: Val) -> k::Expr {
+        let span = v.e.span;
+        match v.ty {
+            Ty::Float => not(call(Builtin::Feq, vec![v.e, k::Expr::num(0, span)], span), span),
+            Ty::Long { .. } => self.convert(v, Ty::Bool, span),
+            _ => v.e,
+        }
+    }
+
+    pub fn cond(&mut self, e: &Expr) -> k::Expr {
+        // `if (p)`, `!p` of a pointer that may be `NULL`: whether it is not (`multiptr.rs`).
+        let ptr_sel = |l: &Self, x: &Expr| match &x.kind {
+            ExprKind::Ident(i) => match l.lookup(&i.name) {
+                Some(Entity::Ptr { sel, .. }) => Some(sel),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(sel) = ptr_sel(self, e) {
+            return bin(BinOp::Ne, k::Expr::var(&sel, e.span), k::Expr::num(0, e.span), e.span);
+        }
+        if let ExprKind::Unary(UOp::Not, a) = &e.kind {
+            if let Some(sel) = ptr_sel(self, a) {
+                return bin(BinOp::Eq, k::Expr::var(&sel, e.span), k::Expr::num(0, e.span), e.span);
+            }
+        }
+        let v = self.expr(e);
+        self.to_cond(v)
+    }
+
+    /// A condition that must not need statements (loop invariants).
+    /// Does a call of `n` have the `want` arguments it takes (else an error)?
+    pub(crate) fn arity_ok(&mut self, n: &str, got: usize, want: usize, span: Span) -> bool {
+        if got != want {
+            self.err(format!("`{n}` takes {want} argument(s)"), span);
+        }
+        got == want
+    }
+
+    /// A condition checked as an assertion (two-thread annotations allowed).
+    pub fn assertion_cond(&mut self, e: &Expr) -> k::Expr {
+        let before = std::mem::replace(&mut self.two_thread_ok, true);
+        let c = self.cond(e);
+        self.two_thread_ok = before;
+        c
+    }
+
+    /// A loop invariant: no effects; its reads are the thread's view, except that an element
+    /// indexed by the partner's values alone (`A[__other_int(i)]`) is read in the partner's
+    /// (GPUVerify's arrays are one memory for both threads; `partner.rs`).
+    pub fn pure_cond(&mut self, e: &Expr, what: &str) -> k::Expr {
+        self.blocks.push(Vec::new());
+        let c = self.assertion_cond(e);
+        let emitted = self.blocks.pop().unwrap_or_default();
+        let c = match crate::lower::inline_temps::inline_temps(&emitted, c) {
+            Some(c) => c,
+            None => {
+                self.err(format!("{what} must be free of side effects, calls and guarded reads"), e.span);
+                k::Expr::num(1, e.span)
+            }
+        };
+        kpl_lang::partner::localize_reads(&c)
+    }
+
+    /// Bind a value to a fresh local (to fix it before later effects).
+    pub(crate) fn bind_temp(&mut self, v: Val, span: Span) -> Val {
+        if let Ty::Long { .. } = v.ty {
+            return self.bind_long(v, span);
+        }
+        // In an annotation the expression stays one expression (it is pure, and may speak
+        // of two threads or the access logs, which a local may not hold).
+        if self.two_thread_ok || matches!(v.e.kind, k::ExprKind::Num(_) | k::ExprKind::Var(_) | k::ExprKind::Special(..)) {
+            return v;
+        }
+        let t = self.temp();
+        self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);
+        Val { e: k::Expr::var(&t, span), ty: v.ty }
+    }
+
+    // ---- expressions ----
+
+    pub fn expr(&mut self, e: &Expr) -> Val {
+        let v = self.expr_of(e);
+        Val { e: v.e, ty: v.ty.widen() }
+    }
+
+    fn expr_of(&mut self, e: &Expr) -> Val {
+        let span = e.span;
+        let word = |n: u64, ty: Ty| Val { e: k::Expr::num(n, span), ty };
+        if self.is_pointer_update(e) {
+            self.unsupported("using the value of a pointer update (write it as a statement of its own)", span);
+            return word(0, Ty::Int);
+        }
+        if let Some(call) = self.operator_call(e) {
+            return self.expr_of(&call);
+        }
+        match &e.kind {
+            ExprKind::Int(v, unsigned) => {
+                if *v > u32::MAX as u64 {
+                    self.err("this literal does not fit in 32 bits (kpl models every integer type as 32 bits)", span);
+                }
+                let ty = if *unsigned || *v > i32::MAX as u64 { Ty::UInt } else { Ty::Int };
+                word(*v & 0xFFFF_FFFF, ty)
+            }
+            ExprKind::LongInt(v, unsigned) => {
+                let e = crate::lower::long::pair(k::Expr::num(v & 0xFFFF_FFFF, span), k::Expr::num(v >> 32, span), span);
+                Val { e, ty: Ty::Long { signed: !*unsigned } }
+            }
+            ExprKind::Float(bits) => word(*bits as u64, Ty::Float),
+            ExprKind::Char(c) => word(*c as u64, Ty::Int),
+            ExprKind::Bool(b) => word(*b as u64, Ty::Bool),
+            ExprKind::Str => {
+                self.unsupported("string literals", span);
+                word(0, Ty::Int)
+            }
+            ExprKind::Ident(x) => self.ident(x, span),
+            ExprKind::Member(base, m) => self.member(base, m, span),
+            ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => match self.place(e) {
+                // A `char` element is the low bits of its word (`read_place`).
+                Some(p @ (Place::Elem { .. } | Place::Bytes { .. } | Place::Pair { .. })) => self.read_place(&p, span),
+                Some(Place::Const(e, ty)) => Val { e, ty },
+                _ => word(0, Ty::Int),
+            },
+            ExprKind::Call(f, args) => self.call(f, args, span),
+            ExprKind::Unary(op, a) => self.unary(*op, a, span),
+            ExprKind::PreInc(inc, a) => {
+                let Some(p) = self.place(a) else { return word(0, Ty::Int) };
+                self.increment(&p, *inc, span);
+                self.read_place(&p, span)
+            }
+            ExprKind::PostInc(inc, a) => {
+                let Some(p) = self.place(a) else { return word(0, Ty::Int) };
+                let old = self.read_place(&p, span);
+                let old = self.force_temp(old, span);
+                self.increment(&p, *inc, span);
+                old
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, span),
+            ExprKind::Assign(op, l, r) => {
+                if let Some(t) = self.agg_type(l) {
+                    let _ = self.agg_assign(l, *op, r, span);
+                    return self.not_scalar(&t, span);
+                }
+                let Some(p) = self.place(l) else { return word(0, Ty::Int) };
+                let v = self.assign(&p, *op, r, span);
+                v
+            }
+            ExprKind::Cond(c, a, b) => self.conditional(c, a, b, span),
+            ExprKind::Cast(t, a) => {
+                if t.ptrs > 0 && crate::lower::multiptr::null_const(a) {
+                    // `(T *)0`: `NULL`.
+                    return word(0, Ty::UInt);
+                }
+                if t.ptrs > 0 {
+                    self.unsupported(
+                        "a pointer cast as a value here (kpl takes one where the pointer is indexed, dereferenced, passed to a function, given to a pointer variable or to an atomic)",
+                        span,
+                    );
+                    return word(0, Ty::Int);
+                }
+                let target = self.spec_type(&t.specs);
+                if let crate::lower::ctypes::CType::Long(signed) = target {
+                    let v = self.expr(a);
+                    let to = Ty::Long { signed };
+                    return Val { e: self.convert(v, to, span), ty: to };
+                }
+                if target.is_aggregate() {
+                    return self.not_scalar(&target, span);
+                }
+                let to = self.base_type(&t.specs);
+                let v = self.expr(a);
+                let ty = if to == Ty::Void { Ty::Void } else { to };
+                Val { e: self.convert(v, to, span), ty }
+            }
+            ExprKind::Comma(a, b) => {
+                self.expr_stmt(a);
+                self.expr(b)
+            }
+            ExprKind::CompoundLit(t, _) => {
+                let target = self.spec_type(&t.specs);
+                self.not_scalar(&target, span)
+            }
+            ExprKind::Unsupported(what) => {
+                self.unsupported(what, span);
+                word(0, Ty::Int)
+            }
+        }
+    }
+
+    /// A struct or vector where a scalar is needed: an error.
+    pub(crate) fn not_scalar(&mut self, t: &crate::lower::ctypes::CType, span: Span) -> Val {
+        let name = self.type_name(t);
+        self.err(format!("a `{name}` value where a scalar is needed"), span);
+        Val { e: k::Expr::num(0, span), ty: Ty::Int }
+    }
+
+    /// A temp holding the value now (a post-increment's old value).
+    fn force_temp(&mut self, v: Val, span: Span) -> Val {
+        if let Ty::Long { .. } = v.ty {
+            let (lo, hi) = crate::lower::long::halves(&v.e);
+            let lo = self.force_temp(Val { e: lo, ty: Ty::UInt }, span).e;
+            let hi = self.force_temp(Val { e: hi, ty: Ty::UInt }, span).e;
+            return Val { e: crate::lower::long::pair(lo, hi, span), ty: v.ty };
+        }
+        let t = self.temp();
+        self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);
+        Val { e: k::Expr::var(&t, span), ty: v.ty }
+    }
+
+    fn ident(&mut self, x: &kpl_lang::ast::Ident, span: Span) -> Val {
+        match self.lookup(&x.name) {
+            Some(Entity::Local { kpl, ty }) | Some(Entity::Param { kpl, ty }) => Val { e: k::Expr::var(&kpl, span), ty },
+            Some(Entity::SharedScalar { kpl, ty }) => {
+                Val { e: kx(k::ExprKind::Index(sp_id(&kpl, span), Box::new(k::Expr::num(0, span))), span), ty }
+            }
+            Some(Entity::Array { .. } | Entity::Table { .. }) => {
+                self.unsupported(&format!("using the array `{}` as a value (pointers are CUDA.md tier 2)", x.name), span);
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
+            }
+            Some(Entity::Record { ty: crate::lower::ctypes::CType::Long(signed), leaves }) => self.long_from_leaves(&leaves, signed, span),
+            Some(Entity::Record { ty, .. }) => self.not_scalar(&ty, span),
+            Some(Entity::Private { kpl, base, ty }) => {
+                Val { e: kx(k::ExprKind::Index(sp_id(&kpl, span), Box::new(k::Expr::var(&base, span))), span), ty }
+            }
+            Some(Entity::Invalid) => Val { e: k::Expr::num(0, span), ty: Ty::Int },
+            // A pointer with several targets is tested (`cond`) or compared
+            // (`pointer_compare`), never used as a number.
+            Some(Entity::Ptr { .. }) => {
+                self.unsupported(&format!("using the pointer `{}` as a number (kpl compares pointers that may point into several arrays only with `NULL` and arrays)", x.name), span);
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
+            }
+            Some(Entity::PendingPtr { .. }) => {
+                self.pending_pointer(&Expr::new(ExprKind::Ident(x.clone()), span));
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
+            }
+            None if self.overloads.contains_key(&x.name) => {
+                self.unsupported(&format!("the overloaded function `{}` as a value (a function pointer)", x.name), span);
+                Val { e: k::Expr::num(0, span), ty: Ty::UInt }
+            }
+            None if self.function_value(&x.name).is_some() => {
+                // A function used as a value: a function pointer.
+                Val { e: k::Expr::num(self.function_value(&x.name).unwrap_or(0), span), ty: Ty::UInt }
+            }
+            None => {
+                let special = ["threadIdx", "blockIdx", "blockDim", "gridDim"].contains(&x.name.as_str());
+                let mut d = kpl_lang::Diagnostic::error(format!("`{}` is not declared", x.name), span);
+                if special {
+                    d = d.with_help(format!("use a component, e.g. `{}.x`", x.name));
+                } else if x.name == "__same_group" && self.two_thread_ok {
+                    // GPUVerify's: both threads of the pair are in one group.
+                    let same = Axis::ALL
+                        .iter()
+                        .map(|a| {
+                            let g = kx(k::ExprKind::Special(Special::Gid, *a, true), span);
+                            bin(BinOp::Eq, g.clone(), call(Builtin::Other, vec![g], span), span)
+                        })
+                        .reduce(|x, y| bin(BinOp::LAnd, x, y, span))
+                        .unwrap_or_else(|| k::Expr::num(1, span));
+                    return Val { e: same, ty: Ty::Int };
+                } else if x.name == "warpSize" && self.o.dialect == Dialect::Cuda {
+                    // The warp size of every NVIDIA GPU (and of kpl perf's default model).
+                    return Val { e: k::Expr::num(32, span), ty: Ty::Int };
+                }
+                self.errors.push(d);
+                Val { e: k::Expr::num(0, span), ty: Ty::Int }
+            }
+        }
+    }
+
+    fn member(&mut self, base: &Expr, m: &kpl_lang::ast::Ident, span: Span) -> Val {
+        let special = match &base.kind {
+            ExprKind::Ident(x) if self.o.dialect == Dialect::Cuda && self.lookup(&x.name).is_none() => match x.name.as_str() {
+                "threadIdx" => Some(Special::Lid),
+                "blockIdx" => Some(Special::Gid),
+                "blockDim" => Some(Special::Threads),
+                "gridDim" => Some(Special::Groups),
+                _ => None,
+            },
+            _ => None,
+        };
+        match (special, axis(&m.name)) {
+            (Some(s), Some(a)) => Val { e: kx(k::ExprKind::Special(s, a, true), span), ty: Ty::UInt },
+            (Some(_), None) => {
+                self.err(format!("no component `{}`: the components are x, y and z", m.name), m.span);
+                Val { e: k::Expr::num(0, span), ty: Ty::UInt }
+            }
+            // A member of a value that is no object: `f(a).x`, `(a + b).y`.
+            _ if self.rvalue_aggregate(base) => match self.rvalue_member(base, m, span) {
+                Some(crate::lower::agg::AggVal { ty: crate::lower::ctypes::CType::Scalar(t), leaves }) => match leaves.as_slice() {
+                    [crate::lower::agg::VLeaf::Word(w)] => Val { e: w.e.clone(), ty: t },
+                    _ => Val { e: k::Expr::num(0, span), ty: Ty::Int },
+                },
+                Some(v) => self.not_scalar(&v.ty, span),
+                None => Val { e: k::Expr::num(0, span), ty: Ty::Int },
+            },
+            _ => {
+                let e = Expr::new(ExprKind::Member(Box::new(base.clone()), m.clone()), span);
+                match self.lvalue(&e) {
+                    Some(Lv::Word(p)) => self.read_place(&p, span),
+                    Some(Lv::Agg(crate::lower::ctypes::CType::Long(signed), leaves)) => self.long_from_leaves(&leaves, signed, span),
+                    Some(Lv::Agg(t, _)) => self.not_scalar(&t, span),
+                    Some(Lv::Array(_)) => {
+                        self.unsupported("using an array or pointer field as a value", span);
+                        Val { e: k::Expr::num(0, span), ty: Ty::Int }
+                    }
+                    Some(Lv::PtrWord(_)) => {
+                        self.unsupported("a pointer read from memory (kpl cannot tell which array it points into)", span);
+                        Val { e: k::Expr::num(0, span), ty: Ty::Int }
+                    }
+                    None => Val { e: k::Expr::num(0, span), ty: Ty::Int },
+                }
+            }
+        }
+    }
+
+    fn unary(&mut self, op: UOp, a: &Expr, span: Span) -> Val {
+        if let (UOp::Addr, ExprKind::Ident(x)) = (op, &a.kind) {
+            if let (None, Some(id)) = (self.lookup(&x.name), self.function_value(&x.name)) {
+                // `&f` of a function: the same function pointer as `f`.
+                return Val { e: k::Expr::num(id, span), ty: Ty::UInt };
+            }
+        }
+        let v = self.expr(a);
+        let ty = promote(v.ty);
+        if let (Ty::Long { .. }, UOp::Neg | UOp::BitNot) = (ty, op) {
+            let zero = Val { e: k::Expr::num(0, span), ty: Ty::Int };
+            let ones = Val { e: k::Expr::num(0xFFFF_FFFF, span), ty: Ty::Int };
+            return match op {
+                UOp::Neg => self.long_arith(BOp::Sub, zero, v, ty, span),
+                _ => self.long_arith(BOp::BitXor, v, ones, ty, span),
+            };
+        }
+        match op {
+            UOp::Plus => Val { e: v.e, ty },
+            UOp::Neg if v.ty == Ty::Float => Val { e: call(Builtin::Fneg, vec![v.e], span), ty: Ty::Float },
+            UOp::Neg => Val { e: kx(k::ExprKind::Unary(k::UnOp::Neg, Box::new(v.e)), span), ty },
+            UOp::Not => {
+                let c = self.to_cond(v);
+                Val { e: not(c, span), ty: Ty::Int }
+            }
+            UOp::BitNot if v.ty == Ty::Float => {
+                self.err("`~` needs an integer", span);
+                v
+            }
+            UOp::BitNot => Val { e: kx(k::ExprKind::Unary(k::UnOp::BitNot, Box::new(v.e)), span), ty },
+            UOp::Addr => {
+                self.unsupported("taking an address with `&` (CUDA.md tier 2)", span);
+                v
+            }
+            UOp::Deref => v,
+        }
+    }
+
+    /// The usual arithmetic conversions: the common type of two operands.
+    pub(crate) fn common(a: Ty, b: Ty) -> Ty {
+        match (promote(a), promote(b)) {
+            (Ty::Float, _) | (_, Ty::Float) => Ty::Float,
+            // C: `long` holds every `unsigned int`, so only an `unsigned long` makes it unsigned.
+            (Ty::Long { signed: false }, _) | (_, Ty::Long { signed: false }) => Ty::Long { signed: false },
+            (Ty::Long { .. }, _) | (_, Ty::Long { .. }) => Ty::Long { signed: true },
+            (Ty::UInt, _) | (_, Ty::UInt) => Ty::UInt,
+            _ => Ty::Int,
+        }
+    }
+
+    fn binary(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Val {
+        if matches!(op, BOp::LAnd | BOp::LOr) {
+            return self.logical(op, a, b, span);
+        }
+        if matches!(op, BOp::Eq | BOp::Ne | BOp::Lt | BOp::Gt | BOp::Le | BOp::Ge) {
+            if let Some(v) = self.pointer_compare(op, a, b, span) {
+                return v;
+            }
+        }
+        if op == BOp::Sub {
+            if let Some(v) = self.pointer_difference(a, b, span) {
+                return v;
+            }
+        }
+        let mut va = self.expr(a);
+        if self.needs_statements(b) {
+            va = self.bind_temp(va, a.span);
+        }
+        let vb = self.expr(b);
+        self.arith(op, va, vb, span)
+    }
+
+    /// An arithmetic, bitwise or comparison operator on two values.
+    pub(crate) fn arith(&mut self, op: BOp, va: Val, vb: Val, span: Span) -> Val {
+        let shift = matches!(op, BOp::Shl | BOp::Shr);
+        let ty = if shift { promote(va.ty) } else { Lower::common(va.ty, vb.ty) };
+        if let Ty::Long { .. } = ty {
+            return self.long_arith(op, va, vb, ty, span);
+        }
+        if ty == Ty::Float {
+            if shift || matches!(op, BOp::Rem | BOp::BitAnd | BOp::BitOr | BOp::BitXor) {
+                self.err("this operator needs integer operands", span);
+                return Val { e: k::Expr::num(0, span), ty: Ty::Int };
+            }
+            let (x, y) = (self.convert(va, Ty::Float, span), self.convert(vb, Ty::Float, span));
+            let f = |b: Builtin, args: Vec<k::Expr>| call(b, args, span);
+            let (e, ty) = match op {
+                BOp::Add => (f(Builtin::Fadd, vec![x, y]), Ty::Float),
+                BOp::Sub => (f(Builtin::Fsub, vec![x, y]), Ty::Float),
+                BOp::Mul => (f(Builtin::Fmul, vec![x, y]), Ty::Float),
+                BOp::Div => (f(Builtin::Fdiv, vec![x, y]), Ty::Float),
+                BOp::Lt => (f(Builtin::Flt, vec![x, y]), Ty::Int),
+                BOp::Gt => (f(Builtin::Flt, vec![y, x]), Ty::Int),
+                BOp::Le => (f(Builtin::Fle, vec![x, y]), Ty::Int),
+                BOp::Ge => (f(Builtin::Fle, vec![y, x]), Ty::Int),
+                BOp::Eq => (f(Builtin::Feq, vec![x, y]), Ty::Int),
+                BOp::Ne => (not(f(Builtin::Feq, vec![x, y]), span), Ty::Int),
+                _ => (k::Expr::num(0, span), Ty::Int),
+            };
+            return Val { e, ty };
+        }
+        let signed = ty == Ty::Int;
+        // A shift's amount keeps its own type (a 64-bit amount its low word).
+        let rhs_ty = match (shift, vb.ty) {
+            (true, Ty::Long { .. }) => Ty::UInt,
+            (true, t) => promote(t),
+            _ => ty,
+        };
+        let (x, y) = (self.convert(va, ty, span), self.convert(vb, rhs_ty, span));
+        // The operands are moved, never cloned: a long chain `a + b + c + ...` stays linear.
+        let (x, y) = (std::cell::Cell::new(Some(x)), std::cell::Cell::new(Some(y)));
+        let take = |c: &std::cell::Cell<Option<k::Expr>>| c.take().unwrap_or_else(|| k::Expr::num(0, span));
+        let k2 = |o: BinOp| bin(o, take(&x), take(&y), span);
+        let b2 = |f: Builtin| call(f, vec![take(&x), take(&y)], span);
+        let (e, rty) = match op {
+            BOp::Add => (k2(BinOp::Add), ty),
+            BOp::Sub => (k2(BinOp::Sub), ty),
+            BOp::Mul => (k2(BinOp::Mul), ty),
+            BOp::Div if signed => (b2(Builtin::Sdiv), ty),
+            BOp::Div => (k2(BinOp::Div), ty),
+            BOp::Rem if signed => (b2(Builtin::Srem), ty),
+            BOp::Rem => (k2(BinOp::Rem), ty),
+            BOp::Shl => (k2(BinOp::Shl), ty),
+            BOp::Shr if signed => (b2(Builtin::Ashr), ty),
+            BOp::Shr => (k2(BinOp::Shr), ty),
+            BOp::BitAnd => (k2(BinOp::BitAnd), ty),
+            BOp::BitOr => (k2(BinOp::BitOr), ty),
+            BOp::BitXor => (k2(BinOp::BitXor), ty),
+            BOp::Lt if signed => (b2(Builtin::Slt), Ty::Int),
+            BOp::Le if signed => (b2(Builtin::Sle), Ty::Int),
+            BOp::Gt if signed => (b2(Builtin::Sgt), Ty::Int),
+            BOp::Ge if signed => (b2(Builtin::Sge), Ty::Int),
+            BOp::Lt => (k2(BinOp::Lt), Ty::Int),
+            BOp::Le => (k2(BinOp::Le), Ty::Int),
+            BOp::Gt => (k2(BinOp::Gt), Ty::Int),
+            BOp::Ge => (k2(BinOp::Ge), Ty::Int),
+            BOp::Eq => (k2(BinOp::Eq), Ty::Int),
+            BOp::Ne => (k2(BinOp::Ne), Ty::Int),
+            BOp::LAnd | BOp::LOr => unreachable!("handled by `logical`"),
+        };
+        Val { e, ty: rty }
+    }
+
+    /// `a && b`, `a || b`: KPL's operators when `b` is pure, else a branch (C evaluates
+    /// `b` only when needed, so its reads and effects happen only then).
+    fn logical(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Val {
+        let ca = self.cond(a);
+        if !self.emits_statements(b) && !self.reads(b) {
+            let cb = self.cond(b);
+            let o = if op == BOp::LAnd { BinOp::LAnd } else { BinOp::LOr };
+            return Val { e: bin(o, ca, cb, span), ty: Ty::Int };
+        }
+        let t = self.temp();
+        let first = if op == BOp::LAnd { 0 } else { 1 };
+        self.emit(k::StmtKind::Local(sp_id(&t, span), Some(k::Expr::num(first, span))), span);
+        let guard = if op == BOp::LAnd { ca } else { not(ca, span) };
+        let tb = self.sub_block(
+            |l| {
+                let cb = l.cond(b);
+                let v = bin(BinOp::Ne, cb, k::Expr::num(0, span), span);
+                l.emit(k::StmtKind::Assign(sp_id(&t, span), v), span);
+            },
+            b.span,
+        );
+        self.emit(k::StmtKind::If(guard, tb, None), span);
+        Val { e: k::Expr::var(&t, span), ty: Ty::Int }
+    }
+
+    fn conditional(&mut self, c: &Expr, a: &Expr, b: &Expr, span: Span) -> Val {
+        let cv = self.cond(c);
+        let pure = |l: &mut Self, e: &Expr| !l.emits_statements(e) && !l.reads(e);
+        if pure(self, a) && pure(self, b) {
+            let (va, vb) = (self.expr(a), self.expr(b));
+            let ty = Lower::common(va.ty, vb.ty);
+            let (x, y) = (self.convert(va, ty, span), self.convert(vb, ty, span));
+            let pick = |x: k::Expr, y: k::Expr| kx(k::ExprKind::Cond(Box::new(cv.clone()), Box::new(x), Box::new(y)), span);
+            if let Ty::Long { .. } = ty {
+                let ((xl, xh), (yl, yh)) = (crate::lower::long::halves(&x), crate::lower::long::halves(&y));
+                return Val { e: crate::lower::long::pair(pick(xl, yl), pick(xh, yh), span), ty };
+            }
+            return Val { e: pick(x, y), ty };
+        }
+        // The type of the result needs both branches' types: lower them into blocks first.
+        let t = self.temp();
+        self.emit(k::StmtKind::Local(sp_id(&t, span), None), span);
+        // The high word's temp, used if the result is a 64-bit integer.
+        let t_hi = self.temp();
+        let branch = |l: &mut Self, e: &Expr| {
+            let mut v = None;
+            let blk = l.sub_block(|l| v = Some(l.expr(e)), e.span);
+            (blk, v)
+        };
+        let (tb, then_val) = branch(self, a);
+        let (eb, else_val) = branch(self, b);
+        let ty_of = |v: &Option<Val>| v.as_ref().map_or(Ty::Int, |v| v.ty);
+        let ty = Lower::common(ty_of(&then_val), ty_of(&else_val));
+        // The conversion to the common type may bind temporaries of its own (a comparison
+        // widened to 64 bits): they go in the branch, beside what they read.
+        let finish = |l: &mut Self, blk: k::Block, v: Option<Val>| {
+            l.blocks.push(blk.stmts);
+            if let Some(v) = v {
+                let e = l.convert(v, ty, span);
+                let words = match ty {
+                    Ty::Long { .. } => {
+                        let (lo, hi) = crate::lower::long::halves(&e);
+                        vec![(&t, lo), (&t_hi, hi)]
+                    }
+                    _ => vec![(&t, e)],
+                };
+                for (name, e) in words {
+                    l.emit(k::StmtKind::Assign(sp_id(name, span), e), span);
+                }
+            }
+            k::Block { stmts: l.blocks.pop().unwrap_or_default(), span: blk.span }
+        };
+        let tb = finish(self, tb, then_val);
+        let eb = finish(self, eb, else_val);
+        if let Ty::Long { .. } = ty {
+            self.emit(k::StmtKind::Local(sp_id(&t_hi, span), None), span);
+        }
+        self.emit(k::StmtKind::If(cv, tb, Some(Box::new(k::Else::Block(eb)))), span);
+        if let Ty::Long { .. } = ty {
+            return Val { e: crate::lower::long::pair(k::Expr::var(&t, span), k::Expr::var(&t_hi, span), span), ty };
+        }
+        Val { e: k::Expr::var(&t, span), ty }
+    }
+
+    // ---- places: locals and array elements ----
+
+    /// `__syncthreads_count/_and/_or(p)`: a barrier that also counts the block's threads
+    /// whose `p` holds. Lowered with a one-word shared counter of its own: barrier; thread 0
+    /// clears it; barrier; each thread with `p` adds 1 atomically; barrier; every thread
+    /// reads the count (the first barrier separates the read of an earlier call from the
+    /// clearing of the next).
+    fn sync_reduce(&mut self, n: &str, pred: &Expr, span: Span) -> Val {
+        let p = self.cond(pred);
+        let p = self.bind_temp(Val { e: p, ty: Ty::Int }, span).e;
+        let counter = self.fresh("__sync_count");
+        self.decls.push(k::Decl { kind: k::DeclKind::Shared { name: sp_id(&counter, span), size: Some((1, span)) }, span });
+        let zero = || k::Expr::num(0, span);
+        let elem = || zero();
+        let is_first = Axis::ALL
+            .iter()
+            .map(|a| bin(BinOp::Eq, kx(k::ExprKind::Special(Special::Lid, *a, true), span), zero(), span))
+            .reduce(|a, b| bin(BinOp::LAnd, a, b, span))
+            .unwrap_or_else(zero);
+        self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
+        let clear = self.sub_block(|l| l.emit(k::StmtKind::Store(sp_id(&counter, span), elem(), zero()), span), span);
+        self.emit(k::StmtKind::If(is_first, clear, None), span);
+        self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
+        let add = k::Atomic {
+            dest: None,
+            dest_hi: None,
+            declare: false,
+            op: sp_id(k::AtomicOp::Add.name(), span),
+            array: sp_id(&counter, span),
+            index: elem(),
+            args: vec![k::Expr::num(1, span)],
+        };
+        let count = self.sub_block(|l| l.emit(k::StmtKind::Atomic(add), span), span);
+        self.emit(k::StmtKind::If(p, count, None), span);
+        self.emit(k::StmtKind::Barrier(k::Fence::both(span)), span);
+        let total = self.temp();
+        self.emit(k::StmtKind::Local(sp_id(&total, span), Some(kx(k::ExprKind::Index(sp_id(&counter, span), Box::new(elem())), span))), span);
+        let c = k::Expr::var(&total, span);
+        let threads = Axis::ALL
+            .iter()
+            .map(|a| kx(k::ExprKind::Special(Special::Threads, *a, true), span))
+            .reduce(|a, b| bin(BinOp::Mul, a, b, span))
+            .unwrap_or_else(zero);
+        let e = match n {
+            "__syncthreads_count" => c,
+            "__syncthreads_and" => bin(BinOp::Eq, c, threads, span),
+            _ => bin(BinOp::Ne, c, zero(), span),
+        };
+        Val { e, ty: Ty::Int }
+    }
+
+    pub(crate) fn place(&mut self, e: &Expr) -> Option<Place> {
+        let span = e.span;
+        match self.lvalue(e)? {
+            Lv::Word(p) => Some(p),
+            Lv::Array(_) => {
+                self.unsupported("assigning to an array name (pointers are CUDA.md tier 2)", span);
+                None
+            }
+            Lv::PtrWord(_) => {
+                self.unsupported("a pointer read from memory (kpl cannot tell which array it points into)", span);
+                None
+            }
+            Lv::Agg(crate::lower::ctypes::CType::Long(signed), leaves) => self.long_place(&leaves, signed),
+            Lv::Agg(t, _) => {
+                self.not_scalar(&t, span);
+                None
+            }
+        }
+    }
+
+    pub(crate) fn read_place(&mut self, p: &Place, span: Span) -> Val {
+        match p {
+            Place::Local(name, ty) => Val { e: k::Expr::var(name, span), ty: ty.widen() },
+            Place::Const(e, ty) => Val { e: e.clone(), ty: ty.widen() },
+            Place::Elem { array, index, elem, .. } => {
+                let raw = kx(k::ExprKind::Index(sp_id(array, span), Box::new(index.clone())), span);
+                match elem {
+                    // Memory starts arbitrary: a `char` element is the low bits of its word.
+                    Ty::Narrow { .. } => Val { e: self.convert(Val { e: raw, ty: Ty::Int }, *elem, span), ty: Ty::Int },
+                    _ => Val { e: raw, ty: *elem },
+                }
+            }
+            Place::Bytes { array, index, n, elem, .. } => self.read_bytes(array, index, *n, *elem, span),
+            Place::Pair { lo, hi, signed } => {
+                let (lo, hi) = (self.read_place(lo, span).e, self.read_place(hi, span).e);
+                Val { e: crate::lower::long::pair(lo, hi, span), ty: Ty::Long { signed: *signed } }
+            }
+        }
+    }
+
+    /// May a write to `array` (through a `readonly` place) be lowered? A write to CUDA's
+    /// constant memory is a defect where it can happen, as GPUVerify reports it (an assertion
+    /// that fails; false: no store); through a `const` pointer it is a C error.
+    fn writable(&mut self, array: &str, readonly: bool, span: Span) -> bool {
+        if readonly && self.constant_arrays.contains(array) {
+            self.array_layouts.constant_writes.insert(span);
+            self.emit(k::StmtKind::Assert(k::Expr::new(k::ExprKind::Bool(false), span), false), span);
+            return false;
+        }
+        if readonly {
+            self.err("writing to constant memory or through a `const` pointer", span);
+        }
+        true
+    }
+
+    pub(crate) fn write_place(&mut self, p: &Place, v: k::Expr, span: Span) {
+        match p {
+            Place::Local(name, _) => self.emit(k::StmtKind::Assign(sp_id(name, span), v), span),
+            Place::Const(..) => self.err("writing to constant memory or through a `const` pointer", span),
+            Place::Elem { array, index, readonly, .. } => {
+                if self.writable(array, *readonly, span) {
+                    self.emit(k::StmtKind::Store(sp_id(array, span), index.clone(), v), span);
+                }
+            }
+            Place::Bytes { array, index, n, readonly, .. } => {
+                if self.writable(array, *readonly, span) {
+                    let (array, index) = (array.clone(), index.clone());
+                    self.write_bytes(&array, &index, *n, v, span);
+                }
+            }
+            Place::Pair { lo, hi, .. } => {
+                // Each word's value is computed before either is written: the word that the
+                // other's value reads is written last (through a temp if each reads the other).
+                let (vl, mut vh) = crate::lower::long::halves(&v);
+                let (hi_reads_lo, lo_reads_hi) = (reads_place(&vh, lo), reads_place(&vl, hi));
+                if hi_reads_lo && !lo_reads_hi {
+                    self.write_place(hi, vh, span);
+                    return self.write_place(lo, vl, span);
+                }
+                if hi_reads_lo {
+                    vh = self.force_temp(Val { e: vh, ty: Ty::UInt }, span).e;
+                }
+                self.write_place(lo, vl, span);
+                self.write_place(hi, vh, span);
+            }
+        }
+    }
+
+    /// An array element's index fixed in a temp, so it is computed once.
+    fn pin(&mut self, p: Place, span: Span) -> Place {
+        match p {
+            Place::Elem { array, index, elem, readonly } => {
+                let v = self.bind_temp(Val { e: index, ty: Ty::UInt }, span);
+                Place::Elem { array, index: v.e, elem, readonly }
+            }
+            Place::Bytes { array, index, n, elem, readonly } => {
+                let v = self.bind_temp(Val { e: index, ty: Ty::UInt }, span);
+                Place::Bytes { array, index: v.e, n, elem, readonly }
+            }
+            Place::Pair { lo, hi, signed } => Place::Pair { lo: Box::new(self.pin(*lo, span)), hi: Box::new(self.pin(*hi, span)), signed },
+            other => other,
+        }
+    }
+
+    fn increment(&mut self, p: &Place, inc: bool, span: Span) {
+        let cur = self.read_place(p, span);
+        let one = Val { e: k::Expr::num(1, span), ty: Ty::Int };
+        let ty = place_ty(p);
+        let v = self.arith(if inc { BOp::Add } else { BOp::Sub }, cur, one, span);
+        let v = self.convert(v, ty, span);
+        self.write_place(p, v, span);
+    }
+
+    fn assign(&mut self, p: &Place, op: Option<BOp>, r: &Expr, span: Span) -> Val {
+        let p = match (&p, op) {
+            (Place::Elem { .. } | Place::Bytes { .. } | Place::Pair { .. }, _) => self.pin(clone_place(p), span),
+            _ => clone_place(p),
+        };
+        // The value of the assignment is the stored value.
+        let stored = self.stored_value(&p, op, r, span);
+        let v = self.bind_temp(stored, span);
+        self.write_place(&p, v.e.clone(), span);
+        v
+    }
+
+    /// What `p = r` or `p op= r` stores: `r` (combined with the current value for a compound
+    /// assignment) converted to the place's type.
+    fn stored_value(&mut self, p: &Place, op: Option<BOp>, r: &Expr, span: Span) -> Val {
+        let ty = place_ty(p);
+        let e = match op {
+            None => {
+                let v = self.expr(r);
+                self.convert(v, ty, span)
+            }
+            Some(o) => {
+                let cur = self.read_place(p, span);
+                let cur = if self.needs_statements(r) { self.bind_temp(cur, span) } else { cur };
+                let rv = self.expr(r);
+                let v = self.arith(o, cur, rv, span);
+                self.convert(v, ty, span)
+            }
+        };
+        Val { e, ty }
+    }
+
+    /// An expression statement: effects only.
+    pub fn expr_stmt(&mut self, e: &Expr) {
+        let span = e.span;
+        if self.pointer_update(e) {
+            return;
+        }
+        if let Some(call) = self.operator_call(e) {
+            return self.expr_stmt(&call);
+        }
+        match &e.kind {
+            ExprKind::Assign(op, l, r) => {
+                if self.agg_type(l).is_some() {
+                    let _ = self.agg_assign(l, *op, r, span);
+                    return;
+                }
+                let Some(lv) = self.lvalue(l) else { return };
+                let p = match lv {
+                    Lv::Word(p) => p,
+                    Lv::PtrWord(p) if op.is_none() => {
+                        if self.pointer_in_memory(r) {
+                            // `q2[i].p = q1[i].p`: the word copied; what it points at stays
+                            // unknown.
+                            if let Some(Lv::PtrWord(src)) = self.lvalue(r) {
+                                let v = self.read_place(&src, span);
+                                self.write_place(&p, v.e, span);
+                            }
+                            return;
+                        }
+                        if let Some(a) = self.array_argument(r, false) {
+                            self.store_pointer(&p, &a, span);
+                        }
+                        return;
+                    }
+                    Lv::PtrWord(_) => return self.unsupported("arithmetic on a pointer stored in memory", span),
+                    Lv::Array(_) => return self.unsupported("assigning to an array name (pointers are CUDA.md tier 2)", span),
+                    Lv::Agg(crate::lower::ctypes::CType::Long(signed), leaves) => {
+                        let Some(p) = self.long_place(&leaves, signed) else { return };
+                        p
+                    }
+                    Lv::Agg(t, _) => {
+                        self.not_scalar(&t, span);
+                        return;
+                    }
+                };
+                let p = match &p {
+                    Place::Elem { .. } | Place::Bytes { .. } | Place::Pair { .. } if op.is_some() || self.needs_statements(r) => self.pin(p, span),
+                    _ => p,
+                };
+                let value = self.stored_value(&p, *op, r, span).e;
+                self.write_place(&p, value, span);
+            }
+            ExprKind::PreInc(inc, a) | ExprKind::PostInc(inc, a) => {
+                let Some(p) = self.place(a) else { return };
+                let p = self.pin(p, span);
+                self.increment(&p, *inc, span);
+            }
+            ExprKind::Comma(a, b) => {
+                self.expr_stmt(a);
+                self.expr_stmt(b);
+            }
+            ExprKind::Call(..) if self.agg_type(e).is_some() => {
+                let _ = self.agg_value(e);
+            }
+            ExprKind::Call(..) => {
+                let _ = self.expr(e);
+            }
+            ExprKind::Cast(_, a) => self.expr_stmt(a),
+            _ => {
+                // Still evaluate: its reads are accesses the verifier must check.
+                let v = self.expr(e);
+                if v.e.has_reads() {
+                    let t = self.temp();
+                    self.emit(k::StmtKind::Local(sp_id(&t, span), Some(v.e)), span);
+                }
+            }
+        }
+    }
+
+    // ---- calls: intrinsics, annotations, device functions ----
+
+    fn call(&mut self, f: &Expr, args: &[Expr], span: Span) -> Val {
+        let zero = Val { e: k::Expr::num(0, span), ty: Ty::Void };
+        // What a call that could not be lowered stands for (its error is reported).
+        let failed = || Val { e: k::Expr::num(0, span), ty: Ty::Int };
+        if let (ExprKind::Ident(x), [_]) = (&f.kind, args) {
+            if x.name == crate::sema::sizeof_expr::SIZEOF {
+                // `sizeof e`: a constant of type `size_t` (as wide as a pointer).
+                return match self.sizeofs.get(&span) {
+                    Some(n) if self.o.pointer_bits == 64 => Val { e: crate::lower::long::pair(k::Expr::num(*n, span), k::Expr::num(0, span), span), ty: Ty::Long { signed: false } },
+                    Some(n) => Val { e: k::Expr::num(*n, span), ty: Ty::UInt },
+                    None => {
+                        self.unsupported("`sizeof` of this expression (kpl sizes a variable, an element of it, or what a pointer points at)", span);
+                        failed()
+                    }
+                };
+            }
+        }
+        let direct = match &f.kind {
+            ExprKind::Ident(x) if self.lookup(&x.name).is_none() => Some(x),
+            _ => None,
+        };
+        let Some(name) = direct else {
+            // `(*f)(...)` or `f(...)` with `f` a function-pointer value.
+            let target = match &f.kind {
+                ExprKind::Unary(UOp::Deref, inner) => &**inner,
+                _ => f,
+            };
+            return self.indirect_call(target, args, span);
+        };
+        let n = name.name.as_str();
+        let func = match self.resolve_call(n, args, span, true) {
+            crate::sema::overloads::Callee::User(func) => Some(func),
+            crate::sema::overloads::Callee::Refused => return failed(),
+            crate::sema::overloads::Callee::Builtin => None,
+        };
+        if let Some(func) = func {
+            return match self.inline_call(func, args, span) {
+                Some(crate::lower::Ret::Scalar(e, ty)) => Val { e, ty },
+                Some(crate::lower::Ret::Agg(crate::lower::agg::AggVal { ty: crate::lower::ctypes::CType::Long(signed), leaves })) => {
+                    let words: Vec<k::Expr> = leaves
+                        .into_iter()
+                        .map(|l| match l {
+                            crate::lower::agg::VLeaf::Word(v) => v.e,
+                            crate::lower::agg::VLeaf::Ptr(_) => k::Expr::num(0, span),
+                        })
+                        .collect();
+                    match words.as_slice() {
+                        [lo, hi] => Val { e: crate::lower::long::pair(lo.clone(), hi.clone(), span), ty: Ty::Long { signed } },
+                        _ => Val { e: k::Expr::num(0, span), ty: Ty::Int },
+                    }
+                }
+                Some(crate::lower::Ret::Agg(v)) => self.not_scalar(&v.ty, span),
+                None => failed(),
+            };
+        }
+        let arity = |l: &mut Self, k: usize| l.arity_ok(n, args.len(), k, span);
+        if let Some(v) = self.atomic_call(n, args, span) {
+            return v;
+        }
+        if let Some(v) = self.warp_call(n, args, span) {
+            return v;
+        }
+        if let Some(v) = self.annotation_call(n, args, span) {
+            return v;
+        }
+        if let Some(v) = self.library_call(n, args, span) {
+            return v;
+        }
+        let cuda = self.o.dialect == Dialect::Cuda;
+        match n {
+            "__syncthreads" if cuda => {
+                arity(self, 0);
+                self.user_barrier(k::Fence::both(span), span);
+                zero
+            }
+            // The multiprocessor's cycle counters (`clock_t` and `long long`): any value.
+            "clock" | "clock64" if cuda => {
+                arity(self, 0);
+                let lo = self.arbitrary("clock_lo", Ty::UInt, span);
+                let hi = self.arbitrary("clock_hi", Ty::UInt, span);
+                Val { e: crate::lower::long::pair(lo.e, hi.e, span), ty: Ty::Long { signed: true } }
+            }
+            // CUDA's 16-bit floats (`__half`, `__nv_bfloat16`: opaque floats in one word):
+            // their conversions and arithmetic give any value, like the math library.
+            "__half2float" | "__float2half" | "__float2half_rn" | "__bfloat162float" | "__float2bfloat16" | "__float2bfloat16_rn"
+            | "__hadd" | "__hsub" | "__hmul" | "__hdiv" | "__hfma" | "__hneg" | "__habs" | "__hmax" | "__hmin"
+                if cuda =>
+            {
+                for a in args {
+                    self.expr_stmt(a);
+                }
+                self.arbitrary(&format!("{}_result", n.trim_start_matches('_')), Ty::Float, span)
+            }
+            // `printf`: its arguments are evaluated (their reads are accesses), its output is
+            // not modelled, and it returns any number.
+            "printf" => {
+                for a in args.iter().filter(|a| !matches!(a.kind, ExprKind::Str)) {
+                    self.expr_stmt(a);
+                }
+                self.arbitrary("printf_result", Ty::Int, span)
+            }
+            crate::sema::coop::GRID_SYNC if cuda => {
+                arity(self, 0);
+                self.user_barrier(k::Fence::grid(span), span);
+                zero
+            }
+            "async_work_group_copy" if !cuda => self.async_copy(args, span),
+            "wait_group_events" if !cuda => self.wait_events(args, span),
+            "__syncwarp" if cuda => {
+                // In warp-synchronous mode a warp is in lock step already: nothing to order.
+                // Otherwise KPL's warp barrier for the lanes of the mask (all by default).
+                if args.len() > 1 {
+                    self.err("`__syncwarp` takes at most a mask", span);
+                    return zero;
+                }
+                let mask = match args.first() {
+                    Some(m) => {
+                        let m = self.expr(m);
+                        self.convert(m, Ty::UInt, span)
+                    }
+                    None => k::Expr::num(u32::MAX as u64, span),
+                };
+                if self.o.warp_sync.is_none() {
+                    let exited = self.exited(span);
+                    let w = k::Warp { dest: None, declare: false, op: sp_id(k::WarpOp::Sync.name(), span), args: vec![mask], exited };
+                    self.emit(k::StmtKind::Warp(w), span);
+                }
+                zero
+            }
+            "barrier" | "work_group_barrier" if !cuda => {
+                // The flags name the memories the barrier orders (CUDA.md, OpenCL):
+                // CLK_LOCAL_MEM_FENCE (1) local memory, CLK_GLOBAL_MEM_FENCE (2) global.
+                // A work_group_barrier's memory scope (its second argument) is evaluated
+                // for its effects only.
+                if args.is_empty() || args.len() > 2 || (n == "barrier" && args.len() != 1) {
+                    self.err(format!("`{n}` takes the fence flags (and, for work_group_barrier, a scope)"), span);
+                    return zero;
+                }
+                let fence = match self.const_eval(&args[0]) {
+                    Some(v) => k::Fence::constant(v & 1 != 0, v & 2 != 0, span),
+                    None => {
+                        let v = self.expr(&args[0]);
+                        let flags = self.bind_temp(v, span).e;
+                        let bit = |b: u64| {
+                            let masked = bin(BinOp::BitAnd, flags.clone(), k::Expr::num(b, span), span);
+                            bin(BinOp::Ne, masked, k::Expr::num(0, span), span)
+                        };
+                        k::Fence { shared: bit(1), global: bit(2), invariants: vec![], grid: false }
+                    }
+                };
+                for a in &args[1..] {
+                    self.expr_stmt(a);
+                }
+                self.user_barrier(fence, span);
+                zero
+            }
+            "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" if cuda => {
+                if !arity(self, 1) {
+                    return zero;
+                }
+                self.sync_reduce(n, &args[0], span)
+            }
+            // Fences do not change the SDV semantics; `kpl run --hb` reads them (CUDA.md).
+            "__threadfence" | "__threadfence_block" | "__threadfence_system" if cuda => {
+                if arity(self, 0) {
+                    let scope = match n {
+                        "__threadfence_block" => k::FenceScope::Group,
+                        "__threadfence" => k::FenceScope::Device,
+                        _ => k::FenceScope::System,
+                    };
+                    self.emit(k::StmtKind::MemFence(scope), span);
+                }
+                zero
+            }
+            // OpenCL 1.2's fences order a work-item's accesses as its work-group sees them
+            // (the flags only narrow which memories): group scope.
+            "mem_fence" | "read_mem_fence" | "write_mem_fence" if !cuda => {
+                if arity(self, 1) {
+                    self.expr_stmt(&args[0]);
+                    self.emit(k::StmtKind::MemFence(k::FenceScope::Group), span);
+                }
+                zero
+            }
+            // OpenCL 2.0's `atomic_work_item_fence(flags, order, scope)`: the scope says how far.
+            "atomic_work_item_fence" if !cuda => {
+                if arity(self, 3) {
+                    for a in &args[..2] {
+                        self.expr_stmt(a);
+                    }
+                    let scope = match self.const_eval(&args[2]) {
+                        Some(0 | 1 | 4) => k::FenceScope::Group,
+                        Some(2) => k::FenceScope::Device,
+                        Some(_) => k::FenceScope::System,
+                        None => {
+                            self.err("the scope of `atomic_work_item_fence` must be a constant (memory_scope_...)", span);
+                            return zero;
+                        }
+                    };
+                    self.emit(k::StmtKind::MemFence(scope), span);
+                }
+                zero
+            }
+            "write_imagef" | "write_imagei" | "write_imageui" if !cuda => {
+                self.write_image(n, args, span);
+                zero
+            }
+            "get_image_width" | "get_image_height" | "get_image_depth" if !cuda => self.image_size(n, args, span),
+            "vstore2" | "vstore3" | "vstore4" | "vstore8" | "vstore16" if !cuda => {
+                self.vstore(n, args, span);
+                zero
+            }
+            // CUDA's device-side `assert` (`<assert.h>`): a failure stops the kernel, a defect.
+            "__assert" | "__assume" | "assert" if n != "assert" || cuda => {
+                if arity(self, 1) {
+                    // Both may relate the two threads of a pair (`__assume(x < __other_int(x))`).
+                    let c = self.assertion_cond(&args[0]);
+                    let kind = if n != "__assume" { k::StmtKind::Assert(c, false) } else { k::StmtKind::Assume(c) };
+                    self.emit(kind, span);
+                }
+                zero
+            }
+            "__candidate_assert" | "__candidate_global_assert" => {
+                // A guess GPUVerify's Houdini keeps where it holds and then assumes: kpl has
+                // no candidate assertions, and leaving one out only forgoes what it gives.
+                // (Lowered for its diagnostics, then dropped.)
+                if arity(self, 1) {
+                    self.blocks.push(Vec::new());
+                    let _ = self.assertion_cond(&args[0]);
+                    self.blocks.pop();
+                }
+                zero
+            }
+            // Bugle's markers around an invariant's reads (which log nothing in kpl anyway).
+            "__non_temporal_loads_begin" | "__non_temporal_loads_end" => {
+                arity(self, 0);
+                zero
+            }
+            "__requires" | "__global_requires" | "__global_assert" => {
+                // `__requires` outside a function's first statements and not a kernel's
+                // precondition (`nested_requires`): a check here. The global ones are checked
+                // by every thread, enabled or not.
+                if self.hoisted_requires.contains(&span) {
+                    return zero;
+                }
+                if arity(self, 1) {
+                    let c = self.assertion_cond(&args[0]);
+                    self.emit(k::StmtKind::Assert(c, n != "__requires"), span);
+                }
+                zero
+            }
+            "__ensures" | "__global_ensures" => {
+                if arity(self, 1) {
+                    self.postcondition(&args[0], n == "__global_ensures");
+                }
+                zero
+            }
+            // Read where the function is entered (`function_wide`): an invariant of each loop.
+            "__function_wide_invariant" | "__function_wide_candidate_invariant" => {
+                let at_end = self.frame_function_wide_spans().contains(&args.first().map(|a| a.span).unwrap_or(span));
+                if !at_end {
+                    self.err(format!("a `{n}` must come at the end of the function body (GPUVerify's rule)"), span);
+                }
+                zero
+            }
+            "__invariant" | "__candidate_invariant" | "__candidate_global_invariant" => {
+                self.misplaced_invariant(span);
+                zero
+            }
+            "__implies" => {
+                if !arity(self, 2) {
+                    return zero;
+                }
+                let a = self.cond(&args[0]);
+                let b = self.cond(&args[1]);
+                Val { e: call(Builtin::Implies, vec![a, b], span), ty: Ty::Int }
+            }
+            "__return_val_int" | "__return_val_bool" | "__return_val_funptr" => match self.frame().result.clone() {
+                Some((r, ty)) => Val { e: k::Expr::var(&r, span), ty },
+                None => {
+                    self.err(format!("`{n}` outside the `__ensures` of a function with a result"), span);
+                    zero
+                }
+            },
+            "__global_invariant" | "__axiom" => {
+                self.unsupported(&format!("`{n}` here (CUDA.md tier 2)"), span);
+                zero
+            }
+            "get_local_id" | "get_group_id" | "get_local_size" | "get_num_groups" | "get_global_id" | "get_global_size" | "get_global_offset"
+                if !cuda =>
+            {
+                if !arity(self, 1) {
+                    return zero;
+                }
+                let Some(d) = self.const_eval(&args[0]).filter(|d| (0..3).contains(d)) else {
+                    self.err(format!("`{n}` needs a constant dimension 0, 1 or 2"), args[0].span);
+                    return zero;
+                };
+                let a = Axis::ALL[d as usize];
+                let sp = |s: Special| kx(k::ExprKind::Special(s, a, true), span);
+                let e = match n {
+                    "get_local_id" => sp(Special::Lid),
+                    "get_group_id" => sp(Special::Gid),
+                    "get_local_size" => sp(Special::Threads),
+                    "get_num_groups" => sp(Special::Groups),
+                    "get_global_id" => {
+                        let id = bin(BinOp::Add, bin(BinOp::Mul, sp(Special::Gid), sp(Special::Threads), span), sp(Special::Lid), span);
+                        match self.o.global_offset.map_or(0, |o| o[d as usize]) {
+                            0 => id,
+                            off => bin(BinOp::Add, id, k::Expr::num(off as u64, span), span),
+                        }
+                    }
+                    "get_global_offset" => k::Expr::num(self.o.global_offset.map_or(0, |o| o[d as usize]) as u64, span),
+                    _ => bin(BinOp::Mul, sp(Special::Groups), sp(Special::Threads), span),
+                };
+                // They return `size_t`: with 64-bit pointers, a 64-bit value whose high word
+                // is the carry of the global id and size (0 for a launch below 2^32 items).
+                if self.o.pointer_bits == 64 {
+                    return self.wide_work_item(n, e, a, d as usize, span);
+                }
+                Val { e, ty: Ty::UInt }
+            }
+            "get_work_dim" if !cuda => {
+                let d = self.o.launch.map(|l| l.dims_used()).unwrap_or(1) as u64;
+                Val { e: k::Expr::num(d, span), ty: Ty::UInt }
+            }
+            "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax" => {
+                if !arity(self, 2) {
+                    return zero;
+                }
+                let (a, b) = (self.expr(&args[0]), self.expr(&args[1]));
+                // CUDA's `umin`/`umax` take `unsigned int`, `llmin`/`llmax` `long long` and
+                // `ullmin`/`ullmax` `unsigned long long`: the arguments are converted to it.
+                let ty = match n {
+                    "umin" | "umax" => Ty::UInt,
+                    "llmin" | "llmax" => Ty::Long { signed: true },
+                    "ullmin" | "ullmax" => Ty::Long { signed: false },
+                    _ => Lower::common(a.ty, b.ty),
+                };
+                let is_min = n.ends_with("min");
+                if let Ty::Long { .. } = ty {
+                    return self.long_min_max(is_min, a, b, ty, span);
+                }
+                let (x, y) = (self.convert(a, ty, span), self.convert(b, ty, span));
+                let e = match ty {
+                    Ty::Float => call(if is_min { Builtin::Fmin } else { Builtin::Fmax }, vec![x, y], span),
+                    Ty::Int => {
+                        let lt = call(Builtin::Slt, vec![x.clone(), y.clone()], span);
+                        let (p, q) = if is_min { (x, y) } else { (y, x) };
+                        kx(k::ExprKind::Cond(Box::new(lt), Box::new(p), Box::new(q)), span)
+                    }
+                    _ => call(if is_min { Builtin::Min } else { Builtin::Max }, vec![x, y], span),
+                };
+                Val { e, ty }
+            }
+            "abs" => {
+                if !arity(self, 1) {
+                    return zero;
+                }
+                let v = self.expr(&args[0]);
+                let v = self.bind_temp(v, span);
+                let x = self.convert(v, Ty::Int, span);
+                let neg = kx(k::ExprKind::Unary(k::UnOp::Neg, Box::new(x.clone())), span);
+                let lt = call(Builtin::Slt, vec![x.clone(), k::Expr::num(0, span)], span);
+                Val { e: kx(k::ExprKind::Cond(Box::new(lt), Box::new(neg), Box::new(x)), span), ty: Ty::Int }
+            }
+            "sqrtf" | "sqrt" | "fabsf" | "fabs" | "fminf" | "fmaxf" | "fmin" | "fmax" => {
+                let (b, k) = match n {
+                    "sqrtf" | "sqrt" => (Builtin::Fsqrt, 1),
+                    "fabsf" | "fabs" => (Builtin::Fabs, 1),
+                    "fminf" | "fmin" => (Builtin::Fmin, 2),
+                    _ => (Builtin::Fmax, 2),
+                };
+                if !arity(self, k) {
+                    return zero;
+                }
+                let mut xs = Vec::new();
+                for a in args {
+                    let v = self.expr(a);
+                    xs.push(self.convert(v, Ty::Float, span));
+                }
+                Val { e: call(b, xs, span), ty: Ty::Float }
+            }
+            _ => {
+                let mut d = kpl_lang::Diagnostic::error(format!("no function named `{n}`"), name.span);
+                if n.starts_with("__shfl") || n == "__syncwarp" {
+                    d = kpl_lang::Diagnostic::error(format!("`{n}`: not a warp intrinsic kpl knows"), name.span).with_help(
+                        "kpl knows __shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync, __any_sync, __all_sync, \
+                         __ballot_sync, __activemask, __reduce_{add,min,max,and,or,xor}_sync, and __shfl, __shfl_up, __shfl_down, __shfl_xor and __ballot",
+                    );
+                } else {
+                    d = d.with_help("kpl knows the file's functions, the thread ids, barriers, fences, atomics, GPUVerify's annotations, the math library and the integer built-ins (min, max, abs, clamp, add_sat, clz, popcount, rotate, mul24, ...)");
+                    // What clang (so GPUVerify) says.
+                    d = d.with_gpuverify(match self.o.dialect {
+                        crate::Dialect::Cuda => format!("error: use of undeclared identifier '{n}'"),
+                        crate::Dialect::OpenCl => format!("error: implicit declaration of function '{n}' is invalid in C99"),
+                    });
+                }
+                self.errors.push(d);
+                failed()
+            }
+        }
+    }
+}
+
+fn clone_place(p: &Place) -> Place {
+    p.clone()
+}
+
+/// The declared type of a place (a narrow one included).
+pub(crate) fn place_ty(p: &Place) -> Ty {
+    match p {
+        Place::Local(_, t) | Place::Const(_, t) => *t,
+        Place::Elem { elem, .. } | Place::Bytes { elem, .. } => *elem,
+        Place::Pair { signed, .. } => Ty::Long { signed: *signed },
+    }
+}
+
+/// Might `e` read the word at `p` (a local by name, an element by its array)?
+fn reads_place(e: &k::Expr, p: &Place) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| {
+        found |= match (&x.kind, p) {
+            (k::ExprKind::Var(v), Place::Local(n, _)) => &v.name == n,
+            (k::ExprKind::Index(a, _), Place::Elem { array, .. } | Place::Bytes { array, .. }) => &a.name == array,
+            (_, Place::Pair { .. }) => true,
+            _ => false,
+        }
+    });
+    found
+}
+
+/// Is `e` already a conversion to a narrow type of `bits` (so converting it again changes
+/// nothing)?
+fn narrowed(e: &k::Expr, bits: u8, signed: bool) -> bool {
+    let keep = 32 - bits as u64;
+    let num = |e: &k::Expr, n: u64| matches!(e.kind, k::ExprKind::Num(m) if m == n);
+    match &e.kind {
+        k::ExprKind::Binary(BinOp::BitAnd, _, m) if !signed => num(m, (1u64 << bits) - 1),
+        k::ExprKind::Call(f, args) if signed && f.name == Builtin::Ashr.name() && args.len() == 2 && num(&args[1], keep) => {
+            matches!(&args[0].kind, k::ExprKind::Binary(BinOp::Shl, _, s) if num(s, keep))
+        }
+        _ => false,
+    }
+}
+
+/// Integer promotion: bool, char and short become int.
+fn promote(t: Ty) -> Ty {
+    match t {
+        Ty::Bool | Ty::Narrow { .. } => Ty::Int,
+        t => t,
+    }
+}

@@ -1,0 +1,20 @@
+//! Stage 3, semantic analysis: C++ to the C subset on the token stream (namespaces, classes,
+//! templates, overloads, operator functions, cooperative groups, textures, images), type
+//! declarations and their layout resolved before the parse (C's lexer hack), and the
+//! analyses of the parsed unit that lowering needs (`sizeof` operands, uninitialised reads).
+//! Imports `text` and `syntax` only.
+
+pub mod classes;
+pub mod coop;
+pub mod coop_tiles;
+pub mod cxx;
+pub mod images;
+pub mod namespaces;
+pub mod operators;
+pub mod overloads;
+pub mod sizeof_expr;
+pub mod templates;
+pub mod textures;
+pub mod typedecls;
+pub mod uninit;
+pub mod unused_types;

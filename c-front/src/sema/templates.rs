@@ -1,0 +1,892 @@
+//! C++ function templates and CUDA host code, on the token stream before type declarations
+//! are resolved. A function template is instantiated once per distinct list of template
+//! arguments the file uses (`f<128, float>(...)`, an explicit instantiation
+//! `template __global__ void k<128>(int *);`, a launch `k<256><<<g, b>>>(...)` in host code)
+//! or `--kernel=k<128,float>` gives: its tokens are copied with each parameter replaced by
+//! its argument (a value in parentheses) and the function renamed `k_128_float`; uses
+//! become that name. Arguments not written out are deduced in the simple cases (a type
+//! parameter from a variable, `&variable` or literal argument, by its declared type) or
+//! taken from defaults; anything else is an error that says so. A class template
+//! (`template <class T> struct S {...};`) is instantiated the same way for each `S<float>`
+//! the file names (its arguments written out), as `S_float`, or as its explicit
+//! specialisation `template <> struct S<float> {...};` where the file has one; a function
+//! template's explicit specialisation (`template <> float f<-1>(...)`) likewise. Integer
+//! arguments are folded to their value (`f<i - 1>` in `f<4>` is `f<3>`), so recursive
+//! templates that unroll a loop end at their specialisation. Host functions of a `.cu`
+//! file (every function not `__global__` or `__device__`) are skipped with a note.
+
+use crate::text::tokens::{CTok, Dialect};
+use kpl_lang::diagnostic::Diagnostic;
+use kpl_lang::span::Span;
+use std::collections::HashMap;
+
+type Tok = (usize, CTok, usize);
+
+/// Instantiations beyond this many are refused (a template instantiating itself forever).
+const MAX_INSTANCES: usize = 256;
+
+struct Param {
+    name: String,
+    /// A type parameter (`typename T`, `class T`), or a value.
+    is_type: bool,
+    default: Option<Vec<Tok>>,
+}
+
+struct Template {
+    params: Vec<Param>,
+    /// The declaration after `template <...>`.
+    body: Vec<Tok>,
+    /// Where the function's name is in `body`.
+    name_at: usize,
+    /// Instances by mangled name, in order of first use: their argument lists.
+    instances: Vec<(String, Vec<Vec<Tok>>)>,
+    /// A class template (`template <class T> struct S { ... };`): its arguments are
+    /// always written out (`S<float>`), never deduced from a call.
+    class: bool,
+    /// Explicit specialisations (`template <> struct S<double> {...};`, `template <> float
+    /// f<-1>(...) {...}`): their arguments, and their declaration with its name at `name_at`
+    /// and the arguments after it.
+    special: Vec<(Vec<Vec<Tok>>, Vec<Tok>, usize)>,
+}
+
+pub struct Output {
+    pub toks: Vec<Tok>,
+    pub errors: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
+    /// `--kernel=k<...>`: the name of that instance.
+    pub kernel: Option<String>,
+    /// Host variables device code names, kept as `__device__` variables.
+    pub host_variables: Vec<String>,
+}
+
+fn is_p(t: &Tok, p: &str) -> bool {
+    matches!(&t.1, CTok::P(x) if *x == p)
+}
+
+fn ident(t: &Tok) -> Option<&str> {
+    match &t.1 {
+        CTok::Ident(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// Split the stream into top-level items: declarations ending with `;` and function
+/// definitions ending with their body's `}`.
+fn items(toks: &[Tok]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut depth, mut parens) = (0, 0usize, 0usize);
+    let mut function = false;
+    for (i, t) in toks.iter().enumerate() {
+        match &t.1 {
+            CTok::P("(") => parens += 1,
+            CTok::P(")") => parens = parens.saturating_sub(1),
+            CTok::P("{") => {
+                if depth == 0 && parens == 0 {
+                    // A body after `)` (and qualifiers): a function definition.
+                    let before = toks[start..i].iter().rev().find(|t| !matches!(t.1, CTok::Spec(_)));
+                    function = before.is_some_and(|b| is_p(b, ")"));
+                }
+                depth += 1;
+            }
+            CTok::P("}") => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && function {
+                    out.push(start..i + 1);
+                    start = i + 1;
+                    function = false;
+                }
+            }
+            CTok::P(";") if depth == 0 && parens == 0 => {
+                out.push(start..i + 1);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < toks.len() {
+        out.push(start..toks.len());
+    }
+    out
+}
+
+/// The tokens between the `<` at `open` and its `>`, split at top-level commas; and the
+/// index after the `>`. `>>` closes two levels.
+fn angle_args(toks: &[Tok], open: usize) -> Option<(Vec<Vec<Tok>>, usize)> {
+    let mut args = vec![Vec::new()];
+    let (mut depth, mut parens) = (1usize, 0usize);
+    let mut i = open + 1;
+    while i < toks.len() {
+        let t = &toks[i];
+        match &t.1 {
+            CTok::P("(") | CTok::P("[") => parens += 1,
+            CTok::P(")") | CTok::P("]") => parens = parens.checked_sub(1)?,
+            CTok::P("<") if parens == 0 => depth += 1,
+            CTok::P(">") if parens == 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    let args = if args.len() == 1 && args[0].is_empty() { Vec::new() } else { args };
+                    return Some((args, i + 1));
+                }
+            }
+            CTok::P(">>") if parens == 0 && depth <= 2 => {
+                // `a<b<c>>`: only a nested close is understood.
+                if depth == 2 {
+                    args.last_mut()?.push((t.0, CTok::P(">"), t.0 + 1));
+                    let args = if args.len() == 1 && args[0].is_empty() { Vec::new() } else { args };
+                    return Some((args, i + 1));
+                }
+                return None;
+            }
+            CTok::P(",") if parens == 0 && depth == 1 => {
+                args.push(Vec::new());
+                i += 1;
+                continue;
+            }
+            CTok::P(";") | CTok::P("{") | CTok::P("}") => return None,
+            _ => {}
+        }
+        args.last_mut()?.push(t.clone());
+        i += 1;
+    }
+    None
+}
+
+fn params(list: Vec<Vec<Tok>>) -> Option<Vec<Param>> {
+    list.into_iter()
+        .map(|p| {
+            let eq = p.iter().position(|t| is_p(t, "="));
+            let (head, default) = match eq {
+                Some(e) => (&p[..e], Some(p[e + 1..].to_vec())),
+                None => (&p[..], None),
+            };
+            let is_type = head.first().is_some_and(|t| ident(t) == Some("typename") || matches!(t.1, CTok::Kw("class")));
+            let name = head.iter().rev().find_map(ident)?.to_string();
+            Some(Param { name, is_type, default })
+        })
+        .collect()
+}
+
+/// The arguments of the call whose `(` is at `open`, split at top-level commas.
+fn call_args(toks: &[Tok], open: usize) -> Option<Vec<Vec<Tok>>> {
+    let mut args = vec![Vec::new()];
+    let mut depth = 0usize;
+    for t in &toks[open + 1..] {
+        match &t.1 {
+            CTok::P("(") | CTok::P("[") | CTok::P("{") => depth += 1,
+            CTok::P(")") if depth == 0 => {
+                let args = if args.len() == 1 && args[0].is_empty() { Vec::new() } else { args };
+                return Some(args);
+            }
+            CTok::P(")") | CTok::P("]") | CTok::P("}") => depth = depth.checked_sub(1)?,
+            CTok::P(",") if depth == 0 => {
+                args.push(Vec::new());
+                continue;
+            }
+            CTok::P(";") => return None,
+            _ => {}
+        }
+        args.last_mut()?.push(t.clone());
+    }
+    None
+}
+
+/// Words that qualify a declaration but are not part of its type.
+const QUALIFIERS: &[&str] = &[
+    "__shared__", "__device__", "__global__", "__host__", "__constant__", "static", "volatile", "const", "extern", "inline",
+    "register", "__restrict__", "__restrict", "restrict", "__local", "__global", "__constant", "__private", "local", "global",
+    "constant", "private", "__forceinline__",
+];
+
+/// The declared type of each variable in `toks` (as written, qualifiers dropped), and
+/// whether it is a pointer or an array: `int *p`, `__shared__ float s[64]`, `float4 v`.
+fn declared_types(toks: &[Tok]) -> HashMap<String, (Vec<Tok>, bool)> {
+    let mut out = HashMap::new();
+    for i in 1..toks.len() {
+        let Some(name) = ident(&toks[i]) else { continue };
+        let ends = toks.get(i + 1).is_some_and(|t| matches!(&t.1, CTok::P(p) if [",", ";", "=", ")", "["].contains(p)));
+        if !ends {
+            continue;
+        }
+        let mut j = i;
+        let mut pointer = toks.get(i + 1).is_some_and(|t| is_p(t, "["));
+        let mut words = Vec::new();
+        while j > 0 {
+            let t = &toks[j - 1];
+            match &t.1 {
+                CTok::P("*") | CTok::P("&") => pointer |= is_p(t, "*"),
+                CTok::Spec(w) => {
+                    if !QUALIFIERS.contains(&w.as_str()) {
+                        words.push(t.clone());
+                    }
+                }
+                // A type name (a typedef, a vector type) right after a boundary.
+                CTok::Ident(_) if words.is_empty() && j >= 2 && matches!(&toks[j - 2].1, CTok::P(";" | "{" | "}" | "(" | ",") | CTok::Spec(_)) => {
+                    words.push(t.clone());
+                }
+                _ => break,
+            }
+            j -= 1;
+        }
+        if !words.is_empty() {
+            words.reverse();
+            out.insert(name.to_string(), (words, pointer));
+        }
+    }
+    out
+}
+
+/// The type an argument gives a template parameter: its declared type, or (for a `T *`
+/// parameter) the type it points to.
+fn arg_type(arg: &[Tok], pointee: bool, decls: &HashMap<String, (Vec<Tok>, bool)>) -> Option<Vec<Tok>> {
+    let at = |t: &Tok, w: &str| (t.0, CTok::Spec(w.to_string()), t.2);
+    match arg {
+        [t] => match &t.1 {
+            CTok::Ident(x) => {
+                let (ty, ptr) = decls.get(x)?;
+                (*ptr == pointee).then(|| ty.clone())
+            }
+            CTok::Int(_, unsigned) if !pointee => Some(if *unsigned { vec![at(t, "unsigned"), at(t, "int")] } else { vec![at(t, "int")] }),
+            CTok::Float(_) if !pointee => Some(vec![at(t, "float")]),
+            CTok::Char(_) if !pointee => Some(vec![at(t, "char")]),
+            _ => None,
+        },
+        [amp, t] if is_p(amp, "&") && pointee => {
+            let (ty, ptr) = decls.get(ident(t)?)?;
+            (!ptr).then(|| ty.clone())
+        }
+        _ => None,
+    }
+}
+
+/// The name of the function an item declares or defines: the identifier before its first
+/// top-level `(`.
+fn function_name(body: &[Tok]) -> Option<usize> {
+    let open = body.iter().position(|t| is_p(t, "("))?;
+    let name = open.checked_sub(1)?;
+    ident(&body[name]).is_some().then_some(name)
+}
+
+/// Where the name of the class a class template declares is in `body`
+/// (`struct S {`, `class S : B {`, `struct S<double> {`, `struct S;`).
+fn class_name(body: &[Tok]) -> Option<usize> {
+    let k = body.iter().position(|t| !matches!(t.1, CTok::Spec(_)))?;
+    if !matches!(body[k].1, CTok::Kw("struct" | "class")) {
+        return None;
+    }
+    ident(body.get(k + 1)?)?;
+    Some(k + 1)
+}
+
+/// Where the name of a function template's explicit specialisation is in `body`
+/// (`__device__ float f<-1>(float x)`): an identifier whose template arguments are followed
+/// by the parameters.
+fn specialised_function_name(body: &[Tok]) -> Option<usize> {
+    let open = body.iter().position(|t| is_p(t, "("))?;
+    (0..open).find(|&k| ident(&body[k]).is_some() && is_p(&body[k + 1], "<") && angle_args(body, k + 1).is_some_and(|(_, next)| next == open))
+}
+
+/// An integer template argument written as a constant expression (`i - 1` once `i` is
+/// `(15)`), as one literal (`14`, or `-` `1`), so that instances for one value are one
+/// instance and an explicit specialisation for it is found; `None` where the tokens are not
+/// an integer constant kpl folds.
+fn fold_integer(toks: &[Tok]) -> Option<Vec<Tok>> {
+    fn expr(t: &[Tok], i: &mut usize, level: u8) -> Option<i64> {
+        const LEVELS: &[&[&str]] = &[&["<<", ">>"], &["+", "-"], &["*", "/", "%"]];
+        if level as usize == LEVELS.len() {
+            return unary(t, i);
+        }
+        let mut v = expr(t, i, level + 1)?;
+        while let Some(CTok::P(op)) = t.get(*i).map(|x| &x.1) {
+            if !LEVELS[level as usize].contains(op) {
+                break;
+            }
+            *i += 1;
+            let w = expr(t, i, level + 1)?;
+            v = match *op {
+                "<<" => v.checked_shl(u32::try_from(w).ok()?)?,
+                ">>" => v.checked_shr(u32::try_from(w).ok()?)?,
+                "+" => v.checked_add(w)?,
+                "-" => v.checked_sub(w)?,
+                "*" => v.checked_mul(w)?,
+                "/" => v.checked_div(w)?,
+                _ => v.checked_rem(w)?,
+            };
+        }
+        Some(v)
+    }
+    fn unary(t: &[Tok], i: &mut usize) -> Option<i64> {
+        let tok = t.get(*i)?;
+        *i += 1;
+        match &tok.1 {
+            CTok::Int(v, _) => i64::try_from(*v).ok(),
+            CTok::P("-") => unary(t, i)?.checked_neg(),
+            CTok::P("+") => unary(t, i),
+            CTok::P("(") => {
+                let v = expr(t, i, 0)?;
+                if !is_p(t.get(*i)?, ")") {
+                    return None;
+                }
+                *i += 1;
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+    let mut i = 0;
+    let v = expr(toks, &mut i, 0)?;
+    if i != toks.len() || toks.len() == 1 {
+        return None;
+    }
+    let (s, e) = (toks[0].0, toks[toks.len() - 1].2);
+    let lit = (s, CTok::Int(v.unsigned_abs(), false), e);
+    Some(if v < 0 { vec![(s, CTok::P("-"), s), lit] } else { vec![lit] })
+}
+
+/// The identifier form of an instance: `reduce<128, int>` is `reduce_128_int`.
+fn mangle(name: &str, args: &[Vec<Tok>]) -> String {
+    let mut s = name.to_string();
+    for a in args {
+        s.push('_');
+        for t in a {
+            match &t.1 {
+                CTok::Ident(w) | CTok::Spec(w) => s.push_str(w),
+                CTok::Int(v, _) => s.push_str(&v.to_string()),
+                CTok::P("*") => s.push('p'),
+                CTok::P("-") => s.push('m'),
+                CTok::P(_) => {}
+                _ => s.push('x'),
+            }
+        }
+    }
+    s
+}
+
+fn same(a: &[Vec<Tok>], b: &[Vec<Tok>]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.1 == q.1))
+}
+
+struct Pass {
+    templates: HashMap<String, Template>,
+    errors: Vec<Diagnostic>,
+    count: usize,
+}
+
+impl Pass {
+    /// The instance of template `name` for `args` (defaults filled in), recorded if new.
+    fn instance(&mut self, name: &str, mut args: Vec<Vec<Tok>>, span: Span) -> Option<String> {
+        let t = self.templates.get_mut(name)?;
+        if args.len() > t.params.len() {
+            self.errors.push(Diagnostic::error(format!("`{name}` takes {} template argument(s), not {}", t.params.len(), args.len()), span));
+            return None;
+        }
+        for p in &t.params[args.len()..] {
+            match &p.default {
+                Some(d) => args.push(d.clone()),
+                None => {
+                    self.errors.push(
+                        Diagnostic::error(format!("kpl cannot tell template argument `{}` of `{name}`", p.name), span)
+                            .with_help("kpl deduces a type argument only from a variable, `&variable` or literal argument: write the arguments out, as in `f<float, 128>(...)`"),
+                    );
+                    return None;
+                }
+            }
+        }
+        for (a, p) in args.iter_mut().zip(&t.params) {
+            if !p.is_type {
+                if let Some(folded) = fold_integer(a) {
+                    *a = folded;
+                }
+            }
+        }
+        if let Some((m, _)) = t.instances.iter().find(|(_, a)| same(a, &args)) {
+            return Some(m.clone());
+        }
+        if self.count >= MAX_INSTANCES {
+            self.errors.push(Diagnostic::error(format!("more than {MAX_INSTANCES} template instances: `{name}` instantiates without end?"), span));
+            return None;
+        }
+        self.count += 1;
+        let mut m = mangle(name, &args);
+        while t.instances.iter().any(|(x, _)| *x == m) {
+            m.push('_');
+        }
+        t.instances.push((m.clone(), args));
+        Some(m)
+    }
+
+    /// Replace every use `f<args>(...)` or `f(...)` of a template `f` in `toks` by its
+    /// instance's name: arguments written out, then those deduced from the call
+    /// (`deduce`), then defaults. A use whose arguments are still missing is an error.
+    fn uses(&mut self, toks: Vec<Tok>) -> Vec<Tok> {
+        let decls = declared_types(&toks);
+        let mut out = Vec::with_capacity(toks.len());
+        let mut i = 0;
+        while i < toks.len() {
+            let t = &toks[i];
+            if let Some(n) = ident(t).filter(|n| self.templates.contains_key(*n)) {
+                let n = n.to_string();
+                let span = Span::new(t.0, t.2);
+                let (explicit, next) = match toks.get(i + 1).filter(|x| is_p(x, "<")).and_then(|_| angle_args(&toks, i + 1)) {
+                    Some((args, next)) => (args, next),
+                    None => (Vec::new(), i + 1),
+                };
+                let call = toks.get(next).filter(|x| is_p(x, "(")).and_then(|_| call_args(&toks, next));
+                let args = match &call {
+                    Some(c) if !self.templates[&n].class => self.deduce(&n, explicit, c, &decls),
+                    _ => explicit,
+                };
+                let m = self.instance(&n, args, span).unwrap_or(n);
+                out.push((t.0, CTok::Ident(m), t.2));
+                i = next;
+                continue;
+            }
+            out.push(t.clone());
+            i += 1;
+        }
+        out
+    }
+
+    /// `explicit` extended by the type parameters that the call's arguments give, as
+    /// C++ deduces them in the simple cases: a parameter `T x` (or `const T &x`) takes
+    /// the declared type of a variable or literal argument, `T *p` the element type of an
+    /// array or pointer argument (or of `&x`). Stops at the first it cannot deduce.
+    fn deduce(&self, name: &str, mut explicit: Vec<Vec<Tok>>, call: &[Vec<Tok>], decls: &HashMap<String, (Vec<Tok>, bool)>) -> Vec<Vec<Tok>> {
+        let t = &self.templates[name];
+        let fparams = t.body.iter().skip(t.name_at + 1).position(|x| is_p(x, "(")).and_then(|o| call_args(&t.body, t.name_at + 1 + o));
+        let Some(fparams) = fparams else { return explicit };
+        while explicit.len() < t.params.len() {
+            let p = &t.params[explicit.len()];
+            if !p.is_type {
+                break;
+            }
+            let found = fparams.iter().enumerate().find_map(|(k, fp)| {
+                let at = fp.iter().position(|x| ident(x) == Some(p.name.as_str()))?;
+                let pointer = fp.get(at + 1).is_some_and(|x| is_p(x, "*"));
+                arg_type(call.get(k)?, pointer, decls)
+            });
+            match found {
+                Some(ty) => explicit.push(ty),
+                None => break,
+            }
+        }
+        explicit
+    }
+
+    /// Instance `k` of template `name`: its declaration with the arguments in place.
+    fn expand(&self, name: &str, k: usize) -> Vec<Tok> {
+        let t = &self.templates[name];
+        let (mangled, args) = &t.instances[k];
+        if let Some((_, body, at)) = t.special.iter().find(|(a, _, _)| same(a, args)) {
+            return self.specialisation(name, mangled, body, *at, t.class);
+        }
+        let mut out = Vec::new();
+        for (i, tok) in t.body.iter().enumerate() {
+            // A class's own name in its body (`S(...)`, `S &other`) is this instance.
+            if i == t.name_at || (t.class && ident(tok) == Some(name) && !t.body.get(i + 1).is_some_and(|x| is_p(x, "<"))) {
+                out.push((tok.0, CTok::Ident(mangled.clone()), tok.2));
+                continue;
+            }
+            match ident(tok).and_then(|n| t.params.iter().position(|p| p.name == n)) {
+                Some(p) if t.params[p].is_type => out.extend(args[p].iter().cloned()),
+                Some(p) => {
+                    out.push((tok.0, CTok::P("("), tok.0));
+                    out.extend(args[p].iter().cloned());
+                    out.push((tok.2, CTok::P(")"), tok.2));
+                }
+                None => out.push(tok.clone()),
+            }
+        }
+        out
+    }
+
+    /// An explicit specialisation's declaration as the instance `mangled`: its name and the
+    /// arguments after it, and (a class's) its own name in its body, become `mangled`.
+    fn specialisation(&self, name: &str, mangled: &str, body: &[Tok], at: usize, class: bool) -> Vec<Tok> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < body.len() {
+            let tok = &body[i];
+            if i == at || (class && ident(tok) == Some(name)) {
+                out.push((tok.0, CTok::Ident(mangled.to_string()), tok.2));
+                i = match body.get(i + 1).filter(|x| is_p(x, "<")).and_then(|_| angle_args(body, i + 1)) {
+                    Some((_, next)) => next,
+                    None => i + 1,
+                };
+                continue;
+            }
+            out.push(tok.clone());
+            i += 1;
+        }
+        out
+    }
+}
+
+/// Is this item CUDA host code to skip: a function (definition or declaration) that is
+/// not `__global__` or `__device__`, which device code cannot call (CUDA's functions are
+/// `__host__` unless said otherwise)? Type definitions are never skipped.
+fn host_function(item: &[Tok]) -> Option<(String, Span)> {
+    if type_item(item) {
+        return None;
+    }
+    let name_at = function_name(item)?;
+    let head = &item[..name_at];
+    if head.iter().any(|t| matches!(&t.1, CTok::Spec(s) if s == "__global__" || s == "__device__") || is_p(t, "=") || is_p(t, "{")) {
+        return None;
+    }
+    // `T (*f)(...)`-style declarators and calls at file scope are not functions.
+    if head.is_empty() || item.get(name_at + 1).is_none() {
+        return None;
+    }
+    let name = ident(&item[name_at])?.to_string();
+    Some((name, Span::new(item[name_at].0, item[name_at].2)))
+}
+
+/// Is this item a CUDA host class to skip: a `class` or `struct` (or a template of one) with
+/// member functions, none of them `__device__` or `__global__`, which device code cannot
+/// call (`helper_cuda.h`'s exception classes)? A struct of data only is kept, whatever it is
+/// for. Gives the class's name.
+fn host_class(item: &[Tok]) -> Option<(String, Span)> {
+    let start = match item.first().map(|t| &t.1) {
+        Some(CTok::Kw("template")) => angle_args(item, 1)?.1,
+        _ => 0,
+    };
+    if !matches!(item.get(start).map(|t| &t.1), Some(CTok::Kw("class" | "struct"))) {
+        return None;
+    }
+    let name = item.get(start + 1)?;
+    let open = item.iter().position(|t| is_p(t, "{"))?;
+    let body = &item[open..];
+    let device = body.iter().any(|t| matches!(&t.1, CTok::Spec(s) if s == "__device__" || s == "__global__"));
+    let methods = body.windows(2).any(|w| is_p(&w[0], ")") && (is_p(&w[1], "{") || matches!(w[1].1, CTok::Spec(_) | CTok::P(":"))));
+    (methods && !device).then(|| (ident(name).unwrap_or("(unnamed)").to_string(), Span::new(name.0, name.2)))
+}
+
+/// Does this item define or name types (never host code to skip)?
+fn type_item(item: &[Tok]) -> bool {
+    match item.first().map(|t| &t.1) {
+        Some(CTok::Kw(k)) => matches!(*k, "struct" | "class" | "union" | "enum" | "typedef" | "template"),
+        Some(CTok::Ident(w) | CTok::Spec(w)) => matches!(w.as_str(), "namespace" | "using"),
+        _ => false,
+    }
+}
+
+/// Is this item a CUDA host variable: a file-scope variable in no memory space (no
+/// `__device__`, `__constant__`, `__shared__` or `__managed__`), which nvcc does not let
+/// device code name, whatever its type (`FILE *fp;`, `cudaEvent_t start, stop;`)? Its
+/// names, and where the first is. `const` ones are left to the parser: device code may use
+/// an integer constant.
+fn host_variable(item: &[Tok]) -> Option<(Vec<String>, Span)> {
+    const KEEP: &[&str] = &["__device__", "__constant__", "__shared__", "__managed__", "const", "constexpr", "texture", "surface"];
+    if type_item(item) || !item.last().is_some_and(|t| is_p(t, ";")) || function_name(item).is_some() {
+        return None;
+    }
+    if item.iter().any(|t| matches!(&t.1, CTok::Spec(w) | CTok::Ident(w) if KEEP.contains(&w.as_str()))) {
+        return None;
+    }
+    // Each declarator's name: the identifier before its `=`, `[`, `,` or `;`.
+    let (mut names, mut depth, mut init) = (Vec::new(), 0i32, false);
+    for (i, t) in item.iter().enumerate() {
+        match &t.1 {
+            CTok::P("(" | "[" | "{") => depth += 1,
+            CTok::P(")" | "]" | "}") => depth -= 1,
+            CTok::P(p @ ("=" | "," | ";")) if depth == 0 => {
+                if !init && i > 1 {
+                    names.extend(ident(&item[i - 1]).map(str::to_string));
+                }
+                init = *p == "=";
+            }
+            _ => {}
+        }
+        if depth == 1 && is_p(t, "[") && !init && i > 1 {
+            names.extend(ident(&item[i - 1]).map(str::to_string));
+        }
+    }
+    let first = item.iter().position(|t| ["=", "[", ";", ","].iter().any(|p| is_p(t, p)))?;
+    let at = &item[first.checked_sub(1)?];
+    (!names.is_empty()).then(|| (names, Span::new(at.0, at.2)))
+}
+
+/// Does an item use `name` without declaring it (as a parameter or a local: the name
+/// right after a type word, a type name, or a `*`/`&` after one at the start of a
+/// declaration)?
+fn uses_undeclared(item: &[Tok], name: &str) -> bool {
+    let starts = |t: Option<&Tok>| t.is_none_or(|t| ["(", ",", ";", "{", "}"].iter().any(|p| is_p(t, p)));
+    let typeish = |t: &Tok| matches!(&t.1, CTok::Spec(_) | CTok::Ident(_));
+    let mut used = false;
+    for (i, t) in item.iter().enumerate() {
+        if ident(t) != Some(name) {
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| &item[j]);
+        let declared = match prev {
+            Some(p) if matches!(p.1, CTok::Spec(_)) => true,
+            Some(p) if matches!(p.1, CTok::Ident(_)) => starts(i.checked_sub(2).map(|j| &item[j])),
+            Some(p) if is_p(p, "*") || is_p(p, "&") => {
+                let mut j = i - 1;
+                while j > 0 && (is_p(&item[j - 1], "*") || is_p(&item[j - 1], "&")) {
+                    j -= 1;
+                }
+                j > 0 && typeish(&item[j - 1]) && (matches!(item[j - 1].1, CTok::Spec(_)) || starts(j.checked_sub(2).map(|k| &item[k])))
+            }
+            _ => false,
+        };
+        if declared {
+            return false;
+        }
+        used = true;
+    }
+    used
+}
+
+/// Is a host variable's type a plain C scalar or a pointer to one (`char *buffer;`,
+/// `unsigned int count;`), which device code could name as global memory?
+fn plain_c_type(item: &[Tok]) -> bool {
+    const PLAIN: &[&str] = &["int", "unsigned", "signed", "char", "short", "long", "float", "double", "bool", "static", "volatile", "extern"];
+    let name = item.iter().position(|t| matches!(t.1, CTok::Ident(_))).unwrap_or(0);
+    name > 0 && item[..name].iter().all(|t| matches!(&t.1, CTok::Spec(w) if PLAIN.contains(&w.as_str())) || is_p(t, "*"))
+}
+
+/// Instantiate the file's function templates and skip its host code (see the module doc).
+pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Output {
+    let mut pass = Pass { templates: HashMap::new(), errors: Vec::new(), count: 0 };
+    let mut warnings = Vec::new();
+    // Items in order: kept tokens, or the place of a template's instances.
+    enum Part {
+        Keep(Vec<Tok>),
+        Template(String),
+    }
+    let mut parts = Vec::new();
+    let mut explicit: Vec<(String, Vec<Vec<Tok>>, Span)> = Vec::new();
+    let mut host: Vec<Vec<Tok>> = Vec::new();
+    // Host variables: their part, names, place and whether their type is plain C; those
+    // device code names.
+    let mut host_vars: Vec<(usize, Vec<String>, Span, bool)> = Vec::new();
+    let mut adopted: Vec<String> = Vec::new();
+    // Host function templates (skipped): their explicit instantiations are host code too.
+    let mut host_templates = std::collections::HashSet::new();
+    for r in items(&toks) {
+        let item = &toks[r];
+        if dialect == Dialect::Cuda {
+            if let Some((name, span)) = host_class(item) {
+                warnings.push(Diagnostic::warning(format!("host code skipped: class `{name}` (no `__device__` member functions)"), span));
+                continue;
+            }
+        }
+        let is_template = matches!(item.first(), Some((_, CTok::Kw("template"), _)));
+        if is_template && item.get(1).is_some_and(|t| is_p(t, "<")) {
+            let parsed = angle_args(item, 1).and_then(|(ps, next)| {
+                let ps = params(ps)?;
+                let body = item[next..].to_vec();
+                let name_at = class_name(&body).or_else(|| function_name(&body)).or_else(|| specialised_function_name(&body))?;
+                Some((ps, body, name_at))
+            });
+            match parsed {
+                // `template <> struct S<double> { ... };`, `template <> float f<-1>(...)`: an
+                // explicit specialisation of a class or function template of this file.
+                Some((ps, body, name_at)) if ps.is_empty() && body.get(name_at + 1).is_some_and(|t| is_p(t, "<")) => {
+                    let name = ident(&body[name_at]).unwrap_or_default().to_string();
+                    let args = angle_args(&body, name_at + 1).map(|a| a.0);
+                    let class = class_name(&body) == Some(name_at);
+                    match (pass.templates.get_mut(&name), args) {
+                        (Some(t), Some(mut args)) if t.class == class => {
+                            for (a, p) in args.iter_mut().zip(&t.params) {
+                                if let Some(folded) = fold_integer(a).filter(|_| !p.is_type) {
+                                    *a = folded;
+                                }
+                            }
+                            t.special.push((args, body, name_at))
+                        }
+                        _ => parts.push(Part::Keep(item.to_vec())),
+                    }
+                }
+                // A class template: `template <class T> struct S { ... };` (a partial
+                // specialisation `struct S<T *>` stays unsupported).
+                Some((ps, body, name_at)) if !ps.is_empty() && class_name(&body) == Some(name_at) && !body.get(name_at + 1).is_some_and(|t| is_p(t, "<")) => {
+                    let name = ident(&body[name_at]).unwrap_or_default().to_string();
+                    if pass.templates.contains_key(&name) || !body.iter().any(|t| is_p(t, "{")) {
+                        continue;
+                    }
+                    pass.templates.insert(name.clone(), Template { params: ps, body, name_at, instances: Vec::new(), class: true, special: Vec::new() });
+                    parts.push(Part::Template(name));
+                }
+                // A host function template is host code too.
+                Some((_, body, _)) if dialect == Dialect::Cuda && host_function(&body).is_some() => {
+                    if let Some((name, span)) = host_function(&body) {
+                        warnings.push(Diagnostic::warning(format!("host code skipped: function template `{name}` (kpl verifies the kernels)"), span));
+                        host_templates.insert(name);
+                    }
+                }
+                // `template <>` (a specialisation) and class templates stay unsupported.
+                Some((ps, body, name_at)) if !ps.is_empty() && !body.iter().any(|t| matches!(t.1, CTok::Kw("struct") | CTok::Kw("class"))) => {
+                    let name = ident(&body[name_at]).unwrap_or_default().to_string();
+                    if pass.templates.contains_key(&name) {
+                        // A declaration then a definition: the definition counts.
+                        if body.last().is_some_and(|t| is_p(t, "}")) {
+                            if let Some(t) = pass.templates.get_mut(&name) {
+                                t.body = body;
+                                t.name_at = name_at;
+                                t.params = ps;
+                            }
+                        }
+                        continue;
+                    }
+                    pass.templates.insert(name.clone(), Template { params: ps, body, name_at, instances: Vec::new(), class: false, special: Vec::new() });
+                    parts.push(Part::Template(name));
+                }
+                _ => parts.push(Part::Keep(item.to_vec())),
+            }
+            continue;
+        }
+        if is_template {
+            // `template __global__ void k<128>(int *);`: an explicit instantiation.
+            let at = item.iter().position(|t| is_p(t, "<"));
+            let named = at.filter(|a| *a > 0).and_then(|a| Some((ident(&item[a - 1])?.to_string(), angle_args(item, a)?.0, item[a - 1].clone())));
+            match named {
+                Some((n, args, t)) => explicit.push((n, args, Span::new(t.0, t.2))),
+                None => parts.push(Part::Keep(item.to_vec())),
+            }
+            continue;
+        }
+        if dialect == Dialect::Cuda {
+            if let Some((name, span)) = host_function(item) {
+                warnings.push(Diagnostic::warning(format!("host code skipped: function `{name}` (kpl verifies the kernels)"), span));
+                host.push(item.to_vec());
+                continue;
+            }
+            if let Some((names, span)) = host_variable(item) {
+                // Kept for now: whether device code names it is known at the end.
+                host_vars.push((parts.len(), names, span, plain_c_type(item)));
+            }
+        }
+        parts.push(Part::Keep(item.to_vec()));
+    }
+    if !host_vars.is_empty() {
+        // A host variable of a plain C type that device code names is global memory to
+        // GPUVerify's front end (nvcc rejects the code): kpl takes it as `__device__`, as
+        // GPUVerify does. Any other is host code, skipped.
+        // A function that declares the name itself (a parameter, a local) does not name the
+        // host variable.
+        let host_parts: std::collections::HashSet<usize> = host_vars.iter().map(|h| h.0).collect();
+        let names_it = |n: &str| {
+            let in_kept = parts.iter().enumerate().any(|(k, p)| !host_parts.contains(&k) && matches!(p, Part::Keep(t) if uses_undeclared(t, n)));
+            in_kept || pass.templates.values().any(|t| uses_undeclared(&t.body, n))
+        };
+        let device: Vec<bool> = host_vars.iter().map(|(_, names, _, plain)| *plain && names.iter().any(|n| names_it(n))).collect();
+        let mut skipped = Vec::new();
+        for ((k, names, span, _), device) in host_vars.iter().zip(device) {
+            let adopted = &mut adopted;
+            let shown: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            if device {
+                warnings.push(Diagnostic::warning(
+                    format!("variable {} has no memory space, but device code names it: kpl takes it, as GPUVerify does, as a `__device__` variable (nvcc rejects device code that names a host variable)", shown.join(", ")),
+                    *span,
+                ));
+                if let Part::Keep(t) = &mut parts[*k] {
+                    let at = t.first().map_or((span.start, span.start), |f| (f.0, f.0));
+                    t.insert(0, (at.0, CTok::Spec("__device__".into()), at.1));
+                }
+                adopted.extend(names.iter().cloned());
+            } else {
+                warnings.push(Diagnostic::warning(format!("host code skipped: variable {} (no `__device__`, `__constant__` or `__shared__`)", shown.join(", ")), *span));
+                skipped.push(*k);
+            }
+        }
+        for k in skipped.into_iter().rev() {
+            parts.remove(k);
+        }
+    }
+    if dialect == Dialect::Cuda {
+        // Types only host code names are host code too (`unused_types.rs`).
+        let bodies: Vec<&[Tok]> = pass.templates.values().map(|t| t.body.as_slice()).collect();
+        let kept: Vec<&[Tok]> = parts.iter().filter_map(|p| if let Part::Keep(t) = p { Some(t.as_slice()) } else { None }).collect();
+        let mut skip = crate::sema::unused_types::unused(&kept, &bodies).into_iter();
+        let mut dropped = Vec::new();
+        for (k, p) in parts.iter().enumerate() {
+            if let Part::Keep(_) = p {
+                if let Some((names, span)) = skip.next().flatten() {
+                    warnings.push(Diagnostic::warning(format!("host code skipped: type {names} (no device code names it)"), span));
+                    dropped.push(k);
+                }
+            }
+        }
+        for k in dropped.into_iter().rev() {
+            parts.remove(k);
+        }
+    }
+    if pass.templates.is_empty() {
+        let toks = parts
+            .into_iter()
+            .flat_map(|p| match p {
+                Part::Keep(t) => t,
+                Part::Template(_) => Vec::new(),
+            })
+            .collect();
+        return Output { toks, errors: pass.errors, warnings, kernel: None, host_variables: adopted };
+    }
+    for (n, args, span) in explicit {
+        if pass.templates.contains_key(&n) {
+            pass.instance(&n, args, span);
+        } else if host_templates.contains(&n) {
+            continue;
+        } else {
+            pass.errors.push(Diagnostic::error(format!("`{n}` is not a function template of this file"), span));
+        }
+    }
+    // Launches in skipped host code name instances too (their arguments are not read).
+    for h in host {
+        let _ = pass.uses(h);
+    }
+    let mut kernel_name = None;
+    if let Some(k) = kernel.filter(|k| k.contains('<')) {
+        let lexed = crate::text::lexer::lex(k);
+        let (ktoks, _) = crate::text::tokens::convert(&lexed.0, dialect);
+        if let Some(CTok::Ident(n)) = ktoks.first().map(|t| t.1.clone()) {
+            if let Some((args, _)) = ktoks.get(1).filter(|t| is_p(t, "<")).and_then(|_| angle_args(&ktoks, 1)) {
+                if pass.templates.contains_key(&n) {
+                    kernel_name = pass.instance(&n, args, Span::new(0, 0));
+                }
+            }
+        }
+        if kernel_name.is_none() {
+            pass.errors.push(Diagnostic::error(format!("`--kernel={k}` does not name an instance of a kernel template of this file"), Span::new(0, 0)));
+        }
+    }
+    let kept: Vec<Part> = parts
+        .into_iter()
+        .map(|p| match p {
+            Part::Keep(t) => Part::Keep(pass.uses(t)),
+            t => t,
+        })
+        .collect();
+    // Instances may use further templates: expand until nothing new appears.
+    let mut expanded: HashMap<String, Vec<Vec<Tok>>> = HashMap::new();
+    loop {
+        let mut todo = Vec::new();
+        for (name, t) in &pass.templates {
+            let done = expanded.get(name).map_or(0, |v| v.len());
+            for k in done..t.instances.len() {
+                todo.push((name.clone(), k));
+            }
+        }
+        if todo.is_empty() {
+            break;
+        }
+        for (name, k) in todo {
+            let body = pass.expand(&name, k);
+            let body = pass.uses(body);
+            expanded.entry(name).or_default().push(body);
+        }
+    }
+    let mut out = Vec::new();
+    for p in kept {
+        match p {
+            Part::Keep(t) => out.extend(t),
+            Part::Template(n) => {
+                for body in expanded.remove(&n).unwrap_or_default() {
+                    out.extend(body);
+                }
+            }
+        }
+    }
+    Output { toks: out, errors: pass.errors, warnings, kernel: kernel_name, host_variables: adopted }
+}
