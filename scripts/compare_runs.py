@@ -8,9 +8,12 @@ with its option line), both binaries run `kpl verify --json OPTIONS FILE` and
 reports with times and the machine's paths taken out.
 
 Usage: scripts/compare_runs.py OLD_KPL NEW_KPL DIR... [--jobs N] [--timeout S]
-                               [--kpl-timeout S] [--json-only]
+                               [--kpl-timeout S] [--json-only] [--lowered]
 (`--kpl-timeout` passes `--timeout` to `kpl verify`; a kernel inconclusive on one side by
-that limit only is listed apart, as time decides it, not the code.)
+that limit only is listed apart, as time decides it, not the code. `--lowered` compares
+`kpl fmt` instead, the KPL each front end lowers a kernel to and its diagnostics, with the
+front-end options of the kernel's option line: seconds for a corpus, and exact for a change
+of the C front end alone.)
 Exit status: 0 when nothing differs, 1 otherwise. Meant for refactorings that must not
 change behaviour (the C front end's move into its own crate).
 """
@@ -58,6 +61,49 @@ def run(kpl, path, opts, json_mode, timeout, kpl_timeout=None):
         return p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired:
         return "timeout", "", ""
+
+
+# The options of a kernel's option line that `kpl fmt` takes (the front end's).
+FMT_OPTIONS = ("--blockDim", "--gridDim", "--local_size", "--num_groups", "--global_size", "--global_offset",
+               "-D", "-I", "--kernel", "--no-annotations", "--only-requires", "--invariants-as-candidates",
+               "--kernel-args", "--pointer-bitwidth")
+
+
+def front_options(opts):
+    kept, take_next = [], False
+    for o in opts:
+        if take_next:
+            kept.append(o)
+            take_next = False
+            continue
+        name = o.split("=", 1)[0]
+        if name in FMT_OPTIONS or (o[:2] in ("-D", "-I") and len(o) > 2):
+            kept.append(o)
+            take_next = "=" not in o and o in ("-D", "-I", "--kernel", "--kernel-args", "--blockDim", "--gridDim",
+                                               "--local_size", "--num_groups", "--global_size", "--global_offset",
+                                               "--pointer-bitwidth")
+    return kept
+
+
+def lowered(path, old, new, timeout):
+    opts = front_options(options(path))
+    outs = []
+    for kpl in (old, new):
+        try:
+            p = subprocess.run([kpl, "fmt"] + opts + [os.path.basename(path)], cwd=os.path.dirname(path) or ".",
+                               capture_output=True, text=True, timeout=timeout)
+            outs.append((p.returncode, p.stdout, p.stderr.replace(kpl, "KPL")))
+        except subprocess.TimeoutExpired:
+            outs.append(("timeout", "", ""))
+    a, b = outs
+    diffs = []
+    if a[0] != b[0]:
+        diffs.append(f"exit {a[0]} -> {b[0]}")
+    if a[1] != b[1]:
+        diffs.append("lowered KPL differs")
+    if a[2] != b[2]:
+        diffs.append(f"diagnostics: {a[2][:300]!r}\n   -> {b[2][:300]!r}")
+    return path, diffs
 
 
 def normal_json(out):
@@ -115,11 +161,14 @@ def main():
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--kpl-timeout", type=float)
     ap.add_argument("--json-only", action="store_true")
+    ap.add_argument("--lowered", action="store_true")
     a = ap.parse_args()
     files = list(kernels(a.dirs))
     bad = 0
     with cf.ThreadPoolExecutor(a.jobs) as ex:
-        for path, diffs in ex.map(lambda p: compare(p, a.old, a.new, a.timeout, a.kpl_timeout, a.json_only), files):
+        one = (lambda p: lowered(p, a.old, a.new, a.timeout)) if a.lowered else (
+            lambda p: compare(p, a.old, a.new, a.timeout, a.kpl_timeout, a.json_only))
+        for path, diffs in ex.map(one, files):
             if diffs:
                 bad += 1
                 print(f"DIFFERS {path}")
