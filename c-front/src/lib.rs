@@ -4,8 +4,12 @@
 //! ordinary KPL, so no later stage learns C.
 //! Takes: a C source (with its headers, as one text: `include::bundle`) and `FrontOptions`.
 //! Gives: a `kpl_lang::Checked` kernel whose spans point into the C source, so every later
-//! stage reports at C lines; or diagnostics. A C preprocessor, a logos lexer and a lalrpop
-//! parser for the C subset, token passes for C++, and the lowering.
+//! stage reports at C lines; or diagnostics.
+//! Stages, one folder each, imports pointing down this list only (`tests/layers.rs`):
+//! `text` (preprocessor, lexer, tokens) ─► `syntax` (AST, parser) ─► `sema` (C++ to the C
+//! subset on tokens, type declarations and layout, analyses of the AST) ─► `lower` (the
+//! typed unit to KPL). This file drives them: `parse` runs the first three, `check_c` the
+//! lowering and the KPL passes after it.
 //! Depends on: `kpl_lang` only; no file or terminal I/O (the binary hands it the files).
 
 pub mod lower;
@@ -19,9 +23,8 @@ pub use text::include;
 
 use kpl_lang::diagnostic::Diagnostic;
 use kpl_lang::launch::Launch;
-use kpl_lang::span::Span;
 use kpl_lang::{check, core, Checked};
-use lalrpop_util::{ErrorRecovery, ParseError};
+use lalrpop_util::ErrorRecovery;
 pub use tokens::Dialect;
 
 use syntax::{ast, grammar};
@@ -91,7 +94,7 @@ impl FrontOptions {
 }
 
 /// Parse a C file (after preprocessing); gives the unit and every error.
-pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>, Vec<Diagnostic>) {
+pub fn parse(src: &str, o: &FrontOptions) -> (Option<sema::Parsed>, Vec<Diagnostic>, Vec<Diagnostic>) {
     // `<limits.h>`/`<float.h>` (built into OpenCL C) for the widths kpl models.
     const LIMITS: &[(&str, &str)] = &[
         ("CHAR_BIT", "8"),
@@ -184,8 +187,8 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
         let r = grammar::FieldsParser::new().parse(&mut rec, body.into_iter().map(Ok::<_, ()>));
         match (r, rec.into_iter().next()) {
             (Ok(fs), None) => Ok(fs),
-            (_, Some(e)) => Err(to_diagnostic(e, src)),
-            (Err(e), None) => Err(to_diagnostic(ErrorRecovery { error: e, dropped_tokens: vec![] }, src)),
+            (_, Some(e)) => Err(syntax::parse_errors::to_diagnostic(e, src)),
+            (Err(e), None) => Err(syntax::parse_errors::to_diagnostic(ErrorRecovery { error: e, dropped_tokens: vec![] }, src)),
         }
     };
     let parse_const = |toks: Vec<(usize, tokens::CTok, usize)>| {
@@ -196,7 +199,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     let pointer_bytes = if o.pointer_bits == 32 { 4 } else { 8 };
     let (toks, types, terrs) = typedecls::resolve(toks, o.dialect, pointer_bytes, &parse_fields, &parse_const);
     errors.extend(terrs);
-    let toks = tokens::fold_sizeof(toks, &types, o.dialect);
+    let toks = sema::layout::fold_sizeof(toks, &types, o.dialect);
     // Constructs outside the subset get one clear diagnostic each, before parsing.
     let unsupported = tokens::unsupported(&toks);
     if !unsupported.is_empty() {
@@ -210,7 +213,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     // only further unknown type names are said.
     let mut unknown_type = false;
     for r in recovered {
-        let d = to_diagnostic(r, src);
+        let d = syntax::parse_errors::to_diagnostic(r, src);
         let this = d.message.starts_with("unknown type name");
         if !unknown_type || this {
             errors.push(d);
@@ -219,13 +222,12 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
     }
     let unit = match result {
         Ok(mut u) => {
-            u.types = types;
             u.kernel_instance = inst.kernel;
             u.host_variables = inst.host_variables;
-            Some(u)
+            Some(sema::Parsed { unit: u, types })
         }
         Err(e) => {
-            errors.push(to_diagnostic(ErrorRecovery { error: e, dropped_tokens: vec![] }, src));
+            errors.push(syntax::parse_errors::to_diagnostic(ErrorRecovery { error: e, dropped_tokens: vec![] }, src));
             None
         }
     };
@@ -238,7 +240,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<ast::Unit>, Vec<Diagnostic>
 /// file does not parse (the kernel's own check reports that).
 pub fn modular_checks(src: &str, o: &FrontOptions) -> Vec<modular::ModularCheck> {
     match parse(src, o) {
-        (Some(mut unit), errors, _) if errors.is_empty() => {
+        (Some(sema::Parsed { mut unit, .. }), errors, _) if errors.is_empty() => {
             annotations::filter(&mut unit, o.annotations);
             modular::checks(&unit, o.dialect)
         }
@@ -248,8 +250,8 @@ pub fn modular_checks(src: &str, o: &FrontOptions) -> Vec<modular::ModularCheck>
 
 /// Read, lower and check a CUDA or OpenCL kernel. `Err` holds every error found.
 pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> {
-    let (unit, mut errors, mut warnings) = parse(src, o);
-    let Some(mut unit) = unit else { return Err(errors) };
+    let (parsed, mut errors, mut warnings) = parse(src, o);
+    let Some(sema::Parsed { mut unit, types }) = parsed else { return Err(errors) };
     annotations::filter(&mut unit, o.annotations);
     if !errors.is_empty() {
         return Err(errors);
@@ -261,7 +263,7 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
     if !uninitialised.is_empty() {
         return Err(uninitialised);
     }
-    let mut lowered = lower::lower(&unit, o, &indeterminate);
+    let mut lowered = lower::lower(&unit, &types, o, &indeterminate);
     warnings.append(&mut lowered.warnings);
     errors.append(&mut lowered.errors);
     let Some(kernel) = lowered.kernel.take() else {
@@ -297,81 +299,4 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
     }
     let core = core::to_core(&kernel);
     Ok(Checked { kernel, core, comments: Vec::new(), warnings, layouts: lowered.layouts })
-}
-
-/// Tokens that start an expression, and binary operators: named as groups in messages.
-const EXPR_START: &[&str] = &["IDENT", "INT", "FLOAT", "CHAR", "\"(\"", "\"-\"", "\"!\"", "\"~\""];
-const OPERATORS: &[&str] = &["\"+\"", "\"*\"", "\"/\"", "\"==\"", "\"<\"", "\"&&\"", "\"||\"", "\"=\""];
-
-fn describe(expected: &[String]) -> String {
-    let has = |t: &str| expected.iter().any(|e| e == t);
-    let expr = EXPR_START.iter().all(|t| has(t));
-    let ops = OPERATORS.iter().filter(|t| has(t)).count() >= 4;
-    let mut names: Vec<String> = Vec::new();
-    if has("\";\"") {
-        names.push("`;`".into());
-    }
-    if has("\")\"") {
-        names.push("`)`".into());
-    }
-    if has("\"]\"") {
-        names.push("`]`".into());
-    }
-    if expr {
-        names.push("an expression".into());
-    }
-    if ops {
-        names.push("an operator".into());
-    }
-    if names.is_empty() {
-        names = expected
-            .iter()
-            .take(8)
-            .map(|e| match e.as_str() {
-                "IDENT" => "identifier".into(),
-                "SPEC" => "a type".into(),
-                "INT" | "FLOAT" | "CHAR" => "a number".into(),
-                s => format!("`{}`", s.trim_matches('"')),
-            })
-            .collect();
-        names.dedup();
-    }
-    match names.len() {
-        0 => String::new(),
-        1 => format!("expected {}", names[0]),
-        _ => format!("expected one of {}", names.join(", ")),
-    }
-}
-
-fn to_diagnostic(r: ErrorRecovery<usize, tokens::CTok, ()>, src: &str) -> Diagnostic {
-    match r.error {
-        ParseError::UnrecognizedToken { token: (l, t, rr), expected } => {
-            // `fp *d_in` or `knode k` where a type may stand: a type kpl was never told of
-            // (typically declared in a file that includes this one).
-            let next = src.get(rr..).map(|s| s.trim_start()).unwrap_or("");
-            if let tokens::CTok::Ident(name) = &t {
-                let declares = next.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '*' || c == '&');
-                if declares && expected.iter().any(|x| x == "SPEC") {
-                    return Diagnostic::error(format!("unknown type name `{name}`"), Span::new(l, rr)).with_help(format!(
-                        "kpl knows the types this file and the headers it includes declare; if `{name}` comes from a file that includes this one, include that header here or define it, e.g. `-D {name}=float`"
-                    ));
-                }
-            }
-            let e = describe(&expected);
-            let msg = if e.is_empty() { format!("unexpected {t}") } else { format!("{e}, found {t}") };
-            let mut d = Diagnostic::error(msg, Span::new(l, rr));
-            let newline_before = src[..l.min(src.len())].trim_end_matches([' ', '\t']).ends_with('\n');
-            if expected.iter().any(|x| x == "\";\"") && newline_before {
-                d = d.with_help("is a `;` missing at the end of the previous line?");
-            }
-            d
-        }
-        ParseError::UnrecognizedEof { location, expected } => {
-            let loc = location.min(src.len());
-            Diagnostic::error("unexpected end of file", Span::new(loc, loc)).with_label(describe(&expected))
-        }
-        ParseError::ExtraToken { token: (l, t, rr) } => Diagnostic::error(format!("unexpected {t}"), Span::new(l, rr)),
-        ParseError::InvalidToken { location } => Diagnostic::error("invalid token", Span::new(location, location + 1)),
-        ParseError::User { .. } => Diagnostic::error("syntax error", Span::new(0, 0)),
-    }
 }

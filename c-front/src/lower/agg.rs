@@ -6,7 +6,7 @@ use crate::syntax::ast::*;
 use crate::lower::ctypes::{CType, LeafTy};
 use crate::lower::{sp_id, Entity, Lower, Ty};
 use crate::lower::expr::{bin, kx, Place, Val};
-use crate::sema::overloads::Callee;
+use crate::lower::overload_calls::Callee;
 use kpl_lang::ast::{self as k, Ident};
 use kpl_lang::span::Span;
 
@@ -476,7 +476,7 @@ impl<'u> Lower<'u> {
 
     /// `make_float4(...)`, `convert_int2(...)`, `vload4(...)`: the vector they give.
     fn builtin_vector_type(&mut self, n: &str, args: &[Expr]) -> Option<CType> {
-        if let Some(t) = crate::sema::images::read_type(n).filter(|_| !self.funcs.contains_key(n)) {
+        if let Some(t) = crate::lower::image_access::read_type(n).filter(|_| !self.funcs.contains_key(n)) {
             return Some(t);
         }
         if let Some(w) = vload_width(n) {
@@ -755,7 +755,7 @@ impl<'u> Lower<'u> {
                 if vload_width(&name.name).is_some() {
                     return self.vload(ty, args, span);
                 }
-                if crate::sema::images::read_type(&name.name).is_some() {
+                if crate::lower::image_access::read_type(&name.name).is_some() {
                     return self.read_image(ty, args, span);
                 }
                 if matches!(name.name.as_str(), "shuffle" | "shuffle2") {

@@ -133,7 +133,7 @@ impl<'u> Lower<'u> {
             Some(CType::Struct(id)) => {
                 let fields = self.fields(*id);
                 let bytes: Vec<(u32, u32)> = fields.iter().flat_map(|f| f.bytes.clone()).collect();
-                let (size, _) = crate::text::tokens::struct_size(*id, self.types, self.o.dialect, 0)?;
+                let (size, _) = crate::sema::layout::struct_size(*id, self.types, self.o.dialect, 0)?;
                 Some((size as u32, bytes))
             }
             Some(_) => None,

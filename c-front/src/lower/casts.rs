@@ -84,7 +84,7 @@ impl<'u> Lower<'u> {
     pub(crate) fn uniform_bytes(&mut self, specs: &[Spec]) -> Option<u32> {
         // A type whose size kpl does not know (`half`, ...) is never reinterpreted.
         let words: Vec<&str> = specs.iter().map(|s| s.word.as_str()).collect();
-        crate::text::tokens::size_align(&words, false, self.types, self.o.dialect, 0)?;
+        crate::sema::layout::size_align(&words, false, self.types, self.o.dialect, 0)?;
         let (size, words, _) = self.elem_bytes(specs, false);
         let n = words.first()?.1;
         let uniform = words.iter().enumerate().all(|(i, &(o, s))| s == n && o == i as u32 * n);
@@ -95,7 +95,7 @@ impl<'u> Lower<'u> {
     /// the layout `bytes.rs` gives them)?
     fn byte_viewable(&mut self, t: &TypeName, elem: Ty, agg: &Option<crate::lower::ctypes::CType>) -> bool {
         let words: Vec<&str> = t.specs.iter().map(|s| s.word.as_str()).collect();
-        if crate::text::tokens::size_align(&words, false, self.types, self.o.dialect, 0).is_none() {
+        if crate::sema::layout::size_align(&words, false, self.types, self.o.dialect, 0).is_none() {
             return false;
         }
         let (size, words, _) = self.elem_bytes(&t.specs, false);

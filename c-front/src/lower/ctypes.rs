@@ -219,7 +219,7 @@ impl<'u> Lower<'u> {
     /// byte offset and size, and its alignment.
     pub fn elem_bytes(&mut self, specs: &[Spec], pointer: bool) -> (u32, Vec<(u32, u32)>, u32) {
         let words: Vec<&str> = specs.iter().map(|s| s.word.as_str()).collect();
-        let (size, align) = crate::text::tokens::size_align(&words, pointer, self.types, self.o.dialect, 0).unwrap_or((4, 4));
+        let (size, align) = crate::sema::layout::size_align(&words, pointer, self.types, self.o.dialect, 0).unwrap_or((4, 4));
         let (size, align) = (size as u32, align as u32);
         if pointer {
             return (size, vec![(0, size)], align);

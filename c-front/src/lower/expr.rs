@@ -1040,9 +1040,9 @@ impl<'u> Lower<'u> {
         };
         let n = name.name.as_str();
         let func = match self.resolve_call(n, args, span, true) {
-            crate::sema::overloads::Callee::User(func) => Some(func),
-            crate::sema::overloads::Callee::Refused => return failed(),
-            crate::sema::overloads::Callee::Builtin => None,
+            crate::lower::overload_calls::Callee::User(func) => Some(func),
+            crate::lower::overload_calls::Callee::Refused => return failed(),
+            crate::lower::overload_calls::Callee::Builtin => None,
         };
         if let Some(func) = func {
             return match self.inline_call(func, args, span) {

@@ -11,9 +11,6 @@ use crate::lower::expr::{bin, Val};
 use kpl_lang::ast::{self as k, BinOp};
 use kpl_lang::span::Span;
 
-/// The specifier a function-pointer typedef stands for.
-pub const FNPTR: &str = "__fnptr";
-
 impl<'u> Lower<'u> {
     /// The value naming function `name`, if it is a function of the file.
     pub(crate) fn function_value(&self, name: &str) -> Option<u64> {

@@ -17,6 +17,7 @@ pub(crate) mod ctypes;
 pub(crate) mod expr;
 pub(crate) mod fnptr;
 pub(crate) mod gotos;
+pub(crate) mod image_access;
 pub(crate) mod inline_temps;
 pub(crate) mod long;
 pub(crate) mod long_counters;
@@ -24,6 +25,8 @@ pub(crate) mod long_div;
 pub(crate) mod memcpy;
 pub mod modular;
 pub(crate) mod multiptr;
+pub(crate) mod operator_calls;
+pub(crate) mod overload_calls;
 pub(crate) mod pointer_fields;
 pub(crate) mod pointers;
 pub(crate) mod private;
@@ -314,12 +317,12 @@ const RESERVED: &[&str] = &[
 /// arrays a cast must see at bytes (`bytes.rs`).
 const MAX_PASSES: usize = 5;
 
-pub(crate) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions, indeterminate: &'u HashSet<Span>) -> Lowered {
+pub(crate) fn lower<'u>(unit: &'u Unit, types: &'u TypeTable, o: &'u FrontOptions, indeterminate: &'u HashSet<Span>) -> Lowered {
     let mut sets = HashMap::new();
     let mut bytes = HashMap::new();
     let mut pass = 1;
     loop {
-        let (mut lowered, next, changed, wanted) = lower_pass(unit, o, indeterminate, sets, bytes.clone());
+        let (mut lowered, next, changed, wanted) = lower_pass(unit, types, o, indeterminate, sets, bytes.clone());
         // A cast found an array it must see at bytes: lower again with it so.
         let more_bytes = wanted.keys().any(|a| !bytes.contains_key(a));
         bytes.extend(wanted);
@@ -341,6 +344,7 @@ pub(crate) fn lower<'u>(unit: &'u Unit, o: &'u FrontOptions, indeterminate: &'u 
 
 fn lower_pass<'u>(
     unit: &'u Unit,
+    types: &'u TypeTable,
     o: &'u FrontOptions,
     indeterminate: &'u HashSet<Span>,
     sets: HashMap<PtrDecl, Vec<Option<Entity>>>,
@@ -367,7 +371,7 @@ fn lower_pass<'u>(
         two_thread_ok: false,
         has_long: false,
         in_loop_invariant: false,
-        types: &unit.types,
+        types,
         layouts: HashMap::new(),
         laying_out: Vec::new(),
         invalid_structs: HashSet::new(),
@@ -381,7 +385,7 @@ fn lower_pass<'u>(
         private_regions: HashMap::new(),
         indeterminate,
         addressed: crate::lower::private::addressed(unit),
-        sizeofs: crate::sema::sizeof_expr::sizes(unit, o.dialect),
+        sizeofs: crate::sema::sizeof_expr::sizes(unit, types, o.dialect),
         fn_order: Vec::new(),
         ptr_sets: sets,
         ptr_changed: false,
@@ -495,7 +499,7 @@ impl<'u> Lower<'u> {
         if has("float") || has("double") || has("half") || has("__half") || has("__nv_bfloat16") || has("nv_bfloat16") {
             return Ty::Float;
         }
-        if has(crate::lower::fnptr::FNPTR) {
+        if has(crate::sema::typedecls::FNPTR) {
             return Ty::UInt;
         }
         if has("bool") || has("_Bool") {

@@ -9,6 +9,7 @@ pub mod coop;
 pub mod coop_tiles;
 pub mod cxx;
 pub mod images;
+pub mod layout;
 pub mod namespaces;
 pub mod operators;
 pub mod overloads;
@@ -18,3 +19,10 @@ pub mod textures;
 pub mod typedecls;
 pub mod uninit;
 pub mod unused_types;
+
+/// A parsed unit with what semantic analysis knows of it beside its AST.
+pub struct Parsed {
+    pub unit: crate::syntax::ast::Unit,
+    /// The file's structs and type names (`typedecls.rs`).
+    pub types: typedecls::TypeTable,
+}

@@ -2,12 +2,13 @@
 //! the size of its type, found from the declaration in scope of the variable it names
 //! (parameters, locals, file-scope variables) and the indexing, dereferencing or struct
 //! field selection applied to it. C does not evaluate the operand. `sizeof` of a type is
-//! folded earlier, on tokens (`tokens::fold_sizeof`). An operand kpl cannot type this way
+//! folded earlier, on tokens (`layout::fold_sizeof`). An operand kpl cannot type this way
 //! (a call, an arithmetic expression, a vector component) is refused by the lowering,
 //! never guessed.
 
 use crate::syntax::ast::*;
-use crate::text::tokens::{size_align, Dialect};
+use crate::sema::layout::size_align;
+use crate::text::tokens::Dialect;
 use crate::sema::typedecls::{struct_of, TypeTable};
 use kpl_lang::span::Span;
 use std::collections::HashMap;
@@ -66,8 +67,8 @@ impl Declared {
 
 /// The size of every `sizeof e` of the unit that can be typed, by the span of the `sizeof`
 /// expression.
-pub fn sizes(unit: &Unit, d: Dialect) -> HashMap<Span, u64> {
-    let mut r = Resolver { scopes: vec![HashMap::new()], types: &unit.types, dialect: d, out: HashMap::new() };
+pub fn sizes(unit: &Unit, types: &TypeTable, d: Dialect) -> HashMap<Span, u64> {
+    let mut r = Resolver { scopes: vec![HashMap::new()], types, dialect: d, out: HashMap::new() };
     for item in &unit.items {
         if let Item::Var(decl) = item {
             r.decl(decl);

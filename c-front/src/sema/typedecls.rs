@@ -11,6 +11,9 @@ use kpl_lang::diagnostic::Diagnostic;
 use kpl_lang::span::Span;
 use std::collections::HashMap;
 
+/// The specifier a function-pointer typedef stands for (`lower/fnptr.rs` lowers its values).
+pub const FNPTR: &str = "__fnptr";
+
 type Tok = (usize, CTok, usize);
 
 /// A struct (or union) definition: its fields as declarations.
@@ -277,7 +280,7 @@ impl Pass<'_> {
                 // `typedef R (*name)(params);`: a function-pointer type (a word, `fnptr.rs`).
                 if let [(_, CTok::P("("), _), (_, CTok::P("*"), _), (_, CTok::Ident(name), _), (_, CTok::P(")"), _), (_, CTok::P("("), _), ..] = rest {
                     if rest.last().is_some_and(|t| t.1 == CTok::P(")")) {
-                        self.aliases.insert(name.clone(), vec![CTok::Spec(crate::lower::fnptr::FNPTR.into())]);
+                        self.aliases.insert(name.clone(), vec![CTok::Spec(FNPTR.into())]);
                         return;
                     }
                 }
@@ -449,6 +452,6 @@ fn redefines_builtin(specs: &[CTok], pointer_bytes: u64) -> bool {
     if ty.is_empty() || !["uint", "ushort", "uchar", "ulong", "size_t"].contains(name) {
         return false;
     }
-    let size = crate::text::tokens::scalar_size(ty, false, pointer_bytes);
-    size.is_some() && size == crate::text::tokens::scalar_size(&[name], false, pointer_bytes) && ty.contains(&"unsigned")
+    let size = crate::sema::layout::scalar_size(ty, false, pointer_bytes);
+    size.is_some() && size == crate::sema::layout::scalar_size(&[name], false, pointer_bytes) && ty.contains(&"unsigned")
 }

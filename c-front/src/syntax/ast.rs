@@ -6,8 +6,6 @@ use kpl_lang::span::Span;
 #[derive(Clone, Debug)]
 pub struct Unit {
     pub items: Vec<Item>,
-    /// The file's structs (`typedecls.rs`).
-    pub types: crate::sema::typedecls::TypeTable,
     /// `--kernel=k<...>`: the name of that template instance (`templates.rs`).
     pub kernel_instance: Option<String>,
     /// Host variables device code names, read as `__device__` ones (`templates.rs`).

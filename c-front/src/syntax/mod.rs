@@ -4,6 +4,7 @@
 pub mod annotations;
 pub mod ast;
 pub mod nesting;
+pub mod parse_errors;
 
 use lalrpop_util::lalrpop_mod;
 
