@@ -13,16 +13,17 @@
 //! Depends on: `kpl_lang` only; no file or terminal I/O (the binary hands it the files).
 
 pub mod lower;
+pub mod options;
 pub mod sema;
 pub mod syntax;
 pub mod text;
 
 pub use lower::modular;
 pub use syntax::annotations;
+pub use options::FrontOptions;
 pub use text::include;
 
 use kpl_lang::diagnostic::Diagnostic;
-use kpl_lang::launch::Launch;
 use kpl_lang::{check, core, Checked};
 use lalrpop_util::ErrorRecovery;
 pub use tokens::Dialect;
@@ -34,64 +35,6 @@ use syntax::nesting;
 use sema::uninit;
 use lower::long;
 
-/// How to read a C file.
-#[derive(Clone, Debug)]
-pub struct FrontOptions {
-    pub dialect: Dialect,
-    /// `-D NAME[=V]` definitions.
-    pub defines: Vec<String>,
-    /// The file's path as given (headers are looked for beside it; `include.rs`).
-    pub file: String,
-    /// `-I DIR` directories, in order.
-    pub include_dirs: Vec<String>,
-    /// `--kernel=NAME`: which kernel of the file.
-    pub kernel: Option<String>,
-    /// The launch (`--blockDim`/`--gridDim`, `--local_size`/`--num_groups`); required to
-    /// run or verify, a warning when missing otherwise.
-    pub launch: Option<Launch>,
-    /// GPUVerify's `--no-annotations` / `--only-requires`.
-    pub annotations: annotations::Annotations,
-    /// GPUVerify's `--kernel-args=K,v1,...`: the kernel and its scalar params' values.
-    pub kernel_args: Option<(String, Vec<u64>)>,
-    /// `--warp-sync=N`: `__syncwarp` is then a no-op (warps run in lock step).
-    pub warp_sync: Option<u32>,
-    /// GPUVerify's `--invariants-as-candidates`: every loop invariant is a candidate.
-    pub invariants_as_candidates: bool,
-    /// GPUVerify's `--global_offset`: OpenCL's global work offset, per dimension
-    /// (`get_global_offset`, and added to `get_global_id`).
-    pub global_offset: Option<[u32; 3]>,
-    /// Lower the kernel that checks this device function on its own (`--no-inline`,
-    /// `modular.rs`) instead of a kernel.
-    pub check_function: Option<String>,
-    /// `--no-inline`: a call of a function with a postcondition whose body has no effect
-    /// on shared or global memory uses only its contract (`contract_calls.rs`).
-    pub no_inline: bool,
-    /// GPUVerify's `--pointer-bitwidth`: the bits of a pointer, and of `size_t`,
-    /// `ptrdiff_t`, `intptr_t` and what OpenCL's work-item functions return: 64 (every CUDA
-    /// GPU, and OpenCL devices' usual `size_t`) or 32 (GPUVerify's default).
-    pub pointer_bits: u32,
-}
-
-impl FrontOptions {
-    pub fn new(dialect: Dialect) -> FrontOptions {
-        FrontOptions {
-            dialect,
-            defines: Vec::new(),
-            file: String::new(),
-            include_dirs: Vec::new(),
-            kernel: None,
-            launch: None,
-            annotations: Default::default(),
-            kernel_args: None,
-            warp_sync: None,
-            invariants_as_candidates: false,
-            global_offset: None,
-            check_function: None,
-            no_inline: false,
-            pointer_bits: 64,
-        }
-    }
-}
 
 /// Parse a C file (after preprocessing); gives the unit and every error.
 pub fn parse(src: &str, o: &FrontOptions) -> (Option<sema::Parsed>, Vec<Diagnostic>, Vec<Diagnostic>) {

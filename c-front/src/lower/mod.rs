@@ -42,7 +42,7 @@ use crate::lower::expr::{Place, Val};
 use crate::text::tokens::Dialect;
 use crate::sema::typedecls::TypeTable;
 use std::rc::Rc;
-use crate::FrontOptions;
+use crate::options::FrontOptions;
 use kpl_lang::ast::{self as k, DeclKind, Ident};
 use kpl_lang::diagnostic::Diagnostic;
 use kpl_lang::span::Span;
