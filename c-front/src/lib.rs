@@ -35,7 +35,6 @@ use syntax::nesting;
 use sema::uninit;
 use lower::long;
 
-
 /// Parse a C file (after preprocessing); gives the unit and every error.
 pub fn parse(src: &str, o: &FrontOptions) -> (Option<sema::Parsed>, Vec<Diagnostic>, Vec<Diagnostic>) {
     // `<limits.h>`/`<float.h>` (built into OpenCL C) for the widths kpl models.

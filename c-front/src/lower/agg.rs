@@ -2,44 +2,12 @@
 //! (copies, element-wise vector arithmetic, vector literals, `make_float4`, initialiser
 //! lists) and assignments of whole aggregates, over the word layout of `ctypes.rs`.
 
-use crate::syntax::ast::*;
-use crate::lower::ctypes::{CType, LeafTy};
-use crate::lower::{sp_id, Entity, Lower, Ty};
-use crate::lower::expr::{bin, kx, Place, Val};
+use crate::lower::context::Lower;
 use crate::lower::overload_calls::Callee;
+use crate::lower::values::{AggVal, CType, Entity, Leaf, LeafTy, Lv, Place, Ty, VLeaf, Val, bin, kx, sp_id};
+use crate::syntax::ast::*;
 use kpl_lang::ast::{self as k, Ident};
 use kpl_lang::span::Span;
-
-/// One word of an aggregate place: a scalar place, or (in a struct variable) a pointer
-/// field, which is an array of its own (a kernel's by-value parameter it never assigns) or
-/// a pointer variable named by the field's path (`pointer_fields.rs`).
-#[derive(Clone, Debug)]
-pub(crate) enum Leaf {
-    Word(Place),
-    Ptr(Entity),
-    PtrVar(String),
-}
-
-/// What an expression denotes as a place.
-pub(crate) enum Lv {
-    Word(Place),
-    Agg(CType, Vec<Leaf>),
-    Array(Entity),
-    /// A pointer field of a struct in memory: one opaque word.
-    PtrWord(Place),
-}
-
-#[derive(Clone)]
-pub(crate) enum VLeaf {
-    Word(Val),
-    Ptr(Entity),
-}
-
-/// The value of a struct or vector expression, word by word.
-pub(crate) struct AggVal {
-    pub ty: CType,
-    pub leaves: Vec<VLeaf>,
-}
 
 /// N of OpenCL's `vloadN`.
 fn vload_width(n: &str) -> Option<u32> {
@@ -558,7 +526,7 @@ impl<'u> Lower<'u> {
         let Some(arr) = self.array_argument(&args[2], false) else { return };
         for (idx, x) in self.vector_slots(&args[1], w, span).into_iter().zip(vals) {
             if let Some(Lv::Word(p)) = self.element_of(arr.clone(), &[&idx], span) {
-                let ty = crate::lower::expr::place_ty(&p);
+                let ty = crate::lower::values::place_ty(&p);
                 let e = self.convert(x, ty, span);
                 self.write_place(&p, e, span);
             }
@@ -741,8 +709,8 @@ impl<'u> Lower<'u> {
                 };
                 if let Some(func) = func {
                     return match self.inline_call(func, args, span)? {
-                        crate::lower::Ret::Agg(v) => Some(v),
-                        crate::lower::Ret::Scalar(..) => {
+                        crate::lower::context::Ret::Agg(v) => Some(v),
+                        crate::lower::context::Ret::Scalar(..) => {
                             self.err(format!("`{}` returns a scalar, not a struct or vector", name.name), span);
                             None
                         }
@@ -1042,7 +1010,7 @@ impl<'u> Lower<'u> {
         for (d, s) in dst.iter().zip(v.leaves) {
             match (d, s) {
                 (Leaf::Word(p), VLeaf::Word(x)) => {
-                    let ty = crate::lower::expr::place_ty(p);
+                    let ty = crate::lower::values::place_ty(p);
                     let e = self.convert(x, ty, span);
                     self.write_place(p, e, span);
                 }

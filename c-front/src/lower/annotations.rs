@@ -4,9 +4,9 @@
 //! invariants (`__barrier_invariant_N`, `__barrier_invariant_binary_N`), attached to the
 //! next barrier, and the ghost accesses they need (`__read_permission`).
 
+use crate::lower::context::Lower;
+use crate::lower::values::{Entity, Ty, Val, bin, call, not};
 use crate::syntax::ast::*;
-use crate::lower::{Entity, Lower, Ty};
-use crate::lower::expr::{bin, call, not, Val};
 use kpl_lang::ast::{self as k, BinOp, Builtin};
 use kpl_lang::span::Span;
 

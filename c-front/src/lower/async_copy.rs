@@ -11,37 +11,14 @@
 //! Copies and waits are reached by the whole group (a barrier that orders no memory);
 //! `event_t` is an integer.
 
+use crate::lower::context::{Copy, End, Lower};
+use crate::lower::values::{Entity, Place, Ty, Val, bin, sp_id};
 use crate::syntax::ast::*;
-use crate::lower::{sp_id, Entity, Lower, Ty};
-use crate::lower::expr::{bin, Place, Val};
 use kpl_lang::ast::{self as k, BinOp};
 use kpl_lang::span::Span;
 
 /// Elements per work-item beyond this many are refused (the copy is unrolled).
 const MAX_PER_ITEM: u64 = 64;
-
-/// One end of a copy: its array, offset local, the array's words per element, and each C
-/// word of an element as (its first word in the element, its bytes when the array is kept
-/// at bytes, `bytes.rs`: there a word of `n` bytes takes `n` elements).
-#[derive(Clone)]
-struct End {
-    array: String,
-    offset: Option<String>,
-    stride: u64,
-    words: Vec<(u64, Option<u32>)>,
-}
-
-/// A copy of the kernel: what it copies, and its kernel-level locals (declared at the
-/// start of `main`, so a barrier anywhere after the call sees them): the offsets of its
-/// destination and source, its event, and whether it is still in flight.
-#[derive(Clone)]
-pub(crate) struct Copy {
-    dst: End,
-    src: End,
-    n: u64,
-    event: String,
-    pending: String,
-}
 
 impl<'u> Lower<'u> {
     /// `main`'s statements after the declarations of the kernel's own locals.

@@ -4,10 +4,10 @@
 //! integer (two words, `long.rs`) KPL's 64-bit form (`add64`); on an array kpl keeps at
 //! bytes (`bytes.rs`) the byte forms (`add_bytes`, `add64_bytes`).
 
-use crate::syntax::ast::*;
+use crate::lower::context::Lower;
 use crate::lower::long::pair;
-use crate::lower::{sp_id, Lower, Ty};
-use crate::lower::expr::{Place, Val};
+use crate::lower::values::{Place, Ty, Val, sp_id};
+use crate::syntax::ast::*;
 use crate::text::tokens::Dialect;
 use kpl_lang::ast::{self as k, AtomicOp, AtomicShape};
 use kpl_lang::span::Span;
@@ -226,9 +226,9 @@ impl Lower<'_> {
         let span = p.span;
         let arr = self.array_argument(p, false)?;
         match self.element_of(arr, &[&Expr::new(ExprKind::Int(0, false), span)], span)? {
-            crate::lower::agg::Lv::Word(place) => Some(place),
+            crate::lower::values::Lv::Word(place) => Some(place),
             // A 64-bit integer in an array kept at bytes: its two 4-byte words.
-            crate::lower::agg::Lv::Agg(crate::lower::ctypes::CType::Long(signed), leaves) => self.long_place(&leaves, signed),
+            crate::lower::values::Lv::Agg(crate::lower::values::CType::Long(signed), leaves) => self.long_place(&leaves, signed),
             _ => {
                 self.unsupported("an atomic on a struct or vector", span);
                 None

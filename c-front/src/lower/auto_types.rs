@@ -4,9 +4,9 @@
 //! operation on those); a pointer initialiser makes a pointer variable. Where kpl cannot
 //! tell the type, the declaration is refused and asks for the type to be written.
 
+use crate::lower::context::Lower;
+use crate::lower::values::{CType, Entity, Ty};
 use crate::syntax::ast::*;
-use crate::lower::ctypes::CType;
-use crate::lower::{Entity, Lower, Ty};
 use kpl_lang::span::Span;
 
 /// Declaration specifiers with `auto` among them.

@@ -6,9 +6,9 @@
 //! the uninterpreted functions GPUVerify uses (races and divergence stay exact; an
 //! assertion about a math result can fail where the real function would not).
 
+use crate::lower::context::Lower;
+use crate::lower::values::{Ty, Val, bin, call, kx, sp_id};
 use crate::syntax::ast::*;
-use crate::lower::{sp_id, Lower, Ty};
-use crate::lower::expr::{bin, call, kx, Val};
 use kpl_lang::ast::{self as k, BinOp, Builtin};
 use kpl_lang::span::Span;
 
@@ -144,7 +144,7 @@ impl<'u> Lower<'u> {
         if let ExprKind::Unary(UOp::Addr, inner) = &a.kind {
             if matches!(inner.kind, ExprKind::Member(..)) {
                 match self.lvalue(inner) {
-                    Some(crate::lower::agg::Lv::Word(place)) => {
+                    Some(crate::lower::values::Lv::Word(place)) => {
                         let v = value(self);
                         self.write_place(&place, v, a.span);
                     }
@@ -157,7 +157,7 @@ impl<'u> Lower<'u> {
         let Some(arr) = self.array_argument(a, false) else { return };
         let zero = Expr::new(ExprKind::Int(0, false), a.span);
         match self.element_of(arr, &[&zero], a.span) {
-            Some(crate::lower::agg::Lv::Word(place)) => {
+            Some(crate::lower::values::Lv::Word(place)) => {
                 let v = value(self);
                 self.write_place(&place, v, a.span)
             }
@@ -493,8 +493,8 @@ impl<'u> Lower<'u> {
                     return Some(Val { e: num(0), ty: Ty::Int });
                 }
                 let e = match self.array_argument(&args[0], false) {
-                    Some(crate::lower::Entity::Array { kpl, offset: Some(o), .. }) if self.is_bytes(&kpl) => k::Expr::var(&o, span),
-                    Some(crate::lower::Entity::Array { offset: Some(o), .. }) => bin(BinOp::Mul, k::Expr::var(&o, span), num(4), span),
+                    Some(crate::lower::values::Entity::Array { kpl, offset: Some(o), .. }) if self.is_bytes(&kpl) => k::Expr::var(&o, span),
+                    Some(crate::lower::values::Entity::Array { offset: Some(o), .. }) => bin(BinOp::Mul, k::Expr::var(&o, span), num(4), span),
                     _ => num(0),
                 };
                 Some(Val { e, ty: Ty::UInt })
@@ -531,7 +531,7 @@ impl<'u> Lower<'u> {
             self.err(format!("`{n}` needs a generator state"), span);
             return Val { e: num(0), ty: Ty::UInt };
         };
-        let Some(crate::lower::Entity::Array { kpl, offset, agg, .. }) = self.array_argument(state, false) else {
+        let Some(crate::lower::values::Entity::Array { kpl, offset, agg, .. }) = self.array_argument(state, false) else {
             return Val { e: num(0), ty: Ty::UInt };
         };
         let base = offset.map(|o| k::Expr::var(&o, span)).unwrap_or_else(|| num(0));

@@ -9,10 +9,8 @@
 //! next lowering pass (`lower.rs`) declares that array at bytes. Arrays of elements of at
 //! most 4 bytes per word only (not `double`s); a thread's private arrays stay as they are.
 
-use crate::lower::ctypes::{CType, LeafTy};
-use crate::lower::{Lower, Ty};
-use crate::lower::agg::{Leaf, Lv};
-use crate::lower::expr::{Place, Val};
+use crate::lower::context::Lower;
+use crate::lower::values::{CType, Leaf, LeafTy, Lv, Place, Ty, Val};
 use kpl_lang::ast as k;
 use kpl_lang::span::Span;
 

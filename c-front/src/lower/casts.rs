@@ -9,9 +9,9 @@
 //! `(T *)((char *)p + y * pitch)`, moves `p` by whole words: the byte offset is asserted to
 //! be a multiple of the bytes per word (a misaligned access faults on a GPU) and divided.
 
+use crate::lower::context::Lower;
+use crate::lower::values::{Entity, Ty, Val};
 use crate::syntax::ast::*;
-use crate::lower::{Entity, Lower, Ty};
-use crate::lower::expr::Val;
 use kpl_lang::ast as k;
 use kpl_lang::span::Span;
 
@@ -93,7 +93,7 @@ impl<'u> Lower<'u> {
 
     /// Can an array kept at bytes be seen as elements of `t` (words of at most 4 bytes, in
     /// the layout `bytes.rs` gives them)?
-    fn byte_viewable(&mut self, t: &TypeName, elem: Ty, agg: &Option<crate::lower::ctypes::CType>) -> bool {
+    fn byte_viewable(&mut self, t: &TypeName, elem: Ty, agg: &Option<crate::lower::values::CType>) -> bool {
         let words: Vec<&str> = t.specs.iter().map(|s| s.word.as_str()).collect();
         if crate::sema::layout::size_align(&words, false, self.types, self.o.dialect, 0).is_none() {
             return false;
@@ -141,7 +141,7 @@ impl<'u> Lower<'u> {
             return Some(Entity::Array { kpl, elem: to_elem, dims: vec![], readonly, offset, agg: to_agg });
         }
         let to = self.uniform_bytes(&t.specs);
-        let floaty = |e: Ty, a: &Option<crate::lower::ctypes::CType>| e == Ty::Float && a.is_none();
+        let floaty = |e: Ty, a: &Option<crate::lower::values::CType>| e == Ty::Float && a.is_none();
         let same = to.is_some_and(|to| from == to && !(from != 4 && floaty(elem, &agg) != floaty(to_elem, &to_agg)));
         if !same {
             if byte_view {

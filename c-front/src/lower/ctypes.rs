@@ -6,87 +6,11 @@
 //! variable is one KPL local per word, and a pointer field of a by-value struct is an
 //! array of its own.
 
-use crate::syntax::ast::*;
-use crate::lower::{Lower, Ty};
+use crate::lower::context::Lower;
+use crate::lower::values::{CType, Field, LeafTy, Ty, swizzle};
 use crate::sema::typedecls::{struct_of, vector_name};
+use crate::syntax::ast::*;
 use std::rc::Rc;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum CType {
-    Scalar(Ty),
-    /// A vector of `n` components.
-    Vector(Ty, u32),
-    Struct(usize),
-    /// A fixed-size array field of a struct.
-    Array(Box<CType>, u32),
-    /// A pointer field, to elements of the given type.
-    Pointer(Box<CType>),
-    /// A 64-bit integer (`true`: signed) in a variable, a field or memory: two words, the
-    /// low one first (`long.rs`). Its values are scalars of type `Ty::Long`.
-    Long(bool),
-}
-
-/// One word of an aggregate's layout.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum LeafTy {
-    Word(Ty),
-    /// A pointer field (one opaque word in memory).
-    Ptr(CType),
-}
-
-/// A struct field: its name, type and first word.
-#[derive(Clone, Debug)]
-pub(crate) struct Field {
-    pub name: String,
-    pub ty: CType,
-    pub offset: u32,
-    /// Each word's byte offset in the struct and byte size, in C's layout.
-    pub bytes: Vec<(u32, u32)>,
-}
-
-impl CType {
-    pub fn is_aggregate(&self) -> bool {
-        !matches!(self, CType::Scalar(_))
-    }
-
-    /// An array element of this type: its scalar type, or the aggregate it is.
-    pub fn split(self) -> (Ty, Option<CType>) {
-        match self {
-            CType::Scalar(t) => (t, None),
-            CType::Pointer(_) => (Ty::UInt, None),
-            t => (Ty::Int, Some(t)),
-        }
-    }
-
-}
-
-/// The component indices of an OpenCL/CUDA vector selector (`x`, `xyz`, `s01`, `lo`,
-/// `even`, ...) on a vector of `n`, or `None` if it is not one.
-pub(crate) fn swizzle(m: &str, n: u32) -> Option<Vec<u32>> {
-    let half = n.div_ceil(2).max(1);
-    let idx: Vec<u32> = match m {
-        "lo" => (0..half).collect(),
-        "hi" => (half..half * 2).collect(),
-        "even" => (0..n).step_by(2).collect(),
-        "odd" => (1..n).step_by(2).collect(),
-        _ if (m.starts_with('s') || m.starts_with('S')) && m.len() > 1 => m[1..]
-            .chars()
-            .map(|c| c.to_digit(16))
-            .collect::<Option<Vec<u32>>>()?,
-        _ => m
-            .chars()
-            .map(|c| match c {
-                'x' | 'r' => Some(0),
-                'y' | 'g' => Some(1),
-                'z' | 'b' => Some(2),
-                'w' | 'a' => Some(3),
-                _ => None,
-            })
-            .collect::<Option<Vec<u32>>>()?,
-    };
-    // A 3-vector's `hi` half reads its padding component; kpl has none to read.
-    (!idx.is_empty() && idx.iter().all(|&i| i < n)).then_some(idx)
-}
 
 impl<'u> Lower<'u> {
     /// The C type named by declaration specifiers (before any `*` or `[]`).

@@ -4,35 +4,12 @@
 //! and `&&`, `||`, `?:` short-circuiting through branches when an operand reads memory or
 //! has effects (so a guarded read stays guarded).
 
+use crate::lower::context::Lower;
+use crate::lower::values::{Entity, Lv, Place, Ty, Val, bin, call, kx, not, place_ty, sp_id};
 use crate::syntax::ast::*;
-use crate::lower::{sp_id, Entity, Lower, Ty};
-use crate::lower::agg::Lv;
 use crate::text::tokens::Dialect;
 use kpl_lang::ast::{self as k, Axis, BinOp, Builtin, Special};
 use kpl_lang::span::Span;
-
-/// A lowered value: a KPL expression (free of effects) and its C type.
-#[derive(Clone, Debug)]
-pub(crate) struct Val {
-    pub e: k::Expr,
-    pub ty: Ty,
-}
-
-pub(crate) fn kx(kind: k::ExprKind, span: Span) -> k::Expr {
-    k::Expr::new(kind, span)
-}
-
-pub(crate) fn bin(op: BinOp, a: k::Expr, b: k::Expr, span: Span) -> k::Expr {
-    kx(k::ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
-}
-
-pub(crate) fn call(f: Builtin, args: Vec<k::Expr>, span: Span) -> k::Expr {
-    kx(k::ExprKind::Call(sp_id(f.name(), span), args), span)
-}
-
-pub(crate) fn not(a: k::Expr, span: Span) -> k::Expr {
-    kx(k::ExprKind::Unary(k::UnOp::Not, Box::new(a)), span)
-}
 
 fn axis(name: &str) -> Option<Axis> {
     match name {
@@ -41,19 +18,6 @@ fn axis(name: &str) -> Option<Axis> {
         "z" => Some(Axis::Z),
         _ => None,
     }
-}
-
-/// An assignable place.
-#[derive(Clone, Debug)]
-pub(crate) enum Place {
-    Local(String, Ty),
-    /// A word of an OpenCL `__constant` table (`Entity::Table`): its value, read-only.
-    Const(k::Expr, Ty),
-    Elem { array: String, index: k::Expr, elem: Ty, readonly: bool },
-    /// A scalar of `n` bytes of an array kept at bytes (`bytes.rs`), from `index`.
-    Bytes { array: String, index: k::Expr, n: u32, elem: Ty, readonly: bool },
-    /// A 64-bit integer's two words (`long.rs`).
-    Pair { lo: Box<Place>, hi: Box<Place>, signed: bool },
 }
 
 impl<'u> Lower<'u> {
@@ -352,7 +316,7 @@ impl<'u> Lower<'u> {
                     return word(0, Ty::Int);
                 }
                 let target = self.spec_type(&t.specs);
-                if let crate::lower::ctypes::CType::Long(signed) = target {
+                if let crate::lower::values::CType::Long(signed) = target {
                     let v = self.expr(a);
                     let to = Ty::Long { signed };
                     return Val { e: self.convert(v, to, span), ty: to };
@@ -381,7 +345,7 @@ impl<'u> Lower<'u> {
     }
 
     /// A struct or vector where a scalar is needed: an error.
-    pub(crate) fn not_scalar(&mut self, t: &crate::lower::ctypes::CType, span: Span) -> Val {
+    pub(crate) fn not_scalar(&mut self, t: &crate::lower::values::CType, span: Span) -> Val {
         let name = self.type_name(t);
         self.err(format!("a `{name}` value where a scalar is needed"), span);
         Val { e: k::Expr::num(0, span), ty: Ty::Int }
@@ -410,7 +374,7 @@ impl<'u> Lower<'u> {
                 self.unsupported(&format!("using the array `{}` as a value (pointers are CUDA.md tier 2)", x.name), span);
                 Val { e: k::Expr::num(0, span), ty: Ty::Int }
             }
-            Some(Entity::Record { ty: crate::lower::ctypes::CType::Long(signed), leaves }) => self.long_from_leaves(&leaves, signed, span),
+            Some(Entity::Record { ty: crate::lower::values::CType::Long(signed), leaves }) => self.long_from_leaves(&leaves, signed, span),
             Some(Entity::Record { ty, .. }) => self.not_scalar(&ty, span),
             Some(Entity::Private { kpl, base, ty }) => {
                 Val { e: kx(k::ExprKind::Index(sp_id(&kpl, span), Box::new(k::Expr::var(&base, span))), span), ty }
@@ -479,8 +443,8 @@ impl<'u> Lower<'u> {
             }
             // A member of a value that is no object: `f(a).x`, `(a + b).y`.
             _ if self.rvalue_aggregate(base) => match self.rvalue_member(base, m, span) {
-                Some(crate::lower::agg::AggVal { ty: crate::lower::ctypes::CType::Scalar(t), leaves }) => match leaves.as_slice() {
-                    [crate::lower::agg::VLeaf::Word(w)] => Val { e: w.e.clone(), ty: t },
+                Some(crate::lower::values::AggVal { ty: crate::lower::values::CType::Scalar(t), leaves }) => match leaves.as_slice() {
+                    [crate::lower::values::VLeaf::Word(w)] => Val { e: w.e.clone(), ty: t },
                     _ => Val { e: k::Expr::num(0, span), ty: Ty::Int },
                 },
                 Some(v) => self.not_scalar(&v.ty, span),
@@ -490,7 +454,7 @@ impl<'u> Lower<'u> {
                 let e = Expr::new(ExprKind::Member(Box::new(base.clone()), m.clone()), span);
                 match self.lvalue(&e) {
                     Some(Lv::Word(p)) => self.read_place(&p, span),
-                    Some(Lv::Agg(crate::lower::ctypes::CType::Long(signed), leaves)) => self.long_from_leaves(&leaves, signed, span),
+                    Some(Lv::Agg(crate::lower::values::CType::Long(signed), leaves)) => self.long_from_leaves(&leaves, signed, span),
                     Some(Lv::Agg(t, _)) => self.not_scalar(&t, span),
                     Some(Lv::Array(_)) => {
                         self.unsupported("using an array or pointer field as a value", span);
@@ -796,7 +760,7 @@ impl<'u> Lower<'u> {
                 self.unsupported("a pointer read from memory (kpl cannot tell which array it points into)", span);
                 None
             }
-            Lv::Agg(crate::lower::ctypes::CType::Long(signed), leaves) => self.long_place(&leaves, signed),
+            Lv::Agg(crate::lower::values::CType::Long(signed), leaves) => self.long_place(&leaves, signed),
             Lv::Agg(t, _) => {
                 self.not_scalar(&t, span);
                 None
@@ -964,7 +928,7 @@ impl<'u> Lower<'u> {
                     }
                     Lv::PtrWord(_) => return self.unsupported("arithmetic on a pointer stored in memory", span),
                     Lv::Array(_) => return self.unsupported("assigning to an array name (pointers are CUDA.md tier 2)", span),
-                    Lv::Agg(crate::lower::ctypes::CType::Long(signed), leaves) => {
+                    Lv::Agg(crate::lower::values::CType::Long(signed), leaves) => {
                         let Some(p) = self.long_place(&leaves, signed) else { return };
                         p
                     }
@@ -1046,13 +1010,13 @@ impl<'u> Lower<'u> {
         };
         if let Some(func) = func {
             return match self.inline_call(func, args, span) {
-                Some(crate::lower::Ret::Scalar(e, ty)) => Val { e, ty },
-                Some(crate::lower::Ret::Agg(crate::lower::agg::AggVal { ty: crate::lower::ctypes::CType::Long(signed), leaves })) => {
+                Some(crate::lower::context::Ret::Scalar(e, ty)) => Val { e, ty },
+                Some(crate::lower::context::Ret::Agg(crate::lower::values::AggVal { ty: crate::lower::values::CType::Long(signed), leaves })) => {
                     let words: Vec<k::Expr> = leaves
                         .into_iter()
                         .map(|l| match l {
-                            crate::lower::agg::VLeaf::Word(v) => v.e,
-                            crate::lower::agg::VLeaf::Ptr(_) => k::Expr::num(0, span),
+                            crate::lower::values::VLeaf::Word(v) => v.e,
+                            crate::lower::values::VLeaf::Ptr(_) => k::Expr::num(0, span),
                         })
                         .collect();
                     match words.as_slice() {
@@ -1060,7 +1024,7 @@ impl<'u> Lower<'u> {
                         _ => Val { e: k::Expr::num(0, span), ty: Ty::Int },
                     }
                 }
-                Some(crate::lower::Ret::Agg(v)) => self.not_scalar(&v.ty, span),
+                Some(crate::lower::context::Ret::Agg(v)) => self.not_scalar(&v.ty, span),
                 None => failed(),
             };
         }
@@ -1415,15 +1379,6 @@ impl<'u> Lower<'u> {
 
 fn clone_place(p: &Place) -> Place {
     p.clone()
-}
-
-/// The declared type of a place (a narrow one included).
-pub(crate) fn place_ty(p: &Place) -> Ty {
-    match p {
-        Place::Local(_, t) | Place::Const(_, t) => *t,
-        Place::Elem { elem, .. } | Place::Bytes { elem, .. } => *elem,
-        Place::Pair { signed, .. } => Ty::Long { signed: *signed },
-    }
 }
 
 /// Might `e` read the word at `p` (a local by name, an element by its array)?

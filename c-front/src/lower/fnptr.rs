@@ -5,9 +5,9 @@
 //! arguments, inlined in its branch; any other value (`NULL`, a cast integer) is an
 //! assertion failure: a call through a null or unknown function pointer.
 
+use crate::lower::context::{Lower, Ret};
+use crate::lower::values::{Ty, Val, bin, sp_id};
 use crate::syntax::ast::*;
-use crate::lower::{sp_id, Lower, Ret, Ty};
-use crate::lower::expr::{bin, Val};
 use kpl_lang::ast::{self as k, BinOp};
 use kpl_lang::span::Span;
 

@@ -2,22 +2,21 @@
 //! `write_imagef/i/ui` as stores of a pixel's four words, `read_imageX` as an arbitrary
 //! pixel, and the refusal of an image both read and written (see `sema/images.rs`).
 
+use crate::lower::context::Lower;
+use crate::lower::values::{AggVal, Ty, Val, bin};
 use crate::syntax::ast::*;
-use crate::lower::{Lower, Ty};
-use crate::lower::agg::AggVal;
-use crate::lower::expr::{bin, Val};
 use kpl_lang::ast::{self as k, BinOp};
 use kpl_lang::span::Span;
 
 /// The pixel type `read_imageX` gives.
-pub(crate) fn read_type(n: &str) -> Option<crate::lower::ctypes::CType> {
+pub(crate) fn read_type(n: &str) -> Option<crate::lower::values::CType> {
     let t = match n {
         "read_imagef" => Ty::Float,
         "read_imagei" => Ty::Int,
         "read_imageui" => Ty::UInt,
         _ => return None,
     };
-    Some(crate::lower::ctypes::CType::Vector(t, 4))
+    Some(crate::lower::values::CType::Vector(t, 4))
 }
 
 impl Lower<'_> {
@@ -34,8 +33,8 @@ impl Lower<'_> {
 
     /// A read or write of an image: one the kernel both reads and writes (OpenCL 2.0's
     /// `read_write`) is refused, as its reads are not modelled as accesses.
-    fn image_use(&mut self, img: &crate::lower::Entity, write: bool, span: Span) {
-        let crate::lower::Entity::Array { kpl, .. } = img else { return };
+    fn image_use(&mut self, img: &crate::lower::values::Entity, write: bool, span: Span) {
+        let crate::lower::values::Entity::Array { kpl, .. } = img else { return };
         let (mine, other) = if write { (&mut self.images_written, &self.images_read) } else { (&mut self.images_read, &self.images_written) };
         mine.entry(kpl.clone()).or_insert(span);
         if let Some(at) = other.get(kpl).copied() {
@@ -47,8 +46,8 @@ impl Lower<'_> {
     }
 
     /// `read_imagef(img, sampler, coord)` (or without the sampler): an arbitrary pixel.
-    pub(crate) fn read_image(&mut self, ty: crate::lower::ctypes::CType, args: &[Expr], span: Span) -> Option<AggVal> {
-        let crate::lower::ctypes::CType::Vector(elem, n) = ty else { return None };
+    pub(crate) fn read_image(&mut self, ty: crate::lower::values::CType, args: &[Expr], span: Span) -> Option<AggVal> {
+        let crate::lower::values::CType::Vector(elem, n) = ty else { return None };
         if !(2..=3).contains(&args.len()) {
             self.err("a `read_image` call takes an image, optionally a sampler, and coordinates", span);
             return None;
@@ -58,7 +57,7 @@ impl Lower<'_> {
         for a in &args[1..] {
             self.operand_words(a)?;
         }
-        let leaves = (0..n).map(|_| crate::lower::agg::VLeaf::Word(self.arbitrary("pixel", elem, span))).collect();
+        let leaves = (0..n).map(|_| crate::lower::values::VLeaf::Word(self.arbitrary("pixel", elem, span))).collect();
         Some(AggVal { ty, leaves })
     }
 
@@ -93,10 +92,10 @@ impl Lower<'_> {
         let pixel = self.temp();
         self.emit(k::StmtKind::Local(k::Ident::new(&pixel, span), Some(linear)), span);
         let c_name = format!("<pixel {pixel}>");
-        self.bind(&c_name, crate::lower::Entity::Local { kpl: pixel, ty: Ty::UInt });
+        self.bind(&c_name, crate::lower::values::Entity::Local { kpl: pixel, ty: Ty::UInt });
         let at = Expr::new(ExprKind::Ident(kpl_lang::ast::Ident::new(&c_name, span)), span);
         for (idx, word) in self.vector_slots(&at, 4, span).into_iter().zip(color) {
-            if let Some(crate::lower::agg::Lv::Word(p)) = self.element_of(img.clone(), &[&idx], span) {
+            if let Some(crate::lower::values::Lv::Word(p)) = self.element_of(img.clone(), &[&idx], span) {
                 // The pixel's bits as they are (a float's are not converted to an integer).
                 self.write_place(&p, word.e, span);
             }

@@ -11,22 +11,14 @@
 //! finished kernel (a 64-bit value where kpl has no rule for it) is reported by
 //! `unhandled`.
 
+use crate::lower::context::Lower;
+use crate::lower::values::{LONG_WORDS, Leaf, POINTER_SIZED, Place, Ty, VLeaf, Val, bin, call, kx, not, sp_id};
 use crate::syntax::ast::*;
-use crate::lower::{sp_id, Lower, Ty};
-use crate::lower::agg::{Leaf, VLeaf};
-use crate::lower::expr::{bin, call, kx, not, Place, Val};
 use kpl_lang::ast::{self as k, BinOp, Builtin};
 use kpl_lang::span::Span;
 
-/// The type words that make an integer 64 bits wide (with `long long`, `unsigned long`).
-pub(crate) const LONG_WORDS: [&str; 4] = ["long", "ulong", "int64_t", "uint64_t"];
-
 /// The marker call holding a 64-bit value's two words.
 const PAIR: &str = "__long";
-
-/// The pointer-sized integer types: 64 bits unless pointers are 32 (`--pointer-bitwidth`),
-/// and whether each is signed.
-pub(crate) const POINTER_SIZED: [(&str, bool); 5] = [("size_t", false), ("uintptr_t", false), ("ptrdiff_t", true), ("intptr_t", true), ("ssize_t", true)];
 
 /// Whether specifiers name a 64-bit integer type (the pointer-sized ones too where `wide`:
 /// 64-bit pointers), and if so whether it is signed.

@@ -4,9 +4,9 @@
 //! states it over the C counter, against a ghost copy of its start, and lowers it like any
 //! `__candidate_invariant`. Houdini keeps it only if it proves it.
 
+use crate::lower::context::Lower;
+use crate::lower::values::{CType, Entity};
 use crate::syntax::ast::*;
-use crate::lower::ctypes::CType;
-use crate::lower::{Entity, Lower};
 use kpl_lang::ast::Ident;
 use kpl_lang::span::Span;
 

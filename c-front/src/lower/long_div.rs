@@ -6,9 +6,9 @@
 //! gives SMT-LIB's answer, all ones and the dividend, as KPL's 32-bit division does. Signed
 //! division divides the magnitudes and truncates toward zero, as C does.
 
+use crate::lower::context::Lower;
 use crate::lower::long::{halves, pair};
-use crate::lower::{sp_id, Lower, Ty};
-use crate::lower::expr::{bin, call, kx, Val};
+use crate::lower::values::{Ty, Val, bin, call, kx, sp_id};
 use kpl_lang::ast::{self as k, BinOp, Builtin};
 use kpl_lang::span::Span;
 

@@ -8,11 +8,9 @@
 //! layouts, a length or value kpl does not know, a pointer kpl cannot follow (a `char *`
 //! offset into a struct); `NULL` is a null pointer access.
 
+use crate::lower::context::Lower;
+use crate::lower::values::{CType, Entity, Leaf, Lv, Place, Ty, Val};
 use crate::syntax::ast::*;
-use crate::lower::ctypes::CType;
-use crate::lower::{Entity, Lower, Ty};
-use crate::lower::agg::{Leaf, Lv};
-use crate::lower::expr::{Place, Val};
 use kpl_lang::ast as k;
 use kpl_lang::span::Span;
 

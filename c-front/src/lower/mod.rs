@@ -12,6 +12,7 @@ pub(crate) mod auto_types;
 pub(crate) mod builtins;
 pub(crate) mod bytes;
 pub(crate) mod casts;
+pub(crate) mod context;
 pub mod contract_calls;
 pub(crate) mod ctypes;
 pub(crate) mod expr;
@@ -32,273 +33,25 @@ pub(crate) mod pointers;
 pub(crate) mod private;
 pub(crate) mod references;
 pub(crate) mod statics;
+pub(crate) mod values;
 pub(crate) mod warp;
 
 use crate::syntax::ast::*;
-use crate::lower::multiptr::PtrDecl;
-use crate::lower::ctypes::{CType, Field, LeafTy};
-use crate::lower::agg::Leaf;
-use crate::lower::expr::{Place, Val};
+use crate::lower::values::PtrDecl;
+use crate::lower::values::{CType, LeafTy};
+use crate::lower::values::Leaf;
+use crate::lower::values::{Place, Val};
 use crate::text::tokens::Dialect;
 use crate::sema::typedecls::TypeTable;
-use std::rc::Rc;
 use crate::options::FrontOptions;
 use kpl_lang::ast::{self as k, DeclKind, Ident};
 use kpl_lang::diagnostic::Diagnostic;
 use kpl_lang::span::Span;
 use std::collections::{HashMap, HashSet};
-
-/// A C type, as far as the subset needs: every integer is a 32-bit word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ty {
-    Int,
-    UInt,
-    Bool,
-    Float,
-    Void,
-    /// `char`, `short` and their unsigned forms: a 32-bit word holding the value as C
-    /// promotes it to `int`; a conversion to one keeps its low `bits` (sign-extended when
-    /// `signed`). Values are never of this type (`lower_expr.rs` widens them to `int`);
-    /// variables, elements, fields, parameters and results are.
-    Narrow { bits: u8, signed: bool },
-    /// A 64-bit integer value (`long`, `long long`, `ulong`, `[u]int64_t`): a pair of words
-    /// (`long.rs`). Variables, fields and elements of it are `CType::Long`, two words each.
-    Long { signed: bool },
-}
-
-impl Ty {
-    /// The C type's name, for messages.
-    pub fn c_name(self) -> &'static str {
-        match self {
-            Ty::Int => "int",
-            Ty::UInt => "uint",
-            Ty::Bool => "bool",
-            Ty::Float => "float",
-            Ty::Void => "void",
-            Ty::Narrow { bits: 8, signed: true } => "char",
-            Ty::Narrow { bits: 8, .. } => "uchar",
-            Ty::Narrow { signed: true, .. } => "short",
-            Ty::Narrow { .. } => "ushort",
-            Ty::Long { signed: true } => "long",
-            Ty::Long { .. } => "ulong",
-        }
-    }
-
-    /// The type a value of this type has in an expression: narrow types become `int`.
-    pub fn widen(self) -> Ty {
-        match self {
-            Ty::Narrow { .. } => Ty::Int,
-            t => t,
-        }
-    }
-}
-
-/// What a C name denotes.
-#[derive(Clone, Debug)]
-pub(crate) enum Entity {
-    /// A KPL local (or a kernel param's local copy).
-    Local { kpl: String, ty: Ty },
-    /// A kernel scalar param that is never assigned.
-    Param { kpl: String, ty: Ty },
-    /// A KPL array: a pointer param or a `__shared__` array (`dims` for 2-D shared arrays).
-    /// In an inlined `__device__` function, a pointer parameter is the caller's array seen
-    /// from `offset` (a local holding the element the argument pointed at).
-    /// `agg`: the element is a struct or vector of that type (`elem` is then unused), taking
-    /// `words(agg)` consecutive words; offsets count words.
-    Array { kpl: String, elem: Ty, dims: Vec<u32>, readonly: bool, offset: Option<String>, agg: Option<CType> },
-    /// A struct or vector variable (or by-value parameter): one leaf per word of its layout.
-    Record { ty: CType, leaves: Vec<Leaf> },
-    /// A `__shared__` scalar (or a file-scope `__device__` one), stored as element 0 of a
-    /// one-element array.
-    SharedScalar { kpl: String, ty: Ty },
-    /// A pointer variable declared without an initialiser, before its first assignment
-    /// (which fixes its array): its offset local.
-    PendingPtr { name: String, offset: String, readonly: bool },
-    /// A scalar local whose address is taken: a word of private memory (`private.rs`).
-    Private { kpl: String, base: String, ty: Ty },
-    /// An OpenCL `__constant` array with an initialiser: its words, row-major (`agg`: the
-    /// element type when it is a struct or vector).
-    Table { values: Vec<u32>, elem: Ty, dims: Vec<u32>, agg: Option<CType> },
-    /// A pointer variable that may point into several arrays or be `NULL`
-    /// (`multiptr.rs`): its target local (0 `NULL`, `j + 1` for `targets[j]`), its offset
-    /// local, and the arrays (`None`: `NULL`).
-    Ptr { sel: String, off: String, targets: Vec<Option<Entity>>, readonly: bool, decl: PtrDecl },
-    /// A declaration already rejected: uses say nothing more.
-    Invalid,
-}
-
-pub(crate) struct LoopCtx {
-    /// What `continue` must do first (a `for` step, a `do` condition), as C.
-    pub on_continue: Vec<ContinueAction>,
-    /// A `switch` (its `break`s are its own; `continue` goes to the loop around it).
-    pub switch: bool,
-    /// A `switch`'s flag that a `break` has ended it (the rest of it is skipped).
-    pub done: Option<String>,
-    /// The labels in a loop's body: a `goto` to one of them does not leave the loop.
-    pub labels: HashSet<String>,
-}
-
-#[derive(Clone)]
-pub(crate) enum ContinueAction {
-    Step(Expr),
-    /// `do ... while (c)`: check c, leave the loop if false.
-    Check(Expr),
-}
-
-/// What an inlined call gives.
-pub(crate) enum Ret {
-    Scalar(k::Expr, Ty),
-    Agg(crate::lower::agg::AggVal),
-}
-
-/// A function being lowered (the kernel, or an inlined `__device__` function).
-pub(crate) struct Frame {
-    pub name: String,
-    /// Where the result goes (`None` for void and the kernel).
-    pub result: Option<(String, Ty)>,
-    /// Where a struct or vector result goes.
-    pub agg_result: Option<(CType, Vec<Leaf>)>,
-    /// The flag set by `return` (if the function has a return).
-    pub returned: Option<String>,
-    pub loops: Vec<LoopCtx>,
-    pub ensures: Vec<Expr>,
-    /// `__global_ensures`: checked once the function ends, by every thread (a `global
-    /// assert`: threads that did not call it too).
-    pub global_ensures: Vec<Expr>,
-    /// The values of the postconditions' `__old_int(e)`/`__old_bool(e)` (by the call's
-    /// span), taken where the postcondition was met: the function's entry.
-    pub olds: Vec<(Span, crate::lower::expr::Val)>,
-    /// The postconditions of a GPUVerify specification function (`__spec_` names): assumed
-    /// at its end, not checked.
-    pub assumed: Vec<Expr>,
-    /// GPUVerify's `__function_wide_invariant`s (and `_candidate_` ones, flagged): invariants
-    /// of every loop of the function, and the spans of every one that ends the body
-    /// (accepted or refused).
-    pub function_wide: Vec<(Expr, bool)>,
-    pub function_wide_spans: Vec<Span>,
-    /// A function returning a pointer: the caller's pointer variable its `return`s assign.
-    pub ptr_result: Option<Ident>,
-    /// Each label a `goto` jumps to, and the flag its `goto`s set (`gotos.rs`).
-    pub gotos: HashMap<String, String>,
-    /// A call that uses only the function's contract (`contract_calls.rs`): its
-    /// postconditions are assumed at its end, not checked.
-    pub contract: bool,
-}
-
-pub(crate) struct Lower<'u> {
-    pub o: &'u FrontOptions,
-    pub funcs: HashMap<String, &'u Func>,
-    /// Functions with several definitions of one arity (C++ overloads), the first first;
-    /// `funcs` holds the first (`overloads.rs` chooses at each call).
-    pub overloads: HashMap<String, Vec<&'u Func>>,
-    /// Whether the file defines operator functions (`operators.rs`; kept so that files
-    /// without them skip that question for every expression).
-    pub operator_functions: bool,
-    pub scopes: Vec<HashMap<String, Entity>>,
-    pub used: HashSet<String>,
-    pub blocks: Vec<Vec<k::Stmt>>,
-    pub decls: Vec<k::Decl>,
-    pub frames: Vec<Frame>,
-    pub errors: Vec<Diagnostic>,
-    pub warnings: Vec<Diagnostic>,
-    pub temps: usize,
-    /// Invariants written just before a loop, waiting for it (with whether each is a
-    /// candidate).
-    pub pending_invariants: Vec<(Expr, bool, Span)>,
-    /// GPUVerify's barrier invariants, waiting for the next barrier (`__syncthreads()`,
-    /// `barrier(...)`).
-    pub pending_barrier_invariants: Vec<k::BarrierInvariant>,
-    /// The `__requires` statements of a kernel taken as its preconditions although they do
-    /// not lead its body (`nested_requires`): skipped where they stand.
-    pub hoisted_requires: HashSet<Span>,
-    /// The offset locals of pointer variables (`pointers.rs`): assignable, unlike an
-    /// array parameter's offset.
-    pub pointers: HashSet<String>,
-    /// Lowering an assertion, pre/postcondition checked as one, or an invariant: GPUVerify's
-    /// two-thread annotations may appear.
-    pub two_thread_ok: bool,
-    /// A 64-bit integer type has been met: its arithmetic binds temps, so expressions
-    /// without calls may emit statements too (`emits_statements`).
-    pub has_long: bool,
-    /// Lowering a loop invariant (where `__dominator_enabled()` has a meaning).
-    pub in_loop_invariant: bool,
-    /// The file's structs, and their layouts once computed (`ctypes.rs`).
-    pub types: &'u TypeTable,
-    pub layouts: HashMap<usize, Rc<Vec<Field>>>,
-    pub laying_out: Vec<usize>,
-    /// The structs found to contain themselves (C's rule: only through a pointer) or to
-    /// pass 2^32 words: reported once, laid out with no fields so nothing recurses through
-    /// them.
-    pub invalid_structs: HashSet<usize>,
-    /// The element layout of each array of structs or vectors, for reports.
-    pub array_layouts: kpl_lang::layout::Layouts,
-    /// The bytes of C each word of an array holds, for arrays whose words all hold the
-    /// same number (`casts.rs`): what a pointer cast may view them as.
-    pub word_bytes: HashMap<String, u32>,
-    /// The KPL arrays that are CUDA `__constant__` memory: a write to one is a defect
-    /// (`Layouts::constant_writes`).
-    pub constant_arrays: std::collections::BTreeSet<String>,
-    /// The images the kernel reads and those it writes, with a call of each (`images.rs`:
-    /// an image may not be both).
-    pub images_read: HashMap<String, Span>,
-    pub images_written: HashMap<String, Span>,
-    /// Scalar locals initialised with a constant, by KPL name (`memcpy.rs` takes one as a
-    /// length when nothing assigns it).
-    pub constant_locals: HashMap<String, u64>,
-    /// Locals declared `const` with a constant initialiser (`const int N = 256;`): their
-    /// values, which constant expressions (array sizes, `case` labels) may name.
-    pub const_locals: HashMap<String, i64>,
-    /// The private region of each struct or vector variable whose address is taken, by its
-    /// private array's KPL name (`private.rs`).
-    pub private_regions: HashMap<String, Entity>,
-    /// Declarators of locals that may be read before they are assigned (`uninit.rs`):
-    /// they start with an arbitrary value.
-    pub indeterminate: &'u HashSet<Span>,
-    /// Names of locals whose address is taken somewhere (`private.rs`).
-    pub addressed: HashSet<String>,
-    /// The size of each `sizeof e` of an expression that can be typed (`sizeof_expr.rs`).
-    pub sizeofs: HashMap<Span, u64>,
-    /// The file's non-kernel functions in order: function-pointer values (`fnptr.rs`).
-    pub fn_order: Vec<String>,
-    /// The targets of each pointer variable, by declaration, as far as known: from the
-    /// previous pass, and recorded in this one (`multiptr.rs`).
-    pub ptr_sets: HashMap<PtrDecl, Vec<Option<Entity>>>,
-    /// A pointer was found to have a target this pass did not lower it with.
-    pub ptr_changed: bool,
-    /// Some pointer may have several targets: statements are searched for them.
-    pub has_multi: bool,
-    /// The one array of CUDA's dynamic shared memory (`extern __shared__`), with the bytes
-    /// per word of its element type (`None`: a struct or vector).
-    pub extern_shared: Option<(String, CType, Option<u32>)>,
-    /// Some struct variable has a pointer field, or some `T **` parameter is a pointer
-    /// variable's address (`pointer_fields.rs`): statements are searched for paths to them.
-    pub rewrites_pointer_paths: bool,
-    /// The declaration of each pointer variable, by its offset local.
-    pub ptr_decl_of: HashMap<String, PtrDecl>,
-    /// The pointer variable the next inlined call's `return`s assign (`multiptr.rs`).
-    pub ptr_result: Option<Ident>,
-    /// OpenCL async copies in flight, and the param that rotates their copiers
-    /// (`async_copy.rs`).
-    pub copies: Vec<crate::lower::async_copy::Copy>,
-    pub copy_param: Option<String>,
-    /// Locals of the kernel declared at the start of `main` (an async copy's state).
-    pub kernel_locals: Vec<String>,
-    /// The KPL arrays that hold private memory (`private.rs`): a thread's accesses to its
-    /// own region race with nothing (`contract_calls.rs` reads them as no shared effect).
-    pub private_arrays: HashSet<String>,
-    /// The arrays this pass keeps one byte per word (`bytes.rs`), with their C bytes per
-    /// word; those whose declaration did so; and those a cast of this pass asked for.
-    pub byte_level: HashMap<String, u32>,
-    pub bytes_declared: HashSet<String>,
-    pub wants_bytes: HashMap<String, u32>,
-    /// The one-word global arrays that hold file-scope pointer variables (`memory_decl`).
-    pub pointer_storage: HashSet<String>,
-    /// Block-scope storage with one object whatever the number of calls (`statics.rs`):
-    /// what each declarator of a function (by function and position) denotes.
-    pub statics: HashMap<(String, usize), Entity>,
-    /// Host variables device code names (`Unit::host_variables`).
-    pub host_variables: Vec<String>,
-}
+use crate::lower::values::{Ty, sp_id};
+use crate::lower::context::{LoopCtx, ContinueAction, Ret, Frame, Lower};
+use crate::lower::values::Entity;
+use crate::lower::values::array_words;
 
 pub(crate) struct Lowered {
     pub kernel: Option<k::Kernel>,
@@ -306,12 +59,6 @@ pub(crate) struct Lowered {
     pub errors: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
 }
-
-/// KPL keywords and built-in names a C name must not become.
-const RESERVED: &[&str] = &[
-    "kernel", "groups", "threads", "shared", "global", "param", "requires", "proc", "main", "local", "if", "else",
-    "while", "invariant", "candidate", "barrier", "break", "continue", "return", "assert", "assume", "havoc", "true", "false", "lid", "gid", "warp",
-];
 
 /// Lowering passes at most: each may find pointers with more targets than it knew, or
 /// arrays a cast must see at bytes (`bytes.rs`).
@@ -413,139 +160,7 @@ fn lower_pass<'u>(
     (lowered, l.ptr_sets, l.ptr_changed, l.wants_bytes)
 }
 
-pub(crate) fn sp_id(name: &str, span: Span) -> Ident {
-    Ident::new(name, span)
-}
-
 impl<'u> Lower<'u> {
-    pub fn err(&mut self, msg: impl Into<String>, span: Span) {
-        self.errors.push(Diagnostic::error(msg, span));
-    }
-
-    pub fn unsupported(&mut self, what: &str, span: Span) {
-        self.errors.push(
-            Diagnostic::error(format!("not supported: {what}"), span)
-                .with_help("kpl accepts the tier-1 subset of CUDA.md; see the README for what is in it"),
-        );
-    }
-
-    /// A fresh KPL name based on a C name (or a path such as `s.p[2]`, whose punctuation
-    /// becomes `_`).
-    pub fn fresh(&mut self, base: &str) -> String {
-        let base: String = base.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
-        let base = if RESERVED.contains(&base.as_str()) { format!("{base}_") } else { base };
-        if self.used.insert(base.clone()) {
-            return base;
-        }
-        for n in 1.. {
-            let cand = format!("{base}_{n}");
-            if self.used.insert(cand.clone()) {
-                return cand;
-            }
-        }
-        unreachable!("an unbounded loop always finds a name")
-    }
-
-    pub fn temp(&mut self) -> String {
-        self.temps += 1;
-        let n = self.temps;
-        self.fresh(&format!("_t{n}"))
-    }
-
-    pub fn lookup(&self, name: &str) -> Option<Entity> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).cloned())
-    }
-
-    /// Replace what a name denotes in the scope that declares it.
-    pub fn rebind(&mut self, name: &str, e: Entity) {
-        if let Some(s) = self.scopes.iter_mut().rev().find(|s| s.contains_key(name)) {
-            s.insert(name.to_string(), e);
-        }
-    }
-
-    pub fn bind(&mut self, name: &str, e: Entity) {
-        if let Some(s) = self.scopes.last_mut() {
-            s.insert(name.to_string(), e);
-        }
-    }
-
-    pub fn emit(&mut self, kind: k::StmtKind, span: Span) {
-        if let Some(b) = self.blocks.last_mut() {
-            b.push(k::Stmt { kind, span });
-        }
-    }
-
-    /// Lower statements into a new block and give it back.
-    pub fn sub_block(&mut self, f: impl FnOnce(&mut Self), span: Span) -> k::Block {
-        self.blocks.push(Vec::new());
-        self.scopes.push(HashMap::new());
-        f(self);
-        self.scopes.pop();
-        k::Block { stmts: self.blocks.pop().unwrap_or_default(), span }
-    }
-
-    pub fn frame(&mut self) -> &mut Frame {
-        let n = self.frames.len();
-        &mut self.frames[n - 1]
-    }
-
-    // ---- types ----
-
-    pub fn base_type(&mut self, specs: &[Spec]) -> Ty {
-        let has = |w: &str| specs.iter().any(|s| s.word == w);
-        if has("void") {
-            return Ty::Void;
-        }
-        if has("float") || has("double") || has("half") || has("__half") || has("__nv_bfloat16") || has("nv_bfloat16") {
-            return Ty::Float;
-        }
-        if has(crate::sema::typedecls::FNPTR) {
-            return Ty::UInt;
-        }
-        if has("bool") || has("_Bool") {
-            return Ty::Bool;
-        }
-        // 64-bit integers are two words (`CType::Long`, `long.rs`); where a one-word type is
-        // needed they are refused rather than truncated.
-        let wide = self.o.pointer_bits == 64;
-        let pointer_sized = |w: &str| wide && crate::lower::long::POINTER_SIZED.iter().any(|(p, _)| *p == w);
-        if let Some(s) = specs.iter().find(|s| crate::lower::long::LONG_WORDS.contains(&s.word.as_str()) || pointer_sized(&s.word)) {
-            let span = s.span;
-            self.unsupported(&format!("`{}` (a 64-bit integer) here: kpl takes them in variables, fields, memory, parameters, results and arithmetic, not as vector elements or through function pointers", s.word), span);
-        }
-        let unsigned = has("unsigned") || has("uchar") || has("ushort");
-        if has("char") || has("uchar") || has("int8_t") || has("uint8_t") {
-            return Ty::Narrow { bits: 8, signed: !unsigned && !has("uint8_t") };
-        }
-        if has("short") || has("ushort") || has("int16_t") || has("uint16_t") {
-            return Ty::Narrow { bits: 16, signed: !unsigned && !has("uint16_t") };
-        }
-        if has("unsigned") || has("size_t") || has("uint") || has("ulong") || has("uint32_t") {
-            return Ty::UInt;
-        }
-        Ty::Int
-    }
-
-    pub(crate) fn space(&self, specs: &[Spec]) -> Option<&'static str> {
-        let d = self.o.dialect;
-        for s in specs {
-            match (d, s.word.as_str()) {
-                (Dialect::Cuda, "__shared__") | (Dialect::OpenCl, "__local" | "local") => return Some("shared"),
-                (Dialect::Cuda, "__constant__") | (Dialect::OpenCl, "__constant" | "constant") => return Some("constant"),
-                (Dialect::Cuda, "__device__") => return Some("device"),
-                _ => {}
-            }
-        }
-        None
-    }
-
-    pub(crate) fn is_kernel(&self, f: &Func) -> bool {
-        f.specs.iter().any(|s| match self.o.dialect {
-            Dialect::Cuda => s.word == "__global__",
-            Dialect::OpenCl => s.word == "__kernel" || s.word == "kernel",
-        })
-    }
-
     // ---- the unit ----
 
     fn unit(&mut self, u: &'u Unit) -> Option<k::Kernel> {
@@ -719,7 +334,7 @@ impl<'u> Lower<'u> {
                 (true, None) => self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty }),
                 (true, Some(_)) => {
                     let zero = Expr::new(ExprKind::Int(0, false), x.span);
-                    if let Some(crate::lower::agg::Lv::Agg(ty, leaves)) = self.element_of(arr, &[&zero], x.span) {
+                    if let Some(crate::lower::values::Lv::Agg(ty, leaves)) = self.element_of(arr, &[&zero], x.span) {
                         self.bind(&x.name.name, Entity::Record { ty, leaves });
                     }
                 }
@@ -783,7 +398,7 @@ impl<'u> Lower<'u> {
                 let words: Option<Vec<u32>> = leaves.and_then(|ls| {
                     ls.into_iter()
                         .map(|l| match l {
-                            crate::lower::agg::VLeaf::Word(Val { e: k::Expr { kind: k::ExprKind::Num(n), .. }, .. }) => Some(n as u32),
+                            crate::lower::values::VLeaf::Word(Val { e: k::Expr { kind: k::ExprKind::Num(n), .. }, .. }) => Some(n as u32),
                             _ => None,
                         })
                         .collect()
@@ -856,7 +471,7 @@ impl<'u> Lower<'u> {
                     Some(t) => {
                         let arr = Entity::Array { kpl: name, elem, dims: vec![], readonly: false, offset: None, agg: Some(t.clone()) };
                         let zero = Expr::new(ExprKind::Int(0, false), x.span);
-                        if let Some(crate::lower::agg::Lv::Agg(ty, leaves)) = self.element_of(arr, &[&zero], x.span) {
+                        if let Some(crate::lower::values::Lv::Agg(ty, leaves)) = self.element_of(arr, &[&zero], x.span) {
                             self.bind(&x.name.name, Entity::Record { ty, leaves });
                         }
                     }
@@ -1115,7 +730,7 @@ impl<'u> Lower<'u> {
             self.emit(k::StmtKind::Local(sp_id(&local, span), Some(k::Expr::var(&param, span))), span);
         }
         for (local, param, ty, span) in narrow_copies {
-            let v = crate::lower::expr::Val { e: k::Expr::var(&param, span), ty: Ty::Int };
+            let v = crate::lower::values::Val { e: k::Expr::var(&param, span), ty: Ty::Int };
             let narrowed = self.convert(v, ty, span);
             self.emit(k::StmtKind::Local(sp_id(&local, span), Some(narrowed)), span);
         }
@@ -1574,7 +1189,7 @@ impl<'u> Lower<'u> {
         let result = self.frame().result.clone();
         if let (Some(e), Some((ty, dst))) = (e, self.frame().agg_result.clone()) {
             let v = match ty {
-                CType::Long(_) if self.agg_type(e).is_none() => Some(crate::lower::agg::AggVal { ty, leaves: self.long_leaves(e) }),
+                CType::Long(_) if self.agg_type(e).is_none() => Some(crate::lower::values::AggVal { ty, leaves: self.long_leaves(e) }),
                 _ => self.agg_value(e),
             };
             if let Some(v) = v {
@@ -1712,7 +1327,7 @@ impl<'u> Lower<'u> {
                     let v = self.expr(e);
                     let v = Val { e: self.convert(v, *elem, e.span), ty: *elem };
                     let v = self.bind_temp(v, e.span);
-                    Some(vec![crate::lower::agg::VLeaf::Word(v); *n as usize])
+                    Some(vec![crate::lower::values::VLeaf::Word(v); *n as usize])
                 }
                 (None, _) => {
                     self.err(format!("a `{}` needs a `{}` value or an initialiser list", x.name.name, self.type_name(t)), e.span);
@@ -1735,8 +1350,8 @@ impl<'u> Lower<'u> {
     }
 
     /// Fresh locals for the words of a `t` named after `base`, with initial values.
-    pub(crate) fn record_locals(&mut self, base: &str, t: &CType, init: Option<Vec<crate::lower::agg::VLeaf>>, span: Span) -> Vec<Leaf> {
-        use crate::lower::agg::VLeaf;
+    pub(crate) fn record_locals(&mut self, base: &str, t: &CType, init: Option<Vec<crate::lower::values::VLeaf>>, span: Span) -> Vec<Leaf> {
+        use crate::lower::values::VLeaf;
         let names = self.leaf_names(t);
         let paths = self.leaf_paths(t);
         let tys = self.leaves(t);
@@ -1824,7 +1439,7 @@ impl<'u> Lower<'u> {
         let entity = match &base.kind {
             ExprKind::Ident(x) => self.lookup(&x.name),
             _ => self.lvalue(base).and_then(|lv| match lv {
-                crate::lower::agg::Lv::Array(a) => Some(a),
+                crate::lower::values::Lv::Array(a) => Some(a),
                 _ => None,
             }),
         };
@@ -1995,7 +1610,7 @@ impl<'u> Lower<'u> {
             if pty.is_aggregate() {
                 // A struct or vector by value: fresh locals holding a copy.
                 let v = match self.agg_type(a) {
-                    None if matches!(pty, CType::Long(_)) => crate::lower::agg::AggVal { ty: pty.clone(), leaves: self.long_leaves(a) },
+                    None if matches!(pty, CType::Long(_)) => crate::lower::values::AggVal { ty: pty.clone(), leaves: self.long_leaves(a) },
                     Some(_) => self.agg_value(a)?,
                     None => {
                         self.err(format!("`{}` needs a `{}` here", f.name.name, self.type_name(&pty)), a.span);
@@ -2178,12 +1793,12 @@ impl<'u> Lower<'u> {
             let leaves = leaves
                 .into_iter()
                 .map(|l| match l {
-                    Leaf::Word(p) => crate::lower::agg::VLeaf::Word(self.read_place(&p, span)),
-                    Leaf::Ptr(a) => crate::lower::agg::VLeaf::Ptr(a),
-                    Leaf::PtrVar(n) => crate::lower::agg::VLeaf::Ptr(self.field_pointer_value(&n)),
+                    Leaf::Word(p) => crate::lower::values::VLeaf::Word(self.read_place(&p, span)),
+                    Leaf::Ptr(a) => crate::lower::values::VLeaf::Ptr(a),
+                    Leaf::PtrVar(n) => crate::lower::values::VLeaf::Ptr(self.field_pointer_value(&n)),
                 })
                 .collect();
-            return Some(Ret::Agg(crate::lower::agg::AggVal { ty, leaves }));
+            return Some(Ret::Agg(crate::lower::values::AggVal { ty, leaves }));
         }
         Some(match result {
             Some((r, ty)) => Ret::Scalar(k::Expr::var(&r, span), ty),
@@ -2356,12 +1971,12 @@ impl<'u> Lower<'u> {
                 vals.push(match &l {
                     Leaf::Word(p @ Place::Local(n, _)) => {
                         self.emit(k::StmtKind::Havoc(sp_id(n, span)), span);
-                        crate::lower::agg::VLeaf::Word(self.read_place(p, span))
+                        crate::lower::values::VLeaf::Word(self.read_place(p, span))
                     }
-                    _ => crate::lower::agg::VLeaf::Ptr(Entity::Invalid),
+                    _ => crate::lower::values::VLeaf::Ptr(Entity::Invalid),
                 });
             }
-            return Some(Ret::Agg(crate::lower::agg::AggVal { ty: rct, leaves: vals }));
+            return Some(Ret::Agg(crate::lower::values::AggVal { ty: rct, leaves: vals }));
         }
         let rty = self.base_type(&f.specs);
         if rty == Ty::Void {
@@ -2592,8 +2207,3 @@ pub(crate) fn assigned_names(b: Option<&Block>) -> HashSet<String> {
     out
 }
 
-/// The words of an array of `dims` elements of `words` words each, in checked arithmetic:
-/// `u64::MAX` past 2^64 (every caller refuses more than 2^32).
-pub(crate) fn array_words(dims: &[u32], words: u64) -> u64 {
-    dims.iter().try_fold(words, |a, &d| a.checked_mul(d as u64)).unwrap_or(u64::MAX)
-}

@@ -6,12 +6,11 @@
 //! pointer arguments an arbitrary element of an array of the parameter's memory, or
 //! `NULL` where the file has nothing in that memory.
 
-use crate::syntax::ast::*;
-use crate::lower::ctypes::CType;
-use crate::lower::{annotation, sp_id, Entity, Frame, Lower};
-use crate::lower::agg::Leaf;
-use crate::lower::expr::Place;
 use crate::Dialect;
+use crate::lower::annotation;
+use crate::lower::context::{Frame, Lower};
+use crate::lower::values::{CType, Entity, Leaf, Place, sp_id};
+use crate::syntax::ast::*;
 use kpl_lang::ast as k;
 use kpl_lang::span::Span;
 use std::collections::{HashMap, HashSet};
@@ -179,7 +178,7 @@ impl<'u> Lower<'u> {
         self.scopes.push(HashMap::new());
         let mut args = Vec::new();
         for (i, p) in f.params.iter().enumerate() {
-            if p.name.is_none() && p.ptrs.is_empty() && p.dims == 0 && self.base_type(&p.specs) == crate::lower::Ty::Void {
+            if p.name.is_none() && p.ptrs.is_empty() && p.dims == 0 && self.base_type(&p.specs) == crate::lower::values::Ty::Void {
                 continue;
             }
             let span = p.name.as_ref().map(|n| n.span).unwrap_or(p.span);
@@ -236,9 +235,9 @@ impl<'u> Lower<'u> {
                 let local = self.fresh(&cname);
                 self.emit(k::StmtKind::Local(sp_id(&local, span), Some(k::Expr::num(0, span))), span);
                 self.emit(k::StmtKind::Havoc(sp_id(&local, span)), span);
-                if let crate::lower::Ty::Narrow { .. } = ty {
+                if let crate::lower::values::Ty::Narrow { .. } = ty {
                     // A `char` or `short` argument holds a value of its type.
-                    let v = crate::lower::expr::Val { e: k::Expr::var(&local, span), ty: crate::lower::Ty::Int };
+                    let v = crate::lower::values::Val { e: k::Expr::var(&local, span), ty: crate::lower::values::Ty::Int };
                     let narrowed = self.convert(v, ty, span);
                     self.emit(k::StmtKind::Assign(sp_id(&local, span), narrowed), span);
                 }

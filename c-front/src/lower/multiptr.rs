@@ -10,8 +10,9 @@
 //! target under the pointer's declaration; when a pointer turns out to have several (or
 //! `NULL`), the function is lowered again knowing them (`lower.rs`).
 
+use crate::lower::context::Lower;
+use crate::lower::values::{Entity, PtrDecl, sp_id};
 use crate::syntax::ast::*;
-use crate::lower::{sp_id, Entity, Lower};
 use kpl_lang::ast::{self as k, Ident};
 use kpl_lang::span::Span;
 
@@ -26,11 +27,6 @@ fn comparison(op: BOp) -> k::BinOp {
         _ => k::BinOp::Ge,
     }
 }
-
-/// A pointer variable's declaration, the key of its known targets across lowerings: the
-/// declarator's span and the pointer's C name (a struct variable's pointer fields share one
-/// declarator: `s.p`, `s.q`).
-pub(crate) type PtrDecl = (Span, String);
 
 /// The key of a target: the array's KPL name, or "" for `NULL`.
 fn key(t: &Option<Entity>) -> String {
@@ -258,9 +254,9 @@ impl<'u> Lower<'u> {
     /// `p == e`, `p != e` (and `<`, `>`, ... against `NULL`) for a pointer `p` with several
     /// targets: `NULL` is target 0; an array compares its target and offset. `None` if
     /// neither side is such a pointer.
-    pub(crate) fn pointer_compare(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Option<crate::lower::expr::Val> {
-        use crate::lower::Ty;
-        use crate::lower::expr::{bin, Val};
+    pub(crate) fn pointer_compare(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Option<crate::lower::values::Val> {
+        use crate::lower::values::Ty;
+        use crate::lower::values::{bin, Val};
         let ptr = |l: &Self, x: &Expr| match &x.kind {
             ExprKind::Ident(i) => match l.lookup(&i.name) {
                 Some(Entity::Ptr { sel, off, targets, .. }) => Some((sel, off, targets)),
@@ -309,9 +305,9 @@ impl<'u> Lower<'u> {
     /// into different ones (C leaves that undefined) are refused, and so are arrays whose
     /// offsets do not count elements (structs, arrays kept at bytes). `None` if a side is
     /// not such a pointer (then it is arithmetic on values).
-    pub(crate) fn pointer_difference(&mut self, a: &Expr, b: &Expr, span: Span) -> Option<crate::lower::expr::Val> {
-        use crate::lower::Ty;
-        use crate::lower::expr::{bin, Val};
+    pub(crate) fn pointer_difference(&mut self, a: &Expr, b: &Expr, span: Span) -> Option<crate::lower::values::Val> {
+        use crate::lower::values::Ty;
+        use crate::lower::values::{bin, Val};
         let is_ptr = |l: &Self, x: &Expr| matches!(&x.kind, ExprKind::Ident(i) if matches!(l.lookup(&i.name), Some(Entity::Ptr { .. })));
         if is_ptr(self, a) || is_ptr(self, b) {
             self.unsupported("subtracting a pointer that may point into several arrays", span);
@@ -342,9 +338,9 @@ impl<'u> Lower<'u> {
     /// (`p == q` of two pointer parameters, `s.p == p`): two arrays are never one (kpl's,
     /// and GPUVerify's, kernel arrays do not alias), so only the offsets in one array are
     /// compared. `None` if a side is not such a pointer.
-    fn array_compare(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Option<crate::lower::expr::Val> {
-        use crate::lower::Ty;
-        use crate::lower::expr::{bin, Val};
+    fn array_compare(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Option<crate::lower::values::Val> {
+        use crate::lower::values::Ty;
+        use crate::lower::values::{bin, Val};
         if !self.names_array(a) || !self.names_array(b) {
             return None;
         }

@@ -2,11 +2,11 @@
 //! `-a` and `a += b` read as a call of the operator function when an operand is a struct or
 //! vector, chosen among the overloads as `overload_calls.rs` chooses.
 
-use crate::syntax::ast::{BOp, Expr, ExprKind, Func, UOp};
-use crate::sema::operators::PREFIX;
-use crate::lower::ctypes::CType;
-use crate::lower::Lower;
+use crate::lower::context::Lower;
 use crate::lower::overload_calls::Callee;
+use crate::lower::values::CType;
+use crate::sema::operators::PREFIX;
+use crate::syntax::ast::{BOp, Expr, ExprKind, Func, UOp};
 use kpl_lang::ast::Ident;
 
 fn binary_name(op: BOp) -> &'static str {
@@ -76,7 +76,7 @@ impl<'u> Lower<'u> {
     }
 
     fn may_be_aggregate(&self, e: &Expr) -> bool {
-        use crate::lower::Entity;
+        use crate::lower::values::Entity;
         match &e.kind {
             ExprKind::Int(..) | ExprKind::LongInt(..) | ExprKind::Float(_) | ExprKind::Char(_) | ExprKind::Bool(_) => false,
             ExprKind::Ident(x) => !matches!(
@@ -153,12 +153,12 @@ impl<'u> Lower<'u> {
             (ExprKind::Binary(op, ..), [Some(CType::Scalar(x)), Some(CType::Scalar(y))]) => {
                 // C's usual arithmetic conversions; a 64-bit result is left untyped.
                 let t = Self::common(*x, *y);
-                (matches!(op, BOp::Add | BOp::Sub | BOp::Mul | BOp::Div) && !matches!(t, crate::lower::Ty::Long { .. })).then_some(CType::Scalar(t))
+                (matches!(op, BOp::Add | BOp::Sub | BOp::Mul | BOp::Div) && !matches!(t, crate::lower::values::Ty::Long { .. })).then_some(CType::Scalar(t))
             }
             (ExprKind::Binary(op, ..), [a, b]) => {
                 let t = vector(a).or_else(|| vector(b))?;
                 match (op, &t) {
-                    (BOp::Lt | BOp::Gt | BOp::Le | BOp::Ge | BOp::Eq | BOp::Ne, CType::Vector(_, n)) => Some(CType::Vector(crate::lower::Ty::Int, *n)),
+                    (BOp::Lt | BOp::Gt | BOp::Le | BOp::Ge | BOp::Eq | BOp::Ne, CType::Vector(_, n)) => Some(CType::Vector(crate::lower::values::Ty::Int, *n)),
                     _ => Some(t),
                 }
             }

@@ -2,9 +2,9 @@
 //! arities): overloads of one arity are chosen at each call by the arguments' types
 //! (`Lower::resolve_call`, see `sema/overloads.rs`'s module doc).
 
+use crate::lower::context::Lower;
+use crate::lower::values::{CType, Ty};
 use crate::syntax::ast::{Expr, ExprKind, Func, UOp};
-use crate::lower::ctypes::CType;
-use crate::lower::{Lower, Ty};
 use kpl_lang::span::Span;
 
 /// What a call of a function name calls (`Lower::resolve_call`).

@@ -4,10 +4,9 @@
 //! lowered, so `s.p = a + i;`, `s.p++`, `q = s.p;`, `s.p[i]` and `s.p = c ? a : b;` are
 //! what they are for any pointer variable; whole-struct copies copy the pointers.
 
+use crate::lower::context::Lower;
+use crate::lower::values::{CType, Entity, Leaf, Ty, VLeaf};
 use crate::syntax::ast::*;
-use crate::lower::ctypes::CType;
-use crate::lower::{Entity, Lower, Ty};
-use crate::lower::agg::{Leaf, VLeaf};
 use kpl_lang::ast::Ident;
 use kpl_lang::span::Span;
 

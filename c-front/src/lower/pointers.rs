@@ -6,8 +6,9 @@
 //! (`multiptr.rs`); a pointer used before any assignment gives it an array is an error
 //! that says so: kpl never guesses a pointer's target.
 
+use crate::lower::context::Lower;
+use crate::lower::values::{Entity, Ty};
 use crate::syntax::ast::*;
-use crate::lower::{Entity, Lower, Ty};
 use kpl_lang::ast::{self as k, Ident};
 use kpl_lang::span::Span;
 

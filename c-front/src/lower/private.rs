@@ -6,10 +6,9 @@
 //! verifier forgets the contents at a barrier that orders global memory, as for any global
 //! array: an over-approximation.
 
+use crate::lower::context::Lower;
+use crate::lower::values::{CType, Entity, Ty, bin, kx, sp_id};
 use crate::syntax::ast::*;
-use crate::lower::ctypes::CType;
-use crate::lower::{sp_id, Entity, Lower, Ty};
-use crate::lower::expr::{bin, kx};
 use kpl_lang::ast::{self as k, Axis, BinOp, DeclKind, Special};
 use kpl_lang::span::Span;
 use std::collections::HashSet;
@@ -68,7 +67,7 @@ impl<'u> Lower<'u> {
     /// global array and this thread's region, as an array entity.
     pub(crate) fn private_array(&mut self, name: &str, elem: &CType, dims: Vec<u32>, span: Span) -> Option<Entity> {
         let words = self.words(elem) as u64;
-        let per_thread: u64 = crate::lower::array_words(&dims, words);
+        let per_thread: u64 = crate::lower::values::array_words(&dims, words);
         let threads = self.o.launch.map(|l| l.total_threads()).unwrap_or(1);
         let size = per_thread.saturating_mul(threads);
         if per_thread == 0 || size > u32::MAX as u64 {
@@ -102,7 +101,7 @@ impl<'u> Lower<'u> {
             Some(Init::Expr(e)) if scalar && !elem.is_aggregate() => {
                 let v = self.expr(e);
                 let ty = elem.clone().split().0;
-                Some(vec![crate::lower::agg::VLeaf::Word(crate::lower::expr::Val { e: self.convert(v, ty, e.span), ty })])
+                Some(vec![crate::lower::values::VLeaf::Word(crate::lower::values::Val { e: self.convert(v, ty, e.span), ty })])
             }
             Some(Init::Expr(e)) if scalar && self.agg_type(e).is_some() => self.agg_value(e).map(|v| v.leaves),
             Some(Init::Expr(e)) => {
@@ -117,7 +116,7 @@ impl<'u> Lower<'u> {
             for (w, (v, t)) in words.into_iter().zip(tys).enumerate() {
                 let index = bin(BinOp::Add, k::Expr::var(base, x.span), k::Expr::num(w as u64, x.span), x.span);
                 let value = match (v, t) {
-                    (crate::lower::agg::VLeaf::Word(v), crate::lower::ctypes::LeafTy::Word(ty)) => self.convert(v, ty, x.span),
+                    (crate::lower::values::VLeaf::Word(v), crate::lower::values::LeafTy::Word(ty)) => self.convert(v, ty, x.span),
                     _ => {
                         self.unsupported("pointers in a per-thread array", x.span);
                         k::Expr::num(0, x.span)
@@ -133,7 +132,7 @@ impl<'u> Lower<'u> {
             let zero = Expr::new(ExprKind::Int(0, false), x.span);
             self.private_regions.insert(kpl.clone(), arr.clone());
             match self.element_of(arr, &[&zero], x.span) {
-                Some(crate::lower::agg::Lv::Agg(ty, leaves)) => self.bind(&x.name.name, Entity::Record { ty, leaves }),
+                Some(crate::lower::values::Lv::Agg(ty, leaves)) => self.bind(&x.name.name, Entity::Record { ty, leaves }),
                 _ => self.bind(&x.name.name, Entity::Invalid),
             }
         } else {
@@ -146,7 +145,7 @@ impl<'u> Lower<'u> {
         let ExprKind::Ident(x) = &e.kind else { return None };
         let Some(Entity::Record { leaves, .. }) = self.lookup(&x.name) else { return None };
         match leaves.first()? {
-            crate::lower::agg::Leaf::Word(crate::lower::expr::Place::Elem { array, .. }) => self.private_regions.get(array).cloned(),
+            crate::lower::values::Leaf::Word(crate::lower::values::Place::Elem { array, .. }) => self.private_regions.get(array).cloned(),
             _ => None,
         }
     }

@@ -5,11 +5,9 @@
 //! index computed once) and read and written where the reference is used; a `const`
 //! reference to a value that is no object is a copy.
 
+use crate::lower::context::Lower;
+use crate::lower::values::{CType, Entity, Leaf, Lv, Place, sp_id};
 use crate::syntax::ast::*;
-use crate::lower::ctypes::CType;
-use crate::lower::{sp_id, Entity, Lower};
-use crate::lower::agg::{Leaf, Lv};
-use crate::lower::expr::Place;
 use kpl_lang::ast as k;
 
 impl<'u> Lower<'u> {

@@ -11,8 +11,8 @@
 //! so does a scalar `static` with a constant initialiser that its function never assigns
 //! and whose address it never takes (its value is the initialiser in every launch).
 
+use crate::lower::context::Lower;
 use crate::syntax::ast::Decl;
-use crate::lower::Lower;
 
 impl<'u> Lower<'u> {
     /// Lowers `d` if it declares such storage (true), once per function and declarator:

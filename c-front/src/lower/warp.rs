@@ -6,10 +6,10 @@
 //! lane, as CUDA's own overloads do. The reductions `__reduce_{add,min,max,and,or,xor}_sync`
 //! take `int` or `unsigned` (min and max of an `int` are signed).
 
-use crate::syntax::ast::*;
+use crate::lower::context::Lower;
 use crate::lower::long::pair;
-use crate::lower::{sp_id, Lower, Ty};
-use crate::lower::expr::Val;
+use crate::lower::values::{Ty, Val, sp_id};
+use crate::syntax::ast::*;
 use crate::text::tokens::Dialect;
 use kpl_lang::ast::{self as k, WarpOp};
 use kpl_lang::span::Span;

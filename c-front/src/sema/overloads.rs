@@ -85,7 +85,6 @@ pub fn resolve(toks: Vec<Tok>) -> Vec<Tok> {
     out
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

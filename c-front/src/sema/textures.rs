@@ -25,7 +25,6 @@ const OBJECT_READS: &[&str] = &[
 
 const FILTERED: &[&str] = &["tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap", "texCubemapLayered"];
 
-
 /// The index of the `close` that matches the `open` at `at` (`None` past a `;` when the
 /// brackets are angles, which a statement does not hold).
 pub(crate) fn closing(toks: &[Tok], at: usize, open: &str, close: &str) -> Option<usize> {
