@@ -10,13 +10,9 @@
 //! most 4 bytes per word only (not `double`s); a thread's private arrays stay as they are.
 
 use crate::lower::context::Lower;
-use crate::lower::values::{CType, Leaf, LeafTy, Lv, Place, Ty, Val};
+use crate::lower::values::{CType, Leaf, LeafTy, Lv, Place, Ty, Val, bin};
 use kpl_lang::ast as k;
 use kpl_lang::span::Span;
-
-fn bin(op: k::BinOp, a: k::Expr, b: k::Expr, span: Span) -> k::Expr {
-    k::Expr::new(k::ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
-}
 
 /// `index + k` (just `index` for 0).
 fn plus(index: &k::Expr, k: u32, span: Span) -> k::Expr {

@@ -314,6 +314,18 @@ impl<'u> Lower<'u> {
             Dialect::OpenCl => s.word == "__kernel" || s.word == "kernel",
         })
     }
+
+    /// The value of a constant integer expression (array sizes), `sizeof e` and `const`
+    /// locals with constant initialisers included.
+    pub fn const_eval(&self, e: &Expr) -> Option<i64> {
+        crate::syntax::ast::const_eval_with(e, &|x| match &x.kind {
+            ExprKind::Ident(n) => match self.lookup(&n.name) {
+                Some(Entity::Local { kpl, .. }) => self.const_locals.get(&kpl).copied(),
+                _ => None,
+            },
+            _ => crate::sema::sizeof_expr::operand(x).and_then(|_| self.sizeofs.get(&x.span)).map(|n| *n as i64),
+        })
+    }
 }
 
 /// KPL keywords and built-in names a C name must not become.

@@ -8,7 +8,7 @@
 //! a call has no access to race with the caller's, so neither side needs to know what the
 //! other accessed. Every other call is inlined, as without `--no-inline`.
 
-use crate::lower::annotation;
+use crate::lower::ast_facts::annotation;
 use crate::lower::context::Lower;
 use crate::syntax::ast::*;
 use kpl_lang::ast as k;

@@ -9,7 +9,7 @@
 //! offset into a struct); `NULL` is a null pointer access.
 
 use crate::lower::context::Lower;
-use crate::lower::values::{CType, Entity, Leaf, Lv, Place, Ty, Val};
+use crate::lower::values::{CType, Entity, Leaf, Lv, Place, Ty, Val, bin};
 use crate::syntax::ast::*;
 use kpl_lang::ast as k;
 use kpl_lang::span::Span;
@@ -23,10 +23,6 @@ struct Part {
     start: u32,
     size: u32,
     covered: u32,
-}
-
-fn bin(op: k::BinOp, a: k::Expr, b: k::Expr, span: Span) -> k::Expr {
-    k::Expr::new(k::ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
 }
 
 /// The longest copy kpl writes out word by word.
@@ -211,7 +207,7 @@ impl<'u> Lower<'u> {
         let ExprKind::Ident(x) = &e.kind else { return None };
         let Some(Entity::Local { kpl, .. }) = self.lookup(&x.name) else { return None };
         let v = *self.constant_locals.get(&kpl)?;
-        let assigned = self.funcs.values().any(|f| crate::lower::assigned_names(f.body.as_ref()).contains(&x.name));
+        let assigned = self.funcs.values().any(|f| crate::lower::ast_facts::assigned_names(f.body.as_ref()).contains(&x.name));
         (!assigned).then_some(v)
     }
 

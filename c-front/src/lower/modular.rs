@@ -7,7 +7,7 @@
 //! `NULL` where the file has nothing in that memory.
 
 use crate::Dialect;
-use crate::lower::annotation;
+use crate::lower::ast_facts::annotation;
 use crate::lower::context::{Frame, Lower};
 use crate::lower::values::{CType, Entity, Leaf, Place, sp_id};
 use crate::syntax::ast::*;

@@ -7,7 +7,7 @@
 //! that says so: kpl never guesses a pointer's target.
 
 use crate::lower::context::Lower;
-use crate::lower::values::{Entity, Ty};
+use crate::lower::values::{Entity, Ty, sp_id};
 use crate::syntax::ast::*;
 use kpl_lang::ast::{self as k, Ident};
 use kpl_lang::span::Span;
@@ -28,10 +28,6 @@ pub(crate) fn pointer_sum(e: &Expr) -> Option<(&Expr, Expr)> {
         Some(i) => Expr::new(ExprKind::Binary(*op, Box::new(i), Box::new(r)), e.span),
     };
     Some((base, idx))
-}
-
-fn sp_id(name: &str, span: Span) -> k::Ident {
-    k::Ident { name: name.to_string(), span }
 }
 
 impl<'u> Lower<'u> {

@@ -28,7 +28,7 @@ impl<'u> Lower<'u> {
         let function = self.frames.last().map(|f| f.name.clone()).unwrap_or_default();
         // Assigned, or handed to a call (a C++ reference parameter may write it).
         let assigned = self.funcs.get(&function).map(|f| {
-            let mut names = crate::lower::assigned_names(f.body.as_ref());
+            let mut names = crate::lower::ast_facts::assigned_names(f.body.as_ref());
             if let Some(b) = &f.body {
                 b.stmts.iter().for_each(|s| {
                     s.walk_exprs(&mut |e| {

@@ -9,7 +9,7 @@
 //! the matching `__reduce_*_sync` on the tile's lanes (as `__cg_reduce_*_sync`, which also
 //! takes floats). Other members stay and are reported.
 
-use crate::sema::coop::{close_of, drop_item, ident, is_p, snippet, LINEAR};
+use crate::sema::coop::{LINEAR, close_of, drop_item, ident, is_p, snippet};
 use crate::text::tokens::CTok;
 
 type Tok = (usize, CTok, usize);

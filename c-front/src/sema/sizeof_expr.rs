@@ -6,10 +6,10 @@
 //! (a call, an arithmetic expression, a vector component) is refused by the lowering,
 //! never guessed.
 
-use crate::syntax::ast::*;
 use crate::sema::layout::size_align;
+use crate::sema::typedecls::{TypeTable, struct_of};
+use crate::syntax::ast::*;
 use crate::text::tokens::Dialect;
-use crate::sema::typedecls::{struct_of, TypeTable};
 use kpl_lang::span::Span;
 use std::collections::HashMap;
 

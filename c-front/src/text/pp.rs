@@ -6,7 +6,7 @@
 //! produced has the span of the macro's use, a header's tokens spans into its segment.
 
 use crate::text::include;
-use crate::text::lexer::{lex, Kind, PTok};
+use crate::text::lexer::{Kind, PTok, lex};
 use kpl_lang::diagnostic::Diagnostic;
 use kpl_lang::sources::{self, Segment};
 use kpl_lang::span::Span;

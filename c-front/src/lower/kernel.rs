@@ -1,0 +1,708 @@
+//! C ─► KPL at the top: the unit's functions and file-scope variables, `__shared__` and
+//! `__constant__` memory, the kernel's parameters, launch declarations, preconditions and
+//! axioms, and the kernel itself.
+
+use crate::lower::ast_facts::{annotation, assigned_names, function_wide, has_return, nested_requires, param_array_name};
+use crate::lower::context::{Frame, Lower};
+use crate::lower::values::{CType, Entity, Leaf, LeafTy, Place, Ty, Val, array_words, sp_id};
+use crate::syntax::ast::*;
+use crate::text::tokens::Dialect;
+use kpl_lang::ast::{self as k, DeclKind, Ident};
+use kpl_lang::diagnostic::Diagnostic;
+use kpl_lang::span::Span;
+use std::collections::HashMap;
+
+impl<'u> Lower<'u> {
+    pub(crate) fn unit(&mut self, u: &'u Unit) -> Option<k::Kernel> {
+        let mut kernels: Vec<&'u Func> = Vec::new();
+        let mut axioms = Vec::new();
+        for item in &u.items {
+            match item {
+                Item::Func(f) if self.is_kernel(f) => {
+                    if f.body.is_some() {
+                        kernels.push(f);
+                    }
+                }
+                Item::Func(f) => {
+                    if !self.funcs.contains_key(&f.name.name) {
+                        self.fn_order.push(f.name.name.clone());
+                    }
+                    self.operator_functions |= f.name.name.starts_with(crate::sema::operators::PREFIX);
+                    // A second body of one name: C++ overloads of one arity, chosen between
+                    // at each call by argument types (`overloads.rs`).
+                    if let Some(g) = self.funcs.get(&f.name.name).copied().filter(|g| f.body.is_some() && g.body.is_some()) {
+                        if self.is_kernel(g) {
+                            self.unsupported(&format!("overloaded kernels (a second definition of `{}`)", f.name.name), f.name.span);
+                        }
+                        self.overloads.entry(f.name.name.clone()).or_insert_with(|| vec![g]).push(f);
+                        continue;
+                    }
+                    if f.body.is_some() || !self.funcs.contains_key(&f.name.name) {
+                        self.funcs.insert(f.name.name.clone(), f);
+                    }
+                }
+                Item::Var(d) => self.global_var(d),
+                Item::Call(f, args, span) if f.name == "__axiom" && args.len() == 1 => axioms.push((args[0].clone(), *span)),
+                Item::Call(f, _, span) => self.err(format!("a call to `{}` outside any function", f.name), *span),
+                Item::Unsupported(what, span) => self.unsupported(what, *span),
+                Item::Error => {}
+            }
+        }
+        if let Some(name) = &self.o.check_function {
+            let Some(f) = self.funcs.get(name).copied().filter(|f| f.body.is_some()) else {
+                self.err(format!("no function `{name}` with a body to check"), Span::new(0, 0));
+                return None;
+            };
+            let memories = self.memories_with_objects(u);
+            return Some(self.function_check(f, &axioms, &memories));
+        }
+        let wanted = u.kernel_instance.clone().or_else(|| self.o.kernel.clone());
+        let chosen = match &wanted {
+            Some(name) => match kernels.iter().find(|f| f.name.name == *name) {
+                Some(f) => *f,
+                None => {
+                    let names: Vec<String> = kernels.iter().map(|f| format!("`{}`", f.name.name)).collect();
+                    self.err(
+                        format!("no kernel named `{name}` (the file has {})", if names.is_empty() { "none".into() } else { names.join(", ") }),
+                        Span::new(0, 0),
+                    );
+                    return None;
+                }
+            },
+            None => match kernels.as_slice() {
+                [f] => *f,
+                [] => {
+                    let what = if self.o.dialect == Dialect::Cuda { "`__global__`" } else { "`__kernel`" };
+                    self.err(format!("the file has no {what} function to verify"), Span::new(0, 0));
+                    return None;
+                }
+                many => {
+                    let names: Vec<String> = many.iter().map(|f| format!("`{}`", f.name.name)).collect();
+                    self.errors.push(
+                        Diagnostic::error(format!("the file has several kernels: {}", names.join(", ")), many[1].name.span)
+                            .with_help("choose one with `--kernel=NAME`"),
+                    );
+                    return None;
+                }
+            },
+        };
+        Some(self.kernel(chosen, &axioms))
+    }
+
+    /// File-scope variables: `__shared__` arrays and scalars.
+    pub(crate) fn global_var(&mut self, d: &Decl) {
+        if d.decls.is_empty() {
+            // `struct s { ... };` declares a type only.
+            return;
+        }
+        if let Some(x) = d.decls.iter().find(|x| x.reference) {
+            self.unsupported("a reference at file scope", x.span);
+            for x in &d.decls {
+                self.bind(&x.name.name, Entity::Invalid);
+            }
+            return;
+        }
+        match self.space(&d.specs) {
+            Some("shared") => self.shared_decl(d),
+            Some(space) => self.memory_decl(d, space == "constant"),
+            None => {
+                if self.o.dialect == Dialect::Cuda {
+                    // A CUDA variable in no memory space (`extern` or not) is the host's:
+                    // device code cannot name it (a use is then "not declared").
+                    let names: Vec<String> = d.decls.iter().map(|x| format!("`{}`", x.name.name)).collect();
+                    self.warnings.push(Diagnostic::warning(
+                        format!("host code skipped: variable {} (no `__device__`, `__constant__` or `__shared__`)", names.join(", ")),
+                        d.span,
+                    ));
+                } else if d.decls.iter().all(|x| x.init.is_none()) && d.specs.iter().any(|s| s.word == "extern") {
+                    self.unsupported("`extern` declarations", d.span);
+                } else {
+                    self.unsupported("file-scope variables other than `__shared__` ones", d.span);
+                }
+            }
+        }
+    }
+
+    /// A file-scope `__constant__`/`__device__` (OpenCL `__constant`) variable: a global
+    /// array whose contents the host sets, so arbitrary (a `__constant` one is read-only).
+    /// CUDA's host may overwrite an initialiser (GPUVerify ignores it too); OpenCL keeps a
+    /// `__constant` initialiser, which kpl cannot state yet, so that is refused.
+    pub(crate) fn memory_decl(&mut self, d: &Decl, constant: bool) {
+        let elem = self.spec_type(&d.specs);
+        for x in &d.decls {
+            if x.ptrs > 0 {
+                self.pointer_variable(x, constant);
+                continue;
+            }
+            let table = constant && x.init.is_some() && self.o.dialect == Dialect::OpenCl;
+            if let ([None], None) = (x.dims.as_slice(), &x.init) {
+                // `T a[];` (a texture, `textures.rs`): memory of a size the host decides.
+                let name = self.file_scope_name(&x.name.name);
+                self.byte_scale(&name);
+                self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: None }, span: x.span });
+                let (ty, agg) = elem.clone().split();
+                if let Some(t) = &agg {
+                    self.record_layout(&name, &d.specs, t);
+                }
+                self.note_word_bytes(&name, &d.specs);
+                self.note_bytes_layout(&name);
+                let readonly = constant || d.specs.iter().any(|s| s.word == "const");
+                if constant && self.o.dialect == Dialect::Cuda {
+                    self.constant_arrays.insert(name.clone());
+                }
+                self.bind(&x.name.name, Entity::Array { kpl: name, elem: ty, dims: vec![], readonly, offset: None, agg });
+                continue;
+            }
+            let Some(dims) = self.array_dims(x, "a file-scope array") else { continue };
+            let words = self.words(&elem) as u64;
+            let total: u64 = array_words(&dims, words);
+            if total > u32::MAX as u64 {
+                self.err("this array has more than 2^32 words", x.span);
+                self.bind(&x.name.name, Entity::Invalid);
+                continue;
+            }
+            if table {
+                // OpenCL keeps a `__constant` initialiser: the values are the table.
+                self.constant_table(x, &elem, dims, total);
+                continue;
+            }
+            let name = self.file_scope_name(&x.name.name);
+            let total = total * self.byte_scale(&name);
+            self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: Some((total, x.span)) }, span: x.span });
+            let (ty, agg) = elem.clone().split();
+            if let Some(t) = &agg {
+                self.record_layout(&name, &d.specs, t);
+            }
+            self.note_word_bytes(&name, &d.specs);
+            self.note_bytes_layout(&name);
+            if constant && self.o.dialect == Dialect::Cuda {
+                self.constant_arrays.insert(name.clone());
+            }
+            let arr = Entity::Array { kpl: name.clone(), elem: ty, dims: dims.clone(), readonly: constant, offset: None, agg: agg.clone() };
+            match (dims.is_empty(), &agg) {
+                (false, _) => self.bind(&x.name.name, arr),
+                (true, None) => self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty }),
+                (true, Some(_)) => {
+                    let zero = Expr::new(ExprKind::Int(0, false), x.span);
+                    if let Some(crate::lower::values::Lv::Agg(ty, leaves)) = self.element_of(arr, &[&zero], x.span) {
+                        self.bind(&x.name.name, Entity::Record { ty, leaves });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The KPL name of a file-scope variable in memory. A host variable that device code
+    /// names (`templates.rs`) gets one of its own, so that a parameter or local of its C
+    /// name keeps that name; reports name it by its C name.
+    pub(crate) fn file_scope_name(&mut self, c_name: &str) -> String {
+        if !self.host_variables.iter().any(|h| h == c_name) {
+            return self.array_name(c_name);
+        }
+        let kpl = self.fresh(&format!("{c_name}_host"));
+        self.array_layouts.names.insert(kpl.clone(), c_name.to_string());
+        kpl
+    }
+
+    /// A fresh KPL name for an array of C name `c_name`; reports name it by its C name
+    /// where the two differ (`shared`, a KPL keyword, is `shared_`; a second `buf`, `buf_1`).
+    pub(crate) fn array_name(&mut self, c_name: &str) -> String {
+        let kpl = self.fresh(c_name);
+        if kpl != c_name {
+            self.array_layouts.names.entry(kpl.clone()).or_insert_with(|| c_name.to_string());
+        }
+        kpl
+    }
+
+    /// A file-scope pointer variable (`__device__ char *buffer;`): its storage, one word of
+    /// global memory (a pointer is 4 bytes, GPUVerify's default `--pointer-bitwidth=32`),
+    /// which `&buffer` names (`atomicAdd((unsigned *)&buffer, n)`). The host sets the pointer,
+    /// so kpl cannot tell which array it points into: it is a pointer stored in memory, and
+    /// going through it is refused as for any such pointer.
+    pub(crate) fn pointer_variable(&mut self, x: &Declarator, constant: bool) {
+        if !x.dims.is_empty() || x.init.is_some() || x.ptrs > 1 {
+            self.unsupported("file-scope pointer variables other than `T *p;` (an array of them, an initialiser, a pointer to a pointer)", x.span);
+            self.bind(&x.name.name, Entity::Invalid);
+            return;
+        }
+        let name = self.file_scope_name(&x.name.name);
+        self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: Some((1, x.span)) }, span: x.span });
+        self.word_bytes.insert(name.clone(), 4);
+        if constant && self.o.dialect == Dialect::Cuda {
+            self.constant_arrays.insert(name.clone());
+        }
+        self.pointer_storage.insert(name.clone());
+        self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty: Ty::UInt });
+    }
+
+    /// An OpenCL `__constant` array with an initialiser: a table of constant words (at most
+    /// 4096; every initialiser a constant).
+    pub(crate) fn constant_table(&mut self, x: &Declarator, elem: &CType, dims: Vec<u32>, total: u64) {
+        let whole = dims.iter().rev().fold(elem.clone(), |t, &n| CType::Array(Box::new(t), n));
+        let values = match &x.init {
+            Some(Init::List(items, sp)) if total <= 4096 => {
+                // Lowered into a scratch block: a constant initialiser emits nothing.
+                self.blocks.push(Vec::new());
+                let leaves = self.init_list(&whole, items, *sp);
+                let emitted = self.blocks.pop().unwrap_or_default();
+                let words: Option<Vec<u32>> = leaves.and_then(|ls| {
+                    ls.into_iter()
+                        .map(|l| match l {
+                            crate::lower::values::VLeaf::Word(Val { e: k::Expr { kind: k::ExprKind::Num(n), .. }, .. }) => Some(n as u32),
+                            _ => None,
+                        })
+                        .collect()
+                });
+                words.filter(|_| emitted.is_empty())
+            }
+            _ => None,
+        };
+        let Some(values) = values else {
+            self.unsupported("this `__constant` initialiser (kpl keeps tables of at most 4096 constant words)", x.span);
+            self.bind(&x.name.name, Entity::Invalid);
+            return;
+        };
+        let (ty, agg) = elem.clone().split();
+        let dims = if dims.is_empty() { vec![1] } else { dims };
+        self.bind(&x.name.name, Entity::Table { values, elem: ty, dims, agg });
+    }
+
+    /// A declarator's constant dimensions (a first `[]` takes its initialiser list's
+    /// length); `None`, with an error and the name bound as invalid, if one is not a positive
+    /// constant.
+    pub(crate) fn array_dims(&mut self, x: &Declarator, what: &str) -> Option<Vec<u32>> {
+        let mut dims = Vec::new();
+        for dim in &x.dims {
+            let n = match (dim.as_ref().and_then(|e| self.const_eval(e)), &x.init) {
+                (Some(n), _) if n > 0 && n <= u32::MAX as i64 => n as u32,
+                (None, Some(Init::List(items, _))) if dim.is_none() && dims.is_empty() && !items.is_empty() => items.len() as u32,
+                _ => {
+                    self.err(format!("{what} needs a constant positive size"), dim.as_ref().map(|e| e.span).unwrap_or(x.span));
+                    self.bind(&x.name.name, Entity::Invalid);
+                    return None;
+                }
+            };
+            dims.push(n);
+        }
+        Some(dims)
+    }
+
+    pub(crate) fn shared_decl(&mut self, d: &Decl) {
+        let ety = self.spec_type(&d.specs);
+        let (elem, agg) = match &ety {
+            CType::Scalar(t) => (*t, None),
+            t => (Ty::Int, Some(t.clone())),
+        };
+        let words = match &agg {
+            Some(t) => self.words(t) as u64,
+            None => 1,
+        };
+        for x in &d.decls {
+            if x.init.is_some() {
+                self.err("a `__shared__` variable cannot have an initialiser", x.span);
+            }
+            if x.ptrs > 0 {
+                self.unsupported("`__shared__` pointers", x.span);
+                continue;
+            }
+            if d.specs.iter().any(|s| s.word == "extern") && matches!(x.dims.as_slice(), [None]) {
+                self.extern_shared(x, &ety, &d.specs);
+                continue;
+            }
+            let name = self.array_name(&x.name.name);
+            if x.dims.is_empty() {
+                self.decls.push(k::Decl {
+                    kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((words, x.span)) },
+                    span: x.span,
+                });
+                self.note_word_bytes(&name, &d.specs);
+                match &agg {
+                    // A `__shared__` struct or vector: element 0 of a one-element array.
+                    Some(t) => {
+                        let arr = Entity::Array { kpl: name, elem, dims: vec![], readonly: false, offset: None, agg: Some(t.clone()) };
+                        let zero = Expr::new(ExprKind::Int(0, false), x.span);
+                        if let Some(crate::lower::values::Lv::Agg(ty, leaves)) = self.element_of(arr, &[&zero], x.span) {
+                            self.bind(&x.name.name, Entity::Record { ty, leaves });
+                        }
+                    }
+                    None => self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty: elem }),
+                }
+                continue;
+            }
+            let Some(dims) = self.array_dims(x, "a `__shared__` array") else { continue };
+            let total: u64 = array_words(&dims, words);
+            if total > u32::MAX as u64 {
+                self.err("this `__shared__` array has more than 2^32 elements", x.span);
+                self.bind(&x.name.name, Entity::Invalid);
+                continue;
+            }
+            let total = total * self.byte_scale(&name);
+            self.decls.push(k::Decl {
+                kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((total, x.span)) },
+                span: x.span,
+            });
+            if let Some(t) = &agg {
+                self.record_layout(&name, &d.specs, t);
+            }
+            self.note_word_bytes(&name, &d.specs);
+            self.note_bytes_layout(&name);
+            self.bind(&x.name.name, Entity::Array { kpl: name, elem, dims, readonly: false, offset: None, agg: agg.clone() });
+        }
+    }
+
+    /// `extern __shared__ T s[];`: CUDA's dynamic shared memory, whose size the launch gives.
+    /// Every such declaration names the same memory, so all are one unsized `shared` array
+    /// (`T` of one word: any two such declarations must agree on the word's layout).
+    pub(crate) fn extern_shared(&mut self, x: &Declarator, ety: &CType, specs: &[Spec]) {
+        let (elem, agg) = match ety {
+            CType::Scalar(t) => (*t, None),
+            t => (Ty::Int, Some(t.clone())),
+        };
+        let bytes = self.uniform_bytes(specs);
+        let kpl = match self.extern_shared.clone() {
+            Some((kpl, t, b)) if t == *ety || (matches!((&t, ety), (CType::Scalar(_), CType::Scalar(_))) && b == bytes) => kpl,
+            Some(_) => {
+                self.unsupported("`extern __shared__` arrays of element types of different sizes (they share one memory)", x.span);
+                self.bind(&x.name.name, Entity::Invalid);
+                return;
+            }
+            None => {
+                let kpl = self.fresh(&x.name.name);
+                self.decls.push(k::Decl { kind: DeclKind::Shared { name: sp_id(&kpl, x.name.span), size: None }, span: x.span });
+                if let Some(b) = bytes {
+                    self.word_bytes.insert(kpl.clone(), b);
+                }
+                if let Some(t) = &agg {
+                    self.record_layout(&kpl, specs, t);
+                }
+                self.byte_scale(&kpl);
+                self.note_bytes_layout(&kpl);
+                self.extern_shared = Some((kpl.clone(), ety.clone(), bytes));
+                kpl
+            }
+        };
+        self.bind(&x.name.name, Entity::Array { kpl, elem, dims: vec![], readonly: false, offset: None, agg });
+    }
+
+    /// The `groups` and `threads` declarations of the launch (one thread when none is given).
+    pub(crate) fn launch_decls(&mut self, f: &Func) -> Vec<k::Decl> {
+        let launch = match self.o.launch {
+            Some(l) => l,
+            None => {
+                let (b, g) = match self.o.dialect {
+                    Dialect::Cuda => ("--blockDim", "--gridDim"),
+                    Dialect::OpenCl => ("--local_size", "--num_groups"),
+                };
+                self.warnings.push(
+                    Diagnostic::warning(format!("no launch given: using one group of one thread"), f.name.span)
+                        .with_help(format!("give the launch with `{b}=` and `{g}=`")),
+                );
+                kpl_lang::Launch { groups: [1, 1, 1], threads: [1, 1, 1] }
+            }
+        };
+        let n = launch.dims_used();
+        let dims = |d: [u32; 3]| k::Dims { dims: d[..n].iter().map(|&x| (x as u64, f.name.span)).collect(), span: f.name.span };
+        vec![
+            k::Decl { kind: DeclKind::Groups(dims(launch.groups)), span: f.name.span },
+            k::Decl { kind: DeclKind::Threads(dims(launch.threads)), span: f.name.span },
+        ]
+    }
+
+    pub(crate) fn kernel(&mut self, f: &'u Func, axioms: &[(Expr, Span)]) -> k::Kernel {
+        let mut decls = self.launch_decls(f);
+        let assigned = assigned_names(f.body.as_ref());
+        let mut copies = Vec::new();
+        let mut narrow_copies = Vec::new();
+        // The words of each scalar or by-value parameter, in order (`--kernel-args`).
+        let mut scalars: Vec<(Vec<String>, Span)> = Vec::new();
+        let mut ptr_params = Vec::new();
+        for p in &f.params {
+            let Some(name) = &p.name else {
+                if !(p.ptrs.is_empty() && p.dims == 0 && self.base_type(&p.specs) == Ty::Void) {
+                    self.err("a kernel parameter needs a name", p.span);
+                }
+                continue;
+            };
+            let base = self.spec_type(&p.specs);
+            let pointer = !p.ptrs.is_empty() || p.dims > 0;
+            if p.ptrs.len() > 2 || (p.ptrs.len() == 2 && p.dims > 0) {
+                self.unsupported("pointers to pointers to pointers", p.span);
+                continue;
+            }
+            if p.reference {
+                self.err("a kernel parameter cannot be a reference (the host passes values)", p.span);
+                continue;
+            }
+            if !pointer && base.is_aggregate() {
+                // A struct or vector by value: a param per word, an array per pointer field.
+                let copy = assigned.contains(&name.name);
+                let mut leaves = Vec::new();
+                let mut words = Vec::new();
+                let names = self.leaf_names(&base);
+                let paths = self.leaf_paths(&base);
+                for ((leaf, ln), path) in self.leaves(&base).into_iter().zip(names).zip(paths) {
+                    let kpl = self.fresh(&format!("{}_{}", name.name, ln));
+                    match leaf {
+                        LeafTy::Word(ty) => {
+                            decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
+                            words.push(kpl.clone());
+                            if copy {
+                                let local = self.fresh(&format!("{kpl}_"));
+                                copies.push((local.clone(), kpl, name.span));
+                                leaves.push(Leaf::Word(Place::Local(local, ty)));
+                            } else {
+                                leaves.push(Leaf::Word(Place::Local(kpl, ty)));
+                            }
+                        }
+                        LeafTy::Ptr(pt) => {
+                            decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&kpl, name.span), size: None }, span: p.span });
+                            self.array_layouts.names.insert(kpl.clone(), format!("{}{path}", name.name));
+                            let (elem, agg) = pt.split();
+                            let array = Entity::Array { kpl, elem, dims: vec![], readonly: false, offset: None, agg };
+                            if !copy {
+                                leaves.push(Leaf::Ptr(array));
+                                continue;
+                            }
+                            // The kernel assigns the struct: the field is a pointer variable
+                            // that starts at its array (`pointer_fields.rs`), declared after
+                            // the preconditions, which see the array.
+                            let field = format!("{}{path}", name.name);
+                            let hidden = param_array_name(&field);
+                            self.bind(&hidden, array.clone());
+                            self.bind(&field, array);
+                            self.rewrites_pointer_paths = true;
+                            let init = Expr::new(ExprKind::Ident(Ident { name: hidden, span: name.span }), name.span);
+                            let d = Declarator { ptrs: 1, reference: false, name: Ident { name: field.clone(), span: name.span }, dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span };
+                            ptr_params.push((d, elem, false));
+                            leaves.push(Leaf::PtrVar(field));
+                        }
+                    }
+                }
+                self.bind(&name.name, Entity::Record { ty: base, leaves });
+                if !words.is_empty() {
+                    scalars.push((words, name.span));
+                }
+                continue;
+            }
+            // `T **p`: an array of pointer words (what they point at is not followed).
+            let words_are_pointers = p.ptrs.len() == 2;
+            let (ty, agg) = if words_are_pointers { (Ty::UInt, Some(CType::Pointer(Box::new(base.clone())))) } else { base.split() };
+            let kpl = self.fresh(&name.name);
+            if pointer {
+                let space = self.space(&p.specs);
+                let readonly = p.specs.iter().any(|s| s.word == "const") || space == Some("constant");
+                let kind = if space == Some("shared") {
+                    DeclKind::Shared { name: sp_id(&kpl, name.span), size: None }
+                } else {
+                    DeclKind::Global { name: sp_id(&kpl, name.span), size: None }
+                };
+                decls.push(k::Decl { kind, span: p.span });
+                if let Some(t) = &agg {
+                    self.record_layout(&kpl, &p.specs, t);
+                }
+                if !words_are_pointers {
+                    self.byte_scale(&kpl);
+                    self.note_word_bytes(&kpl, &p.specs);
+                    self.note_bytes_layout(&kpl);
+                }
+                let dims = if words_are_pointers { Some(vec![]) } else { self.param_dims(p) };
+                let Some(dims) = dims else {
+                    self.bind(&name.name, Entity::Invalid);
+                    continue;
+                };
+                let array = Entity::Array { kpl, elem: ty, dims, readonly, offset: None, agg };
+                if assigned.contains(&name.name) {
+                    // C parameters are assignable: after the preconditions (which see the
+                    // array), the body's `p` is a pointer variable that starts at the array
+                    // (`pointers.rs`); the array keeps the parameter's name.
+                    let hidden = param_array_name(&name.name);
+                    self.bind(&hidden, array.clone());
+                    let init = Expr::new(ExprKind::Ident(Ident { name: hidden, span: name.span }), name.span);
+                    ptr_params.push((Declarator { ptrs: 1, reference: false, name: name.clone(), dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span }, ty, readonly));
+                }
+                self.bind(&name.name, array);
+            } else {
+                if ty == Ty::Void {
+                    self.err("a parameter cannot be `void`", p.span);
+                    continue;
+                }
+                decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
+                scalars.push((vec![kpl.clone()], name.span));
+                if let Ty::Narrow { .. } = ty {
+                    // A `char` or `short` argument is a word's low bits: a local holds them.
+                    let local = self.fresh(&format!("{}_", name.name));
+                    narrow_copies.push((local.clone(), kpl.clone(), ty, name.span));
+                    self.bind(&name.name, Entity::Local { kpl: local, ty });
+                } else if assigned.contains(&name.name) {
+                    // C parameters are assignable; KPL params are not: use a local copy.
+                    let local = self.fresh(&format!("{}_", name.name));
+                    copies.push((local.clone(), kpl.clone(), name.span));
+                    self.bind(&name.name, Entity::Local { kpl: local, ty });
+                } else {
+                    self.bind(&name.name, Entity::Param { kpl, ty });
+                }
+            }
+        }
+        // GPUVerify's `--kernel-args=K,v1,v2,...`: the scalar and by-value params' values, in
+        // order; a value of a parameter of two words (a `long`, a struct of 8 bytes) gives
+        // the low word first.
+        if let Some((name, vals)) = &self.o.kernel_args {
+            if *name != f.name.name {
+                self.err(format!("`--kernel-args` names kernel `{name}`, not `{}`", f.name.name), f.name.span);
+            } else if vals.len() != scalars.len() {
+                self.err(
+                    format!("`--kernel-args` gives {} value(s); `{}` has {} scalar parameter(s)", vals.len(), name, scalars.len()),
+                    f.name.span,
+                );
+            } else {
+                for ((words, span), v) in scalars.iter().zip(vals) {
+                    // A 32-bit parameter takes a value of 32 bits, or a negative one that
+                    // its low word holds (`-3`).
+                    let fits_word = *v <= u64::from(u32::MAX) || (*v as i64) >= i64::from(i32::MIN) && (*v as i64) < 0;
+                    if words.len() > 2 || (words.len() < 2 && !fits_word) {
+                        let bits = 32 * words.len();
+                        self.err(format!("`--kernel-args` value {v:#x} is for a parameter of {bits} bits (kpl takes values of 32 or 64 bits)"), *span);
+                        continue;
+                    }
+                    for (i, p) in words.iter().enumerate() {
+                        let word = (v >> (32 * i)) & 0xFFFF_FFFF;
+                        let eq = k::Expr::new(
+                            k::ExprKind::Binary(k::BinOp::Eq, Box::new(k::Expr::var(p, *span)), Box::new(k::Expr::num(word, *span))),
+                            *span,
+                        );
+                        decls.push(k::Decl { kind: DeclKind::Requires(eq), span: *span });
+                    }
+                }
+            }
+        }
+        self.blocks.push(Vec::new());
+        for (local, param, span) in copies {
+            self.emit(k::StmtKind::Local(sp_id(&local, span), Some(k::Expr::var(&param, span))), span);
+        }
+        for (local, param, ty, span) in narrow_copies {
+            let v = crate::lower::values::Val { e: k::Expr::var(&param, span), ty: Ty::Int };
+            let narrowed = self.convert(v, ty, span);
+            self.emit(k::StmtKind::Local(sp_id(&local, span), Some(narrowed)), span);
+        }
+        let body = f.body.as_ref().map(|b| b.stmts.as_slice()).unwrap_or(&[]);
+        let returned = has_return(body).then(|| self.fresh("returned"));
+        if let Some(r) = &returned {
+            self.emit(k::StmtKind::Local(sp_id(r, f.name.span), Some(k::Expr::num(0, f.name.span))), f.name.span);
+        }
+        let wide = self.checked_function_wide(f, body);
+        let wide_spans = function_wide(body).iter().map(|e| e.0.span).collect();
+        let gotos = self.goto_flags(body);
+        self.frames.push(Frame {
+            name: f.name.name.clone(),
+            result: None,
+            agg_result: None,
+            returned,
+            loops: Vec::new(),
+            ensures: Vec::new(),
+            global_ensures: Vec::new(),
+            olds: Vec::new(),
+            assumed: Vec::new(),
+            function_wide: wide,
+            function_wide_spans: wide_spans,
+            ptr_result: None,
+            gotos,
+            contract: false,
+        });
+        self.scopes.push(HashMap::new());
+        // Leading `__requires` of the kernel are preconditions over its params.
+        let mut rest = body;
+        while let Some((first, tail)) = rest.split_first() {
+            // Every thread runs a kernel's start: `__global_requires` is `__requires` there.
+            let Some(e) = annotation(first, "__requires").or_else(|| annotation(first, "__global_requires")) else { break };
+            self.precondition(e, first.span, &mut decls);
+            rest = tail;
+        }
+        for s in nested_requires(f, rest) {
+            let e = annotation(s, "__requires").or_else(|| annotation(s, "__global_requires")).expect("a requires statement");
+            if let StmtKind::Expr(call) = &s.kind {
+                self.hoisted_requires.insert(call.span);
+            }
+            self.precondition(e, s.span, &mut decls);
+        }
+        for (d, ty, readonly) in ptr_params {
+            self.pointer_decl(&d, ty, readonly);
+        }
+        self.axioms(axioms, &mut decls);
+        self.stmts(rest);
+        if let Some(inv) = self.pending_barrier_invariants.first() {
+            let span = inv.span;
+            self.err("a barrier invariant must come before a barrier (it is checked there)", span);
+            self.pending_barrier_invariants.clear();
+        }
+        let ensures = std::mem::take(&mut self.frame().ensures);
+        for e in ensures {
+            let c = self.assertion_cond(&e);
+            self.emit(k::StmtKind::Assert(c, false), e.span);
+        }
+        self.global_ensures_at_end();
+        self.scopes.pop();
+        self.frames.pop();
+        let body = self.blocks.pop().unwrap_or_default();
+        let main_stmts = self.with_kernel_locals(body);
+        decls.append(&mut self.decls);
+        let span = f.span;
+        let name = self.fresh(&f.name.name);
+        k::Kernel {
+            name: sp_id(&name, f.name.span),
+            decls,
+            procs: Vec::new(),
+            main: k::Block { stmts: main_stmts, span: f.body.as_ref().map(|b| b.span).unwrap_or(span) },
+            span,
+        }
+    }
+
+    /// A kernel `__requires(e)` as a KPL `requires`, if it mentions only params, launch
+    /// sizes and constants (otherwise it becomes an `assume`).
+    /// File-scope `__axiom`s: over launch sizes, params and constants a `requires`; over
+    /// ids (`__axiom(blockIdx.x == 16)`) an `assume` of every thread at the start (KPL's:
+    /// executions where it fails do not count).
+    pub(crate) fn axioms(&mut self, axioms: &[(Expr, Span)], decls: &mut Vec<k::Decl>) {
+        for (e, span) in axioms {
+            match self.requirement(e) {
+                Some(ke) => decls.push(k::Decl { kind: DeclKind::Requires(ke), span: *span }),
+                None => {
+                    let c = self.pure_cond(e, "an `__axiom`");
+                    self.emit(k::StmtKind::Assume(c), *span);
+                }
+            }
+        }
+    }
+
+    /// A kernel's precondition: a `requires` over its parameters, else an assumption at
+    /// its start (which may read memory and relate the two threads of a pair, as
+    /// `__requires(x == __other_int(x))` does).
+    pub(crate) fn precondition(&mut self, e: &Expr, span: Span, decls: &mut Vec<k::Decl>) {
+        if let Some(ke) = self.requirement(e) {
+            decls.push(k::Decl { kind: DeclKind::Requires(ke), span });
+        } else {
+            let c = self.assertion_cond(e);
+            self.emit(k::StmtKind::Assume(c), span);
+        }
+    }
+
+    pub(crate) fn requirement(&mut self, e: &Expr) -> Option<k::Expr> {
+        let errs = self.errors.len();
+        self.blocks.push(Vec::new());
+        let v = self.expr(e);
+        let emitted = self.blocks.pop().unwrap_or_default();
+        if !emitted.is_empty() || self.errors.len() != errs {
+            self.errors.truncate(errs);
+            return None;
+        }
+        let c = self.to_cond(v);
+        let mut ok = true;
+        c.walk(&mut |s| match &s.kind {
+            k::ExprKind::Index(..) | k::ExprKind::Special(k::Special::Lid | k::Special::Gid, ..) => ok = false,
+            k::ExprKind::Var(x) => {
+                ok &= self.scopes.iter().any(|sc| sc.values().any(|en| matches!(en, Entity::Param { kpl, .. } if *kpl == x.name)))
+            }
+            _ => {}
+        });
+        ok.then_some(c)
+    }
+}
