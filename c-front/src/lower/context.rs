@@ -4,7 +4,7 @@
 
 use crate::lower::values::{AggVal, CType, Entity, Field, LONG_WORDS, Leaf, POINTER_SIZED, PtrDecl, Ty, Val};
 use crate::options::FrontOptions;
-use crate::sema::typedecls::TypeTable;
+use crate::sema::types::TypeTable;
 use crate::syntax::ast::*;
 use crate::text::tokens::Dialect;
 use kpl_lang::ast::{self as k, Ident};

@@ -8,7 +8,7 @@
 
 use crate::lower::context::Lower;
 use crate::lower::values::{CType, Field, LeafTy, Ty, swizzle};
-use crate::sema::typedecls::{struct_of, vector_name};
+use crate::sema::types::{struct_of, vector_name};
 use crate::syntax::ast::*;
 use std::rc::Rc;
 

@@ -5,6 +5,7 @@
 //! Stage 4, lowering: imports `text`, `syntax` and `sema`, never the stages after it.
 
 pub(crate) mod agg;
+pub(crate) mod agg_types;
 pub(crate) mod ast_facts;
 pub(crate) mod annotations;
 pub(crate) mod async_copy;
@@ -18,6 +19,7 @@ pub(crate) mod context;
 pub mod contract_calls;
 pub(crate) mod ctypes;
 pub(crate) mod expr;
+pub(crate) mod expr_calls;
 pub(crate) mod fnptr;
 pub(crate) mod gotos;
 pub(crate) mod image_access;
@@ -30,6 +32,7 @@ pub(crate) mod memcpy;
 pub mod modular;
 pub(crate) mod multiptr;
 pub(crate) mod operator_calls;
+pub(crate) mod places;
 pub(crate) mod overload_calls;
 pub(crate) mod pointer_fields;
 pub(crate) mod pointers;
@@ -42,7 +45,7 @@ pub(crate) mod warp;
 
 use crate::syntax::ast::*;
 use crate::lower::values::PtrDecl;
-use crate::sema::typedecls::TypeTable;
+use crate::sema::types::TypeTable;
 use crate::options::FrontOptions;
 use kpl_lang::ast::{self as k};
 use kpl_lang::diagnostic::Diagnostic;

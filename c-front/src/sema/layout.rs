@@ -2,7 +2,7 @@
 //! vector types from the type table (`typedecls.rs`); and `sizeof(T)` of a type folded to
 //! its size on the token stream, once the type declarations are resolved.
 
-use crate::sema::typedecls::{TypeTable, struct_of, vector_name};
+use crate::sema::types::{TypeTable, struct_of, vector_name};
 use crate::text::tokens::{CTok, Dialect};
 
 /// The size in bytes of a scalar type named by specifier words (and `*`s): `sizeof(float)`

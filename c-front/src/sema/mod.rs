@@ -17,6 +17,7 @@ pub mod sizeof_expr;
 pub mod templates;
 pub mod textures;
 pub mod typedecls;
+pub mod types;
 pub mod uninit;
 pub mod unused_types;
 
@@ -24,5 +25,5 @@ pub mod unused_types;
 pub struct Parsed {
     pub unit: crate::syntax::ast::Unit,
     /// The file's structs and type names (`typedecls.rs`).
-    pub types: typedecls::TypeTable,
+    pub types: types::TypeTable,
 }

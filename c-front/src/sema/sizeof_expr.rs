@@ -7,7 +7,7 @@
 //! never guessed.
 
 use crate::sema::layout::size_align;
-use crate::sema::typedecls::{TypeTable, struct_of};
+use crate::sema::types::{TypeTable, struct_of};
 use crate::syntax::ast::*;
 use crate::text::tokens::Dialect;
 use kpl_lang::span::Span;

@@ -5,6 +5,7 @@
 //! type names (`float4`, `uint2`, ...) become specifiers. Names are file-wide from their
 //! declaration on (a typedef declared in a function is not undone at its end).
 
+use crate::sema::types::{StructDecl, TypeTable, struct_of, struct_word, vector_name};
 use crate::syntax::ast::Decl;
 use crate::text::tokens::{CTok, Dialect};
 use kpl_lang::diagnostic::Diagnostic;
@@ -15,51 +16,6 @@ use std::collections::HashMap;
 pub const FNPTR: &str = "__fnptr";
 
 type Tok = (usize, CTok, usize);
-
-/// A struct (or union) definition: its fields as declarations.
-#[derive(Clone, Debug)]
-pub struct StructDecl {
-    /// The tag as written, or `<anonymous>`.
-    pub tag: String,
-    pub fields: Vec<Decl>,
-    /// Fields of C++ base structs come first; they are already in `fields`.
-    pub defined: bool,
-    pub union: bool,
-    pub span: Span,
-}
-
-/// Every struct of the file; specifier `struct#N` names `structs[N]`.
-#[derive(Clone, Debug, Default)]
-pub struct TypeTable {
-    pub structs: Vec<StructDecl>,
-    /// The bytes of a pointer and of `size_t` (`FrontOptions::pointer_bits` / 8).
-    pub pointer_bytes: u64,
-}
-
-/// The specifier word of struct `n`.
-pub fn struct_word(n: usize) -> String {
-    format!("struct#{n}")
-}
-
-/// The struct a specifier word names.
-pub fn struct_of(word: &str) -> Option<usize> {
-    word.strip_prefix("struct#")?.parse().ok()
-}
-
-/// A vector type name of the dialect: its element type word and length.
-pub fn vector_name(word: &str, d: Dialect) -> Option<(&'static str, u32)> {
-    const ELEMS: &[&str] =
-        &["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double", "half", "longlong", "ulonglong"];
-    let split = word.find(|c: char| c.is_ascii_digit())?;
-    let (base, n) = word.split_at(split);
-    let n: u32 = n.parse().ok()?;
-    let elem = ELEMS.iter().find(|e| **e == base)?;
-    let ok = match d {
-        Dialect::OpenCl => matches!(n, 2 | 3 | 4 | 8 | 16) && !elem.ends_with("longlong"),
-        Dialect::Cuda => matches!(n, 1..=4) && *elem != "half",
-    };
-    (ok && !(d == Dialect::OpenCl && word.starts_with('0'))).then_some((elem, n))
-}
 
 struct Pass<'a> {
     d: Dialect,
