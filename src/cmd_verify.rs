@@ -268,7 +268,7 @@ pub struct Analysed {
 fn has_atomics(k: &kpl_lang::ast::Kernel) -> bool {
     let mut found = false;
     for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
-        kpl_reduction::candidates::walk(b, &mut |s| found |= matches!(s.kind, kpl_lang::ast::StmtKind::Atomic(_)));
+        kpl_reduction::kernel_walk::walk(b, &mut |s| found |= matches!(s.kind, kpl_lang::ast::StmtKind::Atomic(_)));
     }
     found
 }

@@ -226,7 +226,7 @@ pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repor
     let start = Instant::now();
     let mut has_loops = false;
     for b in std::iter::once(&core.main).chain(core.procs.iter().map(|p| &p.body)) {
-        kpl_reduction::candidates::walk(b, &mut |s| has_loops |= matches!(s.kind, ast::StmtKind::While { .. }));
+        kpl_reduction::kernel_walk::walk(b, &mut |s| has_loops |= matches!(s.kind, ast::StmtKind::While { .. }));
     }
     if !(o.infer && has_loops && o.loop_unwind.is_none() && o.k_induction == 0 && o.perf.is_none() && !o.compare) {
         return verify_full(core, o, progress);

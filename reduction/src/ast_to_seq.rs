@@ -10,141 +10,12 @@
 //! adversarially (reads are arbitrary) or by equality (per-thread copies made arbitrary but
 //! equal at each barrier) (paper, section 4).
 
-use crate::candidates;
+use crate::builder::{AbstractionChoice, Builder, Config, Frame, Inst, Pair};
+use crate::kernel_walk::walk;
 use crate::seq::*;
 use crate::taint;
 use kpl_lang::ast::{self, Axis, BinOp, Builtin, ExprKind, Special, StmtKind, UnOp};
-use kpl_lang::Launch;
 use std::collections::{BTreeMap, HashMap};
-
-/// How arrays are abstracted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AbstractionChoice {
-    /// Per array, by the taint analysis.
-    Auto,
-    Equality,
-    Adversarial,
-}
-
-#[derive(Clone, Debug)]
-pub struct Config {
-    pub launch: Launch,
-    pub abstraction: AbstractionChoice,
-    pub only_intra_group: bool,
-    /// Tolerate write-write races writing equal values.
-    pub benign: bool,
-    /// Check races only on these arrays (GPUVerify's `/checkArrays:`); `None`: all.
-    pub check_arrays: Option<Vec<String>>,
-    /// Check performance instead (`kpl perf --all-inputs`): the pair is two threads of one
-    /// warp, and the only assertions are bank-conflict, coalescing and warp-divergence
-    /// checks (plus invariants); barriers are assumed free of divergence.
-    pub perf: Option<kpl_lang::perf_model::PerfModel>,
-    /// GPUVerify's `--warp-sync=N`: two threads of one warp never race through the logs
-    /// (lock step orders their statements); they race only by writing one element in one
-    /// statement. Every array is then abstracted adversarially (a warp-mate outside the
-    /// pair may have written what a thread reads).
-    pub warp_sync: Option<u32>,
-    /// GPUVerify's `--only-divergence`: no race checks (barrier divergence, assertions and
-    /// bounds still are).
-    pub only_divergence: bool,
-    /// GPUVerify's `--loop-unwind=N`: every loop is unrolled N times and executions that
-    /// need more iterations are cut off (a bounded search for defects; invariants unused).
-    pub loop_unwind: Option<u32>,
-    /// With `loop_unwind`: a loop whose trip count is a constant up to 32 is unrolled that
-    /// many times instead (`unwind.rs`; kpl's bounded search before inference).
-    pub unwind_constant_loops: bool,
-    /// GPUVerify's `--k-induction-depth=K`: every loop is proved by K-induction (its first
-    /// K iterations checked from the entry; then from any K consecutive iterations that
-    /// satisfy the invariants, the next one). 0: plain induction.
-    pub k_induction: u32,
-    /// Check that a barrier invariant reads only elements the thread accessed since the
-    /// previous barrier (GPUVerify's default; `--no-barrier-access-checks` turns it off).
-    pub barrier_access_checks: bool,
-    /// GPUVerify's `--asymmetric-asserts`: a loop invariant the kernel states (and a
-    /// candidate it states) is checked and assumed for thread 1 only (sound: the thread is
-    /// arbitrary; thread 2's state at the loop head is then unconstrained by it, which can
-    /// give false alarms). Assertions are thread 1's in any case.
-    pub asymmetric_asserts: bool,
-}
-
-/// The race-instrumentation variables of one array (thread 1's tracked accesses).
-#[derive(Clone, Copy, Debug)]
-pub struct Inst {
-    pub wr_exists: VarId,
-    pub wr_elem: VarId,
-    pub wr_stmt: VarId,
-    pub wr_val: VarId,
-    pub rd_exists: VarId,
-    pub rd_elem: VarId,
-    pub rd_stmt: VarId,
-    /// Benign tolerance: the value thread 1's logged read returned, and whether thread 2
-    /// has not written the element of thread 1's logged write since it was logged
-    /// (GPUVerify's `_WRITE_READ_BENIGN_FLAG`).
-    pub rd_val: VarId,
-    pub wr_fresh: VarId,
-    /// Thread 1's logged atomic (exists, element, statement), for arrays with atomics.
-    pub atomic: Option<(VarId, VarId, VarId)>,
-}
-
-pub(crate) type Pair = [Expr; 2];
-
-#[derive(Clone, Default)]
-pub(crate) struct Frame {
-    /// The innermost loop's break and continue flags, in this proc (or main).
-    pub(crate) loop_flags: Option<([VarId; 2], [VarId; 2])>,
-    pub(crate) ret: Option<[VarId; 2]>,
-}
-
-pub(crate) struct Builder<'k> {
-    pub(crate) kernel: &'k ast::Kernel,
-    pub(crate) cfg: Config,
-    pub(crate) prog: Program,
-    /// Locals in scope; `None` marks a proc boundary (a proc sees no caller locals).
-    scope: Vec<Option<(String, [VarId; 2])>>,
-    params: HashMap<String, VarId>,
-    arrays: HashMap<String, usize>,
-    pub(crate) inst: Vec<Inst>,
-    pub(crate) copies: Vec<Option<[VarId; 2]>>,
-    pub(crate) lid: [[Expr; 3]; 2],
-    pub(crate) gid: [[Expr; 3]; 2],
-    pub(crate) same_group: Expr,
-    pub(crate) distinct: Expr,
-    pub(crate) frames: Vec<Frame>,
-    pub(crate) out: Vec<Stmt>,
-    names: HashMap<String, usize>,
-    /// Any barrier emitted so far, or inside a loop that has one (for witness notes).
-    barrier_before: bool,
-    pub(crate) barrier_loops: usize,
-    /// Perf and warp-synchronous modes: each thread's linear local id.
-    pub(crate) linear: [Expr; 2],
-    /// While translating an assertion or invariant: each thread's predicate, for `enabled()`.
-    pub(crate) enabled: Option<Pair>,
-    /// Warp-synchronous mode: the pair is two threads of one warp.
-    pub(crate) same_warp: Option<Expr>,
-    /// Kernels with warp collectives: the pair is two threads of one warp (any mode).
-    pub(crate) warp_mates: Option<Expr>,
-    /// Per array read by a barrier invariant: an index thread 1 has not accessed since the
-    /// last barrier (`barrier_invariants.rs`).
-    pub(crate) not_accessed: Vec<Option<[VarId; 2]>>,
-    /// An assertion observes disabled threads (`Kernel::observes_disabled`): a local
-    /// declared by a read is 0 in a thread that does not run the read, as in the
-    /// interpreter.
-    observes_disabled: bool,
-    /// The arrays some statement writes (a store or an atomic).
-    written: std::collections::BTreeSet<String>,
-    /// The arrays whose read log an access predicate reads.
-    read_predicated: std::collections::BTreeSet<String>,
-    /// The arrays whose atomics are ticket additions (`atomic_tickets`), and the additions
-    /// whose values thread 1 owns so far: array and thread 1's element.
-    pub(crate) tickets: crate::atomic_tickets::Tickets,
-    pub(crate) owned: Vec<(usize, Expr)>,
-    /// The synchronisations passed so far, for counters a plain store also writes.
-    pub(crate) epoch: Option<VarId>,
-    /// Which locals and loops are alike in every thread (`uniformity`).
-    pub(crate) uniformity: crate::uniformity::Uniformity,
-    /// Loops unrolled other than `loop_unwind` times (`unwind.rs`), by statement address.
-    pub(crate) trips: HashMap<usize, u32>,
-}
 
 /// Build the sequential program of a checked kernel's core form.
 pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
@@ -315,7 +186,7 @@ impl<'k> Builder<'k> {
             self.assign(v, same);
             self.same_warp = Some(Expr::Var(v));
         }
-        if crate::warp_collectives::has_warp_collectives(self.kernel) {
+        if crate::kernel_walk::has_warp_collectives(self.kernel) {
             self.warp_prelude();
         }
         for d in &self.kernel.decls {
@@ -1145,31 +1016,13 @@ pub(crate) fn returns(b: &ast::Block) -> bool {
 fn atomic_arrays(k: &ast::Kernel) -> std::collections::HashSet<String> {
     let mut out = std::collections::HashSet::new();
     for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
-        candidates::walk(b, &mut |s| {
+        walk(b, &mut |s| {
             if let StmtKind::Atomic(a) = &s.kind {
                 out.insert(a.array.name.clone());
             }
         });
     }
     out
-}
-
-/// Does a block (or a proc it calls) execute a barrier?
-pub(crate) fn contains_barrier(k: &ast::Kernel, b: &ast::Block) -> bool {
-    b.stmts.iter().any(|s| match &s.kind {
-        StmtKind::Barrier(_) => true,
-        StmtKind::If(_, t, e) => {
-            contains_barrier(k, t)
-                || match e.as_deref() {
-                    Some(ast::Else::Block(b)) => contains_barrier(k, b),
-                    Some(ast::Else::If(s)) => contains_barrier(k, &ast::Block { stmts: vec![s.clone()], span: s.span }),
-                    None => false,
-                }
-        }
-        StmtKind::While { body, .. } => contains_barrier(k, body),
-        StmtKind::Call(f, _) => k.procs.iter().find(|p| p.name.name == f.name).is_some_and(|p| contains_barrier(k, &p.body)),
-        _ => false,
-    })
 }
 
 /// The arrays whose read log an access predicate (`was_read`, `read_index`) reads, in a
@@ -1193,7 +1046,7 @@ fn read_predicated_arrays(k: &ast::Kernel) -> std::collections::BTreeSet<String>
         }
     }
     for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
-        candidates::walk(b, &mut |s| match &s.kind {
+        walk(b, &mut |s| match &s.kind {
             StmtKind::Assert(e, _) | StmtKind::Assume(e) => visit(e),
             StmtKind::While { invariants, candidates, .. } => invariants.iter().chain(candidates).for_each(&mut visit),
             StmtKind::Barrier(f) => f.invariants.iter().for_each(|i| visit(&i.expr)),
@@ -1207,7 +1060,7 @@ fn read_predicated_arrays(k: &ast::Kernel) -> std::collections::BTreeSet<String>
 fn written_arrays(k: &ast::Kernel) -> std::collections::BTreeSet<String> {
     let mut out = std::collections::BTreeSet::new();
     for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
-        candidates::walk(b, &mut |s| match &s.kind {
+        walk(b, &mut |s| match &s.kind {
             StmtKind::Store(a, _, _) | StmtKind::Touch { array: a, write: true } | StmtKind::Snapshot { dest: a, .. } => {
                 out.insert(a.name.clone());
             }
@@ -1224,7 +1077,7 @@ fn written_arrays(k: &ast::Kernel) -> std::collections::BTreeSet<String> {
 fn has_grid_barrier(k: &ast::Kernel) -> bool {
     let mut found = false;
     for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
-        crate::candidates::walk(b, &mut |s| found |= matches!(&s.kind, ast::StmtKind::Barrier(f) if f.grid));
+        crate::kernel_walk::walk(b, &mut |s| found |= matches!(&s.kind, ast::StmtKind::Barrier(f) if f.grid));
     }
     found
 }

@@ -17,14 +17,11 @@
 //! a store and an addition between the same two barriers race, which is reported (the
 //! assumption is made only where that race is checked).
 
-use crate::ast_to_seq::{Builder, Pair};
+use crate::builder::{Builder, Pair, Tickets};
 use crate::seq::{Expr, Stmt};
-use kpl_lang::ast::*;
 use kpl_lang::Launch;
+use kpl_lang::ast::*;
 use std::collections::BTreeMap;
-
-/// An array whose atomics are all ticket additions: whether no plain store writes it.
-pub(crate) type Tickets = BTreeMap<String, bool>;
 
 /// What the additions to one array are.
 struct Additions {
@@ -89,7 +86,7 @@ fn additions(k: &Kernel) -> BTreeMap<String, (Additions, bool)> {
     let mut stored = std::collections::BTreeSet::new();
     for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
         // A plain store, or a specification function's unknown writes (`havoc writes`).
-        crate::candidates::walk(b, &mut |s| match &s.kind {
+        crate::kernel_walk::walk(b, &mut |s| match &s.kind {
             StmtKind::Store(a, _, _) | StmtKind::Touch { array: a, write: true } => {
                 stored.insert(a.name.clone());
             }

@@ -14,8 +14,8 @@
 //! barrier (every access assumes `na != index`), so `na != i` holds for every choice exactly
 //! when the thread accessed element `i`.
 
-use crate::ast_to_seq::{Builder, Pair};
-use crate::candidates;
+use crate::builder::{Builder, Pair};
+use crate::kernel_walk::walk;
 use crate::seq::*;
 use kpl_lang::ast::{self, Builtin, ExprKind};
 use kpl_lang::partner::{is_other, localize_reads, other};
@@ -26,7 +26,7 @@ impl Builder<'_> {
     pub(crate) fn declare_not_accessed(&mut self) {
         let mut read = std::collections::BTreeSet::new();
         for b in self.kernel.procs.iter().map(|p| &p.body).chain([&self.kernel.main]) {
-            candidates::walk(b, &mut |s| {
+            walk(b, &mut |s| {
                 if let ast::StmtKind::Barrier(f) = &s.kind {
                     f.invariants.iter().for_each(|i| read.extend(reads_of(&i.expr).into_iter().map(|a| a.name)));
                 }

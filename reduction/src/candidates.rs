@@ -11,7 +11,8 @@
 //! read as the temporary's definition. Candidates are guesses:
 //! Houdini keeps only those it proves, so a wrong one costs time, never soundness.
 
-use crate::ast_to_seq::Builder;
+use crate::builder::Builder;
+use crate::kernel_walk::walk;
 use crate::seq::*;
 use crate::uniformity::Level;
 use kpl_lang::ast::{self, BinOp, ExprKind, StmtKind};
@@ -193,8 +194,8 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr, conditi
             }
         }
     });
-    let barrier = crate::ast_to_seq::contains_barrier(b.kernel, body);
-    let synchronises = barrier || b.cfg.warp_sync.is_some() || crate::warp_collectives::has_warp_collectives(b.kernel);
+    let barrier = crate::kernel_walk::contains_barrier(b.kernel, body);
+    let synchronises = barrier || b.cfg.warp_sync.is_some() || crate::kernel_walk::has_warp_collectives(b.kernel);
     // The arrays the body may access (all of them if it calls a procedure).
     let mut touched: BTreeSet<String> = BTreeSet::new();
     let mut calls = false;
@@ -347,25 +348,6 @@ fn mentions(e: &ast::Expr, names: &BTreeSet<String>) -> bool {
         hit |= matches!(s.kind, ExprKind::Index(..));
     });
     hit
-}
-
-/// Every statement of a block, nested ones included, in order.
-pub fn walk(b: &ast::Block, f: &mut dyn FnMut(&ast::Stmt)) {
-    for s in &b.stmts {
-        f(s);
-        match &s.kind {
-            StmtKind::If(_, t, e) => {
-                walk(t, f);
-                match e.as_deref() {
-                    Some(ast::Else::Block(b)) => walk(b, f),
-                    Some(ast::Else::If(s)) => walk(&ast::Block { stmts: vec![s.clone()], span: s.span }, f),
-                    None => {}
-                }
-            }
-            StmtKind::While { body, .. } => walk(body, f),
-            _ => {}
-        }
-    }
 }
 
 /// Is a step the literal 1 (every number is a multiple of it)?
@@ -522,8 +504,8 @@ pub(crate) fn generate(
             cands.push((Expr::implies(Expr::not(entry[0].clone()), same), "a thread that did not enter logs nothing"));
         }
     }
-    let barriers = crate::ast_to_seq::contains_barrier(b.kernel, &b.kernel.main);
-    let warp_syncs = crate::warp_collectives::has_warp_sync(b.kernel);
+    let barriers = crate::kernel_walk::contains_barrier(b.kernel, &b.kernel.main);
+    let warp_syncs = crate::kernel_walk::has_warp_sync(b.kernel);
     for inst in b.inst.clone() {
         let mut none_since = vec![(inst.wr_exists, "no write since the barrier"), (inst.rd_exists, "no read since the barrier")];
         none_since.extend(inst.atomic.map(|a| (a.0, "no atomic since the barrier")));

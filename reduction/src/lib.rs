@@ -8,6 +8,8 @@
 //! Must not depend on: SMT, egg, or the `certify` crate.
 
 pub mod ast_to_seq;
+mod builder;
+pub mod kernel_walk;
 mod atomic_tickets;
 mod barrier_invariants;
 pub mod candidates;
@@ -21,6 +23,7 @@ mod uniformity;
 pub mod unwind;
 mod warp_collectives;
 
-pub use ast_to_seq::{reduce, AbstractionChoice, Config};
+pub use ast_to_seq::reduce;
+pub use builder::{AbstractionChoice, Config};
 pub use atomic_tickets::wrap_assumed;
 pub use seq::Program;

@@ -1,8 +1,10 @@
 //! Loops in the two-thread program: loop cutting with invariants and Houdini candidates
 //! (the paper's section 5.2), or, with `--loop-unwind`, N iterations in line.
 
-use crate::ast_to_seq::{contains_barrier, returns, Builder, Pair};
+use crate::ast_to_seq::returns;
+use crate::builder::{Builder, Pair};
 use crate::candidates;
+use crate::kernel_walk::{contains_barrier, walk};
 use crate::seq::*;
 use kpl_lang::ast;
 
@@ -162,7 +164,7 @@ impl Builder<'_> {
 fn assigned_locals(body: &ast::Block) -> Option<std::collections::BTreeSet<String>> {
     let mut changed = std::collections::BTreeSet::new();
     let mut calls = false;
-    candidates::walk(body, &mut |s| match &s.kind {
+    walk(body, &mut |s| match &s.kind {
         ast::StmtKind::Assign(x, _) | ast::StmtKind::Havoc(x) => {
             changed.insert(x.name.clone());
         }

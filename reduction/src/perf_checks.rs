@@ -11,7 +11,7 @@
 //! word base+k, base aligned" holds for the unit iff it holds for every pair). A failed
 //! coalescing check may therefore not be a real one; the interpreter's replay decides.
 
-use crate::ast_to_seq::{Builder, Pair};
+use crate::builder::{Builder, Pair};
 use crate::seq::*;
 use kpl_lang::perf_model::{Coalescing, PerfModel};
 

@@ -14,8 +14,8 @@
 //! Houdini would have found it false (GPUVerify's dynamic analysis, Bardsley et al. 2014,
 //! does the same with its interpreter).
 
-use crate::seq::{word_op, CmpOp, Expr, Program, Sort, Stmt};
-use kpl_lang::rng::{mix, Rng};
+use crate::seq::{CmpOp, Expr, Program, Sort, Stmt, word_op};
+use kpl_lang::rng::{Rng, mix};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Instant;

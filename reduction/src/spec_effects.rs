@@ -2,7 +2,7 @@
 //! `havoc writes A;`, a specification function's memory effects) and ghost copies
 //! (`snapshot G := A;`).
 
-use crate::ast_to_seq::{Builder, Pair};
+use crate::builder::{Builder, Pair};
 use crate::seq::*;
 use kpl_lang::ast;
 

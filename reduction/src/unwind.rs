@@ -132,7 +132,7 @@ fn eval(e: &Expr, v: &str, x: u32) -> Option<u32> {
 /// The statements of a block, nested ones included.
 fn statements(b: &Block) -> u32 {
     let mut n = 0u32;
-    crate::candidates::walk(b, &mut |_| n = n.saturating_add(1));
+    crate::kernel_walk::walk(b, &mut |_| n = n.saturating_add(1));
     n
 }
 
@@ -166,7 +166,7 @@ mod tests {
         let k = kpl_lang::check_kpl(&format!("kernel k {{ threads: 4; param n; shared s[64]; main {{ {main} }} }}")).unwrap().kernel;
         let trips = constant_trips(&k, 2);
         let mut out = Vec::new();
-        crate::candidates::walk(&k.main, &mut |s| {
+        crate::kernel_walk::walk(&k.main, &mut |s| {
             if matches!(s.kind, StmtKind::While { .. }) {
                 out.push(trips.get(&(s as *const Stmt as usize)).copied().unwrap_or(0));
             }

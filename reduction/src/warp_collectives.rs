@@ -6,28 +6,9 @@
 //! one value, a vote counts both threads' predicates, and two threads of one warp with one
 //! mask get one vote or reduction.
 
-use crate::ast_to_seq::{Builder, Pair};
+use crate::builder::{Builder, Pair};
 use crate::seq::{Expr, LabelKind, Sort, Stmt, WordOp};
-use kpl_lang::ast::{self, StmtKind, WarpOp};
-
-/// Does the kernel (its procedures too) run a warp collective that `pick` picks?
-fn has_warp(k: &ast::Kernel, pick: &dyn Fn(WarpOp) -> bool) -> bool {
-    let mut found = false;
-    for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
-        crate::candidates::walk(b, &mut |s| found |= matches!(&s.kind, StmtKind::Warp(w) if pick(w.operation())));
-    }
-    found
-}
-
-/// Does the kernel (its procedures too) run a warp collective?
-pub(crate) fn has_warp_collectives(k: &ast::Kernel) -> bool {
-    has_warp(k, &|_| true)
-}
-
-/// Does the kernel (its procedures too) run a warp barrier (`warp sync`)?
-pub(crate) fn has_warp_sync(k: &ast::Kernel) -> bool {
-    has_warp(k, &|op| op == WarpOp::Sync)
-}
+use kpl_lang::ast::{self, WarpOp};
 
 /// Lane `lane` is named in `mask` (never past lane 31: the shift then gives 0).
 fn in_mask(mask: &Expr, lane: &Expr) -> Expr {
