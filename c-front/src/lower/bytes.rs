@@ -121,7 +121,7 @@ impl<'u> Lower<'u> {
             Some(CType::Long(_)) => Some((8, vec![(0, 4), (4, 4)])),
             Some(CType::Vector(t, n)) => {
                 let c = scalar(*t)?;
-                let slots = if *n == 3 && self.o.dialect == crate::Dialect::OpenCl { 4 } else { *n };
+                let slots = if *n == 3 && self.o.dialect == crate::text::tokens::Dialect::OpenCl { 4 } else { *n };
                 Some((c * slots, (0..*n).map(|i| (i * c, c)).collect()))
             }
             Some(CType::Struct(id)) => {

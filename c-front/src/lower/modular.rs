@@ -6,11 +6,11 @@
 //! pointer arguments an arbitrary element of an array of the parameter's memory, or
 //! `NULL` where the file has nothing in that memory.
 
-use crate::Dialect;
 use crate::lower::ast_facts::annotation;
 use crate::lower::context::{Frame, Lower};
 use crate::lower::values::{CType, Entity, Leaf, Place, sp_id};
 use crate::syntax::ast::*;
+use crate::text::tokens::Dialect;
 use kpl_lang::ast as k;
 use kpl_lang::span::Span;
 use std::collections::{HashMap, HashSet};
