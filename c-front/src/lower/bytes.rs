@@ -6,7 +6,7 @@
 //! the bytes in C's little-endian order. Offsets into such an array count bytes.
 //!
 //! Which arrays: lowering meets the cast first, asks for its array (`want_bytes`), and the
-//! next lowering pass (`lower.rs`) declares that array at bytes. Arrays of elements of at
+//! next lowering pass (`mod.rs`) declares that array at bytes. Arrays of elements of at
 //! most 4 bytes per word only (not `double`s); a thread's private arrays stay as they are.
 
 use crate::lower::context::Lower;

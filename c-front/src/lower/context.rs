@@ -75,7 +75,7 @@ pub(crate) struct Lower<'u> {
     pub o: &'u FrontOptions,
     pub funcs: HashMap<String, &'u Func>,
     /// Functions with several definitions of one arity (C++ overloads), the first first;
-    /// `funcs` holds the first (`overloads.rs` chooses at each call).
+    /// `funcs` holds the first (`overload_calls.rs` chooses at each call).
     pub overloads: HashMap<String, Vec<&'u Func>>,
     /// Whether the file defines operator functions (`operators.rs`; kept so that files
     /// without them skip that question for every expression).
@@ -124,7 +124,7 @@ pub(crate) struct Lower<'u> {
     /// The KPL arrays that are CUDA `__constant__` memory: a write to one is a defect
     /// (`Layouts::constant_writes`).
     pub constant_arrays: std::collections::BTreeSet<String>,
-    /// The images the kernel reads and those it writes, with a call of each (`images.rs`:
+    /// The images the kernel reads and those it writes, with a call of each (`image_access.rs`:
     /// an image may not be both).
     pub images_read: HashMap<String, Span>,
     pub images_written: HashMap<String, Span>,

@@ -1,5 +1,5 @@
 //! C's `goto` (CUDA.md tier 2), forward to a label in an enclosing block: which jumps kpl
-//! lowers, and what a statement may jump to. The lowering (`lower.rs`) gives each label a
+//! lowers, and what a statement may jump to. The lowering (`statements.rs`) gives each label a
 //! flag that its `goto`s set: statements up to the label are skipped while it is set,
 //! loops the jump leaves are left by `break`, and the label clears it.
 

@@ -8,7 +8,7 @@
 //!
 //! Which arrays a pointer may point into is found by lowering: each assignment records its
 //! target under the pointer's declaration; when a pointer turns out to have several (or
-//! `NULL`), the function is lowered again knowing them (`lower.rs`).
+//! `NULL`), the function is lowered again knowing them (`mod.rs`).
 
 use crate::lower::context::Lower;
 use crate::lower::values::{Entity, PtrDecl, sp_id};

@@ -169,7 +169,7 @@ pub(crate) enum Ty {
     Void,
     /// `char`, `short` and their unsigned forms: a 32-bit word holding the value as C
     /// promotes it to `int`; a conversion to one keeps its low `bits` (sign-extended when
-    /// `signed`). Values are never of this type (`lower_expr.rs` widens them to `int`);
+    /// `signed`). Values are never of this type (`expr.rs` widens them to `int`);
     /// variables, elements, fields, parameters and results are.
     Narrow { bits: u8, signed: bool },
     /// A 64-bit integer value (`long`, `long long`, `ulong`, `[u]int64_t`): a pair of words

@@ -1,7 +1,7 @@
 //! C++ operator functions (CUDA's `helper_math.h`: `float3 operator+(float3 a, float3 b)`,
 //! `void operator+=(float3 &a, float b)`, `float2 operator-(float2 &a)`). On the token
 //! stream after classes, each `operator@` a function is named by becomes an ordinary name
-//! (`__kpl_op_add`); the lowering then reads `a + b`, `-a` and `a += b` as a call of that
+//! (`__kpl_op_add`); the lowering (`lower/operator_calls.rs`) then reads `a + b`, `-a` and `a += b` as a call of that
 //! function when an operand is a struct or vector (C++ applies no operator function to
 //! scalars alone) and the overloads choose one (`overloads.rs`: an exact match, or the one
 //! that fits through arithmetic conversions). Where none fits, vectors keep kpl's

@@ -106,7 +106,7 @@ pub enum StmtKind {
     Break,
     Continue,
     Return(Option<Expr>),
-    /// `goto L;` (forward only: `lower.rs` checks).
+    /// `goto L;` (forward only: `lower/gotos.rs` checks).
     Goto(Ident),
     /// `L:`, before the statement it labels (a statement of its own, like `case`).
     Label(Ident),

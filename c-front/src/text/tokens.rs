@@ -61,7 +61,7 @@ const CUDA_SPECS: &[&str] = &[
     // `<cuda_fp16.h>`'s and `<cuda_bf16.h>`'s 16-bit floats (`half` too, unless the file
     // names something else so: `convert`).
     "__half", "__nv_bfloat16", "nv_bfloat16",
-    // cuRAND's generator states (`lower_builtins.rs`).
+    // cuRAND's generator states (`lower/builtins.rs`).
     "curandState", "curandState_t", "curandStateXORWOW_t", "curandStateMtgp32_t", "curandStateMtgp32",
 ];
 const OPENCL_SPECS: &[&str] = &[
