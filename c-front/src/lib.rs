@@ -35,8 +35,10 @@ use syntax::nesting;
 use sema::uninit;
 use lower::long;
 
-/// Parse a C file (after preprocessing); gives the unit and every error.
-pub fn parse(src: &str, o: &FrontOptions) -> (Option<sema::Parsed>, Vec<Diagnostic>, Vec<Diagnostic>) {
+/// The C tokens after the text stage and the token passes before templates: the
+/// preprocessed file read by dialect, namespaces flattened, C++ conveniences, cooperative
+/// groups, textures and images on the token stream. Gives the tokens, errors and warnings.
+fn pre_templates(src: &str, o: &FrontOptions) -> (Vec<(usize, tokens::CTok, usize)>, Vec<Diagnostic>, Vec<Diagnostic>) {
     // `<limits.h>`/`<float.h>` (built into OpenCL C) for the widths kpl models.
     const LIMITS: &[(&str, &str)] = &[
         ("CHAR_BIT", "8"),
@@ -113,9 +115,14 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<sema::Parsed>, Vec<Diagnost
     let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
     errors.extend(terrs);
     let toks = if o.dialect == Dialect::Cuda { coop::lower(coop_tiles::lower(textures::lower(cxx::lower(namespaces::flatten(toks))))) } else { images::lower(toks) };
+    (toks, errors, pre.warnings)
+}
+
+/// Parse a C file (after preprocessing); gives the unit and every error.
+pub fn parse(src: &str, o: &FrontOptions) -> (Option<sema::Parsed>, Vec<Diagnostic>, Vec<Diagnostic>) {
+    let (toks, mut errors, mut warnings) = pre_templates(src, o);
     let inst = templates::instantiate(toks, o.dialect, o.kernel.as_deref());
     errors.extend(inst.errors);
-    let mut warnings = pre.warnings;
     warnings.extend(inst.warnings);
     let toks = if o.dialect == Dialect::Cuda {
         let (toks, cerrs) = classes::lower(inst.toks);
@@ -176,6 +183,17 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<sema::Parsed>, Vec<Diagnost
     errors.sort_by_key(|d| d.span.start);
     errors.dedup_by(|a, b| a.span == b.span && a.message == b.message);
     (unit, errors, warnings)
+}
+
+/// The kernel launches of a CUDA file's host code, with what the host code decides of each
+/// (`sema::launches`); none for OpenCL, whose host code is not in the kernel's file.
+pub fn launch_sites(src: &str, o: &FrontOptions) -> Vec<sema::launches::LaunchSite> {
+    if o.dialect != Dialect::Cuda {
+        return Vec::new();
+    }
+    let (toks, _, _) = pre_templates(src, o);
+    let inst = templates::instantiate(toks.clone(), o.dialect, o.kernel.as_deref());
+    sema::launches::find(&inst.host, &toks)
 }
 
 /// The device functions `--no-inline` checks on their own (`modular.rs`); none when the

@@ -9,6 +9,7 @@ pub mod coop;
 pub mod coop_tiles;
 pub mod cxx;
 pub mod images;
+pub mod launches;
 pub mod layout;
 pub mod namespaces;
 pub mod operators;

@@ -57,6 +57,8 @@ pub struct Output {
     pub kernel: Option<String>,
     /// Host variables device code names, kept as `__device__` variables.
     pub host_variables: Vec<String>,
+    /// The host functions skipped, as items of tokens (`launches.rs` reads their launches).
+    pub host: Vec<Vec<Tok>>,
 }
 
 fn is_p(t: &Tok, p: &str) -> bool {
@@ -821,7 +823,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                 Part::Template(_) => Vec::new(),
             })
             .collect();
-        return Output { toks, errors: pass.errors, warnings, kernel: None, host_variables: adopted };
+        return Output { toks, errors: pass.errors, warnings, kernel: None, host_variables: adopted, host };
     }
     for (n, args, span) in explicit {
         if pass.templates.contains_key(&n) {
@@ -833,8 +835,8 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         }
     }
     // Launches in skipped host code name instances too (their arguments are not read).
-    for h in host {
-        let _ = pass.uses(h);
+    for h in &host {
+        let _ = pass.uses(h.clone());
     }
     let mut kernel_name = None;
     if let Some(k) = kernel.filter(|k| k.contains('<')) {
@@ -888,5 +890,5 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             }
         }
     }
-    Output { toks: out, errors: pass.errors, warnings, kernel: kernel_name, host_variables: adopted }
+    Output { toks: out, errors: pass.errors, warnings, kernel: kernel_name, host_variables: adopted, host }
 }
