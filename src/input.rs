@@ -205,6 +205,16 @@ pub fn modular_checks(path: &Path, args: &LaunchArgs) -> Vec<kpl_c::modular::Mod
     kpl_c::modular_checks(&src.text, &front_options(args, &src, dialect, None))
 }
 
+/// The launch a CUDA file's host code decides for its kernel (`host_launch.rs`); `Ok(None)`
+/// for OpenCL, a file that does not check, or a kernel the host code never launches.
+fn host_launch_of(src: &Source, front: &FrontOptions) -> Result<Option<crate::host_launch::HostLaunch>, Diagnostic> {
+    if front.dialect != Dialect::Cuda {
+        return Ok(None);
+    }
+    let Ok(c) = kpl_c::check_c(&src.text, front) else { return Ok(None) };
+    crate::host_launch::decide(&src.text, front, &c.kernel.name.name)
+}
+
 pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source, Checked, Launch), Exit> {
     let src = read_kernel(path, &args.include_dirs)?;
     let kind = kind_of(path);
@@ -224,6 +234,7 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
         "kpl" => kpl_lang::check_kpl(&src.text),
         "cu" | "cl" => {
             let dialect = if ext == "cu" { Dialect::Cuda } else { Dialect::OpenCl };
+            let mut launch_args = None;
             let launch = match (threads, groups) {
                 (Some(t), g) => Some(Launch { threads: t, groups: g.unwrap_or([1, 1, 1]) }),
                 (None, Some(_)) => {
@@ -231,13 +242,26 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                     return Err(Exit::BadInput);
                 }
                 (None, None) if need_launch => {
-                    let (b, g) = if ext == "cu" { ("--blockDim", "--gridDim") } else { ("--local_size", "--num_groups") };
-                    eprintln!("error: `{}` needs a launch: give the threads per group with `{b}=` (and the groups with `{g}=`, default 1)", src.path);
-                    return Err(Exit::BadInput);
+                    // A `.cu` file's host code may decide the launch (`host_launch.rs`).
+                    match host_launch_of(&src, &front_options(args, &src, dialect, None)) {
+                        Ok(Some(h)) => {
+                            report(&src, &[h.note]);
+                            launch_args = Some(h.args);
+                            Some(h.launch)
+                        }
+                        found => {
+                            if let Err(d) = found {
+                                report(&src, &[d]);
+                            }
+                            let (b, g) = if ext == "cu" { ("--blockDim", "--gridDim") } else { ("--local_size", "--num_groups") };
+                            eprintln!("error: `{}` needs a launch: give the threads per group with `{b}=` (and the groups with `{g}=`, default 1)", src.path);
+                            return Err(Exit::BadInput);
+                        }
+                    }
                 }
                 (None, None) => None,
             };
-            kpl_c::check_c(&src.text, &front_options(args, &src, dialect, launch))
+            kpl_c::check_c(&src.text, &FrontOptions { launch_args, ..front_options(args, &src, dialect, launch) })
         }
         _ => {
             let d = Diagnostic::error(

@@ -17,6 +17,7 @@ mod difftest;
 mod difftest_device;
 mod exit;
 mod gpuverify_text;
+mod host_launch;
 mod input;
 mod limits;
 mod isabelle;

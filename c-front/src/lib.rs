@@ -186,14 +186,15 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<sema::Parsed>, Vec<Diagnost
 }
 
 /// The kernel launches of a CUDA file's host code, with what the host code decides of each
-/// (`sema::launches`); none for OpenCL, whose host code is not in the kernel's file.
-pub fn launch_sites(src: &str, o: &FrontOptions) -> Vec<sema::launches::LaunchSite> {
+/// (`sema::launches`), and every launch in the file by kernel name and place, read or not
+/// (`launches::every_launch`); none for OpenCL, whose host code is not in the kernel's file.
+pub fn launch_sites(src: &str, o: &FrontOptions) -> (Vec<sema::launches::LaunchSite>, Vec<(String, usize)>) {
     if o.dialect != Dialect::Cuda {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let (toks, _, _) = pre_templates(src, o);
     let inst = templates::instantiate(toks.clone(), o.dialect, o.kernel.as_deref());
-    sema::launches::find(&inst.host, &toks)
+    (sema::launches::find(&inst.host, &toks), sema::launches::every_launch(&toks))
 }
 
 /// The device functions `--no-inline` checks on their own (`modular.rs`); none when the

@@ -41,6 +41,9 @@ pub struct FrontOptions {
     /// `ptrdiff_t`, `intptr_t` and what OpenCL's work-item functions return: 64 (every CUDA
     /// GPU, and OpenCL devices' usual `size_t`) or 32 (GPUVerify's default).
     pub pointer_bits: u32,
+    /// The values the host code's launch gives the kernel's arguments, by position, where
+    /// they are integer constants (`sema/launches.rs`): preconditions on the parameters.
+    pub launch_args: Option<Vec<Option<i64>>>,
 }
 
 impl FrontOptions {
@@ -60,6 +63,7 @@ impl FrontOptions {
             check_function: None,
             no_inline: false,
             pointer_bits: 64,
+            launch_args: None,
         }
     }
 }

@@ -416,7 +416,10 @@ impl<'u> Lower<'u> {
         // The words of each scalar or by-value parameter, in order (`--kernel-args`).
         let mut scalars: Vec<(Vec<String>, Span)> = Vec::new();
         let mut ptr_params = Vec::new();
-        for p in &f.params {
+        // Each integer parameter's position, words and type (a launch in host code that
+        // passes it a constant: `launch_args`).
+        let mut integers: Vec<(usize, Vec<String>, Ty, Span)> = Vec::new();
+        for (position, p) in f.params.iter().enumerate() {
             let Some(name) = &p.name else {
                 if !(p.ptrs.is_empty() && p.dims == 0 && self.base_type(&p.specs) == Ty::Void) {
                     self.err("a kernel parameter needs a name", p.span);
@@ -528,6 +531,9 @@ impl<'u> Lower<'u> {
                 }
                 decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
                 scalars.push((vec![kpl.clone()], name.span));
+                if ty != Ty::Float {
+                    integers.push((position, vec![kpl.clone()], ty, name.span));
+                }
                 if let Ty::Narrow { .. } = ty {
                     // A `char` or `short` argument is a word's low bits: a local holds them.
                     let local = self.fresh(&format!("{}_", name.name));
@@ -572,6 +578,19 @@ impl<'u> Lower<'u> {
                         );
                         decls.push(k::Decl { kind: DeclKind::Requires(eq), span: *span });
                     }
+                }
+            }
+        }
+        // The constant arguments of the host code's launch (`sema/launches.rs`): C converts
+        // each to its parameter's type.
+        if let Some(vals) = &self.o.launch_args {
+            for (position, words, ty, span) in &integers {
+                let Some(Some(v)) = vals.get(*position) else { continue };
+                let v = if *ty == Ty::Bool { u64::from(*v != 0) } else { *v as u64 };
+                for (i, w) in words.iter().enumerate() {
+                    let word = (v >> (32 * i)) & 0xFFFF_FFFF;
+                    let eq = k::Expr::new(k::ExprKind::Binary(k::BinOp::Eq, Box::new(k::Expr::var(w, *span)), Box::new(k::Expr::num(word, *span))), *span);
+                    decls.push(k::Decl { kind: DeclKind::Requires(eq), span: *span });
                 }
             }
         }

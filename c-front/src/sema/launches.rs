@@ -22,8 +22,10 @@ type Tok = (usize, CTok, usize);
 /// One launch of a kernel in host code.
 #[derive(Clone, Debug)]
 pub struct LaunchSite {
-    /// The kernel's name as written (`None` for a template instance, not read yet).
+    /// The kernel's name: a template's instance named as `templates.rs` names it.
     pub kernel: Option<String>,
+    /// Where the launch's `<<<` is.
+    pub at: usize,
     /// From the kernel's name to the launch's closing `)`.
     pub span: Span,
     /// The grid and block sizes, each `Err(what)` where the host code does not decide it.
@@ -43,19 +45,40 @@ const BY_VALUE: &[&str] = &[
     "max", "abs", "ceil", "floor", "sqrt", "assert", "exit",
 ];
 
+/// The constants of a host function: integers, and `dim3` triples.
+#[derive(Clone, Default)]
+struct Env {
+    ints: HashMap<String, i64>,
+    dims: HashMap<String, [i64; 3]>,
+}
+
 /// What `callee` calls a launch's argument list.
 const LAUNCH: &str = "<<<>>>";
 
 /// Evaluate an integer constant expression of tokens, names replaced by `env`'s values.
-fn eval(toks: &[Tok], env: &HashMap<String, i64>) -> Option<i64> {
+fn eval(toks: &[Tok], env: &Env) -> Option<i64> {
     if toks.is_empty() {
         return None;
     }
     let mut sub = Vec::with_capacity(toks.len());
-    for t in toks {
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        i += 1;
         match &t.1 {
             CTok::Ident(n) => {
-                let v = *env.get(n)?;
+                // `block.x` of a `dim3` constant.
+                let member = match (toks.get(i), toks.get(i + 1)) {
+                    (Some((_, CTok::P("."), _)), Some((_, CTok::Ident(m), _))) => ["x", "y", "z"].iter().position(|a| a == m),
+                    _ => None,
+                };
+                let v = match member {
+                    Some(m) => {
+                        i += 2;
+                        env.dims.get(n)?[m]
+                    }
+                    None => *env.ints.get(n)?,
+                };
                 sub.push((t.0, CTok::P("("), t.0));
                 sub.push((t.0, if v < 0 { CTok::P("-") } else { CTok::P("+") }, t.0));
                 sub.push((t.0, CTok::LongInt(v.unsigned_abs(), false), t.2));
@@ -183,10 +206,12 @@ fn only_read(toks: &[Tok], k: usize) -> bool {
     const READ_AFTER: &[&str] = &["+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<", ">>", "&", "|", "^", ")", "]", ";", ","];
     const READ_BEFORE: &[&str] = &["+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<", "|", "^", "[", "=", "return", "!", "~"];
     let next_reads = match next {
+        // `block.x` is read as `block.x` is: by what follows the member.
+        Some(CTok::P(".")) => matches!(toks.get(k + 2).map(|t| &t.1), Some(CTok::Ident(_))) && toks.get(k + 3).is_some_and(|t| matches!(&t.1, CTok::P(p) if READ_AFTER.contains(p))),
         Some(CTok::P(p)) => READ_AFTER.contains(p),
         _ => false,
     };
-    if !next_reads {
+    if !next_reads || in_reference_initialiser(toks, k) {
         return false;
     }
     match prev {
@@ -203,6 +228,24 @@ fn only_read(toks: &[Tok], k: usize) -> bool {
     }
 }
 
+/// Is `toks[k]` in the initialiser of a reference (`int &r = b;`, `auto &r = c ? a : b;`),
+/// which may change it through the reference?
+fn in_reference_initialiser(toks: &[Tok], k: usize) -> bool {
+    let mut depth = 0i32;
+    for i in (0..k).rev() {
+        match toks[i].1 {
+            CTok::P(")" | "]") => depth += 1,
+            CTok::P("(" | "[") => depth -= 1,
+            CTok::P(";" | "{" | "}") if depth <= 0 => return false,
+            CTok::P("=") if depth <= 0 => {
+                return i >= 2 && matches!(toks[i - 1].1, CTok::Ident(_)) && matches!(toks[i - 2].1, CTok::P("&" | "&&"));
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The function whose argument list holds `toks[k]`, if `toks[k]` is in one.
 fn callee(toks: &[Tok], k: usize) -> Option<String> {
     let mut depth = 0i32;
@@ -217,6 +260,8 @@ fn callee(toks: &[Tok], k: usize) -> Option<String> {
                     _ => None,
                 };
             }
+            // The configuration of a launch, `<<<grid, n>>>`: values too.
+            CTok::P("<") if depth == 0 && i >= 1 && toks[i - 1].1 == CTok::P("<<") => return Some(LAUNCH.into()),
             CTok::P("(" | "[" | "{") => {
                 if depth == 0 {
                     return None;
@@ -230,9 +275,11 @@ fn callee(toks: &[Tok], k: usize) -> Option<String> {
 }
 
 /// The constants of a host function (see the module doc): integers, and `dim3` triples.
-fn constants(body: &[Tok], file: &HashMap<String, i64>) -> (HashMap<String, i64>, HashMap<String, [i64; 3]>) {
-    let mut env = file.clone();
-    let mut dims: HashMap<String, [i64; 3]> = HashMap::new();
+fn constants(body: &[Tok], file: &HashMap<String, i64>) -> Env {
+    let mut env = Env { ints: file.clone(), dims: HashMap::new() };
+    // A file-scope constant the function declares again (a parameter, a loop's variable)
+    // or uses otherwise than by reading it is not that constant there.
+    env.ints.retain(|name, _| body.iter().enumerate().all(|(k, t)| !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k)));
     let mut declared: HashMap<String, usize> = HashMap::new();
     let mut decls = Vec::new();
     let mut i = 0;
@@ -252,34 +299,34 @@ fn constants(body: &[Tok], file: &HashMap<String, i64>) -> (HashMap<String, i64>
     for (name, constant, init, dim3, at) in decls {
         // Declared once in the function, and never changed after its declaration.
         if declared[&name] != 1 {
-            env.remove(&name);
-            dims.remove(&name);
+            env.ints.remove(&name);
+            env.dims.remove(&name);
             continue;
         }
         let unchanged = constant
             || body.iter().enumerate().skip(at + 1).all(|(k, t)| !matches!(&t.1, CTok::Ident(n) if *n == name) || only_read(body, k));
         if !unchanged {
-            env.remove(&name);
-            dims.remove(&name);
+            env.ints.remove(&name);
+            env.dims.remove(&name);
             continue;
         }
         if dim3 {
-            if let Some(d) = triple(&init, &env, &dims) {
-                dims.insert(name, d);
+            if let Some(d) = triple(&init, &env) {
+                env.dims.insert(name, d);
             }
         } else if let Some(v) = eval(&init, &env) {
-            env.insert(name, v);
+            env.ints.insert(name, v);
         } else {
-            env.remove(&name);
+            env.ints.remove(&name);
         }
     }
-    (env, dims)
+    env
 }
 
 /// A `dim3` value: `dim3(x[, y[, z]])`, `{x, y, z}`, a `dim3` constant, or a number.
-fn triple(toks: &[Tok], env: &HashMap<String, i64>, dims: &HashMap<String, [i64; 3]>) -> Option<[i64; 3]> {
+fn triple(toks: &[Tok], env: &Env) -> Option<[i64; 3]> {
     if let [(_, CTok::Ident(n), _)] = toks {
-        if let Some(d) = dims.get(n) {
+        if let Some(d) = env.dims.get(n) {
             return Some(*d);
         }
     }
@@ -299,8 +346,8 @@ fn triple(toks: &[Tok], env: &HashMap<String, i64>, dims: &HashMap<String, [i64;
     Some(d)
 }
 
-fn dims_of(toks: &[Tok], env: &HashMap<String, i64>, dims: &HashMap<String, [i64; 3]>, what: &str) -> Result<[u32; 3], String> {
-    let d = triple(toks, env, dims).ok_or_else(|| format!("the {what} size is not a constant kpl can read"))?;
+fn dims_of(toks: &[Tok], env: &Env, what: &str) -> Result<[u32; 3], String> {
+    let d = triple(toks, env).ok_or_else(|| format!("the {what} size is not a constant kpl can read"))?;
     let mut out = [0u32; 3];
     for (o, v) in out.iter_mut().zip(d) {
         *o = u32::try_from(v).ok().filter(|v| *v > 0).ok_or_else(|| format!("the {what} size {d:?} is not positive"))?;
@@ -310,7 +357,7 @@ fn dims_of(toks: &[Tok], env: &HashMap<String, i64>, dims: &HashMap<String, [i64
 
 /// File-scope integer constants: `[static] const INT NAME = EXPR;` and `constexpr`.
 fn file_constants(toks: &[Tok]) -> HashMap<String, i64> {
-    let mut env = HashMap::new();
+    let mut env = Env::default();
     let (mut depth, mut i) = (0i32, 0);
     while i < toks.len() {
         match toks[i].1 {
@@ -322,7 +369,7 @@ fn file_constants(toks: &[Tok]) -> HashMap<String, i64> {
         if depth == 0 && starts {
             if let Some((name, true, init, false, next)) = declaration(toks, i) {
                 if let Some(v) = eval(&init, &env) {
-                    env.insert(name, v);
+                    env.ints.insert(name, v);
                 }
                 i = next;
                 continue;
@@ -330,7 +377,7 @@ fn file_constants(toks: &[Tok]) -> HashMap<String, i64> {
         }
         i += 1;
     }
-    env
+    env.ints
 }
 
 /// Every launch in the host functions `host`, with the file's tokens `file` for its
@@ -339,7 +386,7 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
     let globals = file_constants(file);
     let mut out = Vec::new();
     for f in host {
-        let (env, dims) = constants(f, &globals);
+        let env = constants(f, &globals);
         let mut i = 0;
         while i + 1 < f.len() {
             // `<<<` is `<<` then `<`.
@@ -348,8 +395,8 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
                 continue;
             }
             let Some(close) = (i + 2..f.len().saturating_sub(1)).find(|&k| f[k].1 == CTok::P(">>") && f[k + 1].1 == CTok::P(">")) else { break };
-            let kernel = match (i.checked_sub(1).map(|k| &f[k].1), i.checked_sub(2).map(|k| &f[k].1)) {
-                (Some(CTok::Ident(n)), _) => Some(n.clone()),
+            let kernel = match i.checked_sub(1).map(|k| &f[k].1) {
+                Some(CTok::Ident(n)) => Some(n.clone()),
                 _ => None,
             };
             let start = i.saturating_sub(1);
@@ -364,9 +411,10 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
             let missing = |what: &str| Err(format!("the launch gives no {what} size"));
             out.push(LaunchSite {
                 kernel,
+                at: f[i].0,
                 span: Span::new(f[start].0, f[end].2),
-                grid: config.first().map_or_else(|| missing("grid"), |g| dims_of(g, &env, &dims, "grid")),
-                block: config.get(1).map_or_else(|| missing("block"), |b| dims_of(b, &env, &dims, "block")),
+                grid: config.first().map_or_else(|| missing("grid"), |g| dims_of(g, &env, "grid")),
+                block: config.get(1).map_or_else(|| missing("block"), |b| dims_of(b, &env, "block")),
                 shared_bytes: match config.get(2) {
                     None => Ok(0),
                     Some(s) => eval(s, &env).and_then(|v| u64::try_from(v).ok()).ok_or_else(|| "the dynamic shared memory size is not a constant kpl can read".into()),
@@ -377,4 +425,95 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
         }
     }
     out
+}
+
+/// The kernels the file launches, and where, whatever the code around the launch: each
+/// `k<<<`, `k<T, 4><<<` (by the name before its template arguments) and each kernel named
+/// by `cudaLaunchKernel`, `cudaLaunchCooperativeKernel` or `cudaLaunchKernelEx`. Gives the
+/// name and the place of its `<<<` (of the call for the runtime's functions).
+pub fn every_launch(toks: &[Tok]) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        match &toks[i].1 {
+            CTok::P("<<") if toks.get(i + 1).is_some_and(|t| t.1 == CTok::P("<")) => {
+                let mut k = i;
+                // Past a template's arguments, back to its name.
+                if k >= 1 && toks[k - 1].1 == CTok::P(">") {
+                    let mut depth = 0i32;
+                    while k > 0 {
+                        k -= 1;
+                        match toks[k].1 {
+                            CTok::P(">") => depth += 1,
+                            CTok::P(">>") => depth += 2,
+                            CTok::P("<") => depth -= 1,
+                            _ => {}
+                        }
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                }
+                if let Some((_, CTok::Ident(n), _)) = k.checked_sub(1).map(|p| &toks[p]) {
+                    out.push((n.clone(), toks[i].0));
+                }
+            }
+            CTok::Ident(f) if ["cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cudaLaunchKernelEx"].contains(&f.as_str()) => {
+                if let Some(c) = toks.get(i + 1).filter(|t| t.1 == CTok::P("(")).and_then(|_| closing(toks, i + 1)) {
+                    let first = split_commas(&toks[i + 2..c]).first().copied().unwrap_or(&[]);
+                    if let Some(n) = first.iter().rev().find_map(|t| if let CTok::Ident(n) = &t.1 { Some(n.clone()) } else { None }) {
+                        out.push((n, toks[i].0));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::lexer::lex;
+    use crate::text::tokens::{convert, Dialect};
+
+    /// The block size of the one launch in a host function's body.
+    fn block(body: &str) -> Result<[u32; 3], String> {
+        let (toks, _) = convert(&lex(&format!("void host() {{ {body} }}")).0, Dialect::Cuda);
+        let sites = find(&[toks.clone()], &[]);
+        assert_eq!(sites.len(), 1, "{body}");
+        sites[0].block.clone()
+    }
+
+    #[test]
+    fn a_local_is_a_constant_only_when_nothing_may_change_it() {
+        assert_eq!(block("int b = 8 * 4; k<<<1, b>>>(p, b);"), Ok([32, 1, 1]));
+        assert_eq!(block("const int b = 32; f(b); k<<<1, b>>>(p);"), Ok([32, 1, 1]), "a `const` one");
+        assert_eq!(block("int b = 32; printf(\"%d\", b); k<<<1, b + 1>>>(p);"), Ok([33, 1, 1]), "a library function takes values");
+        assert_eq!(block("dim3 b(4, 2); k<<<1, b>>>(p); int n = b.x * b.y;"), Ok([4, 2, 1]));
+        assert_eq!(block("int b = 32; int c = 1; int m = c > 0 ? b : c; k<<<1, b>>>(p);"), Ok([32, 1, 1]), "read by a conditional");
+        for changed in [
+            "int b = 32; b = 64; k<<<1, b>>>(p);",
+            "int b = 32; b += 1; k<<<1, b>>>(p);",
+            "int b = 32; b++; k<<<1, b>>>(p);",
+            "int b = 32; ++b; k<<<1, b>>>(p);",
+            "int b = 32; scanf(\"%d\", &b); k<<<1, b>>>(p);",
+            "int b = 32; std::cin >> b; k<<<1, b>>>(p);",
+            "int b = 32; choose(b); k<<<1, b>>>(p);",
+            "int b = 32; int &r = b; r = 7; k<<<1, b>>>(p);",
+            "int b = 32; int c = 1; int &r = c > 0 ? b : c; r = 7; k<<<1, b>>>(p);",
+            "int b = 32; { int b = 64; } k<<<1, b>>>(p);",
+            "dim3 b(4, 2); b.x = 8; k<<<1, b>>>(p);",
+            "int b = atoi(argv[1]); k<<<1, b>>>(p);",
+        ] {
+            assert!(block(changed).is_err(), "{changed}: {:?}", block(changed));
+        }
+    }
+
+    #[test]
+    fn every_launch_names_kernels_past_template_arguments_and_the_runtime_functions() {
+        let (toks, _) = convert(&lex("void h() { k<<<1, 2>>>(p); t<float, 4><<<1, 2>>>(p); cudaLaunchKernel((void *)c, g, b, a, 0, 0); }").0, Dialect::Cuda);
+        let names: Vec<String> = every_launch(&toks).into_iter().map(|l| l.0).collect();
+        assert_eq!(names, ["k", "t", "c"]);
+    }
 }

@@ -834,10 +834,9 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             pass.errors.push(Diagnostic::error(format!("`{n}` is not a function template of this file"), span));
         }
     }
-    // Launches in skipped host code name instances too (their arguments are not read).
-    for h in &host {
-        let _ = pass.uses(h.clone());
-    }
+    // Launches in skipped host code name instances too (their arguments are not read);
+    // `launches.rs` reads them with the instances' names.
+    let host: Vec<Vec<Tok>> = host.into_iter().map(|h| pass.uses(h)).collect();
     let mut kernel_name = None;
     if let Some(k) = kernel.filter(|k| k.contains('<')) {
         let lexed = crate::text::lexer::lex(k);
