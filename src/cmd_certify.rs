@@ -76,7 +76,11 @@ pub fn run(a: Args) -> Exit {
         &file,
         language(&a.file),
         &an.src.text,
-        &kpl_certify::certificate::FrontSettings { path: a.file.display().to_string(), ..a.v.launch.front_settings(&an.src.text) },
+        &kpl_certify::certificate::FrontSettings {
+            path: a.file.display().to_string(),
+            launch_args: crate::input::host_launch_args(),
+            ..a.v.launch.front_settings(&an.src.text)
+        },
         &an.opts,
         &an.report,
     ) {

@@ -235,8 +235,11 @@ fn print_results(results: &[Mutex<Option<FileResult>>], paths: &[String], json: 
         worst = worst.max(r.code);
         if json {
             let v = r.json.unwrap_or_else(|| json!({ "file": path, "verdict": "bad_input", "defects": [] }));
-            out.push_str(&serde_json::to_string(&v).unwrap_or_default());
-            out.push('\n');
+            // A kernel verified under several launches of its host code: a line each.
+            for v in if let Value::Array(vs) = v { vs } else { vec![v] } {
+                out.push_str(&serde_json::to_string(&v).unwrap_or_default());
+                out.push('\n');
+            }
         } else {
             out.push_str(&r.text);
         }
@@ -262,6 +265,9 @@ pub struct Analysed {
     /// Verified assuming the atomic additions to these arrays never wrap around
     /// (`kpl_reduction::wrap_assumed`).
     pub no_wrap: Vec<String>,
+    /// The line of the host code's launch the kernel was verified under (`host_launch.rs`),
+    /// where the command line gave none.
+    pub host_line: Option<usize>,
 }
 
 /// Does the kernel (or a procedure of it) have an atomic?
@@ -281,6 +287,7 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, contracts:
     let mut la = v.launch.clone();
     la.no_inline = v.no_inline && contracts;
     let (src, c, launch) = input::load(path, &la, true)?;
+    let host_line = input::host_launch_line();
     v.check.known_arrays(&c)?;
     // GPUVerify refuses its equality abstraction with atomics, and so does kpl for its input
     // languages; kpl's own, which takes an atomic's result as arbitrary, stays for `.kpl`.
@@ -299,6 +306,7 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, contracts:
     };
     let inlined = modular_replay(path, &la, &c)?;
     let mut kernel = verify_loaded(src, c, inlined, launch, opts, &show);
+    kernel.host_line = host_line;
     if v.no_inline {
         // GPUVerify's modular mode: each device function is also checked on its own.
         for check in input::modular_checks(path, &v.launch) {
@@ -360,10 +368,31 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
     let confirmed = confirmed.into_iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c).collect();
     let vacuous = report.outcome == Outcome::Verified && verify::preconditions_unsatisfiable(&c.core, &opts);
     let no_wrap = kpl_reduction::wrap_assumed(&c.core, launch);
-    Analysed { src, checked: c, launch, opts, report, confirmed, functions: Vec::new(), vacuous, no_wrap }
+    Analysed { src, checked: c, launch, opts, report, confirmed, functions: Vec::new(), vacuous, no_wrap, host_line: None }
 }
 
 fn one(a: &Args, i: usize, n: usize) -> FileResult {
+    // A kernel its host code launches several ways is verified under each launch.
+    let contexts = input::host_contexts(&a.files[i], &a.v.launch);
+    if contexts > 1 {
+        let results: Vec<FileResult> = (0..contexts)
+            .map(|c| {
+                input::set_host_context(Some(c));
+                let r = one_launch(a, i, n);
+                input::set_host_context(None);
+                r
+            })
+            .collect();
+        let code = results.iter().map(|r| r.code).max().unwrap_or(Exit::Ok);
+        let text = results.iter().map(|r| r.text.as_str()).collect();
+        let json = results.into_iter().map(|r| r.json.unwrap_or(Value::Null)).collect();
+        return FileResult { code, text, json: Some(Value::Array(json)) };
+    }
+    one_launch(a, i, n)
+}
+
+/// `one` under one launch.
+fn one_launch(a: &Args, i: usize, n: usize) -> FileResult {
     let prefix = if n > 1 { format!("[{}/{n}] ", i + 1) } else { String::new() };
     let an = match analyse(&a.files[i], &a.v, false, true, prefix) {
         Ok(x) => x,
@@ -454,6 +483,12 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
     }
     let report = &an.report;
     let st = &report.stats;
+    // A launch read from the host code is named in the summary.
+    let shown = match an.host_line {
+        Some(line) => format!("{} (launch at line {line}: grid {}, block {})", src.path, crate::host_launch::dims(an.launch.groups), crate::host_launch::dims(an.launch.threads)),
+        None => src.path.clone(),
+    };
+    let src_path = &shown;
     let time_ms: u128 = parts.iter().map(|p| p.report.stats.time_ms).sum();
     let secs = time_ms as f64 / 1000.0;
     let checked_alone = match an.functions.len() {
@@ -487,20 +522,20 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
                     arrays.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
                 ),
             };
-            format!("{}: verified ({secs:.2} s, {} invariants inferred{only}{checked_alone}{no_wrap}{vacuous})\n", src.path, st.invariants_kept)
+            format!("{}: verified ({secs:.2} s, {} invariants inferred{only}{checked_alone}{no_wrap}{vacuous})\n", src_path, st.invariants_kept)
         }
         (Some(_), _) => {
             let n: usize = parts.iter().map(|p| p.report.findings.len()).sum();
             let c: usize = parts.iter().map(|p| p.confirmed.iter().filter(|x| **x).count()).sum();
-            let mut t = format!("{}: {verdict}: {n} defect{} ({c} confirmed by the interpreter) ({secs:.2} s)\n", src.path, if n == 1 { "" } else { "s" });
+            let mut t = format!("{}: {verdict}: {n} defect{} ({c} confirmed by the interpreter) ({secs:.2} s)\n", src_path, if n == 1 { "" } else { "s" });
             for p in &parts {
                 if let Some(why) = &p.report.unknown {
-                    t.push_str(&format!("{}: the search for more defects stopped: {why}\n", src.path));
+                    t.push_str(&format!("{}: the search for more defects stopped: {why}\n", src_path));
                 }
             }
             t
         }
-        (None, Some(why)) => format!("{}: inconclusive: {why} ({secs:.2} s)\n", src.path),
+        (None, Some(why)) => format!("{}: inconclusive: {why} ({secs:.2} s)\n", src_path),
     };
     let json = json!({
         "file": src.path,
@@ -522,6 +557,10 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
             "simplify_ms": st.simplify_ms, "solver_ms": st.solver_ms, "solver_ms_unsimplified": st.solver_ms_unsimplified,
         },
     });
+    let mut json = json;
+    if let Some(line) = an.host_line {
+        json["launch"] = json!({ "grid": an.launch.groups, "block": an.launch.threads, "line": line, "from": "host code" });
+    }
     FileResult { code, text, json: Some(json) }
 }
 
@@ -785,3 +824,4 @@ fn dump(a: &Args, path: &str, r: &Report) -> Result<(), String> {
     }
     Ok(())
 }
+

@@ -18,9 +18,12 @@ pub struct HostLaunch {
     pub args: Vec<Option<i64>>,
     /// Says where the launch comes from and which arguments stayed free.
     pub note: Diagnostic,
+    /// The first launch site of this context.
+    pub site: Span,
 }
 
-fn dims(d: [u32; 3]) -> String {
+/// `256`, `[16,16]`, `[4,4,2]`: a launch's sizes as the options write them.
+pub fn dims(d: [u32; 3]) -> String {
     match d {
         [x, 1, 1] => x.to_string(),
         [x, y, 1] => format!("[{x},{y}]"),
@@ -28,13 +31,16 @@ fn dims(d: [u32; 3]) -> String {
     }
 }
 
-/// The launch of the file's kernel `kernel` that its host code decides: `Ok(None)` where the
-/// host code never launches it, `Err` with a diagnostic at the launch site where it launches
-/// it in a way kpl does not decide (or in several ways).
-pub fn decide(text: &str, front: &FrontOptions, kernel: &str) -> Result<Option<HostLaunch>, Diagnostic> {
+/// The launches of the file's kernel `kernel` that its host code decides, one per distinct
+/// grid and block (the launch context; sites that agree on it are verified once, with the
+/// arguments they all pass alike fixed): none where the host code never launches it, `Err`
+/// with a diagnostic at the launch site where it launches it in a way kpl does not decide.
+pub fn decide(text: &str, front: &FrontOptions, kernel: &str) -> Result<Vec<HostLaunch>, Diagnostic> {
     let (sites, every) = kpl_c::launch_sites(text, front);
     let sites: Vec<LaunchSite> = sites.into_iter().filter(|s| s.kernel.as_deref() == Some(kernel)).collect();
-    let Some(first) = sites.first() else { return Ok(None) };
+    if sites.is_empty() {
+        return Ok(Vec::new());
+    }
     // A launch of the kernel that kpl did not read (in a host template, a class, a lambda
     // at file scope, or through `cudaLaunchKernel`) could launch it otherwise: then the
     // host code does not decide the launch.
@@ -43,28 +49,22 @@ pub fn decide(text: &str, front: &FrontOptions, kernel: &str) -> Result<Option<H
         return Err(Diagnostic::error(format!("the host code launches `{kernel}` here in a way kpl does not read yet"), Span::new(*at, *at + 1))
             .with_help("kpl reads `k<<<...>>>` in host functions; give the launch with `--blockDim=` and `--gridDim=`"));
     }
-    let mut launches: Vec<(Launch, Span)> = Vec::new();
+    let mut launches: Vec<Launch> = Vec::new();
     for s in &sites {
         let undecided = |why: &String| {
             Diagnostic::error(format!("kpl cannot read this launch of `{kernel}`: {why}"), s.span)
                 .with_help("give the launch with `--blockDim=` and `--gridDim=` (they override the host code)")
         };
-        let grid = s.grid.as_ref().map_err(undecided)?;
-        let block = s.block.as_ref().map_err(undecided)?;
-        let launch = Launch { groups: *grid, threads: *block };
-        if !launches.iter().any(|(l, _)| *l == launch) {
-            launches.push((launch, s.span));
+        let launch = Launch { groups: *s.grid.as_ref().map_err(undecided)?, threads: *s.block.as_ref().map_err(undecided)? };
+        if !launches.contains(&launch) {
+            launches.push(launch);
         }
     }
-    if let [_, second, ..] = launches.as_slice() {
-        let all: Vec<String> = launches.iter().map(|(l, _)| format!("grid {} block {}", dims(l.groups), dims(l.threads))).collect();
-        return Err(Diagnostic::error(
-            format!("the host code launches `{kernel}` {} ways ({}); kpl verifies one launch at a time", launches.len(), all.join("; ")),
-            second.1,
-        )
-        .with_help("choose one with `--blockDim=` and `--gridDim=`"));
-    }
-    let launch = launches[0].0;
+    Ok(launches.into_iter().map(|launch| context(kernel, launch, sites.iter().filter(|s| s.grid == Ok(launch.groups) && s.block == Ok(launch.threads)).collect())).collect())
+}
+
+/// The launch context of the sites that launch with `launch`.
+fn context(kernel: &str, launch: Launch, sites: Vec<&LaunchSite>) -> HostLaunch {
     let n = sites.iter().map(|s| s.args.len()).max().unwrap_or(0);
     let args: Vec<Option<i64>> =
         (0..n).map(|i| sites.iter().map(|s| s.args.get(i).copied().flatten()).reduce(|a, b| if a == b { a } else { None }).flatten()).collect();
@@ -72,7 +72,7 @@ pub fn decide(text: &str, front: &FrontOptions, kernel: &str) -> Result<Option<H
     let free = args.iter().filter(|v| v.is_none()).count();
     let mut message = format!("launch read from the host code: grid {}, block {}", dims(launch.groups), dims(launch.threads));
     if sites.len() > 1 {
-        message.push_str(&format!(" (all {} launches of `{kernel}`)", sites.len()));
+        message.push_str(&format!(" ({} launches of `{kernel}`)", sites.len()));
     }
     if !fixed.is_empty() {
         message.push_str(&format!("; {} (integer parameters fixed to them)", fixed.join(", ")));
@@ -80,5 +80,12 @@ pub fn decide(text: &str, front: &FrontOptions, kernel: &str) -> Result<Option<H
     if free > 0 {
         message.push_str(&format!("; {free} argument{} free (pointers, floats, or values kpl does not read)", if free == 1 { "" } else { "s" }));
     }
-    Ok(Some(HostLaunch { launch, args, note: Diagnostic::note(message, first.span) }))
+    HostLaunch { launch, args, note: Diagnostic::note(message, sites[0].span), site: sites[0].span }
+}
+
+/// The diagnostic for a command that takes one launch where the host code gives several.
+pub fn several(kernel: &str, launches: &[HostLaunch]) -> Diagnostic {
+    let all: Vec<String> = launches.iter().map(|h| format!("grid {} block {}", dims(h.launch.groups), dims(h.launch.threads))).collect();
+    Diagnostic::error(format!("the host code launches `{kernel}` {} ways ({}); this command takes one launch", launches.len(), all.join("; ")), launches[1].site)
+        .with_help("choose one with `--blockDim=` and `--gridDim=` (`kpl verify` verifies each)")
 }

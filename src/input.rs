@@ -205,17 +205,56 @@ pub fn modular_checks(path: &Path, args: &LaunchArgs) -> Vec<kpl_c::modular::Mod
     kpl_c::modular_checks(&src.text, &front_options(args, &src, dialect, None))
 }
 
-/// The launch a CUDA file's host code decides for its kernel (`host_launch.rs`); `Ok(None)`
-/// for OpenCL, a file that does not check, or a kernel the host code never launches.
-fn host_launch_of(src: &Source, front: &FrontOptions) -> Result<Option<crate::host_launch::HostLaunch>, Diagnostic> {
+/// The launches a CUDA file's host code decides for its kernel (`host_launch.rs`), with the
+/// kernel's name; none for OpenCL, a file that does not check, or a kernel the host code
+/// never launches.
+fn host_launches_of(src: &Source, front: &FrontOptions) -> Result<(String, Vec<crate::host_launch::HostLaunch>), Diagnostic> {
     if front.dialect != Dialect::Cuda {
-        return Ok(None);
+        return Ok((String::new(), Vec::new()));
     }
-    let Ok(c) = kpl_c::check_c(&src.text, front) else { return Ok(None) };
-    crate::host_launch::decide(&src.text, front, &c.kernel.name.name)
+    let Ok(c) = kpl_c::check_c(&src.text, front) else { return Ok((String::new(), Vec::new())) };
+    let name = c.kernel.name.name.clone();
+    crate::host_launch::decide(&src.text, front, &name).map(|h| (name, h))
+}
+
+thread_local! {
+    /// Which of the host code's launches `load` takes (`verify` goes through each); `None`:
+    /// a kernel the host code launches several ways needs launch options.
+    static HOST_CONTEXT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+    /// The line of the launch `load` last read from host code (`None`: given, or none).
+    static HOST_LINE: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+    /// That launch's constant arguments, by position.
+    static HOST_ARGS: std::cell::RefCell<Option<Vec<Option<i64>>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The constant arguments of the host code's launch the last load on this thread took.
+pub fn host_launch_args() -> Option<Vec<Option<i64>>> {
+    HOST_ARGS.with(|h| h.borrow().clone())
+}
+
+/// Take the host code's launch `c` (of those `host_contexts` counts) in this thread's loads.
+pub fn set_host_context(c: Option<usize>) {
+    HOST_CONTEXT.with(|h| h.set(c));
+}
+
+/// The line of the host code's launch the last load on this thread took, if it took one.
+pub fn host_launch_line() -> Option<usize> {
+    HOST_LINE.with(|h| h.get())
+}
+
+/// How many launches (grid and block) the host code of a `.cu` file decides for its kernel
+/// when the command line gives none: 0 where it gives one, or the file has none to read.
+pub fn host_contexts(path: &Path, args: &LaunchArgs) -> usize {
+    if kind_of(path) != "cu" || !matches!(args.given(), Ok((None, None))) {
+        return 0;
+    }
+    let Ok(src) = read_kernel(path, &args.include_dirs) else { return 0 };
+    host_launches_of(&src, &front_options(args, &src, Dialect::Cuda, None)).map_or(0, |(_, h)| h.len())
 }
 
 pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source, Checked, Launch), Exit> {
+    HOST_LINE.with(|l| l.set(None));
+    HOST_ARGS.with(|h| *h.borrow_mut() = None);
     let src = read_kernel(path, &args.include_dirs)?;
     let kind = kind_of(path);
     let ext = kind.as_str();
@@ -243,8 +282,17 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                 }
                 (None, None) if need_launch => {
                     // A `.cu` file's host code may decide the launch (`host_launch.rs`).
-                    match host_launch_of(&src, &front_options(args, &src, dialect, None)) {
+                    let chosen = host_launches_of(&src, &front_options(args, &src, dialect, None)).and_then(|(kernel, mut hs)| match (hs.len(), HOST_CONTEXT.with(|c| c.get())) {
+                        (0, _) => Ok(None),
+                        (1, _) => Ok(hs.pop()),
+                        (n, Some(c)) if c < n => Ok(Some(hs.swap_remove(c))),
+                        _ => Err(crate::host_launch::several(&kernel, &hs)),
+                    });
+                    match chosen {
                         Ok(Some(h)) => {
+                            let line = src.text[..h.site.start.min(src.text.len())].matches('\n').count() + 1;
+                            HOST_LINE.with(|l| l.set(Some(line)));
+                            HOST_ARGS.with(|a| *a.borrow_mut() = Some(h.args.clone()));
                             report(&src, &[h.note]);
                             launch_args = Some(h.args);
                             Some(h.launch)

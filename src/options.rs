@@ -166,6 +166,8 @@ impl LaunchArgs {
             invariants_as_candidates: self.invariants_as_candidates,
             global_offset: self.global_offset.filter(|o| *o != [0; 3]),
             pointer_bits: self.pointer_bits(text),
+            // What the host code's launch passes is `input::load`'s to say.
+            launch_args: None,
         }
     }
 

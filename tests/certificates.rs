@@ -55,6 +55,25 @@ fn a_cuda_kernel_certifies_too() {
 }
 
 #[test]
+fn a_launch_read_from_host_code_is_recorded_and_checked() {
+    // The kernel verifies only with the stride its host code passes: the certificate must
+    // carry it, `check-cert` must read the kernel with it, and an edited value must fail.
+    let k = root().join("tests/kernels-cuda/host_launch_constant.cu");
+    let dir = tmp("host-launch");
+    certify(&k, &[], &dir);
+    let o = check(&dir);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("argument 2 = 1 (launch read from the host code)"), "{}", o.stdout);
+    let path = dir.join("certificate.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(v["kernel"]["launch_args"], serde_json::json!([null, 1]));
+    v["kernel"]["launch_args"] = serde_json::json!([null, 0]);
+    std::fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
+    assert_ne!(check(&dir).code, 0, "a certificate whose launch arguments were edited must not check");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_kernel_with_a_defect_gets_no_certificate() {
     let k = root().join("tests/kernels/reduce_nobarrier.kpl");
     let dir = tmp("defect");

@@ -8,7 +8,7 @@ mod common;
 use common::*;
 use kpl_lang::rng::Rng;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn dir() -> PathBuf {

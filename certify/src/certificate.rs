@@ -61,6 +61,10 @@ pub struct KernelSource {
     /// (GPUVerify's `--pointer-bitwidth`; certificates before it were read with 32).
     #[serde(default = "thirty_two")]
     pub pointer_bits: u32,
+    /// The argument values of the host code's launch the kernel was verified under, by
+    /// position, where they are integer constants (`kpl_c::FrontOptions::launch_args`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launch_args: Option<Vec<Option<i64>>>,
 }
 
 fn thirty_two() -> u32 {
@@ -90,6 +94,8 @@ pub struct FrontSettings {
     pub global_offset: Option<[u32; 3]>,
     /// The bits of a pointer and of `size_t` (`--pointer-bitwidth`, or the file's default).
     pub pointer_bits: u32,
+    /// The host code's launch's constant arguments, by position (`host_launch.rs`).
+    pub launch_args: Option<Vec<Option<i64>>>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -203,6 +209,12 @@ impl Certificate {
         if let Some((k, vals)) = &self.kernel.kernel_args {
             let vs: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
             extra.push_str(&format!("; ONLY the inputs where `{k}`'s scalar parameters are {} (--kernel-args)", vs.join(", ")));
+        }
+        if let Some(args) = &self.kernel.launch_args {
+            let vs: Vec<String> = args.iter().enumerate().filter_map(|(i, v)| v.map(|v| format!("argument {} = {v}", i + 1))).collect();
+            if !vs.is_empty() {
+                extra.push_str(&format!("; ONLY the inputs the host code's launch passes: {} (launch read from the host code)", vs.join(", ")));
+            }
         }
         if let Some(o) = self.kernel.global_offset {
             extra.push_str(&format!("; global work offset {} (--global_offset)", dims(o)));
@@ -418,6 +430,7 @@ pub fn build(file: &str, language: &str, source: &str, front: &FrontSettings, o:
             include_dirs: front.include_dirs.clone(),
             path: if kpl_lang::sources::segments(source).len() > 1 { front.path.clone() } else { String::new() },
             pointer_bits: front.pointer_bits,
+            launch_args: front.launch_args.clone(),
         },
         launch: o.launch,
         options: CertOptions {

@@ -123,6 +123,7 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
                 invariants_as_candidates: cert.kernel.invariants_as_candidates,
                 global_offset: cert.kernel.global_offset,
                 pointer_bits: cert.kernel.pointer_bits,
+                launch_args: cert.kernel.launch_args.clone(),
                 ..kpl_c::FrontOptions::new(dialect)
             };
             kpl_c::check_c(&cert.kernel.source, &o)
