@@ -350,7 +350,7 @@ fn dims_of(toks: &[Tok], env: &Env, what: &str) -> Result<[u32; 3], String> {
     let d = triple(toks, env).ok_or_else(|| format!("the {what} size is not a constant kpl can read"))?;
     let mut out = [0u32; 3];
     for (o, v) in out.iter_mut().zip(d) {
-        *o = u32::try_from(v).ok().filter(|v| *v > 0).ok_or_else(|| format!("the {what} size {d:?} is not positive"))?;
+        *o = u32::try_from(v).ok().filter(|v| *v > 0).ok_or_else(|| format!("the {what} size {d:?} is not a size (each of x, y and z from 1 to 2^32 - 1)"))?;
     }
     Ok(out)
 }
@@ -409,11 +409,13 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
                 _ => (Vec::new(), close + 1),
             };
             let missing = |what: &str| Err(format!("the launch gives no {what} size"));
+            // Grid, block, shared bytes and stream: nvcc takes no more.
+            let too_many = || Err::<[u32; 3], String>("a launch takes at most four values between `<<<` and `>>>`".into());
             out.push(LaunchSite {
                 kernel,
                 at: f[i].0,
                 span: Span::new(f[start].0, f[end].2),
-                grid: config.first().map_or_else(|| missing("grid"), |g| dims_of(g, &env, "grid")),
+                grid: if config.len() > 4 { too_many() } else { config.first().map_or_else(|| missing("grid"), |g| dims_of(g, &env, "grid")) },
                 block: config.get(1).map_or_else(|| missing("block"), |b| dims_of(b, &env, "block")),
                 shared_bytes: match config.get(2) {
                     None => Ok(0),
