@@ -263,3 +263,30 @@ fn generated_type_declarations_end_in_an_answer() {
         assert!(t.elapsed() < Duration::from_secs(20), "{text}");
     }
 }
+
+#[test]
+fn launches_in_host_code_kpl_cannot_read_are_diagnostics() {
+    // Malformed, overflowing or out-of-range launches: a diagnostic at the launch (or a
+    // launch read), never a crash; and nothing is read from a launch that is not there.
+    let bodies = [
+        ("div0", "k<<<1 / 0, 32>>>(d);", 3),
+        ("overflow", "k<<<9223372036854775807 * 2, 32>>>(d);", 3),
+        ("negative", "k<<<-1, 32>>>(d);", 3),
+        ("wide", "k<<<4294967296, 32>>>(d);", 3),
+        ("unclosed", "k<<<1, 32", 3),
+        ("empty", "k<<<>>>(d);", 3),
+        ("five", "k<<<1, 2, 3, 4, 5>>>(d);", 3),
+        ("dim3_four", "dim3 g(1, 2, 3, 4); k<<<g, 32>>>(d);", 3),
+        ("self", "int n = n; k<<<n, 32>>>(d);", 3),
+        ("literal", "k<<<1, 32>>>(d, 99999999999999999999999);", 3),
+    ];
+    for (name, body, want) in bodies {
+        let f = write(&format!("launch_{name}.cu"), &format!("__global__ void k(int *a) {{ a[threadIdx.x] = 1; }}\nint main() {{ int *d; {body} return 0; }}\n"));
+        let o = kpl(&["verify", s(&f)]);
+        answered(&o, name);
+        assert_eq!(o.code, want, "{name}: {}{}", o.stdout, o.stderr);
+        if want == 3 {
+            assert!(o.stderr.contains("needs a launch"), "{name}: {}", o.stderr);
+        }
+    }
+}
