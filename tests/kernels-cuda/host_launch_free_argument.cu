@@ -1,6 +1,6 @@
 //xfail:NOT_ALL_VERIFIED
 //
-//launch read from the host code: grid 1, block 32 \(all 2 launches of `spread`\); 2 arguments free
+//launch read from the host code: grid 1, block 32 \(2 launches of `spread`\); 2 arguments free
 //race on a
 //
 // Two launches agree on the launch but not on the stride, which stays free: a stride of

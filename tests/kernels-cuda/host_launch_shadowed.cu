@@ -1,8 +1,8 @@
-//xfail:COMMAND_LINE_ERROR
+//pass
 //
-//kpl cannot read this launch of `fill`: the block size is not a constant kpl can read
+//launch read from the host code: grid 1, block 512
 //
-// `BLOCK` in `run` is its parameter, not the file's constant.
+// `BLOCK` in `run` is its parameter, which main passes 512, not the file's constant 32.
 const int BLOCK = 32;
 __global__ void fill(int *a) {
     a[threadIdx.x] = 1;

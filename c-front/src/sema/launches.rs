@@ -52,6 +52,9 @@ struct Env {
     dims: HashMap<String, [i64; 3]>,
 }
 
+/// For each host function of the file, whether each parameter takes its argument by value.
+type ByValue = HashMap<String, Vec<bool>>;
+
 /// What `callee` calls a launch's argument list.
 const LAUNCH: &str = "<<<>>>";
 
@@ -200,7 +203,7 @@ fn closing_free(toks: &[Tok], from: usize, to: usize) -> bool {
 }
 
 /// Is the use of a name at `toks[k]` one that only reads it?
-fn only_read(toks: &[Tok], k: usize) -> bool {
+fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
     let prev = k.checked_sub(1).map(|p| &toks[p].1);
     let next = toks.get(k + 1).map(|t| &t.1);
     const READ_AFTER: &[&str] = &["+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<", ">>", "&", "|", "^", ")", "]", ";", ","];
@@ -223,7 +226,11 @@ fn only_read(toks: &[Tok], k: usize) -> bool {
         }
         Some(CTok::Kw("return")) => true,
         // `f(n)`, `f(a, n)`: by value only for the library's functions.
-        Some(CTok::P("(" | ",")) => callee(toks, k).is_some_and(|f| f == LAUNCH || BY_VALUE.contains(&f.as_str())),
+        // `f(n)`, `f(a, n)`: by value for the library's functions, and for the file's host
+        // functions where that parameter is no reference.
+        Some(CTok::P("(" | ",")) => callee(toks, k).is_some_and(|(f, i)| {
+            f == LAUNCH || BY_VALUE.contains(&f.as_str()) || by_value.get(&f).is_some_and(|ps| ps.get(i).copied().unwrap_or(false))
+        }),
         _ => false,
     }
 }
@@ -246,22 +253,25 @@ fn in_reference_initialiser(toks: &[Tok], k: usize) -> bool {
     false
 }
 
-/// The function whose argument list holds `toks[k]`, if `toks[k]` is in one.
-fn callee(toks: &[Tok], k: usize) -> Option<String> {
+/// The function whose argument list holds `toks[k]`, if `toks[k]` is in one, and which
+/// argument it is in.
+fn callee(toks: &[Tok], k: usize) -> Option<(String, usize)> {
     let mut depth = 0i32;
+    let mut arg = 0;
     for i in (0..k).rev() {
         match toks[i].1 {
+            CTok::P(",") if depth == 0 => arg += 1,
             CTok::P(")" | "]" | "}") => depth += 1,
             CTok::P("(") if depth == 0 => {
                 return match toks.get(i.checked_sub(1)?)?.1 {
-                    CTok::Ident(ref f) | CTok::Spec(ref f) => Some(f.clone()),
+                    CTok::Ident(ref f) | CTok::Spec(ref f) => Some((f.clone(), arg)),
                     // The argument list of a launch: `k<<<...>>>(n)` takes values.
-                    CTok::P(">") if i >= 2 && toks[i - 2].1 == CTok::P(">>") => Some(LAUNCH.into()),
+                    CTok::P(">") if i >= 2 && toks[i - 2].1 == CTok::P(">>") => Some((LAUNCH.into(), arg)),
                     _ => None,
                 };
             }
             // The configuration of a launch, `<<<grid, n>>>`: values too.
-            CTok::P("<") if depth == 0 && i >= 1 && toks[i - 1].1 == CTok::P("<<") => return Some(LAUNCH.into()),
+            CTok::P("<") if depth == 0 && i >= 1 && toks[i - 1].1 == CTok::P("<<") => return Some((LAUNCH.into(), arg)),
             CTok::P("(" | "[" | "{") => {
                 if depth == 0 {
                     return None;
@@ -275,11 +285,16 @@ fn callee(toks: &[Tok], k: usize) -> Option<String> {
 }
 
 /// The constants of a host function (see the module doc): integers, and `dim3` triples.
-fn constants(body: &[Tok], file: &HashMap<String, i64>) -> Env {
-    let mut env = Env { ints: file.clone(), dims: HashMap::new() };
-    // A file-scope constant the function declares again (a parameter, a loop's variable)
-    // or uses otherwise than by reading it is not that constant there.
-    env.ints.retain(|name, _| body.iter().enumerate().all(|(k, t)| !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k)));
+fn constants(body: &[Tok], base: &Env, params: &[String], by_value: &ByValue) -> Env {
+    let mut env = base.clone();
+    // Names declared outside the body (the function's parameters, file-scope constants): a
+    // local of one of them shadows it in a block only, so neither is a constant.
+    let outer: Vec<String> = params.iter().cloned().chain(base.ints.keys().cloned()).chain(base.dims.keys().cloned()).collect();
+    // A file-scope constant (or a parameter a caller binds) the function declares again (a
+    // parameter, a loop's variable) or uses otherwise than by reading it is not that
+    // constant there.
+    env.ints.retain(|name, _| body.iter().enumerate().all(|(k, t)| !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k, by_value)));
+    env.dims.retain(|name, _| body.iter().enumerate().all(|(k, t)| !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k, by_value)));
     let mut declared: HashMap<String, usize> = HashMap::new();
     let mut decls = Vec::new();
     let mut i = 0;
@@ -298,13 +313,13 @@ fn constants(body: &[Tok], file: &HashMap<String, i64>) -> Env {
     }
     for (name, constant, init, dim3, at) in decls {
         // Declared once in the function, and never changed after its declaration.
-        if declared[&name] != 1 {
+        if declared[&name] != 1 || outer.contains(&name) {
             env.ints.remove(&name);
             env.dims.remove(&name);
             continue;
         }
         let unchanged = constant
-            || body.iter().enumerate().skip(at + 1).all(|(k, t)| !matches!(&t.1, CTok::Ident(n) if *n == name) || only_read(body, k));
+            || body.iter().enumerate().skip(at + 1).all(|(k, t)| !matches!(&t.1, CTok::Ident(n) if *n == name) || only_read(body, k, by_value));
         if !unchanged {
             env.ints.remove(&name);
             env.dims.remove(&name);
@@ -383,10 +398,145 @@ fn file_constants(toks: &[Tok]) -> HashMap<String, i64> {
 /// Every launch in the host functions `host`, with the file's tokens `file` for its
 /// file-scope constants.
 pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
-    let globals = file_constants(file);
+    let globals = Env { ints: file_constants(file), dims: HashMap::new() };
+    let fns: Vec<Option<HostFn>> = host.iter().map(|f| host_fn(f)).collect();
     let mut out = Vec::new();
-    for f in host {
-        let env = constants(f, &globals);
+    // Which parameters of the file's host functions take their argument by value.
+    let by_value: ByValue = fns.iter().flatten().map(|f| (f.name.clone(), f.params.iter().map(|p| p.2).collect())).collect();
+    let mut memo = HashMap::new();
+    for (fi, f) in host.iter().enumerate() {
+        if fns[fi].is_none() {
+            launches_in(f, &constants(f, &globals, &[], &by_value), &mut out);
+            continue;
+        }
+        for env in contexts(fi, &fns, file, &globals, 0, &mut memo, &by_value) {
+            launches_in(f, &env, &mut out);
+        }
+    }
+    out
+}
+
+/// A host function: its name, its parameters' names (and whether each is a `dim3`), where
+/// its header's name is, and its body from its `{`.
+struct HostFn<'a> {
+    name: String,
+    /// Name, whether a `dim3`, whether taken by value (no `&`).
+    params: Vec<(String, bool, bool)>,
+    at: usize,
+    body: &'a [Tok],
+}
+
+fn host_fn(item: &[Tok]) -> Option<HostFn<'_>> {
+    let open = item.iter().position(|t| t.1 == CTok::P("("))?;
+    let CTok::Ident(name) = &item.get(open.checked_sub(1)?)?.1 else { return None };
+    let close = closing(item, open)?;
+    let brace = (close + 1..item.len()).find(|&k| item[k].1 == CTok::P("{"))?;
+    let mut params = Vec::new();
+    for p in split_commas(&item[open + 1..close]) {
+        let upto = p.iter().position(|t| t.1 == CTok::P("=")).unwrap_or(p.len());
+        match p[..upto].iter().rev().find_map(|t| if let CTok::Ident(n) = &t.1 { Some(n.clone()) } else { None }) {
+            Some(n) => params.push((n, p.iter().any(|t| is_word(&t.1, "dim3")), !p[..upto].iter().any(|t| matches!(t.1, CTok::P("&" | "&&"))))),
+            None => params.push((String::new(), false, false)),
+        }
+    }
+    Some(HostFn { name: name.clone(), params, at: item[open - 1].0, body: &item[brace..] })
+}
+
+/// The most calling contexts kpl tells apart for one host function, and the deepest chain
+/// of calls it follows; past either, the function's parameters stay undecided.
+const MAX_CONTEXTS: usize = 16;
+const MAX_DEPTH: usize = 8;
+
+/// The environments host function `fi` runs in: one per distinct binding of its
+/// parameters by the constant arguments of its callers (each caller in each of its own
+/// contexts), or one with no parameter bound where a caller cannot be read (a call from
+/// code kpl does not read, the function's address taken) or none calls it.
+fn contexts(fi: usize, fns: &[Option<HostFn>], file: &[Tok], globals: &Env, depth: usize, memo: &mut HashMap<usize, Vec<Env>>, by_value: &ByValue) -> Vec<Env> {
+    if let Some(known) = memo.get(&fi) {
+        return known.clone();
+    }
+    let found = contexts_of(fi, fns, file, globals, depth, memo, by_value);
+    memo.insert(fi, found.clone());
+    found
+}
+
+fn contexts_of(fi: usize, fns: &[Option<HostFn>], file: &[Tok], globals: &Env, depth: usize, memo: &mut HashMap<usize, Vec<Env>>, by_value: &ByValue) -> Vec<Env> {
+    let Some(f) = &fns[fi] else { return vec![globals.clone()] };
+    let names: Vec<String> = f.params.iter().map(|p| p.0.clone()).collect();
+    let unbound = || {
+        let mut e = globals.clone();
+        for (p, _, _) in &f.params {
+            e.ints.remove(p);
+            e.dims.remove(p);
+        }
+        vec![constants(f.body, &e, &names, by_value)]
+    };
+    if depth >= MAX_DEPTH || f.params.is_empty() {
+        return unbound();
+    }
+    // Every call of it, in the host functions kpl reads.
+    let mut calls: Vec<(usize, Vec<&[Tok]>, usize)> = Vec::new();
+    for (gi, g) in fns.iter().enumerate() {
+        let Some(g) = g else { continue };
+        for k in 0..g.body.len() {
+            if matches!(&g.body[k].1, CTok::Ident(n) if *n == f.name) && g.body.get(k + 1).is_some_and(|t| t.1 == CTok::P("(")) {
+                let before = k.checked_sub(1).map(|b| &g.body[b].1);
+                if matches!(before, Some(CTok::P("." | "->" | "::"))) {
+                    continue;
+                }
+                let Some(c) = closing(g.body, k + 1) else { return unbound() };
+                calls.push((gi, split_commas(&g.body[k + 2..c]), g.body[k].0));
+            }
+        }
+    }
+    // Every use of its name elsewhere is its header or a declaration (`void f(int);`);
+    // anything else (a call from a template, its address taken) is a caller kpl cannot read.
+    for (k, t) in file.iter().enumerate() {
+        if !matches!(&t.1, CTok::Ident(n) if *n == f.name) || t.0 == f.at || calls.iter().any(|c| c.2 == t.0) {
+            continue;
+        }
+        let declared = matches!(k.checked_sub(1).map(|b| &file[b].1), Some(CTok::Spec(_) | CTok::Ident(_) | CTok::P("*" | "&")))
+            && file.get(k + 1).is_some_and(|t| t.1 == CTok::P("("))
+            && closing(file, k + 1).and_then(|c| file.get(c + 1)).is_some_and(|t| t.1 == CTok::P(";"));
+        if !declared {
+            return unbound();
+        }
+    }
+    if calls.is_empty() || calls.iter().any(|c| c.0 == fi) {
+        return unbound();
+    }
+    let mut out: Vec<Env> = Vec::new();
+    for (gi, args, _) in &calls {
+        for caller in contexts(*gi, fns, file, globals, depth + 1, memo, by_value) {
+            let mut e = globals.clone();
+            for (i, (p, dim3, _)) in f.params.iter().enumerate() {
+                e.ints.remove(p);
+                e.dims.remove(p);
+                let Some(a) = args.get(i) else { continue };
+                if *dim3 {
+                    if let Some(d) = triple(a, &caller) {
+                        e.dims.insert(p.clone(), d);
+                    }
+                } else if let Some(v) = eval(a, &caller) {
+                    e.ints.insert(p.clone(), v);
+                }
+            }
+            let e = constants(f.body, &e, &names, by_value);
+            if !out.iter().any(|o| o.ints == e.ints && o.dims == e.dims) {
+                out.push(e);
+            }
+            if out.len() > MAX_CONTEXTS {
+                return unbound();
+            }
+        }
+    }
+    out
+}
+
+/// The launches in host function `f` under `env`.
+fn launches_in(f: &[Tok], env: &Env, out: &mut Vec<LaunchSite>) {
+    {
+        let env = env.clone();
         let mut i = 0;
         while i + 1 < f.len() {
             // `<<<` is `<<` then `<`.
@@ -426,7 +576,6 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
             i = end + 1;
         }
     }
-    out
 }
 
 /// The kernels the file launches, and where, whatever the code around the launch: each
@@ -509,6 +658,34 @@ mod tests {
             "int b = atoi(argv[1]); k<<<1, b>>>(p);",
         ] {
             assert!(block(changed).is_err(), "{changed}: {:?}", block(changed));
+        }
+    }
+
+    /// The block sizes of the launches in host functions `fns`, one per calling context.
+    fn blocks(fns: &[&str]) -> Vec<Result<[u32; 3], String>> {
+        let items: Vec<Vec<Tok>> = fns.iter().map(|f| convert(&lex(f).0, Dialect::Cuda).0).collect();
+        let file: Vec<Tok> = items.iter().flatten().cloned().collect();
+        find(&items, &file).into_iter().map(|s| s.block).collect()
+    }
+
+    #[test]
+    fn parameters_are_constants_through_every_call_kpl_reads() {
+        let run = "void run(int *d, int t) { k<<<1, t>>>(d); }";
+        assert_eq!(blocks(&[run, "int main() { run(p, 32); run(p, 8 * 8); run(p, 32); }"]), [Ok([32, 1, 1]), Ok([64, 1, 1])]);
+        assert_eq!(blocks(&["void run(dim3 b) { k<<<1, b>>>(p); }", "int main() { dim3 b(4, 4); run(b); }"]), [Ok([4, 4, 1])]);
+        assert_eq!(blocks(&["void run(int t) { k<<<1, t>>>(p); }", "void mid(int u) { run(u * 2); }", "int main() { mid(16); }"]), [Ok([32, 1, 1])]);
+        assert_eq!(blocks(&["void show(int t) { }", "int main() { int b = 32; show(b); k<<<1, b>>>(p); }"]), [Ok([32, 1, 1])], "passed by value");
+        for (what, fns) in [
+            ("passed by reference", vec!["void set(int &t) { t = 64; }", "int main() { int b = 32; set(b); k<<<1, b>>>(p); }"]),
+            ("a loop's variable", vec![run, "int main() { for (int i = 1; i < 4; i++) run(p, i); }"]),
+            ("changed in the callee", vec!["void run(int t) { t *= 2; k<<<1, t>>>(p); }", "int main() { run(32); }"]),
+            ("shadowed in a block", vec!["void run(int t) { { int t = 5; } k<<<1, t>>>(p); }", "int main() { run(32); }"]),
+            ("its address taken", vec![run, "int main() { run(p, 32); void (*f)(int *, int) = run; f(p, 64); }"]),
+            ("never called", vec![run]),
+            ("recursive", vec!["void run(int t) { k<<<1, t>>>(p); if (t > 1) run(t / 2); }", "int main() { run(64); }"]),
+        ] {
+            let got = blocks(&fns);
+            assert!(!got.is_empty() && got.iter().all(|b| b.is_err()), "{what}: {got:?}");
         }
     }
 
