@@ -314,20 +314,13 @@ impl<'u> Lower<'u> {
         let wide_spans = function_wide(&body.stmts).iter().map(|e| e.0.span).collect();
         let gotos = self.goto_flags(&body.stmts);
         self.frames.push(Frame {
-            name: f.name.name.clone(),
             result: result.clone(),
             agg_result: agg_result.clone(),
-            returned,
-            loops: Vec::new(),
-            ensures: Vec::new(),
-            global_ensures: Vec::new(),
-            olds: Vec::new(),
-            assumed: Vec::new(),
             function_wide: wide,
             function_wide_spans: wide_spans,
             ptr_result: ptr_result.clone(),
             gotos,
-            contract: false,
+            ..Frame::new(f.name.name.clone(), returned)
         });
         // `--no-inline`: a call with no effect another thread sees uses only the contract.
         let contract_effects = if self.contract_candidate(f) && agg_result.as_ref().is_none_or(|(_, ls)| ls.iter().all(|l| matches!(l, Leaf::Word(Place::Local(..))))) {

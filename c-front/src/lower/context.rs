@@ -71,6 +71,29 @@ pub(crate) struct Frame {
     pub contract: bool,
 }
 
+impl Frame {
+    /// The frame of function `name` entered, with its `return` flag: no result, loops,
+    /// contracts or jumps yet.
+    pub(crate) fn new(name: String, returned: Option<String>) -> Frame {
+        Frame {
+            name,
+            result: None,
+            agg_result: None,
+            returned,
+            loops: Vec::new(),
+            ensures: Vec::new(),
+            global_ensures: Vec::new(),
+            olds: Vec::new(),
+            assumed: Vec::new(),
+            function_wide: Vec::new(),
+            function_wide_spans: Vec::new(),
+            ptr_result: None,
+            gotos: HashMap::new(),
+            contract: false,
+        }
+    }
+}
+
 pub(crate) struct Lower<'u> {
     pub o: &'u FrontOptions,
     pub funcs: HashMap<String, &'u Func>,

@@ -611,22 +611,7 @@ impl<'u> Lower<'u> {
         let wide = self.checked_function_wide(f, body);
         let wide_spans = function_wide(body).iter().map(|e| e.0.span).collect();
         let gotos = self.goto_flags(body);
-        self.frames.push(Frame {
-            name: f.name.name.clone(),
-            result: None,
-            agg_result: None,
-            returned,
-            loops: Vec::new(),
-            ensures: Vec::new(),
-            global_ensures: Vec::new(),
-            olds: Vec::new(),
-            assumed: Vec::new(),
-            function_wide: wide,
-            function_wide_spans: wide_spans,
-            ptr_result: None,
-            gotos,
-            contract: false,
-        });
+        self.frames.push(Frame { function_wide: wide, function_wide_spans: wide_spans, gotos, ..Frame::new(f.name.name.clone(), returned) });
         self.scopes.push(HashMap::new());
         // Leading `__requires` of the kernel are preconditions over its params.
         let mut rest = body;

@@ -159,22 +159,7 @@ impl<'u> Lower<'u> {
     pub(crate) fn function_check(&mut self, f: &'u Func, axioms: &[(Expr, Span)], memories: &HashSet<Memory>) -> k::Kernel {
         let mut decls = self.launch_decls(f);
         self.blocks.push(Vec::new());
-        self.frames.push(Frame {
-            name: String::new(),
-            result: None,
-            agg_result: None,
-            returned: None,
-            loops: Vec::new(),
-            ensures: Vec::new(),
-            global_ensures: Vec::new(),
-            olds: Vec::new(),
-            assumed: Vec::new(),
-            function_wide: Vec::new(),
-            function_wide_spans: Vec::new(),
-            ptr_result: None,
-            gotos: HashMap::new(),
-            contract: false,
-        });
+        self.frames.push(Frame::new(String::new(), None));
         self.scopes.push(HashMap::new());
         let mut args = Vec::new();
         for (i, p) in f.params.iter().enumerate() {
