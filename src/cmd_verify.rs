@@ -441,8 +441,12 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
     for (i, p) in parts.iter().enumerate() {
         let (report, launch) = (&p.report, p.launch);
         let dims = launch.dims_used();
+        let fixed = fixed_params(&p.checked.kernel);
         for (f, ok) in report.findings.iter().zip(&p.confirmed) {
             let mut d = diagnostic(report, f.label, &f.witness, *ok, dims, launch, &p.checked.layouts);
+            if let Some(h) = wide_params_help(&f.witness, &fixed) {
+                d = d.with_help(h);
+            }
             if !*ok && p.opts.benign && copied_write_write(report, f.label) {
                 d = d.with_help(
                     "if both threads write a value read from memory, `--equality-abstraction` tracks what they read and can tell a benign race (equal values) apart",
@@ -634,8 +638,39 @@ fn race_kind(second: AccessKind, logged: AccessKind) -> &'static str {
     }
 }
 
+/// The parameters a top-level `requires p == c` fixes (`--kernel-args`, a launch read
+/// from host code): their witness values are the program's, not a solver's choice.
+fn fixed_params(k: &kpl_lang::ast::Kernel) -> Vec<String> {
+    use kpl_lang::ast::{BinOp, DeclKind, ExprKind};
+    k.decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            DeclKind::Requires(e) => match &e.kind {
+                ExprKind::Binary(BinOp::Eq, a, b) => match (&a.kind, &b.kind) {
+                    (ExprKind::Var(p), ExprKind::Num(_)) | (ExprKind::Num(_), ExprKind::Var(p)) => Some(p.name.clone()),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// Where the witness gives a free parameter a value of 2^31 or more, 32-bit arithmetic on
+/// it may wrap around: a value the program may never pass. Says so, and how to bound it.
+fn wide_params_help(w: &Witness, fixed: &[String]) -> Option<String> {
+    let wide: Vec<String> = w.params.iter().filter(|(k, v)| **v >= 1 << 31 && !fixed.contains(k)).map(|(k, v)| format!("`{k}` = {v}")).collect();
+    (!wide.is_empty()).then(|| {
+        format!(
+            "the witness gives {} (2^31 or more), where 32-bit arithmetic may wrap around; if the program never passes such values, bound them (`__requires` in the kernel, `--kernel-args`, or a launch kpl reads from the host code)",
+            wide.join(", ")
+        )
+    })
+}
+
 fn witness_text(w: &Witness, dims: usize) -> String {
-    let mut parts = vec![format!("threads {} and {}", ids_text(&w.threads[0], dims), ids_text(&w.threads[1], dims))];
+    let mut parts = vec![format!("{} and {}", ids_text(&w.threads[0], dims), ids_text(&w.threads[1], dims))];
     if !w.params.is_empty() {
         parts.push(format!("params {}", w.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")));
     }
