@@ -394,9 +394,21 @@ fn one(a: &Args, i: usize, n: usize) -> FileResult {
 /// `one` under one launch.
 fn one_launch(a: &Args, i: usize, n: usize) -> FileResult {
     let prefix = if n > 1 { format!("[{}/{n}] ", i + 1) } else { String::new() };
+    input::take_errors();
     let an = match analyse(&a.files[i], &a.v, false, true, prefix) {
         Ok(x) => x,
-        Err(code) => return FileResult { code, text: String::new(), json: None },
+        Err(code) => {
+            // The JSON report of a file kpl could not read says why, as stderr did.
+            let errors: Vec<Value> = input::take_errors()
+                .into_iter()
+                .map(|(message, at)| match at {
+                    Some((line, col)) => json!({ "message": message, "line": line, "col": col }),
+                    None => json!({ "message": message }),
+                })
+                .collect();
+            let json = (code == Exit::BadInput).then(|| json!({ "file": a.files[i].display().to_string(), "verdict": "bad_input", "defects": [], "errors": errors }));
+            return FileResult { code, text: String::new(), json };
+        }
     };
     if let Err(e) = dump(a, &an.src.path, &an.report) {
         eprintln!("error: {e}");

@@ -137,6 +137,10 @@ pub fn report(src: &Source, diags: &[Diagnostic]) {
     if diags.is_empty() {
         return;
     }
+    for d in diags.iter().filter(|d| d.is_error()) {
+        let (line, col) = kpl_lang::span::line_col(&src.text, d.span.start);
+        note_error(&d.message, Some((line, col)));
+    }
     let limit = ERROR_LIMIT.load(Ordering::Relaxed);
     let mut errors = 0;
     let shown: Vec<Diagnostic> = diags
@@ -218,6 +222,8 @@ fn host_launches_of(src: &Source, front: &FrontOptions) -> Result<(String, Vec<c
 }
 
 thread_local! {
+    /// The errors said on this thread since `take_errors` (for a `bad_input` JSON report).
+    static ERRORS: std::cell::RefCell<Vec<(String, Option<(usize, usize)>)>> = const { std::cell::RefCell::new(Vec::new()) };
     /// Which of the host code's launches `load` takes (`verify` goes through each); `None`:
     /// a kernel the host code launches several ways needs launch options.
     static HOST_CONTEXT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
@@ -230,6 +236,16 @@ thread_local! {
 /// The constant arguments of the host code's launch the last load on this thread took.
 pub fn host_launch_args() -> Option<Vec<Option<i64>>> {
     HOST_ARGS.with(|h| h.borrow().clone())
+}
+
+/// Keep an error said on standard error for the JSON report of a file that is bad input.
+pub fn note_error(message: &str, at: Option<(usize, usize)>) {
+    ERRORS.with(|e| e.borrow_mut().push((message.to_string(), at)));
+}
+
+/// The errors said on this thread since the last call, oldest first.
+pub fn take_errors() -> Vec<(String, Option<(usize, usize)>)> {
+    ERRORS.with(|e| std::mem::take(&mut *e.borrow_mut()))
 }
 
 /// Take the host code's launch `c` (of those `host_contexts` counts) in this thread's loads.
@@ -302,7 +318,9 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                                 report(&src, &[d]);
                             }
                             let (b, g) = if ext == "cu" { ("--blockDim", "--gridDim") } else { ("--local_size", "--num_groups") };
-                            eprintln!("error: `{}` needs a launch: give the threads per group with `{b}=` (and the groups with `{g}=`, default 1)", src.path);
+                            let message = format!("`{}` needs a launch: give the threads per group with `{b}=` (and the groups with `{g}=`, default 1)", src.path);
+                            eprintln!("error: {message}");
+                            note_error(&message, None);
                             return Err(Exit::BadInput);
                         }
                     }

@@ -372,3 +372,18 @@ fn no_inline_calls_without_shared_effects_use_only_the_contract() {
     assert_eq!(v["contract_calls"], serde_json::json!([]));
     assert_eq!(v["defects"][0]["confirmed"], true);
 }
+
+#[test]
+fn a_bad_input_json_report_says_why() {
+    let dir = std::env::temp_dir().join(format!("kpl-bad-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("undeclared.cu");
+    std::fs::write(&f, "__global__ void k(int *a) {\n    a[threadIdx.x] = x;\n}\n").unwrap();
+    let o = kpl(&["verify", "--json", "--blockDim=4", f.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(o.code, 3);
+    let v: serde_json::Value = serde_json::from_str(o.stdout.trim()).unwrap();
+    assert_eq!(v["verdict"], "bad_input");
+    assert_eq!(v["errors"][0]["message"], "`x` is not declared", "{}", o.stdout);
+    assert_eq!((v["errors"][0]["line"].as_u64(), v["errors"][0]["col"].as_u64()), (Some(2), Some(22)));
+}
