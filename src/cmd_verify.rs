@@ -312,6 +312,11 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, contracts:
         for check in input::modular_checks(path, &v.launch) {
             let mut la = la.clone();
             la.check_function = Some(check.function.clone());
+            // A launch read from the host code is the kernel's: its functions are checked
+            // under it too.
+            if host_line.is_some() {
+                (la.block_dim, la.grid_dim) = (Some(launch.threads), Some(launch.groups));
+            }
             let (src, c, launch) = input::load(path, &la, true)?;
             let inlined = modular_replay(path, &la, &c)?;
             let mut opts = v.options(path, launch, explain);

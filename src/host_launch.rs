@@ -36,8 +36,8 @@ pub fn dims(d: [u32; 3]) -> String {
 /// arguments they all pass alike fixed): none where the host code never launches it, `Err`
 /// with a diagnostic at the launch site where it launches it in a way kpl does not decide.
 pub fn decide(text: &str, front: &FrontOptions, kernel: &str) -> Result<Vec<HostLaunch>, Diagnostic> {
-    let (sites, every) = kpl_c::launch_sites(text, front);
-    let sites: Vec<LaunchSite> = sites.into_iter().filter(|s| s.kernel.as_deref() == Some(kernel)).collect();
+    let (all, every) = kpl_c::launch_sites(text, front);
+    let sites: Vec<&LaunchSite> = all.iter().filter(|s| s.kernel.as_deref() == Some(kernel)).collect();
     if sites.is_empty() {
         return Ok(Vec::new());
     }
@@ -45,7 +45,8 @@ pub fn decide(text: &str, front: &FrontOptions, kernel: &str) -> Result<Vec<Host
     // at file scope, or through `cudaLaunchKernel`) could launch it otherwise: then the
     // host code does not decide the launch.
     let stems: Vec<&str> = sites.iter().filter_map(|s| every.iter().find(|e| e.1 == s.at).map(|e| e.0.as_str())).collect();
-    if let Some((_, at)) = every.iter().find(|(n, at)| (n == kernel || stems.contains(&n.as_str())) && !sites.iter().any(|s| s.at == *at)) {
+    // (A launch of another instance of the same template is read, and not this kernel's.)
+    if let Some((_, at)) = every.iter().find(|(n, at)| (n == kernel || stems.contains(&n.as_str())) && !all.iter().any(|s| s.at == *at)) {
         return Err(Diagnostic::error(format!("the host code launches `{kernel}` here in a way kpl does not read yet"), Span::new(*at, *at + 1))
             .with_help("kpl reads `k<<<...>>>` in host functions; give the launch with `--blockDim=` and `--gridDim=`"));
     }
@@ -60,7 +61,7 @@ pub fn decide(text: &str, front: &FrontOptions, kernel: &str) -> Result<Vec<Host
             launches.push(launch);
         }
     }
-    Ok(launches.into_iter().map(|launch| context(kernel, launch, sites.iter().filter(|s| s.grid == Ok(launch.groups) && s.block == Ok(launch.threads)).collect())).collect())
+    Ok(launches.into_iter().map(|launch| context(kernel, launch, sites.iter().copied().filter(|s| s.grid == Ok(launch.groups) && s.block == Ok(launch.threads)).collect())).collect())
 }
 
 /// The launch context of the sites that launch with `launch`.
@@ -68,17 +69,9 @@ fn context(kernel: &str, launch: Launch, sites: Vec<&LaunchSite>) -> HostLaunch 
     let n = sites.iter().map(|s| s.args.len()).max().unwrap_or(0);
     let args: Vec<Option<i64>> =
         (0..n).map(|i| sites.iter().map(|s| s.args.get(i).copied().flatten()).reduce(|a, b| if a == b { a } else { None }).flatten()).collect();
-    let fixed: Vec<String> = args.iter().enumerate().filter_map(|(i, v)| v.map(|v| format!("argument {} = {v}", i + 1))).collect();
-    let free = args.iter().filter(|v| v.is_none()).count();
     let mut message = format!("launch read from the host code: grid {}, block {}", dims(launch.groups), dims(launch.threads));
     if sites.len() > 1 {
         message.push_str(&format!(" ({} launches of `{kernel}`)", sites.len()));
-    }
-    if !fixed.is_empty() {
-        message.push_str(&format!("; {} (integer parameters fixed to them)", fixed.join(", ")));
-    }
-    if free > 0 {
-        message.push_str(&format!("; {free} argument{} free (pointers, floats, or values kpl does not read)", if free == 1 { "" } else { "s" }));
     }
     HostLaunch { launch, args, note: Diagnostic::note(message, sites[0].span), site: sites[0].span }
 }

@@ -227,15 +227,14 @@ thread_local! {
     /// Which of the host code's launches `load` takes (`verify` goes through each); `None`:
     /// a kernel the host code launches several ways needs launch options.
     static HOST_CONTEXT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
-    /// The line of the launch `load` last read from host code (`None`: given, or none).
-    static HOST_LINE: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
-    /// That launch's constant arguments, by position.
-    static HOST_ARGS: std::cell::RefCell<Option<Vec<Option<i64>>>> = const { std::cell::RefCell::new(None) };
+    /// The launch `load` last read from host code: its line and its constant arguments
+    /// (`None`: given on the command line, or none).
+    static HOST_USED: std::cell::RefCell<Option<(usize, Vec<Option<i64>>)>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The constant arguments of the host code's launch the last load on this thread took.
 pub fn host_launch_args() -> Option<Vec<Option<i64>>> {
-    HOST_ARGS.with(|h| h.borrow().clone())
+    HOST_USED.with(|h| h.borrow().as_ref().map(|u| u.1.clone()))
 }
 
 /// Keep an error said on standard error for the JSON report of a file that is bad input.
@@ -255,7 +254,7 @@ pub fn set_host_context(c: Option<usize>) {
 
 /// The line of the host code's launch the last load on this thread took, if it took one.
 pub fn host_launch_line() -> Option<usize> {
-    HOST_LINE.with(|h| h.get())
+    HOST_USED.with(|h| h.borrow().as_ref().map(|u| u.0))
 }
 
 /// How many launches (grid and block) the host code of a `.cu` file decides for its kernel
@@ -269,8 +268,7 @@ pub fn host_contexts(path: &Path, args: &LaunchArgs) -> usize {
 }
 
 pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source, Checked, Launch), Exit> {
-    HOST_LINE.with(|l| l.set(None));
-    HOST_ARGS.with(|h| *h.borrow_mut() = None);
+    HOST_USED.with(|h| *h.borrow_mut() = None);
     let src = read_kernel(path, &args.include_dirs)?;
     let kind = kind_of(path);
     let ext = kind.as_str();
@@ -307,8 +305,7 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                     match chosen {
                         Ok(Some(h)) => {
                             let line = src.text[..h.site.start.min(src.text.len())].matches('\n').count() + 1;
-                            HOST_LINE.with(|l| l.set(Some(line)));
-                            HOST_ARGS.with(|a| *a.borrow_mut() = Some(h.args.clone()));
+                            HOST_USED.with(|u| *u.borrow_mut() = Some((line, h.args.clone())));
                             report(&src, &[h.note]);
                             launch_args = Some(h.args);
                             Some(h.launch)

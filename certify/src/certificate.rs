@@ -213,7 +213,7 @@ impl Certificate {
         if let Some(args) = &self.kernel.launch_args {
             let vs: Vec<String> = args.iter().enumerate().filter_map(|(i, v)| v.map(|v| format!("argument {} = {v}", i + 1))).collect();
             if !vs.is_empty() {
-                extra.push_str(&format!("; ONLY the inputs the host code's launch passes: {} (launch read from the host code)", vs.join(", ")));
+                extra.push_str(&format!("; ONLY the inputs where the integer parameters among these arguments of the host code's launch have their values: {} (launch read from the host code)", vs.join(", ")));
             }
         }
         if let Some(o) = self.kernel.global_offset {

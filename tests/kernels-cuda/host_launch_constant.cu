@@ -1,6 +1,7 @@
 //pass
 //
-//launch read from the host code: grid 2, block 64; argument 2 = 1
+//launch read from the host code: grid 2, block 64
+//the host code.s launch fixes `stride` = 1; 1 parameter stays free
 //verified
 //
 // The launch and the stride come from main: with a stride of 1 every thread writes its

@@ -1,6 +1,7 @@
 //xfail:NOT_ALL_VERIFIED
 //
-//launch read from the host code: grid 2, block 64; argument 2 = 0
+//launch read from the host code: grid 2, block 64
+//the host code.s launch fixes `stride` = 0; 1 parameter stays free
 //write-write race on a\[0\]
 //
 // The same kernel launched with a stride of 0: every thread writes a[0].

@@ -1,6 +1,7 @@
 //pass
 //
-//launch read from the host code: grid \[4,4\], block \[16,16\]; argument 3 = 64
+//launch read from the host code: grid \[4,4\], block \[16,16\]
+//the host code.s launch fixes `width` = 64; 2 parameters stay free
 //
 // A two-dimensional launch from dim3 variables, and the row width the host passes.
 #define W 64

@@ -1,6 +1,7 @@
 //xfail:NOT_ALL_VERIFIED
 //
-//launch read from the host code: grid 1, block 32 \(2 launches of `spread`\); 2 arguments free
+//launch read from the host code: grid 1, block 32 \(2 launches of `spread`\)
+//the host code.s launch fixes no parameter; 2 parameters stay free
 //race on a
 //
 // Two launches agree on the launch but not on the stride, which stays free: a stride of

@@ -416,9 +416,9 @@ impl<'u> Lower<'u> {
         // The words of each scalar or by-value parameter, in order (`--kernel-args`).
         let mut scalars: Vec<(Vec<String>, Span)> = Vec::new();
         let mut ptr_params = Vec::new();
-        // Each integer parameter's position, words and type (a launch in host code that
-        // passes it a constant: `launch_args`).
-        let mut integers: Vec<(usize, Vec<String>, Ty, Span)> = Vec::new();
+        // Each integer parameter's position, C name, words and type (a launch in host code
+        // that passes it a constant: `launch_args`).
+        let mut integers: Vec<(usize, String, Vec<String>, Ty, Span)> = Vec::new();
         for (position, p) in f.params.iter().enumerate() {
             let Some(name) = &p.name else {
                 if !(p.ptrs.is_empty() && p.dims == 0 && self.base_type(&p.specs) == Ty::Void) {
@@ -481,6 +481,9 @@ impl<'u> Lower<'u> {
                         }
                     }
                 }
+                if let CType::Long(signed) = base {
+                    integers.push((position, name.name.clone(), words.clone(), Ty::Long { signed }, name.span));
+                }
                 self.bind(&name.name, Entity::Record { ty: base, leaves });
                 if !words.is_empty() {
                     scalars.push((words, name.span));
@@ -532,7 +535,7 @@ impl<'u> Lower<'u> {
                 decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
                 scalars.push((vec![kpl.clone()], name.span));
                 if ty != Ty::Float {
-                    integers.push((position, vec![kpl.clone()], ty, name.span));
+                    integers.push((position, name.name.clone(), vec![kpl.clone()], ty, name.span));
                 }
                 if let Ty::Narrow { .. } = ty {
                     // A `char` or `short` argument is a word's low bits: a local holds them.
@@ -583,9 +586,12 @@ impl<'u> Lower<'u> {
         }
         // The constant arguments of the host code's launch (`sema/launches.rs`): C converts
         // each to its parameter's type.
+        // A note says which parameters that fixes, by name: only integers are.
         if let Some(vals) = &self.o.launch_args {
-            for (position, words, ty, span) in &integers {
+            let mut fixed = Vec::new();
+            for (position, c_name, words, ty, span) in &integers {
                 let Some(Some(v)) = vals.get(*position) else { continue };
+                fixed.push(format!("`{c_name}` = {v}"));
                 let v = if *ty == Ty::Bool { u64::from(*v != 0) } else { *v as u64 };
                 for (i, w) in words.iter().enumerate() {
                     let word = (v >> (32 * i)) & 0xFFFF_FFFF;
@@ -593,6 +599,12 @@ impl<'u> Lower<'u> {
                     decls.push(k::Decl { kind: DeclKind::Requires(eq), span: *span });
                 }
             }
+            let free = f.params.iter().filter(|p| p.name.is_some()).count() - fixed.len();
+            let what = if fixed.is_empty() { "no parameter".to_string() } else { fixed.join(", ") };
+            self.warnings.push(Diagnostic::note(
+                format!("the host code's launch fixes {what}; {free} parameter{} free (pointers, floats, and values not the same integer constant at every launch)", if free == 1 { " stays" } else { "s stay" }),
+                f.name.span,
+            ));
         }
         self.blocks.push(Vec::new());
         for (local, param, span) in copies {
