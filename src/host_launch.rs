@@ -35,50 +35,115 @@ pub fn dims(d: [u32; 3]) -> String {
 /// grid and block (the launch context; sites that agree on it are verified once, with the
 /// arguments they all pass alike fixed): none where the host code never launches it, `Err`
 /// with a diagnostic at the launch site where it launches it in a way kpl does not decide.
-pub fn decide(text: &str, front: &FrontOptions, kernel: &str) -> Result<Vec<HostLaunch>, Diagnostic> {
+pub fn decide(
+    text: &str,
+    front: &FrontOptions,
+    kernel: &str,
+) -> Result<Vec<HostLaunch>, Diagnostic> {
     let (all, every) = kpl_c::launch_sites(text, front);
-    let sites: Vec<&LaunchSite> = all.iter().filter(|s| s.kernel.as_deref() == Some(kernel)).collect();
+    let sites: Vec<&LaunchSite> = all
+        .iter()
+        .filter(|s| s.kernel.as_deref() == Some(kernel))
+        .collect();
     if sites.is_empty() {
         return Ok(Vec::new());
     }
     // A launch of the kernel that kpl did not read (in a host template, a class, a lambda
     // at file scope, or through `cudaLaunchKernel`) could launch it otherwise: then the
     // host code does not decide the launch.
-    let stems: Vec<&str> = sites.iter().filter_map(|s| every.iter().find(|e| e.1 == s.at).map(|e| e.0.as_str())).collect();
+    let stems: Vec<&str> = sites
+        .iter()
+        .filter_map(|s| every.iter().find(|e| e.1 == s.at).map(|e| e.0.as_str()))
+        .collect();
     // (A launch of another instance of the same template is read, and not this kernel's.)
-    if let Some((_, at)) = every.iter().find(|(n, at)| (n == kernel || stems.contains(&n.as_str())) && !all.iter().any(|s| s.at == *at)) {
+    if let Some((_, at)) = every.iter().find(|(n, at)| {
+        (n == kernel || stems.contains(&n.as_str())) && !all.iter().any(|s| s.at == *at)
+    }) {
         return Err(Diagnostic::error(format!("the host code launches `{kernel}` here in a way kpl does not read yet"), Span::new(*at, *at + 1))
             .with_help("kpl reads `k<<<...>>>` in host functions; give the launch with `--blockDim=` and `--gridDim=`"));
     }
     let mut launches: Vec<Launch> = Vec::new();
     for s in &sites {
         let undecided = |why: &String| {
-            Diagnostic::error(format!("kpl cannot read this launch of `{kernel}`: {why}"), s.span)
-                .with_help("give the launch with `--blockDim=` and `--gridDim=` (they override the host code)")
+            Diagnostic::error(
+                format!("kpl cannot read this launch of `{kernel}`: {why}"),
+                s.span,
+            )
+            .with_help(
+                "give the launch with `--blockDim=` and `--gridDim=` (they override the host code)",
+            )
         };
-        let launch = Launch { groups: *s.grid.as_ref().map_err(undecided)?, threads: *s.block.as_ref().map_err(undecided)? };
+        let launch = Launch {
+            groups: *s.grid.as_ref().map_err(undecided)?,
+            threads: *s.block.as_ref().map_err(undecided)?,
+        };
         if !launches.contains(&launch) {
             launches.push(launch);
         }
     }
-    Ok(launches.into_iter().map(|launch| context(kernel, launch, sites.iter().copied().filter(|s| s.grid == Ok(launch.groups) && s.block == Ok(launch.threads)).collect())).collect())
+    Ok(launches
+        .into_iter()
+        .map(|launch| {
+            context(
+                kernel,
+                launch,
+                sites
+                    .iter()
+                    .copied()
+                    .filter(|s| s.grid == Ok(launch.groups) && s.block == Ok(launch.threads))
+                    .collect(),
+            )
+        })
+        .collect())
 }
 
 /// The launch context of the sites that launch with `launch`.
 fn context(kernel: &str, launch: Launch, sites: Vec<&LaunchSite>) -> HostLaunch {
     let n = sites.iter().map(|s| s.args.len()).max().unwrap_or(0);
-    let args: Vec<Option<i64>> =
-        (0..n).map(|i| sites.iter().map(|s| s.args.get(i).copied().flatten()).reduce(|a, b| if a == b { a } else { None }).flatten()).collect();
-    let mut message = format!("launch read from the host code: grid {}, block {}", dims(launch.groups), dims(launch.threads));
+    let args: Vec<Option<i64>> = (0..n)
+        .map(|i| {
+            sites
+                .iter()
+                .map(|s| s.args.get(i).copied().flatten())
+                .reduce(|a, b| if a == b { a } else { None })
+                .flatten()
+        })
+        .collect();
+    let mut message = format!(
+        "launch read from the host code: grid {}, block {}",
+        dims(launch.groups),
+        dims(launch.threads)
+    );
     if sites.len() > 1 {
         message.push_str(&format!(" ({} launches of `{kernel}`)", sites.len()));
     }
-    HostLaunch { launch, args, note: Diagnostic::note(message, sites[0].span), site: sites[0].span }
+    HostLaunch {
+        launch,
+        args,
+        note: Diagnostic::note(message, sites[0].span),
+        site: sites[0].span,
+    }
 }
 
 /// The diagnostic for a command that takes one launch where the host code gives several.
 pub fn several(kernel: &str, launches: &[HostLaunch]) -> Diagnostic {
-    let all: Vec<String> = launches.iter().map(|h| format!("grid {} block {}", dims(h.launch.groups), dims(h.launch.threads))).collect();
-    Diagnostic::error(format!("the host code launches `{kernel}` {} ways ({}); this command takes one launch", launches.len(), all.join("; ")), launches[1].site)
-        .with_help("choose one with `--blockDim=` and `--gridDim=` (`kpl verify` verifies each)")
+    let all: Vec<String> = launches
+        .iter()
+        .map(|h| {
+            format!(
+                "grid {} block {}",
+                dims(h.launch.groups),
+                dims(h.launch.threads)
+            )
+        })
+        .collect();
+    Diagnostic::error(
+        format!(
+            "the host code launches `{kernel}` {} ways ({}); this command takes one launch",
+            launches.len(),
+            all.join("; ")
+        ),
+        launches[1].site,
+    )
+    .with_help("choose one with `--blockDim=` and `--gridDim=` (`kpl verify` verifies each)")
 }

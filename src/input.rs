@@ -7,8 +7,8 @@ use kpl_c::{Dialect, FrontOptions};
 use kpl_lang::diagnostic::render_all;
 use kpl_lang::{Checked, Diagnostic, Launch};
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// A source file in memory.
@@ -43,7 +43,10 @@ pub fn kind_of(path: &Path) -> String {
     if is_stdin(path) {
         return "kpl".into();
     }
-    path.extension().and_then(|e| e.to_str()).unwrap_or("").to_string()
+    path.extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_string()
 }
 
 /// Is this path standard input (`-`, shown as `<stdin>`)?
@@ -61,14 +64,24 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
         return STDIN
             .get_or_init(|| {
                 let mut b = Vec::new();
-                std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b).map_err(|e| format!("cannot read standard input: {e}"))
+                std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
+                    .map(|_| b)
+                    .map_err(|e| format!("cannot read standard input: {e}"))
             })
             .clone();
     }
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     if !meta.is_file() {
-        let what = if meta.is_dir() { "a directory" } else { "not a regular file (a FIFO, a socket or a device)" };
-        return Err(format!("`{}` is {what}: kpl reads regular files, and standard input given as `-`", path.display()));
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a FIFO, a socket or a device)"
+        };
+        return Err(format!(
+            "`{}` is {what}: kpl reads regular files, and standard input given as `-`",
+            path.display()
+        ));
     }
     std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))
 }
@@ -98,7 +111,11 @@ pub fn source_text(bytes: &[u8]) -> String {
 pub fn read(path: &Path) -> Result<Source, Exit> {
     match read_bytes(path) {
         Ok(bytes) => Ok(Source {
-            path: if is_stdin(path) { STDIN_NAME.to_string() } else { path.display().to_string() },
+            path: if is_stdin(path) {
+                STDIN_NAME.to_string()
+            } else {
+                path.display().to_string()
+            },
             text: source_text(&bytes),
         }),
         Err(e) => {
@@ -117,7 +134,10 @@ pub fn read_kernel(path: &Path, include_dirs: &[String]) -> Result<Source, Exit>
     }
     let mut read_header = |p: &str| {
         let p = Path::new(p);
-        p.is_file().then(|| std::fs::read(p).ok()).flatten().map(|b| source_text(&b))
+        p.is_file()
+            .then(|| std::fs::read(p).ok())
+            .flatten()
+            .map(|b| source_text(&b))
     };
     let text = kpl_c::include::bundle(&main.path, &main.text, include_dirs, &mut read_header);
     Ok(Source { text, ..main })
@@ -154,13 +174,24 @@ pub fn report(src: &Source, diags: &[Diagnostic]) {
     let color = std::io::stderr().is_terminal();
     eprint!("{}", render_all(&shown, &src.path, &src.text, color));
     if src.path.ends_with(".cu") || src.path.ends_with(".cl") {
-        for line in shown.iter().filter_map(|d| d.gpuverify_line(&src.path, &src.text)) {
+        for line in shown
+            .iter()
+            .filter_map(|d| d.gpuverify_line(&src.path, &src.text))
+        {
             eprintln!("{line}\n");
         }
     }
-    let hidden = diags.iter().filter(|d| d.is_error()).count().saturating_sub(limit);
+    let hidden = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .count()
+        .saturating_sub(limit);
     if hidden > 0 {
-        eprintln!("{}: {hidden} more error{} not shown (--error-limit={limit}; 0 shows all)", src.path, if hidden == 1 { "" } else { "s" });
+        eprintln!(
+            "{}: {hidden} more error{} not shown (--error-limit={limit}; 0 shows all)",
+            src.path,
+            if hidden == 1 { "" } else { "s" }
+        );
     }
 }
 
@@ -176,7 +207,12 @@ pub fn set_warp_sync(w: Option<u32>) {
     WARP_SYNC.store(w.unwrap_or(0), std::sync::atomic::Ordering::Relaxed);
 }
 
-fn front_options(args: &LaunchArgs, src: &Source, dialect: Dialect, launch: Option<Launch>) -> FrontOptions {
+fn front_options(
+    args: &LaunchArgs,
+    src: &Source,
+    dialect: Dialect,
+    launch: Option<Launch>,
+) -> FrontOptions {
     let f = args.front_settings(&src.text);
     let file = &src.path;
     FrontOptions {
@@ -205,18 +241,25 @@ pub fn modular_checks(path: &Path, args: &LaunchArgs) -> Vec<kpl_c::modular::Mod
         "cl" => Dialect::OpenCl,
         _ => return Vec::new(),
     };
-    let Ok(src) = read_kernel(path, &args.include_dirs) else { return Vec::new() };
+    let Ok(src) = read_kernel(path, &args.include_dirs) else {
+        return Vec::new();
+    };
     kpl_c::modular_checks(&src.text, &front_options(args, &src, dialect, None))
 }
 
 /// The launches a CUDA file's host code decides for its kernel (`host_launch.rs`), with the
 /// kernel's name; none for OpenCL, a file that does not check, or a kernel the host code
 /// never launches.
-fn host_launches_of(src: &Source, front: &FrontOptions) -> Result<(String, Vec<crate::host_launch::HostLaunch>), Diagnostic> {
+fn host_launches_of(
+    src: &Source,
+    front: &FrontOptions,
+) -> Result<(String, Vec<crate::host_launch::HostLaunch>), Diagnostic> {
     if front.dialect != Dialect::Cuda {
         return Ok((String::new(), Vec::new()));
     }
-    let Ok(c) = kpl_c::check_c(&src.text, front) else { return Ok((String::new(), Vec::new())) };
+    let Ok(c) = kpl_c::check_c(&src.text, front) else {
+        return Ok((String::new(), Vec::new()));
+    };
     let name = c.kernel.name.name.clone();
     crate::host_launch::decide(&src.text, front, &name).map(|h| (name, h))
 }
@@ -263,11 +306,18 @@ pub fn host_contexts(path: &Path, args: &LaunchArgs) -> usize {
     if kind_of(path) != "cu" || !matches!(args.given(), Ok((None, None))) {
         return 0;
     }
-    let Ok(src) = read_kernel(path, &args.include_dirs) else { return 0 };
-    host_launches_of(&src, &front_options(args, &src, Dialect::Cuda, None)).map_or(0, |(_, h)| h.len())
+    let Ok(src) = read_kernel(path, &args.include_dirs) else {
+        return 0;
+    };
+    host_launches_of(&src, &front_options(args, &src, Dialect::Cuda, None))
+        .map_or(0, |(_, h)| h.len())
 }
 
-pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source, Checked, Launch), Exit> {
+pub fn load(
+    path: &Path,
+    args: &LaunchArgs,
+    need_launch: bool,
+) -> Result<(Source, Checked, Launch), Exit> {
     HOST_USED.with(|h| *h.borrow_mut() = None);
     let src = read_kernel(path, &args.include_dirs)?;
     let kind = kind_of(path);
@@ -286,25 +336,38 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
     let result = match ext {
         "kpl" => kpl_lang::check_kpl(&src.text),
         "cu" | "cl" => {
-            let dialect = if ext == "cu" { Dialect::Cuda } else { Dialect::OpenCl };
+            let dialect = if ext == "cu" {
+                Dialect::Cuda
+            } else {
+                Dialect::OpenCl
+            };
             let mut launch_args = None;
             let launch = match (threads, groups) {
-                (Some(t), g) => Some(Launch { threads: t, groups: g.unwrap_or([1, 1, 1]) }),
+                (Some(t), g) => Some(Launch {
+                    threads: t,
+                    groups: g.unwrap_or([1, 1, 1]),
+                }),
                 (None, Some(_)) => {
                     eprintln!("error: the launch needs the threads per group too (`--blockDim=` or `--local_size=`)");
                     return Err(Exit::BadInput);
                 }
                 (None, None) if need_launch => {
                     // A `.cu` file's host code may decide the launch (`host_launch.rs`).
-                    let chosen = host_launches_of(&src, &front_options(args, &src, dialect, None)).and_then(|(kernel, mut hs)| match (hs.len(), HOST_CONTEXT.with(|c| c.get())) {
-                        (0, _) => Ok(None),
-                        (1, _) => Ok(hs.pop()),
-                        (n, Some(c)) if c < n => Ok(Some(hs.swap_remove(c))),
-                        _ => Err(crate::host_launch::several(&kernel, &hs)),
-                    });
+                    let chosen = host_launches_of(&src, &front_options(args, &src, dialect, None))
+                        .and_then(|(kernel, mut hs)| {
+                            match (hs.len(), HOST_CONTEXT.with(|c| c.get())) {
+                                (0, _) => Ok(None),
+                                (1, _) => Ok(hs.pop()),
+                                (n, Some(c)) if c < n => Ok(Some(hs.swap_remove(c))),
+                                _ => Err(crate::host_launch::several(&kernel, &hs)),
+                            }
+                        });
                     match chosen {
                         Ok(Some(h)) => {
-                            let line = src.text[..h.site.start.min(src.text.len())].matches('\n').count() + 1;
+                            let line = src.text[..h.site.start.min(src.text.len())]
+                                .matches('\n')
+                                .count()
+                                + 1;
                             HOST_USED.with(|u| *u.borrow_mut() = Some((line, h.args.clone())));
                             report(&src, &[h.note]);
                             launch_args = Some(h.args);
@@ -314,7 +377,11 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                             if let Err(d) = found {
                                 report(&src, &[d]);
                             }
-                            let (b, g) = if ext == "cu" { ("--blockDim", "--gridDim") } else { ("--local_size", "--num_groups") };
+                            let (b, g) = if ext == "cu" {
+                                ("--blockDim", "--gridDim")
+                            } else {
+                                ("--local_size", "--num_groups")
+                            };
                             let message = format!("`{}` needs a launch: give the threads per group with `{b}=` (and the groups with `{g}=`, default 1)", src.path);
                             eprintln!("error: {message}");
                             note_error(&message, None);
@@ -324,11 +391,20 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
                 }
                 (None, None) => None,
             };
-            kpl_c::check_c(&src.text, &FrontOptions { launch_args, ..front_options(args, &src, dialect, launch) })
+            kpl_c::check_c(
+                &src.text,
+                &FrontOptions {
+                    launch_args,
+                    ..front_options(args, &src, dialect, launch)
+                },
+            )
         }
         _ => {
             let d = Diagnostic::error(
-                format!("unknown kind of kernel file `{}`: expected `.kpl`, `.cu` or `.cl`", src.path),
+                format!(
+                    "unknown kind of kernel file `{}`: expected `.kpl`, `.cu` or `.cl`",
+                    src.path
+                ),
                 kpl_lang::Span::new(0, 0),
             )
             .with_help("or give the language with `-x kpl`, `-x cuda` or `-x opencl`");
@@ -357,29 +433,42 @@ pub fn load(path: &Path, args: &LaunchArgs, need_launch: bool) -> Result<(Source
 /// never scatters files into a directory of the user's.
 pub fn check_output_dir(dir: &Path) -> Result<(), Exit> {
     let refuse = |why: &str| {
-        eprintln!("error: will not write into `{}`: {why}; give a new or empty directory", dir.display());
+        eprintln!(
+            "error: will not write into `{}`: {why}; give a new or empty directory",
+            dir.display()
+        );
         Err(Exit::BadInput)
     };
     if !dir.exists() {
         return Ok(());
     }
-    let Ok(entries) = std::fs::read_dir(dir) else { return refuse("it is not a readable directory") };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return refuse("it is not a readable directory");
+    };
     for e in entries {
-        let Ok(e) = e else { return refuse("it cannot be listed") };
+        let Ok(e) = e else {
+            return refuse("it cannot be listed");
+        };
         let name = e.file_name();
         let name = name.to_string_lossy();
         let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
         // The base session's theories, in `KPL/`.
         if name == "KPL" && is_dir {
             let only_theories = std::fs::read_dir(e.path()).is_ok_and(|rd| {
-                rd.filter_map(|x| x.ok()).all(|x| x.file_name().to_string_lossy().ends_with(".thy") && x.file_type().is_ok_and(|t| t.is_file()))
+                rd.filter_map(|x| x.ok()).all(|x| {
+                    x.file_name().to_string_lossy().ends_with(".thy")
+                        && x.file_type().is_ok_and(|t| t.is_file())
+                })
             });
             if only_theories {
                 continue;
             }
             return refuse("its `KPL` holds files kpl did not write");
         }
-        let ours = name == "certificate.json" || name == "ROOT" || name == "README.md" || name.ends_with(".thy");
+        let ours = name == "certificate.json"
+            || name == "ROOT"
+            || name == "README.md"
+            || name.ends_with(".thy");
         if !ours || !e.file_type().is_ok_and(|t| t.is_file()) {
             return refuse(&format!("it holds `{name}`, which kpl did not write"));
         }

@@ -2,9 +2,11 @@
 //! `__constant__` memory, the kernel's parameters, launch declarations, preconditions and
 //! axioms, and the kernel itself.
 
-use crate::lower::ast_facts::{annotation, assigned_names, function_wide, has_return, nested_requires, param_array_name};
+use crate::lower::ast_facts::{
+    annotation, assigned_names, function_wide, has_return, nested_requires, param_array_name,
+};
 use crate::lower::context::{Frame, Lower};
-use crate::lower::values::{CType, Entity, Leaf, LeafTy, Place, Ty, Val, array_words, sp_id};
+use crate::lower::values::{array_words, sp_id, CType, Entity, Leaf, LeafTy, Place, Ty, Val};
 use crate::syntax::ast::*;
 use crate::text::tokens::Dialect;
 use kpl_lang::ast::{self as k, DeclKind, Ident};
@@ -27,14 +29,29 @@ impl<'u> Lower<'u> {
                     if !self.funcs.contains_key(&f.name.name) {
                         self.fn_order.push(f.name.name.clone());
                     }
-                    self.operator_functions |= f.name.name.starts_with(crate::sema::operators::PREFIX);
+                    self.operator_functions |=
+                        f.name.name.starts_with(crate::sema::operators::PREFIX);
                     // A second body of one name: C++ overloads of one arity, chosen between
                     // at each call by argument types (`overloads.rs`).
-                    if let Some(g) = self.funcs.get(&f.name.name).copied().filter(|g| f.body.is_some() && g.body.is_some()) {
+                    if let Some(g) = self
+                        .funcs
+                        .get(&f.name.name)
+                        .copied()
+                        .filter(|g| f.body.is_some() && g.body.is_some())
+                    {
                         if self.is_kernel(g) {
-                            self.unsupported(&format!("overloaded kernels (a second definition of `{}`)", f.name.name), f.name.span);
+                            self.unsupported(
+                                &format!(
+                                    "overloaded kernels (a second definition of `{}`)",
+                                    f.name.name
+                                ),
+                                f.name.span,
+                            );
                         }
-                        self.overloads.entry(f.name.name.clone()).or_insert_with(|| vec![g]).push(f);
+                        self.overloads
+                            .entry(f.name.name.clone())
+                            .or_insert_with(|| vec![g])
+                            .push(f);
                         continue;
                     }
                     if f.body.is_some() || !self.funcs.contains_key(&f.name.name) {
@@ -42,15 +59,23 @@ impl<'u> Lower<'u> {
                     }
                 }
                 Item::Var(d) => self.global_var(d),
-                Item::Call(f, args, span) if f.name == "__axiom" && args.len() == 1 => axioms.push((args[0].clone(), *span)),
-                Item::Call(f, _, span) => self.err(format!("a call to `{}` outside any function", f.name), *span),
+                Item::Call(f, args, span) if f.name == "__axiom" && args.len() == 1 => {
+                    axioms.push((args[0].clone(), *span))
+                }
+                Item::Call(f, _, span) => self.err(
+                    format!("a call to `{}` outside any function", f.name),
+                    *span,
+                ),
                 Item::Unsupported(what, span) => self.unsupported(what, *span),
                 Item::Error => {}
             }
         }
         if let Some(name) = &self.o.check_function {
             let Some(f) = self.funcs.get(name).copied().filter(|f| f.body.is_some()) else {
-                self.err(format!("no function `{name}` with a body to check"), Span::new(0, 0));
+                self.err(
+                    format!("no function `{name}` with a body to check"),
+                    Span::new(0, 0),
+                );
                 return None;
             };
             let memories = self.memories_with_objects(u);
@@ -61,9 +86,19 @@ impl<'u> Lower<'u> {
             Some(name) => match kernels.iter().find(|f| f.name.name == *name) {
                 Some(f) => *f,
                 None => {
-                    let names: Vec<String> = kernels.iter().map(|f| format!("`{}`", f.name.name)).collect();
+                    let names: Vec<String> = kernels
+                        .iter()
+                        .map(|f| format!("`{}`", f.name.name))
+                        .collect();
                     self.err(
-                        format!("no kernel named `{name}` (the file has {})", if names.is_empty() { "none".into() } else { names.join(", ") }),
+                        format!(
+                            "no kernel named `{name}` (the file has {})",
+                            if names.is_empty() {
+                                "none".into()
+                            } else {
+                                names.join(", ")
+                            }
+                        ),
                         Span::new(0, 0),
                     );
                     return None;
@@ -72,15 +107,26 @@ impl<'u> Lower<'u> {
             None => match kernels.as_slice() {
                 [f] => *f,
                 [] => {
-                    let what = if self.o.dialect == Dialect::Cuda { "`__global__`" } else { "`__kernel`" };
-                    self.err(format!("the file has no {what} function to verify"), Span::new(0, 0));
+                    let what = if self.o.dialect == Dialect::Cuda {
+                        "`__global__`"
+                    } else {
+                        "`__kernel`"
+                    };
+                    self.err(
+                        format!("the file has no {what} function to verify"),
+                        Span::new(0, 0),
+                    );
                     return None;
                 }
                 many => {
-                    let names: Vec<String> = many.iter().map(|f| format!("`{}`", f.name.name)).collect();
+                    let names: Vec<String> =
+                        many.iter().map(|f| format!("`{}`", f.name.name)).collect();
                     self.errors.push(
-                        Diagnostic::error(format!("the file has several kernels: {}", names.join(", ")), many[1].name.span)
-                            .with_help("choose one with `--kernel=NAME`"),
+                        Diagnostic::error(
+                            format!("the file has several kernels: {}", names.join(", ")),
+                            many[1].name.span,
+                        )
+                        .with_help("choose one with `--kernel=NAME`"),
                     );
                     return None;
                 }
@@ -109,12 +155,18 @@ impl<'u> Lower<'u> {
                 if self.o.dialect == Dialect::Cuda {
                     // A CUDA variable in no memory space (`extern` or not) is the host's:
                     // device code cannot name it (a use is then "not declared").
-                    let names: Vec<String> = d.decls.iter().map(|x| format!("`{}`", x.name.name)).collect();
+                    let names: Vec<String> = d
+                        .decls
+                        .iter()
+                        .map(|x| format!("`{}`", x.name.name))
+                        .collect();
                     self.warnings.push(Diagnostic::warning(
                         format!("host code skipped: variable {} (no `__device__`, `__constant__` or `__shared__`)", names.join(", ")),
                         d.span,
                     ));
-                } else if d.decls.iter().all(|x| x.init.is_none()) && d.specs.iter().any(|s| s.word == "extern") {
+                } else if d.decls.iter().all(|x| x.init.is_none())
+                    && d.specs.iter().any(|s| s.word == "extern")
+                {
                     self.unsupported("`extern` declarations", d.span);
                 } else {
                     self.unsupported("file-scope variables other than `__shared__` ones", d.span);
@@ -139,7 +191,13 @@ impl<'u> Lower<'u> {
                 // `T a[];` (a texture, `textures.rs`): memory of a size the host decides.
                 let name = self.file_scope_name(&x.name.name);
                 self.byte_scale(&name);
-                self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: None }, span: x.span });
+                self.decls.push(k::Decl {
+                    kind: DeclKind::Global {
+                        name: sp_id(&name, x.name.span),
+                        size: None,
+                    },
+                    span: x.span,
+                });
                 let (ty, agg) = elem.clone().split();
                 if let Some(t) = &agg {
                     self.record_layout(&name, &d.specs, t);
@@ -150,10 +208,22 @@ impl<'u> Lower<'u> {
                 if constant && self.o.dialect == Dialect::Cuda {
                     self.constant_arrays.insert(name.clone());
                 }
-                self.bind(&x.name.name, Entity::Array { kpl: name, elem: ty, dims: vec![], readonly, offset: None, agg });
+                self.bind(
+                    &x.name.name,
+                    Entity::Array {
+                        kpl: name,
+                        elem: ty,
+                        dims: vec![],
+                        readonly,
+                        offset: None,
+                        agg,
+                    },
+                );
                 continue;
             }
-            let Some(dims) = self.array_dims(x, "a file-scope array") else { continue };
+            let Some(dims) = self.array_dims(x, "a file-scope array") else {
+                continue;
+            };
             let words = self.words(&elem) as u64;
             let total: u64 = array_words(&dims, words);
             if total > u32::MAX as u64 {
@@ -168,7 +238,13 @@ impl<'u> Lower<'u> {
             }
             let name = self.file_scope_name(&x.name.name);
             let total = total * self.byte_scale(&name);
-            self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: Some((total, x.span)) }, span: x.span });
+            self.decls.push(k::Decl {
+                kind: DeclKind::Global {
+                    name: sp_id(&name, x.name.span),
+                    size: Some((total, x.span)),
+                },
+                span: x.span,
+            });
             let (ty, agg) = elem.clone().split();
             if let Some(t) = &agg {
                 self.record_layout(&name, &d.specs, t);
@@ -178,13 +254,22 @@ impl<'u> Lower<'u> {
             if constant && self.o.dialect == Dialect::Cuda {
                 self.constant_arrays.insert(name.clone());
             }
-            let arr = Entity::Array { kpl: name.clone(), elem: ty, dims: dims.clone(), readonly: constant, offset: None, agg: agg.clone() };
+            let arr = Entity::Array {
+                kpl: name.clone(),
+                elem: ty,
+                dims: dims.clone(),
+                readonly: constant,
+                offset: None,
+                agg: agg.clone(),
+            };
             match (dims.is_empty(), &agg) {
                 (false, _) => self.bind(&x.name.name, arr),
                 (true, None) => self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty }),
                 (true, Some(_)) => {
                     let zero = Expr::new(ExprKind::Int(0, false), x.span);
-                    if let Some(crate::lower::values::Lv::Agg(ty, leaves)) = self.element_of(arr, &[&zero], x.span) {
+                    if let Some(crate::lower::values::Lv::Agg(ty, leaves)) =
+                        self.element_of(arr, &[&zero], x.span)
+                    {
                         self.bind(&x.name.name, Entity::Record { ty, leaves });
                     }
                 }
@@ -200,7 +285,9 @@ impl<'u> Lower<'u> {
             return self.array_name(c_name);
         }
         let kpl = self.fresh(&format!("{c_name}_host"));
-        self.array_layouts.names.insert(kpl.clone(), c_name.to_string());
+        self.array_layouts
+            .names
+            .insert(kpl.clone(), c_name.to_string());
         kpl
     }
 
@@ -209,7 +296,10 @@ impl<'u> Lower<'u> {
     pub(crate) fn array_name(&mut self, c_name: &str) -> String {
         let kpl = self.fresh(c_name);
         if kpl != c_name {
-            self.array_layouts.names.entry(kpl.clone()).or_insert_with(|| c_name.to_string());
+            self.array_layouts
+                .names
+                .entry(kpl.clone())
+                .or_insert_with(|| c_name.to_string());
         }
         kpl
     }
@@ -226,19 +316,40 @@ impl<'u> Lower<'u> {
             return;
         }
         let name = self.file_scope_name(&x.name.name);
-        self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&name, x.name.span), size: Some((1, x.span)) }, span: x.span });
+        self.decls.push(k::Decl {
+            kind: DeclKind::Global {
+                name: sp_id(&name, x.name.span),
+                size: Some((1, x.span)),
+            },
+            span: x.span,
+        });
         self.word_bytes.insert(name.clone(), 4);
         if constant && self.o.dialect == Dialect::Cuda {
             self.constant_arrays.insert(name.clone());
         }
         self.pointer_storage.insert(name.clone());
-        self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty: Ty::UInt });
+        self.bind(
+            &x.name.name,
+            Entity::SharedScalar {
+                kpl: name,
+                ty: Ty::UInt,
+            },
+        );
     }
 
     /// An OpenCL `__constant` array with an initialiser: a table of constant words (at most
     /// 4096; every initialiser a constant).
-    pub(crate) fn constant_table(&mut self, x: &Declarator, elem: &CType, dims: Vec<u32>, total: u64) {
-        let whole = dims.iter().rev().fold(elem.clone(), |t, &n| CType::Array(Box::new(t), n));
+    pub(crate) fn constant_table(
+        &mut self,
+        x: &Declarator,
+        elem: &CType,
+        dims: Vec<u32>,
+        total: u64,
+    ) {
+        let whole = dims
+            .iter()
+            .rev()
+            .fold(elem.clone(), |t, &n| CType::Array(Box::new(t), n));
         let values = match &x.init {
             Some(Init::List(items, sp)) if total <= 4096 => {
                 // Lowered into a scratch block: a constant initialiser emits nothing.
@@ -248,7 +359,14 @@ impl<'u> Lower<'u> {
                 let words: Option<Vec<u32>> = leaves.and_then(|ls| {
                     ls.into_iter()
                         .map(|l| match l {
-                            crate::lower::values::VLeaf::Word(Val { e: k::Expr { kind: k::ExprKind::Num(n), .. }, .. }) => Some(n as u32),
+                            crate::lower::values::VLeaf::Word(Val {
+                                e:
+                                    k::Expr {
+                                        kind: k::ExprKind::Num(n),
+                                        ..
+                                    },
+                                ..
+                            }) => Some(n as u32),
                             _ => None,
                         })
                         .collect()
@@ -258,13 +376,24 @@ impl<'u> Lower<'u> {
             _ => None,
         };
         let Some(values) = values else {
-            self.unsupported("this `__constant` initialiser (kpl keeps tables of at most 4096 constant words)", x.span);
+            self.unsupported(
+                "this `__constant` initialiser (kpl keeps tables of at most 4096 constant words)",
+                x.span,
+            );
             self.bind(&x.name.name, Entity::Invalid);
             return;
         };
         let (ty, agg) = elem.clone().split();
         let dims = if dims.is_empty() { vec![1] } else { dims };
-        self.bind(&x.name.name, Entity::Table { values, elem: ty, dims, agg });
+        self.bind(
+            &x.name.name,
+            Entity::Table {
+                values,
+                elem: ty,
+                dims,
+                agg,
+            },
+        );
     }
 
     /// A declarator's constant dimensions (a first `[]` takes its initialiser list's
@@ -275,9 +404,16 @@ impl<'u> Lower<'u> {
         for dim in &x.dims {
             let n = match (dim.as_ref().and_then(|e| self.const_eval(e)), &x.init) {
                 (Some(n), _) if n > 0 && n <= u32::MAX as i64 => n as u32,
-                (None, Some(Init::List(items, _))) if dim.is_none() && dims.is_empty() && !items.is_empty() => items.len() as u32,
+                (None, Some(Init::List(items, _)))
+                    if dim.is_none() && dims.is_empty() && !items.is_empty() =>
+                {
+                    items.len() as u32
+                }
                 _ => {
-                    self.err(format!("{what} needs a constant positive size"), dim.as_ref().map(|e| e.span).unwrap_or(x.span));
+                    self.err(
+                        format!("{what} needs a constant positive size"),
+                        dim.as_ref().map(|e| e.span).unwrap_or(x.span),
+                    );
                     self.bind(&x.name.name, Entity::Invalid);
                     return None;
                 }
@@ -312,33 +448,59 @@ impl<'u> Lower<'u> {
             let name = self.array_name(&x.name.name);
             if x.dims.is_empty() {
                 self.decls.push(k::Decl {
-                    kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((words, x.span)) },
+                    kind: DeclKind::Shared {
+                        name: sp_id(&name, x.name.span),
+                        size: Some((words, x.span)),
+                    },
                     span: x.span,
                 });
                 self.note_word_bytes(&name, &d.specs);
                 match &agg {
                     // A `__shared__` struct or vector: element 0 of a one-element array.
                     Some(t) => {
-                        let arr = Entity::Array { kpl: name, elem, dims: vec![], readonly: false, offset: None, agg: Some(t.clone()) };
+                        let arr = Entity::Array {
+                            kpl: name,
+                            elem,
+                            dims: vec![],
+                            readonly: false,
+                            offset: None,
+                            agg: Some(t.clone()),
+                        };
                         let zero = Expr::new(ExprKind::Int(0, false), x.span);
-                        if let Some(crate::lower::values::Lv::Agg(ty, leaves)) = self.element_of(arr, &[&zero], x.span) {
+                        if let Some(crate::lower::values::Lv::Agg(ty, leaves)) =
+                            self.element_of(arr, &[&zero], x.span)
+                        {
                             self.bind(&x.name.name, Entity::Record { ty, leaves });
                         }
                     }
-                    None => self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty: elem }),
+                    None => self.bind(
+                        &x.name.name,
+                        Entity::SharedScalar {
+                            kpl: name,
+                            ty: elem,
+                        },
+                    ),
                 }
                 continue;
             }
-            let Some(dims) = self.array_dims(x, "a `__shared__` array") else { continue };
+            let Some(dims) = self.array_dims(x, "a `__shared__` array") else {
+                continue;
+            };
             let total: u64 = array_words(&dims, words);
             if total > u32::MAX as u64 {
-                self.err("this `__shared__` array has more than 2^32 elements", x.span);
+                self.err(
+                    "this `__shared__` array has more than 2^32 elements",
+                    x.span,
+                );
                 self.bind(&x.name.name, Entity::Invalid);
                 continue;
             }
             let total = total * self.byte_scale(&name);
             self.decls.push(k::Decl {
-                kind: DeclKind::Shared { name: sp_id(&name, x.name.span), size: Some((total, x.span)) },
+                kind: DeclKind::Shared {
+                    name: sp_id(&name, x.name.span),
+                    size: Some((total, x.span)),
+                },
                 span: x.span,
             });
             if let Some(t) = &agg {
@@ -346,7 +508,17 @@ impl<'u> Lower<'u> {
             }
             self.note_word_bytes(&name, &d.specs);
             self.note_bytes_layout(&name);
-            self.bind(&x.name.name, Entity::Array { kpl: name, elem, dims, readonly: false, offset: None, agg: agg.clone() });
+            self.bind(
+                &x.name.name,
+                Entity::Array {
+                    kpl: name,
+                    elem,
+                    dims,
+                    readonly: false,
+                    offset: None,
+                    agg: agg.clone(),
+                },
+            );
         }
     }
 
@@ -360,7 +532,13 @@ impl<'u> Lower<'u> {
         };
         let bytes = self.uniform_bytes(specs);
         let kpl = match self.extern_shared.clone() {
-            Some((kpl, t, b)) if t == *ety || (matches!((&t, ety), (CType::Scalar(_), CType::Scalar(_))) && b == bytes) => kpl,
+            Some((kpl, t, b))
+                if t == *ety
+                    || (matches!((&t, ety), (CType::Scalar(_), CType::Scalar(_)))
+                        && b == bytes) =>
+            {
+                kpl
+            }
             Some(_) => {
                 self.unsupported("`extern __shared__` arrays of element types of different sizes (they share one memory)", x.span);
                 self.bind(&x.name.name, Entity::Invalid);
@@ -368,7 +546,13 @@ impl<'u> Lower<'u> {
             }
             None => {
                 let kpl = self.fresh(&x.name.name);
-                self.decls.push(k::Decl { kind: DeclKind::Shared { name: sp_id(&kpl, x.name.span), size: None }, span: x.span });
+                self.decls.push(k::Decl {
+                    kind: DeclKind::Shared {
+                        name: sp_id(&kpl, x.name.span),
+                        size: None,
+                    },
+                    span: x.span,
+                });
                 if let Some(b) = bytes {
                     self.word_bytes.insert(kpl.clone(), b);
                 }
@@ -381,7 +565,17 @@ impl<'u> Lower<'u> {
                 kpl
             }
         };
-        self.bind(&x.name.name, Entity::Array { kpl, elem, dims: vec![], readonly: false, offset: None, agg });
+        self.bind(
+            &x.name.name,
+            Entity::Array {
+                kpl,
+                elem,
+                dims: vec![],
+                readonly: false,
+                offset: None,
+                agg,
+            },
+        );
     }
 
     /// The `groups` and `threads` declarations of the launch (one thread when none is given).
@@ -394,17 +588,32 @@ impl<'u> Lower<'u> {
                     Dialect::OpenCl => ("--local_size", "--num_groups"),
                 };
                 self.warnings.push(
-                    Diagnostic::warning(format!("no launch given: using one group of one thread"), f.name.span)
-                        .with_help(format!("give the launch with `{b}=` and `{g}=`")),
+                    Diagnostic::warning(
+                        format!("no launch given: using one group of one thread"),
+                        f.name.span,
+                    )
+                    .with_help(format!("give the launch with `{b}=` and `{g}=`")),
                 );
-                kpl_lang::Launch { groups: [1, 1, 1], threads: [1, 1, 1] }
+                kpl_lang::Launch {
+                    groups: [1, 1, 1],
+                    threads: [1, 1, 1],
+                }
             }
         };
         let n = launch.dims_used();
-        let dims = |d: [u32; 3]| k::Dims { dims: d[..n].iter().map(|&x| (x as u64, f.name.span)).collect(), span: f.name.span };
+        let dims = |d: [u32; 3]| k::Dims {
+            dims: d[..n].iter().map(|&x| (x as u64, f.name.span)).collect(),
+            span: f.name.span,
+        };
         vec![
-            k::Decl { kind: DeclKind::Groups(dims(launch.groups)), span: f.name.span },
-            k::Decl { kind: DeclKind::Threads(dims(launch.threads)), span: f.name.span },
+            k::Decl {
+                kind: DeclKind::Groups(dims(launch.groups)),
+                span: f.name.span,
+            },
+            k::Decl {
+                kind: DeclKind::Threads(dims(launch.threads)),
+                span: f.name.span,
+            },
         ]
     }
 
@@ -433,7 +642,10 @@ impl<'u> Lower<'u> {
                 continue;
             }
             if p.reference {
-                self.err("a kernel parameter cannot be a reference (the host passes values)", p.span);
+                self.err(
+                    "a kernel parameter cannot be a reference (the host passes values)",
+                    p.span,
+                );
                 continue;
             }
             if !pointer && base.is_aggregate() {
@@ -447,7 +659,10 @@ impl<'u> Lower<'u> {
                     let kpl = self.fresh(&format!("{}_{}", name.name, ln));
                     match leaf {
                         LeafTy::Word(ty) => {
-                            decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
+                            decls.push(k::Decl {
+                                kind: DeclKind::Param(sp_id(&kpl, name.span)),
+                                span: p.span,
+                            });
                             words.push(kpl.clone());
                             if copy {
                                 let local = self.fresh(&format!("{kpl}_"));
@@ -458,10 +673,25 @@ impl<'u> Lower<'u> {
                             }
                         }
                         LeafTy::Ptr(pt) => {
-                            decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&kpl, name.span), size: None }, span: p.span });
-                            self.array_layouts.names.insert(kpl.clone(), format!("{}{path}", name.name));
+                            decls.push(k::Decl {
+                                kind: DeclKind::Global {
+                                    name: sp_id(&kpl, name.span),
+                                    size: None,
+                                },
+                                span: p.span,
+                            });
+                            self.array_layouts
+                                .names
+                                .insert(kpl.clone(), format!("{}{path}", name.name));
                             let (elem, agg) = pt.split();
-                            let array = Entity::Array { kpl, elem, dims: vec![], readonly: false, offset: None, agg };
+                            let array = Entity::Array {
+                                kpl,
+                                elem,
+                                dims: vec![],
+                                readonly: false,
+                                offset: None,
+                                agg,
+                            };
                             if !copy {
                                 leaves.push(Leaf::Ptr(array));
                                 continue;
@@ -474,15 +704,37 @@ impl<'u> Lower<'u> {
                             self.bind(&hidden, array.clone());
                             self.bind(&field, array);
                             self.rewrites_pointer_paths = true;
-                            let init = Expr::new(ExprKind::Ident(Ident { name: hidden, span: name.span }), name.span);
-                            let d = Declarator { ptrs: 1, reference: false, name: Ident { name: field.clone(), span: name.span }, dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span };
+                            let init = Expr::new(
+                                ExprKind::Ident(Ident {
+                                    name: hidden,
+                                    span: name.span,
+                                }),
+                                name.span,
+                            );
+                            let d = Declarator {
+                                ptrs: 1,
+                                reference: false,
+                                name: Ident {
+                                    name: field.clone(),
+                                    span: name.span,
+                                },
+                                dims: Vec::new(),
+                                init: Some(Init::Expr(init)),
+                                span: p.span,
+                            };
                             ptr_params.push((d, elem, false));
                             leaves.push(Leaf::PtrVar(field));
                         }
                     }
                 }
                 if let CType::Long(signed) = base {
-                    integers.push((position, name.name.clone(), words.clone(), Ty::Long { signed }, name.span));
+                    integers.push((
+                        position,
+                        name.name.clone(),
+                        words.clone(),
+                        Ty::Long { signed },
+                        name.span,
+                    ));
                 }
                 self.bind(&name.name, Entity::Record { ty: base, leaves });
                 if !words.is_empty() {
@@ -492,15 +744,26 @@ impl<'u> Lower<'u> {
             }
             // `T **p`: an array of pointer words (what they point at is not followed).
             let words_are_pointers = p.ptrs.len() == 2;
-            let (ty, agg) = if words_are_pointers { (Ty::UInt, Some(CType::Pointer(Box::new(base.clone())))) } else { base.split() };
+            let (ty, agg) = if words_are_pointers {
+                (Ty::UInt, Some(CType::Pointer(Box::new(base.clone()))))
+            } else {
+                base.split()
+            };
             let kpl = self.fresh(&name.name);
             if pointer {
                 let space = self.space(&p.specs);
-                let readonly = p.specs.iter().any(|s| s.word == "const") || space == Some("constant");
+                let readonly =
+                    p.specs.iter().any(|s| s.word == "const") || space == Some("constant");
                 let kind = if space == Some("shared") {
-                    DeclKind::Shared { name: sp_id(&kpl, name.span), size: None }
+                    DeclKind::Shared {
+                        name: sp_id(&kpl, name.span),
+                        size: None,
+                    }
                 } else {
-                    DeclKind::Global { name: sp_id(&kpl, name.span), size: None }
+                    DeclKind::Global {
+                        name: sp_id(&kpl, name.span),
+                        size: None,
+                    }
                 };
                 decls.push(k::Decl { kind, span: p.span });
                 if let Some(t) = &agg {
@@ -511,20 +774,48 @@ impl<'u> Lower<'u> {
                     self.note_word_bytes(&kpl, &p.specs);
                     self.note_bytes_layout(&kpl);
                 }
-                let dims = if words_are_pointers { Some(vec![]) } else { self.param_dims(p) };
+                let dims = if words_are_pointers {
+                    Some(vec![])
+                } else {
+                    self.param_dims(p)
+                };
                 let Some(dims) = dims else {
                     self.bind(&name.name, Entity::Invalid);
                     continue;
                 };
-                let array = Entity::Array { kpl, elem: ty, dims, readonly, offset: None, agg };
+                let array = Entity::Array {
+                    kpl,
+                    elem: ty,
+                    dims,
+                    readonly,
+                    offset: None,
+                    agg,
+                };
                 if assigned.contains(&name.name) {
                     // C parameters are assignable: after the preconditions (which see the
                     // array), the body's `p` is a pointer variable that starts at the array
                     // (`pointers.rs`); the array keeps the parameter's name.
                     let hidden = param_array_name(&name.name);
                     self.bind(&hidden, array.clone());
-                    let init = Expr::new(ExprKind::Ident(Ident { name: hidden, span: name.span }), name.span);
-                    ptr_params.push((Declarator { ptrs: 1, reference: false, name: name.clone(), dims: Vec::new(), init: Some(Init::Expr(init)), span: p.span }, ty, readonly));
+                    let init = Expr::new(
+                        ExprKind::Ident(Ident {
+                            name: hidden,
+                            span: name.span,
+                        }),
+                        name.span,
+                    );
+                    ptr_params.push((
+                        Declarator {
+                            ptrs: 1,
+                            reference: false,
+                            name: name.clone(),
+                            dims: Vec::new(),
+                            init: Some(Init::Expr(init)),
+                            span: p.span,
+                        },
+                        ty,
+                        readonly,
+                    ));
                 }
                 self.bind(&name.name, array);
             } else {
@@ -532,10 +823,19 @@ impl<'u> Lower<'u> {
                     self.err("a parameter cannot be `void`", p.span);
                     continue;
                 }
-                decls.push(k::Decl { kind: DeclKind::Param(sp_id(&kpl, name.span)), span: p.span });
+                decls.push(k::Decl {
+                    kind: DeclKind::Param(sp_id(&kpl, name.span)),
+                    span: p.span,
+                });
                 scalars.push((vec![kpl.clone()], name.span));
                 if ty != Ty::Float {
-                    integers.push((position, name.name.clone(), vec![kpl.clone()], ty, name.span));
+                    integers.push((
+                        position,
+                        name.name.clone(),
+                        vec![kpl.clone()],
+                        ty,
+                        name.span,
+                    ));
                 }
                 if let Ty::Narrow { .. } = ty {
                     // A `char` or `short` argument is a word's low bits: a local holds them.
@@ -557,17 +857,29 @@ impl<'u> Lower<'u> {
         // the low word first.
         if let Some((name, vals)) = &self.o.kernel_args {
             if *name != f.name.name {
-                self.err(format!("`--kernel-args` names kernel `{name}`, not `{}`", f.name.name), f.name.span);
+                self.err(
+                    format!(
+                        "`--kernel-args` names kernel `{name}`, not `{}`",
+                        f.name.name
+                    ),
+                    f.name.span,
+                );
             } else if vals.len() != scalars.len() {
                 self.err(
-                    format!("`--kernel-args` gives {} value(s); `{}` has {} scalar parameter(s)", vals.len(), name, scalars.len()),
+                    format!(
+                        "`--kernel-args` gives {} value(s); `{}` has {} scalar parameter(s)",
+                        vals.len(),
+                        name,
+                        scalars.len()
+                    ),
                     f.name.span,
                 );
             } else {
                 for ((words, span), v) in scalars.iter().zip(vals) {
                     // A 32-bit parameter takes a value of 32 bits, or a negative one that
                     // its low word holds (`-3`).
-                    let fits_word = *v <= u64::from(u32::MAX) || (*v as i64) >= i64::from(i32::MIN) && (*v as i64) < 0;
+                    let fits_word = *v <= u64::from(u32::MAX)
+                        || (*v as i64) >= i64::from(i32::MIN) && (*v as i64) < 0;
                     if words.len() > 2 || (words.len() < 2 && !fits_word) {
                         let bits = 32 * words.len();
                         self.err(format!("`--kernel-args` value {v:#x} is for a parameter of {bits} bits (kpl takes values of 32 or 64 bits)"), *span);
@@ -576,10 +888,17 @@ impl<'u> Lower<'u> {
                     for (i, p) in words.iter().enumerate() {
                         let word = (v >> (32 * i)) & 0xFFFF_FFFF;
                         let eq = k::Expr::new(
-                            k::ExprKind::Binary(k::BinOp::Eq, Box::new(k::Expr::var(p, *span)), Box::new(k::Expr::num(word, *span))),
+                            k::ExprKind::Binary(
+                                k::BinOp::Eq,
+                                Box::new(k::Expr::var(p, *span)),
+                                Box::new(k::Expr::num(word, *span)),
+                            ),
                             *span,
                         );
-                        decls.push(k::Decl { kind: DeclKind::Requires(eq), span: *span });
+                        decls.push(k::Decl {
+                            kind: DeclKind::Requires(eq),
+                            span: *span,
+                        });
                     }
                 }
             }
@@ -590,17 +909,37 @@ impl<'u> Lower<'u> {
         if let Some(vals) = &self.o.launch_args {
             let mut fixed = Vec::new();
             for (position, c_name, words, ty, span) in &integers {
-                let Some(Some(v)) = vals.get(*position) else { continue };
+                let Some(Some(v)) = vals.get(*position) else {
+                    continue;
+                };
                 fixed.push(format!("`{c_name}` = {v}"));
-                let v = if *ty == Ty::Bool { u64::from(*v != 0) } else { *v as u64 };
+                let v = if *ty == Ty::Bool {
+                    u64::from(*v != 0)
+                } else {
+                    *v as u64
+                };
                 for (i, w) in words.iter().enumerate() {
                     let word = (v >> (32 * i)) & 0xFFFF_FFFF;
-                    let eq = k::Expr::new(k::ExprKind::Binary(k::BinOp::Eq, Box::new(k::Expr::var(w, *span)), Box::new(k::Expr::num(word, *span))), *span);
-                    decls.push(k::Decl { kind: DeclKind::Requires(eq), span: *span });
+                    let eq = k::Expr::new(
+                        k::ExprKind::Binary(
+                            k::BinOp::Eq,
+                            Box::new(k::Expr::var(w, *span)),
+                            Box::new(k::Expr::num(word, *span)),
+                        ),
+                        *span,
+                    );
+                    decls.push(k::Decl {
+                        kind: DeclKind::Requires(eq),
+                        span: *span,
+                    });
                 }
             }
             let free = f.params.iter().filter(|p| p.name.is_some()).count() - fixed.len();
-            let what = if fixed.is_empty() { "no parameter".to_string() } else { fixed.join(", ") };
+            let what = if fixed.is_empty() {
+                "no parameter".to_string()
+            } else {
+                fixed.join(", ")
+            };
             self.warnings.push(Diagnostic::note(
                 format!("the host code's launch fixes {what}; {free} parameter{} free (pointers, floats, and values not the same integer constant at every launch)", if free == 1 { " stays" } else { "s stay" }),
                 f.name.span,
@@ -608,33 +947,56 @@ impl<'u> Lower<'u> {
         }
         self.blocks.push(Vec::new());
         for (local, param, span) in copies {
-            self.emit(k::StmtKind::Local(sp_id(&local, span), Some(k::Expr::var(&param, span))), span);
+            self.emit(
+                k::StmtKind::Local(sp_id(&local, span), Some(k::Expr::var(&param, span))),
+                span,
+            );
         }
         for (local, param, ty, span) in narrow_copies {
-            let v = crate::lower::values::Val { e: k::Expr::var(&param, span), ty: Ty::Int };
+            let v = crate::lower::values::Val {
+                e: k::Expr::var(&param, span),
+                ty: Ty::Int,
+            };
             let narrowed = self.convert(v, ty, span);
-            self.emit(k::StmtKind::Local(sp_id(&local, span), Some(narrowed)), span);
+            self.emit(
+                k::StmtKind::Local(sp_id(&local, span), Some(narrowed)),
+                span,
+            );
         }
         let body = f.body.as_ref().map(|b| b.stmts.as_slice()).unwrap_or(&[]);
         let returned = has_return(body).then(|| self.fresh("returned"));
         if let Some(r) = &returned {
-            self.emit(k::StmtKind::Local(sp_id(r, f.name.span), Some(k::Expr::num(0, f.name.span))), f.name.span);
+            self.emit(
+                k::StmtKind::Local(sp_id(r, f.name.span), Some(k::Expr::num(0, f.name.span))),
+                f.name.span,
+            );
         }
         let wide = self.checked_function_wide(f, body);
         let wide_spans = function_wide(body).iter().map(|e| e.0.span).collect();
         let gotos = self.goto_flags(body);
-        self.frames.push(Frame { function_wide: wide, function_wide_spans: wide_spans, gotos, ..Frame::new(f.name.name.clone(), returned) });
+        self.frames.push(Frame {
+            function_wide: wide,
+            function_wide_spans: wide_spans,
+            gotos,
+            ..Frame::new(f.name.name.clone(), returned)
+        });
         self.scopes.push(HashMap::new());
         // Leading `__requires` of the kernel are preconditions over its params.
         let mut rest = body;
         while let Some((first, tail)) = rest.split_first() {
             // Every thread runs a kernel's start: `__global_requires` is `__requires` there.
-            let Some(e) = annotation(first, "__requires").or_else(|| annotation(first, "__global_requires")) else { break };
+            let Some(e) =
+                annotation(first, "__requires").or_else(|| annotation(first, "__global_requires"))
+            else {
+                break;
+            };
             self.precondition(e, first.span, &mut decls);
             rest = tail;
         }
         for s in nested_requires(f, rest) {
-            let e = annotation(s, "__requires").or_else(|| annotation(s, "__global_requires")).expect("a requires statement");
+            let e = annotation(s, "__requires")
+                .or_else(|| annotation(s, "__global_requires"))
+                .expect("a requires statement");
             if let StmtKind::Expr(call) = &s.kind {
                 self.hoisted_requires.insert(call.span);
             }
@@ -647,7 +1009,10 @@ impl<'u> Lower<'u> {
         self.stmts(rest);
         if let Some(inv) = self.pending_barrier_invariants.first() {
             let span = inv.span;
-            self.err("a barrier invariant must come before a barrier (it is checked there)", span);
+            self.err(
+                "a barrier invariant must come before a barrier (it is checked there)",
+                span,
+            );
             self.pending_barrier_invariants.clear();
         }
         let ensures = std::mem::take(&mut self.frame().ensures);
@@ -667,7 +1032,10 @@ impl<'u> Lower<'u> {
             name: sp_id(&name, f.name.span),
             decls,
             procs: Vec::new(),
-            main: k::Block { stmts: main_stmts, span: f.body.as_ref().map(|b| b.span).unwrap_or(span) },
+            main: k::Block {
+                stmts: main_stmts,
+                span: f.body.as_ref().map(|b| b.span).unwrap_or(span),
+            },
             span,
         }
     }
@@ -680,7 +1048,10 @@ impl<'u> Lower<'u> {
     pub(crate) fn axioms(&mut self, axioms: &[(Expr, Span)], decls: &mut Vec<k::Decl>) {
         for (e, span) in axioms {
             match self.requirement(e) {
-                Some(ke) => decls.push(k::Decl { kind: DeclKind::Requires(ke), span: *span }),
+                Some(ke) => decls.push(k::Decl {
+                    kind: DeclKind::Requires(ke),
+                    span: *span,
+                }),
                 None => {
                     let c = self.pure_cond(e, "an `__axiom`");
                     self.emit(k::StmtKind::Assume(c), *span);
@@ -694,7 +1065,10 @@ impl<'u> Lower<'u> {
     /// `__requires(x == __other_int(x))` does).
     pub(crate) fn precondition(&mut self, e: &Expr, span: Span, decls: &mut Vec<k::Decl>) {
         if let Some(ke) = self.requirement(e) {
-            decls.push(k::Decl { kind: DeclKind::Requires(ke), span });
+            decls.push(k::Decl {
+                kind: DeclKind::Requires(ke),
+                span,
+            });
         } else {
             let c = self.assertion_cond(e);
             self.emit(k::StmtKind::Assume(c), span);
@@ -713,9 +1087,13 @@ impl<'u> Lower<'u> {
         let c = self.to_cond(v);
         let mut ok = true;
         c.walk(&mut |s| match &s.kind {
-            k::ExprKind::Index(..) | k::ExprKind::Special(k::Special::Lid | k::Special::Gid, ..) => ok = false,
+            k::ExprKind::Index(..)
+            | k::ExprKind::Special(k::Special::Lid | k::Special::Gid, ..) => ok = false,
             k::ExprKind::Var(x) => {
-                ok &= self.scopes.iter().any(|sc| sc.values().any(|en| matches!(en, Entity::Param { kpl, .. } if *kpl == x.name)))
+                ok &= self.scopes.iter().any(|sc| {
+                    sc.values()
+                        .any(|en| matches!(en, Entity::Param { kpl, .. } if *kpl == x.name))
+                })
             }
             _ => {}
         });

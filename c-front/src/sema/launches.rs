@@ -40,9 +40,32 @@ pub struct LaunchSite {
 /// Functions of the C and CUDA libraries that take their arguments by value: a local passed
 /// to one stays unchanged.
 const BY_VALUE: &[&str] = &[
-    "printf", "fprintf", "sprintf", "snprintf", "puts", "malloc", "calloc", "realloc", "cudaMalloc", "cudaMallocManaged",
-    "cudaMallocHost", "cudaMemcpy", "cudaMemcpyAsync", "cudaMemset", "cudaMemsetAsync", "memcpy", "memset", "dim3", "min",
-    "max", "abs", "ceil", "floor", "sqrt", "assert", "exit",
+    "printf",
+    "fprintf",
+    "sprintf",
+    "snprintf",
+    "puts",
+    "malloc",
+    "calloc",
+    "realloc",
+    "cudaMalloc",
+    "cudaMallocManaged",
+    "cudaMallocHost",
+    "cudaMemcpy",
+    "cudaMemcpyAsync",
+    "cudaMemset",
+    "cudaMemsetAsync",
+    "memcpy",
+    "memset",
+    "dim3",
+    "min",
+    "max",
+    "abs",
+    "ceil",
+    "floor",
+    "sqrt",
+    "assert",
+    "exit",
 ];
 
 /// The constants of a host function: integers, and `dim3` triples.
@@ -72,7 +95,9 @@ fn eval(toks: &[Tok], env: &Env) -> Option<i64> {
             CTok::Ident(n) => {
                 // `block.x` of a `dim3` constant.
                 let member = match (toks.get(i), toks.get(i + 1)) {
-                    (Some((_, CTok::P("."), _)), Some((_, CTok::Ident(m), _))) => ["x", "y", "z"].iter().position(|a| a == m),
+                    (Some((_, CTok::P("."), _)), Some((_, CTok::Ident(m), _))) => {
+                        ["x", "y", "z"].iter().position(|a| a == m)
+                    }
                     _ => None,
                 };
                 let v = match member {
@@ -91,7 +116,9 @@ fn eval(toks: &[Tok], env: &Env) -> Option<i64> {
         }
     }
     let mut rec = Vec::new();
-    let e = ExprParser::new().parse(&mut rec, sub.into_iter().map(Ok::<_, ()>)).ok()?;
+    let e = ExprParser::new()
+        .parse(&mut rec, sub.into_iter().map(Ok::<_, ()>))
+        .ok()?;
     if !rec.is_empty() {
         return None;
     }
@@ -140,8 +167,23 @@ fn is_word(t: &CTok, w: &str) -> bool {
     matches!(t, CTok::Ident(x) | CTok::Spec(x) if x == w)
 }
 
-const INT_WORDS: &[&str] =
-    &["int", "unsigned", "signed", "long", "short", "size_t", "uint", "int32_t", "uint32_t", "int64_t", "uint64_t", "const", "static", "constexpr", "auto"];
+const INT_WORDS: &[&str] = &[
+    "int",
+    "unsigned",
+    "signed",
+    "long",
+    "short",
+    "size_t",
+    "uint",
+    "int32_t",
+    "uint32_t",
+    "int64_t",
+    "uint64_t",
+    "const",
+    "static",
+    "constexpr",
+    "auto",
+];
 
 /// A simple declaration at `toks[i..]`: `[const] INT NAME = EXPR ;` (integers) or
 /// `dim3 NAME(...)`, `dim3 NAME = ...;`, `dim3 NAME{...}`. Gives the name, whether it is
@@ -166,8 +208,13 @@ fn declaration(toks: &[Tok], i: usize) -> Option<(String, bool, Vec<Tok>, bool, 
     } else if int_words == 0 || toks[i..j].iter().all(|t| matches!(&t.1, CTok::Spec(w) | CTok::Ident(w) if w == "const" || w == "static" || w == "constexpr")) {
         return None;
     }
-    let CTok::Ident(name) = &toks.get(j)?.1 else { return None };
-    let end = |from: usize| (from..toks.len()).find(|&k| matches!(toks[k].1, CTok::P(";" | ",")) && closing_free(toks, from, k));
+    let CTok::Ident(name) = &toks.get(j)?.1 else {
+        return None;
+    };
+    let end = |from: usize| {
+        (from..toks.len())
+            .find(|&k| matches!(toks[k].1, CTok::P(";" | ",")) && closing_free(toks, from, k))
+    };
     match &toks.get(j + 1)?.1 {
         CTok::P("=") => {
             let e = end(j + 2)?;
@@ -179,7 +226,10 @@ fn declaration(toks: &[Tok], i: usize) -> Option<(String, bool, Vec<Tok>, bool, 
         CTok::P("(" | "{") if dim3 => {
             let c = closing(toks, j + 1)?;
             (toks.get(c + 1)?.1 == CTok::P(";")).then(|| {
-                let mut init = vec![(toks[j].0, CTok::Ident("dim3".into()), toks[j].2), (toks[j + 1].0, CTok::P("("), toks[j + 1].2)];
+                let mut init = vec![
+                    (toks[j].0, CTok::Ident("dim3".into()), toks[j].2),
+                    (toks[j + 1].0, CTok::P("("), toks[j + 1].2),
+                ];
                 init.extend_from_slice(&toks[j + 2..c]);
                 init.push((toks[c].0, CTok::P(")"), toks[c].2));
                 (name.clone(), constant, init, true, c + 2)
@@ -206,11 +256,22 @@ fn closing_free(toks: &[Tok], from: usize, to: usize) -> bool {
 fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
     let prev = k.checked_sub(1).map(|p| &toks[p].1);
     let next = toks.get(k + 1).map(|t| &t.1);
-    const READ_AFTER: &[&str] = &["+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<", ">>", "&", "|", "^", ")", "]", ";", ","];
-    const READ_BEFORE: &[&str] = &["+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<", "|", "^", "[", "=", "return", "!", "~"];
+    const READ_AFTER: &[&str] = &[
+        "+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<",
+        ">>", "&", "|", "^", ")", "]", ";", ",",
+    ];
+    const READ_BEFORE: &[&str] = &[
+        "+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<", "|",
+        "^", "[", "=", "return", "!", "~",
+    ];
     let next_reads = match next {
         // `block.x` is read as `block.x` is: by what follows the member.
-        Some(CTok::P(".")) => matches!(toks.get(k + 2).map(|t| &t.1), Some(CTok::Ident(_))) && toks.get(k + 3).is_some_and(|t| matches!(&t.1, CTok::P(p) if READ_AFTER.contains(p))),
+        Some(CTok::P(".")) => {
+            matches!(toks.get(k + 2).map(|t| &t.1), Some(CTok::Ident(_)))
+                && toks
+                    .get(k + 3)
+                    .is_some_and(|t| matches!(&t.1, CTok::P(p) if READ_AFTER.contains(p)))
+        }
         Some(CTok::P(p)) => READ_AFTER.contains(p),
         _ => false,
     };
@@ -229,7 +290,11 @@ fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
         // `f(n)`, `f(a, n)`: by value for the library's functions, and for the file's host
         // functions where that parameter is no reference.
         Some(CTok::P("(" | ",")) => callee(toks, k).is_some_and(|(f, i)| {
-            f == LAUNCH || BY_VALUE.contains(&f.as_str()) || by_value.get(&f).is_some_and(|ps| ps.get(i).copied().unwrap_or(false))
+            f == LAUNCH
+                || BY_VALUE.contains(&f.as_str())
+                || by_value
+                    .get(&f)
+                    .is_some_and(|ps| ps.get(i).copied().unwrap_or(false))
         }),
         _ => false,
     }
@@ -245,7 +310,9 @@ fn in_reference_initialiser(toks: &[Tok], k: usize) -> bool {
             CTok::P("(" | "[") => depth -= 1,
             CTok::P(";" | "{" | "}") if depth <= 0 => return false,
             CTok::P("=") if depth <= 0 => {
-                return i >= 2 && matches!(toks[i - 1].1, CTok::Ident(_)) && matches!(toks[i - 2].1, CTok::P("&" | "&&"));
+                return i >= 2
+                    && matches!(toks[i - 1].1, CTok::Ident(_))
+                    && matches!(toks[i - 2].1, CTok::P("&" | "&&"));
             }
             _ => {}
         }
@@ -266,12 +333,16 @@ fn callee(toks: &[Tok], k: usize) -> Option<(String, usize)> {
                 return match toks.get(i.checked_sub(1)?)?.1 {
                     CTok::Ident(ref f) | CTok::Spec(ref f) => Some((f.clone(), arg)),
                     // The argument list of a launch: `k<<<...>>>(n)` takes values.
-                    CTok::P(">") if i >= 2 && toks[i - 2].1 == CTok::P(">>") => Some((LAUNCH.into(), arg)),
+                    CTok::P(">") if i >= 2 && toks[i - 2].1 == CTok::P(">>") => {
+                        Some((LAUNCH.into(), arg))
+                    }
                     _ => None,
                 };
             }
             // The configuration of a launch, `<<<grid, n>>>`: values too.
-            CTok::P("<") if depth == 0 && i >= 1 && toks[i - 1].1 == CTok::P("<<") => return Some((LAUNCH.into(), arg)),
+            CTok::P("<") if depth == 0 && i >= 1 && toks[i - 1].1 == CTok::P("<<") => {
+                return Some((LAUNCH.into(), arg))
+            }
             CTok::P("(" | "[" | "{") => {
                 if depth == 0 {
                     return None;
@@ -289,12 +360,25 @@ fn constants(body: &[Tok], base: &Env, params: &[String], by_value: &ByValue) ->
     let mut env = base.clone();
     // Names declared outside the body (the function's parameters, file-scope constants): a
     // local of one of them shadows it in a block only, so neither is a constant.
-    let outer: Vec<String> = params.iter().cloned().chain(base.ints.keys().cloned()).chain(base.dims.keys().cloned()).collect();
+    let outer: Vec<String> = params
+        .iter()
+        .cloned()
+        .chain(base.ints.keys().cloned())
+        .chain(base.dims.keys().cloned())
+        .collect();
     // A file-scope constant (or a parameter a caller binds) the function declares again (a
     // parameter, a loop's variable) or uses otherwise than by reading it is not that
     // constant there.
-    env.ints.retain(|name, _| body.iter().enumerate().all(|(k, t)| !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k, by_value)));
-    env.dims.retain(|name, _| body.iter().enumerate().all(|(k, t)| !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k, by_value)));
+    env.ints.retain(|name, _| {
+        body.iter().enumerate().all(|(k, t)| {
+            !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k, by_value)
+        })
+    });
+    env.dims.retain(|name, _| {
+        body.iter().enumerate().all(|(k, t)| {
+            !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k, by_value)
+        })
+    });
     let mut declared: HashMap<String, usize> = HashMap::new();
     let mut decls = Vec::new();
     let mut i = 0;
@@ -303,7 +387,10 @@ fn constants(body: &[Tok], base: &Env, params: &[String], by_value: &ByValue) ->
         if starts {
             if let Some((name, constant, init, dim3, next)) = declaration(body, i) {
                 *declared.entry(name.clone()).or_default() += 1;
-                let at = body[i..next].iter().position(|t| matches!(&t.1, CTok::Ident(n) if *n == name)).map_or(i, |p| i + p);
+                let at = body[i..next]
+                    .iter()
+                    .position(|t| matches!(&t.1, CTok::Ident(n) if *n == name))
+                    .map_or(i, |p| i + p);
                 decls.push((name, constant, init, dim3, at));
                 i = next;
                 continue;
@@ -319,7 +406,9 @@ fn constants(body: &[Tok], base: &Env, params: &[String], by_value: &ByValue) ->
             continue;
         }
         let unchanged = constant
-            || body.iter().enumerate().skip(at + 1).all(|(k, t)| !matches!(&t.1, CTok::Ident(n) if *n == name) || only_read(body, k, by_value));
+            || body.iter().enumerate().skip(at + 1).all(|(k, t)| {
+                !matches!(&t.1, CTok::Ident(n) if *n == name) || only_read(body, k, by_value)
+            });
         if !unchanged {
             env.ints.remove(&name);
             env.dims.remove(&name);
@@ -346,7 +435,11 @@ fn triple(toks: &[Tok], env: &Env) -> Option<[i64; 3]> {
         }
     }
     let inner = match toks {
-        [t, (_, CTok::P("(" | "{"), _), rest @ .., (_, CTok::P(")" | "}"), _)] if is_word(&t.1, "dim3") => rest,
+        [t, (_, CTok::P("(" | "{"), _), rest @ .., (_, CTok::P(")" | "}"), _)]
+            if is_word(&t.1, "dim3") =>
+        {
+            rest
+        }
         [(_, CTok::P("{"), _), rest @ .., (_, CTok::P("}"), _)] => rest,
         _ => return eval(toks, env).map(|x| [x, 1, 1]),
     };
@@ -362,10 +455,13 @@ fn triple(toks: &[Tok], env: &Env) -> Option<[i64; 3]> {
 }
 
 fn dims_of(toks: &[Tok], env: &Env, what: &str) -> Result<[u32; 3], String> {
-    let d = triple(toks, env).ok_or_else(|| format!("the {what} size is not a constant kpl can read"))?;
+    let d = triple(toks, env)
+        .ok_or_else(|| format!("the {what} size is not a constant kpl can read"))?;
     let mut out = [0u32; 3];
     for (o, v) in out.iter_mut().zip(d) {
-        *o = u32::try_from(v).ok().filter(|v| *v > 0).ok_or_else(|| format!("the {what} size {d:?} is not a size (each of x, y and z from 1 to 2^32 - 1)"))?;
+        *o = u32::try_from(v).ok().filter(|v| *v > 0).ok_or_else(|| {
+            format!("the {what} size {d:?} is not a size (each of x, y and z from 1 to 2^32 - 1)")
+        })?;
     }
     Ok(out)
 }
@@ -398,11 +494,18 @@ fn file_constants(toks: &[Tok]) -> HashMap<String, i64> {
 /// Every launch in the host functions `host`, with the file's tokens `file` for its
 /// file-scope constants.
 pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
-    let globals = Env { ints: file_constants(file), dims: HashMap::new() };
+    let globals = Env {
+        ints: file_constants(file),
+        dims: HashMap::new(),
+    };
     let fns: Vec<Option<HostFn>> = host.iter().map(|f| host_fn(f)).collect();
     let mut out = Vec::new();
     // Which parameters of the file's host functions take their argument by value.
-    let by_value: ByValue = fns.iter().flatten().map(|f| (f.name.clone(), f.params.iter().map(|p| p.2).collect())).collect();
+    let by_value: ByValue = fns
+        .iter()
+        .flatten()
+        .map(|f| (f.name.clone(), f.params.iter().map(|p| p.2).collect()))
+        .collect();
     let mut memo = HashMap::new();
     for (fi, f) in host.iter().enumerate() {
         if fns[fi].is_none() {
@@ -428,18 +531,38 @@ struct HostFn<'a> {
 
 fn host_fn(item: &[Tok]) -> Option<HostFn<'_>> {
     let open = item.iter().position(|t| t.1 == CTok::P("("))?;
-    let CTok::Ident(name) = &item.get(open.checked_sub(1)?)?.1 else { return None };
+    let CTok::Ident(name) = &item.get(open.checked_sub(1)?)?.1 else {
+        return None;
+    };
     let close = closing(item, open)?;
     let brace = (close + 1..item.len()).find(|&k| item[k].1 == CTok::P("{"))?;
     let mut params = Vec::new();
     for p in split_commas(&item[open + 1..close]) {
-        let upto = p.iter().position(|t| t.1 == CTok::P("=")).unwrap_or(p.len());
-        match p[..upto].iter().rev().find_map(|t| if let CTok::Ident(n) = &t.1 { Some(n.clone()) } else { None }) {
-            Some(n) => params.push((n, p.iter().any(|t| is_word(&t.1, "dim3")), !p[..upto].iter().any(|t| matches!(t.1, CTok::P("&" | "&&"))))),
+        let upto = p
+            .iter()
+            .position(|t| t.1 == CTok::P("="))
+            .unwrap_or(p.len());
+        match p[..upto].iter().rev().find_map(|t| {
+            if let CTok::Ident(n) = &t.1 {
+                Some(n.clone())
+            } else {
+                None
+            }
+        }) {
+            Some(n) => params.push((
+                n,
+                p.iter().any(|t| is_word(&t.1, "dim3")),
+                !p[..upto].iter().any(|t| matches!(t.1, CTok::P("&" | "&&"))),
+            )),
             None => params.push((String::new(), false, false)),
         }
     }
-    Some(HostFn { name: name.clone(), params, at: item[open - 1].0, body: &item[brace..] })
+    Some(HostFn {
+        name: name.clone(),
+        params,
+        at: item[open - 1].0,
+        body: &item[brace..],
+    })
 }
 
 /// The most calling contexts kpl tells apart for one host function, and the deepest chain
@@ -451,7 +574,15 @@ const MAX_DEPTH: usize = 8;
 /// parameters by the constant arguments of its callers (each caller in each of its own
 /// contexts), or one with no parameter bound where a caller cannot be read (a call from
 /// code kpl does not read, the function's address taken) or none calls it.
-fn contexts(fi: usize, fns: &[Option<HostFn>], file: &[Tok], globals: &Env, depth: usize, memo: &mut HashMap<usize, Vec<Env>>, by_value: &ByValue) -> Vec<Env> {
+fn contexts(
+    fi: usize,
+    fns: &[Option<HostFn>],
+    file: &[Tok],
+    globals: &Env,
+    depth: usize,
+    memo: &mut HashMap<usize, Vec<Env>>,
+    by_value: &ByValue,
+) -> Vec<Env> {
     if let Some(known) = memo.get(&fi) {
         return known.clone();
     }
@@ -460,8 +591,18 @@ fn contexts(fi: usize, fns: &[Option<HostFn>], file: &[Tok], globals: &Env, dept
     found
 }
 
-fn contexts_of(fi: usize, fns: &[Option<HostFn>], file: &[Tok], globals: &Env, depth: usize, memo: &mut HashMap<usize, Vec<Env>>, by_value: &ByValue) -> Vec<Env> {
-    let Some(f) = &fns[fi] else { return vec![globals.clone()] };
+fn contexts_of(
+    fi: usize,
+    fns: &[Option<HostFn>],
+    file: &[Tok],
+    globals: &Env,
+    depth: usize,
+    memo: &mut HashMap<usize, Vec<Env>>,
+    by_value: &ByValue,
+) -> Vec<Env> {
+    let Some(f) = &fns[fi] else {
+        return vec![globals.clone()];
+    };
     let names: Vec<String> = f.params.iter().map(|p| p.0.clone()).collect();
     let unbound = || {
         let mut e = globals.clone();
@@ -479,12 +620,16 @@ fn contexts_of(fi: usize, fns: &[Option<HostFn>], file: &[Tok], globals: &Env, d
     for (gi, g) in fns.iter().enumerate() {
         let Some(g) = g else { continue };
         for k in 0..g.body.len() {
-            if matches!(&g.body[k].1, CTok::Ident(n) if *n == f.name) && g.body.get(k + 1).is_some_and(|t| t.1 == CTok::P("(")) {
+            if matches!(&g.body[k].1, CTok::Ident(n) if *n == f.name)
+                && g.body.get(k + 1).is_some_and(|t| t.1 == CTok::P("("))
+            {
                 let before = k.checked_sub(1).map(|b| &g.body[b].1);
                 if matches!(before, Some(CTok::P("." | "->" | "::"))) {
                     continue;
                 }
-                let Some(c) = closing(g.body, k + 1) else { return unbound() };
+                let Some(c) = closing(g.body, k + 1) else {
+                    return unbound();
+                };
                 calls.push((gi, split_commas(&g.body[k + 2..c]), g.body[k].0));
             }
         }
@@ -492,12 +637,19 @@ fn contexts_of(fi: usize, fns: &[Option<HostFn>], file: &[Tok], globals: &Env, d
     // Every use of its name elsewhere is its header or a declaration (`void f(int);`);
     // anything else (a call from a template, its address taken) is a caller kpl cannot read.
     for (k, t) in file.iter().enumerate() {
-        if !matches!(&t.1, CTok::Ident(n) if *n == f.name) || t.0 == f.at || calls.iter().any(|c| c.2 == t.0) {
+        if !matches!(&t.1, CTok::Ident(n) if *n == f.name)
+            || t.0 == f.at
+            || calls.iter().any(|c| c.2 == t.0)
+        {
             continue;
         }
-        let declared = matches!(k.checked_sub(1).map(|b| &file[b].1), Some(CTok::Spec(_) | CTok::Ident(_) | CTok::P("*" | "&")))
-            && file.get(k + 1).is_some_and(|t| t.1 == CTok::P("("))
-            && closing(file, k + 1).and_then(|c| file.get(c + 1)).is_some_and(|t| t.1 == CTok::P(";"));
+        let declared = matches!(
+            k.checked_sub(1).map(|b| &file[b].1),
+            Some(CTok::Spec(_) | CTok::Ident(_) | CTok::P("*" | "&"))
+        ) && file.get(k + 1).is_some_and(|t| t.1 == CTok::P("("))
+            && closing(file, k + 1)
+                .and_then(|c| file.get(c + 1))
+                .is_some_and(|t| t.1 == CTok::P(";"));
         if !declared {
             return unbound();
         }
@@ -544,7 +696,11 @@ fn launches_in(f: &[Tok], env: &Env, out: &mut Vec<LaunchSite>) {
                 i += 1;
                 continue;
             }
-            let Some(close) = (i + 2..f.len().saturating_sub(1)).find(|&k| f[k].1 == CTok::P(">>") && f[k + 1].1 == CTok::P(">")) else { break };
+            let Some(close) = (i + 2..f.len().saturating_sub(1))
+                .find(|&k| f[k].1 == CTok::P(">>") && f[k + 1].1 == CTok::P(">"))
+            else {
+                break;
+            };
             let kernel = match i.checked_sub(1).map(|k| &f[k].1) {
                 Some(CTok::Ident(n)) => Some(n.clone()),
                 _ => None,
@@ -553,23 +709,45 @@ fn launches_in(f: &[Tok], env: &Env, out: &mut Vec<LaunchSite>) {
             let config = split_commas(&f[i + 2..close]);
             let (args, end) = match f.get(close + 2) {
                 Some((_, CTok::P("("), _)) => match closing(f, close + 2) {
-                    Some(c) => (split_commas(&f[close + 3..c]).iter().map(|a| eval(a, &env)).collect(), c),
+                    Some(c) => (
+                        split_commas(&f[close + 3..c])
+                            .iter()
+                            .map(|a| eval(a, &env))
+                            .collect(),
+                        c,
+                    ),
                     None => (Vec::new(), close + 1),
                 },
                 _ => (Vec::new(), close + 1),
             };
             let missing = |what: &str| Err(format!("the launch gives no {what} size"));
             // Grid, block, shared bytes and stream: nvcc takes no more.
-            let too_many = || Err::<[u32; 3], String>("a launch takes at most four values between `<<<` and `>>>`".into());
+            let too_many = || {
+                Err::<[u32; 3], String>(
+                    "a launch takes at most four values between `<<<` and `>>>`".into(),
+                )
+            };
             out.push(LaunchSite {
                 kernel,
                 at: f[i].0,
                 span: Span::new(f[start].0, f[end].2),
-                grid: if config.len() > 4 { too_many() } else { config.first().map_or_else(|| missing("grid"), |g| dims_of(g, &env, "grid")) },
-                block: config.get(1).map_or_else(|| missing("block"), |b| dims_of(b, &env, "block")),
+                grid: if config.len() > 4 {
+                    too_many()
+                } else {
+                    config
+                        .first()
+                        .map_or_else(|| missing("grid"), |g| dims_of(g, &env, "grid"))
+                },
+                block: config
+                    .get(1)
+                    .map_or_else(|| missing("block"), |b| dims_of(b, &env, "block")),
                 shared_bytes: match config.get(2) {
                     None => Ok(0),
-                    Some(s) => eval(s, &env).and_then(|v| u64::try_from(v).ok()).ok_or_else(|| "the dynamic shared memory size is not a constant kpl can read".into()),
+                    Some(s) => eval(s, &env)
+                        .and_then(|v| u64::try_from(v).ok())
+                        .ok_or_else(|| {
+                            "the dynamic shared memory size is not a constant kpl can read".into()
+                        }),
                 },
                 args,
             });
@@ -608,10 +786,30 @@ pub fn every_launch(toks: &[Tok]) -> Vec<(String, usize)> {
                     out.push((n.clone(), toks[i].0));
                 }
             }
-            CTok::Ident(f) if ["cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cudaLaunchKernelEx"].contains(&f.as_str()) => {
-                if let Some(c) = toks.get(i + 1).filter(|t| t.1 == CTok::P("(")).and_then(|_| closing(toks, i + 1)) {
-                    let first = split_commas(&toks[i + 2..c]).first().copied().unwrap_or(&[]);
-                    if let Some(n) = first.iter().rev().find_map(|t| if let CTok::Ident(n) = &t.1 { Some(n.clone()) } else { None }) {
+            CTok::Ident(f)
+                if [
+                    "cudaLaunchKernel",
+                    "cudaLaunchCooperativeKernel",
+                    "cudaLaunchKernelEx",
+                ]
+                .contains(&f.as_str()) =>
+            {
+                if let Some(c) = toks
+                    .get(i + 1)
+                    .filter(|t| t.1 == CTok::P("("))
+                    .and_then(|_| closing(toks, i + 1))
+                {
+                    let first = split_commas(&toks[i + 2..c])
+                        .first()
+                        .copied()
+                        .unwrap_or(&[]);
+                    if let Some(n) = first.iter().rev().find_map(|t| {
+                        if let CTok::Ident(n) = &t.1 {
+                            Some(n.clone())
+                        } else {
+                            None
+                        }
+                    }) {
                         out.push((n, toks[i].0));
                     }
                 }
@@ -639,10 +837,25 @@ mod tests {
     #[test]
     fn a_local_is_a_constant_only_when_nothing_may_change_it() {
         assert_eq!(block("int b = 8 * 4; k<<<1, b>>>(p, b);"), Ok([32, 1, 1]));
-        assert_eq!(block("const int b = 32; f(b); k<<<1, b>>>(p);"), Ok([32, 1, 1]), "a `const` one");
-        assert_eq!(block("int b = 32; printf(\"%d\", b); k<<<1, b + 1>>>(p);"), Ok([33, 1, 1]), "a library function takes values");
-        assert_eq!(block("dim3 b(4, 2); k<<<1, b>>>(p); int n = b.x * b.y;"), Ok([4, 2, 1]));
-        assert_eq!(block("int b = 32; int c = 1; int m = c > 0 ? b : c; k<<<1, b>>>(p);"), Ok([32, 1, 1]), "read by a conditional");
+        assert_eq!(
+            block("const int b = 32; f(b); k<<<1, b>>>(p);"),
+            Ok([32, 1, 1]),
+            "a `const` one"
+        );
+        assert_eq!(
+            block("int b = 32; printf(\"%d\", b); k<<<1, b + 1>>>(p);"),
+            Ok([33, 1, 1]),
+            "a library function takes values"
+        );
+        assert_eq!(
+            block("dim3 b(4, 2); k<<<1, b>>>(p); int n = b.x * b.y;"),
+            Ok([4, 2, 1])
+        );
+        assert_eq!(
+            block("int b = 32; int c = 1; int m = c > 0 ? b : c; k<<<1, b>>>(p);"),
+            Ok([32, 1, 1]),
+            "read by a conditional"
+        );
         for changed in [
             "int b = 32; b = 64; k<<<1, b>>>(p);",
             "int b = 32; b += 1; k<<<1, b>>>(p);",
@@ -663,7 +876,10 @@ mod tests {
 
     /// The block sizes of the launches in host functions `fns`, one per calling context.
     fn blocks(fns: &[&str]) -> Vec<Result<[u32; 3], String>> {
-        let items: Vec<Vec<Tok>> = fns.iter().map(|f| convert(&lex(f).0, Dialect::Cuda).0).collect();
+        let items: Vec<Vec<Tok>> = fns
+            .iter()
+            .map(|f| convert(&lex(f).0, Dialect::Cuda).0)
+            .collect();
         let file: Vec<Tok> = items.iter().flatten().cloned().collect();
         find(&items, &file).into_iter().map(|s| s.block).collect()
     }
@@ -671,21 +887,80 @@ mod tests {
     #[test]
     fn parameters_are_constants_through_every_call_kpl_reads() {
         let run = "void run(int *d, int t) { k<<<1, t>>>(d); }";
-        assert_eq!(blocks(&[run, "int main() { run(p, 32); run(p, 8 * 8); run(p, 32); }"]), [Ok([32, 1, 1]), Ok([64, 1, 1])]);
-        assert_eq!(blocks(&["void run(dim3 b) { k<<<1, b>>>(p); }", "int main() { dim3 b(4, 4); run(b); }"]), [Ok([4, 4, 1])]);
-        assert_eq!(blocks(&["void run(int t) { k<<<1, t>>>(p); }", "void mid(int u) { run(u * 2); }", "int main() { mid(16); }"]), [Ok([32, 1, 1])]);
-        assert_eq!(blocks(&["void show(int t) { }", "int main() { int b = 32; show(b); k<<<1, b>>>(p); }"]), [Ok([32, 1, 1])], "passed by value");
+        assert_eq!(
+            blocks(&[run, "int main() { run(p, 32); run(p, 8 * 8); run(p, 32); }"]),
+            [Ok([32, 1, 1]), Ok([64, 1, 1])]
+        );
+        assert_eq!(
+            blocks(&[
+                "void run(dim3 b) { k<<<1, b>>>(p); }",
+                "int main() { dim3 b(4, 4); run(b); }"
+            ]),
+            [Ok([4, 4, 1])]
+        );
+        assert_eq!(
+            blocks(&[
+                "void run(int t) { k<<<1, t>>>(p); }",
+                "void mid(int u) { run(u * 2); }",
+                "int main() { mid(16); }"
+            ]),
+            [Ok([32, 1, 1])]
+        );
+        assert_eq!(
+            blocks(&[
+                "void show(int t) { }",
+                "int main() { int b = 32; show(b); k<<<1, b>>>(p); }"
+            ]),
+            [Ok([32, 1, 1])],
+            "passed by value"
+        );
         for (what, fns) in [
-            ("passed by reference", vec!["void set(int &t) { t = 64; }", "int main() { int b = 32; set(b); k<<<1, b>>>(p); }"]),
-            ("a loop's variable", vec![run, "int main() { for (int i = 1; i < 4; i++) run(p, i); }"]),
-            ("changed in the callee", vec!["void run(int t) { t *= 2; k<<<1, t>>>(p); }", "int main() { run(32); }"]),
-            ("shadowed in a block", vec!["void run(int t) { { int t = 5; } k<<<1, t>>>(p); }", "int main() { run(32); }"]),
-            ("its address taken", vec![run, "int main() { run(p, 32); void (*f)(int *, int) = run; f(p, 64); }"]),
+            (
+                "passed by reference",
+                vec![
+                    "void set(int &t) { t = 64; }",
+                    "int main() { int b = 32; set(b); k<<<1, b>>>(p); }",
+                ],
+            ),
+            (
+                "a loop's variable",
+                vec![run, "int main() { for (int i = 1; i < 4; i++) run(p, i); }"],
+            ),
+            (
+                "changed in the callee",
+                vec![
+                    "void run(int t) { t *= 2; k<<<1, t>>>(p); }",
+                    "int main() { run(32); }",
+                ],
+            ),
+            (
+                "shadowed in a block",
+                vec![
+                    "void run(int t) { { int t = 5; } k<<<1, t>>>(p); }",
+                    "int main() { run(32); }",
+                ],
+            ),
+            (
+                "its address taken",
+                vec![
+                    run,
+                    "int main() { run(p, 32); void (*f)(int *, int) = run; f(p, 64); }",
+                ],
+            ),
             ("never called", vec![run]),
-            ("recursive", vec!["void run(int t) { k<<<1, t>>>(p); if (t > 1) run(t / 2); }", "int main() { run(64); }"]),
+            (
+                "recursive",
+                vec![
+                    "void run(int t) { k<<<1, t>>>(p); if (t > 1) run(t / 2); }",
+                    "int main() { run(64); }",
+                ],
+            ),
         ] {
             let got = blocks(&fns);
-            assert!(!got.is_empty() && got.iter().all(|b| b.is_err()), "{what}: {got:?}");
+            assert!(
+                !got.is_empty() && got.iter().all(|b| b.is_err()),
+                "{what}: {got:?}"
+            );
         }
     }
 

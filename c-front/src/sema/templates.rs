@@ -85,7 +85,10 @@ fn items(toks: &[Tok]) -> Vec<std::ops::Range<usize>> {
             CTok::P("{") => {
                 if depth == 0 && parens == 0 {
                     // A body after `)` (and qualifiers): a function definition.
-                    let before = toks[start..i].iter().rev().find(|t| !matches!(t.1, CTok::Spec(_)));
+                    let before = toks[start..i]
+                        .iter()
+                        .rev()
+                        .find(|t| !matches!(t.1, CTok::Spec(_)));
                     function = before.is_some_and(|b| is_p(b, ")"));
                 }
                 depth += 1;
@@ -126,7 +129,11 @@ fn angle_args(toks: &[Tok], open: usize) -> Option<(Vec<Vec<Tok>>, usize)> {
             CTok::P(">") if parens == 0 => {
                 depth -= 1;
                 if depth == 0 {
-                    let args = if args.len() == 1 && args[0].is_empty() { Vec::new() } else { args };
+                    let args = if args.len() == 1 && args[0].is_empty() {
+                        Vec::new()
+                    } else {
+                        args
+                    };
                     return Some((args, i + 1));
                 }
             }
@@ -134,7 +141,11 @@ fn angle_args(toks: &[Tok], open: usize) -> Option<(Vec<Vec<Tok>>, usize)> {
                 // `a<b<c>>`: only a nested close is understood.
                 if depth == 2 {
                     args.last_mut()?.push((t.0, CTok::P(">"), t.0 + 1));
-                    let args = if args.len() == 1 && args[0].is_empty() { Vec::new() } else { args };
+                    let args = if args.len() == 1 && args[0].is_empty() {
+                        Vec::new()
+                    } else {
+                        args
+                    };
                     return Some((args, i + 1));
                 }
                 return None;
@@ -161,9 +172,15 @@ fn params(list: Vec<Vec<Tok>>) -> Option<Vec<Param>> {
                 Some(e) => (&p[..e], Some(p[e + 1..].to_vec())),
                 None => (&p[..], None),
             };
-            let is_type = head.first().is_some_and(|t| ident(t) == Some("typename") || matches!(t.1, CTok::Kw("class")));
+            let is_type = head
+                .first()
+                .is_some_and(|t| ident(t) == Some("typename") || matches!(t.1, CTok::Kw("class")));
             let name = head.iter().rev().find_map(ident)?.to_string();
-            Some(Param { name, is_type, default })
+            Some(Param {
+                name,
+                is_type,
+                default,
+            })
         })
         .collect()
 }
@@ -176,7 +193,11 @@ fn call_args(toks: &[Tok], open: usize) -> Option<Vec<Vec<Tok>>> {
         match &t.1 {
             CTok::P("(") | CTok::P("[") | CTok::P("{") => depth += 1,
             CTok::P(")") if depth == 0 => {
-                let args = if args.len() == 1 && args[0].is_empty() { Vec::new() } else { args };
+                let args = if args.len() == 1 && args[0].is_empty() {
+                    Vec::new()
+                } else {
+                    args
+                };
                 return Some(args);
             }
             CTok::P(")") | CTok::P("]") | CTok::P("}") => depth = depth.checked_sub(1)?,
@@ -194,9 +215,29 @@ fn call_args(toks: &[Tok], open: usize) -> Option<Vec<Vec<Tok>>> {
 
 /// Words that qualify a declaration but are not part of its type.
 const QUALIFIERS: &[&str] = &[
-    "__shared__", "__device__", "__global__", "__host__", "__constant__", "static", "volatile", "const", "extern", "inline",
-    "register", "__restrict__", "__restrict", "restrict", "__local", "__global", "__constant", "__private", "local", "global",
-    "constant", "private", "__forceinline__",
+    "__shared__",
+    "__device__",
+    "__global__",
+    "__host__",
+    "__constant__",
+    "static",
+    "volatile",
+    "const",
+    "extern",
+    "inline",
+    "register",
+    "__restrict__",
+    "__restrict",
+    "restrict",
+    "__local",
+    "__global",
+    "__constant",
+    "__private",
+    "local",
+    "global",
+    "constant",
+    "private",
+    "__forceinline__",
 ];
 
 /// The declared type of each variable in `toks` (as written, qualifiers dropped), and
@@ -204,8 +245,12 @@ const QUALIFIERS: &[&str] = &[
 fn declared_types(toks: &[Tok]) -> HashMap<String, (Vec<Tok>, bool)> {
     let mut out = HashMap::new();
     for i in 1..toks.len() {
-        let Some(name) = ident(&toks[i]) else { continue };
-        let ends = toks.get(i + 1).is_some_and(|t| matches!(&t.1, CTok::P(p) if [",", ";", "=", ")", "["].contains(p)));
+        let Some(name) = ident(&toks[i]) else {
+            continue;
+        };
+        let ends = toks
+            .get(i + 1)
+            .is_some_and(|t| matches!(&t.1, CTok::P(p) if [",", ";", "=", ")", "["].contains(p)));
         if !ends {
             continue;
         }
@@ -222,7 +267,14 @@ fn declared_types(toks: &[Tok]) -> HashMap<String, (Vec<Tok>, bool)> {
                     }
                 }
                 // A type name (a typedef, a vector type) right after a boundary.
-                CTok::Ident(_) if words.is_empty() && j >= 2 && matches!(&toks[j - 2].1, CTok::P(";" | "{" | "}" | "(" | ",") | CTok::Spec(_)) => {
+                CTok::Ident(_)
+                    if words.is_empty()
+                        && j >= 2
+                        && matches!(
+                            &toks[j - 2].1,
+                            CTok::P(";" | "{" | "}" | "(" | ",") | CTok::Spec(_)
+                        ) =>
+                {
                     words.push(t.clone());
                 }
                 _ => break,
@@ -239,7 +291,11 @@ fn declared_types(toks: &[Tok]) -> HashMap<String, (Vec<Tok>, bool)> {
 
 /// The type an argument gives a template parameter: its declared type, or (for a `T *`
 /// parameter) the type it points to.
-fn arg_type(arg: &[Tok], pointee: bool, decls: &HashMap<String, (Vec<Tok>, bool)>) -> Option<Vec<Tok>> {
+fn arg_type(
+    arg: &[Tok],
+    pointee: bool,
+    decls: &HashMap<String, (Vec<Tok>, bool)>,
+) -> Option<Vec<Tok>> {
     let at = |t: &Tok, w: &str| (t.0, CTok::Spec(w.to_string()), t.2);
     match arg {
         [t] => match &t.1 {
@@ -247,7 +303,11 @@ fn arg_type(arg: &[Tok], pointee: bool, decls: &HashMap<String, (Vec<Tok>, bool)
                 let (ty, ptr) = decls.get(x)?;
                 (*ptr == pointee).then(|| ty.clone())
             }
-            CTok::Int(_, unsigned) if !pointee => Some(if *unsigned { vec![at(t, "unsigned"), at(t, "int")] } else { vec![at(t, "int")] }),
+            CTok::Int(_, unsigned) if !pointee => Some(if *unsigned {
+                vec![at(t, "unsigned"), at(t, "int")]
+            } else {
+                vec![at(t, "int")]
+            }),
             CTok::Float(_) if !pointee => Some(vec![at(t, "float")]),
             CTok::Char(_) if !pointee => Some(vec![at(t, "char")]),
             _ => None,
@@ -284,7 +344,11 @@ fn class_name(body: &[Tok]) -> Option<usize> {
 /// by the parameters.
 fn specialised_function_name(body: &[Tok]) -> Option<usize> {
     let open = body.iter().position(|t| is_p(t, "("))?;
-    (0..open).find(|&k| ident(&body[k]).is_some() && is_p(&body[k + 1], "<") && angle_args(body, k + 1).is_some_and(|(_, next)| next == open))
+    (0..open).find(|&k| {
+        ident(&body[k]).is_some()
+            && is_p(&body[k + 1], "<")
+            && angle_args(body, k + 1).is_some_and(|(_, next)| next == open)
+    })
 }
 
 /// An integer template argument written as a constant expression (`i - 1` once `i` is
@@ -341,7 +405,11 @@ fn fold_integer(toks: &[Tok]) -> Option<Vec<Tok>> {
     }
     let (s, e) = (toks[0].0, toks[toks.len() - 1].2);
     let lit = (s, CTok::Int(v.unsigned_abs(), false), e);
-    Some(if v < 0 { vec![(s, CTok::P("-"), s), lit] } else { vec![lit] })
+    Some(if v < 0 {
+        vec![(s, CTok::P("-"), s), lit]
+    } else {
+        vec![lit]
+    })
 }
 
 /// The identifier form of an instance: `reduce<128, int>` is `reduce_128_int`.
@@ -364,7 +432,10 @@ fn mangle(name: &str, args: &[Vec<Tok>]) -> String {
 }
 
 fn same(a: &[Vec<Tok>], b: &[Vec<Tok>]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.1 == q.1))
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.1 == q.1))
 }
 
 struct Pass {
@@ -378,7 +449,14 @@ impl Pass {
     fn instance(&mut self, name: &str, mut args: Vec<Vec<Tok>>, span: Span) -> Option<String> {
         let t = self.templates.get_mut(name)?;
         if args.len() > t.params.len() {
-            self.errors.push(Diagnostic::error(format!("`{name}` takes {} template argument(s), not {}", t.params.len(), args.len()), span));
+            self.errors.push(Diagnostic::error(
+                format!(
+                    "`{name}` takes {} template argument(s), not {}",
+                    t.params.len(),
+                    args.len()
+                ),
+                span,
+            ));
             return None;
         }
         for p in &t.params[args.len()..] {
@@ -428,11 +506,18 @@ impl Pass {
             if let Some(n) = ident(t).filter(|n| self.templates.contains_key(*n)) {
                 let n = n.to_string();
                 let span = Span::new(t.0, t.2);
-                let (explicit, next) = match toks.get(i + 1).filter(|x| is_p(x, "<")).and_then(|_| angle_args(&toks, i + 1)) {
+                let (explicit, next) = match toks
+                    .get(i + 1)
+                    .filter(|x| is_p(x, "<"))
+                    .and_then(|_| angle_args(&toks, i + 1))
+                {
                     Some((args, next)) => (args, next),
                     None => (Vec::new(), i + 1),
                 };
-                let call = toks.get(next).filter(|x| is_p(x, "(")).and_then(|_| call_args(&toks, next));
+                let call = toks
+                    .get(next)
+                    .filter(|x| is_p(x, "("))
+                    .and_then(|_| call_args(&toks, next));
                 let args = match &call {
                     Some(c) if !self.templates[&n].class => self.deduce(&n, explicit, c, &decls),
                     _ => explicit,
@@ -452,10 +537,23 @@ impl Pass {
     /// C++ deduces them in the simple cases: a parameter `T x` (or `const T &x`) takes
     /// the declared type of a variable or literal argument, `T *p` the element type of an
     /// array or pointer argument (or of `&x`). Stops at the first it cannot deduce.
-    fn deduce(&self, name: &str, mut explicit: Vec<Vec<Tok>>, call: &[Vec<Tok>], decls: &HashMap<String, (Vec<Tok>, bool)>) -> Vec<Vec<Tok>> {
+    fn deduce(
+        &self,
+        name: &str,
+        mut explicit: Vec<Vec<Tok>>,
+        call: &[Vec<Tok>],
+        decls: &HashMap<String, (Vec<Tok>, bool)>,
+    ) -> Vec<Vec<Tok>> {
         let t = &self.templates[name];
-        let fparams = t.body.iter().skip(t.name_at + 1).position(|x| is_p(x, "(")).and_then(|o| call_args(&t.body, t.name_at + 1 + o));
-        let Some(fparams) = fparams else { return explicit };
+        let fparams = t
+            .body
+            .iter()
+            .skip(t.name_at + 1)
+            .position(|x| is_p(x, "("))
+            .and_then(|o| call_args(&t.body, t.name_at + 1 + o));
+        let Some(fparams) = fparams else {
+            return explicit;
+        };
         while explicit.len() < t.params.len() {
             let p = &t.params[explicit.len()];
             if !p.is_type {
@@ -484,7 +582,11 @@ impl Pass {
         let mut out = Vec::new();
         for (i, tok) in t.body.iter().enumerate() {
             // A class's own name in its body (`S(...)`, `S &other`) is this instance.
-            if i == t.name_at || (t.class && ident(tok) == Some(name) && !t.body.get(i + 1).is_some_and(|x| is_p(x, "<"))) {
+            if i == t.name_at
+                || (t.class
+                    && ident(tok) == Some(name)
+                    && !t.body.get(i + 1).is_some_and(|x| is_p(x, "<")))
+            {
                 out.push((tok.0, CTok::Ident(mangled.clone()), tok.2));
                 continue;
             }
@@ -503,14 +605,25 @@ impl Pass {
 
     /// An explicit specialisation's declaration as the instance `mangled`: its name and the
     /// arguments after it, and (a class's) its own name in its body, become `mangled`.
-    fn specialisation(&self, name: &str, mangled: &str, body: &[Tok], at: usize, class: bool) -> Vec<Tok> {
+    fn specialisation(
+        &self,
+        name: &str,
+        mangled: &str,
+        body: &[Tok],
+        at: usize,
+        class: bool,
+    ) -> Vec<Tok> {
         let mut out = Vec::new();
         let mut i = 0;
         while i < body.len() {
             let tok = &body[i];
             if i == at || (class && ident(tok) == Some(name)) {
                 out.push((tok.0, CTok::Ident(mangled.to_string()), tok.2));
-                i = match body.get(i + 1).filter(|x| is_p(x, "<")).and_then(|_| angle_args(body, i + 1)) {
+                i = match body
+                    .get(i + 1)
+                    .filter(|x| is_p(x, "<"))
+                    .and_then(|_| angle_args(body, i + 1))
+                {
                     Some((_, next)) => next,
                     None => i + 1,
                 };
@@ -532,7 +645,11 @@ fn host_function(item: &[Tok]) -> Option<(String, Span)> {
     }
     let name_at = function_name(item)?;
     let head = &item[..name_at];
-    if head.iter().any(|t| matches!(&t.1, CTok::Spec(s) if s == "__global__" || s == "__device__") || is_p(t, "=") || is_p(t, "{")) {
+    if head.iter().any(|t| {
+        matches!(&t.1, CTok::Spec(s) if s == "__global__" || s == "__device__")
+            || is_p(t, "=")
+            || is_p(t, "{")
+    }) {
         return None;
     }
     // `T (*f)(...)`-style declarators and calls at file scope are not functions.
@@ -552,21 +669,36 @@ fn host_class(item: &[Tok]) -> Option<(String, Span)> {
         Some(CTok::Kw("template")) => angle_args(item, 1)?.1,
         _ => 0,
     };
-    if !matches!(item.get(start).map(|t| &t.1), Some(CTok::Kw("class" | "struct"))) {
+    if !matches!(
+        item.get(start).map(|t| &t.1),
+        Some(CTok::Kw("class" | "struct"))
+    ) {
         return None;
     }
     let name = item.get(start + 1)?;
     let open = item.iter().position(|t| is_p(t, "{"))?;
     let body = &item[open..];
-    let device = body.iter().any(|t| matches!(&t.1, CTok::Spec(s) if s == "__device__" || s == "__global__"));
-    let methods = body.windows(2).any(|w| is_p(&w[0], ")") && (is_p(&w[1], "{") || matches!(w[1].1, CTok::Spec(_) | CTok::P(":"))));
-    (methods && !device).then(|| (ident(name).unwrap_or("(unnamed)").to_string(), Span::new(name.0, name.2)))
+    let device = body
+        .iter()
+        .any(|t| matches!(&t.1, CTok::Spec(s) if s == "__device__" || s == "__global__"));
+    let methods = body.windows(2).any(|w| {
+        is_p(&w[0], ")") && (is_p(&w[1], "{") || matches!(w[1].1, CTok::Spec(_) | CTok::P(":")))
+    });
+    (methods && !device).then(|| {
+        (
+            ident(name).unwrap_or("(unnamed)").to_string(),
+            Span::new(name.0, name.2),
+        )
+    })
 }
 
 /// Does this item define or name types (never host code to skip)?
 fn type_item(item: &[Tok]) -> bool {
     match item.first().map(|t| &t.1) {
-        Some(CTok::Kw(k)) => matches!(*k, "struct" | "class" | "union" | "enum" | "typedef" | "template"),
+        Some(CTok::Kw(k)) => matches!(
+            *k,
+            "struct" | "class" | "union" | "enum" | "typedef" | "template"
+        ),
         Some(CTok::Ident(w) | CTok::Spec(w)) => matches!(w.as_str(), "namespace" | "using"),
         _ => false,
     }
@@ -578,11 +710,26 @@ fn type_item(item: &[Tok]) -> bool {
 /// names, and where the first is. `const` ones are left to the parser: device code may use
 /// an integer constant.
 fn host_variable(item: &[Tok]) -> Option<(Vec<String>, Span)> {
-    const KEEP: &[&str] = &["__device__", "__constant__", "__shared__", "__managed__", "const", "constexpr", "texture", "surface"];
-    if type_item(item) || !item.last().is_some_and(|t| is_p(t, ";")) || function_name(item).is_some() {
+    const KEEP: &[&str] = &[
+        "__device__",
+        "__constant__",
+        "__shared__",
+        "__managed__",
+        "const",
+        "constexpr",
+        "texture",
+        "surface",
+    ];
+    if type_item(item)
+        || !item.last().is_some_and(|t| is_p(t, ";"))
+        || function_name(item).is_some()
+    {
         return None;
     }
-    if item.iter().any(|t| matches!(&t.1, CTok::Spec(w) | CTok::Ident(w) if KEEP.contains(&w.as_str()))) {
+    if item
+        .iter()
+        .any(|t| matches!(&t.1, CTok::Spec(w) | CTok::Ident(w) if KEEP.contains(&w.as_str())))
+    {
         return None;
     }
     // Each declarator's name: the identifier before its `=`, `[`, `,` or `;`.
@@ -603,7 +750,9 @@ fn host_variable(item: &[Tok]) -> Option<(Vec<String>, Span)> {
             names.extend(ident(&item[i - 1]).map(str::to_string));
         }
     }
-    let first = item.iter().position(|t| ["=", "[", ";", ","].iter().any(|p| is_p(t, p)))?;
+    let first = item
+        .iter()
+        .position(|t| ["=", "[", ";", ","].iter().any(|p| is_p(t, p)))?;
     let at = &item[first.checked_sub(1)?];
     (!names.is_empty()).then(|| (names, Span::new(at.0, at.2)))
 }
@@ -612,7 +761,8 @@ fn host_variable(item: &[Tok]) -> Option<(Vec<String>, Span)> {
 /// right after a type word, a type name, or a `*`/`&` after one at the start of a
 /// declaration)?
 fn uses_undeclared(item: &[Tok], name: &str) -> bool {
-    let starts = |t: Option<&Tok>| t.is_none_or(|t| ["(", ",", ";", "{", "}"].iter().any(|p| is_p(t, p)));
+    let starts =
+        |t: Option<&Tok>| t.is_none_or(|t| ["(", ",", ";", "{", "}"].iter().any(|p| is_p(t, p)));
     let typeish = |t: &Tok| matches!(&t.1, CTok::Spec(_) | CTok::Ident(_));
     let mut used = false;
     for (i, t) in item.iter().enumerate() {
@@ -628,7 +778,10 @@ fn uses_undeclared(item: &[Tok], name: &str) -> bool {
                 while j > 0 && (is_p(&item[j - 1], "*") || is_p(&item[j - 1], "&")) {
                     j -= 1;
                 }
-                j > 0 && typeish(&item[j - 1]) && (matches!(item[j - 1].1, CTok::Spec(_)) || starts(j.checked_sub(2).map(|k| &item[k])))
+                j > 0
+                    && typeish(&item[j - 1])
+                    && (matches!(item[j - 1].1, CTok::Spec(_))
+                        || starts(j.checked_sub(2).map(|k| &item[k])))
             }
             _ => false,
         };
@@ -643,14 +796,27 @@ fn uses_undeclared(item: &[Tok], name: &str) -> bool {
 /// Is a host variable's type a plain C scalar or a pointer to one (`char *buffer;`,
 /// `unsigned int count;`), which device code could name as global memory?
 fn plain_c_type(item: &[Tok]) -> bool {
-    const PLAIN: &[&str] = &["int", "unsigned", "signed", "char", "short", "long", "float", "double", "bool", "static", "volatile", "extern"];
-    let name = item.iter().position(|t| matches!(t.1, CTok::Ident(_))).unwrap_or(0);
-    name > 0 && item[..name].iter().all(|t| matches!(&t.1, CTok::Spec(w) if PLAIN.contains(&w.as_str())) || is_p(t, "*"))
+    const PLAIN: &[&str] = &[
+        "int", "unsigned", "signed", "char", "short", "long", "float", "double", "bool", "static",
+        "volatile", "extern",
+    ];
+    let name = item
+        .iter()
+        .position(|t| matches!(t.1, CTok::Ident(_)))
+        .unwrap_or(0);
+    name > 0
+        && item[..name]
+            .iter()
+            .all(|t| matches!(&t.1, CTok::Spec(w) if PLAIN.contains(&w.as_str())) || is_p(t, "*"))
 }
 
 /// Instantiate the file's function templates and skip its host code (see the module doc).
 pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Output {
-    let mut pass = Pass { templates: HashMap::new(), errors: Vec::new(), count: 0 };
+    let mut pass = Pass {
+        templates: HashMap::new(),
+        errors: Vec::new(),
+        count: 0,
+    };
     let mut warnings = Vec::new();
     // Items in order: kept tokens, or the place of a template's instances.
     enum Part {
@@ -670,7 +836,10 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         let item = &toks[r];
         if dialect == Dialect::Cuda {
             if let Some((name, span)) = host_class(item) {
-                warnings.push(Diagnostic::warning(format!("host code skipped: class `{name}` (no `__device__` member functions)"), span));
+                warnings.push(Diagnostic::warning(
+                    format!("host code skipped: class `{name}` (no `__device__` member functions)"),
+                    span,
+                ));
                 continue;
             }
         }
@@ -679,13 +848,17 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             let parsed = angle_args(item, 1).and_then(|(ps, next)| {
                 let ps = params(ps)?;
                 let body = item[next..].to_vec();
-                let name_at = class_name(&body).or_else(|| function_name(&body)).or_else(|| specialised_function_name(&body))?;
+                let name_at = class_name(&body)
+                    .or_else(|| function_name(&body))
+                    .or_else(|| specialised_function_name(&body))?;
                 Some((ps, body, name_at))
             });
             match parsed {
                 // `template <> struct S<double> { ... };`, `template <> float f<-1>(...)`: an
                 // explicit specialisation of a class or function template of this file.
-                Some((ps, body, name_at)) if ps.is_empty() && body.get(name_at + 1).is_some_and(|t| is_p(t, "<")) => {
+                Some((ps, body, name_at))
+                    if ps.is_empty() && body.get(name_at + 1).is_some_and(|t| is_p(t, "<")) =>
+                {
                     let name = ident(&body[name_at]).unwrap_or_default().to_string();
                     let args = angle_args(&body, name_at + 1).map(|a| a.0);
                     let class = class_name(&body) == Some(name_at);
@@ -703,23 +876,44 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                 }
                 // A class template: `template <class T> struct S { ... };` (a partial
                 // specialisation `struct S<T *>` stays unsupported).
-                Some((ps, body, name_at)) if !ps.is_empty() && class_name(&body) == Some(name_at) && !body.get(name_at + 1).is_some_and(|t| is_p(t, "<")) => {
+                Some((ps, body, name_at))
+                    if !ps.is_empty()
+                        && class_name(&body) == Some(name_at)
+                        && !body.get(name_at + 1).is_some_and(|t| is_p(t, "<")) =>
+                {
                     let name = ident(&body[name_at]).unwrap_or_default().to_string();
                     if pass.templates.contains_key(&name) || !body.iter().any(|t| is_p(t, "{")) {
                         continue;
                     }
-                    pass.templates.insert(name.clone(), Template { params: ps, body, name_at, instances: Vec::new(), class: true, special: Vec::new() });
+                    pass.templates.insert(
+                        name.clone(),
+                        Template {
+                            params: ps,
+                            body,
+                            name_at,
+                            instances: Vec::new(),
+                            class: true,
+                            special: Vec::new(),
+                        },
+                    );
                     parts.push(Part::Template(name));
                 }
                 // A host function template is host code too.
-                Some((_, body, _)) if dialect == Dialect::Cuda && host_function(&body).is_some() => {
+                Some((_, body, _))
+                    if dialect == Dialect::Cuda && host_function(&body).is_some() =>
+                {
                     if let Some((name, span)) = host_function(&body) {
                         warnings.push(Diagnostic::warning(format!("host code skipped: function template `{name}` (kpl verifies the kernels)"), span));
                         host_templates.insert(name);
                     }
                 }
                 // `template <>` (a specialisation) and class templates stay unsupported.
-                Some((ps, body, name_at)) if !ps.is_empty() && !body.iter().any(|t| matches!(t.1, CTok::Kw("struct") | CTok::Kw("class"))) => {
+                Some((ps, body, name_at))
+                    if !ps.is_empty()
+                        && !body
+                            .iter()
+                            .any(|t| matches!(t.1, CTok::Kw("struct") | CTok::Kw("class"))) =>
+                {
                     let name = ident(&body[name_at]).unwrap_or_default().to_string();
                     if pass.templates.contains_key(&name) {
                         // A declaration then a definition: the definition counts.
@@ -732,7 +926,17 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                         }
                         continue;
                     }
-                    pass.templates.insert(name.clone(), Template { params: ps, body, name_at, instances: Vec::new(), class: false, special: Vec::new() });
+                    pass.templates.insert(
+                        name.clone(),
+                        Template {
+                            params: ps,
+                            body,
+                            name_at,
+                            instances: Vec::new(),
+                            class: false,
+                            special: Vec::new(),
+                        },
+                    );
                     parts.push(Part::Template(name));
                 }
                 _ => parts.push(Part::Keep(item.to_vec())),
@@ -742,7 +946,13 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         if is_template {
             // `template __global__ void k<128>(int *);`: an explicit instantiation.
             let at = item.iter().position(|t| is_p(t, "<"));
-            let named = at.filter(|a| *a > 0).and_then(|a| Some((ident(&item[a - 1])?.to_string(), angle_args(item, a)?.0, item[a - 1].clone())));
+            let named = at.filter(|a| *a > 0).and_then(|a| {
+                Some((
+                    ident(&item[a - 1])?.to_string(),
+                    angle_args(item, a)?.0,
+                    item[a - 1].clone(),
+                ))
+            });
             match named {
                 Some((n, args, t)) => explicit.push((n, args, Span::new(t.0, t.2))),
                 None => parts.push(Part::Keep(item.to_vec())),
@@ -751,7 +961,10 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         }
         if dialect == Dialect::Cuda {
             if let Some((name, span)) = host_function(item) {
-                warnings.push(Diagnostic::warning(format!("host code skipped: function `{name}` (kpl verifies the kernels)"), span));
+                warnings.push(Diagnostic::warning(
+                    format!("host code skipped: function `{name}` (kpl verifies the kernels)"),
+                    span,
+                ));
                 host.push(item.to_vec());
                 continue;
             }
@@ -770,10 +983,15 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         // host variable.
         let host_parts: std::collections::HashSet<usize> = host_vars.iter().map(|h| h.0).collect();
         let names_it = |n: &str| {
-            let in_kept = parts.iter().enumerate().any(|(k, p)| !host_parts.contains(&k) && matches!(p, Part::Keep(t) if uses_undeclared(t, n)));
+            let in_kept = parts.iter().enumerate().any(|(k, p)| {
+                !host_parts.contains(&k) && matches!(p, Part::Keep(t) if uses_undeclared(t, n))
+            });
             in_kept || pass.templates.values().any(|t| uses_undeclared(&t.body, n))
         };
-        let device: Vec<bool> = host_vars.iter().map(|(_, names, _, plain)| *plain && names.iter().any(|n| names_it(n))).collect();
+        let device: Vec<bool> = host_vars
+            .iter()
+            .map(|(_, names, _, plain)| *plain && names.iter().any(|n| names_it(n)))
+            .collect();
         let mut skipped = Vec::new();
         for ((k, names, span, _), device) in host_vars.iter().zip(device) {
             let adopted = &mut adopted;
@@ -800,13 +1018,25 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
     if dialect == Dialect::Cuda {
         // Types only host code names are host code too (`unused_types.rs`).
         let bodies: Vec<&[Tok]> = pass.templates.values().map(|t| t.body.as_slice()).collect();
-        let kept: Vec<&[Tok]> = parts.iter().filter_map(|p| if let Part::Keep(t) = p { Some(t.as_slice()) } else { None }).collect();
+        let kept: Vec<&[Tok]> = parts
+            .iter()
+            .filter_map(|p| {
+                if let Part::Keep(t) = p {
+                    Some(t.as_slice())
+                } else {
+                    None
+                }
+            })
+            .collect();
         let mut skip = crate::sema::unused_types::unused(&kept, &bodies).into_iter();
         let mut dropped = Vec::new();
         for (k, p) in parts.iter().enumerate() {
             if let Part::Keep(_) = p {
                 if let Some((names, span)) = skip.next().flatten() {
-                    warnings.push(Diagnostic::warning(format!("host code skipped: type {names} (no device code names it)"), span));
+                    warnings.push(Diagnostic::warning(
+                        format!("host code skipped: type {names} (no device code names it)"),
+                        span,
+                    ));
                     dropped.push(k);
                 }
             }
@@ -823,7 +1053,14 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                 Part::Template(_) => Vec::new(),
             })
             .collect();
-        return Output { toks, errors: pass.errors, warnings, kernel: None, host_variables: adopted, host };
+        return Output {
+            toks,
+            errors: pass.errors,
+            warnings,
+            kernel: None,
+            host_variables: adopted,
+            host,
+        };
     }
     for (n, args, span) in explicit {
         if pass.templates.contains_key(&n) {
@@ -831,7 +1068,10 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         } else if host_templates.contains(&n) {
             continue;
         } else {
-            pass.errors.push(Diagnostic::error(format!("`{n}` is not a function template of this file"), span));
+            pass.errors.push(Diagnostic::error(
+                format!("`{n}` is not a function template of this file"),
+                span,
+            ));
         }
     }
     // Launches in skipped host code name instances too (their arguments are not read);
@@ -842,14 +1082,23 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         let lexed = crate::text::lexer::lex(k);
         let (ktoks, _) = crate::text::tokens::convert(&lexed.0, dialect);
         if let Some(CTok::Ident(n)) = ktoks.first().map(|t| t.1.clone()) {
-            if let Some((args, _)) = ktoks.get(1).filter(|t| is_p(t, "<")).and_then(|_| angle_args(&ktoks, 1)) {
+            if let Some((args, _)) = ktoks
+                .get(1)
+                .filter(|t| is_p(t, "<"))
+                .and_then(|_| angle_args(&ktoks, 1))
+            {
                 if pass.templates.contains_key(&n) {
                     kernel_name = pass.instance(&n, args, Span::new(0, 0));
                 }
             }
         }
         if kernel_name.is_none() {
-            pass.errors.push(Diagnostic::error(format!("`--kernel={k}` does not name an instance of a kernel template of this file"), Span::new(0, 0)));
+            pass.errors.push(Diagnostic::error(
+                format!(
+                    "`--kernel={k}` does not name an instance of a kernel template of this file"
+                ),
+                Span::new(0, 0),
+            ));
         }
     }
     let kept: Vec<Part> = parts
@@ -889,5 +1138,12 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             }
         }
     }
-    Output { toks: out, errors: pass.errors, warnings, kernel: kernel_name, host_variables: adopted, host }
+    Output {
+        toks: out,
+        errors: pass.errors,
+        warnings,
+        kernel: kernel_name,
+        host_variables: adopted,
+        host,
+    }
 }

@@ -44,41 +44,107 @@ impl fmt::Display for CTok {
 }
 
 const COMMON_SPECS: &[&str] = &[
-    "void", "int", "unsigned", "signed", "long", "short", "char", "float", "double", "bool", "_Bool", "size_t",
-    "const", "volatile", "static", "extern", "inline", "restrict", "__restrict", "__restrict__", "_Noreturn",
+    "void",
+    "int",
+    "unsigned",
+    "signed",
+    "long",
+    "short",
+    "char",
+    "float",
+    "double",
+    "bool",
+    "_Bool",
+    "size_t",
+    "const",
+    "volatile",
+    "static",
+    "extern",
+    "inline",
+    "restrict",
+    "__restrict",
+    "__restrict__",
+    "_Noreturn",
     // <stdint.h>'s exact-width types.
-    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+    "int8_t",
+    "uint8_t",
+    "int16_t",
+    "uint16_t",
+    "int32_t",
+    "uint32_t",
+    "int64_t",
+    "uint64_t",
 ];
 
 /// <stdint.h>'s exact-width type names (a file's own `typedef` of one is ignored).
-pub const STDINT: &[&str] = &["int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t"];
+pub const STDINT: &[&str] = &[
+    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+];
 const CUDA_SPECS: &[&str] = &[
-    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__",
+    "__global__",
+    "__device__",
+    "__host__",
+    "__shared__",
+    "__constant__",
+    "__forceinline__",
+    "__noinline__",
     // C++'s `auto` variables take their initialiser's type (`auto_types.rs`).
     "auto",
     // <sys/types.h>'s names, which CUDA code takes for granted.
-    "uint", "ushort", "uchar",
+    "uint",
+    "ushort",
+    "uchar",
     // `<cuda_fp16.h>`'s and `<cuda_bf16.h>`'s 16-bit floats (`half` too, unless the file
     // names something else so: `convert`).
-    "__half", "__nv_bfloat16", "nv_bfloat16",
+    "__half",
+    "__nv_bfloat16",
+    "nv_bfloat16",
     // cuRAND's generator states (`lower/builtins.rs`).
-    "curandState", "curandState_t", "curandStateXORWOW_t", "curandStateMtgp32_t", "curandStateMtgp32",
+    "curandState",
+    "curandState_t",
+    "curandStateXORWOW_t",
+    "curandStateMtgp32_t",
+    "curandStateMtgp32",
 ];
 const OPENCL_SPECS: &[&str] = &[
-    "__kernel", "kernel", "__global", "global", "__local", "local", "__constant", "constant", "__private",
-    "private", "uint", "uchar", "ushort", "ulong", "__read_only", "__write_only", "event_t", "half",
+    "__kernel",
+    "kernel",
+    "__global",
+    "global",
+    "__local",
+    "local",
+    "__constant",
+    "constant",
+    "__private",
+    "private",
+    "uint",
+    "uchar",
+    "ushort",
+    "ulong",
+    "__read_only",
+    "__write_only",
+    "event_t",
+    "half",
 ];
 const KEYWORDS: &[&str] = &[
-    "if", "else", "for", "while", "do", "break", "continue", "return", "switch", "case", "default", "goto",
-    "sizeof", "typedef", "struct", "union", "enum", "asm", "true", "false", "template", "class",
+    "if", "else", "for", "while", "do", "break", "continue", "return", "switch", "case", "default",
+    "goto", "sizeof", "typedef", "struct", "union", "enum", "asm", "true", "false", "template",
+    "class",
 ];
 const PUNCTS: &[&str] = &[
-    "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=",
-    "%=", "&=", "|=", "^=", "##", "-", "+", "*", "/", "%", "<", ">", "=", "!", "~", "&", "|", "^", "?", ":", ";",
-    ",", ".", "(", ")", "[", "]", "{", "}", "#",
+    "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=",
+    "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##", "-", "+", "*", "/", "%", "<", ">", "=", "!",
+    "~", "&", "|", "^", "?", ":", ";", ",", ".", "(", ")", "[", "]", "{", "}", "#",
 ];
 /// Annotations with a parenthesised argument that carry nothing for verification.
-const DROPPED: &[&str] = &["__attribute__", "__attribute", "__declspec", "__launch_bounds__", "__align__", "__builtin_expect_unused"];
+const DROPPED: &[&str] = &[
+    "__attribute__",
+    "__attribute",
+    "__declspec",
+    "__launch_bounds__",
+    "__align__",
+    "__builtin_expect_unused",
+];
 
 pub fn is_spec(word: &str, d: Dialect) -> bool {
     COMMON_SPECS.contains(&word)
@@ -97,7 +163,10 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
     let half_type = d == Dialect::Cuda
         && !toks.iter().enumerate().any(|(k, t)| {
             let text = |k: usize| toks.get(k).map(|t| t.text.as_str());
-            t.text == "half" && (text(k + 1) == Some("(") || k.checked_sub(1).is_some_and(|p| matches!(text(p), Some("&" | "." | "->"))))
+            t.text == "half"
+                && (text(k + 1) == Some("(")
+                    || k.checked_sub(1)
+                        .is_some_and(|p| matches!(text(p), Some("&" | "." | "->"))))
         });
     let mut i = 0;
     while i < toks.len() {
@@ -122,7 +191,10 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
                     }
                     j += 1;
                 }
-                if toks[i..j.min(toks.len())].iter().any(|t| t.text == "noreturn" || t.text == "__noreturn__") {
+                if toks[i..j.min(toks.len())]
+                    .iter()
+                    .any(|t| t.text == "noreturn" || t.text == "__noreturn__")
+                {
                     out.push((sp.start, CTok::Spec("_Noreturn".into()), sp.end));
                 }
                 i = j + 1;
@@ -140,8 +212,12 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
                 CTok::Spec("long".into())
             }
             // GNU C's spellings of `inline`.
-            Kind::Ident if t.text == "__inline__" || t.text == "__inline" => CTok::Spec("inline".into()),
-            Kind::Ident if is_spec(&t.text, d) || (half_type && t.text == "half") => CTok::Spec(t.text.clone()),
+            Kind::Ident if t.text == "__inline__" || t.text == "__inline" => {
+                CTok::Spec("inline".into())
+            }
+            Kind::Ident if is_spec(&t.text, d) || (half_type && t.text == "half") => {
+                CTok::Spec(t.text.clone())
+            }
             Kind::Ident => match KEYWORDS.iter().find(|k| **k == t.text) {
                 Some(k) => CTok::Kw(k),
                 None => CTok::Ident(t.text.clone()),
@@ -149,12 +225,18 @@ pub fn convert(toks: &[PTok], d: Dialect) -> (Vec<(usize, CTok, usize)>, Vec<Dia
             Kind::Number => match number(&t.text) {
                 Some(n) => n,
                 None => {
-                    errs.push(Diagnostic::error(format!("`{}` is not a number kpl understands", t.text), sp));
+                    errs.push(Diagnostic::error(
+                        format!("`{}` is not a number kpl understands", t.text),
+                        sp,
+                    ));
                     CTok::Int(0, false)
                 }
             },
             Kind::Char => CTok::Char(char_value(&t.text).unwrap_or_else(|| {
-                errs.push(Diagnostic::error(format!("unknown character literal {}", t.text), sp));
+                errs.push(Diagnostic::error(
+                    format!("unknown character literal {}", t.text),
+                    sp,
+                ));
                 0
             })),
             Kind::Str => CTok::Str,
@@ -193,7 +275,8 @@ pub fn unsupported(toks: &[(usize, CTok, usize)]) -> Vec<Diagnostic> {
         };
         // `sizeof e` of an expression is read (`sizeof_expr.rs`); `sizeof(T)` of a type
         // that was not folded is not.
-        let type_follows = matches!(toks.get(i + 1), Some((_, CTok::P("("), _))) && matches!(toks.get(i + 2), Some((_, CTok::Spec(_), _)));
+        let type_follows = matches!(toks.get(i + 1), Some((_, CTok::P("("), _)))
+            && matches!(toks.get(i + 2), Some((_, CTok::Spec(_), _)));
         if word == "sizeof" && !type_follows {
             continue;
         }
@@ -201,8 +284,11 @@ pub fn unsupported(toks: &[(usize, CTok, usize)]) -> Vec<Diagnostic> {
             if !seen.contains(w) {
                 seen.push(*w);
                 out.push(
-                    Diagnostic::error(format!("not supported: {what}"), kpl_lang::span::Span::new(*l, *r))
-                        .with_help("kpl accepts the tier-1 subset of CUDA.md; the README lists it"),
+                    Diagnostic::error(
+                        format!("not supported: {what}"),
+                        kpl_lang::span::Span::new(*l, *r),
+                    )
+                    .with_help("kpl accepts the tier-1 subset of CUDA.md; the README lists it"),
                 );
             }
         }
@@ -214,7 +300,8 @@ pub fn unsupported(toks: &[(usize, CTok, usize)]) -> Vec<Diagnostic> {
 fn number(s: &str) -> Option<CTok> {
     let lower = s.to_ascii_lowercase();
     let is_hex = lower.starts_with("0x");
-    let is_float = (!is_hex && (lower.contains('.') || lower.contains('e'))) || (!is_hex && lower.ends_with('f'))
+    let is_float = (!is_hex && (lower.contains('.') || lower.contains('e')))
+        || (!is_hex && lower.ends_with('f'))
         || (is_hex && lower.contains('p'));
     if is_float {
         let t = lower.trim_end_matches(['f', 'l']);
@@ -222,12 +309,17 @@ fn number(s: &str) -> Option<CTok> {
         return Some(CTok::Float((v as f32).to_bits()));
     }
     let v = parse_int(s)?;
-    let unsigned_suffix = lower.trim_end_matches('l').ends_with('u') || lower.contains("ul") || lower.contains("lu");
+    let unsigned_suffix =
+        lower.trim_end_matches('l').ends_with('u') || lower.contains("ul") || lower.contains("lu");
     let long_suffix = lower.trim_end_matches('u').ends_with('l');
     // C99's literal types: a decimal literal too big for `int` is `long` (64 bits), a hex or
     // octal one becomes `unsigned int` while it fits in 32 bits; an `l` suffix makes it long.
     let octal_or_hex = is_hex || s.starts_with('0');
-    let fits = if unsigned_suffix || octal_or_hex { v <= u32::MAX as u64 } else { v <= i32::MAX as u64 };
+    let fits = if unsigned_suffix || octal_or_hex {
+        v <= u32::MAX as u64
+    } else {
+        v <= i32::MAX as u64
+    };
     if long_suffix || !fits {
         return Some(CTok::LongInt(v, unsigned_suffix || v > i64::MAX as u64));
     }
