@@ -66,6 +66,12 @@ pub fn run(a: Args) -> Exit {
         eprintln!("no certificate: the kernel is not verified");
         return r.code;
     }
+    if crate::input::host_launch_facts() > 0 {
+        // `check-cert` reads the kernel again with the front settings the certificate
+        // records, and those do not hold what the host code's grid says of the arguments.
+        eprintln!("error: no certificate: the kernel was verified under preconditions that `--gridDim` and the host code's grid set together, which a certificate does not record yet; give the whole launch with `--blockDim=` and `--gridDim=` (or add the preconditions as `__requires`)");
+        return Exit::BadInput;
+    }
     if !an.functions.is_empty() {
         eprintln!(
             "note: the certificate covers the kernel (calls inlined); the checks of its {} device function(s) on their own (--no-inline) passed but are not in it",

@@ -377,6 +377,41 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
 }
 
 fn one(a: &Args, i: usize, n: usize) -> FileResult {
+    // A file of several kernels, none chosen: each is verified.
+    let kernels = input::file_kernels(&a.files[i], &a.v.launch);
+    if !kernels.is_empty() {
+        let results: Vec<FileResult> = kernels
+            .into_iter()
+            .map(|k| {
+                input::set_kernel(Some(k));
+                let r = one_kernel(a, i, n);
+                input::set_kernel(None);
+                r
+            })
+            .collect();
+        return merged(results);
+    }
+    one_kernel(a, i, n)
+}
+
+/// The results of one file's kernels or launches as the file's: the worst exit code, the
+/// texts in order, the JSON reports as an array.
+fn merged(results: Vec<FileResult>) -> FileResult {
+    let code = results.iter().map(|r| r.code).max().unwrap_or(Exit::Ok);
+    let text = results.iter().map(|r| r.text.as_str()).collect();
+    let mut json = Vec::new();
+    for r in results {
+        match r.json {
+            Some(Value::Array(parts)) => json.extend(parts),
+            Some(v) => json.push(v),
+            None => json.push(Value::Null),
+        }
+    }
+    FileResult { code, text, json: Some(Value::Array(json)) }
+}
+
+/// `one` for the kernel chosen.
+fn one_kernel(a: &Args, i: usize, n: usize) -> FileResult {
     // A kernel its host code launches several ways is verified under each launch.
     let contexts = input::host_contexts(&a.files[i], &a.v.launch);
     if contexts > 1 {
@@ -388,10 +423,7 @@ fn one(a: &Args, i: usize, n: usize) -> FileResult {
                 r
             })
             .collect();
-        let code = results.iter().map(|r| r.code).max().unwrap_or(Exit::Ok);
-        let text = results.iter().map(|r| r.text.as_str()).collect();
-        let json = results.into_iter().map(|r| r.json.unwrap_or(Value::Null)).collect();
-        return FileResult { code, text, json: Some(Value::Array(json)) };
+        return merged(results);
     }
     one_launch(a, i, n)
 }
@@ -505,9 +537,13 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
     let report = &an.report;
     let st = &report.stats;
     // A launch read from the host code is named in the summary.
-    let shown = match an.host_line {
-        Some(line) => format!("{} (launch at line {line}: grid {}, block {})", src.path, crate::host_launch::dims(an.launch.groups), crate::host_launch::dims(an.launch.threads)),
-        None => src.path.clone(),
+    // So is the kernel, in a file of several that `verify` goes through.
+    let launch = an.host_line.map(|line| format!("launch at line {line}: grid {}, block {}", crate::host_launch::dims(an.launch.groups), crate::host_launch::dims(an.launch.threads)));
+    let shown = match (input::kernel_choice(), launch) {
+        (Some(k), Some(l)) => format!("{} (kernel `{k}`, {l})", src.path),
+        (Some(k), None) => format!("{} (kernel `{k}`)", src.path),
+        (None, Some(l)) => format!("{} ({l})", src.path),
+        (None, None) => src.path.clone(),
     };
     let src_path = &shown;
     let time_ms: u128 = parts.iter().map(|p| p.report.stats.time_ms).sum();
@@ -581,6 +617,9 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
     let mut json = json;
     if let Some(line) = an.host_line {
         json["launch"] = json!({ "grid": an.launch.groups, "block": an.launch.threads, "line": line, "from": "host code" });
+    }
+    if let Some(k) = input::kernel_choice() {
+        json["kernel"] = json!(k);
     }
     FileResult { code, text, json: Some(json) }
 }

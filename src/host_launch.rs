@@ -1,8 +1,9 @@
 //! The launch of a `.cu` kernel read from its file's host code, when the command line gives
 //! none (the whole-programs issue, first step): the kernel's launch sites
 //! (`kpl_c::launch_sites`) must all decide the grid and block sizes, as constants, and agree
-//! on them; the arguments they all pass as the same integer constant become preconditions
-//! on those parameters, and the others stay free. Where the host code does not decide the
+//! on them (or decide the block, where `--gridDim` alone gives the grid); the arguments
+//! they all pass as the same integer constant become preconditions on those parameters,
+//! and the others stay free. Where the host code does not decide the
 //! launch, the command says why and asks for `--blockDim`/`--gridDim`, as before.
 
 use kpl_c::sema::launches::LaunchSite;
@@ -20,6 +21,9 @@ pub struct HostLaunch {
     pub note: Diagnostic,
     /// The first launch site of this context.
     pub site: Span,
+    /// Where `--gridDim` gives the grid: what it says of the parameters the host code
+    /// computes the grid from (the same expression at every site of this context).
+    pub facts: Vec<kpl_c::options::LaunchFact>,
 }
 
 /// `256`, `[16,16]`, `[4,4,2]`: a launch's sizes as the options write them.
@@ -35,10 +39,15 @@ pub fn dims(d: [u32; 3]) -> String {
 /// grid and block (the launch context; sites that agree on it are verified once, with the
 /// arguments they all pass alike fixed): none where the host code never launches it, `Err`
 /// with a diagnostic at the launch site where it launches it in a way kpl does not decide.
+///
+/// With `grid` (the command line's `--gridDim` without `--blockDim`), the sites need only
+/// decide the block size: the grid is that one. A GEMM's grid follows its matrices' sizes,
+/// which are read at run time, while its block is a constant of the tiling.
 pub fn decide(
     text: &str,
     front: &FrontOptions,
     kernel: &str,
+    grid: Option<[u32; 3]>,
 ) -> Result<Vec<HostLaunch>, Diagnostic> {
     let (all, every) = kpl_c::launch_sites(text, front);
     let sites: Vec<&LaunchSite> = all
@@ -65,32 +74,43 @@ pub fn decide(
     let mut launches: Vec<Launch> = Vec::new();
     for s in &sites {
         let undecided = |why: &String| {
+            let help = if s.block.is_ok() {
+                "give the grid with `--gridDim=` (the block size is read from the host code), or the whole launch with `--blockDim=` and `--gridDim=`"
+            } else {
+                "give the launch with `--blockDim=` and `--gridDim=` (they override the host code)"
+            };
             Diagnostic::error(
                 format!("kpl cannot read this launch of `{kernel}`: {why}"),
                 s.span,
             )
-            .with_help(
-                "give the launch with `--blockDim=` and `--gridDim=` (they override the host code)",
-            )
+            .with_help(help)
+        };
+        let groups = match grid {
+            Some(g) => g,
+            None => *s.grid.as_ref().map_err(undecided)?,
         };
         let launch = Launch {
-            groups: *s.grid.as_ref().map_err(undecided)?,
+            groups,
             threads: *s.block.as_ref().map_err(undecided)?,
         };
         if !launches.contains(&launch) {
             launches.push(launch);
         }
     }
+    let given = grid.is_some();
     Ok(launches
         .into_iter()
         .map(|launch| {
             context(
                 kernel,
                 launch,
+                given,
                 sites
                     .iter()
                     .copied()
-                    .filter(|s| s.grid == Ok(launch.groups) && s.block == Ok(launch.threads))
+                    .filter(|s| {
+                        (given || s.grid == Ok(launch.groups)) && s.block == Ok(launch.threads)
+                    })
                     .collect(),
             )
         })
@@ -98,7 +118,7 @@ pub fn decide(
 }
 
 /// The launch context of the sites that launch with `launch`.
-fn context(kernel: &str, launch: Launch, sites: Vec<&LaunchSite>) -> HostLaunch {
+fn context(kernel: &str, launch: Launch, grid_given: bool, sites: Vec<&LaunchSite>) -> HostLaunch {
     let n = sites.iter().map(|s| s.args.len()).max().unwrap_or(0);
     let args: Vec<Option<i64>> = (0..n)
         .map(|i| {
@@ -109,19 +129,44 @@ fn context(kernel: &str, launch: Launch, sites: Vec<&LaunchSite>) -> HostLaunch 
                 .flatten()
         })
         .collect();
-    let mut message = format!(
-        "launch read from the host code: grid {}, block {}",
-        dims(launch.groups),
-        dims(launch.threads)
-    );
+    let mut message = if grid_given {
+        format!(
+            "launch read from the host code: block {} (grid {} from `--gridDim`)",
+            dims(launch.threads),
+            dims(launch.groups)
+        )
+    } else {
+        format!(
+            "launch read from the host code: grid {}, block {}",
+            dims(launch.groups),
+            dims(launch.threads)
+        )
+    };
     if sites.len() > 1 {
         message.push_str(&format!(" ({} launches of `{kernel}`)", sites.len()));
+    }
+    let mut facts = Vec::new();
+    if grid_given {
+        for (d, axis) in ["x", "y", "z"].iter().enumerate() {
+            let first = &sites[0].grid_exprs[d];
+            if let Some(e) = first
+                .as_ref()
+                .filter(|_| sites.iter().all(|s| s.grid_exprs[d] == *first))
+            {
+                facts.push(kpl_c::options::LaunchFact {
+                    expr: e.clone(),
+                    value: launch.groups[d],
+                    what: format!("gridDim.{axis}"),
+                });
+            }
+        }
     }
     HostLaunch {
         launch,
         args,
         note: Diagnostic::note(message, sites[0].span),
         site: sites[0].span,
+        facts,
     }
 }
 

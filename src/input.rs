@@ -213,7 +213,10 @@ fn front_options(
     dialect: Dialect,
     launch: Option<Launch>,
 ) -> FrontOptions {
-    let f = args.front_settings(&src.text);
+    let mut f = args.front_settings(&src.text);
+    if f.kernel.is_none() {
+        f.kernel = kernel_choice();
+    }
     let file = &src.path;
     FrontOptions {
         file: file.to_string(),
@@ -253,6 +256,7 @@ pub fn modular_checks(path: &Path, args: &LaunchArgs) -> Vec<kpl_c::modular::Mod
 fn host_launches_of(
     src: &Source,
     front: &FrontOptions,
+    grid: Option<[u32; 3]>,
 ) -> Result<(String, Vec<crate::host_launch::HostLaunch>), Diagnostic> {
     if front.dialect != Dialect::Cuda {
         return Ok((String::new(), Vec::new()));
@@ -261,7 +265,7 @@ fn host_launches_of(
         return Ok((String::new(), Vec::new()));
     };
     let name = c.kernel.name.name.clone();
-    crate::host_launch::decide(&src.text, front, &name).map(|h| (name, h))
+    crate::host_launch::decide(&src.text, front, &name, grid).map(|h| (name, h))
 }
 
 thread_local! {
@@ -270,9 +274,20 @@ thread_local! {
     /// Which of the host code's launches `load` takes (`verify` goes through each); `None`:
     /// a kernel the host code launches several ways needs launch options.
     static HOST_CONTEXT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+    /// The kernel `verify` goes through in a file of several when the command line names
+    /// none (`file_kernels`).
+    static KERNEL_CHOICE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
     /// The launch `load` last read from host code: its line and its constant arguments
     /// (`None`: given on the command line, or none).
-    static HOST_USED: std::cell::RefCell<Option<(usize, Vec<Option<i64>>)>> = const { std::cell::RefCell::new(None) };
+    /// And how many preconditions the launch sizes the command line gives set (`LaunchFact`).
+    static HOST_USED: std::cell::RefCell<Option<(usize, Vec<Option<i64>>, usize)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The constant arguments of the host code's launch the last load on this thread took.
+/// How many preconditions the last load on this thread took from a launch size the command
+/// line gives where the host code computes it from the kernel's arguments.
+pub fn host_launch_facts() -> usize {
+    HOST_USED.with(|h| h.borrow().as_ref().map_or(0, |u| u.2))
 }
 
 /// The constant arguments of the host code's launch the last load on this thread took.
@@ -290,6 +305,37 @@ pub fn take_errors() -> Vec<(String, Option<(usize, usize)>)> {
     ERRORS.with(|e| std::mem::take(&mut *e.borrow_mut()))
 }
 
+/// Take kernel `k` of the file in this thread's loads (`None`: the command line's choice).
+pub fn set_kernel(k: Option<String>) {
+    KERNEL_CHOICE.with(|c| *c.borrow_mut() = k);
+}
+
+/// The kernel `set_kernel` chose, if any.
+pub fn kernel_choice() -> Option<String> {
+    KERNEL_CHOICE.with(|c| c.borrow().clone())
+}
+
+/// The kernels of a `.cu`/`.cl` file of several when the command line names none (`verify`
+/// verifies each); none otherwise.
+pub fn file_kernels(path: &Path, args: &LaunchArgs) -> Vec<String> {
+    let dialect = match kind_of(path).as_str() {
+        "cu" => Dialect::Cuda,
+        "cl" => Dialect::OpenCl,
+        _ => return Vec::new(),
+    };
+    let Ok(src) = read_kernel(path, &args.include_dirs) else { return Vec::new() };
+    let front = front_options(args, &src, dialect, None);
+    if front.kernel.is_some() || front.check_function.is_some() {
+        return Vec::new();
+    }
+    let names = kpl_c::kernel_names(&src.text, &front);
+    if names.len() > 1 {
+        names
+    } else {
+        Vec::new()
+    }
+}
+
 /// Take the host code's launch `c` (of those `host_contexts` counts) in this thread's loads.
 pub fn set_host_context(c: Option<usize>) {
     HOST_CONTEXT.with(|h| h.set(c));
@@ -301,15 +347,17 @@ pub fn host_launch_line() -> Option<usize> {
 }
 
 /// How many launches (grid and block) the host code of a `.cu` file decides for its kernel
-/// when the command line gives none: 0 where it gives one, or the file has none to read.
+/// when the command line gives none (or only the grid): 0 where it gives one, or the file
+/// has none to read.
 pub fn host_contexts(path: &Path, args: &LaunchArgs) -> usize {
-    if kind_of(path) != "cu" || !matches!(args.given(), Ok((None, None))) {
-        return 0;
-    }
+    let grid = match args.given() {
+        Ok((None, g)) if kind_of(path) == "cu" => g,
+        _ => return 0,
+    };
     let Ok(src) = read_kernel(path, &args.include_dirs) else {
         return 0;
     };
-    host_launches_of(&src, &front_options(args, &src, Dialect::Cuda, None))
+    host_launches_of(&src, &front_options(args, &src, Dialect::Cuda, None), grid)
         .map_or(0, |(_, h)| h.len())
 }
 
@@ -342,35 +390,39 @@ pub fn load(
                 Dialect::OpenCl
             };
             let mut launch_args = None;
+            let mut launch_facts = Vec::new();
             let launch = match (threads, groups) {
                 (Some(t), g) => Some(Launch {
                     threads: t,
                     groups: g.unwrap_or([1, 1, 1]),
                 }),
-                (None, Some(_)) => {
+                (None, Some(_)) if !(need_launch && ext == "cu") => {
                     eprintln!("error: the launch needs the threads per group too (`--blockDim=` or `--local_size=`)");
                     return Err(Exit::BadInput);
                 }
-                (None, None) if need_launch => {
-                    // A `.cu` file's host code may decide the launch (`host_launch.rs`).
-                    let chosen = host_launches_of(&src, &front_options(args, &src, dialect, None))
-                        .and_then(|(kernel, mut hs)| {
-                            match (hs.len(), HOST_CONTEXT.with(|c| c.get())) {
-                                (0, _) => Ok(None),
-                                (1, _) => Ok(hs.pop()),
-                                (n, Some(c)) if c < n => Ok(Some(hs.swap_remove(c))),
-                                _ => Err(crate::host_launch::several(&kernel, &hs)),
-                            }
-                        });
+                (None, grid) if need_launch => {
+                    // A `.cu` file's host code may decide the launch (`host_launch.rs`), or
+                    // its block where `--gridDim` gives the grid.
+                    let chosen =
+                        host_launches_of(&src, &front_options(args, &src, dialect, None), grid)
+                            .and_then(|(kernel, mut hs)| {
+                                match (hs.len(), HOST_CONTEXT.with(|c| c.get())) {
+                                    (0, _) => Ok(None),
+                                    (1, _) => Ok(hs.pop()),
+                                    (n, Some(c)) if c < n => Ok(Some(hs.swap_remove(c))),
+                                    _ => Err(crate::host_launch::several(&kernel, &hs)),
+                                }
+                            });
                     match chosen {
                         Ok(Some(h)) => {
                             let line = src.text[..h.site.start.min(src.text.len())]
                                 .matches('\n')
                                 .count()
                                 + 1;
-                            HOST_USED.with(|u| *u.borrow_mut() = Some((line, h.args.clone())));
+                            HOST_USED.with(|u| *u.borrow_mut() = Some((line, h.args.clone(), h.facts.len())));
                             report(&src, &[h.note]);
                             launch_args = Some(h.args);
+                            launch_facts = h.facts;
                             Some(h.launch)
                         }
                         found => {
@@ -382,19 +434,30 @@ pub fn load(
                             } else {
                                 ("--local_size", "--num_groups")
                             };
-                            let message = format!("`{}` needs a launch: give the threads per group with `{b}=` (and the groups with `{g}=`, default 1)", src.path);
+                            let front = front_options(args, &src, dialect, None);
+                            let kernels = if front.kernel.is_none() { kpl_c::kernel_names(&src.text, &front) } else { Vec::new() };
+                            let message = if kernels.len() > 1 {
+                                // The kernel, not its launch, is what is missing first.
+                                let names: Vec<String> = kernels.iter().map(|k| format!("`{k}`")).collect();
+                                format!("`{}` has several kernels ({}): choose one with `--kernel=NAME` (`kpl verify` verifies each)", src.path, names.join(", "))
+                            } else if grid.is_some() {
+                                format!("`{}` needs the threads per group too: the host code does not decide them; give `{b}=`", src.path)
+                            } else {
+                                format!("`{}` needs a launch: give the threads per group with `{b}=` (and the groups with `{g}=`, default 1)", src.path)
+                            };
                             eprintln!("error: {message}");
                             note_error(&message, None);
                             return Err(Exit::BadInput);
                         }
                     }
                 }
-                (None, None) => None,
+                (None, _) => None,
             };
             kpl_c::check_c(
                 &src.text,
                 &FrontOptions {
                     launch_args,
+                    launch_facts,
                     ..front_options(args, &src, dialect, launch)
                 },
             )

@@ -124,6 +124,12 @@ fn every_passing_cuda_and_opencl_kernel_agrees_with_its_launch_options() {
                 assert!(o.stdout.contains("skipped: the kernel has byte atomics"), "{}: {}{}", k.display(), o.stdout, o.stderr);
                 continue;
             }
+            // A grid given alone, whose host code's computation sets narrow preconditions
+            // (`(M + 31) / 32 == 4`): inputs drawn at random meet them too rarely to compare
+            // (KNOWN_ISSUES), and difftest says so.
+            if lines.iter().any(|l| l.contains("kpl assumes")) && o.stdout.contains("input sets skipped (infeasible") {
+                continue;
+            }
             // (A kernel that names the grid without synchronising it is compared.)
             if grid && o.stdout.contains("skipped: the kernel has a grid barrier") {
                 continue;

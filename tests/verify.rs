@@ -387,3 +387,35 @@ fn a_bad_input_json_report_says_why() {
     assert_eq!(v["errors"][0]["message"], "`x` is not declared", "{}", o.stdout);
     assert_eq!((v["errors"][0]["line"].as_u64(), v["errors"][0]["col"].as_u64()), (Some(2), Some(22)));
 }
+
+#[test]
+fn a_file_of_several_kernels_has_each_verified_when_none_is_chosen() {
+    let dir = std::env::temp_dir().join(format!("kpl-several-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let k = dir.join("two.cu");
+    std::fs::write(
+        &k,
+        "__global__ void good(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n\
+         __global__ void bad(int *a) { a[threadIdx.x] = blockIdx.x; }\n",
+    )
+    .unwrap();
+    let o = kpl_in(&dir, &["verify", "--json", "--blockDim=64", "--gridDim=2", "two.cu"]);
+    // The worst verdict's exit code: `bad` races between groups.
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    // A JSON line per kernel.
+    let reports: Vec<serde_json::Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(reports.len(), 2, "{}", o.stdout);
+    let of = |name: &str| reports.iter().find(|r| r["kernel"] == name).map(|r| r["verdict"].as_str().unwrap_or("").to_string());
+    assert_eq!(of("good").as_deref(), Some("verified"), "{}", o.stdout);
+    assert_eq!(of("bad").as_deref(), Some("race"), "{}", o.stdout);
+    let text = kpl_in(&dir, &["verify", "--blockDim=64", "--gridDim=2", "two.cu"]);
+    assert!(text.stdout.contains("two.cu (kernel `good`): verified"), "{}", text.stdout);
+    // `--kernel` chooses one, as before.
+    let one = kpl_in(&dir, &["verify", "--blockDim=64", "--gridDim=2", "--kernel=good", "two.cu"]);
+    assert_eq!(one.code, 0, "{}{}", one.stdout, one.stderr);
+    // A command that takes one kernel asks for it, naming them.
+    let run = kpl_in(&dir, &["run", "two.cu"]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("several kernels") && run.stderr.contains("`bad`"), "{}", run.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -209,6 +209,28 @@ pub fn modular_checks(src: &str, o: &FrontOptions) -> Vec<modular::ModularCheck>
     }
 }
 
+/// The kernels of a file (`__global__`, `__kernel` functions with a body, template
+/// instances by their instance names), in order; none when it does not parse.
+pub fn kernel_names(src: &str, o: &FrontOptions) -> Vec<String> {
+    let (Some(sema::Parsed { unit, .. }), errors, _) = parse(src, o) else { return Vec::new() };
+    if !errors.is_empty() {
+        return Vec::new();
+    }
+    let mut names: Vec<String> = Vec::new();
+    for item in &unit.items {
+        if let syntax::ast::Item::Func(f) = item {
+            let kernel = f.specs.iter().any(|s| match o.dialect {
+                Dialect::Cuda => s.word == "__global__",
+                Dialect::OpenCl => s.word == "__kernel" || s.word == "kernel",
+            });
+            if kernel && f.body.is_some() && !names.contains(&f.name.name) {
+                names.push(f.name.name.clone());
+            }
+        }
+    }
+    names
+}
+
 /// Read, lower and check a CUDA or OpenCL kernel. `Err` holds every error found.
 pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> {
     let (parsed, mut errors, mut warnings) = parse(src, o);

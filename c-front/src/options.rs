@@ -44,6 +44,18 @@ pub struct FrontOptions {
     /// The values the host code's launch gives the kernel's arguments, by position, where
     /// they are integer constants (`sema/launches.rs`): preconditions on the parameters.
     pub launch_args: Option<Vec<Option<i64>>>,
+    /// What a launch size the command line gives says of the kernel's parameters, where the
+    /// host code computes that size from them (`SizeExpr`): preconditions too.
+    pub launch_facts: Vec<LaunchFact>,
+}
+
+/// The host code's expression `expr` for a launch size is `value` (the size given).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchFact {
+    pub expr: crate::sema::launches::SizeExpr,
+    pub value: u32,
+    /// Which size: `gridDim.x`, ...
+    pub what: String,
 }
 
 impl FrontOptions {
@@ -64,6 +76,7 @@ impl FrontOptions {
             no_inline: false,
             pointer_bits: 64,
             launch_args: None,
+            launch_facts: Vec::new(),
         }
     }
 }

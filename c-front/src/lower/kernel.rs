@@ -8,6 +8,7 @@ use crate::lower::ast_facts::{
 use crate::lower::context::{Frame, Lower};
 use crate::lower::values::{array_words, sp_id, CType, Entity, Leaf, LeafTy, Place, Ty, Val};
 use crate::syntax::ast::*;
+use crate::text::tokens::CTok;
 use crate::text::tokens::Dialect;
 use kpl_lang::ast::{self as k, DeclKind, Ident};
 use kpl_lang::diagnostic::Diagnostic;
@@ -945,6 +946,7 @@ impl<'u> Lower<'u> {
                 f.name.span,
             ));
         }
+        self.launch_facts(&integers, f.name.span, &mut decls);
         self.blocks.push(Vec::new());
         for (local, param, span) in copies {
             self.emit(
@@ -1063,6 +1065,83 @@ impl<'u> Lower<'u> {
     /// A kernel's precondition: a `requires` over its parameters, else an assumption at
     /// its start (which may read memory and relate the two threads of a pair, as
     /// `__requires(x == __other_int(x))` does).
+    /// The preconditions a launch size given on the command line sets where the host code
+    /// computes it from the kernel's parameters (`LaunchFact`): `(N + 31) / 32 == 4` for
+    /// `--gridDim=4` and `dim3 grid(CEIL_DIV(N, 32)); k<<<grid, b>>>(N, ...)`. A fact over a
+    /// parameter whose type is not the one the host variable has, or that the kernel
+    /// assigns, is left out (the host's arithmetic would not be the kernel's).
+    fn launch_facts(
+        &mut self,
+        integers: &[(usize, String, Vec<String>, Ty, Span)],
+        at: Span,
+        decls: &mut Vec<k::Decl>,
+    ) {
+        let mut said = Vec::new();
+        for fact in &self.o.launch_facts.clone() {
+            let name_of = |position: usize, host_ty: &str| {
+                integers
+                    .iter()
+                    .find(|i| {
+                        i.0 == position
+                            && i.3.c_name() == host_ty
+                            && matches!(i.3, Ty::Int | Ty::UInt | Ty::Long { .. })
+                    })
+                    .map(|i| i.1.clone())
+            };
+            let Some(names) = fact
+                .expr
+                .params
+                .iter()
+                .map(|(p, ty)| {
+                    Some((
+                        crate::sema::launches::param_placeholder(*p),
+                        name_of(*p, ty)?,
+                    ))
+                })
+                .collect::<Option<Vec<_>>>()
+            else {
+                continue;
+            };
+            let mut toks: Vec<(usize, CTok, usize)> = vec![(at.start, CTok::P("("), at.start)];
+            for t in &fact.expr.toks {
+                match &t.1 {
+                    CTok::Ident(n) => match names.iter().find(|(p, _)| p == n) {
+                        Some((_, c)) => toks.push((at.start, CTok::Ident(c.clone()), at.end)),
+                        None => toks.push((at.start, t.1.clone(), at.end)),
+                    },
+                    other => toks.push((at.start, other.clone(), at.end)),
+                }
+            }
+            toks.push((at.end, CTok::P(")"), at.end));
+            toks.push((at.end, CTok::P("=="), at.end));
+            toks.push((at.end, CTok::Int(u64::from(fact.value), false), at.end));
+            let mut rec = Vec::new();
+            let Ok(e) = crate::syntax::grammar::ExprParser::new()
+                .parse(&mut rec, toks.iter().cloned().map(Ok::<_, ()>))
+            else {
+                continue;
+            };
+            if !rec.is_empty() {
+                continue;
+            }
+            if let Some(ke) = self.requirement(&e) {
+                decls.push(k::Decl {
+                    kind: DeclKind::Requires(ke),
+                    span: at,
+                });
+                let shown: Vec<CTok> = toks.iter().map(|t| t.1.clone()).collect();
+                said.push(format!(
+                    "`{}` ({} from the command line)",
+                    crate::text::tokens::render(&shown),
+                    fact.what
+                ));
+            }
+        }
+        if !said.is_empty() {
+            self.warnings.push(Diagnostic::note(format!("the host code computes the launch's size from the kernel's arguments: kpl assumes {}", said.join(", ")), at));
+        }
+    }
+
     pub(crate) fn precondition(&mut self, e: &Expr, span: Span, decls: &mut Vec<k::Decl>) {
         if let Some(ke) = self.requirement(e) {
             decls.push(k::Decl {

@@ -35,6 +35,64 @@ pub struct LaunchSite {
     pub shared_bytes: Result<u64, String>,
     /// Each argument's value where it is an integer constant.
     pub args: Vec<Option<i64>>,
+    /// Each grid dimension's expression in host code, where it is one kpl can state over
+    /// the kernel's parameters (`SizeExpr`); `None` for a constant or one it cannot.
+    pub grid_exprs: [Option<SizeExpr>; 3],
+}
+
+/// A launch size's expression over host variables that the launch passes, unchanged, as
+/// arguments (`dim3 grid(CEIL_DIV(N, 32))` with `k<<<grid, b>>>(N, ...)`): the grid a
+/// command line gives for such a launch then says what those arguments are.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SizeExpr {
+    /// The expression's tokens, the constants folded in and each such variable written
+    /// `__kpl_param_N`: the kernel's parameter at position N.
+    pub toks: Vec<Tok>,
+    /// Those parameters' positions, with the type the host code gives the variable (`int`,
+    /// `uint`, `long`, `ulong`): the fact holds of the parameter where it has that type.
+    pub params: Vec<(usize, &'static str)>,
+}
+
+/// The name a `SizeExpr` gives the kernel's parameter at `position`.
+pub fn param_placeholder(position: usize) -> String {
+    format!("__kpl_param_{position}")
+}
+
+/// The integer type that declaration words (`const unsigned int`, `size_t`) name, as
+/// `Ty::c_name` writes it; `None` for others.
+fn int_type(words: &[Tok]) -> Option<&'static str> {
+    let ws: Vec<&str> = words
+        .iter()
+        .filter_map(|t| {
+            if let CTok::Spec(w) | CTok::Ident(w) = &t.1 {
+                Some(w.as_str())
+            } else {
+                None
+            }
+        })
+        .filter(|w| !matches!(*w, "const" | "static" | "constexpr"))
+        .collect();
+    let unsigned = ws.contains(&"unsigned");
+    let longs = ws.iter().filter(|w| **w == "long").count();
+    match ws.as_slice() {
+        ["size_t"] | ["uint64_t"] => Some("ulong"),
+        ["int64_t"] => Some("long"),
+        ["uint"] | ["uint32_t"] => Some("uint"),
+        ["int32_t"] => Some("int"),
+        _ if ws
+            .iter()
+            .all(|w| matches!(*w, "unsigned" | "signed" | "int" | "long"))
+            && !ws.is_empty() =>
+        {
+            Some(match (longs > 0, unsigned) {
+                (true, true) => "ulong",
+                (true, false) => "long",
+                (false, true) => "uint",
+                (false, false) => "int",
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Functions of the C and CUDA libraries that take their arguments by value: a local passed
@@ -68,11 +126,84 @@ const BY_VALUE: &[&str] = &[
     "exit",
 ];
 
-/// The constants of a host function: integers, and `dim3` triples.
-#[derive(Clone, Default)]
+/// The constants of a host function: integers, and `dim3` triples, true throughout it
+/// (the file's constants, the parameters a caller binds), and its locals, each visible in
+/// its block from its declaration on.
+#[derive(Clone, Default, PartialEq)]
 struct Env {
     ints: HashMap<String, i64>,
     dims: HashMap<String, [i64; 3]>,
+    locals: Vec<Local>,
+    /// Host variables the function never changes, whatever their value: the parameters
+    /// it only reads, and (in `at`'s view) its unchanged locals, with their initialisers.
+    fixed: HashMap<String, Fixed>,
+    /// The types of the integer constants, where kpl knows them (`int_type`).
+    types: HashMap<String, &'static str>,
+}
+
+#[derive(Clone, PartialEq)]
+struct Fixed {
+    /// A local's initialiser (none for a parameter).
+    init: Option<Vec<Tok>>,
+    /// Its integer type, where kpl knows it (`int_type`).
+    ty: Option<&'static str>,
+    /// Where it is declared in the body (its initialiser's names are those there).
+    at: usize,
+}
+
+/// A local of a host function: its name, the body's token indices where it is visible
+/// (from its declaration to its block's `}`), and its value where it is a constant.
+#[derive(Clone, PartialEq)]
+struct Local {
+    name: String,
+    from: usize,
+    to: usize,
+    value: Option<Value>,
+    /// Never changed after its declaration: its initialiser and type.
+    fixed: Option<Fixed>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Value {
+    Int(i64),
+    Dim([i64; 3]),
+}
+
+impl Env {
+    /// The constants at the body's token `k`: the locals visible there in place (an inner
+    /// block's shadowing an outer's), and those that are not constants taken out.
+    fn at(&self, k: usize) -> Env {
+        let mut e = Env {
+            ints: self.ints.clone(),
+            dims: self.dims.clone(),
+            locals: Vec::new(),
+            fixed: self.fixed.clone(),
+            types: self.types.clone(),
+        };
+        // In order of declaration, an inner block's local comes after an outer's.
+        for l in self.locals.iter().filter(|l| l.from < k && k <= l.to) {
+            e.ints.remove(&l.name);
+            e.dims.remove(&l.name);
+            e.fixed.remove(&l.name);
+            e.types.remove(&l.name);
+            if let Some(f) = &l.fixed {
+                e.fixed.insert(l.name.clone(), f.clone());
+                if let Some(ty) = f.ty {
+                    e.types.insert(l.name.clone(), ty);
+                }
+            }
+            match l.value {
+                Some(Value::Int(v)) => {
+                    e.ints.insert(l.name.clone(), v);
+                }
+                Some(Value::Dim(d)) => {
+                    e.dims.insert(l.name.clone(), d);
+                }
+                None => {}
+            }
+        }
+        e
+    }
 }
 
 /// For each host function of the file, whether each parameter takes its argument by value.
@@ -254,6 +385,29 @@ fn closing_free(toks: &[Tok], from: usize, to: usize) -> bool {
 
 /// Is the use of a name at `toks[k]` one that only reads it?
 fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
+    // `(n)` (a macro's parameter, expanded) is used as `n` is: look past the parentheses
+    // that only group it.
+    let (mut lo, mut hi) = (k, k);
+    while lo >= 1
+        && toks[lo - 1].1 == CTok::P("(")
+        && toks.get(hi + 1).is_some_and(|t| t.1 == CTok::P(")"))
+    {
+        let grouping = lo < 2
+            || !matches!(
+                toks[lo - 2].1,
+                CTok::Ident(_) | CTok::Spec(_) | CTok::Kw(_) | CTok::P(">" | ")" | "]")
+            );
+        if !grouping {
+            break;
+        }
+        lo -= 1;
+        hi += 1;
+    }
+    let k = if lo == k {
+        k
+    } else {
+        return only_read_group(toks, lo, hi, by_value);
+    };
     let prev = k.checked_sub(1).map(|p| &toks[p].1);
     let next = toks.get(k + 1).map(|t| &t.1);
     const READ_AFTER: &[&str] = &[
@@ -298,6 +452,35 @@ fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
         }),
         _ => false,
     }
+}
+
+/// Is the parenthesised use `toks[lo..=hi]` (`(n)`) one that only reads it: an operand of
+/// arithmetic or a comparison (not of `&`, `=`, `++`, a call that may take a reference)?
+fn only_read_group(toks: &[Tok], lo: usize, hi: usize, by_value: &ByValue) -> bool {
+    const OPERATOR: &[&str] = &[
+        "+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<",
+        ">>", "|", "^", ")", "]", ";", ",",
+    ];
+    let prev = lo.checked_sub(1).map(|p| &toks[p].1);
+    let next = toks.get(hi + 1).map(|t| &t.1);
+    let next_reads = matches!(next, Some(CTok::P(p)) if OPERATOR.contains(p));
+    let prev_reads = match prev {
+        Some(CTok::P("(" | ",")) => callee(toks, lo).is_none_or(|(f, i)| {
+            f == LAUNCH
+                || BY_VALUE.contains(&f.as_str())
+                || by_value
+                    .get(&f)
+                    .is_some_and(|ps| ps.get(i).copied().unwrap_or(false))
+        }),
+        Some(CTok::P(p)) => [
+            "+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<",
+            "|", "^", "[", "=", "!", "~",
+        ]
+        .contains(p),
+        Some(CTok::Kw("return")) => true,
+        _ => false,
+    };
+    next_reads && prev_reads && !in_reference_initialiser(toks, lo)
 }
 
 /// Is `toks[k]` in the initialiser of a reference (`int &r = b;`, `auto &r = c ? a : b;`),
@@ -356,19 +539,22 @@ fn callee(toks: &[Tok], k: usize) -> Option<(String, usize)> {
 }
 
 /// The constants of a host function (see the module doc): integers, and `dim3` triples.
-fn constants(body: &[Tok], base: &Env, params: &[String], by_value: &ByValue) -> Env {
-    let mut env = base.clone();
-    // Names declared outside the body (the function's parameters, file-scope constants): a
-    // local of one of them shadows it in a block only, so neither is a constant.
-    let outer: Vec<String> = params
-        .iter()
-        .cloned()
-        .chain(base.ints.keys().cloned())
-        .chain(base.dims.keys().cloned())
-        .collect();
+fn constants(
+    body: &[Tok],
+    base: &Env,
+    params: &[(String, Option<&'static str>)],
+    by_value: &ByValue,
+) -> Env {
+    let mut env = Env {
+        ints: base.ints.clone(),
+        dims: base.dims.clone(),
+        locals: Vec::new(),
+        fixed: HashMap::new(),
+        types: base.types.clone(),
+    };
     // A file-scope constant (or a parameter a caller binds) the function declares again (a
-    // parameter, a loop's variable) or uses otherwise than by reading it is not that
-    // constant there.
+    // parameter, a loop's variable, a local) or uses otherwise than by reading it is not
+    // that constant there.
     env.ints.retain(|name, _| {
         body.iter().enumerate().all(|(k, t)| {
             !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k, by_value)
@@ -379,50 +565,121 @@ fn constants(body: &[Tok], base: &Env, params: &[String], by_value: &ByValue) ->
             !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k, by_value)
         })
     });
-    let mut declared: HashMap<String, usize> = HashMap::new();
+    for (p, ty) in params {
+        if !base.ints.contains_key(p) && !base.dims.contains_key(p) {
+            env.ints.remove(p);
+            env.dims.remove(p);
+            if body.iter().enumerate().all(|(k, t)| {
+                !matches!(&t.1, CTok::Ident(n) if n == p) || only_read(body, k, by_value)
+            }) {
+                env.fixed.insert(
+                    p.clone(),
+                    Fixed {
+                        init: None,
+                        ty: *ty,
+                        at: 0,
+                    },
+                );
+            }
+        }
+    }
+    // The blocks: for each token, the `}` that closes the innermost block holding it.
+    let mut ends = vec![body.len(); body.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (k, t) in body.iter().enumerate() {
+        match t.1 {
+            CTok::P("{") => open.push(k),
+            CTok::P("}") => {
+                if let Some(o) = open.pop() {
+                    for e in &mut ends[o + 1..k] {
+                        if *e == body.len() {
+                            *e = k;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // (Inner blocks close first and claim their tokens; an outer block only the rest.)
     let mut decls = Vec::new();
+    let mut decl_starts = Vec::new();
     let mut i = 0;
     while i < body.len() {
         let starts = i == 0 || matches!(body[i - 1].1, CTok::P(";" | "{" | "}" | ")"));
         if starts {
             if let Some((name, constant, init, dim3, next)) = declaration(body, i) {
-                *declared.entry(name.clone()).or_default() += 1;
                 let at = body[i..next]
                     .iter()
                     .position(|t| matches!(&t.1, CTok::Ident(n) if *n == name))
                     .map_or(i, |p| i + p);
                 decls.push((name, constant, init, dim3, at));
+                decl_starts.push(i);
                 i = next;
                 continue;
             }
         }
         i += 1;
     }
-    for (name, constant, init, dim3, at) in decls {
-        // Declared once in the function, and never changed after its declaration.
-        if declared[&name] != 1 || outer.contains(&name) {
-            env.ints.remove(&name);
-            env.dims.remove(&name);
-            continue;
-        }
-        let unchanged = constant
-            || body.iter().enumerate().skip(at + 1).all(|(k, t)| {
-                !matches!(&t.1, CTok::Ident(n) if *n == name) || only_read(body, k, by_value)
-            });
-        if !unchanged {
-            env.ints.remove(&name);
-            env.dims.remove(&name);
-            continue;
-        }
-        if dim3 {
-            if let Some(d) = triple(&init, &env) {
-                env.dims.insert(name, d);
+    // A name declared in a way `declaration` does not read (`int n(4);`, `int a = 1, n;`, a
+    // loop's variable) is no constant anywhere in the function.
+    let declared_at: std::collections::HashSet<usize> = decls.iter().map(|d| d.4).collect();
+    let mut unread: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for (k, t) in body.iter().enumerate() {
+        if let CTok::Ident(n) = &t.1 {
+            let after_type = k > 0 && matches!(&body[k - 1].1, CTok::Spec(_))
+                || k > 0
+                    && matches!(&body[k - 1].1, CTok::Ident(w) if INT_WORDS.contains(&w.as_str()) || w == "dim3");
+            if after_type && !declared_at.contains(&k) {
+                unread.insert(n.clone());
             }
-        } else if let Some(v) = eval(&init, &env) {
-            env.ints.insert(name, v);
-        } else {
-            env.ints.remove(&name);
         }
+    }
+    // Which declaration a use at `k` of `name` refers to: the last one before it whose block
+    // holds it.
+    let resolves = |name: &str, k: usize| {
+        decls
+            .iter()
+            .rposition(|d| d.0 == name && d.4 < k && k <= ends[d.4])
+    };
+    for (di, (name, constant, init, dim3, at)) in decls.iter().enumerate() {
+        let to = if unread.contains(name) {
+            body.len()
+        } else {
+            ends[*at]
+        };
+        let from = if unread.contains(name) { 0 } else { *at };
+        // Never changed after its declaration, by any use that refers to it.
+        let unchanged = !unread.contains(name)
+            && (*constant
+                || body.iter().enumerate().skip(at + 1).all(|(k, t)| {
+                    !matches!(&t.1, CTok::Ident(n) if n == name)
+                        || resolves(name, k) != Some(di)
+                        || only_read(body, k, by_value)
+                }));
+        let value = if !unchanged {
+            None
+        } else if *dim3 {
+            triple(init, &env.at(*at)).map(Value::Dim)
+        } else {
+            eval(init, &env.at(*at)).map(Value::Int)
+        };
+        let fixed = unchanged.then(|| Fixed {
+            init: Some(init.clone()),
+            ty: if *dim3 {
+                None
+            } else {
+                int_type(&body[decl_starts[di]..*at])
+            },
+            at: *at,
+        });
+        env.locals.push(Local {
+            name: name.clone(),
+            from,
+            to,
+            value,
+            fixed,
+        });
     }
     env
 }
@@ -466,8 +723,11 @@ fn dims_of(toks: &[Tok], env: &Env, what: &str) -> Result<[u32; 3], String> {
     Ok(out)
 }
 
-/// File-scope integer constants: `[static] const INT NAME = EXPR;` and `constexpr`.
-fn file_constants(toks: &[Tok]) -> HashMap<String, i64> {
+/// The file-scope `const`/`constexpr` integers of a file, with their values and types.
+pub(crate) struct FileConstants(Env);
+
+/// The file-scope `const`/`constexpr` integers of the file `toks`.
+pub(crate) fn file_constants(toks: &[Tok]) -> FileConstants {
     let mut env = Env::default();
     let (mut depth, mut i) = (0i32, 0);
     while i < toks.len() {
@@ -480,6 +740,12 @@ fn file_constants(toks: &[Tok]) -> HashMap<String, i64> {
         if depth == 0 && starts {
             if let Some((name, true, init, false, next)) = declaration(toks, i) {
                 if let Some(v) = eval(&init, &env) {
+                    let at = (i..next)
+                        .find(|&k| matches!(&toks[k].1, CTok::Ident(n) if *n == name))
+                        .unwrap_or(i);
+                    if let Some(ty) = int_type(&toks[i..at]) {
+                        env.types.insert(name.clone(), ty);
+                    }
                     env.ints.insert(name, v);
                 }
                 i = next;
@@ -488,16 +754,46 @@ fn file_constants(toks: &[Tok]) -> HashMap<String, i64> {
         }
         i += 1;
     }
-    env.ints
+    FileConstants(env)
+}
+
+/// The integer constants a host function (`item`, its header included) has in its body,
+/// besides the file's (`file`, from `file_constants`): what a template argument of a
+/// launch in it (`k<BM, BN><<<...>>>`) may name. A local counts as `constants` says, with
+/// no call of a user function taken as leaving it unchanged.
+pub(crate) struct HostConstants {
+    env: Env,
+    /// Where the function's body starts in its item.
+    body: usize,
+}
+
+impl HostConstants {
+    /// The integer constants at the item's token `k`.
+    pub(crate) fn at(&self, k: usize) -> HashMap<String, i64> {
+        if k < self.body {
+            return self.env.ints.clone();
+        }
+        self.env.at(k - self.body).ints
+    }
+}
+
+pub(crate) fn local_constants(item: &[Tok], file: &FileConstants) -> HostConstants {
+    let base = file.0.clone();
+    let Some(f) = host_fn(item) else {
+        return HostConstants { env: base, body: 0 };
+    };
+    let params: Vec<(String, Option<&'static str>)> =
+        f.params.iter().map(|p| (p.0.clone(), p.3)).collect();
+    HostConstants {
+        env: constants(f.body, &base, &params, &ByValue::new()),
+        body: item.len() - f.body.len(),
+    }
 }
 
 /// Every launch in the host functions `host`, with the file's tokens `file` for its
 /// file-scope constants.
 pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
-    let globals = Env {
-        ints: file_constants(file),
-        dims: HashMap::new(),
-    };
+    let globals = file_constants(file).0;
     let fns: Vec<Option<HostFn>> = host.iter().map(|f| host_fn(f)).collect();
     let mut out = Vec::new();
     // Which parameters of the file's host functions take their argument by value.
@@ -509,11 +805,12 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
     let mut memo = HashMap::new();
     for (fi, f) in host.iter().enumerate() {
         if fns[fi].is_none() {
-            launches_in(f, &constants(f, &globals, &[], &by_value), &mut out);
+            launches_in(f, 0, &constants(f, &globals, &[], &by_value), &mut out);
             continue;
         }
+        let body = fns[fi].as_ref().map_or(0, |h| f.len() - h.body.len());
         for env in contexts(fi, &fns, file, &globals, 0, &mut memo, &by_value) {
-            launches_in(f, &env, &mut out);
+            launches_in(f, body, &env, &mut out);
         }
     }
     out
@@ -523,8 +820,8 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
 /// its header's name is, and its body from its `{`.
 struct HostFn<'a> {
     name: String,
-    /// Name, whether a `dim3`, whether taken by value (no `&`).
-    params: Vec<(String, bool, bool)>,
+    /// Name, whether a `dim3`, whether taken by value (no `&`), and its integer type.
+    params: Vec<(String, bool, bool, Option<&'static str>)>,
     at: usize,
     body: &'a [Tok],
 }
@@ -549,12 +846,22 @@ fn host_fn(item: &[Tok]) -> Option<HostFn<'_>> {
                 None
             }
         }) {
-            Some(n) => params.push((
-                n,
-                p.iter().any(|t| is_word(&t.1, "dim3")),
-                !p[..upto].iter().any(|t| matches!(t.1, CTok::P("&" | "&&"))),
-            )),
-            None => params.push((String::new(), false, false)),
+            Some(n) => {
+                let by_value = !p[..upto].iter().any(|t| matches!(t.1, CTok::P("&" | "&&")));
+                let plain = p[..upto].iter().all(|t| matches!(&t.1, CTok::Spec(_)) || matches!(&t.1, CTok::Ident(w) if *w == n || INT_WORDS.contains(&w.as_str())));
+                let words: Vec<Tok> = p[..upto]
+                    .iter()
+                    .filter(|t| !matches!(&t.1, CTok::Ident(w) if *w == n))
+                    .cloned()
+                    .collect();
+                params.push((
+                    n,
+                    p.iter().any(|t| is_word(&t.1, "dim3")),
+                    by_value,
+                    if plain { int_type(&words) } else { None },
+                ))
+            }
+            None => params.push((String::new(), false, false, None)),
         }
     }
     Some(HostFn {
@@ -603,10 +910,11 @@ fn contexts_of(
     let Some(f) = &fns[fi] else {
         return vec![globals.clone()];
     };
-    let names: Vec<String> = f.params.iter().map(|p| p.0.clone()).collect();
+    let names: Vec<(String, Option<&'static str>)> =
+        f.params.iter().map(|p| (p.0.clone(), p.3)).collect();
     let unbound = || {
         let mut e = globals.clone();
-        for (p, _, _) in &f.params {
+        for (p, _, _, _) in &f.params {
             e.ints.remove(p);
             e.dims.remove(p);
         }
@@ -616,7 +924,7 @@ fn contexts_of(
         return unbound();
     }
     // Every call of it, in the host functions kpl reads.
-    let mut calls: Vec<(usize, Vec<&[Tok]>, usize)> = Vec::new();
+    let mut calls: Vec<(usize, Vec<&[Tok]>, usize, usize)> = Vec::new();
     for (gi, g) in fns.iter().enumerate() {
         let Some(g) = g else { continue };
         for k in 0..g.body.len() {
@@ -630,7 +938,7 @@ fn contexts_of(
                 let Some(c) = closing(g.body, k + 1) else {
                     return unbound();
                 };
-                calls.push((gi, split_commas(&g.body[k + 2..c]), g.body[k].0));
+                calls.push((gi, split_commas(&g.body[k + 2..c]), g.body[k].0, k));
             }
         }
     }
@@ -658,10 +966,11 @@ fn contexts_of(
         return unbound();
     }
     let mut out: Vec<Env> = Vec::new();
-    for (gi, args, _) in &calls {
+    for (gi, args, _, k) in &calls {
         for caller in contexts(*gi, fns, file, globals, depth + 1, memo, by_value) {
+            let caller = caller.at(*k);
             let mut e = globals.clone();
-            for (i, (p, dim3, _)) in f.params.iter().enumerate() {
+            for (i, (p, dim3, _, _)) in f.params.iter().enumerate() {
                 e.ints.remove(p);
                 e.dims.remove(p);
                 let Some(a) = args.get(i) else { continue };
@@ -671,10 +980,13 @@ fn contexts_of(
                     }
                 } else if let Some(v) = eval(a, &caller) {
                     e.ints.insert(p.clone(), v);
+                    if let Some(ty) = f.params[i].3 {
+                        e.types.insert(p.clone(), ty);
+                    }
                 }
             }
             let e = constants(f.body, &e, &names, by_value);
-            if !out.iter().any(|o| o.ints == e.ints && o.dims == e.dims) {
+            if !out.contains(&e) {
                 out.push(e);
             }
             if out.len() > MAX_CONTEXTS {
@@ -685,10 +997,135 @@ fn contexts_of(
     out
 }
 
-/// The launches in host function `f` under `env`.
-fn launches_in(f: &[Tok], env: &Env, out: &mut Vec<LaunchSite>) {
+/// Each dimension of a launch size `g` as a `SizeExpr`, where it is one: `g` a `dim3`
+/// local the function never changes, `dim3(x, y, z)` or a number, each of whose parts is
+/// arithmetic over constants and over unchanged host variables that the launch passes as
+/// arguments (`args`), directly or through unchanged locals. A part that is a constant, or
+/// names anything else, gives `None`.
+fn size_exprs(g: &[Tok], full: &Env, k: usize, args: &[&[Tok]]) -> [Option<SizeExpr>; 3] {
+    let mut out = [None, None, None];
+    let env = full.at(k);
+    let (whole, k): (Vec<Tok>, usize) = match g {
+        [(_, CTok::Ident(n), _)] => match env.fixed.get(n) {
+            Some(Fixed {
+                init: Some(init),
+                ty: None,
+                at,
+            }) => (init.clone(), *at),
+            _ => return out,
+        },
+        _ => (g.to_vec(), k),
+    };
+    let parts = match whole.as_slice() {
+        [(_, CTok::Ident(d), _), (_, CTok::P("(" | "{"), _), inner @ .., (_, CTok::P(")" | "}"), _)]
+            if d == "dim3" =>
+        {
+            split_commas(inner)
+        }
+        [(_, CTok::P("{"), _), inner @ .., (_, CTok::P("}"), _)] => split_commas(inner),
+        _ => vec![whole.as_slice()],
+    };
+    if parts.len() > 3 {
+        return out;
+    }
+    for (d, part) in parts.iter().enumerate() {
+        let mut params = Vec::new();
+        if let Some(toks) = over_args(part, full, k, args, &mut params, 0) {
+            if !params.is_empty() {
+                params.sort_unstable();
+                params.dedup();
+                out[d] = Some(SizeExpr { toks, params });
+            }
+        }
+    }
+    out
+}
+
+/// `toks` with constants folded in and host variables written as the kernel's parameters
+/// (`size_exprs`), adding those to `params`; `None` where it names anything else.
+fn over_args(
+    toks: &[Tok],
+    full: &Env,
+    at: usize,
+    args: &[&[Tok]],
+    params: &mut Vec<(usize, &'static str)>,
+    depth: usize,
+) -> Option<Vec<Tok>> {
+    let env = full.at(at);
+    const ARITHMETIC: &[&str] = &[
+        "+", "-", "*", "/", "%", "(", ")", "<<", ">>", "&", "|", "^", "~", "<", ">", "<=", ">=",
+        "==", "!=", "?", ":", "&&", "||", "!",
+    ];
+    if depth > 8 || toks.is_empty() {
+        return None;
+    }
+    let mut out = Vec::new();
+    for (k, t) in toks.iter().enumerate() {
+        let paren = |out: &mut Vec<Tok>, inner: Vec<Tok>| {
+            out.push((t.0, CTok::P("("), t.0));
+            out.extend(inner);
+            out.push((t.2, CTok::P(")"), t.2));
+        };
+        match &t.1 {
+            CTok::Int(..) | CTok::LongInt(..) => out.push(t.clone()),
+            CTok::P(p) if ARITHMETIC.contains(p) => out.push(t.clone()),
+            CTok::Ident(n) => {
+                if toks
+                    .get(k + 1)
+                    .is_some_and(|x| matches!(x.1, CTok::P("(" | ".")))
+                {
+                    return None;
+                }
+                if let Some(v) = env.ints.get(n) {
+                    // A literal of the constant's type, as C types it in the expression.
+                    let mag = v.unsigned_abs();
+                    let lit = match env.types.get(n)? {
+                        &"int" if mag <= i32::MAX as u64 => CTok::Int(mag, false),
+                        &"uint" if mag <= u64::from(u32::MAX) => CTok::Int(mag, true),
+                        &"long" => CTok::LongInt(mag, false),
+                        &"ulong" => CTok::LongInt(mag, true),
+                        _ => return None,
+                    };
+                    let lit = if *v < 0 {
+                        vec![(t.0, CTok::P("-"), t.0), (t.0, lit, t.2)]
+                    } else {
+                        vec![(t.0, lit, t.2)]
+                    };
+                    paren(&mut out, lit);
+                    continue;
+                }
+                let fixed = env.fixed.get(n)?;
+                let passed = args
+                    .iter()
+                    .position(|a| matches!(a, [(_, CTok::Ident(x), _)] if x == n));
+                match (passed, fixed) {
+                    (Some(position), Fixed { ty: Some(ty), .. }) => {
+                        params.push((position, *ty));
+                        out.push((t.0, CTok::Ident(param_placeholder(position)), t.2));
+                    }
+                    (
+                        _,
+                        Fixed {
+                            init: Some(init),
+                            ty: Some(_),
+                            at,
+                        },
+                    ) => {
+                        let inner = over_args(init, full, *at, args, params, depth + 1)?;
+                        paren(&mut out, inner);
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The launches in item `f`, whose body starts at token `body` (`env` counts from there).
+fn launches_in(f: &[Tok], body: usize, full: &Env, out: &mut Vec<LaunchSite>) {
     {
-        let env = env.clone();
         let mut i = 0;
         while i + 1 < f.len() {
             // `<<<` is `<<` then `<`.
@@ -701,25 +1138,21 @@ fn launches_in(f: &[Tok], env: &Env, out: &mut Vec<LaunchSite>) {
             else {
                 break;
             };
+            let env = full.at(i.saturating_sub(body));
             let kernel = match i.checked_sub(1).map(|k| &f[k].1) {
                 Some(CTok::Ident(n)) => Some(n.clone()),
                 _ => None,
             };
             let start = i.saturating_sub(1);
             let config = split_commas(&f[i + 2..close]);
-            let (args, end) = match f.get(close + 2) {
+            let (arg_toks, end) = match f.get(close + 2) {
                 Some((_, CTok::P("("), _)) => match closing(f, close + 2) {
-                    Some(c) => (
-                        split_commas(&f[close + 3..c])
-                            .iter()
-                            .map(|a| eval(a, &env))
-                            .collect(),
-                        c,
-                    ),
+                    Some(c) => (split_commas(&f[close + 3..c]), c),
                     None => (Vec::new(), close + 1),
                 },
                 _ => (Vec::new(), close + 1),
             };
+            let args = arg_toks.iter().map(|a| eval(a, &env)).collect();
             let missing = |what: &str| Err(format!("the launch gives no {what} size"));
             // Grid, block, shared bytes and stream: nvcc takes no more.
             let too_many = || {
@@ -750,6 +1183,12 @@ fn launches_in(f: &[Tok], env: &Env, out: &mut Vec<LaunchSite>) {
                         }),
                 },
                 args,
+                grid_exprs: config
+                    .first()
+                    .filter(|_| config.len() <= 4)
+                    .map_or([None, None, None], |g| {
+                        size_exprs(g, full, i.saturating_sub(body), &arg_toks)
+                    }),
             });
             i = end + 1;
         }

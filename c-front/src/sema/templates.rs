@@ -412,6 +412,30 @@ fn fold_integer(toks: &[Tok]) -> Option<Vec<Tok>> {
     })
 }
 
+/// Template argument `arg` with each name of `consts` replaced by its value in parentheses.
+fn with_values(arg: Vec<Tok>, consts: &HashMap<String, i64>) -> Vec<Tok> {
+    if consts.is_empty() {
+        return arg;
+    }
+    let mut out = Vec::with_capacity(arg.len());
+    for (k, t) in arg.iter().enumerate() {
+        // Not a member (`s.BM`) nor a qualified name's part.
+        let member = k > 0 && matches!(arg[k - 1].1, CTok::P("." | "->" | ":"));
+        match ident(t).and_then(|n| consts.get(n)).filter(|_| !member) {
+            Some(v) => {
+                out.push((t.0, CTok::P("("), t.0));
+                if *v < 0 {
+                    out.push((t.0, CTok::P("-"), t.0));
+                }
+                out.push((t.0, CTok::Int(v.unsigned_abs(), false), t.2));
+                out.push((t.2, CTok::P(")"), t.2));
+            }
+            None => out.push(t.clone()),
+        }
+    }
+    out
+}
+
 /// The identifier form of an instance: `reduce<128, int>` is `reduce_128_int`.
 fn mangle(name: &str, args: &[Vec<Tok>]) -> String {
     let mut s = name.to_string();
@@ -498,6 +522,18 @@ impl Pass {
     /// instance's name: arguments written out, then those deduced from the call
     /// (`deduce`), then defaults. A use whose arguments are still missing is an error.
     fn uses(&mut self, toks: Vec<Tok>) -> Vec<Tok> {
+        self.uses_with(toks, &|_| HashMap::new())
+    }
+
+    /// `uses`, where a name in a template argument written out at token `k` may be one of
+    /// `consts(k)`: a host function's local constant (`const uint BM = 64;
+    /// k<BM><<<...>>>`), replaced by its value so that the instance is the one the launch
+    /// makes.
+    fn uses_with(
+        &mut self,
+        toks: Vec<Tok>,
+        consts: &dyn Fn(usize) -> HashMap<String, i64>,
+    ) -> Vec<Tok> {
         let decls = declared_types(&toks);
         let mut out = Vec::with_capacity(toks.len());
         let mut i = 0;
@@ -511,7 +547,14 @@ impl Pass {
                     .filter(|x| is_p(x, "<"))
                     .and_then(|_| angle_args(&toks, i + 1))
                 {
-                    Some((args, next)) => (args, next),
+                    Some((args, next)) => {
+                        let c = if args.is_empty() {
+                            HashMap::new()
+                        } else {
+                            consts(i)
+                        };
+                        (args.into_iter().map(|a| with_values(a, &c)).collect(), next)
+                    }
                     None => (Vec::new(), i + 1),
                 };
                 let call = toks
@@ -1076,7 +1119,16 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
     }
     // Launches in skipped host code name instances too (their arguments are not read);
     // `launches.rs` reads them with the instances' names.
-    let host: Vec<Vec<Tok>> = host.into_iter().map(|h| pass.uses(h)).collect();
+    // A launch's template arguments may name the host function's local constants.
+    let file_consts =
+        crate::sema::launches::file_constants(if host.is_empty() { &[] } else { &toks });
+    let host: Vec<Vec<Tok>> = host
+        .into_iter()
+        .map(|h| {
+            let consts = crate::sema::launches::local_constants(&h, &file_consts);
+            pass.uses_with(h, &|k| consts.at(k))
+        })
+        .collect();
     let mut kernel_name = None;
     if let Some(k) = kernel.filter(|k| k.contains('<')) {
         let lexed = crate::text::lexer::lex(k);

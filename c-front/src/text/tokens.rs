@@ -43,6 +43,74 @@ impl fmt::Display for CTok {
     }
 }
 
+/// How a token is written in source (a string literal as `"..."`), for messages that
+/// show code kpl made.
+pub fn spelling(t: &CTok) -> String {
+    match t {
+        CTok::Ident(s) | CTok::Spec(s) => s.clone(),
+        CTok::Int(v, u) | CTok::LongInt(v, u) => format!("{v}{}", if *u { "u" } else { "" }),
+        CTok::Float(bits) => format!("{:?}f", f32::from_bits(*bits)),
+        CTok::Char(c) => char::from_u32(*c).map_or_else(|| format!("{c}"), |c| format!("{c:?}")),
+        CTok::Str => "\"...\"".to_string(),
+        CTok::Kw(k) => k.to_string(),
+        CTok::P(p) => p.to_string(),
+    }
+}
+
+/// Tokens as source text, for a message: spaces between them but inside parentheses, and
+/// without the parentheses that hold one token or another pair (`((a)) + (4)` is
+/// `a + 4`), as a macro's expansion has them.
+pub fn render(toks: &[CTok]) -> String {
+    let mut t: Vec<CTok> = toks.to_vec();
+    // The index of the `)` that closes the `(` at `i`.
+    let close = |t: &[CTok], i: usize| {
+        let mut depth = 0;
+        for (k, x) in t.iter().enumerate().skip(i) {
+            match x {
+                CTok::P("(") => depth += 1,
+                CTok::P(")") => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        let mut i = 0;
+        while i < t.len() {
+            // `(` not a call's: what precedes it is no name and no `)`.
+            let grouping = t[i] == CTok::P("(") && !(i > 0 && matches!(t[i - 1], CTok::Ident(_) | CTok::Spec(_) | CTok::P(")" | "]")));
+            if let Some(c) = close(&t, i).filter(|_| grouping) {
+                let one = c == i + 2;
+                let pair = t[i + 1] == CTok::P("(") && close(&t, i + 1) == Some(c - 1);
+                let whole = i == 0 && c == t.len() - 1;
+                if one || pair || whole {
+                    t.remove(c);
+                    t.remove(i);
+                    changed = true;
+                    continue;
+                }
+            }
+            i += 1;
+        }
+    }
+    let mut out = String::new();
+    for (k, x) in t.iter().enumerate() {
+        let tight = k == 0 || matches!(t[k - 1], CTok::P("(")) || matches!(x, CTok::P(")")) || (matches!(x, CTok::P("(")) && matches!(t[k - 1], CTok::Ident(_)));
+        if !tight {
+            out.push(' ');
+        }
+        out.push_str(&spelling(x));
+    }
+    out
+}
+
 const COMMON_SPECS: &[&str] = &[
     "void",
     "int",
