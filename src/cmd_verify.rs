@@ -150,6 +150,11 @@ pub struct Args {
     /// Verify this many files at once (default: the number of cores).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
+    /// What fails: `any` defect (exit 1, GPUVerify's contract), or only `confirmed` ones: a
+    /// file whose defects the interpreter reproduced none of has verdict `possible` and
+    /// exit code 5
+    #[arg(long = "fail-on", value_name = "WHICH", value_parser = ["any", "confirmed"], default_value = "any")]
+    fail_on: String,
 }
 
 pub struct FileResult {
@@ -451,7 +456,7 @@ fn one_launch(a: &Args, i: usize, n: usize) -> FileResult {
         eprintln!("error: {e}");
         return FileResult { code: Exit::BadInput, text: String::new(), json: None };
     }
-    present(&an, a.json)
+    present(&an, a.json, a.fail_on == "confirmed")
 }
 
 /// The functions whose calls used only their contract, in the kernel or any check.
@@ -467,7 +472,7 @@ fn names(set: &std::collections::BTreeSet<String>) -> String {
 /// The text and JSON reports of a verified file, and its exit code. Under `--no-inline`
 /// the checks of device functions on their own are part of it: the file is verified only
 /// if every one is.
-pub fn present(an: &Analysed, json_out: bool) -> FileResult {
+pub fn present(an: &Analysed, json_out: bool, fail_on_confirmed: bool) -> FileResult {
     let src = &an.src;
     let parts: Vec<&Analysed> = std::iter::once(an).chain(an.functions.iter().map(|(_, f)| f)).collect();
     let defects_in = parts.iter().find(|p| matches!(p.report.outcome, Outcome::Defects));
@@ -485,6 +490,9 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
         None => verdict(&an.report, &an.confirmed),
     };
     let verdict = if defects_in.is_none() && inconclusive.is_some() { "inconclusive" } else { verdict };
+    // `--fail-on=confirmed`: defects of which the interpreter reproduced none.
+    let possible_only = fail_on_confirmed && defects_in.is_some() && parts.iter().all(|p| p.confirmed.iter().all(|c| !c));
+    let (code, kind, verdict) = if possible_only { (Exit::Possible, Some(verdict), "possible") } else { (code, None, verdict) };
     let mut diags = Vec::new();
     let mut defects = Vec::new();
     for (i, p) in parts.iter().enumerate() {
@@ -584,7 +592,11 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
         (Some(_), _) => {
             let n: usize = parts.iter().map(|p| p.report.findings.len()).sum();
             let c: usize = parts.iter().map(|p| p.confirmed.iter().filter(|x| **x).count()).sum();
-            let mut t = format!("{}: {verdict}: {n} defect{} ({c} confirmed by the interpreter) ({secs:.2} s)\n", src_path, if n == 1 { "" } else { "s" });
+            let shown = match kind {
+                Some(k) => format!("possible {k}"),
+                None => verdict.to_string(),
+            };
+            let mut t = format!("{}: {shown}: {n} defect{} ({c} confirmed by the interpreter) ({secs:.2} s)\n", src_path, if n == 1 { "" } else { "s" });
             for p in &parts {
                 if let Some(why) = &p.report.unknown {
                     t.push_str(&format!("{}: the search for more defects stopped: {why}\n", src_path));
@@ -615,6 +627,10 @@ pub fn present(an: &Analysed, json_out: bool) -> FileResult {
         },
     });
     let mut json = json;
+    // Verdict `possible`: which kind of defect, as the verdict would have said.
+    if let Some(k) = kind {
+        json["kind"] = json!(k);
+    }
     if let Some(line) = an.host_line {
         json["launch"] = json!({ "grid": an.launch.groups, "block": an.launch.threads, "line": line, "from": "host code" });
     }

@@ -1,7 +1,7 @@
 //! Exit codes (CLI.md) and the panic hook that turns a bug of ours into exit 4 with a message.
 
 /// The exit codes of every subcommand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(dead_code)]
 pub enum Exit {
     /// Verified / ran without error / certificate checks.
@@ -14,6 +14,36 @@ pub enum Exit {
     BadInput = 3,
     /// A bug of ours.
     Internal = 4,
+    /// `verify --fail-on=confirmed`: defects found, none of them confirmed by the
+    /// interpreter (each may come from the abstraction).
+    Possible = 5,
+}
+
+impl Exit {
+    /// How bad: the worst of several files' or kernels' codes is a command's. Only possible
+    /// defects are worse than none and better than a confirmed one.
+    fn rank(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Possible => 1,
+            Exit::Defect => 2,
+            Exit::Inconclusive => 3,
+            Exit::BadInput => 4,
+            Exit::Internal => 5,
+        }
+    }
+}
+
+impl PartialOrd for Exit {
+    fn partial_cmp(&self, other: &Exit) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Exit {
+    fn cmp(&self, other: &Exit) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
 }
 
 /// The status after a write to a closed pipe (128 + SIGPIPE, as shells report it).

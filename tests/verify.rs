@@ -419,3 +419,28 @@ fn a_file_of_several_kernels_has_each_verified_when_none_is_chosen() {
     assert!(run.stderr.contains("several kernels") && run.stderr.contains("`bad`"), "{}", run.stderr);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn fail_on_confirmed_gives_possible_defects_their_own_verdict_and_exit_code() {
+    let dir = root().join("tests/kernels-cuda");
+    // `benign_copy_2d.cu`: a write-write race the interpreter does not reproduce.
+    let possible = ["--blockDim=[16,16]", "--gridDim=[4,4]", "benign_copy_2d.cu"];
+    let mut args = vec!["verify", "--json", "--fail-on=confirmed"];
+    args.extend(possible);
+    let o = kpl_in(&dir, &args);
+    assert_eq!(o.code, 5, "{}{}", o.stdout, o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["verdict"], "possible", "{}", o.stdout);
+    assert_eq!(v["kind"], "race", "{}", o.stdout);
+    // By default (GPUVerify's contract) any defect fails, with its kind as the verdict.
+    let mut plain = vec!["verify", "--json"];
+    plain.extend(possible);
+    let o = kpl_in(&dir, &plain);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["verdict"], "race");
+    // A confirmed defect still fails, and outranks a possible one among several files.
+    let o = kpl_in(&dir, &["verify", "--fail-on=confirmed", "--blockDim=[16,16]", "--gridDim=[4,4]", "benign_copy_2d.cu", "cast_view_race.cu"]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("benign_copy_2d.cu: possible race: 1 defect (0 confirmed"), "{}", o.stdout);
+}
