@@ -114,7 +114,7 @@ fn pre_templates(src: &str, o: &FrontOptions) -> (Vec<(usize, tokens::CTok, usiz
     let mut errors = pre.errors;
     let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
     errors.extend(terrs);
-    let toks = if o.dialect == Dialect::Cuda { coop::lower(coop_tiles::lower(textures::lower(cxx::lower(namespaces::flatten(toks))))) } else { images::lower(toks) };
+    let toks = if o.dialect == Dialect::Cuda { coop::lower(coop_tiles::lower(textures::lower(sema::cache_hints::lower(cxx::lower(namespaces::flatten(toks)))))) } else { images::lower(toks) };
     (toks, errors, pre.warnings)
 }
 

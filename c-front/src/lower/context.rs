@@ -107,6 +107,11 @@ pub(crate) struct Lower<'u> {
     pub used: HashSet<String>,
     pub blocks: Vec<Vec<k::Stmt>>,
     pub decls: Vec<k::Decl>,
+    /// The arrays of the kernel's pointer parameters, which the host may pass as `NULL`.
+    pub param_arrays: HashSet<String>,
+    /// For each such array a comparison with `NULL` asked about: the parameter that says it
+    /// is null (`null_pointers.rs`).
+    pub null_flags: HashMap<String, String>,
     pub frames: Vec<Frame>,
     pub errors: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,

@@ -181,6 +181,20 @@ impl<'u> Lower<'u> {
                 return bin(BinOp::Eq, k::Expr::var(&sel, e.span), k::Expr::num(0, e.span), e.span);
             }
         }
+        // `if (bias)`, `!bias` of an array (`null_pointers.rs`).
+        let array_name = |x: &Expr| matches!(&x.kind, ExprKind::Ident(_));
+        if array_name(e) {
+            if let Some(null) = self.is_null(e, e.span) {
+                return not(null, e.span);
+            }
+        }
+        if let ExprKind::Unary(UOp::Not, a) = &e.kind {
+            if array_name(a) {
+                if let Some(null) = self.is_null(a, e.span) {
+                    return null;
+                }
+            }
+        }
         let v = self.expr(e);
         self.to_cond(v)
     }

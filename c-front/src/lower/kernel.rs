@@ -784,6 +784,9 @@ impl<'u> Lower<'u> {
                     self.bind(&name.name, Entity::Invalid);
                     continue;
                 };
+                if space != Some("shared") {
+                    self.param_arrays.insert(kpl.clone());
+                }
                 let array = Entity::Array {
                     kpl,
                     elem: ty,

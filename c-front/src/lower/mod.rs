@@ -31,6 +31,7 @@ pub(crate) mod long_div;
 pub(crate) mod memcpy;
 pub mod modular;
 pub(crate) mod multiptr;
+pub(crate) mod null_pointers;
 pub(crate) mod operator_calls;
 pub(crate) mod places;
 pub(crate) mod overload_calls;
@@ -108,6 +109,8 @@ fn lower_pass<'u>(
         used: HashSet::new(),
         blocks: Vec::new(),
         decls: Vec::new(),
+        param_arrays: HashSet::new(),
+        null_flags: HashMap::new(),
         frames: Vec::new(),
         errors: Vec::new(),
         warnings: Vec::new(),

@@ -341,6 +341,14 @@ impl<'u> Lower<'u> {
     fn array_compare(&mut self, op: BOp, a: &Expr, b: &Expr, span: Span) -> Option<crate::lower::values::Val> {
         use crate::lower::values::Ty;
         use crate::lower::values::{bin, Val};
+        // An array against `NULL`: a kernel's pointer parameter may be null.
+        if let Some(is_null) = self.null_compare(a, b, span) {
+            let e = if op == BOp::Eq { is_null } else { k::Expr::new(k::ExprKind::Unary(k::UnOp::Not, Box::new(is_null)), span) };
+            if !matches!(op, BOp::Eq | BOp::Ne) {
+                self.unsupported("ordering a pointer against `NULL`", span);
+            }
+            return Some(Val { e, ty: Ty::Int });
+        }
         if !self.names_array(a) || !self.names_array(b) {
             return None;
         }
@@ -361,7 +369,7 @@ impl<'u> Lower<'u> {
 
     /// Does `e` denote a pointer into a known array (an array or pointer variable, a field
     /// pointer, `a + i`, `&a[i]`), so that comparing it compares addresses?
-    fn names_array(&mut self, e: &Expr) -> bool {
+    pub(crate) fn names_array(&mut self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Ident(x) => matches!(self.lookup(&x.name), Some(Entity::Array { dims, .. }) if dims.len() <= 1),
             ExprKind::Binary(BOp::Add | BOp::Sub, p, _) => self.names_array(p),

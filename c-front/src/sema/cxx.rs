@@ -1,7 +1,7 @@
 //! C++ conveniences of CUDA code, on the token stream. Before templates are instantiated:
 //! `constexpr` is `const` (a variable) or nothing (a function); the named casts
 //! `static_cast<T>(e)`, `reinterpret_cast<T>(e)`, `const_cast<T>(e)` are `((T)(e))`;
-//! `static_assert(c, "why");`, which the compiler checks, is dropped. After: default
+//! `static_assert(c, "why");`, which the compiler checks, is dropped; `nullptr` is `0`. After: default
 //! arguments (`int *p = NULL`) leave the parameter list and are written into each call
 //! that omits them, in the file's functions (a kernel's are dropped: nothing calls it).
 
@@ -16,7 +16,7 @@ const CASTS: &[&str] = &["static_cast", "reinterpret_cast", "const_cast"];
 
 /// `constexpr`, named casts and `static_assert` (see the module doc).
 pub fn lower(toks: Vec<Tok>) -> Vec<Tok> {
-    let word = |t: &Tok| matches!(&t.1, CTok::Ident(w) | CTok::Spec(w) if w == "constexpr" || w == "static_assert" || CASTS.contains(&w.as_str()));
+    let word = |t: &Tok| matches!(&t.1, CTok::Ident(w) | CTok::Spec(w) if w == "constexpr" || w == "static_assert" || w == "nullptr" || CASTS.contains(&w.as_str()));
     if !toks.iter().any(word) {
         return toks;
     }
@@ -37,6 +37,12 @@ pub fn lower(toks: Vec<Tok>) -> Vec<Tok> {
                 if !is_p(toks.get(j), "(") {
                     out.push((l, CTok::Spec("const".into()), r));
                 }
+                i += 1;
+                continue;
+            }
+            // C++'s null pointer constant: C's `0` (`p != nullptr` is `p != 0`).
+            Some("nullptr") => {
+                out.push((l, CTok::Int(0, false), r));
                 i += 1;
                 continue;
             }

@@ -4,6 +4,7 @@
 //! analyses of the parsed unit that lowering needs (`sizeof` operands, uninitialised reads).
 //! Imports `text` and `syntax` only.
 
+pub mod cache_hints;
 pub mod classes;
 pub mod coop;
 pub mod coop_tiles;
