@@ -290,7 +290,7 @@ fn declared_types(toks: &[Tok]) -> HashMap<String, (Vec<Tok>, bool)> {
 }
 
 /// The type an argument gives a template parameter: its declared type, or (for a `T *`
-/// parameter) the type it points to.
+/// parameter) the type it points to (of `p`, `&x`, `p + i`, `&p[i]`).
 fn arg_type(
     arg: &[Tok],
     pointee: bool,
@@ -316,8 +316,37 @@ fn arg_type(
             let (ty, ptr) = decls.get(ident(t)?)?;
             (!ptr).then(|| ty.clone())
         }
+        // `p + i`, `p - 1`: a pointer moved, of the type it had.
+        [t, op, _, ..] if pointee && (is_p(op, "+") || is_p(op, "-")) => {
+            let (ty, ptr) = decls.get(ident(t)?)?;
+            ptr.then(|| ty.clone())
+        }
+        // `&p[i]`: an element's address, of the array's element type.
+        [amp, t, open, .., close] if pointee && is_p(amp, "&") && is_p(open, "[") && is_p(close, "]") && closes_at_end(&arg[2..]) => {
+            let (ty, ptr) = decls.get(ident(t)?)?;
+            ptr.then(|| ty.clone())
+        }
         _ => None,
     }
+}
+
+/// Do `toks` (from a `[`) close that bracket only at their end, as `[i + 1]` does and
+/// `[i] + a[j]` does not?
+fn closes_at_end(toks: &[Tok]) -> bool {
+    let mut depth = 0i32;
+    for (k, t) in toks.iter().enumerate() {
+        match t.1 {
+            CTok::P("(" | "[") => depth += 1,
+            CTok::P(")" | "]") => {
+                depth -= 1;
+                if depth == 0 && k + 1 != toks.len() {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
 }
 
 /// The name of the function an item declares or defines: the identifier before its first
@@ -489,7 +518,7 @@ impl Pass {
                 None => {
                     self.errors.push(
                         Diagnostic::error(format!("kpl cannot tell template argument `{}` of `{name}`", p.name), span)
-                            .with_help("kpl deduces a type argument only from a variable, `&variable` or literal argument: write the arguments out, as in `f<float, 128>(...)`"),
+                            .with_help("kpl deduces a type argument only from a variable, `&variable`, `p + i`, `&p[i]` or literal argument: write the arguments out, as in `f<float, 128>(...)`"),
                     );
                     return None;
                 }

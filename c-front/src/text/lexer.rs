@@ -19,8 +19,9 @@ pub enum Raw {
     Unterminated,
     #[regex("[A-Za-z_][A-Za-z0-9_]*")]
     Ident,
-    /// Integer or floating literal (pp-number): classified by the parser.
-    #[regex(r"[0-9][0-9A-Za-z_.]*([eEpP][+-][0-9A-Za-z_.]*)*")]
+    /// Integer or floating literal (pp-number): classified by the parser. C++14's digit
+    /// separators (`1'000`) are part of it.
+    #[regex(r"[0-9]([0-9A-Za-z_.]|'[0-9A-Za-z])*([eEpP][+-][0-9A-Za-z_.]*)*")]
     #[regex(r"\.[0-9][0-9A-Za-z_.]*([eEpP][+-][0-9A-Za-z_.]*)*")]
     Number,
     #[regex(r"'([^'\\\n]|\\.)+'")]

@@ -211,6 +211,7 @@ const DROPPED: &[&str] = &[
     "__declspec",
     "__launch_bounds__",
     "__align__",
+    "alignas",
     "__builtin_expect_unused",
 ];
 
@@ -366,6 +367,8 @@ pub fn unsupported(toks: &[(usize, CTok, usize)]) -> Vec<Diagnostic> {
 
 /// An integer or floating literal.
 fn number(s: &str) -> Option<CTok> {
+    // C++14's digit separators carry nothing.
+    let s = &s.replace('\'', "");
     let lower = s.to_ascii_lowercase();
     let is_hex = lower.starts_with("0x");
     let is_float = (!is_hex && (lower.contains('.') || lower.contains('e')))
