@@ -61,7 +61,7 @@ pub fn run(a: Args) -> Exit {
         Err(e) => return e,
     };
     if an.report.outcome != Outcome::Verified || an.functions.iter().any(|(_, f)| f.report.outcome != Outcome::Verified) {
-        let r = present(&an, false, false);
+        let r = present(&an, crate::cmd_verify::Presentation::default());
         print!("{}", r.text);
         eprintln!("no certificate: the kernel is not verified");
         return r.code;

@@ -155,6 +155,22 @@ pub struct Args {
     /// exit code 5
     #[arg(long = "fail-on", value_name = "WHICH", value_parser = ["any", "confirmed"], default_value = "any")]
     fail_on: String,
+    /// Also print each defect of a `.cu`/`.cl` file as GPUVerify words it (`possible
+    /// write-read race on A[3]:` ...), for scripts written against GPUVerify; a file in
+    /// GPUVerify's test format (first line `//pass` or `//xfail:...`) gets it anyway
+    #[arg(long = "gpuverify-text")]
+    gpuverify_text: bool,
+}
+
+/// How `present` reports a file.
+#[derive(Clone, Copy, Default)]
+pub struct Presentation {
+    /// JSON instead of text.
+    pub json: bool,
+    /// `--fail-on=confirmed`.
+    pub fail_on_confirmed: bool,
+    /// `--gpuverify-text`.
+    pub gpuverify_text: bool,
 }
 
 pub struct FileResult {
@@ -456,7 +472,7 @@ fn one_launch(a: &Args, i: usize, n: usize) -> FileResult {
         eprintln!("error: {e}");
         return FileResult { code: Exit::BadInput, text: String::new(), json: None };
     }
-    present(&an, a.json, a.fail_on == "confirmed")
+    present(&an, Presentation { json: a.json, fail_on_confirmed: a.fail_on == "confirmed", gpuverify_text: a.gpuverify_text })
 }
 
 /// The functions whose calls used only their contract, in the kernel or any check.
@@ -472,7 +488,8 @@ fn names(set: &std::collections::BTreeSet<String>) -> String {
 /// The text and JSON reports of a verified file, and its exit code. Under `--no-inline`
 /// the checks of device functions on their own are part of it: the file is verified only
 /// if every one is.
-pub fn present(an: &Analysed, json_out: bool, fail_on_confirmed: bool) -> FileResult {
+pub fn present(an: &Analysed, how: Presentation) -> FileResult {
+    let (json_out, fail_on_confirmed) = (how.json, how.fail_on_confirmed);
     let src = &an.src;
     let parts: Vec<&Analysed> = std::iter::once(an).chain(an.functions.iter().map(|(_, f)| f)).collect();
     let defects_in = parts.iter().find(|p| matches!(p.report.outcome, Outcome::Defects));
@@ -528,7 +545,9 @@ pub fn present(an: &Analysed, json_out: bool, fail_on_confirmed: bool) -> FileRe
     progress::clear();
     if !json_out {
         input::report(src, &diags);
-        if let Some(dialect) = gpuverify_dialect(&src.path) {
+        // GPUVerify's wording too, where asked for or where the file is in its test format.
+        let gpuverify = how.gpuverify_text || crate::options::gpuverify_test_format(&src.text);
+        if let Some(dialect) = gpuverify_dialect(&src.path).filter(|_| gpuverify) {
             for p in &parts {
                 for f in &p.report.findings {
                     let l = &p.report.program.labels[f.label];
@@ -644,7 +663,7 @@ fn verdict_of(a: &Analysed) -> &'static str {
     verdict(&a.report, &a.confirmed)
 }
 
-/// For `.cu` and `.cl` files, defects are also printed as GPUVerify prints them.
+/// For `.cu` and `.cl` files, defects can also be printed as GPUVerify prints them.
 fn gpuverify_dialect(path: &str) -> Option<gpuverify_text::Dialect> {
     match crate::input::kind_of(std::path::Path::new(path)).as_str() {
         "cu" => Some(gpuverify_text::Dialect::Cuda),

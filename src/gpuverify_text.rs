@@ -1,4 +1,5 @@
-//! GPUVerify's text report of a defect, printed for `.cu` and `.cl` files beside kpl's own
+//! GPUVerify's text report of a defect, printed for `.cu` and `.cl` files in GPUVerify's test
+//! format (or with `--gpuverify-text`) beside kpl's own
 //! diagnostic, so that scripts and test suites written against GPUVerify read kpl's output.
 //!
 //! The wording and layout are GPUVerify's (`GPUVerifyErrorReporter`): `possible write-read

@@ -444,3 +444,23 @@ fn fail_on_confirmed_gives_possible_defects_their_own_verdict_and_exit_code() {
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
     assert!(o.stdout.contains("benign_copy_2d.cu: possible race: 1 defect (0 confirmed"), "{}", o.stdout);
 }
+
+#[test]
+fn gpuverify_wording_only_when_asked_for_or_in_its_test_format() {
+    let dir = std::env::temp_dir().join(format!("kpl-gvtext-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let body = "__global__ void k(int *a) { a[0] = threadIdx.x; }\n";
+    std::fs::write(dir.join("plain.cu"), body).unwrap();
+    std::fs::write(dir.join("suite.cu"), format!("//xfail:NOT_ALL_VERIFIED\n//--blockDim=8\n{body}")).unwrap();
+    let gv = "possible write-write race on a[0]:";
+    // kpl's own report, once.
+    let o = kpl_in(&dir, &["verify", "--blockDim=8", "plain.cu"]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(o.stderr.contains("confirmed write-write race on a[0]") && !o.stderr.contains(gv), "{}", o.stderr);
+    let o = kpl_in(&dir, &["verify", "--blockDim=8", "--gpuverify-text", "plain.cu"]);
+    assert!(o.stderr.contains(gv), "{}", o.stderr);
+    // A file in GPUVerify's test format reads as GPUVerify's tests expect.
+    let o = kpl_in(&dir, &["verify", "--blockDim=8", "suite.cu"]);
+    assert!(o.stderr.contains(gv), "{}", o.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}
