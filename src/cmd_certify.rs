@@ -62,6 +62,7 @@ pub fn run(a: Args) -> Exit {
     };
     if an.report.outcome != Outcome::Verified || an.functions.iter().any(|(_, f)| f.report.outcome != Outcome::Verified) {
         let r = present(&an, crate::cmd_verify::Presentation::default());
+        eprint!("{}", r.stderr);
         print!("{}", r.text);
         eprintln!("no certificate: the kernel is not verified");
         return r.code;

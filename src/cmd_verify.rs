@@ -133,9 +133,15 @@ impl VerifyArgs {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Kernel files; several are verified in parallel (`--jobs`).
+    /// Kernel files, or directories whose `.cu`, `.cl` and `.kpl` files are verified (less
+    /// what their `.gitignore` files and `--exclude` leave out); several are verified in
+    /// parallel (`--jobs`), with a summary at the end.
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    /// In a directory given, leave out the paths this `.gitignore`-style pattern matches
+    /// (`gen/`, `**/*_old.cu`); repeatable.
+    #[arg(long, value_name = "PATTERN")]
+    exclude: Vec<String>,
     #[command(flatten)]
     v: VerifyArgs,
     /// Print the report as JSON.
@@ -160,6 +166,13 @@ pub struct Args {
     /// GPUVerify's test format (first line `//pass` or `//xfail:...`) gets it anyway
     #[arg(long = "gpuverify-text")]
     gpuverify_text: bool,
+    /// Verify again even where the result cache holds the answer (and keep none).
+    #[arg(long = "no-cache")]
+    no_cache: bool,
+    /// Where the result cache is (default `$KPL_CACHE_DIR`, else `$XDG_CACHE_HOME/kpl`, else
+    /// `~/.cache/kpl`).
+    #[arg(long = "cache-dir", value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
 }
 
 /// How `present` reports a file.
@@ -177,9 +190,24 @@ pub struct FileResult {
     pub code: Exit,
     pub text: String,
     pub json: Option<Value>,
+    /// What `present` says on standard error (the diagnostics), for its caller to print.
+    pub stderr: String,
 }
 
-pub fn run(a: Args) -> Exit {
+pub fn run(mut a: Args) -> Exit {
+    // Directories: their kernel files (`file_tree.rs`); a summary at the end.
+    let tree = a.files.iter().any(|p| p.is_dir());
+    a.files = match crate::file_tree::expand(&a.files, &a.exclude) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::BadInput;
+        }
+    };
+    if a.files.is_empty() {
+        eprintln!("error: no `.cu`, `.cl` or `.kpl` file in the directories given");
+        return Exit::BadInput;
+    }
     for d in &a.dump {
         if !["seq", "vc", "smt"].contains(&d.as_str()) {
             eprintln!("error: `--dump={d}`: the stages are seq, vc and smt");
@@ -211,7 +239,7 @@ pub fn run(a: Args) -> Exit {
         let (results, paths, json) = (results.clone(), paths.clone(), a.json);
         limits::Watchdog::start(limit, move || {
             progress::clear();
-            print_results(&results, &paths, json, &format!("the time limit of {t} s ran out (--timeout)"));
+            print_results(&results, &paths, json, &format!("the time limit of {t} s ran out (--timeout)"), false);
         })
     });
     // This thread works too (it has the working stack): `jobs - 1` more, as many as the
@@ -238,22 +266,28 @@ pub fn run(a: Args) -> Exit {
         w.finish();
     }
     progress::clear();
-    print_results(&results, &paths, a.json, "not verified")
+    print_results(&results, &paths, a.json, "not verified", tree || n > 1)
 }
 
 /// Print each file's report in order (text, or one JSON object per line); a file with no
 /// result is reported as inconclusive for `missing`. Gives the worst exit code.
-fn print_results(results: &[Mutex<Option<FileResult>>], paths: &[String], json: bool, missing: &str) -> Exit {
+fn print_results(results: &[Mutex<Option<FileResult>>], paths: &[String], json: bool, missing: &str, summary: bool) -> Exit {
     let mut worst = Exit::Ok;
     let mut out = String::new();
+    // Per file, kernel and launch: the verdict and time (`summary`, text only).
+    let mut rows: Vec<(String, String, f64)> = Vec::new();
     for (slot, path) in results.iter().zip(paths) {
         let r = slot.lock().ok().and_then(|mut g| g.take());
         let r = r.unwrap_or_else(|| FileResult {
             code: Exit::Inconclusive,
             text: format!("{path}: inconclusive: {missing}\n"),
             json: Some(json!({ "file": path, "verdict": "inconclusive", "reason": missing, "defects": [] })),
+            stderr: String::new(),
         });
         worst = worst.max(r.code);
+        if summary && !json {
+            summary_rows(path, r.json.as_ref(), &mut rows);
+        }
         if json {
             let v = r.json.unwrap_or_else(|| json!({ "file": path, "verdict": "bad_input", "defects": [] }));
             // A kernel verified under several launches of its host code: a line each.
@@ -265,9 +299,54 @@ fn print_results(results: &[Mutex<Option<FileResult>>], paths: &[String], json: 
             out.push_str(&r.text);
         }
     }
+    if summary && !json && !rows.is_empty() {
+        out.push_str(&summary_table(&rows));
+    }
     print!("{out}");
     let _ = std::io::Write::flush(&mut std::io::stdout());
     worst
+}
+
+/// The summary's rows of one file's report (one per kernel and launch).
+fn summary_rows(path: &str, json: Option<&Value>, rows: &mut Vec<(String, String, f64)>) {
+    let reports: Vec<&Value> = match json {
+        Some(Value::Array(vs)) => vs.iter().collect(),
+        Some(v) => vec![v],
+        None => Vec::new(),
+    };
+    if reports.is_empty() {
+        rows.push((path.to_string(), "bad_input".into(), 0.0));
+    }
+    for v in reports {
+        let mut what = path.to_string();
+        if let Some(k) = v["kernel"].as_str() {
+            what.push_str(&format!(" `{k}`"));
+        }
+        if let Some(line) = v["launch"]["line"].as_u64() {
+            what.push_str(&format!(" (launch at line {line})"));
+        }
+        let verdict = v["verdict"].as_str().unwrap_or("bad_input").to_string();
+        let secs = v["stats"]["time_ms"].as_f64().unwrap_or(0.0) / 1000.0;
+        rows.push((what, verdict, secs));
+    }
+}
+
+/// The table at the end of a run over several files: counts by verdict, then a row each.
+fn summary_table(rows: &[(String, String, f64)]) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for (_, v, _) in rows {
+        match counts.iter_mut().find(|c| c.0 == *v) {
+            Some(c) => c.1 += 1,
+            None => counts.push((v.clone(), 1)),
+        }
+    }
+    let total: f64 = rows.iter().map(|r| r.2).sum();
+    let said: Vec<String> = counts.iter().map(|(v, n)| format!("{n} {}", v.replace('_', " "))).collect();
+    let mut t = format!("\nsummary: {} checked in {total:.2} s: {}\n", rows.len(), said.join(", "));
+    for (what, verdict, secs) in rows {
+        t.push_str(&format!("  {verdict:<14} {secs:>8.2} s  {what}\n"));
+    }
+    t
 }
 
 /// A kernel verified: the report and which defects the interpreter confirmed.
@@ -304,11 +383,28 @@ fn has_atomics(k: &kpl_lang::ast::Kernel) -> bool {
 /// under `--no-inline`, calls may use only their callee's contract (`verify`; a
 /// certificate's kernel has its calls inlined, as `check-cert` lowers it).
 pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, contracts: bool, progress_prefix: String) -> Result<Analysed, Exit> {
+    let loaded = load_for(path, v, contracts)?;
+    analyse_loaded(path, v, explain, contracts, progress_prefix, loaded)
+}
+
+/// A kernel loaded for `analyse`: its source, the checked kernel, its launch, and the line
+/// of the host code's launch it was read from.
+pub struct Loaded(input::Source, kpl_lang::Checked, Launch, Option<usize>);
+
+/// Load the kernel `analyse` verifies.
+fn load_for(path: &std::path::Path, v: &VerifyArgs, contracts: bool) -> Result<Loaded, Exit> {
     input::set_warp_sync(v.check.warp_sync);
     let mut la = v.launch.clone();
     la.no_inline = v.no_inline && contracts;
     let (src, c, launch) = input::load(path, &la, true)?;
-    let host_line = input::host_launch_line();
+    Ok(Loaded(src, c, launch, input::host_launch_line()))
+}
+
+/// `analyse` of a kernel `load_for` loaded.
+fn analyse_loaded(path: &std::path::Path, v: &VerifyArgs, explain: bool, contracts: bool, progress_prefix: String, loaded: Loaded) -> Result<Analysed, Exit> {
+    let Loaded(src, c, launch, host_line) = loaded;
+    let mut la = v.launch.clone();
+    la.no_inline = v.no_inline && contracts;
     v.check.known_arrays(&c)?;
     // GPUVerify refuses its equality abstraction with atomics, and so does kpl for its input
     // languages; kpl's own, which takes an atomic's result as arbitrary, stays for `.kpl`.
@@ -428,7 +524,7 @@ fn merged(results: Vec<FileResult>) -> FileResult {
             None => json.push(Value::Null),
         }
     }
-    FileResult { code, text, json: Some(Value::Array(json)) }
+    FileResult { code, text, json: Some(Value::Array(json)), stderr: String::new() }
 }
 
 /// `one` for the kernel chosen.
@@ -453,7 +549,30 @@ fn one_kernel(a: &Args, i: usize, n: usize) -> FileResult {
 fn one_launch(a: &Args, i: usize, n: usize) -> FileResult {
     let prefix = if n > 1 { format!("[{}/{n}] ", i + 1) } else { String::new() };
     input::take_errors();
-    let an = match analyse(&a.files[i], &a.v, false, true, prefix) {
+    let how = Presentation { json: a.json, fail_on_confirmed: a.fail_on == "confirmed", gpuverify_text: a.gpuverify_text };
+    let loaded = load_for(&a.files[i], &a.v, true);
+    // The result cache (`result_cache.rs`): not for dumps, nor `--no-inline`'s checks of
+    // functions on their own, which load more than this kernel.
+    // `KPL_DEBUG` prints what a run does: a cached answer would not.
+    let fresh = a.no_cache || !a.dump.is_empty() || a.v.no_inline || std::env::var_os("KPL_DEBUG").is_some();
+    let cache = (!fresh).then(|| crate::result_cache::dir(a.cache_dir.as_deref())).flatten();
+    let key = match (&cache, &loaded) {
+        (Some(_), Ok(Loaded(src, c, launch, host_line))) => Some(crate::result_cache::key(&[
+            &src.path,
+            &src.text,
+            &format!("{c:?}"),
+            &format!("{launch:?} {host_line:?} {:?} {}", input::kernel_choice(), std::io::stderr().is_terminal()),
+            &std::env::args().collect::<Vec<_>>().join("\u{0}"),
+        ])),
+        _ => None,
+    };
+    if let (Some(dir), Some(key)) = (&cache, &key) {
+        if let Some(r) = crate::result_cache::get(dir, key) {
+            eprint!("{}", r.stderr);
+            return r;
+        }
+    }
+    let an = match loaded.and_then(|l| analyse_loaded(&a.files[i], &a.v, false, true, prefix, l)) {
         Ok(x) => x,
         Err(code) => {
             // The JSON report of a file kpl could not read says why, as stderr did.
@@ -465,14 +584,19 @@ fn one_launch(a: &Args, i: usize, n: usize) -> FileResult {
                 })
                 .collect();
             let json = (code == Exit::BadInput).then(|| json!({ "file": a.files[i].display().to_string(), "verdict": "bad_input", "defects": [], "errors": errors }));
-            return FileResult { code, text: String::new(), json };
+            return FileResult { code, text: String::new(), json, stderr: String::new() };
         }
     };
     if let Err(e) = dump(a, &an.src.path, &an.report) {
         eprintln!("error: {e}");
-        return FileResult { code: Exit::BadInput, text: String::new(), json: None };
+        return FileResult { code: Exit::BadInput, text: String::new(), json: None, stderr: String::new() };
     }
-    present(&an, Presentation { json: a.json, fail_on_confirmed: a.fail_on == "confirmed", gpuverify_text: a.gpuverify_text })
+    let r = present(&an, how);
+    eprint!("{}", r.stderr);
+    if let (Some(dir), Some(key)) = (&cache, &key) {
+        crate::result_cache::put(dir, key, &r);
+    }
+    r
 }
 
 /// The functions whose calls used only their contract, in the kernel or any check.
@@ -543,8 +667,9 @@ pub fn present(an: &Analysed, how: Presentation) -> FileResult {
         }
     }
     progress::clear();
+    let mut stderr = String::new();
     if !json_out {
-        input::report(src, &diags);
+        stderr.push_str(&input::report_text(src, &diags));
         // GPUVerify's wording too, where asked for or where the file is in its test format.
         let gpuverify = how.gpuverify_text || crate::options::gpuverify_test_format(&src.text);
         if let Some(dialect) = gpuverify_dialect(&src.path).filter(|_| gpuverify) {
@@ -555,8 +680,8 @@ pub fn present(an: &Analysed, how: Presentation) -> FileResult {
                     if l.kind == LabelKind::Divergence && l.what.starts_with("warp ") {
                         continue;
                     }
-                    eprint!("{}", gpuverify_text::defect(&src.path, &src.text, &l.kind, l.span, &f.witness, p.launch, dialect, &p.checked.layouts));
-                    eprint!("{}", gpuverify_text::parameters(&p.checked.kernel, &f.witness));
+                    stderr.push_str(&gpuverify_text::defect(&src.path, &src.text, &l.kind, l.span, &f.witness, p.launch, dialect, &p.checked.layouts));
+                    stderr.push_str(&gpuverify_text::parameters(&p.checked.kernel, &f.witness));
                 }
             }
         }
@@ -656,7 +781,7 @@ pub fn present(an: &Analysed, how: Presentation) -> FileResult {
     if let Some(k) = input::kernel_choice() {
         json["kernel"] = json!(k);
     }
-    FileResult { code, text, json: Some(json) }
+    FileResult { code, text, json: Some(json), stderr }
 }
 
 fn verdict_of(a: &Analysed) -> &'static str {

@@ -154,8 +154,15 @@ pub fn set_error_limit(n: usize) {
 /// Print diagnostics for a file to stderr, with colour on a terminal: the first errors up
 /// to the error limit (with the warnings among them), then how many more there are.
 pub fn report(src: &Source, diags: &[Diagnostic]) {
+    eprint!("{}", report_text(src, diags));
+}
+
+/// What `report` prints (the errors kept for a `bad_input` JSON report all the same).
+pub fn report_text(src: &Source, diags: &[Diagnostic]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
     if diags.is_empty() {
-        return;
+        return out;
     }
     for d in diags.iter().filter(|d| d.is_error()) {
         let (line, col) = kpl_lang::span::line_col(&src.text, d.span.start);
@@ -172,13 +179,13 @@ pub fn report(src: &Source, diags: &[Diagnostic]) {
         .cloned()
         .collect();
     let color = std::io::stderr().is_terminal();
-    eprint!("{}", render_all(&shown, &src.path, &src.text, color));
+    out.push_str(&render_all(&shown, &src.path, &src.text, color));
     if src.path.ends_with(".cu") || src.path.ends_with(".cl") {
         for line in shown
             .iter()
             .filter_map(|d| d.gpuverify_line(&src.path, &src.text))
         {
-            eprintln!("{line}\n");
+            let _ = writeln!(out, "{line}\n");
         }
     }
     let hidden = diags
@@ -187,12 +194,14 @@ pub fn report(src: &Source, diags: &[Diagnostic]) {
         .count()
         .saturating_sub(limit);
     if hidden > 0 {
-        eprintln!(
+        let _ = writeln!(
+            out,
             "{}: {hidden} more error{} not shown (--error-limit={limit}; 0 shows all)",
             src.path,
             if hidden == 1 { "" } else { "s" }
         );
     }
+    out
 }
 
 /// Load and check a kernel (`.kpl`, `.cu` or `.cl` by extension); diagnostics are

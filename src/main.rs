@@ -16,6 +16,7 @@ mod cmd_verify;
 mod difftest;
 mod difftest_device;
 mod exit;
+mod file_tree;
 mod gpuverify_text;
 mod host_launch;
 mod input;
@@ -27,6 +28,7 @@ mod progress;
 mod render;
 mod schedules_report;
 mod replay;
+mod result_cache;
 
 use clap::{Parser, Subcommand};
 use exit::Exit;

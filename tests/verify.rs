@@ -464,3 +464,44 @@ fn gpuverify_wording_only_when_asked_for_or_in_its_test_format() {
     assert!(o.stderr.contains(gv), "{}", o.stderr);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_directory_is_verified_file_by_file_with_a_summary_and_answered_again_from_the_cache() {
+    let dir = std::env::temp_dir().join(format!("kpl-tree-verify-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src/old")).unwrap();
+    let good = "kernel good {\n  groups: 2;\n  threads: 8;\n  global a[16];\n  main {\n    a[gid.x * 8 + lid.x] := 1;\n  }\n}\n";
+    let bad = "kernel bad {\n  groups: 1;\n  threads: 8;\n  global a[16];\n  main {\n    a[0] := lid.x;\n  }\n}\n";
+    std::fs::write(dir.join("src/good.kpl"), good).unwrap();
+    std::fs::write(dir.join("src/bad.kpl"), bad).unwrap();
+    std::fs::write(dir.join("src/old/stale.kpl"), "not a kernel").unwrap();
+    std::fs::write(dir.join("src/notes.txt"), "not a kernel either").unwrap();
+    let cache = dir.join("cache");
+    let cache_arg = format!("--cache-dir={}", cache.display());
+    let run = |extra: &[&str]| {
+        let mut args = vec!["verify", cache_arg.as_str(), "--exclude=old/", "src"];
+        args.extend_from_slice(extra);
+        kpl_in(&dir, &args)
+    };
+    let first = run(&[]);
+    // The worst verdict's exit code, and one summary naming both files (not the excluded
+    // one, nor the text file).
+    assert_eq!(first.code, 1, "{}{}", first.stdout, first.stderr);
+    assert!(first.stdout.contains("summary: 2 checked"), "{}", first.stdout);
+    assert!(first.stdout.contains("1 verified") && first.stdout.contains("1 race"), "{}", first.stdout);
+    assert!(!first.stdout.contains("stale"), "{}", first.stdout);
+    // Again: the same report, from the cache.
+    let second = run(&[]);
+    assert_eq!((second.code, &second.stdout, &second.stderr), (first.code, &first.stdout, &first.stderr));
+    let json = run(&["--json"]);
+    assert!(!json.stdout.contains("\"cached\""), "{}", json.stdout);
+    let json_again = run(&["--json"]);
+    assert_eq!(json_again.stdout.matches("\"cached\":true").count(), 2, "{}", json_again.stdout);
+    assert!(!run(&["--json", "--no-cache"]).stdout.contains("\"cached\""));
+    // A changed kernel is verified again.
+    std::fs::write(dir.join("src/bad.kpl"), bad.replace("a[0] := lid.x", "a[lid.x] := 0")).unwrap();
+    let changed = run(&["--json"]);
+    assert_eq!(changed.code, 0, "{}{}", changed.stdout, changed.stderr);
+    assert_eq!(changed.stdout.matches("\"cached\":true").count(), 1, "{}", changed.stdout);
+    std::fs::remove_dir_all(&dir).ok();
+}
