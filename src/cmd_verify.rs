@@ -144,9 +144,13 @@ pub struct Args {
     exclude: Vec<String>,
     #[command(flatten)]
     v: VerifyArgs,
-    /// Print the report as JSON.
+    /// Print the report as JSON (`--format=json`).
     #[arg(long)]
     json: bool,
+    /// The report's format: `text`, `json` (a JSON object per file and launch, a line each),
+    /// or `sarif` (one SARIF 2.1.0 log for all the files, as code-scanning tools read it)
+    #[arg(long, value_name = "FORMAT", value_parser = ["text", "json", "sarif"])]
+    format: Option<String>,
     /// Write stages to files: any of seq, vc, smt (e.g. `--dump=seq,smt`).
     #[arg(long, value_name = "STAGES", value_delimiter = ',')]
     dump: Vec<String>,
@@ -195,6 +199,13 @@ pub struct FileResult {
 }
 
 pub fn run(mut a: Args) -> Exit {
+    // SARIF is made from the JSON reports (`sarif.rs`).
+    let sarif = a.format.as_deref() == Some("sarif");
+    if a.format.as_deref() == Some("text") && a.json {
+        eprintln!("error: `--json` and `--format=text` ask for two formats");
+        return Exit::BadInput;
+    }
+    a.json |= sarif || a.format.as_deref() == Some("json");
     // Directories: their kernel files (`file_tree.rs`); a summary at the end.
     let tree = a.files.iter().any(|p| p.is_dir());
     a.files = match crate::file_tree::expand(&a.files, &a.exclude) {
@@ -239,7 +250,7 @@ pub fn run(mut a: Args) -> Exit {
         let (results, paths, json) = (results.clone(), paths.clone(), a.json);
         limits::Watchdog::start(limit, move || {
             progress::clear();
-            print_results(&results, &paths, json, &format!("the time limit of {t} s ran out (--timeout)"), false);
+            print_results(&results, &paths, json, &format!("the time limit of {t} s ran out (--timeout)"), false, sarif);
         })
     });
     // This thread works too (it has the working stack): `jobs - 1` more, as many as the
@@ -266,14 +277,16 @@ pub fn run(mut a: Args) -> Exit {
         w.finish();
     }
     progress::clear();
-    print_results(&results, &paths, a.json, "not verified", tree || n > 1)
+    print_results(&results, &paths, a.json, "not verified", tree || n > 1, sarif)
 }
 
 /// Print each file's report in order (text, or one JSON object per line); a file with no
 /// result is reported as inconclusive for `missing`. Gives the worst exit code.
-fn print_results(results: &[Mutex<Option<FileResult>>], paths: &[String], json: bool, missing: &str, summary: bool) -> Exit {
+fn print_results(results: &[Mutex<Option<FileResult>>], paths: &[String], json: bool, missing: &str, summary: bool, sarif: bool) -> Exit {
     let mut worst = Exit::Ok;
     let mut out = String::new();
+    // `--format=sarif`: every report, then one log of them.
+    let mut reports: Vec<Value> = Vec::new();
     // Per file, kernel and launch: the verdict and time (`summary`, text only).
     let mut rows: Vec<(String, String, f64)> = Vec::new();
     for (slot, path) in results.iter().zip(paths) {
@@ -292,6 +305,10 @@ fn print_results(results: &[Mutex<Option<FileResult>>], paths: &[String], json: 
             let v = r.json.unwrap_or_else(|| json!({ "file": path, "verdict": "bad_input", "defects": [] }));
             // A kernel verified under several launches of its host code: a line each.
             for v in if let Value::Array(vs) = v { vs } else { vec![v] } {
+                if sarif {
+                    reports.push(v);
+                    continue;
+                }
                 out.push_str(&serde_json::to_string(&v).unwrap_or_default());
                 out.push('\n');
             }
@@ -301,6 +318,10 @@ fn print_results(results: &[Mutex<Option<FileResult>>], paths: &[String], json: 
     }
     if summary && !json && !rows.is_empty() {
         out.push_str(&summary_table(&rows));
+    }
+    if sarif {
+        out = serde_json::to_string_pretty(&crate::sarif::log(&reports)).unwrap_or_default();
+        out.push('\n');
     }
     print!("{out}");
     let _ = std::io::Write::flush(&mut std::io::stdout());
@@ -993,10 +1014,12 @@ fn defect_json(src: &str, r: &Report, label: usize, w: &Witness, confirmed: bool
                 let (ll, lc) = pos(s);
                 let mut a = json!({ "thread": ids_json(&w.threads[0]), "op": logged.name(), "line": ll, "col": lc });
                 render::add_file(&mut a, src, s.0);
+                render::add_end(&mut a, src, s.1);
                 accesses.push(a);
             }
             let mut a = json!({ "thread": ids_json(&w.threads[1]), "op": second.name(), "line": line, "col": col });
             render::add_file(&mut a, src, l.span.0);
+            render::add_end(&mut a, src, l.span.1);
             accesses.push(a);
             json!({ "kind": "race", "race": race_kind(*second, *logged),
                     "scope": if w.same_group { "intra-group" } else { "inter-group" },
@@ -1016,6 +1039,12 @@ fn defect_json(src: &str, r: &Report, label: usize, w: &Witness, confirmed: bool
     };
     if v.get("line").is_some() {
         render::add_file(&mut v, src, l.span.0);
+        render::add_end(&mut v, src, l.span.1);
+    }
+    if let Some(Value::Object(a)) = v.get_mut("accesses").and_then(|a| a.get_mut(0)).filter(|_| matches!(l.kind, LabelKind::OutOfBounds { .. })) {
+        let (el, ec) = line_col(src, l.span.1);
+        a.insert("end_line".into(), json!(el));
+        a.insert("end_col".into(), json!(ec));
     }
     v["confirmed"] = json!(confirmed);
     v["witness"] = witness_json(w, launch, &shared);

@@ -26,6 +26,7 @@ mod opencl;
 mod options;
 mod progress;
 mod render;
+mod sarif;
 mod schedules_report;
 mod replay;
 mod result_cache;

@@ -36,6 +36,15 @@ pub fn add_file(v: &mut Value, src: &str, offset: usize) {
     }
 }
 
+/// Where a span ends, as `end_line` and `end_col` (the column after its last character).
+pub fn add_end(v: &mut Value, src: &str, end: usize) {
+    if let Value::Object(m) = v {
+        let (line, col) = kpl_lang::span::line_col(src, end);
+        m.insert("end_line".into(), Value::from(line));
+        m.insert("end_col".into(), Value::from(col));
+    }
+}
+
 pub fn access_json(src: &str, a: &Access) -> Value {
     let (line, col) = pos_json(src, a.span);
     let mut v = json!({ "thread": thread_json(&a.thread), "op": a.op.name(), "line": line, "col": col, "value": a.value });

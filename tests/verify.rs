@@ -505,3 +505,34 @@ fn a_directory_is_verified_file_by_file_with_a_summary_and_answered_again_from_t
     assert_eq!(changed.stdout.matches("\"cached\":true").count(), 1, "{}", changed.stdout);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn sarif_output_loads_in_the_sarif_object_model_with_both_accesses_and_bad_input_notified() {
+    let dir = std::env::temp_dir().join(format!("kpl-sarif-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("race.cu"), "__global__ void k(int *a) {\n  a[0] = threadIdx.x;\n}\n").unwrap();
+    std::fs::write(dir.join("fine.cu"), "__global__ void k(int *a) {\n  a[threadIdx.x] = 1;\n}\n").unwrap();
+    std::fs::write(dir.join("broken.cu"), "__global__ void k(int *a) {\n  a[0] = nosuch;\n}\n").unwrap();
+    let o = kpl_in(&dir, &["verify", "--format=sarif", "--blockDim=8", "race.cu", "fine.cu", "broken.cu"]);
+    // The worst verdict: bad input.
+    assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
+    let log: serde_sarif::sarif::Sarif = serde_json::from_str(&o.stdout).expect("a SARIF 2.1.0 log");
+    let v: serde_json::Value = serde_json::to_value(&log).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    let run = &v["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "kpl");
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{}", o.stdout);
+    let r = &results[0];
+    assert_eq!(r["ruleId"], "race");
+    assert_eq!(r["level"], "error", "a confirmed race");
+    assert_eq!(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "race.cu");
+    assert_eq!(r["locations"][0]["physicalLocation"]["region"]["startLine"], 2);
+    assert!(r["locations"][0]["physicalLocation"]["region"]["endColumn"].as_u64().is_some(), "{r}");
+    assert!(r["relatedLocations"][0]["message"]["text"].as_str().unwrap().contains("by thread"), "{r}");
+    assert!(r["properties"]["witness"].is_object(), "{r}");
+    let notes = run["invocations"][0]["toolExecutionNotifications"].as_array().unwrap();
+    assert!(notes.iter().any(|n| n["message"]["text"].as_str().unwrap().contains("nosuch")), "{}", o.stdout);
+    assert_eq!(run["invocations"][0]["executionSuccessful"], false);
+    std::fs::remove_dir_all(&dir).ok();
+}
