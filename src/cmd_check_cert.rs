@@ -4,7 +4,7 @@ use crate::exit::Exit;
 use crate::progress;
 use kpl_certify::certificate::Certificate;
 use kpl_certify::check_cert;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
@@ -89,11 +89,8 @@ pub fn run(a: Args) -> Exit {
         eprintln!("error: the second solver `{solver}` is not installed (scripts/setup.sh installs cvc5 and z3)");
         return Exit::BadInput;
     }
-    let tty = std::io::stderr().is_terminal();
     let show = |msg: &str| {
-        if tty {
-            progress::show(&format!("{}: {msg}", path.display()));
-        }
+        progress::show(&format!("{}: {msg}", path.display()));
     };
     let timeout = a.solver_timeout;
     let prove = |script: &str| run_solver(solver, timeout, script);

@@ -14,7 +14,6 @@ use kpl_semantics::perf::{Example, Kind, PerfObserver, PerfReport, Site};
 use kpl_semantics::report::{Op, Outcome};
 use kpl_semantics::{sdv, Inputs, Program};
 use serde_json::{json, Value};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -99,7 +98,7 @@ fn run_options(a: &Args) -> sdv::Options {
         inter_group: !a.check.only_intra_group,
         benign: a.check.benign(&a.file),
         warp_sync: a.check.warp_sync,
-        progress: std::io::stderr().is_terminal().then_some(progress::steps as fn(u64)),
+        progress: Some(progress::steps as fn(u64)),
         race_arrays: a.check.race_arrays(),
         ..Default::default()
     }
@@ -350,12 +349,9 @@ fn all_inputs(a: &Args, src: &input::Source, c: &Checked, launch: Launch, model:
     opts.abstraction = kpl_reduction::AbstractionChoice::Equality;
     opts.infer = !a.no_infer;
     opts.timeout = a.timeout.map(Duration::from_secs_f64);
-    let tty = std::io::stderr().is_terminal();
     let name = src.path.clone();
     let show = move |msg: &str| {
-        if tty {
-            progress::show(&format!("{name}: {msg}"));
-        }
+        progress::show(&format!("{name}: {msg}"));
     };
     let report = verify::verify(&c.core, &opts, &show);
     let p = &report.program;

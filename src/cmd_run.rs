@@ -6,7 +6,6 @@ use crate::{input, render};
 use kpl_semantics::report::Outcome;
 use kpl_semantics::sdv;
 use serde_json::json;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -79,7 +78,7 @@ pub fn run(a: Args) -> Exit {
         inter_group: !a.check.only_intra_group,
         benign: a.check.benign(&a.file),
         warp_sync: a.check.warp_sync,
-        progress: std::io::stderr().is_terminal().then_some(crate::progress::steps as fn(u64)),
+        progress: Some(crate::progress::steps as fn(u64)),
         race_arrays: a.check.race_arrays(),
     };
     if let (Some(_), Some(span)) = (a.delays, prog.first_warp_collective()) {

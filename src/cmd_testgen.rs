@@ -10,7 +10,6 @@ use kpl_semantics::sdv;
 use kpl_testgen::concolic::End;
 use kpl_testgen::explore::{Coverage, Reduction, Test};
 use serde_json::json;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -99,12 +98,9 @@ pub fn run(a: Args) -> Exit {
         input::report(&src, &[d]);
         return Exit::BadInput;
     }
-    let tty = std::io::stderr().is_terminal();
     let name = src.path.clone();
     let show = move |paths: usize, tests: usize, queued: usize| {
-        if tty {
-            progress::show(&format!("{name}: {paths} paths, {tests} tests kept, {queued} inputs queued"));
-        }
+        progress::show(&format!("{name}: {paths} paths, {tests} tests kept, {queued} inputs queued"));
     };
     let opts = kpl_testgen::Options {
         reduction: a.reduction,

@@ -52,6 +52,10 @@ struct Cli {
     /// input given as `-`, which is KPL otherwise): `kpl`, `cuda` or `opencl`.
     #[arg(short = 'x', value_name = "LANG", global = true, value_parser = ["kpl", "cuda", "opencl"])]
     language: Option<String>,
+    /// No progress messages (on a terminal a line rewritten in place; elsewhere, as in CI, a
+    /// line every 5 s once a run has lasted that long).
+    #[arg(short = 'q', long = "quiet", global = true)]
+    quiet: bool,
 }
 
 #[global_allocator]
@@ -112,6 +116,7 @@ fn main() {
     limits::set_stack(ceilings.stack());
     limits::set_memory_limit(heap);
     input::set_error_limit(cli.error_limit);
+    progress::init(cli.quiet);
     if let Some(l) = &cli.language {
         input::set_language(l);
     }

@@ -119,3 +119,22 @@ fn warp_collectives_run_in_lock_step_and_are_refused_where_threads_run_alone() {
     assert_eq!(o.code, 3);
     assert!(o.stderr.contains("does not model warp collectives"), "{}", o.stderr);
 }
+
+#[test]
+fn a_long_run_says_how_it_goes_on_a_pipe_unless_quiet() {
+    let dir = std::env::temp_dir().join(format!("kpl-progress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // About 800 M thread-statements: several seconds.
+    let k = "kernel slow {\n  groups: 1;\n  threads: 2;\n  global a[4];\n  main {\n    local i := 0;\n    while i < 200000000 {\n      i := i + 1;\n    }\n    a[lid.x] := i;\n  }\n}\n";
+    std::fs::write(dir.join("slow.kpl"), k).unwrap();
+    let o = kpl_in(&dir, &["run", "--max-steps=2000000000", "slow.kpl"]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    // Standard error is a pipe here: plain lines, the first after 5 s.
+    let lines: Vec<&str> = o.stderr.lines().filter(|l| l.starts_with("kpl: running:")).collect();
+    assert!(!lines.is_empty() && lines.iter().all(|l| l.ends_with(" s]")), "{}", o.stderr);
+    assert!(!o.stderr.contains('\r'), "no terminal control on a pipe");
+    let q = kpl_in(&dir, &["run", "--quiet", "--max-steps=2000000000", "slow.kpl"]);
+    assert_eq!(q.code, 0);
+    assert!(!q.stderr.contains("kpl: running"), "{}", q.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}
