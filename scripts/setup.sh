@@ -2,6 +2,7 @@
 # Install what building and testing kpl needs on a fresh Debian machine (idempotent).
 #   libz3-dev + libclang-dev: the `z3` crate's bindings (Z3 4.8.12, Debian bookworm)
 #   z3, cvc5: the solvers `kpl check-cert` re-proves certificates with, through SMT-LIB 2
+#   mdbook (from crates.io): the manual in docs/
 #   pocl-opencl-icd, ocl-icd-libopencl1, ocl-icd-opencl-dev: an OpenCL implementation (CPU)
 #     for `kpl difftest`, and the headers and library `kpl emit`'s host harness builds with
 set -euo pipefail
@@ -27,4 +28,14 @@ if ! command -v cargo >/dev/null 2>&1; then
   for tool in cargo rustc rustup; do
     $SUDO ln -sf "$HOME/.cargo/bin/$tool" "/usr/local/bin/$tool"
   done
+fi
+# mdbook builds the manual in `docs/` (`tests/docs.rs` builds it too); Debian has no
+# package of it, so it comes from crates.io, once.
+if ! command -v mdbook >/dev/null 2>&1; then
+  cargo install mdbook --locked --version "^0.4" --quiet
+  if [ -x "$HOME/.cargo/bin/mdbook" ] && ! command -v mdbook >/dev/null 2>&1; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO ln -sf "$HOME/.cargo/bin/mdbook" /usr/local/bin/mdbook
+  fi
 fi

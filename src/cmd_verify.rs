@@ -435,12 +435,9 @@ fn analyse_loaded(path: &std::path::Path, v: &VerifyArgs, explain: bool, contrac
         return Err(Exit::BadInput);
     }
     let opts = v.options(path, launch, explain);
-    let tty = std::io::stderr().is_terminal();
     let name = src.path.clone();
     let show = move |msg: &str| {
-        if tty {
-            progress::show(&format!("{progress_prefix}{name}: {msg}"));
-        }
+        progress::show(&format!("{progress_prefix}{name}: {msg}"));
     };
     let inlined = modular_replay(path, &la, &c)?;
     let mut kernel = verify_loaded(src, c, inlined, launch, opts, &show);

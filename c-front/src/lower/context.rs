@@ -222,7 +222,7 @@ impl<'u> Lower<'u> {
     pub fn unsupported(&mut self, what: &str, span: Span) {
         self.errors.push(
             Diagnostic::error(format!("not supported: {what}"), span)
-                .with_help("kpl accepts the tier-1 subset of CUDA.md; see the README for what is in it"),
+                .with_help("kpl accepts the tier-1 subset of CUDA.md; the manual says what is in it (docs/src/cuda-opencl.md)"),
         );
     }
 

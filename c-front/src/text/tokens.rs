@@ -357,7 +357,7 @@ pub fn unsupported(toks: &[(usize, CTok, usize)]) -> Vec<Diagnostic> {
                         format!("not supported: {what}"),
                         kpl_lang::span::Span::new(*l, *r),
                     )
-                    .with_help("kpl accepts the tier-1 subset of CUDA.md; the README lists it"),
+                    .with_help("kpl accepts the tier-1 subset of CUDA.md; the manual lists it (docs/src/cuda-opencl.md)"),
                 );
             }
         }
