@@ -516,6 +516,14 @@ fn sarif_output_loads_in_the_sarif_object_model_with_both_accesses_and_bad_input
     let o = kpl_in(&dir, &["verify", "--format=sarif", "--blockDim=8", "race.cu", "fine.cu", "broken.cu"]);
     // The worst verdict: bad input.
     assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
+    // Valid against SARIF 2.1.0's schema (the one `serde-sarif` is generated from, which its
+    // source ships), formats included ...
+    let raw: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON");
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(sarif_schema()).unwrap()).unwrap();
+    let validator = jsonschema::draft7::options().should_validate_formats(true).build(&schema).expect("the schema");
+    let errors: Vec<String> = validator.iter_errors(&raw).map(|e| format!("{e} at {}", e.instance_path)).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    // ... and it loads in a SARIF viewer's model.
     let log: serde_sarif::sarif::Sarif = serde_json::from_str(&o.stdout).expect("a SARIF 2.1.0 log");
     let v: serde_json::Value = serde_json::to_value(&log).unwrap();
     assert_eq!(v["version"], "2.1.0");
@@ -535,4 +543,17 @@ fn sarif_output_loads_in_the_sarif_object_model_with_both_accesses_and_bad_input
     assert!(notes.iter().any(|n| n["message"]["text"].as_str().unwrap().contains("nosuch")), "{}", o.stdout);
     assert_eq!(run["invocations"][0]["executionSuccessful"], false);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The SARIF 2.1.0 schema in the source of the `serde-sarif` package (found through `cargo
+/// metadata`).
+fn sarif_schema() -> std::path::PathBuf {
+    let o = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--manifest-path"])
+        .arg(root().join("Cargo.toml"))
+        .output()
+        .expect("cargo metadata");
+    let meta: serde_json::Value = serde_json::from_slice(&o.stdout).expect("cargo metadata's JSON");
+    let manifest = meta["packages"].as_array().unwrap().iter().find(|p| p["name"] == "serde-sarif").expect("the serde-sarif package")["manifest_path"].as_str().unwrap().to_string();
+    std::path::Path::new(&manifest).parent().unwrap().join("src/schema.json")
 }
