@@ -52,6 +52,14 @@ pub fn run(a: Args) -> Exit {
             (Inputs::from_seed(a.seed), Default::default())
         }
     };
+    // An array's declared size (the harness and `in.txt` allocate all of it, with or without
+    // a run); an unsized one's from the run (1 word without a run, said above).
+    let mut sizes = sizes;
+    for x in &prog.arrays {
+        if let Some(n) = x.size {
+            sizes.insert(x.name.clone(), n);
+        }
+    }
     let size_of = |n: &str| sizes.get(n).copied().unwrap_or(1);
     let e = match emit(&c.core, launch, target, &size_of) {
         Ok(e) => e,

@@ -225,6 +225,29 @@ fn the_emitted_opencl_harness_builds_and_reproduces_kpl_run() {
     }
 }
 
+/// A kernel too long for the interpreter's sizing run (the 256x256 tiled product) still
+/// gets buffers of its arrays' declared sizes, in the harness and in `in.txt`, and its
+/// harness runs to completion (it used to allocate one word each and crash PoCL, issue 62).
+#[test]
+fn the_emitted_harness_allocates_declared_arrays_whole_without_a_sizing_run() {
+    let dir = tempdir("matmul_tiled");
+    let k = root().join("benches/kernels/matmul_tiled.kpl");
+    let o = kpl(&["emit", "--opencl", s(&k), "-o", s(&dir)]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let host = std::fs::read_to_string(dir.join("host.c")).unwrap();
+    for a in ["A", "B", "C"] {
+        assert!(host.contains(&format!("{{\"{a}\", 'g', 65536u, (unsigned *)calloc(65536u,")), "{host}");
+    }
+    let input = std::fs::read_to_string(dir.join("in.txt")).unwrap();
+    assert!(input.lines().any(|l| l.starts_with("global A 65536 ")), "in.txt sizes A as declared");
+    let cc = Command::new("cc").current_dir(&dir).args(["host.c", "-lOpenCL", "-o", "host", "-Wall", "-Werror"]).output().unwrap();
+    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
+    let run = Command::new(dir.join("host")).current_dir(&dir).args(["in.txt", "out.txt"]).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let out = std::fs::read_to_string(dir.join("out.txt")).unwrap();
+    assert!(out.lines().any(|l| l.starts_with("global C 65536 ")), "{}", &out[..out.len().min(200)]);
+}
+
 /// `kpl emit --cuda` programs, compiled as C++ against a CPU emulation of CUDA (threads and
 /// a barrier per block; tests/difftest/cuda_emulation.h), write the arrays `kpl run`
 /// computes: the CUDA kernel and harness are right without nvcc.
