@@ -24,6 +24,10 @@ pub struct Args {
     /// Seed of the first input set (the others follow).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The interpreter's budget per input set, in thread-statements: an input set whose run
+    /// needs more is skipped, and the report says so with this limit
+    #[arg(long = "max-steps", value_name = "N", default_value_t = crate::difftest::DEFAULT_MAX_STEPS)]
+    max_steps: u64,
     /// Compare on these inputs instead of seeded ones (`kpl run --input` format, e.g. the
     /// tests `kpl testgen` writes); repeatable.
     #[arg(long = "input", value_name = "IN.json")]
@@ -137,12 +141,12 @@ pub fn run(a: Args) -> Exit {
         }
         // The interpreter judges races as `kpl run` does: a `.cu`/`.cl` file tolerates
         // equal-value write-write races (GPUVerify's default), which leave one final value.
-        let opts = kpl_semantics::Options { benign: crate::options::benign_by_default(std::path::Path::new(&name)), ..interpreter_options() };
+        let opts = kpl_semantics::Options { benign: crate::options::benign_by_default(std::path::Path::new(&name)), max_steps: a.max_steps, ..interpreter_options() };
         let v = compare(&mut devices, &c, launch, &sets(a.seed, a.runs), &opts);
         match v {
             Verdict::Agrees { compared: 0, skipped, dropped } if dropped.is_empty() => {
                 worst = worst.max(Exit::Inconclusive);
-                println!("{name}: not compared: all {skipped} input sets skipped (infeasible or too long)");
+                println!("{name}: not compared: all {skipped} input sets skipped (infeasible, or longer than {} thread-statements: `--max-steps` raises the limit)", a.max_steps);
             }
             Verdict::Agrees { compared: 0, dropped, .. } => {
                 worst = worst.max(Exit::Inconclusive);
@@ -150,7 +154,7 @@ pub fn run(a: Args) -> Exit {
             }
             Verdict::Agrees { compared, skipped, dropped } => {
                 agreed += 1;
-                let mut extra = if skipped > 0 { format!(" ({skipped} input sets skipped: infeasible or too long)") } else { String::new() };
+                let mut extra = if skipped > 0 { format!(" ({skipped} input sets skipped: infeasible, or longer than {} thread-statements)", a.max_steps) } else { String::new() };
                 if !dropped.is_empty() {
                     extra.push_str(&format!("; not compared {}", dropped.join("; ")));
                 }

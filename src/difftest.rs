@@ -31,9 +31,12 @@ pub fn sizes(memory: &[(String, ArrayContents)]) -> Result<BTreeMap<String, u32>
     Ok(out)
 }
 
+/// The interpreter's budget per input set by default, in thread-statements.
+pub const DEFAULT_MAX_STEPS: u64 = 2_000_000;
+
 /// A budget that keeps a run short: inputs that need more are replaced by smaller ones.
 pub fn interpreter_options() -> kpl_semantics::Options {
-    kpl_semantics::Options { max_steps: 2_000_000, ..kpl_semantics::Options::default() }
+    kpl_semantics::Options { max_steps: DEFAULT_MAX_STEPS, ..kpl_semantics::Options::default() }
 }
 
 /// An interpreter run to compare with: its inputs, result and the arrays' sizes.

@@ -248,6 +248,21 @@ fn the_emitted_harness_allocates_declared_arrays_whole_without_a_sizing_run() {
     assert!(out.lines().any(|l| l.starts_with("global C 65536 ")), "{}", &out[..out.len().min(200)]);
 }
 
+/// The benchmark kernels, of realistic size, agree with PoCL once the interpreter's budget
+/// lets their runs finish; under the default budget the report says which limit skipped
+/// them (issue 62: they were skipped as "too long" with nothing to raise).
+#[test]
+fn the_benchmark_kernels_agree_with_opencl_under_a_budget_that_fits_them() {
+    let kernels: Vec<String> = ["matmul_tiled.kpl", "reduce_64x256.kpl"].iter().map(|k| s(&root().join("benches/kernels").join(k)).to_string()).collect();
+    let mut args = vec!["difftest", "--runs", "1", "--max-steps", "100000000"];
+    args.extend(kernels.iter().map(|k| k.as_str()));
+    let o = kpl(&args);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("matmul_tiled.kpl: agrees on 1 input sets") && o.stdout.contains("2 kernel(s) agree"), "{}", o.stdout);
+    let o = kpl(&["difftest", "--runs", "1", &kernels[0]]);
+    assert!(o.stdout.contains("longer than 2000000 thread-statements: `--max-steps` raises the limit"), "{}", o.stdout);
+}
+
 /// `kpl emit --cuda` programs, compiled as C++ against a CPU emulation of CUDA (threads and
 /// a barrier per block; tests/difftest/cuda_emulation.h), write the arrays `kpl run`
 /// computes: the CUDA kernel and harness are right without nvcc.
