@@ -146,3 +146,14 @@ fn dispatch(command: Command) -> Exit {
         Command::Testgen(a) => cmd_testgen::run(a),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// clap's own checks of the command line (unique names and short flags, defaults that
+    /// parse), which it runs only in debug builds otherwise.
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}
