@@ -2,7 +2,7 @@
 //! and/or CUDA (`--cuda`, where there is one) on the same inputs, and compare the final
 //! arrays bit for bit.
 
-use crate::difftest::{first_difference, interpreter_options, reference_of, InputSet, Reference};
+use crate::difftest::{first_difference, interpreter_options, reference_of, InputSet, Reference, Skip};
 use crate::difftest_device::{cuda_gpu, CudaDevice, Device, Failure, OpenClDevice};
 use crate::exit::Exit;
 use crate::input;
@@ -49,9 +49,40 @@ pub struct Args {
 /// A kernel to compare, or why it cannot be (its diagnostics are printed already).
 type Job = Result<(Checked, Launch), Exit>;
 
+/// Input sets skipped: infeasible, past the budget, too large to compare.
+#[derive(Default)]
+struct Skipped {
+    infeasible: u64,
+    too_long: u64,
+    too_large: u64,
+}
+
+impl Skipped {
+    fn total(&self) -> u64 {
+        self.infeasible + self.too_long + self.too_large
+    }
+
+    /// Why, as the report says it: `3 infeasible, 17 longer than 2000000 thread-statements
+    /// (`--max-steps` raises the limit)`.
+    fn why(&self, max_steps: u64) -> String {
+        let mut parts = Vec::new();
+        if self.infeasible > 0 {
+            parts.push(format!("{} infeasible (no input tried meets the `requires`)", self.infeasible));
+        }
+        if self.too_long > 0 {
+            parts.push(format!("{} longer than {max_steps} thread-statements: `--max-steps` raises the limit", self.too_long));
+        }
+        if self.too_large > 0 {
+            parts.push(format!("{} with arrays too large to compare on a device", self.too_large));
+        }
+        parts.join("; ")
+    }
+}
+
 enum Verdict {
     /// `dropped`: the devices that could not run the kernel, and why (the others agree).
-    Agrees { compared: u64, skipped: u64, dropped: Vec<String> },
+    /// `skipped`: input sets with no reference run, by why (`difftest::Skip`).
+    Agrees { compared: u64, skipped: Skipped, dropped: Vec<String> },
     Differs(String),
     Defect(String),
     Skipped(String),
@@ -146,7 +177,7 @@ pub fn run(a: Args) -> Exit {
         match v {
             Verdict::Agrees { compared: 0, skipped, dropped } if dropped.is_empty() => {
                 worst = worst.max(Exit::Inconclusive);
-                println!("{name}: not compared: all {skipped} input sets skipped (infeasible, or longer than {} thread-statements: `--max-steps` raises the limit)", a.max_steps);
+                println!("{name}: not compared: all {} input sets skipped ({})", skipped.total(), skipped.why(a.max_steps));
             }
             Verdict::Agrees { compared: 0, dropped, .. } => {
                 worst = worst.max(Exit::Inconclusive);
@@ -154,7 +185,7 @@ pub fn run(a: Args) -> Exit {
             }
             Verdict::Agrees { compared, skipped, dropped } => {
                 agreed += 1;
-                let mut extra = if skipped > 0 { format!(" ({skipped} input sets skipped: infeasible, or longer than {} thread-statements)", a.max_steps) } else { String::new() };
+                let mut extra = if skipped.total() > 0 { format!(" ({} input sets skipped: {})", skipped.total(), skipped.why(a.max_steps)) } else { String::new() };
                 if !dropped.is_empty() {
                     extra.push_str(&format!("; not compared {}", dropped.join("; ")));
                 }
@@ -205,13 +236,20 @@ fn compare(devices: &mut [Box<dyn Device + '_>], c: &Checked, launch: Launch, se
         return Verdict::Skipped("too many threads for the interpreter".into());
     }
     let prog = kpl_semantics::compile(&c.core, launch);
-    let (mut compared, mut skipped) = (0, 0);
+    let (mut compared, mut skipped) = (0, Skipped::default());
     let mut live = vec![true; devices.len()];
     let mut dropped = Vec::new();
     for s in sets {
-        let Some(Reference { inputs, result: res, sizes: sz }) = reference_of(&prog, s, opts) else {
-            skipped += 1;
-            continue;
+        let Reference { inputs, result: res, sizes: sz } = match reference_of(&prog, s, opts) {
+            Ok(r) => r,
+            Err(why) => {
+                match why {
+                    Skip::Infeasible => skipped.infeasible += 1,
+                    Skip::TooLong => skipped.too_long += 1,
+                    Skip::TooLarge => skipped.too_large += 1,
+                }
+                continue;
+            }
         };
         if let Outcome::Defect(d) = &res.outcome {
             return Verdict::Defect(format!("{} with the inputs of {}", d.kind(), s.name()));

@@ -54,7 +54,25 @@ pub struct Reference {
 /// their neighbours), which meets equalities and bounds random values almost never do.
 /// Gives `None` when no attempt does (the input set is skipped).
 pub fn reference(prog: &kpl_semantics::Program, seed: u64, opts: &kpl_semantics::Options) -> Option<Reference> {
+    reference_or_why(prog, seed, opts).ok()
+}
+
+/// Why an input set has no reference run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skip {
+    /// Every input tried violates a `requires` or an `assume`.
+    Infeasible,
+    /// Some input tried ran past the interpreter's budget (`max_steps`), and none fitted.
+    TooLong,
+    /// The arrays used are too large to compare on a device.
+    TooLarge,
+}
+
+/// `reference`, or why there is none.
+pub fn reference_or_why(prog: &kpl_semantics::Program, seed: u64, opts: &kpl_semantics::Options) -> Result<Reference, Skip> {
     use kpl_semantics::report::Outcome;
+    // The worst reason an attempt failed, in the order of `Skip`.
+    let mut why = Skip::Infeasible;
     const BITS: [u32; 8] = [32, 16, 12, 8, 6, 4, 2, 1];
     const TRIES: u32 = 3;
     const HINT_TRIES: u64 = 16;
@@ -65,7 +83,7 @@ pub fn reference(prog: &kpl_semantics::Program, seed: u64, opts: &kpl_semantics:
         if level >= BITS.len() {
             hinted += 1;
             if hints.is_empty() || hinted > HINT_TRIES {
-                return None;
+                return Err(why);
             }
         }
         let mut inputs = Inputs::from_seed(seed);
@@ -95,21 +113,41 @@ pub fn reference(prog: &kpl_semantics::Program, seed: u64, opts: &kpl_semantics:
                 continue;
             }
             Outcome::Timeout => {
+                why = why.max_with(Skip::TooLong);
                 (level, tries) = (level + 1, 0);
                 continue;
             }
             Outcome::Defect(_) => {
                 let sizes = sizes(&result.memory).unwrap_or_default();
-                return Some(Reference { inputs, result, sizes });
+                return Ok(Reference { inputs, result, sizes });
             }
             Outcome::Ok => {}
         }
         match sizes(&result.memory) {
-            Ok(sizes) => return Some(Reference { inputs, result, sizes }),
-            Err(_) => (level, tries) = (level + 1, 0),
+            Ok(sizes) => return Ok(Reference { inputs, result, sizes }),
+            Err(_) => {
+                why = why.max_with(Skip::TooLarge);
+                (level, tries) = (level + 1, 0)
+            }
         }
     }
-    None
+    Err(why)
+}
+
+impl Skip {
+    /// The later of two reasons in `Skip`'s order (too large over too long over infeasible).
+    fn max_with(self, other: Skip) -> Skip {
+        let rank = |s: Skip| match s {
+            Skip::Infeasible => 0,
+            Skip::TooLong => 1,
+            Skip::TooLarge => 2,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
 }
 
 /// One input set: from a seed (`reference` finds feasible inputs), or given (`--input`).
@@ -138,18 +176,20 @@ impl InputSet {
     }
 }
 
-/// The interpreter's run for an input set; `None` when it is infeasible or too long.
-pub fn reference_of(prog: &kpl_semantics::Program, set: &InputSet, opts: &kpl_semantics::Options) -> Option<Reference> {
+/// The interpreter's run for an input set, or why there is none.
+pub fn reference_of(prog: &kpl_semantics::Program, set: &InputSet, opts: &kpl_semantics::Options) -> Result<Reference, Skip> {
     use kpl_semantics::report::Outcome;
     match set {
-        InputSet::Seed(s) => reference(prog, *s, opts),
+        InputSet::Seed(s) => reference_or_why(prog, *s, opts),
         InputSet::Given(_, inputs) => {
             let result = kpl_semantics::run(prog, inputs.clone(), opts);
-            if matches!(result.outcome, Outcome::Infeasible { .. } | Outcome::Timeout) {
-                return None;
+            match result.outcome {
+                Outcome::Infeasible { .. } => return Err(Skip::Infeasible),
+                Outcome::Timeout => return Err(Skip::TooLong),
+                _ => {}
             }
-            let sizes = sizes(&result.memory).ok()?;
-            Some(Reference { inputs: inputs.clone(), result, sizes })
+            let sizes = sizes(&result.memory).map_err(|_| Skip::TooLarge)?;
+            Ok(Reference { inputs: inputs.clone(), result, sizes })
         }
     }
 }
