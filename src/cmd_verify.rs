@@ -515,18 +515,23 @@ fn one(a: &Args, i: usize, n: usize) -> FileResult {
     // A file of several kernels, none chosen: each is verified.
     let kernels = input::file_kernels(&a.files[i], &a.v.launch);
     if !kernels.is_empty() {
-        let results: Vec<FileResult> = kernels
-            .into_iter()
-            .map(|k| {
-                input::set_kernel(Some(k));
-                let r = one_kernel(a, i, n);
-                input::set_kernel(None);
-                r
-            })
-            .collect();
-        return merged(results);
+        return under_each(kernels, input::set_kernel, || one_kernel(a, i, n));
     }
     one_kernel(a, i, n)
+}
+
+/// `verify` under each of `choices` (set with `set`, unset after), merged.
+fn under_each<T>(choices: Vec<T>, set: fn(Option<T>), verify: impl Fn() -> FileResult) -> FileResult {
+    let results = choices
+        .into_iter()
+        .map(|c| {
+            set(Some(c));
+            let r = verify();
+            set(None);
+            r
+        })
+        .collect();
+    merged(results)
 }
 
 /// The results of one file's kernels or launches as the file's: the worst exit code, the
@@ -550,15 +555,7 @@ fn one_kernel(a: &Args, i: usize, n: usize) -> FileResult {
     // A kernel its host code launches several ways is verified under each launch.
     let contexts = input::host_contexts(&a.files[i], &a.v.launch);
     if contexts > 1 {
-        let results: Vec<FileResult> = (0..contexts)
-            .map(|c| {
-                input::set_host_context(Some(c));
-                let r = one_launch(a, i, n);
-                input::set_host_context(None);
-                r
-            })
-            .collect();
-        return merged(results);
+        return under_each((0..contexts).collect(), input::set_host_context, || one_launch(a, i, n));
     }
     one_launch(a, i, n)
 }

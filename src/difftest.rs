@@ -57,8 +57,9 @@ pub fn reference(prog: &kpl_semantics::Program, seed: u64, opts: &kpl_semantics:
     reference_or_why(prog, seed, opts).ok()
 }
 
-/// Why an input set has no reference run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Why an input set has no reference run (in order: the worst reason an attempt failed
+/// is the one given).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Skip {
     /// Every input tried violates a `requires` or an `assume`.
     Infeasible,
@@ -113,7 +114,7 @@ pub fn reference_or_why(prog: &kpl_semantics::Program, seed: u64, opts: &kpl_sem
                 continue;
             }
             Outcome::Timeout => {
-                why = why.max_with(Skip::TooLong);
+                why = why.max(Skip::TooLong);
                 (level, tries) = (level + 1, 0);
                 continue;
             }
@@ -126,28 +127,12 @@ pub fn reference_or_why(prog: &kpl_semantics::Program, seed: u64, opts: &kpl_sem
         match sizes(&result.memory) {
             Ok(sizes) => return Ok(Reference { inputs, result, sizes }),
             Err(_) => {
-                why = why.max_with(Skip::TooLarge);
+                why = why.max(Skip::TooLarge);
                 (level, tries) = (level + 1, 0)
             }
         }
     }
     Err(why)
-}
-
-impl Skip {
-    /// The later of two reasons in `Skip`'s order (too large over too long over infeasible).
-    fn max_with(self, other: Skip) -> Skip {
-        let rank = |s: Skip| match s {
-            Skip::Infeasible => 0,
-            Skip::TooLong => 1,
-            Skip::TooLarge => 2,
-        };
-        if rank(other) > rank(self) {
-            other
-        } else {
-            self
-        }
-    }
 }
 
 /// One input set: from a seed (`reference` finds feasible inputs), or given (`--input`).

@@ -209,6 +209,15 @@ fn a_launch_beyond_the_opencl_device_s_limits_is_skipped_with_the_reason() {
     assert!(re.is_match(&o.stdout), "{}", o.stdout);
 }
 
+/// Build the OpenCL harness `kpl emit -o dir` wrote with `cc`, and run it on `in.txt`
+/// (writing `out.txt`); both must succeed.
+fn build_and_run_harness(dir: &Path) {
+    let cc = Command::new("cc").current_dir(dir).args(["host.c", "-lOpenCL", "-o", "host", "-Wall", "-Werror"]).output().unwrap();
+    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
+    let run = Command::new(dir.join("host")).current_dir(dir).args(["in.txt", "out.txt"]).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+}
+
 /// The emitted OpenCL harness, built with `cc`, writes the arrays `kpl run` computes.
 #[test]
 fn the_emitted_opencl_harness_builds_and_reproduces_kpl_run() {
@@ -217,10 +226,7 @@ fn the_emitted_opencl_harness_builds_and_reproduces_kpl_run() {
         let k = root().join("tests/kernels").join(kernel);
         let o = kpl(&["emit", "--opencl", s(&k), "-o", s(&dir), "--seed", seed]);
         assert_eq!(o.code, 0, "{}", o.stderr);
-        let cc = Command::new("cc").current_dir(&dir).args(["host.c", "-lOpenCL", "-o", "host", "-Wall", "-Werror"]).output().unwrap();
-        assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
-        let run = Command::new(dir.join("host")).current_dir(&dir).args(["in.txt", "out.txt"]).output().unwrap();
-        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        build_and_run_harness(&dir);
         assert_outputs_are_kpl_runs(&k, &[], seed, &dir);
     }
 }
@@ -240,10 +246,7 @@ fn the_emitted_harness_allocates_declared_arrays_whole_without_a_sizing_run() {
     }
     let input = std::fs::read_to_string(dir.join("in.txt")).unwrap();
     assert!(input.lines().any(|l| l.starts_with("global A 65536 ")), "in.txt sizes A as declared");
-    let cc = Command::new("cc").current_dir(&dir).args(["host.c", "-lOpenCL", "-o", "host", "-Wall", "-Werror"]).output().unwrap();
-    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
-    let run = Command::new(dir.join("host")).current_dir(&dir).args(["in.txt", "out.txt"]).output().unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    build_and_run_harness(&dir);
     let out = std::fs::read_to_string(dir.join("out.txt")).unwrap();
     assert!(out.lines().any(|l| l.starts_with("global C 65536 ")), "{}", &out[..out.len().min(200)]);
 }

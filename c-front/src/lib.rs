@@ -219,11 +219,7 @@ pub fn kernel_names(src: &str, o: &FrontOptions) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for item in &unit.items {
         if let syntax::ast::Item::Func(f) = item {
-            let kernel = f.specs.iter().any(|s| match o.dialect {
-                Dialect::Cuda => s.word == "__global__",
-                Dialect::OpenCl => s.word == "__kernel" || s.word == "kernel",
-            });
-            if kernel && f.body.is_some() && !names.contains(&f.name.name) {
+            if lower::context::is_kernel(f, o.dialect) && f.body.is_some() && !names.contains(&f.name.name) {
                 names.push(f.name.name.clone());
             }
         }

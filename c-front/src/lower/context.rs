@@ -337,10 +337,7 @@ impl<'u> Lower<'u> {
     }
 
     pub(crate) fn is_kernel(&self, f: &Func) -> bool {
-        f.specs.iter().any(|s| match self.o.dialect {
-            Dialect::Cuda => s.word == "__global__",
-            Dialect::OpenCl => s.word == "__kernel" || s.word == "kernel",
-        })
+        is_kernel(f, self.o.dialect)
     }
 
     /// The value of a constant integer expression (array sizes), `sizeof e` and `const`
@@ -383,4 +380,12 @@ pub(crate) struct Copy {
     pub(crate) n: u64,
     pub(crate) event: String,
     pub(crate) pending: String,
+}
+
+/// Is `f` a kernel of dialect `d`: `__global__` in CUDA, `__kernel` in OpenCL?
+pub(crate) fn is_kernel(f: &Func, d: Dialect) -> bool {
+    f.specs.iter().any(|s| match d {
+        Dialect::Cuda => s.word == "__global__",
+        Dialect::OpenCl => s.word == "__kernel" || s.word == "kernel",
+    })
 }

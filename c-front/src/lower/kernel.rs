@@ -889,21 +889,7 @@ impl<'u> Lower<'u> {
                         self.err(format!("`--kernel-args` value {v:#x} is for a parameter of {bits} bits (kpl takes values of 32 or 64 bits)"), *span);
                         continue;
                     }
-                    for (i, p) in words.iter().enumerate() {
-                        let word = (v >> (32 * i)) & 0xFFFF_FFFF;
-                        let eq = k::Expr::new(
-                            k::ExprKind::Binary(
-                                k::BinOp::Eq,
-                                Box::new(k::Expr::var(p, *span)),
-                                Box::new(k::Expr::num(word, *span)),
-                            ),
-                            *span,
-                        );
-                        decls.push(k::Decl {
-                            kind: DeclKind::Requires(eq),
-                            span: *span,
-                        });
-                    }
+                    fix_words(words, *v, *span, &mut decls);
                 }
             }
         }
@@ -922,21 +908,7 @@ impl<'u> Lower<'u> {
                 } else {
                     *v as u64
                 };
-                for (i, w) in words.iter().enumerate() {
-                    let word = (v >> (32 * i)) & 0xFFFF_FFFF;
-                    let eq = k::Expr::new(
-                        k::ExprKind::Binary(
-                            k::BinOp::Eq,
-                            Box::new(k::Expr::var(w, *span)),
-                            Box::new(k::Expr::num(word, *span)),
-                        ),
-                        *span,
-                    );
-                    decls.push(k::Decl {
-                        kind: DeclKind::Requires(eq),
-                        span: *span,
-                    });
-                }
+                fix_words(words, v, *span, &mut decls);
             }
             let free = f.params.iter().filter(|p| p.name.is_some()).count() - fixed.len();
             let what = if fixed.is_empty() {
@@ -1180,5 +1152,14 @@ impl<'u> Lower<'u> {
             _ => {}
         });
         ok.then_some(c)
+    }
+}
+
+/// Preconditions that the parameter of words `words` (low word first) holds `v`.
+fn fix_words(words: &[String], v: u64, span: Span, decls: &mut Vec<k::Decl>) {
+    for (i, w) in words.iter().enumerate() {
+        let word = (v >> (32 * i)) & 0xFFFF_FFFF;
+        let eq = k::Expr::new(k::ExprKind::Binary(k::BinOp::Eq, Box::new(k::Expr::var(w, span)), Box::new(k::Expr::num(word, span))), span);
+        decls.push(k::Decl { kind: DeclKind::Requires(eq), span });
     }
 }

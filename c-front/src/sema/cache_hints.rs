@@ -5,32 +5,13 @@
 //! `__stcs(p, v)`, `__stwt(p, v)` write `*p = v`. Any element type, `float4` included.
 
 use crate::sema::coop::{close_of, ident, is_p};
+use crate::sema::launches::split_commas;
 use crate::text::tokens::CTok;
 
 type Tok = (usize, CTok, usize);
 
 const LOADS: &[&str] = &["__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"];
 const STORES: &[&str] = &["__stwb", "__stcg", "__stcs", "__stwt"];
-
-/// The arguments of a call, its tokens between `(` and `)`, split at the commas outside
-/// brackets.
-fn split_args(toks: &[Tok]) -> Vec<&[Tok]> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0i32, 0);
-    for (k, t) in toks.iter().enumerate() {
-        match t.1 {
-            CTok::P("(" | "[" | "{") => depth += 1,
-            CTok::P(")" | "]" | "}") => depth -= 1,
-            CTok::P(",") if depth == 0 => {
-                out.push(&toks[start..k]);
-                start = k + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&toks[start..]);
-    out
-}
 
 /// Every cache-hinted load and store in `toks` as a plain one (see the module doc); a call
 /// with the wrong number of arguments is left for the lowering to report.
@@ -49,7 +30,7 @@ fn rewrite(toks: &[Tok]) -> Vec<Tok> {
         let name = ident(Some(t)).filter(|w| LOADS.contains(w) || STORES.contains(w));
         let call = name.filter(|_| is_p(toks.get(i + 1), "(")).and_then(|n| Some((n, close_of(toks, i + 1)?)));
         if let Some((name, end)) = call {
-            let args = split_args(&toks[i + 2..end - 1]);
+            let args = split_commas(&toks[i + 2..end - 1]);
             let store = STORES.contains(&name);
             if args.len() == if store { 2 } else { 1 } && args.iter().all(|a| !a.is_empty()) {
                 let (l, r) = (t.0, toks[end - 1].2);

@@ -257,7 +257,7 @@ fn eval(toks: &[Tok], env: &Env) -> Option<i64> {
 }
 
 /// Split tokens at the commas outside brackets.
-fn split_commas(toks: &[Tok]) -> Vec<&[Tok]> {
+pub(crate) fn split_commas(toks: &[Tok]) -> Vec<&[Tok]> {
     let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
     for (i, t) in toks.iter().enumerate() {
         match t.1 {
@@ -386,7 +386,7 @@ fn closing_free(toks: &[Tok], from: usize, to: usize) -> bool {
 /// Is the use of a name at `toks[k]` one that only reads it?
 fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
     // `(n)` (a macro's parameter, expanded) is used as `n` is: look past the parentheses
-    // that only group it.
+    // that only group it, to `toks[lo..=hi]`.
     let (mut lo, mut hi) = (k, k);
     while lo >= 1
         && toks[lo - 1].1 == CTok::P("(")
@@ -403,24 +403,19 @@ fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
         lo -= 1;
         hi += 1;
     }
-    let k = if lo == k {
-        k
-    } else {
-        return only_read_group(toks, lo, hi, by_value);
-    };
-    let prev = k.checked_sub(1).map(|p| &toks[p].1);
-    let next = toks.get(k + 1).map(|t| &t.1);
+    let prev = lo.checked_sub(1).map(|p| &toks[p].1);
+    let next = toks.get(hi + 1).map(|t| &t.1);
     const READ_AFTER: &[&str] = &[
         "+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<",
         ">>", "&", "|", "^", ")", "]", ";", ",",
     ];
     const READ_BEFORE: &[&str] = &[
         "+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<", "|",
-        "^", "[", "=", "return", "!", "~",
+        "^", "[", "=", "!", "~",
     ];
     let next_reads = match next {
         // `block.x` is read as `block.x` is: by what follows the member.
-        Some(CTok::P(".")) => {
+        Some(CTok::P(".")) if lo == hi => {
             matches!(toks.get(k + 2).map(|t| &t.1), Some(CTok::Ident(_)))
                 && toks
                     .get(k + 3)
@@ -429,58 +424,24 @@ fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
         Some(CTok::P(p)) => READ_AFTER.contains(p),
         _ => false,
     };
-    if !next_reads || in_reference_initialiser(toks, k) {
+    if !next_reads || in_reference_initialiser(toks, lo) {
         return false;
     }
+    let by_value_argument = |(f, i): (String, usize)| {
+        f == LAUNCH || BY_VALUE.contains(&f.as_str()) || by_value.get(&f).is_some_and(|ps| ps.get(i).copied().unwrap_or(false))
+    };
     match prev {
-        // `x + n`, `a[n]`, `= n`: an operand.
-        Some(CTok::P(p)) if READ_BEFORE.contains(p) => {
-            // `&n` and `>> n` (a stream's extraction) may change it; a binary `&` was
-            // excluded with them.
-            true
-        }
+        // `x + n`, `a[n]`, `= n`: an operand. (`&n` and `>> n`, a stream's extraction, may
+        // change it; a binary `&` was excluded with them.)
+        Some(CTok::P(p)) if READ_BEFORE.contains(p) => true,
         Some(CTok::Kw("return")) => true,
-        // `f(n)`, `f(a, n)`: by value only for the library's functions.
+        // `(n + 1)`: a parenthesis that no name opens groups an operand.
+        Some(CTok::P("(")) if callee(toks, lo).is_none() => true,
         // `f(n)`, `f(a, n)`: by value for the library's functions, and for the file's host
         // functions where that parameter is no reference.
-        Some(CTok::P("(" | ",")) => callee(toks, k).is_some_and(|(f, i)| {
-            f == LAUNCH
-                || BY_VALUE.contains(&f.as_str())
-                || by_value
-                    .get(&f)
-                    .is_some_and(|ps| ps.get(i).copied().unwrap_or(false))
-        }),
+        Some(CTok::P("(" | ",")) => callee(toks, lo).is_some_and(by_value_argument),
         _ => false,
     }
-}
-
-/// Is the parenthesised use `toks[lo..=hi]` (`(n)`) one that only reads it: an operand of
-/// arithmetic or a comparison (not of `&`, `=`, `++`, a call that may take a reference)?
-fn only_read_group(toks: &[Tok], lo: usize, hi: usize, by_value: &ByValue) -> bool {
-    const OPERATOR: &[&str] = &[
-        "+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<",
-        ">>", "|", "^", ")", "]", ";", ",",
-    ];
-    let prev = lo.checked_sub(1).map(|p| &toks[p].1);
-    let next = toks.get(hi + 1).map(|t| &t.1);
-    let next_reads = matches!(next, Some(CTok::P(p)) if OPERATOR.contains(p));
-    let prev_reads = match prev {
-        Some(CTok::P("(" | ",")) => callee(toks, lo).is_none_or(|(f, i)| {
-            f == LAUNCH
-                || BY_VALUE.contains(&f.as_str())
-                || by_value
-                    .get(&f)
-                    .is_some_and(|ps| ps.get(i).copied().unwrap_or(false))
-        }),
-        Some(CTok::P(p)) => [
-            "+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<",
-            "|", "^", "[", "=", "!", "~",
-        ]
-        .contains(p),
-        Some(CTok::Kw("return")) => true,
-        _ => false,
-    };
-    next_reads && prev_reads && !in_reference_initialiser(toks, lo)
 }
 
 /// Is `toks[k]` in the initialiser of a reference (`int &r = b;`, `auto &r = c ? a : b;`),
@@ -649,11 +610,13 @@ fn constants(
             ends[*at]
         };
         let from = if unread.contains(name) { 0 } else { *at };
-        // Never changed after its declaration, by any use that refers to it.
+        // Never changed after its declaration, by any use that refers to it (another
+        // declaration of the name, in an inner block, is no use of it).
         let unchanged = !unread.contains(name)
             && (*constant
                 || body.iter().enumerate().skip(at + 1).all(|(k, t)| {
                     !matches!(&t.1, CTok::Ident(n) if n == name)
+                        || declared_at.contains(&k)
                         || resolves(name, k) != Some(di)
                         || only_read(body, k, by_value)
                 }));
@@ -1295,6 +1258,9 @@ mod tests {
             Ok([32, 1, 1]),
             "read by a conditional"
         );
+        assert_eq!(block("int b = 32; { int b = 64; b++; } k<<<1, b>>>(p);"), Ok([32, 1, 1]), "an inner block's own `b`");
+        assert_eq!(block("int b = 32; { int b = 64; k<<<1, b>>>(p); }"), Ok([64, 1, 1]), "the inner `b` where it is seen");
+        assert_eq!(block("int b = 32; k<<<1, (b + 1) * 2>>>(p);"), Ok([66, 1, 1]), "an operand in parentheses");
         for changed in [
             "int b = 32; b = 64; k<<<1, b>>>(p);",
             "int b = 32; b += 1; k<<<1, b>>>(p);",
@@ -1305,7 +1271,6 @@ mod tests {
             "int b = 32; choose(b); k<<<1, b>>>(p);",
             "int b = 32; int &r = b; r = 7; k<<<1, b>>>(p);",
             "int b = 32; int c = 1; int &r = c > 0 ? b : c; r = 7; k<<<1, b>>>(p);",
-            "int b = 32; { int b = 64; } k<<<1, b>>>(p);",
             "dim3 b(4, 2); b.x = 8; k<<<1, b>>>(p);",
             "int b = atoi(argv[1]); k<<<1, b>>>(p);",
         ] {
