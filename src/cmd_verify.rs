@@ -931,6 +931,9 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
             if let Some(s) = w.logged {
                 d = d.with_secondary(span(s), format!("{} by {}", logged.name(), ids_text(&w.threads[0], dims)));
             }
+            if *second == AccessKind::Atomic && *logged == AccessKind::Atomic {
+                d = d.with_help(render::SCOPED_RACE_HELP);
+            }
             d
         }
         LabelKind::Divergence if l.what.starts_with("warp mask ") => Diagnostic::error(format!("{status} warp divergence"), span(l.span))

@@ -2,7 +2,7 @@
 
 use kpl_lang::span::line_col;
 use kpl_lang::Span;
-use kpl_semantics::report::{Access, ArrayContents, Defect, DivergenceAt, ThreadId};
+use kpl_semantics::report::{Access, ArrayContents, Defect, DivergenceAt, Op, ThreadId};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -105,6 +105,10 @@ pub fn memory_json(mem: &[(String, ArrayContents)]) -> Value {
 
 pub use kpl_lang::layout::Layouts;
 
+/// Why two atomics race: only scopes make them (ScoRD's scoped race).
+pub const SCOPED_RACE_HELP: &str =
+    "an atomic of block scope (`atomicAdd_block`, `cuda::thread_scope_block`) is atomic only for the threads of its own block: one of another block on the same element races with it";
+
 /// A defect as a diagnostic with both accesses (or both threads) pointing at the source.
 pub fn defect_diagnostic(d: &Defect, n: usize, layouts: &Layouts) -> kpl_lang::Diagnostic {
     use kpl_lang::Diagnostic;
@@ -112,9 +116,14 @@ pub fn defect_diagnostic(d: &Defect, n: usize, layouts: &Layouts) -> kpl_lang::D
         Defect::Race { kind, scope, array, index, accesses: [a, b] } => {
             let at = layouts.element_text(array, *index as u64);
             let label = |x: &Access| format!("{} of {at} by {} (value {})", x.op.name(), thread_text(&x.thread, n), x.value);
-            Diagnostic::error(format!("{} {} data race on {at}", kind.name(), scope.name()), b.span)
+            let d = Diagnostic::error(format!("{} {} data race on {at}", kind.name(), scope.name()), b.span)
                 .with_label(label(b))
-                .with_secondary(a.span, label(a))
+                .with_secondary(a.span, label(a));
+            if a.op == Op::Atomic && b.op == Op::Atomic {
+                d.with_help(SCOPED_RACE_HELP)
+            } else {
+                d
+            }
         }
         Defect::Divergence { span, enabled, disabled, at: DivergenceAt::Barrier } => Diagnostic::error("barrier divergence", *span)
             .with_label(format!(

@@ -19,6 +19,32 @@ enum Mutation {
     /// A warp collective (the operation and mask chosen by the number) under `lid.x != K`,
     /// at the top of a branch (or of `main`): divergent when the mask names lane K.
     AddWarp(u64),
+    /// An atomic on a new global array, of `group` or `device` scope (chosen by the
+    /// number), at one element or at the group's: a scoped race when a `group` atomic's
+    /// element is shared by two groups.
+    AddAtomic(u64),
+}
+
+/// `local atN := atomic SCOPE add(AT[INDEX], 1);` for the mutation number `n`, with the
+/// declaration of `AT` (one element per group).
+fn scoped_atomic(n: u64, groups: u64) -> (Decl, Stmt) {
+    let sp = kpl_lang::Span::DUMMY;
+    let scope = [FenceScope::Group, FenceScope::Device, FenceScope::Group, FenceScope::System][(n % 4) as usize];
+    let gid = Expr::new(ExprKind::Special(Special::Gid, Axis::X, false), sp);
+    let index = if n / 4 % 2 == 0 { Expr::num(0, sp) } else { gid };
+    let array = Ident { name: "AT".into(), span: sp };
+    let decl = Decl { kind: DeclKind::Global { name: array.clone(), size: Some((groups.max(1), sp)) }, span: sp };
+    let a = Atomic {
+        dest: Some(Ident { name: format!("at{n}"), span: sp }),
+        dest_hi: None,
+        declare: true,
+        op: Ident { name: "add".into(), span: sp },
+        array,
+        index,
+        args: vec![Expr::num(1, sp)],
+        scope,
+    };
+    (decl, Stmt { kind: StmtKind::Atomic(a), span: sp })
 }
 
 /// `if lid.x != K { local wcN := warp OP(...); }` for the mutation number `n`.
@@ -103,6 +129,12 @@ fn mutate(b: &mut Block, m: Mutation, nth: &mut usize) -> bool {
 
 fn mutant(k: &Kernel, m: Mutation, nth: usize) -> Option<Kernel> {
     let mut k = k.clone();
+    if let Mutation::AddAtomic(n) = m {
+        let (decl, atomic) = scoped_atomic(n, Launch::of(&k).groups.iter().product::<u32>() as u64);
+        k.decls.push(decl);
+        k.main.stmts.insert(0, atomic);
+        return Some(k);
+    }
     let mut n = nth;
     for p in &mut k.procs {
         if mutate(&mut p.body, m, &mut n) {
@@ -145,7 +177,7 @@ fn cross_check_narrowed(seeds: std::ops::Range<u64>, warp: impl Fn(u64) -> Optio
     for seed in seeds {
         let base = generate(seed);
         let warp_sync = warp(seed);
-        let mutations = [Mutation::RemoveBarrier, Mutation::ShiftIndex, Mutation::DropGuard, Mutation::AddWarp(seed)];
+        let mutations = [Mutation::RemoveBarrier, Mutation::ShiftIndex, Mutation::DropGuard, Mutation::AddWarp(seed), Mutation::AddAtomic(seed)];
         for (j, m) in mutations.into_iter().enumerate() {
             let Some(k) = mutant(&base, m, (seed as usize + j) % 3) else { continue };
             let text = print_kernel(&k);

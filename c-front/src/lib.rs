@@ -112,10 +112,18 @@ fn pre_templates(src: &str, o: &FrontOptions) -> (Vec<(usize, tokens::CTok, usiz
     let predefined: Vec<(&str, &str)> = LIMITS.iter().chain(predefined).copied().collect();
     let pre = pp::preprocess(src, &o.defines, &predefined, &pp::Search { main: &o.file, dirs: &o.include_dirs });
     let mut errors = pre.errors;
+    let mut warnings = pre.warnings;
     let (toks, terrs) = tokens::convert(&pre.tokens, o.dialect);
     errors.extend(terrs);
-    let toks = if o.dialect == Dialect::Cuda { coop::lower(coop_tiles::lower(textures::lower(sema::cache_hints::lower(cxx::lower(namespaces::flatten(toks)))))) } else { images::lower(toks) };
-    (toks, errors, pre.warnings)
+    let toks = if o.dialect == Dialect::Cuda {
+        let (toks, aerrs, awarns) = sema::libcu_atomics::lower(sema::numeric_limits::lower(toks));
+        errors.extend(aerrs);
+        warnings.extend(awarns);
+        coop::lower(coop_tiles::lower(textures::lower(sema::cache_hints::lower(cxx::lower(namespaces::flatten(toks))))))
+    } else {
+        images::lower(toks)
+    };
+    (toks, errors, warnings)
 }
 
 /// Parse a C file (after preprocessing); gives the unit and every error.

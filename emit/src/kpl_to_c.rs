@@ -396,12 +396,19 @@ impl Em<'_> {
             (Target::Cuda, Xor) => Some("atomicXor"),
             _ => None,
         };
+        // CUDA's atomics of the atomic's scope (`atomicAdd_block`); OpenCL 1.2's reach the
+        // device, which is atomic for more threads than a `group` atomic asks (the same values).
+        let scope = match (self.t, at.scope) {
+            (Target::Cuda, FenceScope::Group) => "_block",
+            (Target::Cuda, FenceScope::System) => "_system",
+            _ => "",
+        };
         if let Some(f) = native {
-            return format!("{f}(&{elem}, {v})");
+            return format!("{f}{scope}(&{elem}, {v})");
         }
         if op == Cas {
             let f = if self.t == Target::Cuda { "atomicCAS" } else { "atomic_cmpxchg" };
-            return format!("{f}(&{elem}, {}, {})", v, args.get(1).cloned().unwrap_or_else(|| "0u".into()));
+            return format!("{f}{scope}(&{elem}, {}, {})", v, args.get(1).cloned().unwrap_or_else(|| "0u".into()));
         }
         // The new value from the old one, `o`.
         let new = match op {
@@ -411,7 +418,7 @@ impl Em<'_> {
             Fadd => format!("kpl_fw(kpl_f(o) + kpl_f({v}))"),
             _ => format!("((o == 0u || o > ({v})) ? ({v}) : o - 1u)"),
         };
-        let cas = if self.t == Target::Cuda { "atomicCAS" } else { "atomic_cmpxchg" };
+        let cas = if self.t == Target::Cuda { format!("atomicCAS{scope}") } else { "atomic_cmpxchg".to_string() };
         format!("kpl_atomic_cas_loop(&{elem}, o, {new}, {cas})")
     }
 
@@ -622,6 +629,19 @@ impl Em<'_> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn atomics_keep_their_scope_in_cuda() {
+        let src = "kernel k { groups: 2; threads: 4; global C[2];\n main { local a := atomic group add(C[0], 1); local b := atomic system cas(C[1], 0, 1); local c := atomic group smax(C[gid], lid); } }";
+        let c = kpl_lang::check_kpl(src).expect("the kernel checks");
+        let launch = kpl_lang::Launch::of(&c.kernel);
+        let cuda = super::emit(&c.core, launch, super::Target::Cuda, &|_| 0).expect("emits").source;
+        assert!(cuda.contains("atomicAdd_block(&a_C[0u], 1u)"), "{cuda}");
+        assert!(cuda.contains("atomicCAS_system(&a_C[1u], 0u, 1u)"), "{cuda}");
+        assert!(cuda.contains("atomicCAS_block)"), "the compare-and-swap loop of `smax` at the scope: {cuda}");
+        let opencl = super::emit(&c.core, launch, super::Target::OpenCl, &|_| 0).expect("emits").source;
+        assert!(opencl.contains("atomic_add(&a_C[0u], 1u)") && !opencl.contains("_block"), "{opencl}");
+    }
+
     #[test]
     fn no_text_ends_a_c_comment() {
         let c = super::c_comment("a */ int evil; /* b\\\nc");

@@ -45,7 +45,7 @@ pub struct RunData {
 
 /// A construct of the kernel that the exported semantics does not model, with why: access
 /// predicates, unknown accesses, ghost arrays, a grid barrier whose fence depends on the
-/// thread, procedures in a kernel with a `global assert`.
+/// thread, `group`-scope atomics, procedures in a kernel with a `global assert`.
 pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
     fn block(b: &Block) -> Option<(kpl_lang::Span, &'static str)> {
         b.stmts.iter().find_map(stmt)
@@ -57,6 +57,9 @@ pub fn unsupported(k: &Kernel) -> Option<(kpl_lang::Span, String)> {
                 Some((s.span, "the Isabelle export models grid barriers whose fence is the same in every thread; this one's depends on the thread"))
             }
             StmtKind::Touch { .. } => Some((s.span, "the Isabelle export does not model unknown accesses (`havoc reads`/`havoc writes`) yet")),
+            StmtKind::Atomic(a) if a.scope == FenceScope::Group => {
+                Some((s.span, "the Isabelle export does not model atomics of `group` scope (the scoped race between groups) yet"))
+            }
             StmtKind::Snapshot { .. } => Some((s.span, "the Isabelle export does not model ghost arrays (`snapshot`) yet")),
             StmtKind::Barrier(f) if f.invariants.iter().any(|i| access(&i.expr)) => {
                 Some((s.span, "the Isabelle export does not model access predicates (`written`, `read`, ...) yet"))

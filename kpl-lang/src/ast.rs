@@ -126,7 +126,11 @@ pub enum StmtKind {
 /// with `_bytes`: `add_bytes`, `add64_bytes`) is the same operation on an array that holds
 /// one byte per element: its value is the low 8 bits of the 4 (or 8) elements from the
 /// index, the lowest byte first, and the new value's bytes are written back, one to each
-/// (`AtomicShape`).
+/// (`AtomicShape`). Its scope (`atomic group add(...)`; `device` when none is written, as
+/// CUDA's `atomicAdd`) is the threads it is atomic for: a `group` atomic (CUDA's
+/// `atomicAdd_block`, libcu++'s `thread_scope_block`) and an atomic of a thread of another
+/// group on the same element race (ScoRD's scoped race); `device` and `system` atomics reach
+/// every thread of the launch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Atomic {
     pub dest: Option<Ident>,
@@ -138,6 +142,8 @@ pub struct Atomic {
     pub array: Ident,
     pub index: Expr,
     pub args: Vec<Expr>,
+    /// The threads it is atomic for (`FenceScope::Device` unless written).
+    pub scope: FenceScope,
 }
 
 /// The atomic operations: `add sub xchg min max smin smax inc dec cas and or xor fadd` (min
@@ -349,7 +355,8 @@ pub enum WarpOp {
     MatchAll,
 }
 
-/// The scope of a memory fence: the threads its releases and acquires synchronise with.
+/// The scope of a memory fence (the threads its releases and acquires synchronise with), and
+/// of an atomic (the threads it is atomic for).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FenceScope {
     /// The thread's group (CUDA's block): `__threadfence_block()`, OpenCL's `mem_fence`.
@@ -376,6 +383,12 @@ impl FenceScope {
     /// Does it reach beyond the thread's group?
     pub fn device_wide(self) -> bool {
         self != FenceScope::Group
+    }
+    /// Do two atomics of these scopes on one element, by threads of the same group
+    /// (`same_group`) or not, stay atomic with respect to each other (each thread within the
+    /// other's scope)? Otherwise they race.
+    pub fn atomic_between(a: FenceScope, b: FenceScope, same_group: bool) -> bool {
+        same_group || (a.device_wide() && b.device_wide())
     }
 }
 

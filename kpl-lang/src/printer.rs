@@ -233,7 +233,8 @@ impl Printer<'_> {
                 };
                 let mut args = vec![RcDoc::text(format!("{}[", a.array.name)).append(expr(&a.index, 0)).append(RcDoc::text("]"))];
                 args.extend(a.args.iter().map(|e| expr(e, 0)));
-                RcDoc::text(format!("{dest}atomic {}(", a.op.name))
+                let scope = if a.scope == FenceScope::Device { String::new() } else { format!("{} ", a.scope.name()) };
+                RcDoc::text(format!("{dest}atomic {scope}{}(", a.op.name))
                     .append(RcDoc::intersperse(args, RcDoc::text(", ")))
                     .append(RcDoc::text(");"))
                     .group()

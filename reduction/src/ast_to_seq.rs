@@ -226,7 +226,8 @@ impl<'k> Builder<'k> {
                 rd_stmt: self.var(&format!("RD_stmt_{n}"), Sort::Word),
                 rd_val: self.var(&format!("RD_val_{n}"), Sort::Word),
                 wr_fresh: self.var(&format!("WR_fresh_{n}"), Sort::Bool),
-                atomic: atomics.contains(n.as_str()).then(|| {
+                at_narrow: (atomics.get(n.as_str()) == Some(&true)).then(|| self.var(&format!("AT_narrow_{n}"), Sort::Word)),
+                atomic: atomics.contains_key(n.as_str()).then(|| {
                     (
                         self.var(&format!("AT_exists_{n}"), Sort::Bool),
                         self.var(&format!("AT_elem_{n}"), Sort::Word),
@@ -770,7 +771,8 @@ impl<'k> Builder<'k> {
         }
     }
 
-    /// An atomic: logged and checked like a write, but never against atomics; the value it
+    /// An atomic: logged and checked like a write, but against atomics only where a `group`
+    /// scope leaves the other thread out; the value it
     /// gives back, and the element in each thread's copy, are arbitrary (other threads'
     /// atomics may come in between). An atomic on several elements (64-bit, or bytes:
     /// `AtomicShape`) is that on each of them; its old value's words are the arbitrary
@@ -806,11 +808,20 @@ impl<'k> Builder<'k> {
         let inst = self.inst[k];
         self.bounds(k, &idx[0], &p[0], span, AccessKind::Atomic);
         self.note_access(k, idx, p);
+        let narrow = !at.scope.device_wide();
         if let (Some((e, x, st)), true) = (inst.atomic, self.race_checked(k)) {
-            self.log(e, x, st, None, idx[0].clone(), &p[0], sid);
+            let scope = inst.at_narrow.map(|v| (v, Expr::Word(narrow as u32)));
+            self.log(e, x, st, scope, idx[0].clone(), &p[0], sid);
         }
         self.race_check(k, &idx[1], &p[1], AccessKind::Atomic, AccessKind::Write, None, span);
         self.race_check(k, &idx[1], &p[1], AccessKind::Atomic, AccessKind::Read, None, span);
+        // Scoped atomics (ScoRD): two atomics race unless each thread is within the other's
+        // scope; a `group` atomic reaches its own group only.
+        if let Some(logged_narrow) = inst.at_narrow {
+            let logged_wide = Expr::eq(Expr::Var(logged_narrow), Expr::Word(0));
+            let within = if narrow { self.same_group.clone() } else { Expr::or2(self.same_group.clone(), logged_wide) };
+            self.race_check(k, &idx[1], &p[1], AccessKind::Atomic, AccessKind::Atomic, Some(within), span);
+        }
         self.warp_lanes_write(k);
         let name = at.array.name.clone();
         let olds: Vec<Expr> = (0..2)
@@ -1012,13 +1023,14 @@ pub(crate) fn returns(b: &ast::Block) -> bool {
     })
 }
 
-/// The arrays the kernel accesses atomically anywhere (only they get an atomic log).
-fn atomic_arrays(k: &ast::Kernel) -> std::collections::HashSet<String> {
-    let mut out = std::collections::HashSet::new();
+/// The arrays the kernel accesses atomically anywhere (only they get an atomic log), each
+/// with whether some atomic on it is of `group` scope.
+fn atomic_arrays(k: &ast::Kernel) -> std::collections::HashMap<String, bool> {
+    let mut out = std::collections::HashMap::new();
     for b in k.procs.iter().map(|p| &p.body).chain([&k.main]) {
         walk(b, &mut |s| {
             if let StmtKind::Atomic(a) = &s.kind {
-                out.insert(a.array.name.clone());
+                *out.entry(a.array.name.clone()).or_insert(false) |= !a.scope.device_wide();
             }
         });
     }

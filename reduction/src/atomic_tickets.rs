@@ -52,6 +52,9 @@ fn additions(k: &Kernel) -> BTreeMap<String, (Additions, bool)> {
                         used: false,
                     });
                     match (a.operation(), a.args.as_slice()) {
+                        // A `group` atomic serializes only its own group's additions: two
+                        // groups' may return one value.
+                        _ if !a.scope.device_wide() => e.all = false,
                         // Only one-word additions hand out values (a byte atomic's value
                         // spans four elements).
                         (AtomicOp::Add, [c]) if a.shape() == kpl_lang::ast::AtomicShape::WORD => match c.kind {

@@ -73,6 +73,9 @@ pub struct Inst {
     pub wr_fresh: VarId,
     /// Thread 1's logged atomic (exists, element, statement), for arrays with atomics.
     pub atomic: Option<(VarId, VarId, VarId)>,
+    /// 1 when thread 1's logged atomic is of `group` scope, for arrays with such atomics
+    /// (an atomic of another group's thread on its element races with it).
+    pub at_narrow: Option<VarId>,
 }
 
 pub(crate) type Pair = [Expr; 2];

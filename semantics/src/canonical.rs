@@ -18,9 +18,9 @@ pub(crate) enum Ins {
     Read(u32, u32, Ex, u32),
     /// A write: array, index, value, statement.
     Write(u32, Ex, Ex, u32),
-    /// An atomic: op and shape, the slots for the old value (low word, high word), array,
-    /// index, operands, statement.
-    Atomic((AtomicOp, AtomicShape), [Option<u32>; 2], u32, Ex, Vec<Ex>, u32),
+    /// An atomic: op, shape and scope, the slots for the old value (low word, high word),
+    /// array, index, operands, statement.
+    Atomic((AtomicOp, AtomicShape, FenceScope), [Option<u32>; 2], u32, Ex, Vec<Ex>, u32),
     /// Jump to the target when the expression is zero.
     Jz(Ex, usize),
     Jmp(usize),
@@ -95,8 +95,8 @@ impl Flat {
             StKind::Write { array, index, value } => {
                 self.emit(Ins::Write(*array, index.clone(), value.clone(), s.id));
             }
-            StKind::Atomic { op, shape, slot, slot_hi, array, index, args } => {
-                self.emit(Ins::Atomic((*op, *shape), [*slot, *slot_hi], *array, index.clone(), args.clone(), s.id));
+            StKind::Atomic { op, shape, slot, slot_hi, array, index, args, scope } => {
+                self.emit(Ins::Atomic((*op, *shape, *scope), [*slot, *slot_hi], *array, index.clone(), args.clone(), s.id));
             }
             // Its callers refuse programs with snapshots (`first_snapshot`): ghost arrays need
             // per-thread copies joined at barriers (`ghost.rs`), which only `sdv` keeps.
@@ -432,8 +432,8 @@ pub(crate) enum Effect {
     /// write, whether it left the element's value as it was).
     Read(Cell, u32, u32),
     Write(Cell, u32, u32, bool),
-    /// An atomic on `n` elements from the cell (2 for a 64-bit one), the statement.
-    Atomic(Cell, u32, u32),
+    /// An atomic on `n` elements from the cell (2 for a 64-bit one), the statement, its scope.
+    Atomic(Cell, u32, u32, FenceScope),
     Fence(FenceScope),
     /// Stopped before a barrier or a warp collective (not performed: the caller does).
     Barrier,
@@ -541,7 +541,7 @@ impl Thread<'_> {
                 *cell = v;
                 effect = Effect::Write(Cell { array: *a, inst: mem.instance(*a, g), index: i }, v, *id, unchanged);
             }
-            Ins::Atomic((op, shape), [s, s_hi], a, i, args, id) => {
+            Ins::Atomic((op, shape, scope), [s, s_hi], a, i, args, id) => {
                 let i = self.eval(i);
                 let w: Vec<u32> = args.iter().map(|e| self.eval(e)).collect();
                 let operands = shape.operands(&w);
@@ -559,7 +559,7 @@ impl Thread<'_> {
                         self.locals[*s as usize] = v;
                     }
                 }
-                effect = Effect::Atomic(Cell { array: *a, inst: mem.instance(*a, g), index: i }, shape.elems(), *id);
+                effect = Effect::Atomic(Cell { array: *a, inst: mem.instance(*a, g), index: i }, shape.elems(), *id, *scope);
             }
             Ins::Jz(c, t) => {
                 if self.eval(c) == 0 {

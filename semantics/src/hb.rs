@@ -140,6 +140,8 @@ pub struct Stamp {
     pub stmt: u32,
     pub value: u32,
     pub unchanged: bool,
+    /// An atomic of `group` scope: atomic for its own group's threads only.
+    pub narrow: bool,
 }
 
 /// What is known of an element: its last plain write or the concurrent atomics since, and
@@ -235,7 +237,7 @@ impl Detector {
     }
 
     fn stamp(&self, t: u32, op: Op, stmt: u32, value: u32) -> Stamp {
-        Stamp { thread: t, time: self.now(t), op, stmt, value, unchanged: false }
+        Stamp { thread: t, time: self.now(t), op, stmt, value, unchanged: false, narrow: false }
     }
 
     /// The first of `olds` that does not happen before thread `t` now.
@@ -312,7 +314,9 @@ impl Detector {
     }
 
     /// `atm(t, x)`; after a fence, a release instead (and an acquire too if a fence follows).
-    pub fn atomic(&mut self, t: u32, cell: Cell, shared: bool, stmt: u32) -> Result<(), Conflict> {
+    /// An atomic of `group` scope and one of a thread of another group race, unordered
+    /// (ScoRD's scoped race).
+    pub fn atomic(&mut self, t: u32, cell: Cell, shared: bool, stmt: u32, scope: FenceScope) -> Result<(), Conflict> {
         let at = self.sync.get(&cell).cloned();
         if let Some(scope) = self.moved_on(t) {
             self.release(t, cell, scope);
@@ -320,11 +324,14 @@ impl Detector {
             return Ok(());
         }
         let m = Self::space(shared);
-        let me = self.stamp(t, Op::Atomic, stmt, 0);
+        let me = Stamp { narrow: !scope.device_wide(), ..self.stamp(t, Op::Atomic, stmt, 0) };
         self.meta.entry(cell).or_default();
         let meta = &self.meta[&cell];
-        if let Some(w) = self.unordered(&meta.writes, t, m, &|w| w.op == Op::Atomic) {
-            return Err(Conflict { kind: RaceKind::ReadWrite, cell, earlier: *w, later: me });
+        let tpg = self.tpg;
+        let atomic_for = |w: &Stamp| w.thread / tpg == t / tpg || !(w.narrow || me.narrow);
+        if let Some(w) = self.unordered(&meta.writes, t, m, &|w| w.op == Op::Atomic && atomic_for(w)) {
+            let kind = if w.op == Op::Atomic { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
+            return Err(Conflict { kind, cell, earlier: *w, later: me });
         }
         if let Some(r) = self.unordered(&meta.reads, t, m, &|_| false) {
             return Err(Conflict { kind: RaceKind::ReadWrite, cell, earlier: *r, later: me });
@@ -456,6 +463,7 @@ impl Detector {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use FenceScope::*;
 
     const X: Cell = Cell { array: 0, inst: 0, index: 0 };
     const FLAG: Cell = Cell { array: 1, inst: 0, index: 0 };
@@ -479,7 +487,6 @@ mod tests {
 
     #[test]
     fn message_passing_needs_a_fence_of_device_scope_on_one_side_and_fences_on_both() {
-        use FenceScope::*;
         assert!(mp(Some(Device), Some(Device)).is_ok());
         assert!(mp(Some(Device), Some(Group)).is_ok());
         assert!(mp(Some(Group), Some(Device)).is_ok());
@@ -504,11 +511,25 @@ mod tests {
     #[test]
     fn atomics_do_not_race_with_each_other_and_order_nothing() {
         let mut d = Detector::new(2, 2, false, true);
-        d.atomic(0, X, false, 0).unwrap();
-        d.atomic(1, X, false, 1).unwrap();
+        d.atomic(0, X, false, 0, Device).unwrap();
+        d.atomic(1, X, false, 1, Group).unwrap();
         // Thread 1 reads after its own atomic: thread 0's atomic is still unordered.
         let e = d.read(1, X, false, 2, 0).unwrap_err();
         assert_eq!((e.earlier.thread, e.earlier.op), (0, Op::Atomic));
+    }
+
+    #[test]
+    fn a_group_atomic_races_with_another_groups_atomics() {
+        // Two groups of one thread each.
+        for (a, b, race) in [(Device, Device, false), (System, Device, false), (Group, Device, true), (Device, Group, true), (Group, Group, true)] {
+            let mut d = Detector::new(2, 1, false, true);
+            d.atomic(0, X, false, 0, a).unwrap();
+            let r = d.atomic(1, X, false, 1, b);
+            assert_eq!(r.is_err(), race, "{a:?} then {b:?}");
+            if let Err(e) = r {
+                assert_eq!((e.kind, e.earlier.op, e.later.op), (RaceKind::WriteWrite, Op::Atomic, Op::Atomic));
+            }
+        }
     }
 
     #[test]

@@ -212,9 +212,9 @@ impl<'a> Run<'a> {
             Effect::Local => Ok(()),
             Effect::Read(c, v, stmt) => self.hb.read(t, c, shared(c.array), stmt, v),
             Effect::Write(c, v, stmt, unchanged) => self.hb.write(t, c, shared(c.array), stmt, v, unchanged),
-            Effect::Atomic(c, n, stmt) => (0..n).try_for_each(|k| {
+            Effect::Atomic(c, n, stmt, scope) => (0..n).try_for_each(|k| {
                 let c = crate::canonical::Cell { index: c.index.wrapping_add(k), ..c };
-                self.hb.atomic(t, c, shared(c.array), stmt)
+                self.hb.atomic(t, c, shared(c.array), stmt, scope)
             }),
             Effect::Fence(s) => {
                 self.hb.fence(t, s);

@@ -1,7 +1,7 @@
 //! The interpreter's program form: the core KPL AST with names resolved to slots (locals),
 //! indices (params, arrays, procs) and statement ids (for spans in reports and traces).
 
-use kpl_lang::ast::{self, AtomicOp, AtomicShape, Axis, WarpOp, BinOp, Builtin, ExprKind, Special, StmtKind, UnOp};
+use kpl_lang::ast::{self, AtomicOp, AtomicShape, Axis, FenceScope, WarpOp, BinOp, Builtin, ExprKind, Special, StmtKind, UnOp};
 use kpl_lang::{Launch, Span};
 use std::collections::HashMap;
 
@@ -80,7 +80,8 @@ pub enum StKind {
     /// statement declares it).
     /// `shape`: how its value lies in memory from `index` (`AtomicShape`: a 64-bit one has
     /// operands as word pairs and gives the old high word to `slot_hi`).
-    Atomic { op: AtomicOp, shape: AtomicShape, slot: Option<u32>, slot_hi: Option<u32>, array: u32, index: Ex, args: Vec<Ex> },
+    /// `scope`: the threads it is atomic for (`group`: its own group's only).
+    Atomic { op: AtomicOp, shape: AtomicShape, slot: Option<u32>, slot_hi: Option<u32>, array: u32, index: Ex, args: Vec<Ex>, scope: FenceScope },
     /// `x := warp op(args)`: a warp collective; `slot` receives its result.
     /// `exited`: which lanes have left the kernel (evaluated in every lane of the warp).
     Warp { op: WarpOp, slot: Option<u32>, args: Vec<Ex>, exited: Option<Ex> },
@@ -379,7 +380,7 @@ impl Compiler {
                 let slot = a.dest.as_ref().map(|x| if a.declare { self.declare(&x.name) } else { self.slot(&x.name) });
                 let slot_hi = a.dest_hi.as_ref().map(|x| if a.declare { self.declare(&x.name) } else { self.slot(&x.name) });
                 let (op, shape) = (a.operation(), a.shape());
-                StKind::Atomic { op, shape, slot, slot_hi, array: self.arrays[&a.array.name], index, args }
+                StKind::Atomic { op, shape, slot, slot_hi, array: self.arrays[&a.array.name], index, args, scope: a.scope }
             }
             StmtKind::Warp(w) => {
                 let args = w.args.iter().map(|e| self.expr(e)).collect();

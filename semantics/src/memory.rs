@@ -314,7 +314,8 @@ enum Cells {
 
 /// Who in the kernel ever accessed an element of a global array (inter-group races), as
 /// `Rec` does for a group, with (group, local, stmt) for each thread: the first writer, a
-/// writer of another group, the first reader and a reader of another group.
+/// writer of another group, the first reader and a reader of another group, the first
+/// atomic and one of another group, and the same of `group`-scope atomics.
 #[derive(Clone, Copy, Debug)]
 pub struct KRec {
     pub w: (u32, u32, u32),
@@ -325,6 +326,9 @@ pub struct KRec {
     pub r2: (u32, u32, u32),
     pub a1: (u32, u32, u32),
     pub a2: (u32, u32, u32),
+    /// The `group`-scope atomics among them (an atomic of another group races with them).
+    pub n1: (u32, u32, u32),
+    pub n2: (u32, u32, u32),
 }
 
 impl KRec {
@@ -337,6 +341,8 @@ impl KRec {
         r2: (NONE, 0, 0),
         a1: (NONE, 0, 0),
         a2: (NONE, 0, 0),
+        n1: (NONE, 0, 0),
+        n2: (NONE, 0, 0),
     };
     /// An access of `x` or `y` from another group than `g`.
     fn other(x: (u32, u32, u32), y: (u32, u32, u32), g: u32) -> Option<(u32, u32, u32)> {
@@ -690,7 +696,9 @@ impl Memory {
 
     /// Log an access for inter-group races (global arrays of multi-group launches), with
     /// the same rules as within a group, over the whole kernel (no barrier separates groups).
-    pub fn inter(&mut self, a: u32, g: u32, l: u32, i: u32, op: Op, value: u32, stmt: u32) -> Result<(), Conflict> {
+    /// `narrow`: an atomic of `group` scope, which races with other groups' atomics too.
+    #[allow(clippy::too_many_arguments)]
+    pub fn inter(&mut self, a: u32, g: u32, l: u32, i: u32, op: Op, value: u32, stmt: u32, narrow: bool) -> Result<(), Conflict> {
         let benign = self.benign;
         if !self.checked(a) {
             return Ok(());
@@ -716,7 +724,14 @@ impl Memory {
                 if let Some(rd) = KRec::other(r.r1, r.r2, g) {
                     return Err(conflict(rd, Op::Read));
                 }
+                let scoped_out = if narrow { KRec::other(r.a1, r.a2, g) } else { KRec::other(r.n1, r.n2, g) };
+                if let Some(t) = scoped_out {
+                    return Err(conflict(t, Op::Atomic));
+                }
                 KRec::add(&mut r.a1, &mut r.a2, me);
+                if narrow {
+                    KRec::add(&mut r.n1, &mut r.n2, me);
+                }
             }
             Op::Write => {
                 if let Some(w) = KRec::other(r.w, r.w2, g) {

@@ -253,7 +253,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                         Err(c) => return Err(self.race(*array, idx[k], c, t, Op::Read, 0, s.id, Scope::IntraGroup)),
                     }
                 }
-                self.inter(*array, act, &idx, Op::Read, None, s.id)?;
+                self.inter(*array, act, &idx, Op::Read, None, s.id, false)?;
                 self.give(idx);
                 self.scatter(*slot, act, vals);
             }
@@ -284,11 +284,11 @@ impl<'p, 'o> Machine<'p, 'o> {
                         return Err(self.race(*array, idx[k], c, t, Op::Write, vals[k], s.id, Scope::IntraGroup));
                     }
                 }
-                self.inter(*array, act, &idx, Op::Write, Some(&vals), s.id)?;
+                self.inter(*array, act, &idx, Op::Write, Some(&vals), s.id, false)?;
                 self.give(idx);
                 self.give(vals);
             }
-            StKind::Atomic { op, shape, slot, slot_hi, array, index, args } => {
+            StKind::Atomic { op, shape, slot, slot_hi, array, index, args, scope } => {
                 self.step(s.id, n)?;
                 let idx = self.eval(index, act);
                 let argv: Vec<Vec<u32>> = args.iter().map(|e| self.eval(e, act)).collect();
@@ -323,7 +323,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                     }
                 }
                 for w in &words {
-                    self.inter(*array, act, w, Op::Atomic, None, s.id)?;
+                    self.inter(*array, act, w, Op::Atomic, None, s.id, !scope.device_wide())?;
                 }
                 self.give(idx);
                 for v in argv.into_iter().chain(words) {
@@ -764,14 +764,15 @@ impl<'p, 'o> Machine<'p, 'o> {
         Ok(())
     }
 
-    fn inter(&mut self, a: u32, act: &[u32], idx: &[u32], op: Op, vals: Option<&[u32]>, stmt: u32) -> Result<(), Stop> {
+    #[allow(clippy::too_many_arguments)]
+    fn inter(&mut self, a: u32, act: &[u32], idx: &[u32], op: Op, vals: Option<&[u32]>, stmt: u32, narrow: bool) -> Result<(), Stop> {
         if !self.mem.has_inter(a) {
             return Ok(());
         }
         for (k, &t) in act.iter().enumerate() {
             let (g, l) = (t / self.tpg, t % self.tpg);
             let v = vals.map(|v| v[k]).unwrap_or(0);
-            if let Err(c) = self.mem.inter(a, g, l, idx[k], op, v, stmt) {
+            if let Err(c) = self.mem.inter(a, g, l, idx[k], op, v, stmt, narrow) {
                 return Err(self.race(a, idx[k], c, t, op, v, stmt, Scope::InterGroup));
             }
         }

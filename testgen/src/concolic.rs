@@ -288,7 +288,7 @@ impl<'a> Exec<'a> {
                     self.mem.insert(key, v);
                 }
             }
-            StKind::Atomic { op, shape, slot, slot_hi, array, index, args } if *shape != AtomicShape::WORD => {
+            StKind::Atomic { op, shape, slot, slot_hi, array, index, args, .. } if *shape != AtomicShape::WORD => {
                 // A 64-bit or byte atomic: its elements, as the interpreter does them.
                 for &t in act.iter() {
                     let iv = self.eval(index, t);

@@ -1,5 +1,5 @@
 //! C atomics ─► KPL's `atomic` statement: CUDA's `atomicAdd` ... `atomicCAS` (and their
-//! `_block`/`_system` variants), OpenCL's `atomic_*`, `atom_*` and `atomic_fetch_*`, on an
+//! `_block`/`_system` variants, of `group`/`system` scope), OpenCL's `atomic_*`, `atom_*` and `atomic_fetch_*`, on an
 //! element named by `&a[i]`, `a + i`, `a` or a `__shared__` scalar's address; on a 64-bit
 //! integer (two words, `long.rs`) KPL's 64-bit form (`add64`); on an array kpl keeps at
 //! bytes (`bytes.rs`) the byte forms (`add_bytes`, `add64_bytes`).
@@ -9,7 +9,7 @@ use crate::lower::long::pair;
 use crate::lower::values::{Place, Ty, Val, sp_id};
 use crate::syntax::ast::*;
 use crate::text::tokens::Dialect;
-use kpl_lang::ast::{self as k, AtomicOp, AtomicShape};
+use kpl_lang::ast::{self as k, AtomicOp, AtomicShape, FenceScope};
 use kpl_lang::span::Span;
 
 /// The KPL operation of a C atomic, and how many value operands it takes after the
@@ -55,23 +55,46 @@ fn operation(name: &str, d: Dialect) -> Option<(AtomicOp, usize)> {
     })
 }
 
+/// The scope of a CUDA atomic, from its name: `atomicAdd_block` is atomic for its block only,
+/// `atomicAdd_system` for the host too (within a kernel, as the device), the others for the
+/// device.
+fn scope_of(name: &str) -> FenceScope {
+    if name.ends_with("_block") {
+        FenceScope::Group
+    } else if name.ends_with("_system") {
+        FenceScope::System
+    } else {
+        FenceScope::Device
+    }
+}
+
 impl Lower<'_> {
     /// Lower a call of a C atomic; `None` if `name` is not one.
     pub(crate) fn atomic_call(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
-        let (mut op, operands) = operation(name, self.o.dialect)?;
-        let failed = Val { e: k::Expr::num(0, span), ty: Ty::Int };
+        let (op, operands) = operation(name, self.o.dialect)?;
+        let values: Vec<Operand> = args.iter().skip(1).map(Operand::C).collect();
         if args.len() != operands + 1 {
             self.err(format!("`{name}` takes a pointer and {operands} value(s)"), span);
-            return Some(failed);
+            return Some(Val { e: k::Expr::num(0, span), ty: Ty::Int });
         }
-        if crate::lower::multiptr::null_const(&args[0]) {
-            self.null_access(format!("the pointer given to `{name}`"), args[0].span);
-            return Some(failed);
+        Some(self.atomic_on(name, op, scope_of(name), &args[0], &values, span))
+    }
+
+    /// KPL's atomic `op` of scope `scope` on the element `pointer` points at, with `values`
+    /// after it (none for OpenCL's `inc`/`dec`: 1) (`name` is the C function's, for
+    /// messages); gives the old value.
+    pub(crate) fn atomic_on(&mut self, name: &str, mut op: AtomicOp, scope: FenceScope, pointer: &Expr, values: &[Operand], span: Span) -> Val {
+        let failed = Val { e: k::Expr::num(0, span), ty: Ty::Int };
+        if crate::lower::multiptr::null_const(pointer) {
+            self.null_access(format!("the pointer given to `{name}`"), pointer.span);
+            return failed;
         }
-        let Some(target) = self.atomic_target(&args[0]) else { return Some(failed) };
+        let Some(target) = self.atomic_target(pointer) else { return failed };
+        // A group's shared memory is its own: a `group` atomic on it is a device one.
+        let scope = if scope == FenceScope::Group && self.is_shared_array(target.array()) { FenceScope::Device } else { scope };
         let (array, index, elem, bytes) = match target {
             Target::Word(array, index, elem, bytes) => (array, index, elem, bytes),
-            Target::Wide(array, index, signed, bytes) => return Some(self.atomic64(op, operands, array, index, signed, bytes, &args[1..], span)),
+            Target::Wide(array, index, signed, bytes) => return self.atomic64(op, scope, array, index, signed, bytes, values, span),
         };
         // CUDA's `atomicAdd` on a `float` (or a `double`, one float word in kpl) adds as
         // floats; OpenCL C has no float atomic arithmetic.
@@ -80,7 +103,7 @@ impl Lower<'_> {
         }
         if elem == Ty::Float && !matches!(op, AtomicOp::Xchg | AtomicOp::Cas | AtomicOp::Fadd) {
             self.unsupported("atomic arithmetic on floats other than CUDA's `atomicAdd`", span);
-            return Some(failed);
+            return failed;
         }
         // Signed elements compare as signed numbers.
         if elem == Ty::Int {
@@ -90,13 +113,13 @@ impl Lower<'_> {
                 o => o,
             };
         }
-        let mut values: Vec<k::Expr> = Vec::new();
-        for a in &args[1..] {
-            let v = self.expr(a);
-            values.push(self.convert(v, elem, span));
+        let mut words: Vec<k::Expr> = Vec::new();
+        for a in values {
+            let v = a.lower(self);
+            words.push(self.convert(v, elem, span));
         }
-        if operands == 0 {
-            values.push(k::Expr::num(1, span));
+        if values.is_empty() {
+            words.push(k::Expr::num(1, span));
         }
         let t = self.temp();
         let atomic = k::Atomic {
@@ -106,17 +129,18 @@ impl Lower<'_> {
             op: sp_id(&op.name_in(AtomicShape { wide: false, bytes }), span),
             array: sp_id(&array, span),
             index,
-            args: values,
+            args: words,
+            scope,
         };
         self.emit(k::StmtKind::Atomic(atomic), span);
-        Some(Val { e: k::Expr::var(&t, span), ty: elem })
+        Val { e: k::Expr::var(&t, span), ty: elem }
     }
 
     /// A 64-bit atomic (KPL's `add64` ...) on the 64-bit integer whose low word is
     /// `array[index]` (whose lowest byte, `bytes`: `add64_bytes`): its operands as word
     /// pairs, its old value as a 64-bit value.
     #[allow(clippy::too_many_arguments)]
-    fn atomic64(&mut self, op: AtomicOp, operands: usize, array: String, index: k::Expr, signed: bool, bytes: bool, args: &[Expr], span: Span) -> Val {
+    fn atomic64(&mut self, op: AtomicOp, scope: FenceScope, array: String, index: k::Expr, signed: bool, bytes: bool, values: &[Operand], span: Span) -> Val {
         let ty = Ty::Long { signed };
         let op = match op {
             AtomicOp::Min if signed => AtomicOp::Smin,
@@ -129,14 +153,14 @@ impl Lower<'_> {
             }
             o => o,
         };
-        let mut values: Vec<k::Expr> = Vec::new();
-        for a in args {
-            let v = self.expr(a);
+        let mut words: Vec<k::Expr> = Vec::new();
+        for a in values {
+            let v = a.lower(self);
             let (lo, hi) = self.long_words(v, span);
-            values.extend([lo, hi]);
+            words.extend([lo, hi]);
         }
-        if operands == 0 {
-            values.extend([k::Expr::num(1, span), k::Expr::num(0, span)]);
+        if values.is_empty() {
+            words.extend([k::Expr::num(1, span), k::Expr::num(0, span)]);
         }
         let (lo, hi) = (self.temp(), self.temp());
         let atomic = k::Atomic {
@@ -146,7 +170,8 @@ impl Lower<'_> {
             op: sp_id(&op.name_in(AtomicShape { wide: true, bytes }), span),
             array: sp_id(&array, span),
             index,
-            args: values,
+            args: words,
+            scope,
         };
         self.emit(k::StmtKind::Atomic(atomic), span);
         Val { e: pair(k::Expr::var(&lo, span), k::Expr::var(&hi, span), span), ty }
@@ -237,10 +262,40 @@ impl Lower<'_> {
     }
 }
 
+/// An operand of an atomic: a C expression, or a value already lowered.
+pub(crate) enum Operand<'a> {
+    C(&'a Expr),
+    Lowered(Val),
+}
+
+impl Operand<'_> {
+    fn lower(&self, l: &mut Lower<'_>) -> Val {
+        match self {
+            Operand::C(e) => l.expr(e),
+            Operand::Lowered(v) => v.clone(),
+        }
+    }
+}
+
 /// What an atomic acts on: an element (array, index, element type), or the two words of a
 /// 64-bit integer (array, the low word's index, signed); each also in an array kept at
 /// bytes (`true`: the index is the lowest byte's).
 enum Target {
     Word(String, k::Expr, Ty, bool),
     Wide(String, k::Expr, bool, bool),
+}
+
+impl Target {
+    fn array(&self) -> &str {
+        match self {
+            Target::Word(a, ..) | Target::Wide(a, ..) => a,
+        }
+    }
+}
+
+impl Lower<'_> {
+    /// Is `array` a KPL shared array (one instance per group)?
+    fn is_shared_array(&self, array: &str) -> bool {
+        self.decls.iter().any(|d| matches!(&d.kind, k::DeclKind::Shared { name, .. } if name.name == array))
+    }
 }

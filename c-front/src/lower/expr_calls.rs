@@ -68,6 +68,9 @@ impl<'u> Lower<'u> {
             };
         }
         let arity = |l: &mut Self, k: usize| l.arity_ok(n, args.len(), k, span);
+        if let Some(v) = self.libcu_call(n, args, span) {
+            return v;
+        }
         if let Some(v) = self.atomic_call(n, args, span) {
             return v;
         }

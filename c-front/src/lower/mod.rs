@@ -25,6 +25,7 @@ pub(crate) mod gotos;
 pub(crate) mod image_access;
 pub(crate) mod inline_temps;
 pub(crate) mod kernel;
+pub(crate) mod libcu_atomics;
 pub(crate) mod long;
 pub(crate) mod long_counters;
 pub(crate) mod long_div;

@@ -40,6 +40,8 @@ impl<'u> Lower<'u> {
             array: sp_id(&counter, span),
             index: elem(),
             args: vec![k::Expr::num(1, span)],
+            // (The group's own counter: atomic for every thread that can reach it.)
+            scope: k::FenceScope::Device,
         };
         let count = self.sub_block(|l| l.emit(k::StmtKind::Atomic(add), span), span);
         self.emit(k::StmtKind::If(p, count, None), span);

@@ -162,10 +162,21 @@ impl Pass<'_> {
     /// expression), read as an enumerator is. Gives the index after
     /// its `;`, or `None` when the declaration is not one.
     fn file_constant(&mut self, toks: &[Tok], i: usize) -> Option<usize> {
-        let specs: Vec<&str> = toks[i..].iter().map_while(|t| match &t.1 {
-            CTok::Spec(w) => Some(w.as_str()),
-            _ => None,
-        }).collect();
+        // The specifier words, a typedef name's (`const basic_t N = 8;`) among them.
+        let (mut specs, mut consumed): (Vec<&str>, usize) = (Vec::new(), 0);
+        for t in &toks[i..] {
+            match &t.1 {
+                CTok::Spec(w) => specs.push(w.as_str()),
+                CTok::Ident(x) if specs.iter().all(|w| !INT_WORDS.contains(w)) && self.aliases.get(x).is_some_and(|a| a.iter().all(|w| matches!(w, CTok::Spec(_)))) => {
+                    specs.extend(self.aliases[x].iter().filter_map(|w| match w {
+                        CTok::Spec(w) => Some(w.as_str()),
+                        _ => None,
+                    }));
+                }
+                _ => break,
+            }
+            consumed += 1;
+        }
         const INT_WORDS: &[&str] = &["int", "unsigned", "signed", "short", "char", "uint"];
         const OTHER: &[&str] = &["const", "constexpr", "static", "__device__", "__host__", "inline", "constant", "__constant"];
         let constant = specs.iter().any(|w| matches!(*w, "const" | "constexpr" | "constant" | "__constant"));
@@ -174,7 +185,7 @@ impl Pass<'_> {
         if !constant || !integer || specs.contains(&"__device__") {
             return None;
         }
-        let at = i + specs.len();
+        let at = i + consumed;
         let (CTok::Ident(name), CTok::P("=")) = (&toks.get(at)?.1, &toks.get(at + 1)?.1) else { return None };
         let end = toks[at + 2..].iter().position(|t| matches!(t.1, CTok::P(";") | CTok::P(",")))? + at + 2;
         if toks[end].1 != CTok::P(";") {

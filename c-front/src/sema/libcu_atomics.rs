@@ -1,0 +1,711 @@
+//! libcu++'s atomics (`<cuda/atomic>`) on the token stream, before namespaces are flattened:
+//! `cuda::atomic<T, S>`, `cuda::atomic_ref<T, S>`, `cuda::std::atomic<T>` and
+//! `cuda::std::atomic_ref<T>` (scope `thread_scope_system` when none is given), and the
+//! `typedef`s and `using` aliases of them. A variable, array, pointer or reference of such a
+//! type is one of `T`, and each operation on an object of it is a call
+//! `__kpl_catomic_<scope>_<op>(&object, operands..., orders...)`, which
+//! `lower/libcu_atomics.rs` makes KPL's atomic of that scope with the fences its orders ask:
+//! `x.load(o)`, `x.store(v, o)`, `x.exchange(v, o)`, `x.fetch_add(v, o)` (`sub and or xor min
+//! max`), `x.compare_exchange_strong(e, d, o...)` (and `_weak`), `x.wait(v, o)` (a loop on
+//! the load), `notify_one/notify_all` (nothing to model); the operators `x++`, `x--` and, as
+//! statements, `x = v`, `x += v` (`-= &= |= ^=`), `++x`, `--x`; any other read of `x` is
+//! `x.load()`. `cuda::atomic_ref<T, S>(e).op(...)` is the operation on `e`, `cuda::atomic_ref<T,
+//! S> r(e);` a reference to `e`, and `((cuda::atomic<T> *)p)->op(...)` or
+//! `reinterpret_cast<cuda::atomic<T> *>(p)->op(...)` the operation on `*p`.
+//! `cuda::atomic_thread_fence(o, s)` is `__kpl_atomic_thread_fence(o, s)`;
+//! `cuda::atomic_signal_fence(o)` orders nothing between threads and is dropped. Memory
+//! orders and thread scopes are libcu++'s numbers (`memory_order_relaxed` 0 ...
+//! `memory_order_seq_cst` 5; `thread_scope_system` 0, `_device` 1, `_block` 2, `_thread` 3).
+//! A name declared again without an atomic type in an inner block is that variable there.
+
+use crate::sema::coop::{close_of, ident, is_p};
+use crate::sema::launches::split_commas;
+use crate::sema::textures::closing;
+use crate::text::tokens::CTok;
+use kpl_lang::Diagnostic;
+use kpl_lang::span::Span;
+use std::collections::HashMap;
+
+type Tok = (usize, CTok, usize);
+
+/// The calls of operations on atomic objects start so; the scope and the operation follow.
+pub const PREFIX: &str = "__kpl_catomic_";
+/// `cuda::atomic_thread_fence(order, scope)`.
+pub const FENCE: &str = "__kpl_atomic_thread_fence";
+
+/// libcu++'s memory orders, by name.
+pub const ORDERS: [(&str, u64); 6] = [
+    ("memory_order_relaxed", 0),
+    ("memory_order_consume", 1),
+    ("memory_order_acquire", 2),
+    ("memory_order_release", 3),
+    ("memory_order_acq_rel", 4),
+    ("memory_order_seq_cst", 5),
+];
+/// libcu++'s thread scopes, by name, with the word of the calls `PREFIX` starts.
+pub const SCOPES: [(&str, u64, &str); 4] =
+    [("thread_scope_system", 0, "system"), ("thread_scope_device", 1, "device"), ("thread_scope_block", 2, "block"), ("thread_scope_thread", 3, "thread")];
+
+const METHODS: &[&str] = &[
+    "load",
+    "store",
+    "exchange",
+    "fetch_add",
+    "fetch_sub",
+    "fetch_and",
+    "fetch_or",
+    "fetch_xor",
+    "fetch_min",
+    "fetch_max",
+    "compare_exchange_strong",
+    "compare_exchange_weak",
+    "wait",
+    "notify_one",
+    "notify_all",
+];
+
+/// An atomic type as written: its value type's tokens, its scope's word, and whether it is
+/// an `atomic_ref` (a view of another object).
+#[derive(Clone, Debug)]
+struct AType {
+    elem: Vec<Tok>,
+    scope: &'static str,
+    is_ref: bool,
+}
+
+/// How a name holds atomic objects.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Holds {
+    /// The name is the object (a variable, a reference, an `atomic_ref`).
+    Object,
+    /// An array of them.
+    Array,
+    /// A pointer to one (or to an array of them).
+    Pointer,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Obj {
+    scope: &'static str,
+    holds: Holds,
+}
+
+/// A name's declarations in the blocks open now, innermost last (`None`: not atomic).
+type Scopes = HashMap<String, Vec<(usize, Option<Obj>)>>;
+
+fn p(s: &'static str, at: usize) -> Tok {
+    (at, CTok::P(s), at)
+}
+
+fn scope_op(toks: &[Tok], i: usize) -> bool {
+    is_p(toks.get(i), ":") && is_p(toks.get(i + 1), ":")
+}
+
+/// `cuda::`, `::cuda::`, `cuda::std::` at `i`: the index after it.
+fn cuda_qualifier(toks: &[Tok], i: usize) -> Option<usize> {
+    let mut j = i;
+    if scope_op(toks, j) {
+        j += 2;
+    }
+    if ident(toks.get(j)) != Some("cuda") || !scope_op(toks, j + 1) {
+        return None;
+    }
+    j += 3;
+    if ident(toks.get(j)) == Some("std") && scope_op(toks, j + 1) {
+        j += 3;
+    }
+    Some(j)
+}
+
+/// Does the file use libcu++'s atomics at all?
+fn uses_libcu(toks: &[Tok]) -> bool {
+    (0..toks.len()).any(|i| {
+        cuda_qualifier(toks, i).is_some_and(|j| {
+            matches!(ident(toks.get(j)), Some(w) if w.starts_with("atomic") || w.starts_with("memory_order") || w.starts_with("thread_scope"))
+        })
+    })
+}
+
+struct Pass<'a> {
+    toks: &'a [Tok],
+    aliases: HashMap<String, AType>,
+    names: Scopes,
+    depth: usize,
+    errors: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
+}
+
+/// libcu++'s atomics in `toks` as calls kpl lowers (see the module doc), with an error for
+/// each use it does not read and a warning for each it reads as plain memory.
+pub fn lower(toks: Vec<Tok>) -> (Vec<Tok>, Vec<Diagnostic>, Vec<Diagnostic>) {
+    if !uses_libcu(&toks) {
+        return (toks, Vec::new(), Vec::new());
+    }
+    let mut pass = Pass { toks: &toks, aliases: HashMap::new(), names: HashMap::new(), depth: 0, errors: Vec::new(), warnings: Vec::new() };
+    let out = pass.run(0, toks.len());
+    (out, pass.errors, pass.warnings)
+}
+
+impl Pass<'_> {
+    fn err(&mut self, msg: impl Into<String>, at: &Tok) {
+        self.errors.push(Diagnostic::error(msg.into(), Span::new(at.0, at.2)));
+    }
+
+    fn lookup(&self, name: &str) -> Option<Obj> {
+        self.names.get(name).and_then(|v| v.last()).and_then(|(_, o)| *o)
+    }
+
+    fn declare(&mut self, name: &str, depth: usize, obj: Option<Obj>) {
+        self.names.entry(name.to_string()).or_default().push((depth, obj));
+    }
+
+    /// The atomic type at `i` (a libcu++ template or an alias of one), and the index after it.
+    fn atomic_type(&mut self, i: usize) -> Option<(AType, usize)> {
+        let toks = self.toks;
+        if let Some(a) = ident(toks.get(i)).and_then(|w| self.aliases.get(w)) {
+            if !scope_op(toks, i + 1) && !(i > 0 && (is_p(toks.get(i - 1), ".") || is_p(toks.get(i - 1), "->"))) {
+                return Some((a.clone(), i + 1));
+            }
+        }
+        let j = cuda_qualifier(toks, i)?;
+        let is_ref = match ident(toks.get(j)) {
+            Some("atomic") => false,
+            Some("atomic_ref") => true,
+            _ => return None,
+        };
+        if !is_p(toks.get(j + 1), "<") {
+            return None;
+        }
+        let close = closing(toks, j + 1, "<", ">")?;
+        let args = split_commas(&toks[j + 2..close]);
+        let elem: Vec<Tok> = args.first().map(|a| a.to_vec()).unwrap_or_default();
+        let scope = match args.get(1) {
+            None => "system",
+            Some(s) => match s.iter().filter_map(|t| ident(Some(t))).find_map(|w| SCOPES.iter().find(|x| x.0 == w)) {
+                Some(x) => x.2,
+                None => {
+                    self.err("kpl reads an atomic's scope only when it is written: `cuda::thread_scope_block`, `_device`, `_system` or `_thread`", &toks[j]);
+                    "system"
+                }
+            },
+        };
+        if elem.is_empty() {
+            self.err("an atomic type without its value type", &toks[j]);
+        }
+        Some((AType { elem, scope, is_ref }, close + 1))
+    }
+
+    /// The tokens from `from` to `to` with every atomic rewritten.
+    fn run(&mut self, from: usize, to: usize) -> Vec<Tok> {
+        let toks = self.toks;
+        let mut out: Vec<Tok> = Vec::with_capacity(to - from);
+        let mut i = from;
+        while i < to {
+            let t = &toks[i];
+            match &t.1 {
+                CTok::P("{") => {
+                    self.depth += 1;
+                    out.push(t.clone());
+                    i += 1;
+                    continue;
+                }
+                CTok::P("}") => {
+                    self.depth = self.depth.saturating_sub(1);
+                    let d = self.depth;
+                    for v in self.names.values_mut() {
+                        v.retain(|(at, _)| *at <= d);
+                    }
+                    out.push(t.clone());
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            if let Some(next) = self.special(i, to, &mut out) {
+                i = next;
+                continue;
+            }
+            // A name declared again without an atomic type (`int x` in an inner block).
+            if let (Some(w), true) = (ident(Some(t)), i > from) {
+                if self.lookup(w).is_some() && matches!(toks[i - 1].1, CTok::Spec(_) | CTok::Ident(_)) {
+                    let d = if self.in_parens(i) { self.depth + 1 } else { self.depth };
+                    self.declare(w, d, None);
+                    out.push(t.clone());
+                    i += 1;
+                    continue;
+                }
+            }
+            if let Some(obj) = ident(Some(t)).and_then(|w| self.lookup(w)) {
+                let member = i > 0 && (is_p(toks.get(i - 1), ".") || is_p(toks.get(i - 1), "->") || scope_op(toks, i.saturating_sub(2)));
+                if !member {
+                    if let Some(next) = self.object_use(i, to, obj, &mut out) {
+                        i = next;
+                        continue;
+                    }
+                }
+            }
+            out.push(t.clone());
+            i += 1;
+        }
+        out
+    }
+
+    /// Orders, scopes, fences, aliases, declarations, casts and `atomic_ref` temporaries at
+    /// `i`: what they become is pushed on `out`; gives the index after them.
+    fn special(&mut self, i: usize, to: usize, out: &mut Vec<Tok>) -> Option<usize> {
+        let toks = self.toks;
+        let t = &toks[i];
+        // `cuda::memory_order_relaxed`, `cuda::thread_scope_block` (or unqualified).
+        let (word_at, after_q) = match cuda_qualifier(toks, i) {
+            Some(j) => (j, true),
+            None => (i, false),
+        };
+        if let Some(w) = ident(toks.get(word_at)) {
+            let number = ORDERS.iter().find(|o| o.0 == w).map(|o| o.1).or_else(|| SCOPES.iter().find(|s| s.0 == w).map(|s| s.1));
+            if let Some(n) = number {
+                out.push((t.0, CTok::Int(n, false), toks[word_at].2));
+                return Some(word_at + 1);
+            }
+            if after_q && w == "atomic_thread_fence" {
+                out.push((t.0, CTok::Ident(FENCE.into()), toks[word_at].2));
+                return Some(word_at + 1);
+            }
+            if after_q && w == "atomic_signal_fence" && is_p(toks.get(word_at + 1), "(") {
+                // A fence for a signal handler on the same thread: nothing between threads.
+                let end = close_of(toks, word_at + 1)?;
+                out.push((t.0, CTok::Int(0, false), toks[end - 1].2));
+                return Some(end);
+            }
+        }
+        // `typedef cuda::atomic<int> flag_t;` and `using flag_t = cuda::atomic<int>;`.
+        if matches!(t.1, CTok::Kw("typedef")) {
+            if let Some((ty, j)) = self.atomic_type(i + 1) {
+                if let (Some(name), true) = (ident(toks.get(j)), is_p(toks.get(j + 1), ";")) {
+                    self.aliases.insert(name.to_string(), ty);
+                    return Some(j + 2);
+                }
+                self.err("kpl reads a `typedef` of an atomic type that names one type (`typedef cuda::atomic<int> flag_t;`)", t);
+                return None;
+            }
+        }
+        if ident(Some(t)) == Some("using") && is_p(toks.get(i + 2), "=") {
+            if let Some(name) = ident(toks.get(i + 1)) {
+                if let Some((ty, j)) = self.atomic_type(i + 3) {
+                    if is_p(toks.get(j), ";") {
+                        self.aliases.insert(name.to_string(), ty);
+                        return Some(j + 1);
+                    }
+                }
+            }
+        }
+        // `((cuda::atomic<T> *)e)->op(...)` and `reinterpret_cast<cuda::atomic<T> *>(e)->op(...)`.
+        if is_p(Some(t), "(") && is_p(toks.get(i + 1), "(") {
+            if let Some((ty, j)) = self.atomic_type(i + 2) {
+                if is_p(toks.get(j), "*") && is_p(toks.get(j + 1), ")") {
+                    let end = close_of(toks, i)?;
+                    if is_p(toks.get(end), "->") || is_p(toks.get(end), "[") {
+                        let ptr = self.cast_pointer(&ty, j + 2, end - 1, t);
+                        return self.through_pointer(ptr, end, to, ty.scope, t, out);
+                    }
+                }
+            }
+        }
+        if matches!(ident(Some(t)), Some("reinterpret_cast" | "static_cast")) && is_p(toks.get(i + 1), "<") {
+            if let Some((ty, j)) = self.atomic_type(i + 2) {
+                if is_p(toks.get(j), "*") && is_p(toks.get(j + 1), ">") && is_p(toks.get(j + 2), "(") {
+                    let end = close_of(toks, j + 2)?;
+                    let ptr = self.cast_pointer(&ty, j + 3, end - 1, t);
+                    return self.through_pointer(ptr, end, to, ty.scope, t, out);
+                }
+            }
+        }
+        let (ty, j) = self.atomic_type(i)?;
+        // `sizeof(cuda::atomic<T>)` is `sizeof(T)` (libcu++'s atomics of 4- and 8-byte types).
+        if i > 1 && is_p(toks.get(i - 1), "(") && matches!(toks[i - 2].1, CTok::Kw("sizeof")) && is_p(toks.get(j), ")") {
+            out.extend(ty.elem.iter().cloned());
+            return Some(j);
+        }
+        // `cuda::atomic_ref<T, S>(e).op(...)`: the operation on `e`.
+        if ty.is_ref && is_p(toks.get(j), "(") {
+            let end = close_of(toks, j)?;
+            let mut addr = vec![p("&", t.0), p("(", t.0)];
+            addr.extend(self.run(j + 1, end - 1));
+            addr.push(p(")", t.0));
+            return self.apply(end, to, ty.scope, addr, t, out);
+        }
+        // `(cuda::atomic<T> *)e` anywhere else: a plain pointer.
+        if i > 0 && is_p(toks.get(i - 1), "(") {
+            let mut j2 = j;
+            while is_p(toks.get(j2), "*") {
+                j2 += 1;
+            }
+            if j2 > j && is_p(toks.get(j2), ")") {
+                out.extend(ty.elem.iter().cloned());
+                out.extend(toks[j..j2].iter().cloned());
+                return Some(j2);
+            }
+        }
+        self.declaration(i, ty, j, out)
+    }
+
+    /// `((T *)(e))` for a cast of the tokens `from..to` to a pointer to atomic `ty`.
+    fn cast_pointer(&mut self, ty: &AType, from: usize, to: usize, t: &Tok) -> Vec<Tok> {
+        let mut ptr = vec![p("(", t.0), p("(", t.0)];
+        ptr.extend(ty.elem.iter().cloned());
+        ptr.extend([p("*", t.0), p(")", t.0), p("(", t.0)]);
+        ptr.extend(self.run(from, to));
+        ptr.push(p(")", t.0));
+        ptr.push(p(")", t.0));
+        ptr
+    }
+
+    /// What follows a pointer to atomics at `e`: `->op(...)`, `[i]` and what is done to that
+    /// element, or nothing (the pointer as a plain one: a parameter of the callee's atomic
+    /// type makes the accesses atomic again).
+    fn through_pointer(&mut self, ptr: Vec<Tok>, e: usize, to: usize, scope: &'static str, t: &Tok, out: &mut Vec<Tok>) -> Option<usize> {
+        let toks = self.toks;
+        if is_p(toks.get(e), "->") {
+            return self.operation(e, to, scope, ptr, t, out);
+        }
+        if is_p(toks.get(e), "[") {
+            let close = closing(toks, e, "[", "]")?;
+            let mut addr = vec![p("&", t.0)];
+            addr.extend(ptr);
+            addr.push(toks[e].clone());
+            addr.extend(self.run(e + 1, close));
+            addr.push(toks[close].clone());
+            return self.apply(close + 1, to, scope, addr, t, out);
+        }
+        out.extend(ptr);
+        Some(e)
+    }
+
+    /// A declaration of atomic objects: `ty` at `i`, its declarators from `j`.
+    fn declaration(&mut self, i: usize, ty: AType, j: usize, out: &mut Vec<Tok>) -> Option<usize> {
+        let toks = self.toks;
+        let t = &toks[i];
+        // A parameter when a `(` or `,` of a parameter list is open before it.
+        let param = i > 0 && (is_p(toks.get(i - 1), "(") || is_p(toks.get(i - 1), ",")) && self.in_parens(i);
+        out.extend(ty.elem.iter().cloned());
+        let mut k = j;
+        loop {
+            let mut stars = 0;
+            let mut amp = false;
+            loop {
+                if is_p(toks.get(k), "*") {
+                    stars += 1;
+                } else if is_p(toks.get(k), "&") {
+                    amp = true;
+                } else if matches!(toks.get(k).map(|t| &t.1), Some(CTok::Spec(w)) if w == "const" || w == "volatile" || w == "__restrict__") {
+                } else {
+                    break;
+                }
+                out.push(toks[k].clone());
+                k += 1;
+            }
+            let Some(name) = ident(toks.get(k)) else {
+                // Elsewhere (a template argument, a return type) the value type stands in:
+                // what is done through it is checked as plain accesses, more races, never
+                // fewer.
+                self.warnings.push(
+                    Diagnostic::warning("kpl reads this atomic type as its plain value type here: accesses through it are checked as plain ones".to_string(), Span::new(t.0, toks[j - 1].2))
+                        .with_help("kpl reads `cuda::atomic` and `cuda::atomic_ref` in declarations of variables, arrays, pointers and references, casts, `sizeof` and `typedef`s"),
+                );
+                return Some(k);
+            };
+            let name = name.to_string();
+            let mut dims = 0;
+            let mut e = k + 1;
+            while is_p(toks.get(e), "[") {
+                e = closing(toks, e, "[", "]")? + 1;
+                dims += 1;
+            }
+            let holds = if stars > 0 || (param && dims > 0) {
+                Holds::Pointer
+            } else if dims > 0 {
+                Holds::Array
+            } else {
+                Holds::Object
+            };
+            if ty.is_ref && stars == 0 && dims == 0 && !amp {
+                // `cuda::atomic_ref<T, S> r(e);`: a reference to `e`.
+                out.push(p("&", toks[k].0));
+            }
+            out.extend(toks[k..e].iter().cloned());
+            let depth = if param { self.depth + 1 } else { self.depth };
+            self.declare(&name, depth, Some(Obj { scope: ty.scope, holds }));
+            // An initialiser: `(v)` or `{v}` is `= v`.
+            if is_p(toks.get(e), "(") || is_p(toks.get(e), "{") {
+                let (open, close) = if is_p(toks.get(e), "(") { ("(", ")") } else { ("{", "}") };
+                let end = closing(toks, e, open, close)?;
+                out.push(p("=", toks[e].0));
+                out.extend(self.run(e + 1, end));
+                e = end + 1;
+            } else if is_p(toks.get(e), "=") {
+                let end = self.expression_end(e + 1);
+                out.push(toks[e].clone());
+                out.extend(self.run(e + 1, end));
+                e = end;
+            }
+            if is_p(toks.get(e), ",") && !param {
+                out.push(toks[e].clone());
+                k = e + 1;
+                continue;
+            }
+            return Some(e);
+        }
+    }
+
+    /// Whether `i` is inside parentheses of the statement or declaration it is in (a
+    /// parameter list).
+    fn in_parens(&self, i: usize) -> bool {
+        let mut depth = 0i32;
+        for t in self.toks[..i].iter().rev() {
+            match &t.1 {
+                CTok::P(")") => depth += 1,
+                CTok::P("(") => {
+                    if depth == 0 {
+                        return true;
+                    }
+                    depth -= 1;
+                }
+                CTok::P(";" | "{" | "}") => return false,
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// The index of the `;`, `,` or closing bracket that ends the expression from `from`.
+    fn expression_end(&self, from: usize) -> usize {
+        let mut depth = 0i32;
+        for (k, t) in self.toks.iter().enumerate().skip(from) {
+            match &t.1 {
+                CTok::P("(" | "[" | "{") => depth += 1,
+                CTok::P(")" | "]" | "}") => {
+                    if depth == 0 {
+                        return k;
+                    }
+                    depth -= 1;
+                }
+                CTok::P(";") => return k,
+                CTok::P(",") if depth == 0 => return k,
+                _ => {}
+            }
+        }
+        self.toks.len()
+    }
+
+    /// Whether the token before `at` (in `out`) lets an expression statement start there.
+    fn statement_starts(out: &[Tok]) -> bool {
+        match out.last().map(|t| &t.1) {
+            None => true,
+            Some(CTok::P(";" | "{" | "}" | ")" | ":")) => true,
+            Some(CTok::Kw("else" | "do")) => true,
+            _ => false,
+        }
+    }
+
+    /// A use of the atomic name at `i`: its object (with any `[...]`), then what is done to
+    /// it. `None`: not an object use (the array or pointer itself), left as written.
+    fn object_use(&mut self, i: usize, to: usize, obj: Obj, out: &mut Vec<Tok>) -> Option<usize> {
+        let toks = self.toks;
+        let t = &toks[i];
+        let mut e = i + 1;
+        let mut object: Vec<Tok> = vec![t.clone()];
+        while is_p(toks.get(e), "[") && e < to {
+            let close = closing(toks, e, "[", "]")?;
+            object.push(toks[e].clone());
+            object.extend(self.run(e + 1, close));
+            object.push(toks[close].clone());
+            e = close + 1;
+        }
+        let indexed = e > i + 1;
+        let arrow = is_p(toks.get(e), "->");
+        let is_object = match obj.holds {
+            Holds::Object => true,
+            Holds::Array => indexed,
+            Holds::Pointer => indexed || arrow,
+        };
+        if !is_object {
+            return None;
+        }
+        // `&x`: the address of the object, a pointer the callee's parameter types.
+        let unary_before = |out: &[Tok]| {
+            out.len() >= 2
+                && matches!(out[out.len() - 2].1, CTok::P(_) | CTok::Kw("return"))
+                && !matches!(out[out.len() - 2].1, CTok::P(")" | "]"))
+        };
+        if is_p(out.last(), "&") && (out.len() == 1 || unary_before(out)) {
+            out.extend(object);
+            return Some(e);
+        }
+        let addr: Vec<Tok> = if arrow && !indexed {
+            object
+        } else {
+            let mut a = vec![p("&", t.0)];
+            a.extend(object);
+            a
+        };
+        self.apply(e, to, obj.scope, addr, t, out)
+    }
+
+    /// What is done at `e` to the atomic object of scope `scope` whose address is `addr`
+    /// (written at `t`): an operation, an operator, or a read.
+    fn apply(&mut self, e: usize, to: usize, scope: &'static str, addr: Vec<Tok>, t: &Tok, out: &mut Vec<Tok>) -> Option<usize> {
+        let toks = self.toks;
+        let arrow = is_p(toks.get(e), "->");
+        // `++x`, `--x` as statements.
+        if let Some(op) = out.last().and_then(|l| match l.1 {
+            CTok::P("++") => Some("fetch_add"),
+            CTok::P("--") => Some("fetch_sub"),
+            _ => None,
+        }) {
+            let inc = out.pop()?;
+            if !Self::statement_starts(out) || !is_p(toks.get(e), ";") {
+                self.err("kpl reads `++` and `--` before an atomic as statements only (`x.fetch_add(1) + 1` gives the new value)", &inc);
+            }
+            out.extend(call(scope, op, inc.0, addr, vec![(inc.0, CTok::Int(1, false), inc.2)]));
+            return Some(e);
+        }
+        if is_p(toks.get(e), ".") || arrow {
+            return self.operation(e, to, scope, addr, t, out);
+        }
+        match toks.get(e).map(|t| &t.1) {
+            Some(CTok::P(op @ ("++" | "--"))) => {
+                let f = if *op == "++" { "fetch_add" } else { "fetch_sub" };
+                out.extend(call(scope, f, t.0, addr, vec![(toks[e].0, CTok::Int(1, false), toks[e].2)]));
+                Some(e + 1)
+            }
+            Some(CTok::P(op @ ("=" | "+=" | "-=" | "&=" | "|=" | "^="))) => {
+                let f = match *op {
+                    "=" => "store",
+                    "+=" => "fetch_add",
+                    "-=" => "fetch_sub",
+                    "&=" => "fetch_and",
+                    "|=" => "fetch_or",
+                    _ => "fetch_xor",
+                };
+                let end = self.expression_end(e + 1);
+                if !Self::statement_starts(out) || !is_p(toks.get(end), ";") {
+                    self.err(format!("kpl reads `{op}` on an atomic as a statement only (its value is not modelled)"), &toks[e]);
+                }
+                let value = self.run(e + 1, end);
+                out.extend(call(scope, f, t.0, addr, value));
+                Some(end)
+            }
+            _ => {
+                out.extend(call(scope, "load", t.0, addr, Vec::new()));
+                Some(e)
+            }
+        }
+    }
+
+    /// `.op(args)` or `->op(args)` at `at` on the object whose address is `addr`.
+    fn operation(&mut self, at: usize, _to: usize, scope: &'static str, addr: Vec<Tok>, t: &Tok, out: &mut Vec<Tok>) -> Option<usize> {
+        let toks = self.toks;
+        let method = ident(toks.get(at + 1));
+        let Some(method) = method.filter(|m| METHODS.contains(m) && is_p(toks.get(at + 2), "(")) else {
+            let what = method.unwrap_or("this");
+            self.err(
+                format!("`{what}` is not an operation of libcu++'s atomics that kpl reads (it reads {})", METHODS.join(", ")),
+                toks.get(at + 1).unwrap_or(t),
+            );
+            // The call is dropped (its error said), so the parse goes on after it.
+            let end = if is_p(toks.get(at + 2), "(") { close_of(toks, at + 2)? } else { at + 2 };
+            out.push((t.0, CTok::Int(0, false), t.2));
+            return Some(end);
+        };
+        let end = close_of(toks, at + 2)?;
+        let args = self.run(at + 3, end - 1);
+        match method {
+            "notify_one" | "notify_all" => {
+                // Wakes threads in `wait`, which kpl runs as a loop on the load.
+                out.push((t.0, CTok::Int(0, false), toks[end - 1].2));
+            }
+            "wait" => {
+                // `x.wait(old, o)`: until the value is not `old`.
+                let parts = split_commas(&args);
+                if !Self::statement_starts(out) || !is_p(toks.get(end), ";") {
+                    self.err("kpl reads an atomic's `wait` as a statement only", &toks[at + 1]);
+                }
+                let (old, order) = (parts.first().map(|a| a.to_vec()).unwrap_or_default(), parts.get(1).map(|a| a.to_vec()).unwrap_or_default());
+                let l = t.0;
+                out.extend([(l, CTok::Kw("while"), l), p("(", l)]);
+                out.extend(call(scope, "load", l, addr, order));
+                out.extend([p("==", l), p("(", l)]);
+                out.extend(old);
+                out.extend([p(")", l), p(")", l), p("{", l), p("}", l)]);
+            }
+            m => out.extend(call(scope, m, t.0, addr, args)),
+        }
+        Some(end)
+    }
+}
+
+/// `__kpl_catomic_<scope>_<op>(addr, args)`.
+fn call(scope: &str, op: &str, at: usize, addr: Vec<Tok>, args: Vec<Tok>) -> Vec<Tok> {
+    let mut out = vec![(at, CTok::Ident(format!("{PREFIX}{scope}_{op}")), at), p("(", at)];
+    out.extend(addr);
+    if !args.is_empty() {
+        out.push(p(",", at));
+        out.extend(args);
+    }
+    out.push(p(")", at));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewrite(src: &str) -> (String, Vec<String>) {
+        let (lexed, _) = crate::text::lexer::lex(src);
+        let (toks, _) = crate::text::tokens::convert(&lexed, crate::text::tokens::Dialect::Cuda);
+        let (out, errs, _) = lower(toks);
+        let text = out.iter().map(|t| crate::text::tokens::spelling(&t.1)).collect::<Vec<_>>().join(" ");
+        (text, errs.into_iter().map(|d| d.message).collect())
+    }
+
+    #[test]
+    fn declarations_become_the_value_type_and_operations_calls() {
+        let (s, e) = rewrite("__global__ void k(cuda::atomic<int, cuda::thread_scope_block> *c) { c[1].fetch_add(2, cuda::memory_order_relaxed); }");
+        assert!(e.is_empty(), "{e:?}");
+        assert!(s.contains("int * c"), "{s}");
+        assert!(s.contains("__kpl_catomic_block_fetch_add ( & c [ 1 ] , 2 , 0 )"), "{s}");
+    }
+
+    #[test]
+    fn implicit_loads_stores_and_increments() {
+        let (s, e) = rewrite("__device__ cuda::atomic<int> f; __global__ void k(int *o) { f = 1; f++; o[0] = f; }");
+        assert!(e.is_empty(), "{e:?}");
+        assert!(s.contains("__kpl_catomic_system_store ( & f , 1 )"), "{s}");
+        assert!(s.contains("__kpl_catomic_system_fetch_add ( & f , 1 )"), "{s}");
+        assert!(s.contains("o [ 0 ] = __kpl_catomic_system_load ( & f )"), "{s}");
+    }
+
+    #[test]
+    fn atomic_ref_temporaries_references_casts_and_aliases() {
+        let (s, e) = rewrite(
+            "typedef cuda::atomic<unsigned, cuda::thread_scope_device> flag_t; __global__ void k(int *a, unsigned *f) { cuda::atomic_ref<int, cuda::thread_scope_block>(a[0]).fetch_or(1); cuda::atomic_ref<int, cuda::thread_scope_device> r(a[1]); r.store(3, cuda::memory_order_release); ((flag_t *)f)->load(cuda::memory_order_acquire); }",
+        );
+        assert!(e.is_empty(), "{e:?}");
+        assert!(s.contains("__kpl_catomic_block_fetch_or ( & ( a [ 0 ] ) , 1 )"), "{s}");
+        assert!(s.contains("int & r = a [ 1 ]"), "{s}");
+        assert!(s.contains("__kpl_catomic_device_store ( & r , 3 , 3 )"), "{s}");
+        assert!(s.contains("__kpl_catomic_device_load ( ( ( unsigned * ) ( f ) ) , 2 )"), "{s}");
+    }
+
+    #[test]
+    fn an_inner_plain_declaration_shadows_the_atomic() {
+        let (s, _) = rewrite("__device__ cuda::atomic<int> n; __global__ void k(int *o) { { int n = 2; o[0] = n; } o[1] = n; }");
+        assert!(s.contains("o [ 0 ] = n ;"), "{s}");
+        assert!(s.contains("o [ 1 ] = __kpl_catomic_system_load ( & n )"), "{s}");
+    }
+
+    #[test]
+    fn a_value_use_of_an_assignment_is_refused() {
+        let (_, e) = rewrite("__device__ cuda::atomic<int> n; __global__ void k(int *o) { o[0] = (n += 1); }");
+        assert!(e.iter().any(|m| m.contains("as a statement only")), "{e:?}");
+    }
+}
