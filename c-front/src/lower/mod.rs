@@ -30,6 +30,7 @@ pub(crate) mod long;
 pub(crate) mod long_counters;
 pub(crate) mod long_div;
 pub(crate) mod memcpy;
+pub(crate) mod memory_decls;
 pub mod modular;
 pub(crate) mod multiptr;
 pub(crate) mod null_pointers;

@@ -5,7 +5,7 @@
 //! `__stcs(p, v)`, `__stwt(p, v)` write `*p = v`. Any element type, `float4` included.
 
 use crate::sema::coop::{close_of, ident, is_p};
-use crate::sema::launches::split_commas;
+use crate::sema::coop::split_commas;
 use crate::text::tokens::CTok;
 
 type Tok = (usize, CTok, usize);

@@ -50,6 +50,26 @@ pub(crate) fn close_of(toks: &[Tok], open: usize) -> Option<usize> {
     None
 }
 
+/// Split tokens at the commas outside brackets.
+pub(crate) fn split_commas(toks: &[Tok]) -> Vec<&[Tok]> {
+    let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
+    for (i, t) in toks.iter().enumerate() {
+        match t.1 {
+            CTok::P("(" | "[" | "{") => depth += 1,
+            CTok::P(")" | "]" | "}") => depth -= 1,
+            CTok::P(",") if depth == 0 => {
+                out.push(&toks[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < toks.len() || !out.is_empty() {
+        out.push(&toks[start..]);
+    }
+    out
+}
+
 /// The file-scope function heads of `toks`: the index of each `(` that follows an
 /// identifier outside any braces (a declaration or definition, or a call at file scope),
 /// with that identifier.

@@ -19,7 +19,7 @@
 //! A name declared again without an atomic type in an inner block is that variable there.
 
 use crate::sema::coop::{close_of, ident, is_p};
-use crate::sema::launches::split_commas;
+use crate::sema::coop::split_commas;
 use crate::sema::textures::closing;
 use crate::text::tokens::CTok;
 use kpl_lang::Diagnostic;

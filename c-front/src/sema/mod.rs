@@ -9,6 +9,8 @@ pub mod classes;
 pub mod coop;
 pub mod coop_tiles;
 pub mod cxx;
+pub mod host_constants;
+pub mod host_items;
 pub mod images;
 pub mod launches;
 pub mod layout;

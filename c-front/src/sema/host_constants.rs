@@ -1,0 +1,614 @@
+//! Constants of host code, on the token stream: which names of a host function are
+//! integer (or `dim3`) constants at each of its tokens (`Env`, `constants`), evaluated with
+//! `eval`. A name is a constant when it is a `#define` (expanded by then), a file-scope
+//! `const`/`constexpr` integer, or a local of the function declared once with a constant
+//! initialiser and never changed after: declared `const`, or every later use of it only
+//! read (`only_read`: an operand of arithmetic or a comparison, an argument of a launch, or
+//! of a C or CUDA library function that takes values). Anything else (a value read at run
+//! time, a variable a loop steps, one whose address is taken or that a user function may
+//! take by reference) is not one. `launches.rs` reads launches with them.
+
+use crate::sema::coop::split_commas;
+use crate::syntax::ast::const_eval;
+use crate::syntax::grammar::ExprParser;
+use crate::text::tokens::CTok;
+use std::collections::HashMap;
+
+pub(crate) type Tok = (usize, CTok, usize);
+
+/// The integer type that declaration words (`const unsigned int`, `size_t`) name, as
+/// `Ty::c_name` writes it; `None` for others.
+pub(crate) fn int_type(words: &[Tok]) -> Option<&'static str> {
+    let ws: Vec<&str> = words
+        .iter()
+        .filter_map(|t| {
+            if let CTok::Spec(w) | CTok::Ident(w) = &t.1 {
+                Some(w.as_str())
+            } else {
+                None
+            }
+        })
+        .filter(|w| !matches!(*w, "const" | "static" | "constexpr"))
+        .collect();
+    let unsigned = ws.contains(&"unsigned");
+    let longs = ws.iter().filter(|w| **w == "long").count();
+    match ws.as_slice() {
+        ["size_t"] | ["uint64_t"] => Some("ulong"),
+        ["int64_t"] => Some("long"),
+        ["uint"] | ["uint32_t"] => Some("uint"),
+        ["int32_t"] => Some("int"),
+        _ if ws
+            .iter()
+            .all(|w| matches!(*w, "unsigned" | "signed" | "int" | "long"))
+            && !ws.is_empty() =>
+        {
+            Some(match (longs > 0, unsigned) {
+                (true, true) => "ulong",
+                (true, false) => "long",
+                (false, true) => "uint",
+                (false, false) => "int",
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Functions of the C and CUDA libraries that take their arguments by value: a local passed
+/// to one stays unchanged.
+pub(crate) const BY_VALUE: &[&str] = &[
+    "printf",
+    "fprintf",
+    "sprintf",
+    "snprintf",
+    "puts",
+    "malloc",
+    "calloc",
+    "realloc",
+    "cudaMalloc",
+    "cudaMallocManaged",
+    "cudaMallocHost",
+    "cudaMemcpy",
+    "cudaMemcpyAsync",
+    "cudaMemset",
+    "cudaMemsetAsync",
+    "memcpy",
+    "memset",
+    "dim3",
+    "min",
+    "max",
+    "abs",
+    "ceil",
+    "floor",
+    "sqrt",
+    "assert",
+    "exit",
+];
+
+/// The constants of a host function: integers, and `dim3` triples, true throughout it
+/// (the file's constants, the parameters a caller binds), and its locals, each visible in
+/// its block from its declaration on.
+#[derive(Clone, Default, PartialEq)]
+pub(crate) struct Env {
+    pub(crate) ints: HashMap<String, i64>,
+    pub(crate) dims: HashMap<String, [i64; 3]>,
+    pub(crate) locals: Vec<Local>,
+    /// Host variables the function never changes, whatever their value: the parameters
+    /// it only reads, and (in `at`'s view) its unchanged locals, with their initialisers.
+    pub(crate) fixed: HashMap<String, Fixed>,
+    /// The types of the integer constants, where kpl knows them (`int_type`).
+    pub(crate) types: HashMap<String, &'static str>,
+}
+
+#[derive(Clone, PartialEq)]
+pub(crate) struct Fixed {
+    /// A local's initialiser (none for a parameter).
+    pub(crate) init: Option<Vec<Tok>>,
+    /// Its integer type, where kpl knows it (`int_type`).
+    pub(crate) ty: Option<&'static str>,
+    /// Where it is declared in the body (its initialiser's names are those there).
+    pub(crate) at: usize,
+}
+
+/// A local of a host function: its name, the body's token indices where it is visible
+/// (from its declaration to its block's `}`), and its value where it is a constant.
+#[derive(Clone, PartialEq)]
+pub(crate) struct Local {
+    pub(crate) name: String,
+    pub(crate) from: usize,
+    pub(crate) to: usize,
+    pub(crate) value: Option<Value>,
+    /// Never changed after its declaration: its initialiser and type.
+    pub(crate) fixed: Option<Fixed>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Value {
+    Int(i64),
+    Dim([i64; 3]),
+}
+
+impl Env {
+    /// The constants at the body's token `k`: the locals visible there in place (an inner
+    /// block's shadowing an outer's), and those that are not constants taken out.
+    pub(crate) fn at(&self, k: usize) -> Env {
+        let mut e = Env {
+            ints: self.ints.clone(),
+            dims: self.dims.clone(),
+            locals: Vec::new(),
+            fixed: self.fixed.clone(),
+            types: self.types.clone(),
+        };
+        // In order of declaration, an inner block's local comes after an outer's.
+        for l in self.locals.iter().filter(|l| l.from < k && k <= l.to) {
+            e.ints.remove(&l.name);
+            e.dims.remove(&l.name);
+            e.fixed.remove(&l.name);
+            e.types.remove(&l.name);
+            if let Some(f) = &l.fixed {
+                e.fixed.insert(l.name.clone(), f.clone());
+                if let Some(ty) = f.ty {
+                    e.types.insert(l.name.clone(), ty);
+                }
+            }
+            match l.value {
+                Some(Value::Int(v)) => {
+                    e.ints.insert(l.name.clone(), v);
+                }
+                Some(Value::Dim(d)) => {
+                    e.dims.insert(l.name.clone(), d);
+                }
+                None => {}
+            }
+        }
+        e
+    }
+}
+
+/// For each host function of the file, whether each parameter takes its argument by value.
+pub(crate) type ByValue = HashMap<String, Vec<bool>>;
+
+/// What `callee` calls a launch's argument list.
+pub(crate) const LAUNCH: &str = "<<<>>>";
+
+/// Evaluate an integer constant expression of tokens, names replaced by `env`'s values.
+pub(crate) fn eval(toks: &[Tok], env: &Env) -> Option<i64> {
+    if toks.is_empty() {
+        return None;
+    }
+    let mut sub = Vec::with_capacity(toks.len());
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        i += 1;
+        match &t.1 {
+            CTok::Ident(n) => {
+                // `block.x` of a `dim3` constant.
+                let member = match (toks.get(i), toks.get(i + 1)) {
+                    (Some((_, CTok::P("."), _)), Some((_, CTok::Ident(m), _))) => {
+                        ["x", "y", "z"].iter().position(|a| a == m)
+                    }
+                    _ => None,
+                };
+                let v = match member {
+                    Some(m) => {
+                        i += 2;
+                        env.dims.get(n)?[m]
+                    }
+                    None => *env.ints.get(n)?,
+                };
+                sub.push((t.0, CTok::P("("), t.0));
+                sub.push((t.0, if v < 0 { CTok::P("-") } else { CTok::P("+") }, t.0));
+                sub.push((t.0, CTok::LongInt(v.unsigned_abs(), false), t.2));
+                sub.push((t.2, CTok::P(")"), t.2));
+            }
+            _ => sub.push(t.clone()),
+        }
+    }
+    let mut rec = Vec::new();
+    let e = ExprParser::new()
+        .parse(&mut rec, sub.into_iter().map(Ok::<_, ()>))
+        .ok()?;
+    if !rec.is_empty() {
+        return None;
+    }
+    const_eval(&e)
+}
+
+
+/// The index of the bracket closing the one at `open`.
+pub(crate) fn closing(toks: &[Tok], open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, t) in toks.iter().enumerate().skip(open) {
+        match t.1 {
+            CTok::P("(" | "[" | "{") => depth += 1,
+            CTok::P(")" | "]" | "}") => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+pub(crate) fn is_word(t: &CTok, w: &str) -> bool {
+    matches!(t, CTok::Ident(x) | CTok::Spec(x) if x == w)
+}
+
+pub(crate) const INT_WORDS: &[&str] = &[
+    "int",
+    "unsigned",
+    "signed",
+    "long",
+    "short",
+    "size_t",
+    "uint",
+    "int32_t",
+    "uint32_t",
+    "int64_t",
+    "uint64_t",
+    "const",
+    "static",
+    "constexpr",
+    "auto",
+];
+
+/// A simple declaration at `toks[i..]`: `[const] INT NAME = EXPR ;` (integers) or
+/// `dim3 NAME(...)`, `dim3 NAME = ...;`, `dim3 NAME{...}`. Gives the name, whether it is
+/// `const`, the initialiser's tokens, whether it is a `dim3`, and the index after the `;`.
+pub(crate) fn declaration(toks: &[Tok], i: usize) -> Option<(String, bool, Vec<Tok>, bool, usize)> {
+    let mut j = i;
+    let mut constant = false;
+    let mut int_words = 0;
+    while let Some(t) = toks.get(j) {
+        match &t.1 {
+            CTok::Spec(w) | CTok::Ident(w) if INT_WORDS.contains(&w.as_str()) => {
+                constant |= w == "const" || w == "constexpr";
+                int_words += 1;
+            }
+            _ => break,
+        }
+        j += 1;
+    }
+    let dim3 = int_words == 0 && toks.get(j).is_some_and(|t| is_word(&t.1, "dim3"));
+    if dim3 {
+        j += 1;
+    } else if int_words == 0 || toks[i..j].iter().all(|t| matches!(&t.1, CTok::Spec(w) | CTok::Ident(w) if w == "const" || w == "static" || w == "constexpr")) {
+        return None;
+    }
+    let CTok::Ident(name) = &toks.get(j)?.1 else {
+        return None;
+    };
+    let end = |from: usize| {
+        (from..toks.len())
+            .find(|&k| matches!(toks[k].1, CTok::P(";" | ",")) && closing_free(toks, from, k))
+    };
+    match &toks.get(j + 1)?.1 {
+        CTok::P("=") => {
+            let e = end(j + 2)?;
+            if toks[e].1 != CTok::P(";") {
+                return None;
+            }
+            Some((name.clone(), constant, toks[j + 2..e].to_vec(), dim3, e + 1))
+        }
+        CTok::P("(" | "{") if dim3 => {
+            let c = closing(toks, j + 1)?;
+            (toks.get(c + 1)?.1 == CTok::P(";")).then(|| {
+                let mut init = vec![
+                    (toks[j].0, CTok::Ident("dim3".into()), toks[j].2),
+                    (toks[j + 1].0, CTok::P("("), toks[j + 1].2),
+                ];
+                init.extend_from_slice(&toks[j + 2..c]);
+                init.push((toks[c].0, CTok::P(")"), toks[c].2));
+                (name.clone(), constant, init, true, c + 2)
+            })
+        }
+        _ => None,
+    }
+}
+
+/// No bracket opened in `toks[from..to]` is still open at `to`.
+pub(crate) fn closing_free(toks: &[Tok], from: usize, to: usize) -> bool {
+    let mut depth = 0i32;
+    for t in &toks[from..to] {
+        match t.1 {
+            CTok::P("(" | "[" | "{") => depth += 1,
+            CTok::P(")" | "]" | "}") => depth -= 1,
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+/// Is the use of a name at `toks[k]` one that only reads it?
+pub(crate) fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
+    // `(n)` (a macro's parameter, expanded) is used as `n` is: look past the parentheses
+    // that only group it, to `toks[lo..=hi]`.
+    let (mut lo, mut hi) = (k, k);
+    while lo >= 1
+        && toks[lo - 1].1 == CTok::P("(")
+        && toks.get(hi + 1).is_some_and(|t| t.1 == CTok::P(")"))
+    {
+        let grouping = lo < 2
+            || !matches!(
+                toks[lo - 2].1,
+                CTok::Ident(_) | CTok::Spec(_) | CTok::Kw(_) | CTok::P(">" | ")" | "]")
+            );
+        if !grouping {
+            break;
+        }
+        lo -= 1;
+        hi += 1;
+    }
+    let prev = lo.checked_sub(1).map(|p| &toks[p].1);
+    let next = toks.get(hi + 1).map(|t| &t.1);
+    const READ_AFTER: &[&str] = &[
+        "+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<",
+        ">>", "&", "|", "^", ")", "]", ";", ",",
+    ];
+    const READ_BEFORE: &[&str] = &[
+        "+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<", "|",
+        "^", "[", "=", "!", "~",
+    ];
+    let next_reads = match next {
+        // `block.x` is read as `block.x` is: by what follows the member.
+        Some(CTok::P(".")) if lo == hi => {
+            matches!(toks.get(k + 2).map(|t| &t.1), Some(CTok::Ident(_)))
+                && toks
+                    .get(k + 3)
+                    .is_some_and(|t| matches!(&t.1, CTok::P(p) if READ_AFTER.contains(p)))
+        }
+        Some(CTok::P(p)) => READ_AFTER.contains(p),
+        _ => false,
+    };
+    if !next_reads || in_reference_initialiser(toks, lo) {
+        return false;
+    }
+    let by_value_argument = |(f, i): (String, usize)| {
+        f == LAUNCH || BY_VALUE.contains(&f.as_str()) || by_value.get(&f).is_some_and(|ps| ps.get(i).copied().unwrap_or(false))
+    };
+    match prev {
+        // `x + n`, `a[n]`, `= n`: an operand. (`&n` and `>> n`, a stream's extraction, may
+        // change it; a binary `&` was excluded with them.)
+        Some(CTok::P(p)) if READ_BEFORE.contains(p) => true,
+        Some(CTok::Kw("return")) => true,
+        // `(n + 1)`: a parenthesis that no name opens groups an operand.
+        Some(CTok::P("(")) if callee(toks, lo).is_none() => true,
+        // `f(n)`, `f(a, n)`: by value for the library's functions, and for the file's host
+        // functions where that parameter is no reference.
+        Some(CTok::P("(" | ",")) => callee(toks, lo).is_some_and(by_value_argument),
+        _ => false,
+    }
+}
+
+/// Is `toks[k]` in the initialiser of a reference (`int &r = b;`, `auto &r = c ? a : b;`),
+/// which may change it through the reference?
+pub(crate) fn in_reference_initialiser(toks: &[Tok], k: usize) -> bool {
+    let mut depth = 0i32;
+    for i in (0..k).rev() {
+        match toks[i].1 {
+            CTok::P(")" | "]") => depth += 1,
+            CTok::P("(" | "[") => depth -= 1,
+            CTok::P(";" | "{" | "}") if depth <= 0 => return false,
+            CTok::P("=") if depth <= 0 => {
+                return i >= 2
+                    && matches!(toks[i - 1].1, CTok::Ident(_))
+                    && matches!(toks[i - 2].1, CTok::P("&" | "&&"));
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The function whose argument list holds `toks[k]`, if `toks[k]` is in one, and which
+/// argument it is in.
+pub(crate) fn callee(toks: &[Tok], k: usize) -> Option<(String, usize)> {
+    let mut depth = 0i32;
+    let mut arg = 0;
+    for i in (0..k).rev() {
+        match toks[i].1 {
+            CTok::P(",") if depth == 0 => arg += 1,
+            CTok::P(")" | "]" | "}") => depth += 1,
+            CTok::P("(") if depth == 0 => {
+                return match toks.get(i.checked_sub(1)?)?.1 {
+                    CTok::Ident(ref f) | CTok::Spec(ref f) => Some((f.clone(), arg)),
+                    // The argument list of a launch: `k<<<...>>>(n)` takes values.
+                    CTok::P(">") if i >= 2 && toks[i - 2].1 == CTok::P(">>") => {
+                        Some((LAUNCH.into(), arg))
+                    }
+                    _ => None,
+                };
+            }
+            // The configuration of a launch, `<<<grid, n>>>`: values too.
+            CTok::P("<") if depth == 0 && i >= 1 && toks[i - 1].1 == CTok::P("<<") => {
+                return Some((LAUNCH.into(), arg))
+            }
+            CTok::P("(" | "[" | "{") => {
+                if depth == 0 {
+                    return None;
+                }
+                depth -= 1
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The constants of a host function (see the module doc): integers, and `dim3` triples.
+pub(crate) fn constants(
+    body: &[Tok],
+    base: &Env,
+    params: &[(String, Option<&'static str>)],
+    by_value: &ByValue,
+) -> Env {
+    let mut env = Env {
+        ints: base.ints.clone(),
+        dims: base.dims.clone(),
+        locals: Vec::new(),
+        fixed: HashMap::new(),
+        types: base.types.clone(),
+    };
+    // A file-scope constant (or a parameter a caller binds) the function declares again (a
+    // parameter, a loop's variable, a local) or uses otherwise than by reading it is not
+    // that constant there.
+    env.ints.retain(|name, _| {
+        body.iter().enumerate().all(|(k, t)| {
+            !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k, by_value)
+        })
+    });
+    env.dims.retain(|name, _| {
+        body.iter().enumerate().all(|(k, t)| {
+            !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k, by_value)
+        })
+    });
+    for (p, ty) in params {
+        if !base.ints.contains_key(p) && !base.dims.contains_key(p) {
+            env.ints.remove(p);
+            env.dims.remove(p);
+            if body.iter().enumerate().all(|(k, t)| {
+                !matches!(&t.1, CTok::Ident(n) if n == p) || only_read(body, k, by_value)
+            }) {
+                env.fixed.insert(
+                    p.clone(),
+                    Fixed {
+                        init: None,
+                        ty: *ty,
+                        at: 0,
+                    },
+                );
+            }
+        }
+    }
+    // The blocks: for each token, the `}` that closes the innermost block holding it.
+    let mut ends = vec![body.len(); body.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (k, t) in body.iter().enumerate() {
+        match t.1 {
+            CTok::P("{") => open.push(k),
+            CTok::P("}") => {
+                if let Some(o) = open.pop() {
+                    for e in &mut ends[o + 1..k] {
+                        if *e == body.len() {
+                            *e = k;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // (Inner blocks close first and claim their tokens; an outer block only the rest.)
+    let mut decls = Vec::new();
+    let mut decl_starts = Vec::new();
+    let mut i = 0;
+    while i < body.len() {
+        let starts = i == 0 || matches!(body[i - 1].1, CTok::P(";" | "{" | "}" | ")"));
+        if starts {
+            if let Some((name, constant, init, dim3, next)) = declaration(body, i) {
+                let at = body[i..next]
+                    .iter()
+                    .position(|t| matches!(&t.1, CTok::Ident(n) if *n == name))
+                    .map_or(i, |p| i + p);
+                decls.push((name, constant, init, dim3, at));
+                decl_starts.push(i);
+                i = next;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    // A name declared in a way `declaration` does not read (`int n(4);`, `int a = 1, n;`, a
+    // loop's variable) is no constant anywhere in the function.
+    let declared_at: std::collections::HashSet<usize> = decls.iter().map(|d| d.4).collect();
+    let mut unread: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for (k, t) in body.iter().enumerate() {
+        if let CTok::Ident(n) = &t.1 {
+            let after_type = k > 0 && matches!(&body[k - 1].1, CTok::Spec(_))
+                || k > 0
+                    && matches!(&body[k - 1].1, CTok::Ident(w) if INT_WORDS.contains(&w.as_str()) || w == "dim3");
+            if after_type && !declared_at.contains(&k) {
+                unread.insert(n.clone());
+            }
+        }
+    }
+    // Which declaration a use at `k` of `name` refers to: the last one before it whose block
+    // holds it.
+    let resolves = |name: &str, k: usize| {
+        decls
+            .iter()
+            .rposition(|d| d.0 == name && d.4 < k && k <= ends[d.4])
+    };
+    for (di, (name, constant, init, dim3, at)) in decls.iter().enumerate() {
+        let to = if unread.contains(name) {
+            body.len()
+        } else {
+            ends[*at]
+        };
+        let from = if unread.contains(name) { 0 } else { *at };
+        // Never changed after its declaration, by any use that refers to it (another
+        // declaration of the name, in an inner block, is no use of it).
+        let unchanged = !unread.contains(name)
+            && (*constant
+                || body.iter().enumerate().skip(at + 1).all(|(k, t)| {
+                    !matches!(&t.1, CTok::Ident(n) if n == name)
+                        || declared_at.contains(&k)
+                        || resolves(name, k) != Some(di)
+                        || only_read(body, k, by_value)
+                }));
+        let value = if !unchanged {
+            None
+        } else if *dim3 {
+            triple(init, &env.at(*at)).map(Value::Dim)
+        } else {
+            eval(init, &env.at(*at)).map(Value::Int)
+        };
+        let fixed = unchanged.then(|| Fixed {
+            init: Some(init.clone()),
+            ty: if *dim3 {
+                None
+            } else {
+                int_type(&body[decl_starts[di]..*at])
+            },
+            at: *at,
+        });
+        env.locals.push(Local {
+            name: name.clone(),
+            from,
+            to,
+            value,
+            fixed,
+        });
+    }
+    env
+}
+
+/// A `dim3` value: `dim3(x[, y[, z]])`, `{x, y, z}`, a `dim3` constant, or a number.
+pub(crate) fn triple(toks: &[Tok], env: &Env) -> Option<[i64; 3]> {
+    if let [(_, CTok::Ident(n), _)] = toks {
+        if let Some(d) = env.dims.get(n) {
+            return Some(*d);
+        }
+    }
+    let inner = match toks {
+        [t, (_, CTok::P("(" | "{"), _), rest @ .., (_, CTok::P(")" | "}"), _)]
+            if is_word(&t.1, "dim3") =>
+        {
+            rest
+        }
+        [(_, CTok::P("{"), _), rest @ .., (_, CTok::P("}"), _)] => rest,
+        _ => return eval(toks, env).map(|x| [x, 1, 1]),
+    };
+    let parts = split_commas(inner);
+    if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    let mut d = [1i64; 3];
+    for (k, p) in parts.iter().enumerate() {
+        d[k] = eval(p, env)?;
+    }
+    Some(d)
+}
