@@ -11,12 +11,13 @@
 //! with `e` (bit for bit), writes the old value to `e` and gives whether they were equal;
 //! `_weak` may also fail when they are equal (then it writes back the value it found). An
 //! atomic of `thread_scope_thread` is atomic for its own thread only: its operations are
-//! plain reads and writes, which race with any other thread's.
+//! plain reads and writes, which race with any other thread's; so are those of a thread's
+//! own atomic variable (a local), which no other thread reaches.
 
 use crate::lower::atomics::Operand;
 use crate::lower::context::Lower;
 use crate::lower::values::{Ty, Val, bin, kx};
-use crate::sema::libcu_atomics::{FENCE, PREFIX};
+use crate::sema::libcu_atomics::{FENCE, LOCAL, PREFIX};
 use crate::syntax::ast::*;
 use kpl_lang::ast::{self as k, AtomicOp, BinOp, FenceScope};
 use kpl_lang::span::Span;
@@ -84,7 +85,7 @@ impl Lower<'_> {
             "block" => Some(FenceScope::Group),
             "device" => Some(FenceScope::Device),
             "system" => Some(FenceScope::System),
-            "thread" => None,
+            "thread" | LOCAL => None,
             _ => return None,
         };
         let shown = format!("`{method}`");
@@ -107,7 +108,12 @@ impl Lower<'_> {
             }
         }
         let order = orders.first().copied().unwrap_or(5);
-        let Some(scope) = scope else { return Some(self.thread_scoped(kind, &args[0], &args[1..1 + n], span)) };
+        let Some(scope) = scope else {
+            // A thread's own object: the first argument is the object itself; at thread
+            // scope, a pointer to it.
+            let object = if scope_word == LOCAL { args[0].clone() } else { Expr::new(ExprKind::Unary(UOp::Deref, Box::new(args[0].clone())), span) };
+            return Some(self.thread_scoped(kind, &object, &args[1..1 + n], span));
+        };
         let (release, acquire) = match kind {
             Kind::Load => (false, acquires(order)),
             Kind::Store => (releases(order), false),
@@ -194,12 +200,11 @@ impl Lower<'_> {
         result
     }
 
-    /// An operation of a `thread_scope_thread` atomic: atomic for its own thread only, so
-    /// plain reads and writes of `*pointer`.
-    fn thread_scoped(&mut self, kind: Kind, pointer: &Expr, values: &[Expr], span: Span) -> Val {
+    /// An operation of an atomic only its own thread uses (`thread_scope_thread`, or a
+    /// local): plain reads and writes of `object`.
+    fn thread_scoped(&mut self, kind: Kind, object: &Expr, values: &[Expr], span: Span) -> Val {
         let zero = Val { e: k::Expr::num(0, span), ty: Ty::Void };
-        let deref = Expr::new(ExprKind::Unary(UOp::Deref, Box::new(pointer.clone())), span);
-        let Some(place) = self.place(&deref) else { return zero };
+        let Some(place) = self.place(object) else { return zero };
         let place = self.pin(place, span);
         let op = match kind {
             Kind::Load => return self.read_place(&place, span),

@@ -17,6 +17,8 @@
 //! orders and thread scopes are libcu++'s numbers (`memory_order_relaxed` 0 ...
 //! `memory_order_seq_cst` 5; `thread_scope_system` 0, `_device` 1, `_block` 2, `_thread` 3).
 //! A name declared again without an atomic type in an inner block is that variable there.
+//! A thread's own atomic variable (a local that is not `__shared__` or `static`) is its own:
+//! its calls (`__kpl_catomic_local_<op>(x, ...)`) take the variable, not its address.
 
 use crate::sema::coop::{close_of, ident, is_p};
 use crate::sema::coop::split_commas;
@@ -32,6 +34,9 @@ type Tok = (usize, CTok, usize);
 pub const PREFIX: &str = "__kpl_catomic_";
 /// `cuda::atomic_thread_fence(order, scope)`.
 pub const FENCE: &str = "__kpl_atomic_thread_fence";
+/// The scope word of a thread's own atomic object (a local): its calls take the object, not
+/// its address.
+pub const LOCAL: &str = "local";
 
 /// libcu++'s memory orders, by name.
 pub const ORDERS: [(&str, u64); 6] = [
@@ -433,7 +438,13 @@ impl Pass<'_> {
             }
             out.extend(toks[k..e].iter().cloned());
             let depth = if param { self.depth + 1 } else { self.depth };
-            self.declare(&name, depth, Some(Obj { scope: ty.scope, holds }));
+            // A thread's own atomic object (a local, not `__shared__` or `static`, not a
+            // reference to another object): no other thread can reach it unless its address
+            // is taken, so its operations are plain ones on the variable itself.
+            let shared_or_static = toks[..i].iter().rev().take_while(|t| matches!(t.1, CTok::Spec(_) | CTok::Ident(_))).any(|t| matches!(ident(Some(t)), Some("__shared__" | "static")));
+            let own = !param && self.depth > 0 && !ty.is_ref && !amp && stars == 0 && !shared_or_static;
+            let scope = if own { LOCAL } else { ty.scope };
+            self.declare(&name, depth, Some(Obj { scope, holds }));
             // An initialiser: `(v)` or `{v}` is `= v`.
             if is_p(toks.get(e), "(") || is_p(toks.get(e), "{") {
                 let (open, close) = if is_p(toks.get(e), "(") { ("(", ")") } else { ("{", "}") };
@@ -643,10 +654,15 @@ impl Pass<'_> {
     }
 }
 
-/// `__kpl_catomic_<scope>_<op>(addr, args)`.
+/// `__kpl_catomic_<scope>_<op>(addr, args)`; of a thread's own object (`LOCAL`), the
+/// object itself (its address not taken, so it stays a thread's local).
 fn call(scope: &str, op: &str, at: usize, addr: Vec<Tok>, args: Vec<Tok>) -> Vec<Tok> {
     let mut out = vec![(at, CTok::Ident(format!("{PREFIX}{scope}_{op}")), at), p("(", at)];
-    out.extend(addr);
+    let object = match addr.split_first() {
+        Some((first, rest)) if scope == LOCAL && is_p(Some(first), "&") => rest.to_vec(),
+        _ => addr,
+    };
+    out.extend(object);
     if !args.is_empty() {
         out.push(p(",", at));
         out.extend(args);
@@ -701,6 +717,14 @@ mod tests {
         let (s, _) = rewrite("__device__ cuda::atomic<int> n; __global__ void k(int *o) { { int n = 2; o[0] = n; } o[1] = n; }");
         assert!(s.contains("o [ 0 ] = n ;"), "{s}");
         assert!(s.contains("o [ 1 ] = __kpl_catomic_system_load ( & n )"), "{s}");
+    }
+
+    #[test]
+    fn a_threads_own_atomic_variable_is_passed_itself() {
+        let (s, e) = rewrite("__global__ void k(cuda::atomic<int> *d) { cuda::atomic<int> x = d[0].load(); __shared__ cuda::atomic<int> y; x.store(1); y.store(x); }");
+        assert!(e.is_empty(), "{e:?}");
+        assert!(s.contains("__kpl_catomic_local_store ( x , 1 )"), "{s}");
+        assert!(s.contains("__kpl_catomic_system_store ( & y , __kpl_catomic_local_load ( x ) )"), "{s}");
     }
 
     #[test]
