@@ -11,7 +11,8 @@
 //! statements, `x = v`, `x += v` (`-= &= |= ^=`), `++x`, `--x`; any other read of `x` is
 //! `x.load()`. `cuda::atomic_ref<T, S>(e).op(...)` is the operation on `e`, `cuda::atomic_ref<T,
 //! S> r(e);` a reference to `e`, and `((cuda::atomic<T> *)p)->op(...)` or
-//! `reinterpret_cast<cuda::atomic<T> *>(p)->op(...)` the operation on `*p`.
+//! `reinterpret_cast<cuda::atomic<T> *>(p)->op(...)` the operation on `*p`, as are `*p` and
+//! `(*p)` of a pointer to atomics (`(*count) += n`).
 //! `cuda::atomic_thread_fence(o, s)` is `__kpl_atomic_thread_fence(o, s)`;
 //! `cuda::atomic_signal_fence(o)` orders nothing between threads and is dropped. Memory
 //! orders and thread scopes are libcu++'s numbers (`memory_order_relaxed` 0 ...
@@ -230,6 +231,10 @@ impl Pass<'_> {
                 i = next;
                 continue;
             }
+            if let Some(next) = self.dereference(i, to, &mut out) {
+                i = next;
+                continue;
+            }
             // A name declared again without an atomic type (`int x` in an inner block).
             if let (Some(w), true) = (ident(Some(t)), i > from) {
                 if self.lookup(w).is_some() && matches!(toks[i - 1].1, CTok::Spec(_) | CTok::Ident(_)) {
@@ -351,6 +356,29 @@ impl Pass<'_> {
             }
         }
         self.declaration(i, ty, j, out)
+    }
+
+    /// `*p` and `(*p)` of a pointer to atomics `p`: the object it points at, and what is
+    /// done to it (`(*count) += n`, `*flag = 1`, a read).
+    fn dereference(&mut self, i: usize, to: usize, out: &mut Vec<Tok>) -> Option<usize> {
+        let toks = self.toks;
+        let pointer = |k: usize| {
+            ident(toks.get(k)).and_then(|w| self.lookup(w)).filter(|o| o.holds == Holds::Pointer && !is_p(toks.get(k + 1), "[") && !is_p(toks.get(k + 1), "->"))
+        };
+        // `*` is unary where no operand ends before it.
+        let unary = !matches!(out.last().map(|t| &t.1), Some(CTok::Ident(_) | CTok::Int(..) | CTok::LongInt(..) | CTok::Float(_) | CTok::Char(_) | CTok::P(")" | "]")));
+        let (name_at, after) = if is_p(toks.get(i), "(") && is_p(toks.get(i + 1), "*") && is_p(toks.get(i + 3), ")") {
+            (i + 2, i + 4)
+        } else if is_p(toks.get(i), "*") && unary {
+            (i + 1, i + 2)
+        } else {
+            return None;
+        };
+        let obj = pointer(name_at)?;
+        if after > to {
+            return None;
+        }
+        self.apply(after, to, obj.scope, vec![toks[name_at].clone()], &toks[name_at], out)
     }
 
     /// `((T *)(e))` for a cast of the tokens `from..to` to a pointer to atomic `ty`.
@@ -725,6 +753,15 @@ mod tests {
         assert!(e.is_empty(), "{e:?}");
         assert!(s.contains("__kpl_catomic_local_store ( x , 1 )"), "{s}");
         assert!(s.contains("__kpl_catomic_system_store ( & y , __kpl_catomic_local_load ( x ) )"), "{s}");
+    }
+
+    #[test]
+    fn a_dereferenced_pointer_is_the_object() {
+        let (s, e) = rewrite("__global__ void k(cuda::atomic<int> *c, int *o, int n) { if (n) (*c) += n; *c = 2; o[0] = *c * 2; }");
+        assert!(e.is_empty(), "{e:?}");
+        assert!(s.contains("__kpl_catomic_system_fetch_add ( c , n )"), "{s}");
+        assert!(s.contains("__kpl_catomic_system_store ( c , 2 )"), "{s}");
+        assert!(s.contains("o [ 0 ] = __kpl_catomic_system_load ( c ) * 2"), "{s}");
     }
 
     #[test]
