@@ -284,6 +284,8 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
         kpl_lang::dead_temps::remove(&mut kernel);
         debug_assert!(check::check(&kernel).is_empty(), "folding by word ranges broke the kernel");
     }
+    // libcu++'s loads (`cas(A[i], 0, 0)`) of arrays nothing writes are reads.
+    kpl_lang::atomic_reads::to_reads(&mut kernel);
     let core = core::to_core(&kernel);
     Ok(Checked { kernel, core, comments: Vec::new(), warnings, layouts: lowered.layouts })
 }

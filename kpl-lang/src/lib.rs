@@ -9,6 +9,7 @@
 //! Parsing never panics on any input.
 
 pub mod ast;
+pub mod atomic_reads;
 pub mod diagnostic;
 pub mod lexer;
 pub mod parser;

@@ -12,12 +12,13 @@
 //! `_weak` may also fail when they are equal (then it writes back the value it found). An
 //! atomic of `thread_scope_thread` is atomic for its own thread only: its operations are
 //! plain reads and writes, which race with any other thread's; so are those of a thread's
-//! own atomic variable (a local), which no other thread reaches.
+//! own atomic variable (a local), which no other thread reaches, and the loads of a `const`
+//! atomic (memory kpl takes as read-only).
 
 use crate::lower::atomics::Operand;
 use crate::lower::context::Lower;
 use crate::lower::values::{Ty, Val, bin, kx};
-use crate::sema::libcu_atomics::{FENCE, LOCAL, PREFIX};
+use crate::sema::libcu_atomics::{CONST, FENCE, LOCAL, PREFIX};
 use crate::syntax::ast::*;
 use kpl_lang::ast::{self as k, AtomicOp, BinOp, FenceScope};
 use kpl_lang::span::Span;
@@ -85,7 +86,7 @@ impl Lower<'_> {
             "block" => Some(FenceScope::Group),
             "device" => Some(FenceScope::Device),
             "system" => Some(FenceScope::System),
-            "thread" | LOCAL => None,
+            "thread" | LOCAL | CONST => None,
             _ => return None,
         };
         let shown = format!("`{method}`");

@@ -19,7 +19,8 @@
 //! `memory_order_seq_cst` 5; `thread_scope_system` 0, `_device` 1, `_block` 2, `_thread` 3).
 //! A name declared again without an atomic type in an inner block is that variable there.
 //! A thread's own atomic variable (a local that is not `__shared__` or `static`) is its own:
-//! its calls (`__kpl_catomic_local_<op>(x, ...)`) take the variable, not its address.
+//! its calls (`__kpl_catomic_local_<op>(x, ...)`) take the variable, not its address. A
+//! `const` atomic (`const data_type *dist`) is only loaded: `__kpl_catomic_const_load`, a read.
 
 use crate::sema::coop::{close_of, ident, is_p};
 use crate::sema::coop::split_commas;
@@ -38,6 +39,8 @@ pub const FENCE: &str = "__kpl_atomic_thread_fence";
 /// The scope word of a thread's own atomic object (a local): its calls take the object, not
 /// its address.
 pub const LOCAL: &str = "local";
+/// The scope word of a `const` atomic object, which is only loaded: plain reads.
+pub const CONST: &str = "const";
 
 /// libcu++'s memory orders, by name.
 pub const ORDERS: [(&str, u64); 6] = [
@@ -471,7 +474,18 @@ impl Pass<'_> {
             // is taken, so its operations are plain ones on the variable itself.
             let shared_or_static = toks[..i].iter().rev().take_while(|t| matches!(t.1, CTok::Spec(_) | CTok::Ident(_))).any(|t| matches!(ident(Some(t)), Some("__shared__" | "static")));
             let own = !param && self.depth > 0 && !ty.is_ref && !amp && stars == 0 && !shared_or_static;
-            let scope = if own { LOCAL } else { ty.scope };
+            // A `const` atomic (`const data_type *dist`) is only loaded: a plain read of
+            // memory kpl takes as read-only, as it takes any `const` pointer's.
+            let is_const = |t: &Tok| matches!(&t.1, CTok::Spec(w) if w == "const");
+            let constant = toks[..i].iter().rev().take_while(|t| matches!(t.1, CTok::Spec(_) | CTok::Ident(_))).any(is_const)
+                || toks.get(j).is_some_and(is_const);
+            let scope = if own {
+                LOCAL
+            } else if constant {
+                CONST
+            } else {
+                ty.scope
+            };
             self.declare(&name, depth, Some(Obj { scope, holds }));
             // An initialiser: `(v)` or `{v}` is `= v`.
             if is_p(toks.get(e), "(") || is_p(toks.get(e), "{") {
@@ -762,6 +776,13 @@ mod tests {
         assert!(s.contains("__kpl_catomic_system_fetch_add ( c , n )"), "{s}");
         assert!(s.contains("__kpl_catomic_system_store ( c , 2 )"), "{s}");
         assert!(s.contains("o [ 0 ] = __kpl_catomic_system_load ( c ) * 2"), "{s}");
+    }
+
+    #[test]
+    fn a_const_atomic_is_read() {
+        let (s, e) = rewrite("__global__ void k(const cuda::atomic<int> *d, int *o) { o[0] = d[1].load(); }");
+        assert!(e.is_empty(), "{e:?}");
+        assert!(s.contains("__kpl_catomic_const_load ( & d [ 1 ] )"), "{s}");
     }
 
     #[test]
