@@ -384,12 +384,6 @@ impl FenceScope {
     pub fn device_wide(self) -> bool {
         self != FenceScope::Group
     }
-    /// Do two atomics of these scopes on one element, by threads of the same group
-    /// (`same_group`) or not, stay atomic with respect to each other (each thread within the
-    /// other's scope)? Otherwise they race.
-    pub fn atomic_between(a: FenceScope, b: FenceScope, same_group: bool) -> bool {
-        same_group || (a.device_wide() && b.device_wide())
-    }
 }
 
 impl WarpOp {

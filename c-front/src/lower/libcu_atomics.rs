@@ -123,17 +123,16 @@ impl Lower<'_> {
         if release {
             self.emit(k::StmtKind::MemFence(scope), span);
         }
-        let what = method.to_string();
         let v = match kind {
             Kind::Load => {
                 let z = || Operand::Lowered(Val { e: k::Expr::num(0, span), ty: Ty::Int });
-                self.atomic_on(&what, AtomicOp::Cas, scope, &args[0], &[z(), z()], span)
+                self.atomic_on(method, AtomicOp::Cas, scope, &args[0], &[z(), z()], span)
             }
             Kind::Store => {
-                self.atomic_on(&what, AtomicOp::Xchg, scope, &args[0], &[Operand::C(&args[1])], span);
+                self.atomic_on(method, AtomicOp::Xchg, scope, &args[0], &[Operand::C(&args[1])], span);
                 zero.clone()
             }
-            Kind::Rmw(op) => self.atomic_on(&what, op, scope, &args[0], &[Operand::C(&args[1])], span),
+            Kind::Rmw(op) => self.atomic_on(method, op, scope, &args[0], &[Operand::C(&args[1])], span),
             Kind::Cas { weak } => self.compare_exchange(weak, scope, &args[0], &args[1], &args[2], span),
         };
         if acquire {

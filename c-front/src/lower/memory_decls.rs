@@ -50,6 +50,26 @@ impl<'u> Lower<'u> {
         }
     }
 
+    /// The global array `name` of a file-scope variable `x` of declaration `d` (`size`
+    /// words, or unsized), with the layout of its element type `elem` noted; gives the
+    /// element's scalar type and aggregate type.
+    fn global_memory(&mut self, name: &str, size: Option<u64>, elem: &CType, d: &Decl, x: &Declarator, constant: bool) -> (Ty, Option<CType>) {
+        self.decls.push(k::Decl {
+            kind: DeclKind::Global { name: sp_id(name, x.name.span), size: size.map(|n| (n, x.span)) },
+            span: x.span,
+        });
+        let (ty, agg) = elem.clone().split();
+        if let Some(t) = &agg {
+            self.record_layout(name, &d.specs, t);
+        }
+        self.note_word_bytes(name, &d.specs);
+        self.note_bytes_layout(name);
+        if constant && self.o.dialect == Dialect::Cuda {
+            self.constant_arrays.insert(name.to_string());
+        }
+        (ty, agg)
+    }
+
     /// A file-scope `__constant__`/`__device__` (OpenCL `__constant`) variable: a global
     /// array whose contents the host sets, so arbitrary (a `__constant` one is read-only).
     /// CUDA's host may overwrite an initialiser (GPUVerify ignores it too); OpenCL keeps a
@@ -66,23 +86,8 @@ impl<'u> Lower<'u> {
                 // `T a[];` (a texture, `textures.rs`): memory of a size the host decides.
                 let name = self.file_scope_name(&x.name.name);
                 self.byte_scale(&name);
-                self.decls.push(k::Decl {
-                    kind: DeclKind::Global {
-                        name: sp_id(&name, x.name.span),
-                        size: None,
-                    },
-                    span: x.span,
-                });
-                let (ty, agg) = elem.clone().split();
-                if let Some(t) = &agg {
-                    self.record_layout(&name, &d.specs, t);
-                }
-                self.note_word_bytes(&name, &d.specs);
-                self.note_bytes_layout(&name);
+                let (ty, agg) = self.global_memory(&name, None, &elem, d, x, constant);
                 let readonly = constant || d.specs.iter().any(|s| s.word == "const");
-                if constant && self.o.dialect == Dialect::Cuda {
-                    self.constant_arrays.insert(name.clone());
-                }
                 self.bind(
                     &x.name.name,
                     Entity::Array {
@@ -113,22 +118,7 @@ impl<'u> Lower<'u> {
             }
             let name = self.file_scope_name(&x.name.name);
             let total = total * self.byte_scale(&name);
-            self.decls.push(k::Decl {
-                kind: DeclKind::Global {
-                    name: sp_id(&name, x.name.span),
-                    size: Some((total, x.span)),
-                },
-                span: x.span,
-            });
-            let (ty, agg) = elem.clone().split();
-            if let Some(t) = &agg {
-                self.record_layout(&name, &d.specs, t);
-            }
-            self.note_word_bytes(&name, &d.specs);
-            self.note_bytes_layout(&name);
-            if constant && self.o.dialect == Dialect::Cuda {
-                self.constant_arrays.insert(name.clone());
-            }
+            let (ty, agg) = self.global_memory(&name, Some(total), &elem, d, x, constant);
             let arr = Entity::Array {
                 kpl: name.clone(),
                 elem: ty,

@@ -22,8 +22,8 @@
 //! its calls (`__kpl_catomic_local_<op>(x, ...)`) take the variable, not its address. A
 //! `const` atomic (`const data_type *dist`) is only loaded: `__kpl_catomic_const_load`, a read.
 
-use crate::sema::coop::{close_of, ident, is_p};
-use crate::sema::coop::split_commas;
+use crate::sema::coop::{close_of, ident, is_p, split_commas};
+use crate::sema::namespaces::scope_op;
 use crate::sema::textures::closing;
 use crate::text::tokens::CTok;
 use kpl_lang::Diagnostic;
@@ -104,10 +104,6 @@ type Scopes = HashMap<String, Vec<(usize, Option<Obj>)>>;
 
 fn p(s: &'static str, at: usize) -> Tok {
     (at, CTok::P(s), at)
-}
-
-fn scope_op(toks: &[Tok], i: usize) -> bool {
-    is_p(toks.get(i), ":") && is_p(toks.get(i + 1), ":")
 }
 
 /// `cuda::`, `::cuda::`, `cuda::std::` at `i`: the index after it.
@@ -230,7 +226,7 @@ impl Pass<'_> {
                 }
                 _ => {}
             }
-            if let Some(next) = self.special(i, to, &mut out) {
+            if let Some(next) = self.special(i, &mut out) {
                 i = next;
                 continue;
             }
@@ -265,7 +261,7 @@ impl Pass<'_> {
 
     /// Orders, scopes, fences, aliases, declarations, casts and `atomic_ref` temporaries at
     /// `i`: what they become is pushed on `out`; gives the index after them.
-    fn special(&mut self, i: usize, to: usize, out: &mut Vec<Tok>) -> Option<usize> {
+    fn special(&mut self, i: usize, out: &mut Vec<Tok>) -> Option<usize> {
         let toks = self.toks;
         let t = &toks[i];
         // `cuda::memory_order_relaxed`, `cuda::thread_scope_block` (or unqualified).
@@ -318,7 +314,7 @@ impl Pass<'_> {
                     let end = close_of(toks, i)?;
                     if is_p(toks.get(end), "->") || is_p(toks.get(end), "[") {
                         let ptr = self.cast_pointer(&ty, j + 2, end - 1, t);
-                        return self.through_pointer(ptr, end, to, ty.scope, t, out);
+                        return self.through_pointer(ptr, end, ty.scope, t, out);
                     }
                 }
             }
@@ -328,7 +324,7 @@ impl Pass<'_> {
                 if is_p(toks.get(j), "*") && is_p(toks.get(j + 1), ">") && is_p(toks.get(j + 2), "(") {
                     let end = close_of(toks, j + 2)?;
                     let ptr = self.cast_pointer(&ty, j + 3, end - 1, t);
-                    return self.through_pointer(ptr, end, to, ty.scope, t, out);
+                    return self.through_pointer(ptr, end, ty.scope, t, out);
                 }
             }
         }
@@ -344,7 +340,7 @@ impl Pass<'_> {
             let mut addr = vec![p("&", t.0), p("(", t.0)];
             addr.extend(self.run(j + 1, end - 1));
             addr.push(p(")", t.0));
-            return self.apply(end, to, ty.scope, addr, t, out);
+            return self.apply(end, ty.scope, addr, t, out);
         }
         // `(cuda::atomic<T> *)e` anywhere else: a plain pointer.
         if i > 0 && is_p(toks.get(i - 1), "(") {
@@ -381,7 +377,7 @@ impl Pass<'_> {
         if after > to {
             return None;
         }
-        self.apply(after, to, obj.scope, vec![toks[name_at].clone()], &toks[name_at], out)
+        self.apply(after, obj.scope, vec![toks[name_at].clone()], &toks[name_at], out)
     }
 
     /// `((T *)(e))` for a cast of the tokens `from..to` to a pointer to atomic `ty`.
@@ -398,10 +394,10 @@ impl Pass<'_> {
     /// What follows a pointer to atomics at `e`: `->op(...)`, `[i]` and what is done to that
     /// element, or nothing (the pointer as a plain one: a parameter of the callee's atomic
     /// type makes the accesses atomic again).
-    fn through_pointer(&mut self, ptr: Vec<Tok>, e: usize, to: usize, scope: &'static str, t: &Tok, out: &mut Vec<Tok>) -> Option<usize> {
+    fn through_pointer(&mut self, ptr: Vec<Tok>, e: usize, scope: &'static str, t: &Tok, out: &mut Vec<Tok>) -> Option<usize> {
         let toks = self.toks;
         if is_p(toks.get(e), "->") {
-            return self.operation(e, to, scope, ptr, t, out);
+            return self.operation(e, scope, ptr, t, out);
         }
         if is_p(toks.get(e), "[") {
             let close = closing(toks, e, "[", "]")?;
@@ -410,7 +406,7 @@ impl Pass<'_> {
             addr.push(toks[e].clone());
             addr.extend(self.run(e + 1, close));
             addr.push(toks[close].clone());
-            return self.apply(close + 1, to, scope, addr, t, out);
+            return self.apply(close + 1, scope, addr, t, out);
         }
         out.extend(ptr);
         Some(e)
@@ -549,14 +545,9 @@ impl Pass<'_> {
         self.toks.len()
     }
 
-    /// Whether the token before `at` (in `out`) lets an expression statement start there.
+    /// Whether the last token of `out` lets an expression statement start after it.
     fn statement_starts(out: &[Tok]) -> bool {
-        match out.last().map(|t| &t.1) {
-            None => true,
-            Some(CTok::P(";" | "{" | "}" | ")" | ":")) => true,
-            Some(CTok::Kw("else" | "do")) => true,
-            _ => false,
-        }
+        matches!(out.last().map(|t| &t.1), None | Some(CTok::P(";" | "{" | "}" | ")" | ":") | CTok::Kw("else" | "do")))
     }
 
     /// A use of the atomic name at `i`: its object (with any `[...]`), then what is done to
@@ -600,12 +591,12 @@ impl Pass<'_> {
             a.extend(object);
             a
         };
-        self.apply(e, to, obj.scope, addr, t, out)
+        self.apply(e, obj.scope, addr, t, out)
     }
 
     /// What is done at `e` to the atomic object of scope `scope` whose address is `addr`
     /// (written at `t`): an operation, an operator, or a read.
-    fn apply(&mut self, e: usize, to: usize, scope: &'static str, addr: Vec<Tok>, t: &Tok, out: &mut Vec<Tok>) -> Option<usize> {
+    fn apply(&mut self, e: usize, scope: &'static str, addr: Vec<Tok>, t: &Tok, out: &mut Vec<Tok>) -> Option<usize> {
         let toks = self.toks;
         let arrow = is_p(toks.get(e), "->");
         // `++x`, `--x` as statements.
@@ -622,7 +613,7 @@ impl Pass<'_> {
             return Some(e);
         }
         if is_p(toks.get(e), ".") || arrow {
-            return self.operation(e, to, scope, addr, t, out);
+            return self.operation(e, scope, addr, t, out);
         }
         match toks.get(e).map(|t| &t.1) {
             Some(CTok::P(op @ ("++" | "--"))) => {
@@ -655,7 +646,7 @@ impl Pass<'_> {
     }
 
     /// `.op(args)` or `->op(args)` at `at` on the object whose address is `addr`.
-    fn operation(&mut self, at: usize, _to: usize, scope: &'static str, addr: Vec<Tok>, t: &Tok, out: &mut Vec<Tok>) -> Option<usize> {
+    fn operation(&mut self, at: usize, scope: &'static str, addr: Vec<Tok>, t: &Tok, out: &mut Vec<Tok>) -> Option<usize> {
         let toks = self.toks;
         let method = ident(toks.get(at + 1));
         let Some(method) = method.filter(|m| METHODS.contains(m) && is_p(toks.get(at + 2), "(")) else {

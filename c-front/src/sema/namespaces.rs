@@ -24,7 +24,7 @@ fn is_p(t: Option<&Tok>, p: &str) -> bool {
 }
 
 /// Is there a `::` (two adjacent `:`) at `i`?
-fn scope_op(toks: &[Tok], i: usize) -> bool {
+pub(crate) fn scope_op(toks: &[Tok], i: usize) -> bool {
     is_p(toks.get(i), ":") && is_p(toks.get(i + 1), ":") && toks[i].2 == toks[i + 1].0
 }
 

@@ -8,6 +8,7 @@
 //! left as written, for the parser to report.
 
 use crate::sema::coop::{ident, is_p};
+use crate::sema::namespaces::scope_op;
 use crate::text::tokens::CTok;
 use std::collections::HashMap;
 
@@ -71,10 +72,6 @@ fn literal(k: Kind, f: &str, at: (usize, usize)) -> Option<Vec<Tok>> {
         (Kind::Float, "infinity") => vec![tok(CTok::P("(")), float(1.0), tok(CTok::P("/")), float(0.0), tok(CTok::P(")"))],
         _ => return None,
     })
-}
-
-fn scope_op(toks: &[Tok], i: usize) -> bool {
-    is_p(toks.get(i), ":") && is_p(toks.get(i + 1), ":")
 }
 
 /// The words of the type tokens `toks` name, typedefs followed.
