@@ -234,9 +234,12 @@ impl Pass<'_> {
                 i = next;
                 continue;
             }
-            // A name declared again without an atomic type (`int x` in an inner block).
+            // A name declared again without an atomic type (`int x`, `int *x` in an inner
+            // block). (`a * x` reads as such a declaration too: `x` is then plain there,
+            // which checks more races, never fewer.)
             if let (Some(w), true) = (ident(Some(t)), i > from) {
-                if self.lookup(w).is_some() && matches!(toks[i - 1].1, CTok::Spec(_) | CTok::Ident(_)) {
+                let before = toks[from..i].iter().rev().find(|t| !is_p(Some(t), "*") && !is_p(Some(t), "&") && !matches!(&t.1, CTok::Spec(w) if w == "const"));
+                if self.lookup(w).is_some() && before.is_some_and(|b| matches!(b.1, CTok::Spec(_) | CTok::Ident(_))) {
                     let d = if self.in_parens(i) { self.depth + 1 } else { self.depth };
                     self.declare(w, d, None);
                     out.push(t.clone());
@@ -364,8 +367,8 @@ impl Pass<'_> {
         let pointer = |k: usize| {
             ident(toks.get(k)).and_then(|w| self.lookup(w)).filter(|o| o.holds == Holds::Pointer && !is_p(toks.get(k + 1), "[") && !is_p(toks.get(k + 1), "->"))
         };
-        // `*` is unary where no operand ends before it.
-        let unary = !matches!(out.last().map(|t| &t.1), Some(CTok::Ident(_) | CTok::Int(..) | CTok::LongInt(..) | CTok::Float(_) | CTok::Char(_) | CTok::P(")" | "]")));
+        // `*` is unary where no operand ends before it, nor a type word (`int *p`).
+        let unary = !matches!(out.last().map(|t| &t.1), Some(CTok::Ident(_) | CTok::Spec(_) | CTok::Int(..) | CTok::LongInt(..) | CTok::Float(_) | CTok::Char(_) | CTok::P(")" | "]")));
         let (name_at, after) = if is_p(toks.get(i), "(") && is_p(toks.get(i + 1), "*") && is_p(toks.get(i + 3), ")") {
             (i + 2, i + 4)
         } else if is_p(toks.get(i), "*") && unary {
@@ -417,7 +420,9 @@ impl Pass<'_> {
         let toks = self.toks;
         let t = &toks[i];
         // A parameter when a `(` or `,` of a parameter list is open before it.
-        let param = i > 0 && (is_p(toks.get(i - 1), "(") || is_p(toks.get(i - 1), ",")) && self.in_parens(i);
+        // (Qualifiers may come first: `const cuda::atomic<int> *p`.)
+        let start = i - toks[..i].iter().rev().take_while(|t| matches!(t.1, CTok::Spec(_))).count();
+        let param = start > 0 && (is_p(toks.get(start - 1), "(") || is_p(toks.get(start - 1), ",")) && self.in_parens(i);
         out.extend(ty.elem.iter().cloned());
         let mut k = j;
         loop {
@@ -771,9 +776,18 @@ mod tests {
 
     #[test]
     fn a_const_atomic_is_read() {
-        let (s, e) = rewrite("__global__ void k(const cuda::atomic<int> *d, int *o) { o[0] = d[1].load(); }");
+        let (s, e) = rewrite("__global__ void k(const cuda::atomic<int> *d, const int *w, int *o) { int i = w[0]; o[i] = d[1].load(); }");
         assert!(e.is_empty(), "{e:?}");
+        assert!(s.contains("const int * w"), "the next parameter is its own: {s}");
+        assert!(s.contains("int i = w [ 0 ]"), "{s}");
         assert!(s.contains("__kpl_catomic_const_load ( & d [ 1 ] )"), "{s}");
+    }
+
+    #[test]
+    fn an_inner_plain_pointer_shadows_the_atomic_one() {
+        let (s, _) = rewrite("__global__ void k(cuda::atomic<int> *c, int *o) { { int *c = o; c[0] = 1; } c[0] = 2; }");
+        assert!(s.contains("c [ 0 ] = 1 ;"), "{s}");
+        assert!(s.contains("__kpl_catomic_system_store ( & c [ 0 ] , 2 )"), "{s}");
     }
 
     #[test]
