@@ -167,7 +167,7 @@ pub fn run(a: Args) -> Exit {
                 let mut diag = render::defect_diagnostic(d, n, &c.layouts);
                 if a.hb && d.kind() == "race" {
                     diag = diag.with_help(
-                        "neither access happens before the other: no barrier, lock-step warp or release/acquire pair (a fence of the right scope on each side) orders them",
+                        "neither access happens before the other: no barrier, lock-step warp or release/acquire pair (a fence of the right scope on each side, releasing before the store and acquiring after the load) orders them",
                     );
                 }
                 input::report(&src, &[diag]);

@@ -272,9 +272,11 @@ fn the_benchmark_kernels_agree_with_opencl_under_a_budget_that_fits_them() {
 /// computes: the CUDA kernel and harness are right without nvcc.
 #[test]
 fn emitted_cuda_programs_reproduce_kpl_run_under_an_emulation_of_cuda() {
-    let cases: [(&str, &[&str], &str); 6] = [
+    let cases: [(&str, &[&str], &str); 8] = [
         ("tests/kernels/reduce.kpl", &[], "5"),
         ("tests/kernels/atomic_ops.kpl", &[], "7"),
+        ("tests/kernels/atomic_group_scope_ok.kpl", &[], "8"),
+        ("tests/kernels-cuda/libcu_atomic_ops.cu", &["--blockDim=64", "--gridDim=2"], "9"),
         ("tests/kernels/scan.kpl", &[], "2"),
         ("tests/kernels/transpose.kpl", &[], "6"),
         ("tests/kernels/strided_copy_2d.kpl", &[], "3"),
@@ -293,9 +295,11 @@ fn emitted_cuda_programs_reproduce_kpl_run_under_an_emulation_of_cuda() {
         let cpp = launch.replace(&cu, "${1}kpl_emu_launch(${3}, [&] { ${2}(${4}); });");
         std::fs::write(dir.join("kernel.cpp"), cpp.as_ref()).unwrap();
         let emu = root().join("tests/difftest/cuda_emulation.h");
+        // libcu++'s <cuda/atomic>, emulated too.
+        let include = root().join("tests/difftest/include");
         let b = Command::new("g++")
             .current_dir(&dir)
-            .args(["-std=c++20", "-pthread", "-Wall", "-Werror", "-Wno-unused-variable", "-Wno-unused-but-set-variable", "-include", s(&emu), "kernel.cpp", "-o", "kernel"])
+            .args(["-std=c++20", "-pthread", "-Wall", "-Werror", "-Wno-unused-variable", "-Wno-unused-but-set-variable", "-include", s(&emu), "-I", s(&include), "kernel.cpp", "-o", "kernel"])
             .output()
             .unwrap();
         assert!(b.status.success(), "{kernel}: {}", String::from_utf8_lossy(&b.stderr));
@@ -350,6 +354,7 @@ fn assert_outputs_are_kpl_runs(k: &Path, opts: &[&str], seed: &str, dir: &Path) 
 fn fake_cuda(tag: &str, corrupt: bool) -> std::path::PathBuf {
     let bin = tempdir(tag);
     let emu = root().join("tests/difftest/cuda_emulation.h");
+    let include = root().join("tests/difftest/include");
     let finish = if corrupt {
         r#"printf '#!/bin/sh\n"%s" "$@" || exit $?\nsed -i -E "1s/ [0-9]+$/ 4000000000/" "$2"\n' "$out.bin" > "$out" && chmod +x "$out""#
     } else {
@@ -361,10 +366,11 @@ fn fake_cuda(tag: &str, corrupt: bool) -> std::path::PathBuf {
 out=; src=
 while [ $# -gt 0 ]; do case "$1" in -o) out=$2; shift 2;; -*) shift;; *) src=$1; shift;; esac; done
 sed -E 's/^(\s*)(\w+)<<<(.*)>>>\((.*)\);$/\1kpl_emu_launch(\3, [\&] {{ \2(\4); }});/' "$src" > "$src.cpp" || exit 1
-g++ -std=c++20 -pthread -w -include "{}" "$src.cpp" -o "$out.bin" || exit 1
+g++ -std=c++20 -pthread -w -include "{}" -I "{}" "$src.cpp" -o "$out.bin" || exit 1
 {finish}
 "#,
-        emu.display()
+        emu.display(),
+        include.display()
     );
     let smi = "#!/bin/sh\necho 'GPU 0: CPU emulation of CUDA (UUID: GPU-none)'\n";
     for (name, text) in [("nvcc", nvcc.as_str()), ("nvidia-smi", smi)] {

@@ -120,6 +120,44 @@ KPL_REDUCE(xor, 0u, r = r ^ b)
 const CUDA_MATCH_ALL: &str = "__device__ static inline uint kpl_match_all(uint m, uint v) { int p; return (uint)__match_all_sync(m, v, &p); }
 ";
 
+/// libcu++'s name of a scope.
+fn cuda_scope(f: FenceScope) -> &'static str {
+    match f {
+        FenceScope::Group => "cuda::thread_scope_block",
+        FenceScope::Device => "cuda::thread_scope_device",
+        FenceScope::System => "cuda::thread_scope_system",
+    }
+}
+
+/// CUDA's atomics and fences are libcu++'s (`CUDA_CAS` after the prelude's `uint`): its
+/// compare-and-swap gives the old value.
+const CUDA_ATOMICS_INCLUDE: &str = "#include <cuda/atomic>\n";
+const CUDA_CAS: &str = "template <cuda::thread_scope S> __device__ static inline uint kpl_cas(uint *p, uint c, uint v) {
+  cuda::atomic_ref<uint, S>(*p).compare_exchange_strong(c, v, cuda::memory_order_relaxed);
+  return c;
+}
+";
+
+/// OpenCL's `group` atomics, `kpl_group_OP(SPACE, P, V)` and `kpl_group_cas_SPACE(P, C, V)`
+/// (old values): OpenCL 2.0's at work-group scope, relaxed; OpenCL 1.2 has device atomics
+/// only, which are atomic for more work-items than a group's, so they give the same values.
+/// (A `system` atomic is a device one: while the kernel runs, nothing but the device
+/// touches the harness's buffers.)
+fn opencl_group_atomics() -> String {
+    let ops = [("fetch_add", "atomic_add"), ("fetch_sub", "atomic_sub"), ("exchange", "atomic_xchg"), ("fetch_min", "atomic_min"), ("fetch_max", "atomic_max"), ("fetch_and", "atomic_and"), ("fetch_or", "atomic_or"), ("fetch_xor", "atomic_xor")];
+    let mut s = String::from("#if __OPENCL_C_VERSION__ >= 200\n#define KPL_GROUP(AS, P) ((volatile AS atomic_uint *)(P))\n");
+    for (m, _) in ops {
+        let _ = writeln!(s, "#define kpl_group_{m}(AS, P, V) atomic_{m}_explicit(KPL_GROUP(AS, P), (V), memory_order_relaxed, memory_scope_work_group)");
+    }
+    s.push_str("#define kpl_group_cas(AS, P, C, V) \\\n  ({ uint kpl_e = (C); atomic_compare_exchange_strong_explicit(KPL_GROUP(AS, P), &kpl_e, (V), memory_order_relaxed, memory_order_relaxed, memory_scope_work_group); kpl_e; })\n#else\n");
+    for (m, f) in ops {
+        let _ = writeln!(s, "#define kpl_group_{m}(AS, P, V) {f}((P), (V))");
+    }
+    s.push_str("#define kpl_group_cas(AS, P, C, V) atomic_cmpxchg((P), (C), (V))\n#endif\n");
+    s.push_str("#define kpl_group_cas_global(P, C, V) kpl_group_cas(__global, P, C, V)\n#define kpl_group_cas_local(P, C, V) kpl_group_cas(__local, P, C, V)\n");
+    s
+}
+
 struct Em<'k> {
     t: Target,
     k: &'k Kernel,
@@ -171,7 +209,16 @@ pub fn emit(core: &Kernel, launch: Launch, t: Target, local_sizes: &dyn Fn(&str)
         return Err("CUDA code needs every shared array's size (`shared A[*]` is OpenCL's `__local` pointer)".into());
     }
     let mut e = Em { t, k: core, out: String::new(), arrays, params };
+    if t == Target::Cuda && kernel_has(core, &|k| matches!(k, StmtKind::Atomic(_) | StmtKind::MemFence(..))) {
+        e.out.push_str(CUDA_ATOMICS_INCLUDE);
+    }
     e.out.push_str(target_prelude(t));
+    if t == Target::Cuda && kernel_has(core, &|k| matches!(k, StmtKind::Atomic(_))) {
+        e.out.push_str(CUDA_CAS);
+    }
+    if t == Target::OpenCl && kernel_has(core, &|k| matches!(k, StmtKind::Atomic(a) if a.scope == FenceScope::Group)) {
+        e.out.push_str(&opencl_group_atomics());
+    }
     if kernel_has(core, &|k| matches!(k, StmtKind::Warp(w) if w.operation().reduction().is_some())) {
         e.out.push_str(CUDA_REDUCTIONS);
     }
@@ -335,14 +382,18 @@ impl Em<'_> {
         format!("barrier({} | {});", flag(&f.shared, "CLK_LOCAL_MEM_FENCE"), flag(&f.global, "CLK_GLOBAL_MEM_FENCE"))
     }
 
-    /// A memory fence: CUDA's `__threadfence*` of its scope; OpenCL 1.2's `mem_fence`, which
-    /// has no scope (it orders the work-item's accesses to both memories).
-    fn fence(&self, f: FenceScope) -> &'static str {
-        match (self.t, f) {
-            (Target::Cuda, FenceScope::Group) => "__threadfence_block();",
-            (Target::Cuda, FenceScope::Device) => "__threadfence();",
-            (Target::Cuda, FenceScope::System) => "__threadfence_system();",
-            (Target::OpenCl, _) => "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);",
+    /// A memory fence: libcu++'s `cuda::atomic_thread_fence` of its scope and order (a full
+    /// one is what `__threadfence*` is); OpenCL 1.2's `mem_fence`, which has no scope and
+    /// orders the work-item's loads and stores (more than an acquire or release fence asks).
+    fn fence(&self, f: FenceScope, o: FenceOrder) -> String {
+        let order = match o {
+            FenceOrder::Full => "seq_cst",
+            FenceOrder::Acquire => "acquire",
+            FenceOrder::Release => "release",
+        };
+        match self.t {
+            Target::Cuda => format!("cuda::atomic_thread_fence(cuda::memory_order_{order}, {});", cuda_scope(f)),
+            Target::OpenCl => "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);".into(),
         }
     }
 
@@ -369,46 +420,45 @@ impl Em<'_> {
         }
     }
 
+    /// An atomic as an expression giving the old value: KPL's atomics are relaxed, at their
+    /// scope. CUDA: libcu++'s `cuda::atomic_ref` of the scope. OpenCL: 1.2's device atomics,
+    /// and for a `group` atomic the work-group scope of OpenCL 2.0's `atomic_*_explicit`
+    /// where the compiler has it (`OPENCL_GROUP_ATOMICS`). What neither has is a
+    /// compare-and-swap loop (`kpl_atomic_cas_loop`).
     fn atomic(&self, at: &Atomic) -> String {
         use AtomicOp::*;
         let elem = format!("a_{}[{}]", at.array.name, self.expr(&at.index));
         let args: Vec<String> = at.args.iter().map(|e| self.expr(e)).collect();
         let v = args.first().cloned().unwrap_or_else(|| "0u".into());
         let op = at.operation();
-        let native = match (self.t, op) {
-            (Target::OpenCl, Add) => Some("atomic_add"),
-            (Target::OpenCl, Sub) => Some("atomic_sub"),
-            (Target::OpenCl, Xchg) => Some("atomic_xchg"),
-            (Target::OpenCl, Min) => Some("atomic_min"),
-            (Target::OpenCl, Max) => Some("atomic_max"),
-            (Target::OpenCl, And) => Some("atomic_and"),
-            (Target::OpenCl, Or) => Some("atomic_or"),
-            (Target::OpenCl, Xor) => Some("atomic_xor"),
-            (Target::Cuda, Add) => Some("atomicAdd"),
-            (Target::Cuda, Sub) => Some("atomicSub"),
-            (Target::Cuda, Xchg) => Some("atomicExch"),
-            (Target::Cuda, Min) => Some("atomicMin"),
-            (Target::Cuda, Max) => Some("atomicMax"),
-            (Target::Cuda, Inc) => Some("atomicInc"),
-            (Target::Cuda, Dec) => Some("atomicDec"),
-            (Target::Cuda, And) => Some("atomicAnd"),
-            (Target::Cuda, Or) => Some("atomicOr"),
-            (Target::Cuda, Xor) => Some("atomicXor"),
+        // libcu++'s and OpenCL 2.0's name of the operation, and OpenCL 1.2's.
+        let native = match op {
+            Add => Some(("fetch_add", "atomic_add")),
+            Sub => Some(("fetch_sub", "atomic_sub")),
+            Xchg => Some(("exchange", "atomic_xchg")),
+            Min => Some(("fetch_min", "atomic_min")),
+            Max => Some(("fetch_max", "atomic_max")),
+            And => Some(("fetch_and", "atomic_and")),
+            Or => Some(("fetch_or", "atomic_or")),
+            Xor => Some(("fetch_xor", "atomic_xor")),
             _ => None,
         };
-        // CUDA's atomics of the atomic's scope (`atomicAdd_block`); OpenCL 1.2's reach the
-        // device, which is atomic for more threads than a `group` atomic asks (the same values).
-        let scope = match (self.t, at.scope) {
-            (Target::Cuda, FenceScope::Group) => "_block",
-            (Target::Cuda, FenceScope::System) => "_system",
-            _ => "",
+        // OpenCL: the array's address space, for the work-group atomics' casts.
+        let space = if self.arrays.iter().any(|(n, shared, _)| *shared && *n == at.array.name) { "__local" } else { "__global" };
+        let group = self.t == Target::OpenCl && at.scope == FenceScope::Group;
+        let cas = match self.t {
+            Target::Cuda => format!("kpl_cas<{}>", cuda_scope(at.scope)),
+            Target::OpenCl if group => format!("kpl_group_cas_{}", &space[2..]),
+            Target::OpenCl => "atomic_cmpxchg".to_string(),
         };
-        if let Some(f) = native {
-            return format!("{f}{scope}(&{elem}, {v})");
+        match (self.t, native) {
+            (Target::Cuda, Some((m, _))) => return format!("cuda::atomic_ref<uint, {}>({elem}).{m}({v}, cuda::memory_order_relaxed)", cuda_scope(at.scope)),
+            (Target::OpenCl, Some((m, _))) if group => return format!("kpl_group_{m}({space}, &{elem}, {v})"),
+            (Target::OpenCl, Some((_, f))) => return format!("{f}(&{elem}, {v})"),
+            _ => {}
         }
         if op == Cas {
-            let f = if self.t == Target::Cuda { "atomicCAS" } else { "atomic_cmpxchg" };
-            return format!("{f}{scope}(&{elem}, {}, {})", v, args.get(1).cloned().unwrap_or_else(|| "0u".into()));
+            return format!("{cas}(&{elem}, {v}, {})", args.get(1).cloned().unwrap_or_else(|| "0u".into()));
         }
         // The new value from the old one, `o`.
         let new = match op {
@@ -418,7 +468,6 @@ impl Em<'_> {
             Fadd => format!("kpl_fw(kpl_f(o) + kpl_f({v}))"),
             _ => format!("((o == 0u || o > ({v})) ? ({v}) : o - 1u)"),
         };
-        let cas = if self.t == Target::Cuda { format!("atomicCAS{scope}") } else { "atomic_cmpxchg".to_string() };
         format!("kpl_atomic_cas_loop(&{elem}, o, {new}, {cas})")
     }
 
@@ -499,8 +548,9 @@ impl Em<'_> {
                 let b = self.fenced_barrier(f);
                 let _ = writeln!(self.out, "{pad}{b}");
             }
-            StmtKind::MemFence(f) => {
-                let _ = writeln!(self.out, "{pad}{}", self.fence(*f));
+            StmtKind::MemFence(f, o) => {
+                let f = self.fence(*f, *o);
+                let _ = writeln!(self.out, "{pad}{f}");
             }
             StmtKind::Break => {
                 let _ = writeln!(self.out, "{pad}break;");
@@ -635,11 +685,27 @@ mod tests {
         let c = kpl_lang::check_kpl(src).expect("the kernel checks");
         let launch = kpl_lang::Launch::of(&c.kernel);
         let cuda = super::emit(&c.core, launch, super::Target::Cuda, &|_| 0).expect("emits").source;
-        assert!(cuda.contains("atomicAdd_block(&a_C[0u], 1u)"), "{cuda}");
-        assert!(cuda.contains("atomicCAS_system(&a_C[1u], 0u, 1u)"), "{cuda}");
-        assert!(cuda.contains("atomicCAS_block)"), "the compare-and-swap loop of `smax` at the scope: {cuda}");
+        assert!(cuda.starts_with("#include <cuda/atomic>"), "{cuda}");
+        assert!(cuda.contains("cuda::atomic_ref<uint, cuda::thread_scope_block>(a_C[0u]).fetch_add(1u, cuda::memory_order_relaxed)"), "{cuda}");
+        assert!(cuda.contains("kpl_cas<cuda::thread_scope_system>(&a_C[1u], 0u, 1u)"), "{cuda}");
+        assert!(cuda.contains("kpl_cas<cuda::thread_scope_block>)"), "the compare-and-swap loop of `smax` at the scope: {cuda}");
         let opencl = super::emit(&c.core, launch, super::Target::OpenCl, &|_| 0).expect("emits").source;
-        assert!(opencl.contains("atomic_add(&a_C[0u], 1u)") && !opencl.contains("_block"), "{opencl}");
+        assert!(opencl.contains("kpl_group_fetch_add(__global, &a_C[0u], 1u)"), "{opencl}");
+        assert!(opencl.contains("atomic_fetch_add_explicit(KPL_GROUP(AS, P), (V), memory_order_relaxed, memory_scope_work_group)"), "{opencl}");
+        // A `system` atomic is OpenCL 1.2's (device) one.
+        assert!(opencl.contains("atomic_cmpxchg(&a_C[1u], 0u, 1u)"), "{opencl}");
+        assert!(opencl.contains("kpl_group_cas_global)"), "{opencl}");
+    }
+
+    #[test]
+    fn a_kernel_without_group_atomics_has_no_opencl_2_macros_and_fences_are_libcu() {
+        let src = "kernel k { groups: 2; threads: 4; global C[2];\n main { local a := atomic add(C[0], 1); fence group; } }";
+        let c = kpl_lang::check_kpl(src).expect("the kernel checks");
+        let launch = kpl_lang::Launch::of(&c.kernel);
+        let opencl = super::emit(&c.core, launch, super::Target::OpenCl, &|_| 0).expect("emits").source;
+        assert!(!opencl.contains("kpl_group") && opencl.contains("atomic_add(&a_C[0u], 1u)"), "{opencl}");
+        let cuda = super::emit(&c.core, launch, super::Target::Cuda, &|_| 0).expect("emits").source;
+        assert!(cuda.contains("cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_block);"), "{cuda}");
     }
 
     #[test]

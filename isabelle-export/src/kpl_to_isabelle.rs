@@ -418,7 +418,7 @@ impl Printer {
             }
             StmtKind::Atomic(a) => self.atomic(a),
             // A memory fence orders nothing in SDV, where only barriers publish writes.
-            StmtKind::MemFence(_) => "SSkip".into(),
+            StmtKind::MemFence(..) => "SSkip".into(),
             StmtKind::Havoc(x) => format!("(SHavoc (Named {}))", string_lit(&x.name)),
             StmtKind::Warp(w) => self.warp(w),
             StmtKind::Touch { .. } | StmtKind::Snapshot { .. } => "SSkip".into(),

@@ -85,8 +85,9 @@ pub enum StmtKind {
     /// `__threadfence_block()`, `__threadfence()`, `__threadfence_system()`; OpenCL's
     /// `mem_fence`). No effect in the SDV semantics, where any communication between
     /// threads not ordered by a barrier is already a race; `kpl run --hb` reads it as
-    /// BARRACUDA does (a store after it releases, a load before it acquires, at its scope).
-    MemFence(FenceScope),
+    /// BARRACUDA does (a store after it releases, a load before it acquires, at its scope;
+    /// `fence acquire S;` and `fence release S;` do only one of the two: `FenceOrder`).
+    MemFence(FenceScope, FenceOrder),
     /// `x := atomic add(A[i], v);` (or `local x := ...`, or no destination).
     Atomic(Atomic),
     /// `x := warp shfl_down(mask, v, d, w);`: a collective of the threads of one warp.
@@ -383,6 +384,40 @@ impl FenceScope {
     /// Does it reach beyond the thread's group?
     pub fn device_wide(self) -> bool {
         self != FenceScope::Group
+    }
+}
+
+/// Which way a memory fence orders (C++'s `atomic_thread_fence` orders): a full fence
+/// (`fence group;`: CUDA's `__threadfence*`, an `acq_rel` or `seq_cst` fence) both
+/// acquires (for the loads before it) and releases (for the stores after it); `fence
+/// acquire group;` only acquires, `fence release group;` only releases. Only `kpl run --hb`
+/// tells them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FenceOrder {
+    Full,
+    Acquire,
+    Release,
+}
+
+impl FenceOrder {
+    /// Its KPL spelling before the scope (empty for a full fence).
+    pub fn name(self) -> &'static str {
+        match self {
+            FenceOrder::Full => "",
+            FenceOrder::Acquire => "acquire",
+            FenceOrder::Release => "release",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<FenceOrder> {
+        [FenceOrder::Acquire, FenceOrder::Release].into_iter().find(|f| f.name() == s)
+    }
+    /// Does a load (or atomic) right before it acquire?
+    pub fn acquires(self) -> bool {
+        self != FenceOrder::Release
+    }
+    /// Does a store (or atomic) right after it release?
+    pub fn releases(self) -> bool {
+        self != FenceOrder::Acquire
     }
 }
 

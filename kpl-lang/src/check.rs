@@ -408,7 +408,7 @@ impl Checker {
             StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Return
-            | StmtKind::MemFence(_)
+            | StmtKind::MemFence(..)
             | StmtKind::Error => {}
         }
     }

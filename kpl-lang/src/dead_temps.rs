@@ -82,7 +82,7 @@ fn reads(b: &Block, out: &mut HashSet<String>) {
             StmtKind::Warp(w) => {
                 w.args.iter().chain(w.exited.iter()).for_each(|e| names(e, out));
             }
-            StmtKind::MemFence(_)
+            StmtKind::MemFence(..)
             | StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Return

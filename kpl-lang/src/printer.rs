@@ -251,7 +251,7 @@ impl Printer<'_> {
                 };
                 RcDoc::text(format!("{dest}warp {}(", w.op.name)).append(args_doc(&w.args)).append(exited).append(RcDoc::text(");")).group()
             }
-            StmtKind::MemFence(f) => RcDoc::text(format!("fence {};", f.name())),
+            StmtKind::MemFence(f, o) => RcDoc::text(format!("fence {}{}{};", o.name(), if o.name().is_empty() { "" } else { " " }, f.name())),
             StmtKind::Break => RcDoc::text("break;"),
             StmtKind::Continue => RcDoc::text("continue;"),
             StmtKind::Return => RcDoc::text("return;"),

@@ -235,7 +235,7 @@ impl Folder {
                 }
             }
             StmtKind::Barrier(_)
-            | StmtKind::MemFence(_)
+            | StmtKind::MemFence(..)
             | StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Return

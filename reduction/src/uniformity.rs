@@ -157,7 +157,7 @@ impl Uniformity {
             | StmtKind::Return
             | StmtKind::Assert(..)
             | StmtKind::Assume(_)
-            | StmtKind::MemFence(_)
+            | StmtKind::MemFence(..)
             | StmtKind::Error => {}
         }
     }

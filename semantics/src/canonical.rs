@@ -8,7 +8,7 @@
 use crate::inputs::Inputs;
 use crate::ir::{ArrayKind, Ex, Program, St, StKind};
 use crate::report::{ArrayContents, Outcome};
-use kpl_lang::ast::{AtomicOp, AtomicShape, FenceScope, Special, WarpOp};
+use kpl_lang::ast::{AtomicOp, AtomicShape, FenceOrder, FenceScope, Special, WarpOp};
 use kpl_lang::ops;
 use std::collections::BTreeMap;
 
@@ -33,7 +33,7 @@ pub(crate) enum Ins {
     /// `havoc`: the slot, the statement.
     Havoc(u32, u32),
     /// A memory fence (nothing here; the happens-before run reads it).
-    Fence(FenceScope),
+    Fence(FenceScope, FenceOrder),
     /// A warp collective: op, result slot, operands, statement. Run one thread at a time,
     /// a collective's result is arbitrary (callers refuse programs with collectives:
     /// `first_warp_collective`); the happens-before run computes it for the warp.
@@ -104,8 +104,8 @@ impl Flat {
             StKind::Warp { op, slot, args, .. } => {
                 self.emit(Ins::Warp(*op, *slot, args.clone(), s.id));
             }
-            StKind::Fence(f) => {
-                self.emit(Ins::Fence(*f));
+            StKind::Fence(f, o) => {
+                self.emit(Ins::Fence(*f, *o));
             }
             StKind::If { cond, then, els, .. } => {
                 let jz = self.emit(Ins::Jz(cond.clone(), 0));
@@ -434,7 +434,7 @@ pub(crate) enum Effect {
     Write(Cell, u32, u32, bool),
     /// An atomic on `n` elements from the cell (2 for a 64-bit one), the statement, its scope.
     Atomic(Cell, u32, u32, FenceScope),
-    Fence(FenceScope),
+    Fence(FenceScope, FenceOrder),
     /// Stopped before a barrier or a warp collective (not performed: the caller does).
     Barrier,
     Warp,
@@ -573,7 +573,7 @@ impl Thread<'_> {
             }
             Ins::Barrier(..) => return Ok(Effect::Barrier),
             Ins::Warp(..) => return Ok(Effect::Warp),
-            Ins::Fence(f) => effect = Effect::Fence(*f),
+            Ins::Fence(f, o) => effect = Effect::Fence(*f, *o),
             // A two-thread assertion speaks of pairs: the SDV run checks it; here, where
             // threads run one at a time, it is not checked.
             // An invariant that reads arrays reads the thread's view, which this

@@ -22,7 +22,7 @@
 
 use crate::canonical::Cell;
 use crate::report::{Op, RaceKind};
-use kpl_lang::ast::FenceScope;
+use kpl_lang::ast::{FenceOrder, FenceScope};
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
@@ -150,6 +150,10 @@ pub struct Stamp {
 struct Meta {
     writes: Vec<Stamp>,
     reads: Vec<Stamp>,
+    /// The atomics that released (right after a fence) and are unordered with something
+    /// since: synchronisation, not data, except to an atomic whose scope leaves their thread
+    /// out (or whose thread their scope leaves out), with which they race.
+    released: Vec<Stamp>,
 }
 
 /// A synchronisation location's clocks (BARRACUDA's `S_x`): per group the clocks of its
@@ -318,17 +322,27 @@ impl Detector {
     /// (ScoRD's scoped race).
     pub fn atomic(&mut self, t: u32, cell: Cell, shared: bool, stmt: u32, scope: FenceScope) -> Result<(), Conflict> {
         let at = self.sync.get(&cell).cloned();
-        if let Some(scope) = self.moved_on(t) {
-            self.release(t, cell, scope);
-            self.pending[t as usize] = Some(Pending { at, released: Some((cell, scope)) });
-            return Ok(());
-        }
+        let fenced = self.moved_on(t);
         let m = Self::space(shared);
         let me = Stamp { narrow: !scope.device_wide(), ..self.stamp(t, Op::Atomic, stmt, 0) };
         self.meta.entry(cell).or_default();
         let meta = &self.meta[&cell];
         let tpg = self.tpg;
         let atomic_for = |w: &Stamp| w.thread / tpg == t / tpg || !(w.narrow || me.narrow);
+        if let Some(w) = self.unordered(&meta.released, t, m, &atomic_for) {
+            return Err(Conflict { kind: RaceKind::WriteWrite, cell, earlier: *w, later: me });
+        }
+        if let Some(fence) = fenced {
+            if let Some(w) = self.unordered(&meta.writes, t, m, &|w| w.op != Op::Atomic || atomic_for(w)) {
+                return Err(Conflict { kind: RaceKind::WriteWrite, cell, earlier: *w, later: me });
+            }
+            let mut released: Vec<Stamp> = meta.released.iter().filter(|w| !self.before(w, t, m)).copied().collect();
+            released.push(me);
+            self.meta.get_mut(&cell).expect("entry made above").released = released;
+            self.release(t, cell, fence);
+            self.pending[t as usize] = Some(Pending { at, released: Some((cell, fence)) });
+            return Ok(());
+        }
         if let Some(w) = self.unordered(&meta.writes, t, m, &|w| w.op == Op::Atomic && atomic_for(w)) {
             let kind = if w.op == Op::Atomic { RaceKind::WriteWrite } else { RaceKind::ReadWrite };
             return Err(Conflict { kind, cell, earlier: *w, later: me });
@@ -345,10 +359,12 @@ impl Detector {
         Ok(())
     }
 
-    /// A fence: the load or atomic just before it (if any) acquires at its scope; a store or
-    /// atomic just after it will release.
-    pub fn fence(&mut self, t: u32, scope: FenceScope) {
-        if let Some(p) = self.pending[t as usize].take() {
+    /// A fence: the load or atomic just before it (if any) acquires at its scope, unless it
+    /// is a release fence; a store or atomic just after it will release, unless it is an
+    /// acquire fence.
+    pub fn fence(&mut self, t: u32, scope: FenceScope, order: FenceOrder) {
+        let pending = self.pending[t as usize].take();
+        if let Some(p) = pending.filter(|_| order.acquires()) {
             if let Some(s) = &p.at {
                 let g = t / self.tpg;
                 let from: Vec<&[Vc; 2]> = if scope.device_wide() {
@@ -367,8 +383,10 @@ impl Detector {
                 self.release(t, cell, rel.max(scope));
             }
         }
-        let f = &mut self.fenced[t as usize];
-        *f = Some(f.map_or(scope, |g| g.max(scope)));
+        if order.releases() {
+            let f = &mut self.fenced[t as usize];
+            *f = Some(f.map_or(scope, |g| g.max(scope)));
+        }
     }
 
     /// `relBlk`/`relGlb`: the location takes the thread's clocks, for its group or for all.
@@ -472,17 +490,33 @@ mod tests {
     /// Message passing from thread 0 (group 0) to thread 2 (group 1), two threads a group,
     /// with the given fences on each side.
     fn mp(producer: Option<FenceScope>, consumer: Option<FenceScope>) -> Result<(), Conflict> {
+        mp_ordered(producer.map(|f| (f, FenceOrder::Full)), consumer.map(|f| (f, FenceOrder::Full)))
+    }
+
+    /// The same with fences of the given orders.
+    fn mp_ordered(producer: Option<(FenceScope, FenceOrder)>, consumer: Option<(FenceScope, FenceOrder)>) -> Result<(), Conflict> {
         let mut d = Detector::new(4, 2, false, true);
         d.write(0, X, false, 0, 1, false)?;
-        if let Some(f) = producer {
-            d.fence(0, f);
+        if let Some((f, o)) = producer {
+            d.fence(0, f, o);
         }
         d.write(0, FLAG, false, 1, 1, false)?;
         d.read(2, FLAG, false, 2, 1)?;
-        if let Some(f) = consumer {
-            d.fence(2, f);
+        if let Some((f, o)) = consumer {
+            d.fence(2, f, o);
         }
         d.read(2, X, false, 3, 1)
+    }
+
+    #[test]
+    fn a_release_fence_only_releases_and_an_acquire_fence_only_acquires() {
+        use FenceOrder::*;
+        assert!(mp_ordered(Some((Device, Release)), Some((Device, Acquire))).is_ok());
+        assert!(mp_ordered(Some((Device, Full)), Some((Device, Acquire))).is_ok());
+        // An acquire fence before the flag's store does not publish the data (C++).
+        assert!(mp_ordered(Some((Device, Acquire)), Some((Device, Acquire))).is_err());
+        // A release fence after the flag's load does not acquire it.
+        assert!(mp_ordered(Some((Device, Release)), Some((Device, Release))).is_err());
     }
 
     #[test]

@@ -216,8 +216,8 @@ impl<'a> Run<'a> {
                 let c = crate::canonical::Cell { index: c.index.wrapping_add(k), ..c };
                 self.hb.atomic(t, c, shared(c.array), stmt, scope)
             }),
-            Effect::Fence(s) => {
-                self.hb.fence(t, s);
+            Effect::Fence(s, o) => {
+                self.hb.fence(t, s, o);
                 Ok(())
             }
             Effect::Barrier => {

@@ -99,8 +99,9 @@ pub enum StKind {
     Havoc { slot: u32 },
     /// `snapshot G := A;` (`dest` G, `src` A).
     Snapshot { dest: u32, src: u32 },
-    /// `fence SCOPE;`: nothing under SDV; the happens-before run (`hb`) reads it.
-    Fence(kpl_lang::ast::FenceScope),
+    /// `fence [acquire|release] SCOPE;`: nothing under SDV; the happens-before run (`hb`)
+    /// reads it.
+    Fence(kpl_lang::ast::FenceScope, kpl_lang::ast::FenceOrder),
 }
 
 impl St {
@@ -335,7 +336,7 @@ impl Compiler {
                 }
             }
             StmtKind::Havoc(x) => StKind::Havoc { slot: self.slot(&x.name) },
-            StmtKind::MemFence(f) => StKind::Fence(*f),
+            StmtKind::MemFence(f, o) => StKind::Fence(*f, *o),
             // Unknown accesses (a specification's): doing nothing is one thing they allow.
             StmtKind::Touch { .. } => StKind::Assume(Ex::Const(1)),
             StmtKind::Snapshot { dest, src } => {

@@ -214,7 +214,7 @@ impl<'p, 'o> Machine<'p, 'o> {
             }
             // A fence orders nothing here: SDV already calls every unordered communication
             // a race (`hb.rs` gives fences their meaning).
-            StKind::Fence(_) => self.step(s.id, n)?,
+            StKind::Fence(..) => self.step(s.id, n)?,
             StKind::Snapshot { dest, src } => {
                 self.step(s.id, n)?;
                 for &t in act.iter() {

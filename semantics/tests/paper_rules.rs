@@ -415,7 +415,7 @@ impl<'p> Kernel<'p> {
                 }
             }
             // The paper has no fences; they are no-ops under SDV.
-            StKind::Fence(_) => {}
+            StKind::Fence(..) => {}
         }
         Ok(())
     }

@@ -327,7 +327,7 @@ impl<'a> Exec<'a> {
             }
             // `kpl testgen` refuses kernels with snapshots (ghost arrays: `first_snapshot`).
             // A fence has no effect on a run (SDV).
-            StKind::Snapshot { .. } | StKind::Fence(_) => {}
+            StKind::Snapshot { .. } | StKind::Fence(..) => {}
             // Concrete, as the interpreter computes them at warp size 32 (`kpl testgen`
             // refuses kernels with warp collectives: its paths would not follow their values).
             StKind::Warp { op, slot, args, .. } => {

@@ -133,7 +133,7 @@ impl Effects<'_> {
             k::StmtKind::Break | k::StmtKind::Continue | k::StmtKind::Return => {}
             k::StmtKind::Call(..)
             | k::StmtKind::Barrier(_)
-            | k::StmtKind::MemFence(_)
+            | k::StmtKind::MemFence(..)
             | k::StmtKind::Atomic(_)
             | k::StmtKind::Warp(_)
             | k::StmtKind::Touch { .. }

@@ -185,25 +185,34 @@ impl<'u> Lower<'u> {
                         "__threadfence" => k::FenceScope::Device,
                         _ => k::FenceScope::System,
                     };
-                    self.emit(k::StmtKind::MemFence(scope), span);
+                    self.emit(k::StmtKind::MemFence(scope, k::FenceOrder::Full), span);
                 }
                 zero
             }
             // OpenCL 1.2's fences order a work-item's accesses as its work-group sees them
-            // (the flags only narrow which memories): group scope.
+            // (the flags only narrow which memories): group scope. `read_mem_fence` orders
+            // loads only (it acquires), `write_mem_fence` stores only (it releases).
             "mem_fence" | "read_mem_fence" | "write_mem_fence" if !cuda => {
                 if arity(self, 1) {
                     self.expr_stmt(&args[0]);
-                    self.emit(k::StmtKind::MemFence(k::FenceScope::Group), span);
+                    let order = match n {
+                        "read_mem_fence" => k::FenceOrder::Acquire,
+                        "write_mem_fence" => k::FenceOrder::Release,
+                        _ => k::FenceOrder::Full,
+                    };
+                    self.emit(k::StmtKind::MemFence(k::FenceScope::Group, order), span);
                 }
                 zero
             }
-            // OpenCL 2.0's `atomic_work_item_fence(flags, order, scope)`: the scope says how far.
+            // OpenCL 2.0's `atomic_work_item_fence(flags, order, scope)`: the scope says how far,
+            // the order which way (a relaxed one is no fence).
             "atomic_work_item_fence" if !cuda => {
                 if arity(self, 3) {
-                    for a in &args[..2] {
-                        self.expr_stmt(a);
-                    }
+                    self.expr_stmt(&args[0]);
+                    let Some(order) = self.const_eval(&args[1]) else {
+                        self.err("the order of `atomic_work_item_fence` must be a constant (memory_order_...)", span);
+                        return zero;
+                    };
                     let scope = match self.const_eval(&args[2]) {
                         Some(0 | 1 | 4) => k::FenceScope::Group,
                         Some(2) => k::FenceScope::Device,
@@ -213,7 +222,9 @@ impl<'u> Lower<'u> {
                             return zero;
                         }
                     };
-                    self.emit(k::StmtKind::MemFence(scope), span);
+                    if let Some(order) = crate::lower::libcu_atomics::fence_order(order) {
+                        self.emit(k::StmtKind::MemFence(scope, order), span);
+                    }
                 }
                 zero
             }

@@ -20,7 +20,7 @@ use crate::lower::context::Lower;
 use crate::lower::values::{Ty, Val, bin, kx};
 use crate::sema::libcu_atomics::{CONST, FENCE, LOCAL, PREFIX};
 use crate::syntax::ast::*;
-use kpl_lang::ast::{self as k, AtomicOp, BinOp, FenceScope};
+use kpl_lang::ast::{self as k, AtomicOp, BinOp, FenceOrder, FenceScope};
 use kpl_lang::span::Span;
 
 /// What an operation does.
@@ -60,6 +60,18 @@ fn releases(order: i64) -> bool {
 /// Does it acquire (on a load or read-modify-write)?
 fn acquires(order: i64) -> bool {
     matches!(order, 1 | 2 | 4 | 5)
+}
+
+/// The fence a C++ (and OpenCL 2.0) memory order makes of `atomic_thread_fence` (`None`:
+/// relaxed, no fence at all): `acquire` (and `consume`) only acquires, `release` only
+/// releases, `acq_rel` and `seq_cst` do both.
+pub(crate) fn fence_order(order: i64) -> Option<FenceOrder> {
+    match order {
+        1 | 2 => Some(FenceOrder::Acquire),
+        3 => Some(FenceOrder::Release),
+        4 | 5 => Some(FenceOrder::Full),
+        _ => None,
+    }
 }
 
 /// The fence scope of a libcu++ thread scope (`None`: `thread_scope_thread`).
@@ -121,7 +133,7 @@ impl Lower<'_> {
             Kind::Rmw(_) | Kind::Cas { .. } => (releases(order), acquires(order) || orders.get(1).is_some_and(|&o| acquires(o))),
         };
         if release {
-            self.emit(k::StmtKind::MemFence(scope), span);
+            self.emit(k::StmtKind::MemFence(scope, FenceOrder::Release), span);
         }
         let v = match kind {
             Kind::Load => {
@@ -136,13 +148,13 @@ impl Lower<'_> {
             Kind::Cas { weak } => self.compare_exchange(weak, scope, &args[0], &args[1], &args[2], span),
         };
         if acquire {
-            self.emit(k::StmtKind::MemFence(scope), span);
+            self.emit(k::StmtKind::MemFence(scope, FenceOrder::Acquire), span);
         }
         Some(v)
     }
 
-    /// `cuda::atomic_thread_fence(order, scope)`: a fence of the scope, unless the order is
-    /// relaxed or the scope the thread's own.
+    /// `cuda::atomic_thread_fence(order, scope)`: a fence of the scope and order
+    /// (`fence_order`), unless the order is relaxed or the scope the thread's own.
     fn thread_fence(&mut self, args: &[Expr], span: Span) {
         let [order, scope] = args else {
             self.err("`cuda::atomic_thread_fence` takes a memory order and a thread scope", span);
@@ -152,8 +164,8 @@ impl Lower<'_> {
             self.unsupported("a fence whose memory order or scope is not a constant", span);
             return;
         };
-        if let (true, Some(f)) = (o != 0, fence_scope(s as u64)) {
-            self.emit(k::StmtKind::MemFence(f), span);
+        if let (Some(o), Some(f)) = (fence_order(o), fence_scope(s as u64)) {
+            self.emit(k::StmtKind::MemFence(f, o), span);
         }
     }
 
