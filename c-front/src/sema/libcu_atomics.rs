@@ -122,6 +122,59 @@ fn cuda_qualifier(toks: &[Tok], i: usize) -> Option<usize> {
     Some(j)
 }
 
+/// Is `w` one of libcu++'s names this pass reads?
+fn libcu_name(w: &str) -> bool {
+    matches!(w, "atomic" | "atomic_ref" | "atomic_thread_fence" | "atomic_signal_fence") || w.starts_with("memory_order_") || w.starts_with("thread_scope_")
+}
+
+/// `using namespace cuda;` (or `cuda::std`) and `using cuda::NAME;` of a name `libcu_name`
+/// picks, removed, with `cuda::` written before each unqualified use of the names they
+/// bring in (all of libcu++'s, or that one).
+fn qualify_using(toks: Vec<Tok>) -> Vec<Tok> {
+    let mut all = false;
+    let mut one: Vec<String> = Vec::new();
+    let mut keep = vec![true; toks.len()];
+    for i in 0..toks.len() {
+        if ident(toks.get(i)) != Some("using") {
+            continue;
+        }
+        let whole = ident(toks.get(i + 1)) == Some("namespace");
+        let Some(j) = cuda_qualifier(&toks, i + 1 + usize::from(whole)).or_else(|| {
+            // `using namespace cuda;`, `using namespace cuda::std;`: no `::` after the last word.
+            let k = i + 2;
+            (whole && ident(toks.get(k)) == Some("cuda")).then(|| if scope_op(&toks, k + 1) && ident(toks.get(k + 3)) == Some("std") { k + 4 } else { k + 1 })
+        }) else {
+            continue;
+        };
+        let (end, name) = match (whole, ident(toks.get(j))) {
+            (true, _) if is_p(toks.get(j), ";") => (j, None),
+            (false, Some(w)) if libcu_name(w) && is_p(toks.get(j + 1), ";") => (j + 1, Some(w.to_string())),
+            _ => continue,
+        };
+        match name {
+            Some(w) => one.push(w),
+            None => all = true,
+        }
+        keep[i..=end].iter_mut().for_each(|k| *k = false);
+    }
+    if !all && one.is_empty() {
+        return toks;
+    }
+    let mut out = Vec::with_capacity(toks.len());
+    for (i, t) in toks.iter().enumerate() {
+        if !keep[i] {
+            continue;
+        }
+        let qualified = (i >= 2 && scope_op(&toks, i - 2)) || (i > 0 && (is_p(toks.get(i - 1), ".") || is_p(toks.get(i - 1), "->")));
+        let brought = ident(Some(t)).is_some_and(|w| if all { libcu_name(w) } else { one.iter().any(|o| o == w) });
+        if brought && !qualified {
+            out.extend([(t.0, CTok::Ident("cuda".into()), t.0), p(":", t.0), p(":", t.0)]);
+        }
+        out.push(t.clone());
+    }
+    out
+}
+
 /// Does the file use libcu++'s atomics at all?
 fn uses_libcu(toks: &[Tok]) -> bool {
     (0..toks.len()).any(|i| {
@@ -143,6 +196,7 @@ struct Pass<'a> {
 /// libcu++'s atomics in `toks` as calls kpl lowers (see the module doc), with an error for
 /// each use it does not read and a warning for each it reads as plain memory.
 pub fn lower(toks: Vec<Tok>) -> (Vec<Tok>, Vec<Diagnostic>, Vec<Diagnostic>) {
+    let toks = qualify_using(toks);
     if !uses_libcu(&toks) {
         return (toks, Vec::new(), Vec::new());
     }
@@ -611,10 +665,14 @@ impl Pass<'_> {
             _ => None,
         }) {
             let inc = out.pop()?;
-            if !Self::statement_starts(out) || !is_p(toks.get(e), ";") {
-                self.err("kpl reads `++` and `--` before an atomic as statements only (`x.fetch_add(1) + 1` gives the new value)", &inc);
+            let one = vec![(inc.0, CTok::Int(1, false), inc.2)];
+            if Self::statement_starts(out) && is_p(toks.get(e), ";") {
+                out.extend(call(scope, op, inc.0, addr, one));
+            } else {
+                // The new value: the old one, plus or minus 1.
+                let sign = if op == "fetch_add" { "+" } else { "-" };
+                value_of(out, call(scope, op, inc.0, addr, one.clone()), sign, one, inc.0);
             }
-            out.extend(call(scope, op, inc.0, addr, vec![(inc.0, CTok::Int(1, false), inc.2)]));
             return Some(e);
         }
         if is_p(toks.get(e), ".") || arrow {
@@ -636,11 +694,26 @@ impl Pass<'_> {
                     _ => "fetch_xor",
                 };
                 let end = self.expression_end(e + 1);
-                if !Self::statement_starts(out) || !is_p(toks.get(end), ";") {
-                    self.err(format!("kpl reads `{op}` on an atomic as a statement only (its value is not modelled)"), &toks[e]);
-                }
                 let value = self.run(e + 1, end);
-                out.extend(call(scope, f, t.0, addr, value));
+                if Self::statement_starts(out) && is_p(toks.get(end), ";") {
+                    out.extend(call(scope, f, t.0, addr, value));
+                    return Some(end);
+                }
+                // The assignment's value (the new value: C++'s `operator+=` ...), where
+                // computing the operand again changes nothing.
+                let pure = !value.iter().any(|v| matches!(v.1, CTok::P("=" | "++" | "--" | "(" | "+=" | "-=" | "*=" | "/=" | "%=" | "&=" | "|=" | "^=" | "<<=" | ">>=")));
+                if !pure {
+                    self.err(format!("kpl reads the value of `{op}` on an atomic only where its operand has no calls or assignments (write `x.fetch_add(v) + v`)"), &toks[e]);
+                }
+                let sign = match *op {
+                    "=" => ",",
+                    "+=" => "+",
+                    "-=" => "-",
+                    "&=" => "&",
+                    "|=" => "|",
+                    _ => "^",
+                };
+                value_of(out, call(scope, f, t.0, addr, value.clone()), sign, value, t.0);
                 Some(end)
             }
             _ => {
@@ -692,6 +765,16 @@ impl Pass<'_> {
     }
 }
 
+/// `((CALL) OP (OPERAND))`: the value of an operator on an atomic from its operation's old
+/// value (for `=`, OP is `,`: the stored value).
+fn value_of(out: &mut Vec<Tok>, call: Vec<Tok>, op: &'static str, operand: Vec<Tok>, at: usize) {
+    out.extend([p("(", at), p("(", at)]);
+    out.extend(call);
+    out.extend([p(")", at), p(op, at), p("(", at)]);
+    out.extend(operand);
+    out.extend([p(")", at), p(")", at)]);
+}
+
 /// `__kpl_catomic_<scope>_<op>(addr, args)`; of a thread's own object (`LOCAL`), the
 /// object itself (its address not taken, so it stays a thread's local).
 fn call(scope: &str, op: &str, at: usize, addr: Vec<Tok>, args: Vec<Tok>) -> Vec<Tok> {
@@ -727,6 +810,21 @@ mod tests {
         assert!(e.is_empty(), "{e:?}");
         assert!(s.contains("int * c"), "{s}");
         assert!(s.contains("__kpl_catomic_block_fetch_add ( & c [ 1 ] , 2 , 0 )"), "{s}");
+    }
+
+    #[test]
+    fn using_directives_and_declarations_bring_in_libcu_names() {
+        let (s, e) = rewrite("using namespace cuda; __global__ void k(int *a) { atomic_ref<int, thread_scope_block> r(a[0]); r.fetch_add(1, memory_order_release); atomic_thread_fence(memory_order_seq_cst, thread_scope_device); }");
+        assert!(e.is_empty(), "{e:?}");
+        assert!(!s.contains("using"), "{s}");
+        assert!(s.contains("int & r = a [ 0 ] ; __kpl_catomic_block_fetch_add ( & r , 1 , 3 )"), "{s}");
+        assert!(s.contains("__kpl_atomic_thread_fence ( 5 , 1 )"), "{s}");
+        let (s, e) = rewrite("using cuda::atomic_ref; __global__ void k(int *a) { atomic_ref<int, cuda::thread_scope_device>(a[0]).store(2, cuda::memory_order_relaxed); }");
+        assert!(e.is_empty(), "{e:?}");
+        assert!(s.contains("__kpl_catomic_device_store ( & ( a [ 0 ] ) , 2 , 0 )"), "{s}");
+        // Without a using, an unqualified `atomic` is the file's own name.
+        let (s, _) = rewrite("__global__ void k(int *atomic) { atomic[0] = 1; }");
+        assert!(!s.contains("cuda"), "{s}");
     }
 
     #[test]
@@ -791,8 +889,14 @@ mod tests {
     }
 
     #[test]
-    fn a_value_use_of_an_assignment_is_refused() {
-        let (_, e) = rewrite("__device__ cuda::atomic<int> n; __global__ void k(int *o) { o[0] = (n += 1); }");
-        assert!(e.iter().any(|m| m.contains("as a statement only")), "{e:?}");
+    fn the_value_of_an_assignment_is_the_new_value() {
+        let (s, e) = rewrite("__device__ cuda::atomic<int> n; __global__ void k(int *o, int v) { o[0] = (n += v * 2); o[1] = ++n; o[2] = (n = 3); }");
+        assert!(e.is_empty(), "{e:?}");
+        assert!(s.contains("o [ 0 ] = ( ( ( __kpl_catomic_system_fetch_add ( & n , v * 2 ) ) + ( v * 2 ) ) )"), "{s}");
+        assert!(s.contains("o [ 1 ] = ( ( __kpl_catomic_system_fetch_add ( & n , 1 ) ) + ( 1 ) )"), "{s}");
+        assert!(s.contains("o [ 2 ] = ( ( ( __kpl_catomic_system_store ( & n , 3 ) ) , ( 3 ) ) )"), "{s}");
+        // An operand with a side effect would run twice.
+        let (_, e) = rewrite("__device__ cuda::atomic<int> n; __global__ void k(int *o, int i) { o[0] = (n += i++); }");
+        assert!(e.iter().any(|m| m.contains("no calls or assignments")), "{e:?}");
     }
 }
