@@ -202,7 +202,7 @@ pub fn launch_sites(src: &str, o: &FrontOptions) -> (Vec<sema::launches::LaunchS
     }
     let (toks, _, _) = pre_templates(src, o);
     let inst = templates::instantiate(toks.clone(), o.dialect, o.kernel.as_deref());
-    (sema::launches::find(&inst.host, &toks), sema::launches::every_launch(&toks))
+    (sema::launches::find(&inst.host, &toks, &inst.toks), sema::launches::every_launch(&toks))
 }
 
 /// The device functions `--no-inline` checks on their own (`modular.rs`); none when the

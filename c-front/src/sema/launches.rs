@@ -8,6 +8,8 @@
 
 use crate::sema::coop::split_commas;
 use crate::sema::host_constants::*;
+use crate::sema::host_calls::{forwarding_wrappers, inline_one_returns, unwrap_forwarded};
+use crate::sema::host_loops::forks;
 use crate::text::tokens::CTok;
 use kpl_lang::span::Span;
 use std::collections::HashMap;
@@ -131,9 +133,11 @@ pub(crate) fn local_constants(item: &[Tok], file: &FileConstants) -> HostConstan
 }
 
 /// Every launch in the host functions `host`, with the file's tokens `file` for its
-/// file-scope constants.
-pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
+/// file-scope constants, and `instances` (the file with its templates instantiated) for
+/// the one-return functions host code calls (`host_calls.rs`).
+pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> Vec<LaunchSite> {
     let globals = file_constants(file).0;
+    let host = &unwrap_forwarded(inline_one_returns(host, &[file, instances]), &forwarding_wrappers(file));
     let fns: Vec<Option<HostFn>> = host.iter().map(|f| host_fn(f)).collect();
     let mut out = Vec::new();
     // Which parameters of the file's host functions take their argument by value.
@@ -145,7 +149,9 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok]) -> Vec<LaunchSite> {
     let mut memo = HashMap::new();
     for (fi, f) in host.iter().enumerate() {
         if fns[fi].is_none() {
-            launches_in(f, 0, &constants(f, &globals, &[], &by_value), &mut out);
+            for env in forks(f, constants(f, &globals, &[], &by_value), &by_value) {
+                launches_in(f, 0, &env, &mut out);
+            }
             continue;
         }
         let body = fns[fi].as_ref().map_or(0, |h| f.len() - h.body.len());
@@ -258,7 +264,7 @@ fn contexts_of(
             e.ints.remove(p);
             e.dims.remove(p);
         }
-        vec![constants(f.body, &e, &names, by_value)]
+        forks(f.body, constants(f.body, &e, &names, by_value), by_value)
     };
     if depth >= MAX_DEPTH || f.params.is_empty() {
         return unbound();
@@ -325,9 +331,10 @@ fn contexts_of(
                     }
                 }
             }
-            let e = constants(f.body, &e, &names, by_value);
-            if !out.contains(&e) {
-                out.push(e);
+            for e in forks(f.body, constants(f.body, &e, &names, by_value), by_value) {
+                if !out.contains(&e) {
+                    out.push(e);
+                }
             }
             if out.len() > MAX_CONTEXTS {
                 return unbound();
@@ -608,7 +615,7 @@ mod tests {
     /// The block size of the one launch in a host function's body.
     fn block(body: &str) -> Result<[u32; 3], String> {
         let (toks, _) = convert(&lex(&format!("void host() {{ {body} }}")).0, Dialect::Cuda);
-        let sites = find(&[toks.clone()], &[]);
+        let sites = find(&[toks.clone()], &[], &[]);
         assert_eq!(sites.len(), 1, "{body}");
         sites[0].block.clone()
     }
@@ -662,7 +669,7 @@ mod tests {
             .map(|f| convert(&lex(f).0, Dialect::Cuda).0)
             .collect();
         let file: Vec<Tok> = items.iter().flatten().cloned().collect();
-        find(&items, &file).into_iter().map(|s| s.block).collect()
+        find(&items, &file, &[]).into_iter().map(|s| s.block).collect()
     }
 
     #[test]

@@ -1,0 +1,232 @@
+//! Locals of host code that a loop gives each value of a constant array, on the token
+//! stream: `int sizes[] = {32, 64, 128}; for (int j = 0; j < sizeof(sizes) / sizeof(int);
+//! j++) { int block_size = sizes[j]; ... k<<<g, block_size>>>(...); }`, as benchmarks and
+//! tests launch a kernel at each of several sizes. Each such local (`block_size`) is a
+//! constant in each of the loop's iterations; `forks` gives the function's environments,
+//! one per iteration (per combination, for several loops), so each launch is read with each
+//! of its sizes. The array must be a local of the function initialised with constants and
+//! only indexed or measured (`sizeof`) after; the loop must count its variable by one from a
+//! constant start up to a constant bound (or the array's length) and change it nowhere else.
+
+use crate::sema::host_constants::{closing, eval, only_read, ByValue, Env, Tok, Value, INT_WORDS};
+use crate::text::tokens::{spelling, CTok};
+
+/// At most this many environments come out of one function's loops; past it, none of its
+/// loop locals is a constant.
+const MAX_FORKS: usize = 16;
+
+/// A constant array local `int NAME[] = {...};`.
+struct Array {
+    name: String,
+    values: Vec<i64>,
+    /// The bytes of an element.
+    bytes: u32,
+}
+
+/// The function's constant array locals.
+fn arrays(body: &[Tok], env: &Env) -> Vec<Array> {
+    let mut out = Vec::new();
+    for k in 1..body.len() {
+        let CTok::Ident(name) = &body[k].1 else { continue };
+        let int_word = |t: &Tok| matches!(&t.1, CTok::Spec(w) | CTok::Ident(w) if INT_WORDS.contains(&w.as_str()));
+        let first = (0..k).rev().take_while(|&i| int_word(&body[i])).last();
+        let Some(first) = first else { continue };
+        if body.get(k + 1).map(|t| &t.1) != Some(&CTok::P("[")) {
+            continue;
+        }
+        let type_words: Vec<String> = body[first..k].iter().map(|t| spelling(&t.1)).collect();
+        let Some(bytes) = element_bytes(&type_words.iter().map(String::as_str).collect::<Vec<_>>()) else { continue };
+        let Some(close) = closing(body, k + 1) else { continue };
+        if body.get(close + 1).map(|t| &t.1) != Some(&CTok::P("=")) || body.get(close + 2).map(|t| &t.1) != Some(&CTok::P("{")) {
+            continue;
+        }
+        let Some(end) = closing(body, close + 2) else { continue };
+        let env = env.at(k);
+        let values: Option<Vec<i64>> = crate::sema::coop::split_commas(&body[close + 3..end]).iter().map(|v| eval(v, &env)).collect();
+        let Some(values) = values.filter(|v| !v.is_empty()) else { continue };
+        // Every later use indexes it to read an element, or measures it.
+        let read_only = (end + 1..body.len()).filter(|&u| matches!(&body[u].1, CTok::Ident(n) if n == name)).all(|u| {
+            let measured = u >= 2 && matches!(body[u - 2].1, CTok::Kw("sizeof"));
+            let indexed = body.get(u + 1).map(|t| &t.1) == Some(&CTok::P("["))
+                && closing(body, u + 1).is_some_and(|c| !matches!(body.get(c + 1).map(|t| &t.1), Some(CTok::P(p)) if p.ends_with('=') && *p != "==" || *p == "++" || *p == "--"));
+            measured || indexed
+        });
+        if read_only {
+            out.push(Array { name: name.clone(), values, bytes });
+        }
+    }
+    out
+}
+
+/// `sizeof(A) / sizeof(T)` (or `/ sizeof(A[0])`, `/ sizeof(*A)`, `/ N`) of a constant array
+/// `A` of `N`-byte elements of type `T`: its length.
+fn array_length(toks: &[Tok], arrays: &[Array]) -> Option<i64> {
+    let words: Vec<String> = toks.iter().map(|t| spelling(&t.1)).collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let ["sizeof", "(", a, ")", "/", divisor @ ..] = &words[..] else { return None };
+    let array = arrays.iter().find(|x| x.name == *a)?;
+    let size = array.bytes.to_string();
+    let fits = match divisor {
+        [n] => *n == size,
+        ["sizeof", "(", inner @ .., ")"] => match inner {
+            [b, "[", "0", "]"] | ["*", b] => b == a,
+            words => words.iter().all(|w| INT_WORDS.contains(w)) && element_bytes(words) == Some(array.bytes),
+        },
+        _ => false,
+    };
+    fits.then_some(array.values.len() as i64)
+}
+
+/// The bytes of an integer type's words (`int`, `unsigned long`, `size_t`).
+fn element_bytes(words: &[&str]) -> Option<u32> {
+    let words: Vec<&str> = words.iter().copied().filter(|w| !matches!(*w, "const" | "static" | "constexpr")).collect();
+    match &words[..] {
+        [] => None,
+        ws if ws.iter().any(|w| matches!(*w, "long" | "size_t" | "int64_t" | "uint64_t")) => Some(8),
+        ws if ws.contains(&"short") => Some(2),
+        _ => Some(4),
+    }
+}
+
+/// A counting loop `for (int J = START; J < BOUND; J++) {` at `k` (the `for`): its variable,
+/// its first value, its bound, and its body's `{` and `}`.
+fn counting_loop(body: &[Tok], k: usize, env: &Env, arrays: &[Array], by_value: &ByValue) -> Option<(String, i64, i64, usize, usize)> {
+    if !matches!(&body[k].1, CTok::Kw("for")) || body.get(k + 1).map(|t| &t.1) != Some(&CTok::P("(")) {
+        return None;
+    }
+    let close = closing(body, k + 1)?;
+    let head = &body[k + 2..close];
+    let semis: Vec<usize> = head.iter().enumerate().filter(|(_, t)| t.1 == CTok::P(";")).map(|(i, _)| i).collect();
+    let [s1, s2] = semis[..] else { return None };
+    // `int J = START`
+    let init = &head[..s1];
+    let eq = init.iter().position(|t| t.1 == CTok::P("="))?;
+    let CTok::Ident(var) = &init.get(eq.checked_sub(1)?)?.1 else { return None };
+    let env = env.at(k);
+    let start = eval(&init[eq + 1..], &env)?;
+    // `J < BOUND`, `sizeof(A) / sizeof(T)` the length of a constant array `A`.
+    let cond = &head[s1 + 1..s2];
+    if !matches!(cond.first().map(|t| &t.1), Some(CTok::Ident(n)) if n == var) || cond.get(1).map(|t| &t.1) != Some(&CTok::P("<")) {
+        return None;
+    }
+    let bound = eval(&cond[2..], &env).or_else(|| array_length(&cond[2..], arrays))?;
+    // `J++`, `++J`, `J += 1`
+    let step = &head[s2 + 1..];
+    let steps_by_one = match step.iter().map(|t| &t.1).collect::<Vec<_>>()[..] {
+        [CTok::Ident(n), CTok::P("++")] | [CTok::P("++"), CTok::Ident(n)] => n == var,
+        [CTok::Ident(n), CTok::P("+="), CTok::Int(1, _)] => n == var,
+        _ => false,
+    };
+    if !steps_by_one || body.get(close + 1).map(|t| &t.1) != Some(&CTok::P("{")) {
+        return None;
+    }
+    let end = closing(body, close + 1)?;
+    // The body only reads the variable.
+    let unchanged = (close + 1..end).all(|u| !matches!(&body[u].1, CTok::Ident(n) if n == var) || only_read(body, u, by_value));
+    unchanged.then(|| (var.clone(), start, bound, close + 1, end))
+}
+
+/// The environments of a function whose constants are `env`: one per combination of the
+/// iterations of its counting loops over constant arrays, each with the locals that such a
+/// loop's iteration fixes (`int b = A[J];`, declared never to change) set to their values;
+/// `env` alone where there are none, or too many combinations.
+pub(crate) fn forks(body: &[Tok], env: Env, by_value: &ByValue) -> Vec<Env> {
+    let arrays = arrays(body, &env);
+    if arrays.is_empty() {
+        return vec![env];
+    }
+    // For each loop, the locals its iterations fix: (local's index, array's values).
+    let mut loops: Vec<Vec<Vec<(usize, i64)>>> = Vec::new();
+    for k in 0..body.len() {
+        let Some((var, start, bound, open, close)) = counting_loop(body, k, &env, &arrays, by_value) else { continue };
+        let mut fixed: Vec<(usize, &[i64])> = Vec::new();
+        for (li, l) in env.locals.iter().enumerate() {
+            let Some(init) = l.fixed.as_ref().and_then(|f| f.init.as_ref()).filter(|_| l.value.is_none() && open < l.from && l.from < close) else { continue };
+            // `A [ J ]`
+            if let [(_, CTok::Ident(a), _), (_, CTok::P("["), _), (_, CTok::Ident(j), _), (_, CTok::P("]"), _)] = &init[..] {
+                if *j == var {
+                    if let Some(array) = arrays.iter().find(|x| x.name == *a) {
+                        fixed.push((li, &array.values));
+                    }
+                }
+            }
+        }
+        if fixed.is_empty() || start < 0 {
+            continue;
+        }
+        let iterations: Vec<Vec<(usize, i64)>> =
+            (start..bound).map_while(|j| fixed.iter().map(|(li, values)| values.get(j as usize).map(|v| (*li, *v))).collect::<Option<Vec<_>>>()).collect();
+        if (iterations.len() as i64) < bound - start || iterations.is_empty() {
+            continue;
+        }
+        loops.push(iterations);
+    }
+    let combinations: usize = loops.iter().map(Vec::len).product();
+    if loops.is_empty() || combinations > MAX_FORKS {
+        return vec![env];
+    }
+    let mut out = vec![env];
+    for iterations in &loops {
+        out = out
+            .iter()
+            .flat_map(|e| {
+                iterations.iter().map(move |it| {
+                    let mut e = e.clone();
+                    for (li, v) in it {
+                        e.locals[*li].value = Some(Value::Int(*v));
+                    }
+                    e
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(src: &str) -> Vec<Tok> {
+        let (lexed, _) = crate::text::lexer::lex(src);
+        let (toks, _) = crate::text::tokens::convert(&lexed, crate::text::tokens::Dialect::Cuda);
+        toks
+    }
+
+    /// The values `forks` gives `name` at the last use of it in `src` (a function body).
+    fn values(src: &str, name: &str) -> Vec<Option<i64>> {
+        let b = body(src);
+        let env = crate::sema::host_constants::constants(&b, &Env::default(), &[], &ByValue::new());
+        let at = b.iter().rposition(|t| matches!(&t.1, CTok::Ident(n) if n == name)).unwrap();
+        forks(&b, env, &ByValue::new()).iter().map(|e| e.at(at).ints.get(name).copied()).collect()
+    }
+
+    #[test]
+    fn a_local_taken_from_a_constant_array_in_a_counting_loop_has_each_value() {
+        let src = "{ int block_sizes[] = {32, 64, 128}; for (int j = 0; j < sizeof(block_sizes) / sizeof(int); j++) { int block_size = block_sizes[j]; printf(\"%d\", block_size); } }";
+        assert_eq!(values(src, "block_size"), [Some(32), Some(64), Some(128)]);
+        // A constant bound, a start past 0, `sizeof(a[0])`.
+        let src = "{ const int n = 2; int s[] = {8, 16, 32}; for (int j = 1; j <= 0 || j < n + 1; j++) { int b = s[j]; printf(\"%d\", b); } }";
+        assert_eq!(values(src, "b"), [None], "a condition other than `j < BOUND` is not read");
+        let src = "{ int s[] = {8, 16, 32}; for (int j = 1; j < sizeof(s) / sizeof(s[0]); ++j) { int b = s[j]; printf(\"%d\", b); } }";
+        assert_eq!(values(src, "b"), [Some(16), Some(32)]);
+    }
+
+    #[test]
+    fn nothing_that_may_change_the_values_is_read() {
+        for src in [
+            // The array written.
+            "{ int s[] = {8, 16}; s[1] = 3; for (int j = 0; j < 2; j++) { int b = s[j]; printf(\"%d\", b); } }",
+            // The counter changed in the body.
+            "{ int s[] = {8, 16}; for (int j = 0; j < 2; j++) { int b = s[j]; j += 1; printf(\"%d\", b); } }",
+            // The bound past the array.
+            "{ int s[] = {8, 16}; for (int j = 0; j < 3; j++) { int b = s[j]; printf(\"%d\", b); } }",
+            // The local changed.
+            "{ int s[] = {8, 16}; for (int j = 0; j < 2; j++) { int b = s[j]; b *= 2; printf(\"%d\", b); } }",
+            // A divisor that is not the element's size.
+            "{ int s[] = {8, 16}; for (int j = 0; j < sizeof(s) / sizeof(char); j++) { int b = s[j]; printf(\"%d\", b); } }",
+        ] {
+            assert!(values(src, "b").iter().all(Option::is_none), "{src}");
+        }
+    }
+}
