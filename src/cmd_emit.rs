@@ -46,8 +46,17 @@ pub fn run(a: Args) -> Exit {
     let (inputs, sizes) = match reference {
         Some(r) => (r.inputs, r.sizes),
         None => {
-            if prog.arrays.iter().any(|x| x.size.is_none()) {
-                eprintln!("warning: no run of input set {} fits the interpreter's budget: unsized arrays get 1 word, and the harness may write past them", a.seed);
+            // A harness needs each array's size; without a run, an unsized one has none, and
+            // a guess would let the kernel write past its buffer (issue 62).
+            let no_size: Vec<&str> = prog.arrays.iter().filter(|x| x.size.is_none()).map(|x| x.name.as_str()).collect();
+            if !no_size.is_empty() && (a.out.is_some() || a.cuda) {
+                eprintln!(
+                    "error: {}: no run of input set {} fits the interpreter's budget, so kpl cannot size the unsized array(s) {} that the harness must allocate (it would write past them); try another `--seed`, or declare their sizes",
+                    src.path,
+                    a.seed,
+                    no_size.join(", ")
+                );
+                return Exit::Inconclusive;
             }
             (Inputs::from_seed(a.seed), Default::default())
         }

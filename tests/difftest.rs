@@ -5,7 +5,7 @@
 
 mod common;
 use common::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn kpl_env(dir: &Path, env: &[(&str, &str)], args: &[&str]) -> Out {
@@ -212,24 +212,48 @@ fn a_launch_beyond_the_opencl_device_s_limits_is_skipped_with_the_reason() {
 
 /// Build the OpenCL harness `kpl emit -o dir` wrote with `cc`, and run it on `in.txt`
 /// (writing `out.txt`); both must succeed.
+/// Build the harness in `dir` with AddressSanitizer (host side: every read of `in.txt`,
+/// every buffer the harness allocates, copies and writes back) and run it to completion.
 fn build_and_run_harness(dir: &Path) {
-    let cc = Command::new("cc").current_dir(dir).args(["host.c", "-lOpenCL", "-o", "host", "-Wall", "-Werror"]).output().unwrap();
+    let cc = Command::new("cc").current_dir(dir).args(["host.c", "-lOpenCL", "-o", "host", "-Wall", "-Werror", "-g", "-fsanitize=address", "-fno-omit-frame-pointer"]).output().unwrap();
     assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
-    let run = Command::new(dir.join("host")).current_dir(dir).args(["in.txt", "out.txt"]).output().unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    // (PoCL's own allocations outlive the program: leaks are not the harness's.)
+    let run = Command::new(dir.join("host")).current_dir(dir).env("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=0").args(["in.txt", "out.txt"]).output().unwrap();
+    assert!(run.status.success(), "{}: {}", dir.display(), String::from_utf8_lossy(&run.stderr));
 }
 
-/// The emitted OpenCL harness, built with `cc`, writes the arrays `kpl run` computes.
+/// Every project kernel that runs clean (`// run: ok`) and that `emit` takes: its emitted
+/// OpenCL harness, built with AddressSanitizer, runs to completion on PoCL and writes the
+/// arrays `kpl run` computes on the same inputs, which it runs without an out-of-bounds
+/// access: the harness's buffers are the sizes the kernel indexes (issue 62).
 #[test]
-fn the_emitted_opencl_harness_builds_and_reproduces_kpl_run() {
-    for (kernel, seed) in [("reduce.kpl", "5"), ("transpose.kpl", "6"), ("strided_overflow.kpl", "7")] {
-        let dir = tempdir(kernel);
-        let k = root().join("tests/kernels").join(kernel);
-        let o = kpl(&["emit", "--opencl", s(&k), "-o", s(&dir), "--seed", seed]);
-        assert_eq!(o.code, 0, "{}", o.stderr);
+fn every_emitted_opencl_harness_runs_clean_under_address_sanitizer_and_reproduces_kpl_run() {
+    let kernels: Vec<PathBuf> = kernels("tests/kernels", "kpl").into_iter().filter(|k| header(k, "run").iter().any(|r| r == "ok")).collect();
+    let checked = std::sync::atomic::AtomicUsize::new(0);
+    let check = |k: &PathBuf| {
+        let name = k.file_name().unwrap().to_str().unwrap();
+        let dir = tempdir(&format!("asan-{name}"));
+        let o = kpl(&["emit", "--opencl", s(k), "-o", s(&dir), "--seed", "3"]);
+        // Refused with a reason (warp collectives, `havoc`, grid barriers: KNOWN_ISSUES), or
+        // unsized arrays no run of the seed's inputs sizes (inconclusive, said).
+        if (o.code == 3 && o.stderr.contains("error: ")) || (o.code == 2 && o.stderr.contains("cannot size the unsized array")) {
+            return;
+        }
+        assert_eq!(o.code, 0, "{name}: {}", o.stderr);
         build_and_run_harness(&dir);
-        assert_outputs_are_kpl_runs(&k, &[], seed, &dir);
-    }
+        // (A kernel with no array writes nothing to compare.)
+        if !std::fs::read_to_string(dir.join("out.txt")).unwrap().trim().is_empty() {
+            assert_outputs_are_kpl_runs(k, &[], "3", &dir);
+        }
+        checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    let (a, b) = kernels.split_at(kernels.len() / 2);
+    std::thread::scope(|sc| {
+        sc.spawn(|| a.iter().for_each(check));
+        b.iter().for_each(check);
+    });
+    let checked = checked.into_inner();
+    assert!(checked >= 35, "{checked} of {} harnesses built and compared", kernels.len());
 }
 
 /// A kernel too long for the interpreter's sizing run (the 256x256 tiled product) still
