@@ -791,11 +791,13 @@ pub fn present(an: &Analysed, how: Presentation) -> FileResult {
         json["kind"] = json!(k);
     }
     if let Some(line) = an.host_line {
-        json["launch"] = json!({ "grid": an.launch.groups, "block": an.launch.threads, "line": line, "from": "host code" });
+        // The kernel's parameters the launch fixes, and those that stay free.
+        let params = &an.checked.launch_params;
+        let fixed: serde_json::Map<String, Value> = params.iter().filter_map(|(n, v)| v.map(|v| (n.clone(), json!(v)))).collect();
+        let free: Vec<&str> = params.iter().filter(|(_, v)| v.is_none()).map(|(n, _)| n.as_str()).collect();
+        json["launch"] = json!({ "grid": an.launch.groups, "block": an.launch.threads, "line": line, "from": "host code", "fixed": fixed, "free": free });
     }
-    if let Some(k) = input::kernel_choice() {
-        json["kernel"] = json!(k);
-    }
+    json["kernel"] = json!(input::kernel_choice().unwrap_or_else(|| an.checked.kernel.name.name.clone()));
     FileResult { code, text, json: Some(json), stderr }
 }
 

@@ -557,3 +557,22 @@ fn sarif_schema() -> std::path::PathBuf {
     let manifest = meta["packages"].as_array().unwrap().iter().find(|p| p["name"] == "serde-sarif").expect("the serde-sarif package")["manifest_path"].as_str().unwrap().to_string();
     std::path::Path::new(&manifest).parent().unwrap().join("src/schema.json")
 }
+
+/// A launch read from host code says in `--json` which kernel, which launch, which
+/// parameters it fixes and which stay free; a benchmark loop's sizes are a line each.
+#[test]
+fn json_says_each_launch_from_host_code_with_its_fixed_and_free_parameters() {
+    let o = kpl(&["verify", "--json", "-q", "tests/kernels-cuda/host_launch_loop_sizes.cu"]);
+    assert_eq!(o.code, 1, "the block of 128 races: {}{}", o.stdout, o.stderr);
+    let lines: Vec<serde_json::Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let blocks: Vec<u64> = lines.iter().map(|v| v["launch"]["block"][0].as_u64().unwrap()).collect();
+    assert_eq!(blocks, [32, 64, 128], "{}", o.stdout);
+    for v in &lines {
+        assert_eq!(v["kernel"], "fold", "{v}");
+        assert_eq!(v["launch"]["from"], "host code", "{v}");
+        assert_eq!(v["launch"]["fixed"], serde_json::json!({"n": 256}), "{v}");
+        assert_eq!(v["launch"]["free"], serde_json::json!(["a"]), "{v}");
+    }
+    let verdicts: Vec<&str> = lines.iter().map(|v| v["verdict"].as_str().unwrap()).collect();
+    assert_eq!(verdicts, ["verified", "verified", "race"]);
+}

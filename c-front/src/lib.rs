@@ -287,5 +287,5 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
     // libcu++'s loads (`cas(A[i], 0, 0)`) of arrays nothing writes are reads.
     kpl_lang::atomic_reads::to_reads(&mut kernel);
     let core = core::to_core(&kernel);
-    Ok(Checked { kernel, core, comments: Vec::new(), warnings, layouts: lowered.layouts })
+    Ok(Checked { kernel, core, comments: Vec::new(), warnings, layouts: lowered.layouts, launch_params: lowered.launch_params })
 }

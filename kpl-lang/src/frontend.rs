@@ -19,6 +19,9 @@ pub struct Checked {
     pub warnings: Vec<Diagnostic>,
     /// Arrays whose elements are C structs or vectors (several words each), by KPL name.
     pub layouts: crate::layout::Layouts,
+    /// A C kernel verified under a launch read from host code: its named parameters, each
+    /// with the value that launch fixes (`None`: free). Empty otherwise.
+    pub launch_params: Vec<(String, Option<i64>)>,
 }
 
 /// Parse and check KPL source. `Err` holds every error found (at least one).
@@ -39,5 +42,5 @@ pub fn check_kpl(src: &str) -> Result<Checked, Vec<Diagnostic>> {
         return Err(errs);
     }
     let core = core::to_core(&kernel);
-    Ok(Checked { kernel, core, comments: parsed.comments, warnings, layouts: Default::default() })
+    Ok(Checked { kernel, core, comments: parsed.comments, warnings, layouts: Default::default(), launch_params: Vec::new() })
 }

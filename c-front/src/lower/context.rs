@@ -146,6 +146,9 @@ pub(crate) struct Lower<'u> {
     pub invalid_structs: HashSet<usize>,
     /// The element layout of each array of structs or vectors, for reports.
     pub array_layouts: kpl_lang::layout::Layouts,
+    /// The kernel's named C parameters with the value the host code's launch fixes (`None`:
+    /// free), where the lowering took a launch's arguments (`FrontOptions::launch_args`).
+    pub launch_params: Vec<(String, Option<i64>)>,
     /// The bytes of C each word of an array holds, for arrays whose words all hold the
     /// same number (`casts.rs`): what a pointer cast may view them as.
     pub word_bytes: HashMap<String, u32>,

@@ -455,11 +455,13 @@ impl<'u> Lower<'u> {
         // A note says which parameters that fixes, by name: only integers are.
         if let Some(vals) = &self.o.launch_args {
             let mut fixed = Vec::new();
+            let mut values = HashMap::new();
             for (position, c_name, words, ty, span) in &integers {
                 let Some(Some(v)) = vals.get(*position) else {
                     continue;
                 };
                 fixed.push(format!("`{c_name}` = {v}"));
+                values.insert(*position, *v);
                 let v = if *ty == Ty::Bool {
                     u64::from(*v != 0)
                 } else {
@@ -467,6 +469,7 @@ impl<'u> Lower<'u> {
                 };
                 fix_words(words, v, *span, &mut decls);
             }
+            self.launch_params = f.params.iter().enumerate().filter_map(|(i, p)| p.name.as_ref().map(|n| (n.name.clone(), values.get(&i).copied()))).collect();
             let free = f.params.iter().filter(|p| p.name.is_some()).count() - fixed.len();
             let what = if fixed.is_empty() {
                 "no parameter".to_string()

@@ -60,6 +60,8 @@ use crate::lower::values::Entity;
 pub(crate) struct Lowered {
     pub kernel: Option<k::Kernel>,
     pub layouts: kpl_lang::layout::Layouts,
+    /// `Lower::launch_params`.
+    pub launch_params: Vec<(String, Option<i64>)>,
     pub errors: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
 }
@@ -129,6 +131,7 @@ fn lower_pass<'u>(
         laying_out: Vec::new(),
         invalid_structs: HashSet::new(),
         array_layouts: Default::default(),
+        launch_params: Vec::new(),
         word_bytes: HashMap::new(),
         constant_arrays: Default::default(),
         images_read: HashMap::new(),
@@ -162,7 +165,7 @@ fn lower_pass<'u>(
         l.used.insert(b.name().to_string());
     }
     let kernel = l.unit(unit);
-    let lowered = Lowered { kernel, errors: l.errors, warnings: l.warnings, layouts: l.array_layouts };
+    let lowered = Lowered { kernel, errors: l.errors, warnings: l.warnings, layouts: l.array_layouts, launch_params: l.launch_params };
     (lowered, l.ptr_sets, l.ptr_changed, l.wants_bytes)
 }
 
