@@ -389,6 +389,8 @@ pub struct Analysed {
     /// The line of the host code's launch the kernel was verified under (`host_launch.rs`),
     /// where the command line gave none.
     pub host_line: Option<usize>,
+    /// That launch's dynamic shared memory in bytes, where the host code gives a constant.
+    pub host_shared_bytes: Option<u64>,
 }
 
 /// Does the kernel (or a procedure of it) have an atomic?
@@ -410,7 +412,7 @@ pub fn analyse(path: &std::path::Path, v: &VerifyArgs, explain: bool, contracts:
 
 /// A kernel loaded for `analyse`: its source, the checked kernel, its launch, and the line
 /// of the host code's launch it was read from.
-pub struct Loaded(input::Source, kpl_lang::Checked, Launch, Option<usize>);
+pub struct Loaded(input::Source, kpl_lang::Checked, Launch, Option<usize>, Option<u64>);
 
 /// Load the kernel `analyse` verifies.
 fn load_for(path: &std::path::Path, v: &VerifyArgs, contracts: bool) -> Result<Loaded, Exit> {
@@ -418,12 +420,12 @@ fn load_for(path: &std::path::Path, v: &VerifyArgs, contracts: bool) -> Result<L
     let mut la = v.launch.clone();
     la.no_inline = v.no_inline && contracts;
     let (src, c, launch) = input::load(path, &la, true)?;
-    Ok(Loaded(src, c, launch, input::host_launch_line()))
+    Ok(Loaded(src, c, launch, input::host_launch_line(), input::host_launch_shared_bytes()))
 }
 
 /// `analyse` of a kernel `load_for` loaded.
 fn analyse_loaded(path: &std::path::Path, v: &VerifyArgs, explain: bool, contracts: bool, progress_prefix: String, loaded: Loaded) -> Result<Analysed, Exit> {
-    let Loaded(src, c, launch, host_line) = loaded;
+    let Loaded(src, c, launch, host_line, host_shared) = loaded;
     let mut la = v.launch.clone();
     la.no_inline = v.no_inline && contracts;
     v.check.known_arrays(&c)?;
@@ -442,6 +444,7 @@ fn analyse_loaded(path: &std::path::Path, v: &VerifyArgs, explain: bool, contrac
     let inlined = modular_replay(path, &la, &c)?;
     let mut kernel = verify_loaded(src, c, inlined, launch, opts, &show);
     kernel.host_line = host_line;
+    kernel.host_shared_bytes = host_shared;
     if v.no_inline {
         // GPUVerify's modular mode: each device function is also checked on its own.
         for check in input::modular_checks(path, &v.launch) {
@@ -508,7 +511,7 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
     let confirmed = confirmed.into_iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c).collect();
     let vacuous = report.outcome == Outcome::Verified && verify::preconditions_unsatisfiable(&c.core, &opts);
     let no_wrap = kpl_reduction::wrap_assumed(&c.core, launch);
-    Analysed { src, checked: c, launch, opts, report, confirmed, functions: Vec::new(), vacuous, no_wrap, host_line: None }
+    Analysed { src, checked: c, launch, opts, report, confirmed, functions: Vec::new(), vacuous, no_wrap, host_line: None, host_shared_bytes: None }
 }
 
 fn one(a: &Args, i: usize, n: usize) -> FileResult {
@@ -572,7 +575,7 @@ fn one_launch(a: &Args, i: usize, n: usize) -> FileResult {
     let fresh = a.no_cache || !a.dump.is_empty() || a.v.no_inline || std::env::var_os("KPL_DEBUG").is_some();
     let cache = (!fresh).then(|| crate::result_cache::dir(a.cache_dir.as_deref())).flatten();
     let key = match (&cache, &loaded) {
-        (Some(_), Ok(Loaded(src, c, launch, host_line))) => Some(crate::result_cache::key(&[
+        (Some(_), Ok(Loaded(src, c, launch, host_line, _))) => Some(crate::result_cache::key(&[
             &src.path,
             &src.text,
             &format!("{c:?}"),
@@ -795,7 +798,7 @@ pub fn present(an: &Analysed, how: Presentation) -> FileResult {
         let params = &an.checked.launch_params;
         let fixed: serde_json::Map<String, Value> = params.iter().filter_map(|(n, v)| v.map(|v| (n.clone(), json!(v)))).collect();
         let free: Vec<&str> = params.iter().filter(|(_, v)| v.is_none()).map(|(n, _)| n.as_str()).collect();
-        json["launch"] = json!({ "grid": an.launch.groups, "block": an.launch.threads, "line": line, "from": "host code", "fixed": fixed, "free": free });
+        json["launch"] = json!({ "grid": an.launch.groups, "block": an.launch.threads, "shared_bytes": an.host_shared_bytes, "line": line, "from": "host code", "fixed": fixed, "free": free });
     }
     json["kernel"] = json!(input::kernel_choice().unwrap_or_else(|| an.checked.kernel.name.name.clone()));
     FileResult { code, text, json: Some(json), stderr }

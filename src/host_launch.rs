@@ -24,6 +24,9 @@ pub struct HostLaunch {
     /// Where `--gridDim` gives the grid: what it says of the parameters the host code
     /// computes the grid from (the same expression at every site of this context).
     pub facts: Vec<kpl_c::options::LaunchFact>,
+    /// The dynamic shared memory in bytes, where every site of this context gives the
+    /// same constant (reported; kpl sizes `extern __shared__` arrays by their accesses).
+    pub shared_bytes: Option<u64>,
 }
 
 /// `256`, `[16,16]`, `[4,4,2]`: a launch's sizes as the options write them.
@@ -161,12 +164,15 @@ fn context(kernel: &str, launch: Launch, grid_given: bool, sites: Vec<&LaunchSit
             }
         }
     }
+    let shared = sites[0].shared_bytes.as_ref().ok().copied();
+    let shared_bytes = shared.filter(|b| sites.iter().all(|s| s.shared_bytes.as_ref().ok() == Some(b)));
     HostLaunch {
         launch,
         args,
         note: Diagnostic::note(message, sites[0].span),
         site: sites[0].span,
         facts,
+        shared_bytes,
     }
 }
 

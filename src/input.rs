@@ -286,22 +286,36 @@ thread_local! {
     /// The kernel `verify` goes through in a file of several when the command line names
     /// none (`file_kernels`).
     static KERNEL_CHOICE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-    /// The launch `load` last read from host code: its line and its constant arguments
-    /// (`None`: given on the command line, or none).
-    /// And how many preconditions the launch sizes the command line gives set (`LaunchFact`).
-    static HOST_USED: std::cell::RefCell<Option<(usize, Vec<Option<i64>>, usize)>> = const { std::cell::RefCell::new(None) };
+    /// The launch `load` last read from host code (`None`: given on the command line, or none).
+    static HOST_USED: std::cell::RefCell<Option<HostUsed>> = const { std::cell::RefCell::new(None) };
+}
+
+/// What `load` took from a launch the host code decides.
+struct HostUsed {
+    line: usize,
+    /// Its constant arguments.
+    args: Vec<Option<i64>>,
+    /// How many preconditions the launch sizes the command line gives set (`LaunchFact`).
+    facts: usize,
+    /// Its dynamic shared memory in bytes, where every site of the context gives the same.
+    shared_bytes: Option<u64>,
+}
+
+/// The dynamic shared memory of the host code's launch the last load on this thread took.
+pub fn host_launch_shared_bytes() -> Option<u64> {
+    HOST_USED.with(|h| h.borrow().as_ref().and_then(|u| u.shared_bytes))
 }
 
 /// The constant arguments of the host code's launch the last load on this thread took.
 /// How many preconditions the last load on this thread took from a launch size the command
 /// line gives where the host code computes it from the kernel's arguments.
 pub fn host_launch_facts() -> usize {
-    HOST_USED.with(|h| h.borrow().as_ref().map_or(0, |u| u.2))
+    HOST_USED.with(|h| h.borrow().as_ref().map_or(0, |u| u.facts))
 }
 
 /// The constant arguments of the host code's launch the last load on this thread took.
 pub fn host_launch_args() -> Option<Vec<Option<i64>>> {
-    HOST_USED.with(|h| h.borrow().as_ref().map(|u| u.1.clone()))
+    HOST_USED.with(|h| h.borrow().as_ref().map(|u| u.args.clone()))
 }
 
 /// Keep an error said on standard error for the JSON report of a file that is bad input.
@@ -352,7 +366,7 @@ pub fn set_host_context(c: Option<usize>) {
 
 /// The line of the host code's launch the last load on this thread took, if it took one.
 pub fn host_launch_line() -> Option<usize> {
-    HOST_USED.with(|h| h.borrow().as_ref().map(|u| u.0))
+    HOST_USED.with(|h| h.borrow().as_ref().map(|u| u.line))
 }
 
 /// How many launches (grid and block) the host code of a `.cu` file decides for its kernel
@@ -428,7 +442,7 @@ pub fn load(
                                 .matches('\n')
                                 .count()
                                 + 1;
-                            HOST_USED.with(|u| *u.borrow_mut() = Some((line, h.args.clone(), h.facts.len())));
+                            HOST_USED.with(|u| *u.borrow_mut() = Some(HostUsed { line, args: h.args.clone(), facts: h.facts.len(), shared_bytes: h.shared_bytes }));
                             report(&src, &[h.note]);
                             launch_args = Some(h.args);
                             launch_facts = h.facts;

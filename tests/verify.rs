@@ -575,4 +575,16 @@ fn json_says_each_launch_from_host_code_with_its_fixed_and_free_parameters() {
     }
     let verdicts: Vec<&str> = lines.iter().map(|v| v["verdict"].as_str().unwrap()).collect();
     assert_eq!(verdicts, ["verified", "verified", "race"]);
+    assert!(lines.iter().all(|v| v["launch"]["shared_bytes"] == 0), "no dynamic shared memory: {}", o.stdout);
+    // The launch's third argument: its dynamic shared memory.
+    let dir = std::env::temp_dir().join(format!("kpl-shared-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("dyn.cu"),
+        "__global__ void k(int *a) { extern __shared__ int s[]; s[threadIdx.x] = a[threadIdx.x]; __syncthreads(); a[threadIdx.x] = s[63 - threadIdx.x]; }\nint main() { int *d; k<<<1, 64, 64 * sizeof(int)>>>(d); return 0; }\n",
+    )
+    .unwrap();
+    let o = kpl_in(&dir, &["verify", "--json", "-q", "dyn.cu"]);
+    let v: serde_json::Value = serde_json::from_str(o.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {}{}", o.stdout, o.stderr));
+    assert_eq!((v["verdict"].as_str(), v["launch"]["shared_bytes"].as_u64()), (Some("verified"), Some(256)), "{v}");
 }

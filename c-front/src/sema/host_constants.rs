@@ -201,6 +201,14 @@ pub(crate) fn eval(toks: &[Tok], env: &Env) -> Option<i64> {
                 sub.push((t.0, CTok::LongInt(v.unsigned_abs(), false), t.2));
                 sub.push((t.2, CTok::P(")"), t.2));
             }
+            // `sizeof(float)`, `sizeof(unsigned int)`: the type's bytes.
+            CTok::Kw("sizeof") if toks.get(i).is_some_and(|p| p.1 == CTok::P("(")) => {
+                let close = closing(toks, i)?;
+                let words: Vec<String> = toks[i + 1..close].iter().map(|t| crate::text::tokens::spelling(&t.1)).collect();
+                let bytes = scalar_bytes(&words.iter().map(String::as_str).collect::<Vec<_>>())?;
+                sub.push((t.0, CTok::Int(u64::from(bytes), false), toks[close].2));
+                i = close + 1;
+            }
             _ => sub.push(t.clone()),
         }
     }
@@ -214,6 +222,24 @@ pub(crate) fn eval(toks: &[Tok], env: &Env) -> Option<i64> {
     const_eval(&e)
 }
 
+
+/// The bytes of a scalar C type's words (`int`, `unsigned long`, `size_t`, `float`, `char`,
+/// a pointer `T *`); `None` for anything else.
+pub(crate) fn scalar_bytes(words: &[&str]) -> Option<u32> {
+    if words.last() == Some(&"*") {
+        return Some(8);
+    }
+    let words: Vec<&str> = words.iter().copied().filter(|w| !matches!(*w, "const" | "static" | "constexpr" | "volatile")).collect();
+    if words.is_empty() || !words.iter().all(|w| INT_WORDS.contains(w) || matches!(*w, "float" | "double" | "char" | "bool")) {
+        return None;
+    }
+    Some(match &words[..] {
+        ws if ws.iter().any(|w| matches!(*w, "long" | "size_t" | "int64_t" | "uint64_t" | "double")) => 8,
+        ws if ws.contains(&"short") => 2,
+        ws if ws.iter().any(|w| matches!(*w, "char" | "bool")) => 1,
+        _ => 4,
+    })
+}
 
 /// The index of the bracket closing the one at `open`.
 pub(crate) fn closing(toks: &[Tok], open: usize) -> Option<usize> {

@@ -8,7 +8,7 @@
 //! only indexed or measured (`sizeof`) after; the loop must count its variable by one from a
 //! constant start up to a constant bound (or the array's length) and change it nowhere else.
 
-use crate::sema::host_constants::{closing, eval, only_read, ByValue, Env, Tok, Value, INT_WORDS};
+use crate::sema::host_constants::{closing, eval, only_read, scalar_bytes, ByValue, Env, Tok, Value, INT_WORDS};
 use crate::text::tokens::{spelling, CTok};
 
 /// At most this many environments come out of one function's loops; past it, none of its
@@ -35,7 +35,7 @@ fn arrays(body: &[Tok], env: &Env) -> Vec<Array> {
             continue;
         }
         let type_words: Vec<String> = body[first..k].iter().map(|t| spelling(&t.1)).collect();
-        let Some(bytes) = element_bytes(&type_words.iter().map(String::as_str).collect::<Vec<_>>()) else { continue };
+        let Some(bytes) = scalar_bytes(&type_words.iter().map(String::as_str).collect::<Vec<_>>()) else { continue };
         let Some(close) = closing(body, k + 1) else { continue };
         if body.get(close + 1).map(|t| &t.1) != Some(&CTok::P("=")) || body.get(close + 2).map(|t| &t.1) != Some(&CTok::P("{")) {
             continue;
@@ -70,22 +70,11 @@ fn array_length(toks: &[Tok], arrays: &[Array]) -> Option<i64> {
         [n] => *n == size,
         ["sizeof", "(", inner @ .., ")"] => match inner {
             [b, "[", "0", "]"] | ["*", b] => b == a,
-            words => words.iter().all(|w| INT_WORDS.contains(w)) && element_bytes(words) == Some(array.bytes),
+            words => words.iter().all(|w| INT_WORDS.contains(w)) && scalar_bytes(words) == Some(array.bytes),
         },
         _ => false,
     };
     fits.then_some(array.values.len() as i64)
-}
-
-/// The bytes of an integer type's words (`int`, `unsigned long`, `size_t`).
-fn element_bytes(words: &[&str]) -> Option<u32> {
-    let words: Vec<&str> = words.iter().copied().filter(|w| !matches!(*w, "const" | "static" | "constexpr")).collect();
-    match &words[..] {
-        [] => None,
-        ws if ws.iter().any(|w| matches!(*w, "long" | "size_t" | "int64_t" | "uint64_t")) => Some(8),
-        ws if ws.contains(&"short") => Some(2),
-        _ => Some(4),
-    }
 }
 
 /// A counting loop `for (int J = START; J < BOUND; J++) {` at `k` (the `for`): its variable,
