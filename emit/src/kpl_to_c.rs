@@ -679,17 +679,21 @@ impl Em<'_> {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn atomics_keep_their_scope_in_cuda() {
-        let src = "kernel k { groups: 2; threads: 4; global C[2];\n main { local a := atomic group add(C[0], 1); local b := atomic system cas(C[1], 0, 1); local c := atomic group smax(C[gid], lid); } }";
+    /// A KPL kernel emitted as CUDA and as OpenCL.
+    fn emitted(src: &str) -> (String, String) {
         let c = kpl_lang::check_kpl(src).expect("the kernel checks");
         let launch = kpl_lang::Launch::of(&c.kernel);
-        let cuda = super::emit(&c.core, launch, super::Target::Cuda, &|_| 0).expect("emits").source;
+        let emit = |t| super::emit(&c.core, launch, t, &|_| 0).expect("emits").source;
+        (emit(super::Target::Cuda), emit(super::Target::OpenCl))
+    }
+
+    #[test]
+    fn atomics_keep_their_scope_in_cuda() {
+        let (cuda, opencl) = emitted("kernel k { groups: 2; threads: 4; global C[2];\n main { local a := atomic group add(C[0], 1); local b := atomic system cas(C[1], 0, 1); local c := atomic group smax(C[gid], lid); } }");
         assert!(cuda.starts_with("#include <cuda/atomic>"), "{cuda}");
         assert!(cuda.contains("cuda::atomic_ref<uint, cuda::thread_scope_block>(a_C[0u]).fetch_add(1u, cuda::memory_order_relaxed)"), "{cuda}");
         assert!(cuda.contains("kpl_cas<cuda::thread_scope_system>(&a_C[1u], 0u, 1u)"), "{cuda}");
         assert!(cuda.contains("kpl_cas<cuda::thread_scope_block>)"), "the compare-and-swap loop of `smax` at the scope: {cuda}");
-        let opencl = super::emit(&c.core, launch, super::Target::OpenCl, &|_| 0).expect("emits").source;
         assert!(opencl.contains("kpl_group_fetch_add(__global, &a_C[0u], 1u)"), "{opencl}");
         assert!(opencl.contains("atomic_fetch_add_explicit(KPL_GROUP(AS, P), (V), memory_order_relaxed, memory_scope_work_group)"), "{opencl}");
         // A `system` atomic is OpenCL 1.2's (device) one.
@@ -699,12 +703,8 @@ mod tests {
 
     #[test]
     fn a_kernel_without_group_atomics_has_no_opencl_2_macros_and_fences_are_libcu() {
-        let src = "kernel k { groups: 2; threads: 4; global C[2];\n main { local a := atomic add(C[0], 1); fence group; } }";
-        let c = kpl_lang::check_kpl(src).expect("the kernel checks");
-        let launch = kpl_lang::Launch::of(&c.kernel);
-        let opencl = super::emit(&c.core, launch, super::Target::OpenCl, &|_| 0).expect("emits").source;
+        let (cuda, opencl) = emitted("kernel k { groups: 2; threads: 4; global C[2];\n main { local a := atomic add(C[0], 1); fence group; } }");
         assert!(!opencl.contains("kpl_group") && opencl.contains("atomic_add(&a_C[0u], 1u)"), "{opencl}");
-        let cuda = super::emit(&c.core, launch, super::Target::Cuda, &|_| 0).expect("emits").source;
         assert!(cuda.contains("cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_block);"), "{cuda}");
     }
 

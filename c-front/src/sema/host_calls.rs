@@ -5,7 +5,7 @@
 //! template whose body calls its parameter `f` with `std::forward<Args>(args)...` or
 //! `args...`) calls `f` with those arguments, so the launches `f` makes there are read.
 
-use crate::sema::coop::split_commas;
+use crate::sema::coop::{ident, is_p, split_commas};
 use crate::sema::host_constants::{closing, Tok};
 use crate::text::tokens::CTok;
 use std::collections::HashMap;
@@ -14,17 +14,6 @@ use std::collections::HashMap;
 struct OneReturn {
     params: Vec<String>,
     expr: Vec<Tok>,
-}
-
-fn ident(t: Option<&Tok>) -> Option<&str> {
-    match t.map(|t| &t.1) {
-        Some(CTok::Ident(w)) => Some(w.as_str()),
-        _ => None,
-    }
-}
-
-fn is(t: Option<&Tok>, p: &str) -> bool {
-    matches!(t.map(|t| &t.1), Some(CTok::P(q)) if *q == p)
 }
 
 /// The last identifier of each parameter declaration in `toks[open+1..close]`.
@@ -41,9 +30,9 @@ fn definitions(toks: &[Tok]) -> Vec<(String, usize, usize, usize, usize)> {
         match &toks[k].1 {
             CTok::P("{") => depth += 1,
             CTok::P("}") => depth = depth.saturating_sub(1),
-            CTok::Ident(name) if depth == 0 && is(toks.get(k + 1), "(") => {
+            CTok::Ident(name) if depth == 0 && is_p(toks.get(k + 1), "(") => {
                 if let Some(close) = closing(toks, k + 1) {
-                    if is(toks.get(close + 1), "{") {
+                    if is_p(toks.get(close + 1), "{") {
                         if let Some(end) = closing(toks, close + 1) {
                             out.push((name.clone(), k + 1, close, close + 1, end));
                             k = end + 1;
@@ -86,7 +75,7 @@ fn inline_in(toks: &[Tok], fns: &HashMap<String, OneReturn>, depth: usize) -> Ve
     let mut k = 0;
     while k < toks.len() {
         let t = &toks[k];
-        let callee = ident(Some(t)).and_then(|n| fns.get(n)).filter(|_| is(toks.get(k + 1), "(") && depth < 8);
+        let callee = ident(Some(t)).and_then(|n| fns.get(n)).filter(|_| is_p(toks.get(k + 1), "(") && depth < 8);
         let member = k > 0 && matches!(toks[k - 1].1, CTok::P("." | "->"));
         if let (Some(f), false) = (callee, member) {
             if let Some(close) = closing(toks, k + 1) {
@@ -139,14 +128,14 @@ pub(crate) fn forwarding_wrappers(file: &[Tok]) -> HashMap<String, usize> {
     for (name, open, close, brace, end) in definitions(file) {
         let Some(params) = param_names(file, open, close) else { continue };
         // The pack: the last parameter, declared with `...`.
-        let last = split_commas(&file[open + 1..close]).last().map(|p| p.iter().any(|t| is(Some(t), "...")));
+        let last = split_commas(&file[open + 1..close]).last().map(|p| p.iter().any(|t| is_p(Some(t), "...")));
         if params.len() < 2 || last != Some(true) {
             continue;
         }
         let (callee, pack) = (&params[params.len() - 2], &params[params.len() - 1]);
         let body = &file[brace + 1..end];
         let forwards = (0..body.len()).any(|k| {
-            if ident(body.get(k)) != Some(callee.as_str()) || !is(body.get(k + 1), "(") {
+            if ident(body.get(k)) != Some(callee.as_str()) || !is_p(body.get(k + 1), "(") {
                 return false;
             }
             let Some(c) = closing(body, k + 1) else { return false };
@@ -181,7 +170,7 @@ pub(crate) fn unwrap_forwarded(host: Vec<Vec<Tok>>, wrappers: &HashMap<String, u
             let mut out = Vec::with_capacity(toks.len() + 4);
             let mut k = 0;
             while k < toks.len() {
-                let pos = ident(toks.get(k)).and_then(|w| wrappers.get(w)).filter(|_| is(toks.get(k + 1), "("));
+                let pos = ident(toks.get(k)).and_then(|w| wrappers.get(w)).filter(|_| is_p(toks.get(k + 1), "("));
                 let close = pos.and_then(|_| closing(&toks, k + 1));
                 if let (Some(&pos), Some(close)) = (pos, close) {
                     let args = split_commas(&toks[k + 2..close]);
