@@ -122,3 +122,20 @@ fn headers_are_named_in_reports_and_carried_in_certificates() {
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A header whose only kernel is a template nothing instantiates: the error says which
+/// template, and how to name an instance; the instance named is verified.
+#[test]
+fn a_kernel_template_without_an_instance_asks_for_one() {
+    let dir = std::env::temp_dir().join(format!("kpl-template-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("tile.cuh"), "template <int B>\n__global__ void tile(int *a) { a[blockIdx.x * B + threadIdx.x] = threadIdx.x; }\n").unwrap();
+    let o = kpl_in(&dir, &["verify", "-x", "cuda", "--blockDim=32", "--gridDim=2", "tile.cuh"]);
+    assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("its kernel template `tile` has no instance in the file: name one with its template arguments, `--kernel=tile<...>`"), "{}", o.stderr);
+    let o = kpl_in(&dir, &["verify", "-x", "cuda", "--blockDim=32", "--gridDim=2", "--kernel=tile<32>", "tile.cuh"]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    // Blocks of 32 apart by 16 overlap.
+    let o = kpl_in(&dir, &["verify", "-x", "cuda", "--blockDim=32", "--gridDim=2", "--kernel=tile<16>", "tile.cuh"]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+}

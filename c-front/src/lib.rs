@@ -181,6 +181,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<sema::Parsed>, Vec<Diagnost
         Ok(mut u) => {
             u.kernel_instance = inst.kernel;
             u.host_variables = inst.host_variables;
+            u.kernel_templates = inst.kernel_templates;
             Some(sema::Parsed { unit: u, types })
         }
         Err(e) => {

@@ -113,10 +113,17 @@ impl<'u> Lower<'u> {
                     } else {
                         "`__kernel`"
                     };
-                    self.err(
-                        format!("the file has no {what} function to verify"),
-                        Span::new(0, 0),
-                    );
+                    let mut d = Diagnostic::error(format!("the file has no {what} function to verify"), Span::new(0, 0));
+                    if let Some(t) = u.kernel_templates.first() {
+                        let all: Vec<String> = u.kernel_templates.iter().map(|t| format!("`{t}`")).collect();
+                        d = d.with_help(format!(
+                            "its kernel template{} {} {} no instance in the file: name one with its template arguments, `--kernel={t}<...>`",
+                            if all.len() == 1 { "" } else { "s" },
+                            all.join(", "),
+                            if all.len() == 1 { "has" } else { "have" },
+                        ));
+                    }
+                    self.errors.push(d);
                     return None;
                 }
                 many => {

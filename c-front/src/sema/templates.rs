@@ -60,6 +60,9 @@ pub struct Output {
     pub host_variables: Vec<String>,
     /// The host functions skipped, as items of tokens (`launches.rs` reads their launches).
     pub host: Vec<Vec<Tok>>,
+    /// The `__global__` function templates nothing in the file instantiates (a kernel
+    /// `--kernel=k<...>` can name).
+    pub kernel_templates: Vec<String>,
 }
 
 /// Split the stream into top-level items: declarations ending with `;` and function
@@ -890,6 +893,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             kernel: None,
             host_variables: adopted,
             host,
+            kernel_templates: Vec::new(),
         };
     }
     for (n, args, span) in explicit {
@@ -977,6 +981,13 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             }
         }
     }
+    let mut kernel_templates: Vec<String> = pass
+        .templates
+        .iter()
+        .filter(|(_, t)| !t.class && t.instances.is_empty() && t.body.iter().any(|x| matches!(&x.1, CTok::Spec(w) | CTok::Ident(w) if w == "__global__")))
+        .map(|(n, _)| n.clone())
+        .collect();
+    kernel_templates.sort();
     Output {
         toks: out,
         errors: pass.errors,
@@ -984,5 +995,6 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         kernel: kernel_name,
         host_variables: adopted,
         host,
+        kernel_templates,
     }
 }

@@ -10,6 +10,8 @@ pub struct Unit {
     pub kernel_instance: Option<String>,
     /// Host variables device code names, read as `__device__` ones (`templates.rs`).
     pub host_variables: Vec<String>,
+    /// Kernel templates the file never instantiates (`templates.rs`).
+    pub kernel_templates: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
