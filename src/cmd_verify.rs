@@ -338,9 +338,11 @@ fn summary_rows(path: &str, json: Option<&Value>, rows: &mut Vec<(String, String
     if reports.is_empty() {
         rows.push((path.to_string(), "bad_input".into(), 0.0));
     }
+    // (Every report names its kernel; a row only where the file has several.)
+    let kernels: std::collections::BTreeSet<&str> = reports.iter().filter_map(|v| v["kernel"].as_str()).collect();
     for v in reports {
         let mut what = path.to_string();
-        if let Some(k) = v["kernel"].as_str() {
+        if let Some(k) = v["kernel"].as_str().filter(|_| kernels.len() > 1) {
             what.push_str(&format!(" `{k}`"));
         }
         if let Some(line) = v["launch"]["line"].as_u64() {
