@@ -5,17 +5,20 @@
 //! constant in each of the loop's iterations; `forks` gives the function's environments,
 //! one per iteration (per combination, for several loops), so each launch is read with each
 //! of its sizes. The array must be a local of the function initialised with constants and
-//! only indexed or measured (`sizeof`) after; the loop must count its variable by one from a
-//! constant start up to a constant bound (or the array's length) and change it nowhere else.
+//! only indexed, measured (`sizeof`) or ranged over by value after; the loop must count its
+//! variable by one from a constant start up to a constant bound (or the array's length) and
+//! change it nowhere else. A range-`for` over such an array or a braced list of constants
+//! (`for (int b : {32, 64})`) gives its variable each value likewise.
 
-use crate::sema::host_constants::{closing, eval, only_read, scalar_bytes, ByValue, Env, Tok, Value, INT_WORDS};
+use crate::sema::host_constants::{closing, eval, only_read, scalar_bytes, ByValue, Env, Local, Tok, Value, INT_WORDS};
 use crate::text::tokens::{spelling, CTok};
 
 /// At most this many environments come out of one function's loops; past it, none of its
 /// loop locals is a constant.
 const MAX_FORKS: usize = 16;
 
-/// A constant array local `int NAME[] = {...};`.
+/// A constant array local `int NAME[] = {...};`, only indexed, measured (`sizeof`) or
+/// ranged over (`for (int v : NAME)`) after.
 struct Array {
     name: String,
     values: Vec<i64>,
@@ -49,7 +52,12 @@ fn arrays(body: &[Tok], env: &Env) -> Vec<Array> {
             let measured = u >= 2 && matches!(body[u - 2].1, CTok::Kw("sizeof"));
             let indexed = body.get(u + 1).map(|t| &t.1) == Some(&CTok::P("["))
                 && closing(body, u + 1).is_some_and(|c| !matches!(body.get(c + 1).map(|t| &t.1), Some(CTok::P(p)) if p.ends_with('=') && *p != "==" || *p == "++" || *p == "--"));
-            measured || indexed
+            // `for (int v : A)`, by value (`int &v` could write it).
+            let ranged = u >= 1 && body[u - 1].1 == CTok::P(":") && body.get(u + 1).map(|t| &t.1) == Some(&CTok::P(")")) && {
+                let decl = body[..u - 1].iter().rev().take_while(|t| t.1 != CTok::P("("));
+                decl.into_iter().all(|t| !matches!(t.1, CTok::P("&" | "&&")))
+            };
+            measured || indexed || ranged
         });
         if read_only {
             out.push(Array { name: name.clone(), values, bytes });
@@ -115,18 +123,55 @@ fn counting_loop(body: &[Tok], k: usize, env: &Env, arrays: &[Array], by_value: 
     unchanged.then(|| (var.clone(), start, bound, close + 1, end))
 }
 
+/// A range loop over constants, `for (int V : A) {` of a constant array `A` or `for (int V :
+/// {32, 64}) {`, at `k` (the `for`): its variable (at its index in `body`), the values it
+/// takes, and its body's `}`; the body must only read the variable.
+fn range_loop(body: &[Tok], k: usize, env: &Env, arrays: &[Array], by_value: &ByValue) -> Option<(String, usize, Vec<i64>, usize)> {
+    if !matches!(&body[k].1, CTok::Kw("for")) || body.get(k + 1).map(|t| &t.1) != Some(&CTok::P("(")) {
+        return None;
+    }
+    let close = closing(body, k + 1)?;
+    let colon = (k + 2..close).find(|&i| body[i].1 == CTok::P(":"))?;
+    // `int V`, `const unsigned V`: integer words, then the name.
+    let int_word = |t: &Tok| matches!(&t.1, CTok::Spec(w) | CTok::Ident(w) if INT_WORDS.contains(&w.as_str()) && w != "auto");
+    let CTok::Ident(var) = &body.get(colon.checked_sub(1)?)?.1 else { return None };
+    if colon < k + 4 || !body[k + 2..colon - 1].iter().all(int_word) {
+        return None;
+    }
+    let range = &body[colon + 1..close];
+    let values = match range {
+        [(_, CTok::Ident(a), _)] => arrays.iter().find(|x| x.name == *a)?.values.clone(),
+        [(_, CTok::P("{"), _), inner @ .., (_, CTok::P("}"), _)] => {
+            let env = env.at(k);
+            crate::sema::coop::split_commas(inner).iter().map(|v| eval(v, &env)).collect::<Option<Vec<i64>>>()?
+        }
+        _ => return None,
+    };
+    if values.is_empty() || body.get(close + 1).map(|t| &t.1) != Some(&CTok::P("{")) {
+        return None;
+    }
+    let end = closing(body, close + 1)?;
+    let unchanged = (close + 1..end).all(|u| !matches!(&body[u].1, CTok::Ident(n) if n == var) || only_read(body, u, by_value));
+    unchanged.then(|| (var.clone(), colon - 1, values, end))
+}
+
 /// The environments of a function whose constants are `env`: one per combination of the
 /// iterations of its counting loops over constant arrays, each with the locals that such a
 /// loop's iteration fixes (`int b = A[J];`, declared never to change) set to their values;
 /// `env` alone where there are none, or too many combinations.
 pub(crate) fn forks(body: &[Tok], env: Env, by_value: &ByValue) -> Vec<Env> {
+    let mut env = env;
     let arrays = arrays(body, &env);
-    if arrays.is_empty() {
-        return vec![env];
-    }
     // For each loop, the locals its iterations fix: (local's index, array's values).
     let mut loops: Vec<Vec<Vec<(usize, i64)>>> = Vec::new();
     for k in 0..body.len() {
+        // `for (int v : A)`: its variable a local of the body, one value an iteration.
+        if let Some((var, at, values, end)) = range_loop(body, k, &env, &arrays, by_value) {
+            env.locals.push(Local { name: var, from: at, to: end, value: None, fixed: None });
+            let li = env.locals.len() - 1;
+            loops.push(values.into_iter().map(|v| vec![(li, v)]).collect());
+            continue;
+        }
         let Some((var, start, bound, open, close)) = counting_loop(body, k, &env, &arrays, by_value) else { continue };
         let mut fixed: Vec<(usize, &[i64])> = Vec::new();
         for (li, l) in env.locals.iter().enumerate() {
@@ -199,6 +244,19 @@ mod tests {
         assert_eq!(values(src, "b"), [None], "a condition other than `j < BOUND` is not read");
         let src = "{ int s[] = {8, 16, 32}; for (int j = 1; j < sizeof(s) / sizeof(s[0]); ++j) { int b = s[j]; printf(\"%d\", b); } }";
         assert_eq!(values(src, "b"), [Some(16), Some(32)]);
+    }
+
+    #[test]
+    fn a_range_loop_over_constants_gives_its_variable_each_value() {
+        let src = "{ int sizes[] = {32, 64}; for (int b : sizes) { printf(\"%d\", b); } }";
+        assert_eq!(values(src, "b"), [Some(32), Some(64)]);
+        let src = "{ const int base = 8; for (const int b : {base, 2 * base, 128}) { printf(\"%d\", b); } }";
+        assert_eq!(values(src, "b"), [Some(8), Some(16), Some(128)]);
+        // Written through a reference: no constant array.
+        assert_eq!(values("{ int s[] = {1, 2}; for (int &r : s) { r = 5; } for (int b : s) { printf(\"%d\", b); } }", "b"), [None]);
+        // Changed in the body, or a range of run-time values: no constant.
+        assert_eq!(values("{ for (int b : {1, 2}) { b += 1; printf(\"%d\", b); } }", "b"), [None]);
+        assert_eq!(values("{ for (int b : {n, 2}) { printf(\"%d\", b); } }", "b"), [None]);
     }
 
     #[test]
