@@ -57,6 +57,11 @@ fn one_returns(file: &[Tok], out: &mut HashMap<String, OneReturn>) {
             continue;
         }
         let Some(params) = param_names(file, open, close) else { continue };
+        // Only its parameters: a name of the file would be read in the caller's scope, where
+        // a local may hide it.
+        if expr.iter().any(|t| matches!(&t.1, CTok::Ident(n) if !params.contains(n))) {
+            continue;
+        }
         // A name defined twice (overloads) is no one function.
         let f = OneReturn { params, expr: expr.to_vec() };
         if out.get(&name).is_some_and(|g| g.params != f.params || g.expr.iter().map(|t| &t.1).ne(f.expr.iter().map(|t| &t.1))) {
@@ -219,6 +224,11 @@ mod tests {
         let file = toks("template <class T> __host__ __device__ T ceil_div(T a, T b) { return (a + b - 1) / b; }");
         let host = vec![toks("void run(int n, int b) { int g = ceil_div(n * 2, b); }")];
         assert_eq!(text(&inline_one_returns(&host, &[&file])[0]), "void run ( int n , int b ) { int g = ( ( ( n * 2 ) + ( b ) - 1 ) / ( b ) ) ; }");
+        // A function that names anything but its parameters stays a call: `K` would be read
+        // where the caller's own `K` hides the file's.
+        let file = toks("const int K = 4; int scale(int x) { return x * K; }");
+        let host = vec![toks("void run() { const int K = 3; int g = scale(2); }")];
+        assert!(text(&inline_one_returns(&host, &[&file])[0]).contains("scale ( 2 )"));
     }
 
     #[test]

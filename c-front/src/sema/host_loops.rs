@@ -66,6 +66,11 @@ fn arrays(body: &[Tok], env: &Env) -> Vec<Array> {
     out
 }
 
+/// Does `body[from..to]` (a loop's body) only read `var`?
+fn only_reads(body: &[Tok], from: usize, to: usize, var: &str, by_value: &ByValue) -> bool {
+    (from..to).all(|u| !matches!(&body[u].1, CTok::Ident(n) if n == var) || only_read(body, u, by_value))
+}
+
 /// `sizeof(A) / sizeof(T)` (or `/ sizeof(A[0])`, `/ sizeof(*A)`, `/ N`) of a constant array
 /// `A` of `N`-byte elements of type `T`: its length.
 fn array_length(toks: &[Tok], arrays: &[Array]) -> Option<i64> {
@@ -119,8 +124,7 @@ fn counting_loop(body: &[Tok], k: usize, env: &Env, arrays: &[Array], by_value: 
     }
     let end = closing(body, close + 1)?;
     // The body only reads the variable.
-    let unchanged = (close + 1..end).all(|u| !matches!(&body[u].1, CTok::Ident(n) if n == var) || only_read(body, u, by_value));
-    unchanged.then(|| (var.clone(), start, bound, close + 1, end))
+    only_reads(body, close + 1, end, var, by_value).then(|| (var.clone(), start, bound, close + 1, end))
 }
 
 /// A range loop over constants, `for (int V : A) {` of a constant array `A` or `for (int V :
@@ -151,8 +155,7 @@ fn range_loop(body: &[Tok], k: usize, env: &Env, arrays: &[Array], by_value: &By
         return None;
     }
     let end = closing(body, close + 1)?;
-    let unchanged = (close + 1..end).all(|u| !matches!(&body[u].1, CTok::Ident(n) if n == var) || only_read(body, u, by_value));
-    unchanged.then(|| (var.clone(), colon - 1, values, end))
+    only_reads(body, close + 1, end, var, by_value).then(|| (var.clone(), colon - 1, values, end))
 }
 
 /// The environments of a function whose constants are `env`: one per combination of the
