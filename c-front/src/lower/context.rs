@@ -296,7 +296,13 @@ impl<'u> Lower<'u> {
         if has("void") {
             return Ty::Void;
         }
-        if has("float") || has("double") || has("half") || has("__half") || has("__nv_bfloat16") || has("nv_bfloat16") {
+        // CUDA's 16-bit floats are opaque (their conversions and arithmetic give any value,
+        // `expr_calls.rs`): kept as their 16 bits, so that an array of them is laid out as C
+        // lays it out (two bytes an element) when it is seen through a pointer cast.
+        if has("half") || has("__half") || has("__nv_bfloat16") || has("nv_bfloat16") {
+            return Ty::Narrow { bits: 16, signed: false };
+        }
+        if has("float") || has("double") {
             return Ty::Float;
         }
         if has(crate::sema::typedecls::FNPTR) {

@@ -30,7 +30,8 @@ impl<'u> Lower<'u> {
             if let Some((elem, n)) = vector_name(&s.word, self.o.dialect) {
                 let elem_spec = [Spec { word: elem.trim_start_matches("long").to_string(), span: s.span }];
                 let ty = match elem {
-                    "half" | "float" | "double" => Ty::Float,
+                    "half" => Ty::Narrow { bits: 16, signed: false },
+                    "float" | "double" => Ty::Float,
                     "long" | "ulong" | "longlong" | "ulonglong" => {
                         self.base_type(&[Spec { word: "long".into(), span: s.span }]);
                         Ty::Int
