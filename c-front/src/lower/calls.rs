@@ -55,6 +55,8 @@ impl<'u> Lower<'u> {
             }
             ExprKind::Unary(UOp::Addr, inner) => match &inner.kind {
                 ExprKind::Index(b, i) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (&**b, Some(&**i)),
+                // `&s.f` of a struct in memory (a private region among them): the field's place.
+                ExprKind::Member(..) => return self.field_pointer(inner),
                 _ => {
                     self.unsupported("this pointer argument (kpl takes `a`, `a + i` or `&a[i]` of an array)", span);
                     return None;
@@ -240,6 +242,13 @@ impl<'u> Lower<'u> {
             }
             let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| "arg".into());
             let pty = self.spec_type(&p.specs);
+            if self.param_in_memory(f, &pname, &pty) {
+                // A parameter whose address is taken (or whose array field is indexed): a
+                // private region holding the argument, as for such a local.
+                let entity = self.private_param(&pname, &pty, &p.specs, a, p.span)?;
+                agg_params.push((pname, entity));
+                continue;
+            }
             if pty.is_aggregate() {
                 // A struct or vector by value: fresh locals holding a copy.
                 let v = match self.agg_type(a) {

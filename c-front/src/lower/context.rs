@@ -152,6 +152,9 @@ pub(crate) struct Lower<'u> {
     /// The bytes of C each word of an array holds, for arrays whose words all hold the
     /// same number (`casts.rs`): what a pointer cast may view them as.
     pub word_bytes: HashMap<String, u32>,
+    /// The bytes of C each element of a scalar array field holds, by the offset local of a
+    /// pointer `&s.f` to it (`private.rs`): its layout for `memcpy`.
+    pub field_widths: HashMap<String, u32>,
     /// The KPL arrays that are CUDA `__constant__` memory: a write to one is a defect
     /// (`Layouts::constant_writes`).
     pub constant_arrays: std::collections::BTreeSet<String>,
@@ -173,6 +176,8 @@ pub(crate) struct Lower<'u> {
     pub indeterminate: &'u HashSet<Span>,
     /// Names of locals whose address is taken somewhere (`private.rs`).
     pub addressed: HashSet<String>,
+    /// Struct variables an array field of which is indexed by a variable (`private.rs`).
+    pub field_indexed: HashSet<String>,
     /// The size of each `sizeof e` of an expression that can be typed (`sizeof_expr.rs`).
     pub sizeofs: HashMap<Span, u64>,
     /// The file's non-kernel functions in order: function-pointer values (`fnptr.rs`).

@@ -201,7 +201,7 @@ impl<'u> Lower<'u> {
 
     /// A constant, or a local initialised with a constant that nothing assigns.
     fn known_value(&mut self, e: &Expr) -> Option<u64> {
-        if let Some(v) = const_eval(e) {
+        if let Some(v) = self.const_eval(e) {
             return Some(v as u64);
         }
         let ExprKind::Ident(x) = &e.kind else { return None };
@@ -231,7 +231,10 @@ impl<'u> Lower<'u> {
 
     /// An element's size in bytes and its words' byte offsets and sizes.
     fn elem_layout(&mut self, ent: &Entity) -> Option<(u32, Vec<(u32, u32)>)> {
-        let Entity::Array { kpl, elem, agg, .. } = ent else { return None };
+        let Entity::Array { kpl, elem, agg, offset, .. } = ent else { return None };
+        if let Some(&w) = offset.as_ref().and_then(|o| self.field_widths.get(o)).filter(|_| agg.is_none()) {
+            return Some((w, vec![(0, w)]));
+        }
         // An array kept at bytes is copied byte by byte (its padding too, as C does).
         if self.is_bytes(kpl) {
             let (size, _) = self.view_layout(*elem, agg)?;

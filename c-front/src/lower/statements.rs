@@ -426,8 +426,8 @@ impl<'u> Lower<'u> {
                 self.pointer_decl(x, ty, pointee_const);
                 continue;
             }
-            if !x.dims.is_empty() || self.addressed.contains(&x.name.name) {
-                self.private_decl(x, &base);
+            if !x.dims.is_empty() || self.in_memory(&x.name.name, &base) {
+                self.private_decl(x, &base, &d.specs);
                 continue;
             }
             if base.is_aggregate() {

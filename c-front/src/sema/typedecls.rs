@@ -325,6 +325,8 @@ impl Pass<'_> {
         if defining {
             let close = closing(toks, j);
             let body = self.run(&toks[j + 1..close.min(toks.len())]);
+            // `sizeof(T)` in an array field's size, of the types declared so far.
+            let body = crate::sema::layout::fold_sizeof(body, &self.table, self.d);
             let mut fields = base_fields;
             match (self.parse_fields)(body) {
                 Ok(fs) => {
