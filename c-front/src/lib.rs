@@ -63,6 +63,11 @@ fn pre_templates(src: &str, o: &FrontOptions) -> (Vec<(usize, tokens::CTok, usiz
             // Device code is what kpl reads, and nvcc defines this for it: Volta's 7.0, whose
             // independent thread scheduling is what kpl assumes without `--warp-sync`.
             ("__CUDA_ARCH__", "700"),
+            // nvcc itself, of the CUDA 12.0 toolkit, whose headers' declarations kpl knows.
+            ("__NVCC__", "1"),
+            ("__CUDACC_VER_MAJOR__", "12"),
+            ("__CUDACC_VER_MINOR__", "0"),
+            ("__CUDACC_VER_BUILD__", "0"),
             ("__GPUVERIFY__", "1"),
             ("NULL", "0"),
             ("NAN", "(0.0f/0.0f)"),
@@ -135,7 +140,12 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<sema::Parsed>, Vec<Diagnost
     let toks = if o.dialect == Dialect::Cuda {
         let (toks, cerrs) = classes::lower(inst.toks);
         errors.extend(cerrs);
-        cxx::default_arguments(textures::objects(overloads::resolve(operators::rename(toks))))
+        // After overloads are told apart: a call names the one function it calls.
+        let (toks, rerrs) = sema::ref_returns::lower(sema::braced_args::lower(overloads::resolve(operators::rename(toks))));
+        errors.extend(rerrs);
+        let (toks, lerrs) = sema::lambdas::lower(toks);
+        errors.extend(lerrs);
+        cxx::default_arguments(textures::objects(toks))
     } else {
         overloads::resolve(inst.toks)
     };

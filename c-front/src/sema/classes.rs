@@ -59,6 +59,14 @@ struct Class {
     /// The function a conversion operator became (the first not `const`, else the first),
     /// and that operator's place among the class's member functions.
     conversion: Option<(String, usize)>,
+    /// Constant static data members: the tokens each use becomes, `((T)(value))`.
+    statics: HashMap<String, Vec<Tok>>,
+    /// `operator[]`'s free function (of the first not `const`, else the first) and its
+    /// place among the class's member functions.
+    index: Option<(String, usize)>,
+    /// The constructors with a body, by their number of parameters: the functions that
+    /// make an object (`constructors.rs`).
+    ctors: HashMap<usize, String>,
 }
 
 /// One member function of a class body.
@@ -73,14 +81,14 @@ struct MemberFn {
     konst: bool,
     /// The body, braces included (`None`: a declaration only).
     body: Option<Vec<Tok>>,
-    /// A constructor's member initialiser list.
-    inits: bool,
+    /// A constructor's member initialiser list (the tokens after its `:`; `None`: none).
+    inits: Option<Vec<Tok>>,
 }
 
 /// The members of a class body (between its braces): data member declarations (kept as
 /// they are) and member functions.
-fn members(body: &[Tok], errors: &mut Vec<Diagnostic>) -> (Vec<Tok>, Vec<MemberFn>) {
-    let (mut data, mut fns) = (Vec::new(), Vec::new());
+fn members(body: &[Tok], errors: &mut Vec<Diagnostic>) -> (Vec<Tok>, Vec<MemberFn>, Vec<Static>) {
+    let (mut data, mut fns, mut statics) = (Vec::new(), Vec::new(), Vec::new());
     let mut i = 0;
     while i < body.len() {
         // Access specifiers.
@@ -130,7 +138,10 @@ fn members(body: &[Tok], errors: &mut Vec<Diagnostic>) -> (Vec<Tok>, Vec<MemberF
             if let Some(t) = member.iter().find(|t| matches!(&t.1, CTok::Kw("struct" | "class" | "union" | "enum" | "typedef" | "template"))).filter(|_| nested) {
                 errors.push(Diagnostic::error("not supported: a type or template declared inside a class (CUDA.md tier 3)", span(t)));
             } else if let Some(t) = member.iter().find(|t| word(Some(t)) == Some("static")) {
-                errors.push(Diagnostic::error("not supported: static data members (CUDA.md tier 3)", span(t)));
+                match constant_member(member) {
+                    Some(c) => statics.push(c),
+                    None => errors.push(Diagnostic::error("not supported: static data members other than constants (`static constexpr int n = 8;`, CUDA.md tier 3)", span(t))),
+                }
             } else {
                 data.extend(member.iter().cloned());
             }
@@ -160,10 +171,41 @@ fn members(body: &[Tok], errors: &mut Vec<Diagnostic>) -> (Vec<Tok>, Vec<MemberF
             params: member[p + 1..close].to_vec(),
             konst: after.iter().any(|t| word(Some(t)) == Some("const")),
             body: open.map(|o| member[o - start..].to_vec()),
-            inits: is_p(after.first(), ":"),
+            inits: is_p(after.first(), ":").then(|| after[1..].to_vec()),
         });
     }
-    (data, fns)
+    (data, fns, statics)
+}
+
+/// A class's constant static data member: its name, type and value.
+struct Static {
+    name: String,
+    ty: Vec<Tok>,
+    value: Vec<Tok>,
+}
+
+/// `static constexpr const int n = e;` (one declarator, a constant with a value): the member.
+fn constant_member(member: &[Tok]) -> Option<Static> {
+    let eq = member.iter().position(|t| is_p(Some(t), "="))?;
+    let name = ident(member.get(eq.checked_sub(1)?))?.to_string();
+    let words = &member[..eq - 1];
+    if !words.iter().any(|t| matches!(word(Some(t)), Some("const" | "constexpr"))) {
+        return None;
+    }
+    let end = member.len() - usize::from(is_p(member.last(), ";"));
+    let value = member[eq + 1..end].to_vec();
+    // One declarator only: no `,` outside brackets in the value.
+    let mut depth = 0i32;
+    for t in &value {
+        match &t.1 {
+            CTok::P("(" | "[" | "{") => depth += 1,
+            CTok::P(")" | "]" | "}") => depth -= 1,
+            CTok::P(",") if depth == 0 => return None,
+            _ => {}
+        }
+    }
+    let ty: Vec<Tok> = words.iter().filter(|t| !matches!(word(Some(t)), Some("static" | "const" | "constexpr" | "inline" | "__device__" | "__host__"))).cloned().collect();
+    (!ty.is_empty() && !value.is_empty()).then_some(Static { name, ty, value })
 }
 
 /// The names a data member declaration declares (`float x, y;`, `int a[4];`).
@@ -222,10 +264,49 @@ fn locals(params: &[Tok], body: &[Tok]) -> Vec<String> {
     out
 }
 
+/// A constructor with a body as the function that makes the object: `C C__ctorN(params) {
+/// C __kpl_this; <member initialisers> <body> return __kpl_this; }`.
+fn factory(cname: &str, class: &Class, f: &MemberFn, hide: &[String], errors: &mut Vec<Diagnostic>) -> Vec<Tok> {
+    let t0 = &f.name[0];
+    let body = f.body.as_deref().unwrap_or(&[]);
+    if let Some(r) = body.iter().find(|t| matches!(t.1, CTok::Kw("return"))) {
+        errors.push(Diagnostic::error("not supported: `return` in a constructor (CUDA.md tier 3)", span(r)));
+        return Vec::new();
+    }
+    let n = crate::sema::constructors::arity(&f.params);
+    let Some(fname) = class.ctors.get(&n) else { return Vec::new() };
+    let mut out: Vec<Tok> = f.head.iter().filter(|t| !matches!(word(Some(t)), Some("static" | "virtual" | "explicit" | "constexpr" | "inline"))).cloned().collect();
+    out.extend([at(t0, CTok::Ident(cname.to_string())), at(t0, CTok::Ident(fname.clone())), at(t0, CTok::P("("))]);
+    if n > 0 {
+        out.extend(f.params.iter().cloned());
+    }
+    out.extend([at(t0, CTok::P(")")), at(t0, CTok::P("{")), at(t0, CTok::Ident(cname.to_string())), at(t0, CTok::Ident(THIS.into())), at(t0, CTok::P(";"))]);
+    for init in crate::sema::constructors::split(f.inits.as_deref().unwrap_or(&[])) {
+        let field = ident(init.first()).filter(|m| class.fields.iter().any(|x| x == m));
+        let args = init.get(1).filter(|t| is_p(Some(t), "(") || is_p(Some(t), "{")).map(|_| &init[2..init.len().saturating_sub(1).max(2)]);
+        let (Some(m), Some(args)) = (field, args) else {
+            let at_tok = init.first().unwrap_or(t0);
+            errors.push(Diagnostic::error("not supported: a member initialiser other than a field's (base classes, delegating constructors; CUDA.md tier 3)", span(at_tok)));
+            continue;
+        };
+        let t = &init[0];
+        out.extend([at(t, CTok::Ident(THIS.into())), at(t, CTok::P(".")), at(t, CTok::Ident(m.to_string())), at(t, CTok::P("=")), at(t, CTok::P("("))]);
+        out.extend(member_body(class, args, hide));
+        out.extend([at(t, CTok::P(")")), at(t, CTok::P(";"))]);
+    }
+    let inner = member_body(class, body, hide);
+    if inner.len() >= 2 {
+        out.extend(inner[1..inner.len() - 1].iter().cloned());
+    }
+    out.extend([at(t0, CTok::Kw("return")), at(t0, CTok::Ident(THIS.into())), at(t0, CTok::P(";")), at(t0, CTok::P("}"))]);
+    out
+}
+
 /// A class's member function as a free function, or a diagnostic.
 fn free_function(cname: &str, class: &Class, f: &MemberFn, locals_hide: &[String]) -> Vec<Tok> {
     let name_tok = &f.name[0];
     let method = match ident(f.name.first()) {
+        Some("operator") if is_index(f) => class.index.as_ref().map(|c| c.0.clone()).unwrap_or_default(),
         Some("operator") => class.conversion.as_ref().map(|c| c.0.clone()).unwrap_or_default(),
         Some(n) => class.methods.get(n).map(|m| m.name.clone()).unwrap_or_else(|| format!("{cname}__{n}")),
         None => String::new(),
@@ -237,7 +318,7 @@ fn free_function(cname: &str, class: &Class, f: &MemberFn, locals_hide: &[String
         .filter(|t| !matches!(word(Some(t)), Some("static" | "virtual" | "explicit" | "constexpr")))
         .cloned()
         .collect();
-    if ident(f.name.first()) == Some("operator") {
+    if is_conversion(f) {
         // `operator T *()`: returns `T *`.
         out.extend(f.name[1..].iter().cloned());
     }
@@ -313,6 +394,11 @@ fn member_body(class: &Class, body: &[Tok], hide: &[String]) -> Vec<Tok> {
                 i += 2;
                 continue;
             }
+            Some(f) if !prev_member && class.statics.contains_key(f) && !hide.iter().any(|h| h == f) => {
+                out.extend(class.statics[f].iter().map(|x| at(t, x.1.clone())));
+                i += 1;
+                continue;
+            }
             Some(f) if !prev_member && class.fields.iter().any(|x| x == f) && !hide.iter().any(|h| h == f) => {
                 out.push(this(t));
                 out.push(at(t, CTok::P(".")));
@@ -368,8 +454,8 @@ pub fn lower(toks: Vec<Tok>) -> (Vec<Tok>, Vec<Diagnostic>) {
         if depth == 0 {
             if let Some((name, open, close)) = class_at(&toks, i) {
                 let mut member_errors = Vec::new();
-                let (data, fns) = members(&toks[open + 1..close], &mut member_errors);
-                if fns.is_empty() {
+                let (data, fns, consts) = members(&toks[open + 1..close], &mut member_errors);
+                if fns.is_empty() && consts.is_empty() {
                     // Data only: a C struct (`class` read as `struct`).
                     out.push(at(t, CTok::Kw("struct")));
                     i += 1;
@@ -379,7 +465,7 @@ pub fn lower(toks: Vec<Tok>) -> (Vec<Tok>, Vec<Diagnostic>) {
                 if open > i + 2 {
                     errors.push(Diagnostic::error("not supported: base classes (CUDA.md tier 3)", span(&toks[i + 2])));
                 }
-                let class = describe(&name, &data, &fns, &mut errors);
+                let class = describe(&name, &data, &fns, &consts, &mut errors);
                 // The struct of the data members (none: no struct), with the declarators
                 // after the class body.
                 let mut end = close + 1;
@@ -390,7 +476,7 @@ pub fn lower(toks: Vec<Tok>) -> (Vec<Tok>, Vec<Diagnostic>) {
                     out.push(at(t, CTok::Kw("struct")));
                     out.push(toks[i + 1].clone());
                     out.push(toks[open].clone());
-                    out.extend(data.iter().cloned());
+                    out.extend(with_statics(&data, &class.statics, &[]));
                     out.push(toks[close].clone());
                     out.extend(toks[close + 1..(end + 1).min(toks.len())].iter().cloned());
                 } else if end > close + 1 {
@@ -405,7 +491,15 @@ pub fn lower(toks: Vec<Tok>) -> (Vec<Tok>, Vec<Diagnostic>) {
                     if is_conversion(f) && class.conversion.as_ref().is_some_and(|c| c.1 != k) {
                         continue;
                     }
+                    // `operator[]`s other than the one uses call (its `const` twin).
+                    if is_index(f) && class.index.as_ref().is_some_and(|c| c.1 != k) {
+                        continue;
+                    }
                     let hide = locals(&f.params, f.body.as_deref().unwrap_or(&[]));
+                    if ident(f.name.first()) == Some(name.as_str()) {
+                        out.extend(factory(&name, &class, f, &hide, &mut errors));
+                        continue;
+                    }
                     out.extend(free_function(&name, &class, f, &hide));
                 }
                 classes.insert(name, class);
@@ -430,7 +524,7 @@ pub fn lower(toks: Vec<Tok>) -> (Vec<Tok>, Vec<Diagnostic>) {
     if classes.is_empty() {
         return (out, errors);
     }
-    (uses(out, &classes), errors)
+    (uses(resolve_aliases(out, &classes), &classes), errors)
 }
 
 /// `float C__m(...) const { ... }` at `i` (the name): a member function `m` of class `C`
@@ -460,7 +554,7 @@ fn outside_definition(toks: &[Tok], i: usize, classes: &HashMap<String, Class>, 
         params: toks[i + 2..close].to_vec(),
         konst: toks[close + 1..open].iter().any(|t| word(Some(t)) == Some("const")),
         body: Some(toks[open..=end].to_vec()),
-        inits: false,
+        inits: None,
     };
     if !refused(cname, &f, errors) {
         let hide = locals(&f.params, f.body.as_deref().unwrap_or(&[]));
@@ -473,13 +567,13 @@ fn outside_definition(toks: &[Tok], i: usize, classes: &HashMap<String, Class>, 
 fn refused(cname: &str, f: &MemberFn, errors: &mut Vec<Diagnostic>) -> bool {
     let first = &f.name[0];
     let what = match ident(f.name.first()) {
-        Some(n) if n == cname => Some("constructors"),
-        Some("operator") if !is_conversion(f) => Some("overloaded operators"),
+        Some(n) if n == cname => None,
+        Some("operator") if !is_conversion(f) && !is_index(f) => Some("overloaded operators other than `[]` and conversions"),
         None if is_p(f.name.first(), "~") => {
             let empty = f.body.as_ref().is_some_and(|b| b.len() == 2);
             (!empty).then_some("destructors")
         }
-        _ if f.inits => Some("constructors"),
+        _ if f.inits.is_some() => Some("member initialiser lists on functions other than constructors"),
         _ => None,
     };
     if let Some(w) = what {
@@ -498,13 +592,58 @@ fn is_conversion(f: &MemberFn) -> bool {
     ident(f.name.first()) == Some("operator") && f.name[1..].iter().any(|t| matches!(&t.1, CTok::Spec(_) | CTok::Ident(_))) && f.params.is_empty()
 }
 
+/// Is `f` `operator[]`?
+fn is_index(f: &MemberFn) -> bool {
+    ident(f.name.first()) == Some("operator") && f.name.len() == 3 && is_p(f.name.get(1), "[") && is_p(f.name.get(2), "]")
+}
+
+/// The tokens of `toks` with each constant static member named bare replaced by its value.
+fn with_statics(toks: &[Tok], statics: &HashMap<String, Vec<Tok>>, hide: &[String]) -> Vec<Tok> {
+    let mut out = Vec::with_capacity(toks.len());
+    for t in toks {
+        let prev_member = is_p(out.last(), ".") || is_p(out.last(), "->");
+        match ident(Some(t)).and_then(|n| statics.get(n).filter(|_| !prev_member && !hide.iter().any(|h| h == n))) {
+            Some(v) => out.extend(v.iter().map(|x| at(t, x.1.clone()))),
+            None => out.push(t.clone()),
+        }
+    }
+    out
+}
+
 /// What the rest of the file needs to know of class `name`.
-fn describe(name: &str, data: &[Tok], fns: &[MemberFn], errors: &mut Vec<Diagnostic>) -> Class {
+fn describe(name: &str, data: &[Tok], fns: &[MemberFn], consts: &[Static], errors: &mut Vec<Diagnostic>) -> Class {
     let fields = field_names(data);
+    let mut statics: HashMap<String, Vec<Tok>> = HashMap::new();
+    for c in consts {
+        let t = &c.value[0];
+        let mut v = vec![at(t, CTok::P("(")), at(t, CTok::P("("))];
+        v.extend(c.ty.iter().cloned());
+        v.extend([at(t, CTok::P(")")), at(t, CTok::P("("))]);
+        v.extend(with_statics(&c.value, &statics, &[]));
+        v.extend([at(t, CTok::P(")")), at(t, CTok::P(")"))]);
+        statics.insert(c.name.clone(), v);
+    }
+    let mut ctors: HashMap<usize, String> = HashMap::new();
+    let mut index: Option<(String, usize, bool)> = None;
     let mut methods: HashMap<String, Method> = HashMap::new();
     let mut conversion: Option<(String, usize, bool)> = None;
     for (k, f) in fns.iter().enumerate() {
         if !f.head.iter().any(|t| matches!(word(Some(t)), Some("__device__" | "__global__"))) {
+            continue;
+        }
+        if ident(f.name.first()) == Some(name) {
+            if f.body.is_some() {
+                let n = crate::sema::constructors::arity(&f.params);
+                if ctors.insert(n, format!("{name}__ctor{n}")).is_some() {
+                    errors.push(Diagnostic::error(format!("not supported: two constructors of {n} parameters (overloads by type, CUDA.md tier 3)"), span(&f.name[0])));
+                }
+            }
+            continue;
+        }
+        if is_index(f) {
+            if index.as_ref().is_none_or(|c| c.2 && !f.konst) {
+                index = Some((format!("{name}__index"), k, f.konst));
+            }
             continue;
         }
         if is_conversion(f) {
@@ -523,22 +662,69 @@ fn describe(name: &str, data: &[Tok], fns: &[MemberFn], errors: &mut Vec<Diagnos
         }
         methods.insert(m.to_string(), Method { name: format!("{name}__{m}"), no_object: takes_no_object(&fields, f) });
     }
-    Class { fields, methods, conversion: conversion.map(|c| (c.0, c.1)) }
+    Class { fields, methods, conversion: conversion.map(|c| (c.0, c.1)), statics, index: index.map(|c| (c.0, c.1)), ctors }
 }
 
 /// The declared class of each variable `toks` declares (the class named right before it,
-/// `*` and `&` between). A name also declared with another type, or with another class
-/// (in two blocks), maps to no class (`""`): no member call is read through it.
-fn class_vars(toks: &[Tok], classes: &HashMap<String, Class>) -> HashMap<String, String> {
-    let mut out: HashMap<String, String> = HashMap::new();
+/// `*` and `&` between), and whether it is an object itself (no `*` before it, no `[`
+/// after it). A name also declared with another type, or with another class (in two
+/// blocks), maps to no class (`""`): no member call is read through it.
+fn class_vars(toks: &[Tok], classes: &HashMap<String, Class>) -> HashMap<String, (String, bool)> {
+    let mut out: HashMap<String, (String, bool)> = HashMap::new();
     for k in 0..toks.len() {
-        let (Some(ty), Some(n)) = (declared_at(toks, k), ident(toks.get(k))) else { continue };
+        // `C v(args)`, `C v{args}`: an object made by a constructor.
+        let constructed = (is_p(toks.get(k + 1), "(") || is_p(toks.get(k + 1), "{"))
+            && ident(toks.get(k)).is_some()
+            && k > 0
+            && ident(toks.get(k - 1)).is_some_and(|c| classes.get(c).is_some_and(|c| !c.ctors.is_empty()))
+            && (k < 2 || matches!(toks[k - 2].1, CTok::P(";" | "{" | "}") | CTok::Spec(_)));
+        let declared = declared_at(toks, k).or(constructed.then(|| k - 1));
+        let (Some(ty), Some(n)) = (declared, ident(toks.get(k))) else { continue };
         let c = ident(toks.get(ty)).filter(|c| classes.contains_key(*c)).unwrap_or("");
-        let c = match out.get(n) {
-            Some(d) if d != c => "",
-            _ => c,
+        let object = !toks[ty + 1..k].iter().any(|t| is_p(Some(t), "*")) && !is_p(toks.get(k + 1), "[");
+        let v = match out.get(n) {
+            Some(d) if d.0 != c || d.1 != object => (String::new(), false),
+            _ => (c.to_string(), object),
         };
-        out.insert(n.to_string(), c.to_string());
+        out.insert(n.to_string(), v);
+    }
+    out
+}
+
+/// Type aliases of classes with member functions (`typedef C A;`, what `using A = C;`
+/// became): each dropped, and `A` (and `A__m`, `A::m` flattened) read as `C` everywhere.
+fn resolve_aliases(toks: Vec<Tok>, classes: &HashMap<String, Class>) -> Vec<Tok> {
+    let mut aliases: HashMap<String, String> = HashMap::new();
+    let mut drop = Vec::new();
+    for k in 0..toks.len() {
+        if matches!(toks[k].1, CTok::Kw("typedef")) && is_p(toks.get(k + 3), ";") {
+            if let (Some(c), Some(a)) = (ident(toks.get(k + 1)).filter(|c| classes.contains_key(*c)), ident(toks.get(k + 2))) {
+                let c = aliases.get(c).cloned().unwrap_or_else(|| c.to_string());
+                aliases.insert(a.to_string(), c);
+                drop.push(k);
+            }
+        }
+    }
+    if aliases.is_empty() {
+        return toks;
+    }
+    let mut out = Vec::with_capacity(toks.len());
+    let mut k = 0;
+    while k < toks.len() {
+        if drop.contains(&k) {
+            k += 4;
+            continue;
+        }
+        let t = &toks[k];
+        let renamed = ident(Some(t)).and_then(|n| match aliases.get(n) {
+            Some(c) => Some(c.clone()),
+            None => n.split_once("__").and_then(|(a, m)| aliases.get(a).map(|c| format!("{c}__{m}"))),
+        });
+        out.push(match renamed {
+            Some(n) => at(t, CTok::Ident(n)),
+            None => t.clone(),
+        });
+        k += 1;
     }
     out
 }
@@ -565,16 +751,33 @@ fn file_scope(toks: &[Tok]) -> Vec<Tok> {
     out
 }
 
-/// Calls of member functions, temporaries converted by a conversion operator, and variables
-/// of classes without data members, in the rest of the file.
+/// Calls of member functions, temporaries converted by a conversion operator, variables
+/// of classes without data members, constant static members (`C__n`, `v.n`), `v[i]` of an
+/// object with `operator[]`, and constructors (`constructors.rs`), in the rest of the file.
 fn uses(toks: Vec<Tok>, classes: &HashMap<String, Class>) -> Vec<Tok> {
     let globals = class_vars(&file_scope(&toks), classes);
+    // `C__n` of a constant static member `n` of class `C`.
+    let qualified: HashMap<String, &Vec<Tok>> = classes.iter().flat_map(|(c, class)| class.statics.iter().map(move |(n, v)| (format!("{c}__{n}"), v))).collect();
     let mut out = Vec::with_capacity(toks.len());
     let mut depth = 0usize;
     let mut vars = globals.clone();
+    // The brackets that close a call made of other brackets (`v[i]` became
+    // `C__index(v, i)`, `C{a}` became `C__ctor1(a)`), innermost last.
+    let mut closers: Vec<usize> = Vec::new();
+    // A declaration of objects of a class with constructors: the class's name, and the
+    // brace depth and bracket nesting of its declarators.
+    let mut decl: Option<(&str, usize, i32)> = None;
+    let mut nest = 0i32;
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
+        if closers.last() == Some(&i) {
+            closers.pop();
+            out.push(at(t, CTok::P(")")));
+            nest -= 1;
+            i += 1;
+            continue;
+        }
         match &t.1 {
             CTok::P("{") => {
                 if depth == 0 {
@@ -590,10 +793,45 @@ fn uses(toks: Vec<Tok>, classes: &HashMap<String, Class>) -> Vec<Tok> {
                 depth += 1;
             }
             CTok::P("}") => depth = depth.saturating_sub(1),
+            CTok::P("(" | "[") => nest += 1,
+            CTok::P(")" | "]") => nest -= 1,
+            CTok::P(";") => decl = None,
             _ => {}
+        }
+        // A declarator of objects with constructors, right after the class name or a `,`.
+        if let Some((c, d, n)) = decl {
+            let starts = is_p(out.last(), ",") || ident(out.last()) == Some(c);
+            if d == depth && n == nest && starts && ident(Some(t)) != Some(THIS) {
+                if let Some((repl, next)) = crate::sema::constructors::declarator(&toks, i, &classes[c].ctors) {
+                    out.extend(repl);
+                    i = next;
+                    continue;
+                }
+            }
         }
         let prev_member = i > 0 && (is_p(toks.get(i - 1), ".") || is_p(toks.get(i - 1), "->"));
         if let Some(n) = ident(Some(t)).filter(|_| !prev_member) {
+            if let Some(v) = qualified.get(n) {
+                out.extend(v.iter().map(|x| at(t, x.1.clone())));
+                i += 1;
+                continue;
+            }
+            let after_tag = matches!(out.last().map(|t: &Tok| &t.1), Some(CTok::Kw("struct" | "class")));
+            if let Some((cname, class)) = classes.get_key_value(n).filter(|(_, c)| !c.ctors.is_empty() && !after_tag) {
+                let statement = matches!(out.last().map(|t: &Tok| &t.1), Some(CTok::P(";" | "{" | "}") | CTok::Spec(_)));
+                if depth > 0 && statement && ident(toks.get(i + 1)).is_some() {
+                    // `C v...;` in a function: a declaration of objects.
+                    decl = Some((cname.as_str(), depth, nest));
+                } else if let Some((f, open, close)) = crate::sema::constructors::temporary(&toks, i, &class.ctors) {
+                    // `C(args)`, `C{args}`: a temporary made by a constructor.
+                    out.push(at(t, CTok::Ident(f.to_string())));
+                    out.push(at(&toks[open], CTok::P("(")));
+                    closers.push(close);
+                    nest += 1;
+                    i = open + 1;
+                    continue;
+                }
+            }
             // `C()`: a temporary of a class without data members, converted.
             if let Some((conv, _)) = classes.get(n).filter(|c| c.fields.is_empty()).and_then(|c| c.conversion.as_ref()) {
                 if is_p(toks.get(i + 1), "(") && is_p(toks.get(i + 2), ")") && !is_p(toks.get(i + 3), ".") {
@@ -622,8 +860,24 @@ fn uses(toks: Vec<Tok>, classes: &HashMap<String, Class>) -> Vec<Tok> {
                     continue;
                 }
             }
-            // `v.m(`, `p->m(`, `a[i].m(`.
-            if let Some(class) = vars.get(n).and_then(|c| classes.get(c)) {
+            if let Some((class, object)) = vars.get(n).and_then(|(c, o)| classes.get(c).map(|c| (c, *o))) {
+                // `v[i]` of an object with `operator[]`: `C__index(v, i)`.
+                if let (true, Some((f, _)), true) = (object, class.index.as_ref(), is_p(toks.get(i + 1), "[")) {
+                    if let Some(close) = closing(&toks, i + 1) {
+                        out.extend([at(t, CTok::Ident(f.clone())), at(t, CTok::P("(")), t.clone(), at(t, CTok::P(","))]);
+                        closers.push(close);
+                        nest += 1;
+                        i += 2;
+                        continue;
+                    }
+                }
+                // `v.n` of a constant static member.
+                if let Some(v) = ident(toks.get(i + 2)).and_then(|m| class.statics.get(m)).filter(|_| is_p(toks.get(i + 1), ".") || is_p(toks.get(i + 1), "->")) {
+                    out.extend(v.iter().map(|x| at(t, x.1.clone())));
+                    i += 3;
+                    continue;
+                }
+                // `v.m(`, `p->m(`, `a[i].m(`.
                 let mut j = i + 1;
                 while is_p(toks.get(j), "[") {
                     j = closing(&toks, j).map_or(toks.len(), |c| c + 1);
@@ -644,6 +898,7 @@ fn uses(toks: Vec<Tok>, classes: &HashMap<String, Class>) -> Vec<Tok> {
                             }
                         }
                         i = j + 3;
+                        nest += 1;
                         continue;
                     }
                 }

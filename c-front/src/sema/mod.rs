@@ -4,8 +4,10 @@
 //! analyses of the parsed unit that lowering needs (`sizeof` operands, uninitialised reads).
 //! Imports `text` and `syntax` only.
 
+pub mod braced_args;
 pub mod cache_hints;
 pub mod classes;
+pub mod constructors;
 pub mod coop;
 pub mod coop_tiles;
 pub mod cxx;
@@ -14,6 +16,8 @@ pub mod host_constants;
 pub mod host_items;
 pub mod host_loops;
 pub mod images;
+pub mod instance_places;
+pub mod lambdas;
 pub mod launches;
 pub mod layout;
 pub mod libcu_atomics;
@@ -21,6 +25,7 @@ pub mod namespaces;
 pub mod numeric_limits;
 pub mod operators;
 pub mod overloads;
+pub mod ref_returns;
 pub mod sizeof_expr;
 pub mod templates;
 pub mod textures;

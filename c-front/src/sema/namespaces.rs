@@ -36,6 +36,26 @@ pub fn flatten(toks: Vec<Tok>) -> Vec<Tok> {
         .filter(|&k| is_p(toks.get(k + 2), "{") || is_p(toks.get(k + 2), ":") || is_p(toks.get(k + 2), ";"))
         .filter_map(|k| ident(toks.get(k + 1)))
         .collect();
+    // Type aliases of classes (`typedef C<float> A;`, `using A = C;`): `A::m` is `A__m`,
+    // which `classes.rs` reads as the class's member.
+    let mut classes = classes;
+    for k in 0..toks.len() {
+        let is_typedef = matches!(toks[k].1, CTok::Kw("typedef"));
+        let is_using = ident(toks.get(k)) == Some("using") && ident(toks.get(k + 1)).is_some() && is_p(toks.get(k + 2), "=");
+        if !is_typedef && !is_using {
+            continue;
+        }
+        let from = if is_using { k + 3 } else { k + 1 };
+        let first = toks[from..].iter().find(|t| !matches!(t.1, CTok::Kw("struct" | "class") | CTok::Spec(_)));
+        if !ident(first).is_some_and(|c| classes.contains(c)) {
+            continue;
+        }
+        let end = (k..toks.len()).find(|&j| is_p(toks.get(j), ";")).unwrap_or(toks.len());
+        let alias = if is_using { ident(toks.get(k + 1)) } else { ident(toks.get(end.wrapping_sub(1))) };
+        if let Some(a) = alias {
+            classes.insert(a);
+        }
+    }
     let mut out: Vec<Tok> = Vec::with_capacity(toks.len());
     // The brace depths at which an open namespace's `}` will close it.
     let mut closers: Vec<usize> = Vec::new();
@@ -70,6 +90,24 @@ pub fn flatten(toks: Vec<Tok>) -> Vec<Tok> {
                 i = j + 1;
                 continue;
             }
+        }
+        // `using A = T;`: the alias declaration, as `typedef T A;`.
+        // (An alias template, `template<...> using A = ...;`, is dropped as before.)
+        // (So is an alias of a function or array type, `using F = void (*)(int);`, which
+        // needs its name inside the type.)
+        let alias = word == Some("using") && ident(toks.get(i + 1)).is_some() && is_p(toks.get(i + 2), "=") && !is_p(out.last(), ">");
+        let alias_end = if alias { (i..toks.len()).find(|&j| is_p(toks.get(j), ";")).unwrap_or(toks.len()) } else { i };
+        if alias && !toks[i..alias_end].iter().any(|t| is_p(Some(t), "(") || is_p(Some(t), "[")) {
+            let end = alias_end;
+            let rest = flatten(toks[i + 3..end].to_vec());
+            out.push((toks[i].0, CTok::Kw("typedef"), toks[i].2));
+            out.extend(rest);
+            out.push(toks[i + 1].clone());
+            if let Some(t) = toks.get(end) {
+                out.push(t.clone());
+            }
+            i = end + 1;
+            continue;
         }
         if matches!(word, Some("namespace" | "using")) {
             // `using namespace std;`, `using std::min;`, `namespace fs = std::fs;`.

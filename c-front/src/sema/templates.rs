@@ -409,6 +409,7 @@ fn mangle(name: &str, args: &[Vec<Tok>]) -> String {
             match &t.1 {
                 CTok::Ident(w) | CTok::Spec(w) => s.push_str(w),
                 CTok::Int(v, _) => s.push_str(&v.to_string()),
+                CTok::Kw(w @ ("true" | "false")) => s.push_str(w),
                 CTok::P("*") => s.push('p'),
                 CTok::P("-") => s.push('m'),
                 CTok::P(_) => {}
@@ -428,8 +429,24 @@ fn same(a: &[Vec<Tok>], b: &[Vec<Tok>]) -> bool {
 
 struct Pass {
     templates: HashMap<String, Template>,
+    /// Function templates of one name told apart by their number of parameters: each one's
+    /// fewest and most arguments (defaults), and its key in `templates`.
+    overloads: HashMap<String, Vec<(usize, usize, String)>>,
     errors: Vec<Diagnostic>,
     count: usize,
+}
+
+/// The fewest and most arguments a function declaration (its name at `name_at`) takes.
+fn arguments_taken(body: &[Tok], name_at: usize) -> Option<(usize, usize)> {
+    let open = name_at + 1;
+    if !body.get(open).is_some_and(|t| is_p(t, "(")) {
+        return None;
+    }
+    let close = crate::sema::typedecls::closing(body, open);
+    let params = body.get(open + 1..close)?;
+    let n = crate::sema::constructors::arity(params);
+    let defaults = crate::sema::constructors::split(params).iter().filter(|p| p.iter().any(|t| is_p(t, "="))).count();
+    Some((n - defaults.min(n), n))
 }
 
 impl Pass {
@@ -504,7 +521,15 @@ impl Pass {
         while i < toks.len() {
             let t = &toks[i];
             if let Some(n) = ident(t).filter(|n| self.templates.contains_key(*n)) {
-                let n = n.to_string();
+                let mut n = n.to_string();
+                // An overload by number of parameters: the one the call's arguments fit.
+                if let Some(list) = self.overloads.get(&n) {
+                    let after = toks.get(i + 1).filter(|x| is_p(x, "<")).and_then(|_| angle_args(&toks, i + 1)).map_or(i + 1, |a| a.1);
+                    let count = toks.get(after).filter(|x| is_p(x, "(")).and_then(|_| call_args(&toks, after)).map(|c| c.len());
+                    if let Some(key) = count.and_then(|c| list.iter().find(|o| o.0 <= c && c <= o.1)).map(|o| o.2.clone()) {
+                        n = key;
+                    }
+                }
                 let span = Span::new(t.0, t.2);
                 let (explicit, next) = match toks
                     .get(i + 1)
@@ -647,6 +672,7 @@ impl Pass {
 pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Output {
     let mut pass = Pass {
         templates: HashMap::new(),
+        overloads: HashMap::new(),
         errors: Vec::new(),
         count: 0,
     };
@@ -747,7 +773,24 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                             .iter()
                             .any(|t| matches!(t.1, CTok::Kw("struct") | CTok::Kw("class"))) =>
                 {
-                    let name = ident(&body[name_at]).unwrap_or_default().to_string();
+                    let mut name = ident(&body[name_at]).unwrap_or_default().to_string();
+                    // Another definition of the name with another number of parameters
+                    // (`f(x)` beside `f(x, y, z)`): an overload of its own.
+                    let taken = arguments_taken(&body, name_at);
+                    let other = pass.templates.get(&name).and_then(|t| arguments_taken(&t.body, t.name_at));
+                    let defined = |b: &[Tok]| b.last().is_some_and(|t| is_p(t, "}"));
+                    if let (Some(now), Some(before), true) = (taken, other, defined(&body)) {
+                        let first_defined = pass.templates.get(&name).is_some_and(|t| defined(&t.body));
+                        if now != before && first_defined {
+                            let list = pass.overloads.entry(name.clone()).or_insert_with(|| vec![(before.0, before.1, name.clone())]);
+                            let key = format!("{name}__o{}", now.1);
+                            if list.iter().any(|o| o.2 == key) {
+                                continue;
+                            }
+                            list.push((now.0, now.1, key.clone()));
+                            name = key;
+                        }
+                    }
                     if pass.templates.contains_key(&name) {
                         // A declaration then a definition: the definition counts.
                         if body.last().is_some_and(|t| is_p(t, "}")) {
@@ -970,17 +1013,22 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             expanded.entry(name).or_default().push(body);
         }
     }
-    let mut out = Vec::new();
-    for p in kept {
-        match p {
-            Part::Keep(t) => out.extend(t),
-            Part::Template(n) => {
-                for body in expanded.remove(&n).unwrap_or_default() {
-                    out.extend(body);
-                }
-            }
-        }
-    }
+    let items = kept
+        .into_iter()
+        .map(|p| match p {
+            Part::Keep(t) => crate::sema::instance_places::Item::Keep(t),
+            Part::Template(n) => crate::sema::instance_places::Item::Template(n),
+        })
+        .collect();
+    let instances = expanded
+        .into_iter()
+        .map(|(n, bodies)| {
+            let names = pass.templates[&n].instances.iter().map(|i| i.0.clone());
+            let v = names.zip(bodies).collect();
+            (n, v)
+        })
+        .collect();
+    let out = crate::sema::instance_places::place(items, instances);
     let mut kernel_templates: Vec<String> = pass
         .templates
         .iter()
@@ -998,3 +1046,4 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         kernel_templates,
     }
 }
+
