@@ -402,11 +402,30 @@ pub(crate) fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
         Some(CTok::Kw("return")) => true,
         // `(n + 1)`: a parenthesis that no name opens groups an operand.
         Some(CTok::P("(")) if callee(toks, lo).is_none() => true,
+        // `(long) n`: a cast's operand, read.
+        Some(CTok::P(")")) => cast_before(toks, lo - 1),
+        // `f(n * m)`: an operand of an argument, read (no reference binds to it).
+        // (Not `c ? n : m`, an lvalue a reference may bind to.)
+        Some(CTok::P("(" | ",")) if matches!(next, Some(CTok::P(p)) if !matches!(*p, "," | ")" | "?" | ":" | "." | "->")) => true,
         // `f(n)`, `f(a, n)`: by value for the library's functions, and for the file's host
         // functions where that parameter is no reference.
         Some(CTok::P("(" | ",")) => callee(toks, lo).is_some_and(by_value_argument),
         _ => false,
     }
+}
+
+/// Does the `)` at `close` end a cast to an integer type (`(long)`, `(unsigned int)`)?
+fn cast_before(toks: &[Tok], close: usize) -> bool {
+    let mut k = close;
+    while k > 0 {
+        k -= 1;
+        match &toks[k].1 {
+            CTok::P("(") => return k < close - 1,
+            CTok::Spec(w) | CTok::Ident(w) if INT_WORDS.contains(&w.as_str()) => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Is `toks[k]` in the initialiser of a reference (`int &r = b;`, `auto &r = c ? a : b;`),

@@ -14,8 +14,10 @@ use crate::sema::host_constants::{closing, eval, only_read, scalar_bytes, ByValu
 use crate::text::tokens::{spelling, CTok};
 
 /// At most this many environments come out of one function's loops; past it, none of its
-/// loop locals is a constant.
-const MAX_FORKS: usize = 16;
+/// loop locals is a constant. (Two loops one after the other over the same six block sizes,
+/// llm.c's check loop and benchmark loop, make 36; the launches they give are the same six,
+/// `launches::find` keeps each once.)
+const MAX_FORKS: usize = 64;
 
 /// A constant array local `int NAME[] = {...};`, only indexed, measured (`sizeof`) or
 /// ranged over (`for (int v : NAME)`) after.

@@ -159,6 +159,9 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> Vec<LaunchSit
             launches_in(f, body, &env, &mut out);
         }
     }
+    // One launch the same in several environments (loops that fix other locals) is one.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|site| seen.insert(format!("{site:?}")));
     out
 }
 
