@@ -458,6 +458,18 @@ pub fn load(
                                 ("--local_size", "--num_groups")
                             };
                             let front = front_options(args, &src, dialect, None);
+                            // A kernel kpl cannot read has no launch to find: its errors come
+                            // first (read with one thread, a launch that changes no error).
+                            let mut one = front.clone();
+                            one.launch = Some(Launch { threads: [1, 1, 1], groups: [1, 1, 1] });
+                            if let Err(errors) = kpl_c::check_c(&src.text, &one) {
+                                let errors: Vec<_> = errors.into_iter().filter(|d| !d.message.contains("several kernels")).collect();
+                                if !errors.is_empty() {
+                                    report(&src, &errors);
+                                    note_error(&errors[0].message, Some((errors[0].span.start, errors[0].span.end)));
+                                    return Err(Exit::BadInput);
+                                }
+                            }
                             let kernels = if front.kernel.is_none() { kpl_c::kernel_names(&src.text, &front) } else { Vec::new() };
                             let message = if kernels.len() > 1 {
                                 // The kernel, not its launch, is what is missing first.
