@@ -136,7 +136,11 @@ pub(crate) fn local_constants(item: &[Tok], file: &FileConstants) -> HostConstan
 /// file-scope constants, and `instances` (the file with its templates instantiated) for
 /// the one-return functions host code calls (`host_calls.rs`).
 pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> Vec<LaunchSite> {
-    let globals = file_constants(file).0;
+    let mut globals = file_constants(file).0;
+    // `x128::size`: a class's constant, as the instances define it.
+    for (name, v) in crate::sema::host_class_constants::class_constants(instances) {
+        globals.ints.entry(name).or_insert(v);
+    }
     let host = &unwrap_forwarded(inline_one_returns(host, &[file, instances]), &forwarding_wrappers(file));
     let fns: Vec<Option<HostFn>> = host.iter().map(|f| host_fn(f)).collect();
     let mut out = Vec::new();

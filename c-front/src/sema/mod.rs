@@ -12,6 +12,7 @@ pub mod coop;
 pub mod coop_tiles;
 pub mod cxx;
 pub mod host_calls;
+pub mod host_class_constants;
 pub mod host_constants;
 pub mod host_items;
 pub mod host_loops;
