@@ -5,17 +5,12 @@
 //! definitions of one number of parameters but other types there (overloads by type) is
 //! left as it is.
 
-use crate::sema::constructors::split;
-use crate::sema::coop::{ident, is_p};
+use crate::sema::coop::{closing, ident, is_p, split_commas};
 use crate::text::tokens::CTok;
 use std::collections::HashMap;
 
 type Tok = (usize, CTok, usize);
 
-fn closing(toks: &[Tok], open: usize) -> Option<usize> {
-    let c = crate::sema::typedecls::closing(toks, open);
-    (c < toks.len()).then_some(c)
-}
 
 /// The type a declaration's words name when it is one word besides qualifiers and `&`
 /// (`const SumMax &`, `float4`): no pointer, no array.
@@ -48,7 +43,7 @@ fn signature(toks: &[Tok], k: usize) -> Option<(Vec<Option<Tok>>, Option<Tok>, u
     let types = if crate::sema::constructors::arity(params) == 0 {
         Vec::new()
     } else {
-        split(params).iter().map(|p| p.split_last().and_then(|(_, words)| one_type(words))).collect()
+        split_commas(params).iter().map(|p| p.split_last().and_then(|(_, words)| one_type(words))).collect()
     };
     let head_from = toks[..k].iter().rposition(|t| matches!(t.1, CTok::P(";" | "}"))).map_or(0, |p| p + 1);
     Some((types, one_type(&toks[head_from..k]), open))

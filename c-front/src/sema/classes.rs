@@ -12,10 +12,9 @@
 //! with a body, overloaded operators and member functions, base classes and static data
 //! members are refused with a diagnostic that says so.
 
-use crate::sema::coop::{ident, is_p};
+use crate::sema::coop::{closing, ident, is_p, span_of as span, split_commas};
 use crate::text::tokens::CTok;
 use kpl_lang::diagnostic::Diagnostic;
-use kpl_lang::span::Span;
 use std::collections::HashMap;
 
 type Tok = (usize, CTok, usize);
@@ -34,17 +33,6 @@ fn at(t: &Tok, c: CTok) -> Tok {
     (t.0, c, t.2)
 }
 
-fn span(t: &Tok) -> Span {
-    Span::new(t.0, t.2)
-}
-
-/// The index of the bracket that closes the one at `open` (`typedecls.rs`'s, `None` at
-/// the end).
-fn closing(toks: &[Tok], open: usize) -> Option<usize> {
-    toks.get(open)?;
-    let c = crate::sema::typedecls::closing(toks, open);
-    (c < toks.len()).then_some(c)
-}
 
 struct Method {
     /// The free function's name.
@@ -194,15 +182,9 @@ fn constant_member(member: &[Tok]) -> Option<Static> {
     }
     let end = member.len() - usize::from(is_p(member.last(), ";"));
     let value = member[eq + 1..end].to_vec();
-    // One declarator only: no `,` outside brackets in the value.
-    let mut depth = 0i32;
-    for t in &value {
-        match &t.1 {
-            CTok::P("(" | "[" | "{") => depth += 1,
-            CTok::P(")" | "]" | "}") => depth -= 1,
-            CTok::P(",") if depth == 0 => return None,
-            _ => {}
-        }
+    // One declarator only.
+    if split_commas(&value).len() > 1 {
+        return None;
     }
     let ty: Vec<Tok> = words.iter().filter(|t| !matches!(word(Some(t)), Some("static" | "const" | "constexpr" | "inline" | "__device__" | "__host__"))).cloned().collect();
     (!ty.is_empty() && !value.is_empty()).then_some(Static { name, ty, value })
@@ -281,7 +263,7 @@ fn factory(cname: &str, class: &Class, f: &MemberFn, hide: &[String], errors: &m
         out.extend(f.params.iter().cloned());
     }
     out.extend([at(t0, CTok::P(")")), at(t0, CTok::P("{")), at(t0, CTok::Ident(cname.to_string())), at(t0, CTok::Ident(THIS.into())), at(t0, CTok::P(";"))]);
-    for init in crate::sema::constructors::split(f.inits.as_deref().unwrap_or(&[])) {
+    for init in split_commas(f.inits.as_deref().unwrap_or(&[])) {
         let field = ident(init.first()).filter(|m| class.fields.iter().any(|x| x == m));
         let args = init.get(1).filter(|t| is_p(Some(t), "(") || is_p(Some(t), "{")).map(|_| &init[2..init.len().saturating_sub(1).max(2)]);
         let (Some(m), Some(args)) = (field, args) else {
@@ -476,7 +458,7 @@ pub fn lower(toks: Vec<Tok>) -> (Vec<Tok>, Vec<Diagnostic>) {
                     out.push(at(t, CTok::Kw("struct")));
                     out.push(toks[i + 1].clone());
                     out.push(toks[open].clone());
-                    out.extend(with_statics(&data, &class.statics, &[]));
+                    out.extend(with_statics(&data, &class.statics));
                     out.push(toks[close].clone());
                     out.extend(toks[close + 1..(end + 1).min(toks.len())].iter().cloned());
                 } else if end > close + 1 {
@@ -597,12 +579,13 @@ fn is_index(f: &MemberFn) -> bool {
     ident(f.name.first()) == Some("operator") && f.name.len() == 3 && is_p(f.name.get(1), "[") && is_p(f.name.get(2), "]")
 }
 
-/// The tokens of `toks` with each constant static member named bare replaced by its value.
-fn with_statics(toks: &[Tok], statics: &HashMap<String, Vec<Tok>>, hide: &[String]) -> Vec<Tok> {
+/// The tokens of `toks` (a class's data members, a constant's value) with each constant
+/// static member named bare replaced by its value.
+fn with_statics(toks: &[Tok], statics: &HashMap<String, Vec<Tok>>) -> Vec<Tok> {
     let mut out = Vec::with_capacity(toks.len());
     for t in toks {
         let prev_member = is_p(out.last(), ".") || is_p(out.last(), "->");
-        match ident(Some(t)).and_then(|n| statics.get(n).filter(|_| !prev_member && !hide.iter().any(|h| h == n))) {
+        match ident(Some(t)).and_then(|n| statics.get(n).filter(|_| !prev_member)) {
             Some(v) => out.extend(v.iter().map(|x| at(t, x.1.clone()))),
             None => out.push(t.clone()),
         }
@@ -619,7 +602,7 @@ fn describe(name: &str, data: &[Tok], fns: &[MemberFn], consts: &[Static], error
         let mut v = vec![at(t, CTok::P("(")), at(t, CTok::P("("))];
         v.extend(c.ty.iter().cloned());
         v.extend([at(t, CTok::P(")")), at(t, CTok::P("("))]);
-        v.extend(with_statics(&c.value, &statics, &[]));
+        v.extend(with_statics(&c.value, &statics));
         v.extend([at(t, CTok::P(")")), at(t, CTok::P(")"))]);
         statics.insert(c.name.clone(), v);
     }
@@ -695,13 +678,13 @@ fn class_vars(toks: &[Tok], classes: &HashMap<String, Class>) -> HashMap<String,
 /// became): each dropped, and `A` (and `A__m`, `A::m` flattened) read as `C` everywhere.
 fn resolve_aliases(toks: Vec<Tok>, classes: &HashMap<String, Class>) -> Vec<Tok> {
     let mut aliases: HashMap<String, String> = HashMap::new();
-    let mut drop = Vec::new();
+    let mut drop = std::collections::HashSet::new();
     for k in 0..toks.len() {
         if matches!(toks[k].1, CTok::Kw("typedef")) && is_p(toks.get(k + 3), ";") {
             if let (Some(c), Some(a)) = (ident(toks.get(k + 1)).filter(|c| classes.contains_key(*c)), ident(toks.get(k + 2))) {
                 let c = aliases.get(c).cloned().unwrap_or_else(|| c.to_string());
                 aliases.insert(a.to_string(), c);
-                drop.push(k);
+                drop.insert(k);
             }
         }
     }

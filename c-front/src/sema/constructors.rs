@@ -4,8 +4,9 @@
 //! `C v(a, b);` or `C v{a, b};` in a function is `C v = C__ctor2(a, b);`, and `C v;` is
 //! `C v = C__ctor0();` where the class has a default constructor with a body. A brace or
 //! parenthesis list whose length no constructor takes is left as it is (an aggregate).
+//! `arity` counts a parameter list for `classes.rs` and `templates.rs` too.
 
-use crate::sema::coop::{ident, is_p};
+use crate::sema::coop::{closing, ident, is_p, split_commas};
 use crate::text::tokens::CTok;
 use std::collections::HashMap;
 
@@ -20,34 +21,7 @@ pub(crate) fn arity(params: &[Tok]) -> usize {
     if params.is_empty() || matches!(params, [t] if ident(Some(t)) == Some("void")) {
         return 0;
     }
-    split(params).len()
-}
-
-/// The top-level, comma-separated parts of `toks`.
-pub(crate) fn split(toks: &[Tok]) -> Vec<&[Tok]> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0i32, 0);
-    for (k, t) in toks.iter().enumerate() {
-        match &t.1 {
-            CTok::P("(" | "[" | "{") => depth += 1,
-            CTok::P(")" | "]" | "}") => depth -= 1,
-            CTok::P(",") if depth == 0 => {
-                out.push(&toks[start..k]);
-                start = k + 1;
-            }
-            _ => {}
-        }
-    }
-    if start < toks.len() || !out.is_empty() {
-        out.push(&toks[start..]);
-    }
-    out
-}
-
-/// The index of the bracket closing the one at `open`.
-fn closing(toks: &[Tok], open: usize) -> Option<usize> {
-    let c = crate::sema::typedecls::closing(toks, open);
-    (c < toks.len()).then_some(c)
+    split_commas(params).len()
 }
 
 /// `C(args)` or `C{args}` at `i` (the class name, `ctors` its constructors): the call of the

@@ -32,6 +32,19 @@ pub(crate) fn ident(t: Option<&Tok>) -> Option<&str> {
     }
 }
 
+/// The index of the bracket that closes the one at `open` (`typedecls::closing`'s), `None`
+/// where it is not closed.
+pub(crate) fn closing(toks: &[Tok], open: usize) -> Option<usize> {
+    toks.get(open)?;
+    let c = crate::sema::typedecls::closing(toks, open);
+    (c < toks.len()).then_some(c)
+}
+
+/// A token's place in the source.
+pub(crate) fn span_of(t: &Tok) -> kpl_lang::span::Span {
+    kpl_lang::span::Span::new(t.0, t.2)
+}
+
 /// The index just past the `)` that closes the `(` at `open`.
 pub(crate) fn close_of(toks: &[Tok], open: usize) -> Option<usize> {
     let mut depth = 0usize;

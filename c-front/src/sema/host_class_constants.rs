@@ -8,35 +8,20 @@
 //! them).
 
 use crate::sema::coop::{ident, is_p};
-use crate::sema::host_constants::{eval, scalar_bytes, Env, Tok};
-use crate::text::tokens::{spelling, CTok};
+use crate::sema::host_constants::{eval, Env, Tok};
+use crate::sema::layout::size_align;
+use crate::sema::types::TypeTable;
+use crate::text::tokens::{spelling, CTok, Dialect};
 use std::collections::HashMap;
 
-/// The bytes of a type named by one word: a scalar, a CUDA vector type (`int4`, `float2`),
-/// a 16-bit float, or a typedef of one (`typedefs`).
-fn type_bytes(word: &str, typedefs: &HashMap<String, String>, depth: usize) -> Option<u32> {
-    if depth > 8 {
-        return None;
-    }
-    if let Some(t) = typedefs.get(word) {
+/// The bytes of a type named by one word: a scalar, a CUDA vector type (`int4`), a 16-bit
+/// float (`layout::size_align`'s sizes), or a typedef of one (`typedefs`).
+fn type_bytes(word: &str, typedefs: &HashMap<String, String>, depth: usize) -> Option<u64> {
+    if let Some(t) = typedefs.get(word).filter(|_| depth < 8) {
         return type_bytes(t, typedefs, depth + 1);
     }
-    if matches!(word, "half" | "__half" | "__nv_bfloat16" | "nv_bfloat16") {
-        return Some(2);
-    }
-    let n = word.chars().last().and_then(|c| c.to_digit(10)).filter(|n| matches!(n, 1..=4));
-    if let Some(n) = n {
-        let elem = &word[..word.len() - 1];
-        let e = match elem {
-            "char" | "uchar" => 1,
-            "short" | "ushort" => 2,
-            "int" | "uint" | "float" => 4,
-            "long" | "ulong" | "longlong" | "ulonglong" | "double" => 8,
-            _ => return scalar_bytes(&[word]),
-        };
-        return Some(e * n);
-    }
-    scalar_bytes(&[word])
+    let table = TypeTable { structs: Vec::new(), pointer_bytes: 8 };
+    size_align(&[word], false, &table, Dialect::Cuda, 0).map(|s| s.0)
 }
 
 /// `C__n` (and `A__n` of each alias `A` of `C`) for every constant static member `n` of a
@@ -128,7 +113,7 @@ fn value(expr: &[Tok], typedefs: &HashMap<String, String>) -> Option<i64> {
         let t = &expr[i];
         if matches!(t.1, CTok::Kw("sizeof")) && is_p(expr.get(i + 1), "(") && is_p(expr.get(i + 3), ")") {
             let word = spelling(&expr.get(i + 2)?.1);
-            sub.push((t.0, CTok::Int(u64::from(type_bytes(&word, typedefs, 0)?), false), t.2));
+            sub.push((t.0, CTok::Int(type_bytes(&word, typedefs, 0)?, false), t.2));
             i += 4;
             continue;
         }

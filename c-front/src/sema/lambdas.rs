@@ -5,23 +5,14 @@
 //! reads that one. A lambda that captures by value, returns, or is used other than so is
 //! refused with a diagnostic.
 
-use crate::sema::constructors::split;
-use crate::sema::coop::{ident, is_p};
+use crate::sema::coop::{closing, ident, is_p, span_of as span, split_commas};
 use crate::text::tokens::CTok;
 use kpl_lang::diagnostic::Diagnostic;
-use kpl_lang::span::Span;
 use std::collections::HashMap;
 
 type Tok = (usize, CTok, usize);
 
-fn span(t: &Tok) -> Span {
-    Span::new(t.0, t.2)
-}
 
-fn closing(toks: &[Tok], open: usize) -> Option<usize> {
-    let c = crate::sema::typedecls::closing(toks, open);
-    (c < toks.len()).then_some(c)
-}
 
 /// A lambda bound to a name: its parameters (declaration words, name) and body's tokens
 /// between the braces, parameters renamed.
@@ -85,7 +76,7 @@ pub fn lower(toks: Vec<Tok>) -> (Vec<Tok>, Vec<Diagnostic>) {
             let call = is_p(toks.get(i + 1), "(").then(|| closing(&toks, i + 1)).flatten().filter(|&c| is_p(toks.get(c + 1), ";"));
             match call.filter(|_| statement) {
                 Some(close) => {
-                    let args: Vec<&[Tok]> = if close == i + 2 { Vec::new() } else { split(&toks[i + 2..close]) };
+                    let args: Vec<&[Tok]> = if close == i + 2 { Vec::new() } else { split_commas(&toks[i + 2..close]) };
                     if args.len() != l.params.len() {
                         errors.push(Diagnostic::error(format!("this lambda takes {} arguments", l.params.len()), span(t)));
                     }
@@ -124,7 +115,7 @@ fn body_end(toks: &[Tok], cap_close: usize) -> Option<usize> {
 /// `}`, or why kpl refuses it.
 fn read(toks: &[Tok], open: usize, cap_close: usize, count: &mut usize) -> Result<(Lambda, usize), &'static str> {
     // Captures: none, `&`, or `&x` each.
-    for c in split(&toks[open + 1..cap_close]) {
+    for c in split_commas(&toks[open + 1..cap_close]) {
         let by_ref = matches!(c, [t] if is_p(Some(t), "&")) || matches!(c, [a, b] if is_p(Some(a), "&") && ident(Some(b)).is_some());
         if !c.is_empty() && !by_ref {
             return Err("captures by value");
@@ -133,7 +124,7 @@ fn read(toks: &[Tok], open: usize, cap_close: usize, count: &mut usize) -> Resul
     let (params, mut at) = if is_p(toks.get(cap_close + 1), "(") {
         let close = closing(toks, cap_close + 1).ok_or("is not closed")?;
         let ps = &toks[cap_close + 2..close];
-        let list: Vec<&[Tok]> = if crate::sema::constructors::arity(ps) == 0 { Vec::new() } else { split(ps) };
+        let list: Vec<&[Tok]> = if crate::sema::constructors::arity(ps) == 0 { Vec::new() } else { split_commas(ps) };
         (list, close + 1)
     } else {
         (Vec::new(), cap_close + 1)

@@ -15,7 +15,7 @@ use kpl_lang::span::Span;
 use std::collections::HashMap;
 
 /// One launch of a kernel in host code.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LaunchSite {
     /// The kernel's name: a template's instance named as `templates.rs` names it.
     pub kernel: Option<String>,
@@ -164,9 +164,13 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> Vec<LaunchSit
         }
     }
     // One launch the same in several environments (loops that fix other locals) is one.
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|site| seen.insert(format!("{site:?}")));
-    out
+    let mut unique: Vec<LaunchSite> = Vec::with_capacity(out.len());
+    for site in out {
+        if !unique.contains(&site) {
+            unique.push(site);
+        }
+    }
+    unique
 }
 
 /// A host function: its name, its parameters' names (and whether each is a `dim3`), where

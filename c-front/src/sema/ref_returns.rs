@@ -8,23 +8,14 @@
 //! file-scope name in it could be hidden by a local at the call). Any other function that
 //! returns a reference is refused with a diagnostic.
 
-use crate::sema::constructors::split;
-use crate::sema::coop::{ident, is_p};
+use crate::sema::coop::{closing, file_scope_heads, ident, is_p, span_of as span, split_commas};
 use crate::text::tokens::CTok;
 use kpl_lang::diagnostic::Diagnostic;
-use kpl_lang::span::Span;
 use std::collections::{HashMap, HashSet};
 
 type Tok = (usize, CTok, usize);
 
-fn span(t: &Tok) -> Span {
-    Span::new(t.0, t.2)
-}
 
-fn closing(toks: &[Tok], open: usize) -> Option<usize> {
-    let c = crate::sema::typedecls::closing(toks, open);
-    (c < toks.len()).then_some(c)
-}
 
 /// A function returning a reference: its parameters' names and the returned expression.
 struct RefFn {
@@ -73,7 +64,7 @@ pub fn lower(toks: Vec<Tok>) -> (Vec<Tok>, Vec<Diagnostic>) {
     while i < toks.len() {
         let t = &toks[i];
         // `T &name(params) [const] {` at file scope.
-        if depth == 0 && is_p(toks.get(i), "&") && ident(toks.get(i + 1)).is_some() && is_p(toks.get(i + 2), "(") && !is_p(rest.last(), "(") {
+        if depth == 0 && is_p(toks.get(i), "&") && ident(toks.get(i + 1)).is_some() && is_p(toks.get(i + 2), "(") {
             let name_tok = &toks[i + 1];
             if let Some(close) = closing(&toks, i + 2) {
                 let open = (close + 1..toks.len()).find(|&k| !matches!(toks[k].1, CTok::Spec(_)));
@@ -108,35 +99,28 @@ pub fn lower(toks: Vec<Tok>) -> (Vec<Tok>, Vec<Diagnostic>) {
     // A definition of the same name that does not return a reference (a `const` overload):
     // where it returns the same place, it goes (every call now reads the place); where not,
     // the calls are refused.
-    let mut twins = Vec::new();
-    let mut depth = 0usize;
-    for k in 0..rest.len() {
-        match &rest[k].1 {
-            CTok::P("{") => depth += 1,
-            CTok::P("}") => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        let Some(name) = ident(rest.get(k)).filter(|n| depth == 0 && fns.contains_key(*n) && is_p(rest.get(k + 1), "(")) else { continue };
-        let Some(close) = closing(&rest, k + 1) else { continue };
+    let unconst = |ts: &[Tok]| ts.iter().filter(|t| !matches!(&t.1, CTok::Spec(w) if w == "const")).map(|t| t.1.clone()).collect::<Vec<_>>();
+    let heads: Vec<(usize, String)> = file_scope_heads(&rest).into_iter().map(|(p, n)| (p, n.to_string())).collect();
+    let (mut twins, mut differ) = (Vec::new(), Vec::new());
+    for (paren, name) in heads {
+        let Some(f) = fns.get(&name) else { continue };
+        let Some(close) = closing(&rest, paren) else { continue };
         let Some(open) = (close + 1..rest.len()).find(|&j| !matches!(rest[j].1, CTok::Spec(_))).filter(|&o| is_p(rest.get(o), "{")) else { continue };
         let Some(end) = closing(&rest, open) else { continue };
-        let unconst = |ts: &[Tok]| ts.iter().filter(|t| !matches!(&t.1, CTok::Spec(w) if w == "const")).map(|t| t.1.clone()).collect::<Vec<_>>();
         let mut same = vec![CTok::Kw("return")];
-        same.extend(unconst(&fns[name].value));
+        same.extend(unconst(&f.value));
         same.push(CTok::P(";"));
         if unconst(&rest[open + 1..end]) == same {
-            twins.push((k, end));
+            twins.push((paren - 1, end));
         } else {
-            errors.push(Diagnostic::error(format!("not supported: overloads of `{name}` that return a reference and a value of different places (CUDA.md tier 3)"), span(&rest[k])));
-            twins.push((usize::MAX, k));
+            errors.push(Diagnostic::error(format!("not supported: overloads of `{name}` that return a reference and a value of different places (CUDA.md tier 3)"), span(&rest[paren - 1])));
+            differ.push(name);
         }
     }
+    for name in differ {
+        fns.remove(&name);
+    }
     for &(k, end) in twins.iter().rev() {
-        if k == usize::MAX {
-            let name = ident(rest.get(end)).unwrap_or_default().to_string();
-            fns.remove(&name);
-            continue;
-        }
         let from = rest[..k].iter().rposition(|t| matches!(t.1, CTok::P(";" | "}"))).map_or(0, |p| p + 1);
         rest.drain(from..=end);
     }
@@ -152,7 +136,7 @@ fn one_return(params: &[Tok], body: &[Tok], types: &HashSet<String>) -> Result<R
     let names: Vec<String> = if crate::sema::constructors::arity(params) == 0 {
         Vec::new()
     } else {
-        split(params).iter().map(|p| p.iter().rev().find_map(|t| ident(Some(t)).filter(|_| matches!(t.1, CTok::Ident(_)))).unwrap_or_default().to_string()).collect()
+        split_commas(params).iter().map(|p| p.iter().rev().find_map(|t| ident(Some(t)).filter(|_| matches!(t.1, CTok::Ident(_)))).unwrap_or_default().to_string()).collect()
     };
     if names.iter().any(|n| n.is_empty()) || params.iter().any(|t| is_p(Some(t), "=")) {
         return Err("has a parameter without a name or with a default");
@@ -188,7 +172,7 @@ fn calls(mut toks: Vec<Tok>, fns: &HashMap<String, RefFn>, errors: &mut Vec<Diag
         };
         let Some(close) = closing(&toks, i + 1) else { break };
         let name = &toks[i];
-        let args: Vec<Vec<Tok>> = if close == i + 2 { Vec::new() } else { split(&toks[i + 2..close]).iter().map(|a| a.to_vec()).collect() };
+        let args: Vec<Vec<Tok>> = if close == i + 2 { Vec::new() } else { split_commas(&toks[i + 2..close]).iter().map(|a| a.to_vec()).collect() };
         done += 1;
         if args.len() != f.params.len() || done > MAX_CALLS {
             let why = if done > MAX_CALLS { "calls itself without end" } else { "takes another number of arguments" };

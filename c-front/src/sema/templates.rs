@@ -445,7 +445,7 @@ fn arguments_taken(body: &[Tok], name_at: usize) -> Option<(usize, usize)> {
     let close = crate::sema::typedecls::closing(body, open);
     let params = body.get(open + 1..close)?;
     let n = crate::sema::constructors::arity(params);
-    let defaults = crate::sema::constructors::split(params).iter().filter(|p| p.iter().any(|t| is_p(t, "="))).count();
+    let defaults = crate::sema::coop::split_commas(params).iter().filter(|p| p.iter().any(|t| is_p(t, "="))).count();
     Some((n - defaults.min(n), n))
 }
 
