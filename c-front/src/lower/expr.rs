@@ -286,12 +286,22 @@ impl<'u> Lower<'u> {
             }
             ExprKind::Ident(x) => self.ident(x, span),
             ExprKind::Member(base, m) => self.member(base, m, span),
-            ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => match self.place(e) {
-                // A `char` element is the low bits of its word (`read_place`).
-                Some(p @ (Place::Elem { .. } | Place::Bytes { .. } | Place::Pair { .. })) => self.read_place(&p, span),
-                Some(Place::Const(e, ty)) => Val { e, ty },
-                _ => word(0, Ty::Int),
-            },
+            ExprKind::Index(..) | ExprKind::Unary(UOp::Deref, _) => {
+                match self.place(e) {
+                    // A `char` element is the low bits of its word (`read_place`).
+                    Some(Place::Const(e, ty)) => Val { e, ty },
+                    // An element of a struct variable's array field at a constant index is
+                    // the local that holds it (`p.v[0]` is `p_v_0`).
+                    Some(p) => self.read_place(&p, span),
+                    None => {
+                        // Never a silent value: a place kpl cannot read is an error.
+                        if self.errors.is_empty() {
+                            self.unsupported("reading this element", span);
+                        }
+                        word(0, Ty::Int)
+                    }
+                }
+            }
             ExprKind::Call(f, args) => self.call(f, args, span),
             ExprKind::Unary(op, a) => self.unary(*op, a, span),
             ExprKind::PreInc(inc, a) => {
