@@ -138,7 +138,7 @@ fn pre_templates(src: &str, o: &FrontOptions) -> (Vec<(usize, tokens::CTok, usiz
         let (toks, aerrs, awarns) = sema::libcu_atomics::lower(sema::numeric_limits::lower(toks));
         errors.extend(aerrs);
         warnings.extend(awarns);
-        coop::lower(coop_tiles::lower(textures::lower(sema::cache_hints::lower(cxx::lower(namespaces::flatten(toks))))))
+        coop::lower(coop_tiles::lower(textures::lower(sema::cache_hints::lower(cxx::lower(namespaces::flatten(sema::integral_constants::members(toks)))))))
     } else {
         images::lower(toks)
     };
@@ -152,7 +152,7 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<sema::Parsed>, Vec<Diagnost
     errors.extend(inst.errors);
     warnings.extend(inst.warnings);
     let toks = if o.dialect == Dialect::Cuda {
-        let (toks, cerrs) = classes::lower(inst.toks);
+        let (toks, cerrs) = classes::lower(sema::integral_constants::tags(inst.toks));
         errors.extend(cerrs);
         // After overloads are told apart: a call names the one function it calls.
         let (toks, rerrs) = sema::ref_returns::lower(sema::braced_args::lower(overloads::resolve(operators::rename(toks))));

@@ -194,11 +194,16 @@ impl<'u> Lower<'u> {
         // that passes it a constant: `launch_args`).
         let mut integers: Vec<(usize, String, Vec<String>, Ty, Span)> = Vec::new();
         for (position, p) in f.params.iter().enumerate() {
-            let Some(name) = &p.name else {
-                if !(p.ptrs.is_empty() && p.dims == 0 && self.base_type(&p.specs) == Ty::Void) {
-                    self.err("a kernel parameter needs a name", p.span);
+            // An unnamed parameter (a tag such as `std::bool_constant<false>`) is one the
+            // kernel never reads; it keeps its place among the arguments.
+            let unnamed;
+            let name = match &p.name {
+                Some(n) => n,
+                None if p.ptrs.is_empty() && p.dims == 0 && self.base_type(&p.specs) == Ty::Void => continue,
+                None => {
+                    unnamed = Ident { name: format!("__unnamed{position}"), span: p.span };
+                    &unnamed
                 }
-                continue;
             };
             let base = self.spec_type(&p.specs);
             let pointer = !p.ptrs.is_empty() || p.dims > 0;

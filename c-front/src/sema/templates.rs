@@ -232,6 +232,22 @@ fn declared_types(toks: &[Tok]) -> HashMap<String, (Vec<Tok>, bool)> {
     out
 }
 
+/// The declared types of the variables declared at file scope: items with no body and no
+/// parameter list (`float *buffer;`, `int n = f(2);`).
+fn file_variables(toks: &[Tok]) -> HashMap<String, (Vec<Tok>, bool)> {
+    let mut out = HashMap::new();
+    for r in items(toks) {
+        let item = &toks[r];
+        let eq = item.iter().position(|t| is_p(t, "=")).unwrap_or(item.len());
+        let declares = !item.iter().any(|t| is_p(t, "{")) && !item[..eq].iter().any(|t| is_p(t, "("));
+        let typedef = item.iter().any(|t| matches!(&t.1, CTok::Kw("typedef" | "using" | "template")) || matches!(&t.1, CTok::Spec(w) if w == "typedef"));
+        if declares && !typedef {
+            out.extend(declared_types(item));
+        }
+    }
+    out
+}
+
 /// The type an argument gives a template parameter: its declared type, or (for a `T *`
 /// parameter) the type it points to (of `p`, `&x`, `p + i`, `&p[i]`).
 fn arg_type(
@@ -269,8 +285,19 @@ fn arg_type(
             let (ty, ptr) = decls.get(ident(t)?)?;
             ptr.then(|| ty.clone())
         }
+        // `t + 1`, `B * T`: the type C gives the expression.
+        _ if !pointee => crate::sema::deduction::expr_type(arg, decls),
         _ => None,
     }
+}
+
+/// Where the arguments of a launch whose `<<<` is at `at` open: the token after its `>>>`.
+fn launch_arguments(toks: &[Tok], at: usize) -> Option<usize> {
+    if !(is_p(toks.get(at)?, "<<") && is_p(toks.get(at + 1)?, "<")) {
+        return None;
+    }
+    let close = (at + 2..toks.len().saturating_sub(1)).find(|&k| is_p(&toks[k], ">>") && is_p(&toks[k + 1], ">"))?;
+    Some(close + 2)
 }
 
 /// Do `toks` (from a `[`) close that bracket only at their end, as `[i + 1]` does and
@@ -434,6 +461,9 @@ struct Pass {
     overloads: HashMap<String, Vec<(usize, usize, String)>>,
     errors: Vec<Diagnostic>,
     count: usize,
+    /// The declared types of the file's variables (`float *buffer;` at file scope), seen
+    /// by every call that does not declare the name itself.
+    file_decls: HashMap<String, (Vec<Tok>, bool)>,
 }
 
 /// The fewest and most arguments a function declaration (its name at `name_at`) takes.
@@ -470,7 +500,7 @@ impl Pass {
                 None => {
                     self.errors.push(
                         Diagnostic::error(format!("kpl cannot tell template argument `{}` of `{name}`", p.name), span)
-                            .with_help("kpl deduces a type argument only from a variable, `&variable`, `p + i`, `&p[i]` or literal argument: write the arguments out, as in `f<float, 128>(...)`"),
+                            .with_help("kpl deduces a type argument only from a variable, `&variable`, `p + i`, `&p[i]`, a literal or an arithmetic expression of those: write the arguments out, as in `f<float, 128>(...)`"),
                     );
                     return None;
                 }
@@ -515,7 +545,8 @@ impl Pass {
         toks: Vec<Tok>,
         consts: &dyn Fn(usize) -> HashMap<String, i64>,
     ) -> Vec<Tok> {
-        let decls = declared_types(&toks);
+        let mut decls = self.file_decls.clone();
+        decls.extend(declared_types(&toks));
         let mut out = Vec::with_capacity(toks.len());
         let mut i = 0;
         while i < toks.len() {
@@ -546,10 +577,12 @@ impl Pass {
                     }
                     None => (Vec::new(), i + 1),
                 };
+                // A launch `k<<<g, b>>>(...)` passes its arguments after the `>>>`.
+                let open = launch_arguments(&toks, next).unwrap_or(next);
                 let call = toks
-                    .get(next)
+                    .get(open)
                     .filter(|x| is_p(x, "("))
-                    .and_then(|_| call_args(&toks, next));
+                    .and_then(|_| call_args(&toks, open));
                 let args = match &call {
                     Some(c) if !self.templates[&n].class => self.deduce(&n, explicit, c, &decls),
                     _ => explicit,
@@ -588,13 +621,18 @@ impl Pass {
         };
         while explicit.len() < t.params.len() {
             let p = &t.params[explicit.len()];
-            if !p.is_type {
-                break;
-            }
-            let found = fparams.iter().enumerate().find_map(|(k, fp)| {
+            let by_type = |(k, fp): (usize, &Vec<Tok>)| {
                 let at = fp.iter().position(|x| ident(x) == Some(p.name.as_str()))?;
                 let pointer = fp.get(at + 1).is_some_and(|x| is_p(x, "*"));
                 arg_type(call.get(k)?, pointer, decls)
+            };
+            let by_class = |(k, fp): (usize, &Vec<Tok>)| crate::sema::deduction::from_class_argument(fp, call.get(k)?, &p.name);
+            let found = fparams.iter().enumerate().find_map(by_class).or_else(|| {
+                if p.is_type {
+                    fparams.iter().enumerate().find_map(by_type)
+                } else {
+                    None
+                }
             });
             match found {
                 Some(ty) => explicit.push(ty),
@@ -675,6 +713,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         overloads: HashMap::new(),
         errors: Vec::new(),
         count: 0,
+        file_decls: file_variables(&toks),
     };
     let mut warnings = Vec::new();
     // Items in order: kept tokens, or the place of a template's instances.
