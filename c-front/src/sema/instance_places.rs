@@ -73,6 +73,26 @@ pub fn place(items: Vec<Item>, mut instances: HashMap<String, Vec<(String, Vec<T
             break;
         }
     }
+    // An instance only instances nothing anchors name (a kernel only skipped host code
+    // launches, and the helpers it instantiates) goes right before the first of them,
+    // which stay at their templates: `store128<floatX>` named only in such a kernel goes
+    // after `typedef float floatX;`, not at `store128`'s template before it.
+    let unanchored: Vec<usize> = (0..all.len()).filter(|&i| anchor[i] == usize::MAX).collect();
+    for _ in 0..=unanchored.len() {
+        let mut changed = false;
+        for &i in &unanchored {
+            let Some(users) = named_in.get(all[i].1.as_str()).filter(|u| !u.is_empty()) else { continue };
+            let place = |u: usize| if anchor[u] == usize::MAX { all[u].0 } else { anchor[u] };
+            let a = users.iter().map(|&u| place(u)).min().unwrap_or(usize::MAX).max(all[i].0);
+            if a != anchor[i] {
+                anchor[i] = a;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
     let mut by_anchor: HashMap<usize, Vec<Vec<Tok>>> = HashMap::new();
     for (i, (at, _, body)) in all.into_iter().enumerate() {
         let a = if anchor[i] == usize::MAX { at } else { anchor[i] };
