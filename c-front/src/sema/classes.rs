@@ -744,6 +744,10 @@ fn uses(toks: Vec<Tok>, classes: &HashMap<String, Class>) -> Vec<Tok> {
     let mut out = Vec::with_capacity(toks.len());
     let mut depth = 0usize;
     let mut vars = globals.clone();
+    // Inside a function body, the declarations of each open block, innermost last: they
+    // hide the function-wide `vars` (where one name is declared with two classes in two
+    // blocks, `vars` knows neither).
+    let mut scopes: Vec<HashMap<String, (String, bool)>> = Vec::new();
     // The brackets that close a call made of other brackets (`v[i]` became
     // `C__index(v, i)`, `C{a}` became `C__ctor1(a)`), innermost last.
     let mut closers: Vec<usize> = Vec::new();
@@ -772,10 +776,15 @@ fn uses(toks: Vec<Tok>, classes: &HashMap<String, Class>) -> Vec<Tok> {
                     item.extend(toks[i..=close.min(toks.len() - 1)].iter().cloned());
                     vars = globals.clone();
                     vars.extend(class_vars(&item, classes));
+                    scopes.clear();
                 }
                 depth += 1;
+                scopes.push(HashMap::new());
             }
-            CTok::P("}") => depth = depth.saturating_sub(1),
+            CTok::P("}") => {
+                depth = depth.saturating_sub(1);
+                scopes.pop();
+            }
             CTok::P("(" | "[") => nest += 1,
             CTok::P(")" | "]") => nest -= 1,
             CTok::P(";") => decl = None,
@@ -843,7 +852,14 @@ fn uses(toks: Vec<Tok>, classes: &HashMap<String, Class>) -> Vec<Tok> {
                     continue;
                 }
             }
-            if let Some((class, object)) = vars.get(n).and_then(|(c, o)| classes.get(c).map(|c| (c, *o))) {
+            // A declaration here: the class of its variable, in this block.
+            if let (Some(ty), Some(scope)) = (declared_at(&toks, i).filter(|_| depth > 0), scopes.last_mut()) {
+                let c = ident(toks.get(ty)).filter(|c| classes.contains_key(*c)).unwrap_or("");
+                let object = !toks[ty + 1..i].iter().any(|t| is_p(Some(t), "*")) && !is_p(toks.get(i + 1), "[");
+                scope.insert(n.to_string(), (c.to_string(), object));
+            }
+            let seen = scopes.iter().rev().find_map(|s| s.get(n)).or_else(|| vars.get(n));
+            if let Some((class, object)) = seen.and_then(|(c, o)| classes.get(c).map(|c| (c, *o))) {
                 // `v[i]` of an object with `operator[]`: `C__index(v, i)`.
                 if let (true, Some((f, _)), true) = (object, class.index.as_ref(), is_p(toks.get(i + 1), "[")) {
                     if let Some(close) = closing(&toks, i + 1) {
