@@ -247,6 +247,13 @@ impl<'u> Lower<'u> {
                 }
                 zero
             }
+            // `__trap()` ends the launch with an error: reaching it is a defect, as a failed
+            // `assert` is.
+            "__trap" if cuda => {
+                arity(self, 0);
+                self.emit(k::StmtKind::Assert(k::Expr::new(k::ExprKind::Bool(false), span), false), span);
+                zero
+            }
             "__candidate_assert" | "__candidate_global_assert" => {
                 // A guess GPUVerify's Houdini keeps where it holds and then assumes: kpl has
                 // no candidate assertions, and leaving one out only forgoes what it gives.

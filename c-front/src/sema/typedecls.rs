@@ -236,6 +236,15 @@ impl Pass<'_> {
         if rest.is_empty() && redefines_builtin(&specs, self.table.pointer_bytes) {
             return;
         }
+        if let (true, Some(CTok::Spec(w))) = (rest.is_empty(), specs.last()) {
+            if PREDEFINED_SIZES.contains(&w.as_str()) {
+                self.errors.push(
+                    Diagnostic::error(format!("this file defines `{w}` as another type than kpl's own"), span)
+                        .with_help("kpl predefines `size_t`, `uintptr_t` (unsigned) and `ptrdiff_t`, `intptr_t` (signed) as pointer-sized integers, as <stddef.h> and <stdint.h> do"),
+                );
+                return;
+            }
+        }
         // C++'s `typedef struct T { ... } T;`: the tag already names the type (its
         // alias was expanded into a second struct specifier).
         if rest.is_empty() && specs.len() >= 2 && specs.last() == specs.first() && matches!(specs.last(), Some(CTok::Spec(w)) if struct_of(w).is_some()) {
@@ -413,14 +422,20 @@ fn is_member(out: &[Tok]) -> bool {
     matches!(out.last(), Some((_, CTok::P("." | "->"), _)))
 }
 
-/// `typedef unsigned int uint;` (`ushort`, `uchar`, `ulong`, `size_t`): the specifiers
+/// The pointer-sized integer types kpl predefines, which a file may define again only as
+/// the same type.
+pub(crate) const PREDEFINED_SIZES: &[&str] = &["size_t", "ptrdiff_t", "intptr_t", "uintptr_t"];
+
+/// `typedef unsigned int uint;` (`ushort`, `uchar`, `ulong`, `size_t`, `uintptr_t`, and the
+/// signed `ptrdiff_t`, `intptr_t`): the specifiers
 /// before a name kpl predefines give its size and signedness.
 fn redefines_builtin(specs: &[CTok], pointer_bytes: u64) -> bool {
     let words: Vec<&str> = specs.iter().filter_map(|t| if let CTok::Spec(w) = t { Some(w.as_str()) } else { None }).collect();
     let Some((name, ty)) = words.split_last() else { return false };
-    if ty.is_empty() || !["uint", "ushort", "uchar", "ulong", "size_t"].contains(name) {
+    let signed = ["ptrdiff_t", "intptr_t"].contains(name);
+    if ty.is_empty() || !(signed || ["uint", "ushort", "uchar", "ulong", "size_t", "uintptr_t"].contains(name)) {
         return false;
     }
     let size = crate::sema::layout::scalar_size(ty, false, pointer_bytes);
-    size.is_some() && size == crate::sema::layout::scalar_size(&[name], false, pointer_bytes) && ty.contains(&"unsigned")
+    size.is_some() && size == crate::sema::layout::scalar_size(&[name], false, pointer_bytes) && ty.contains(&"unsigned") != signed
 }

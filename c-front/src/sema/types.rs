@@ -40,6 +40,10 @@ pub fn struct_of(word: &str) -> Option<usize> {
 pub fn vector_name(word: &str, d: Dialect) -> Option<(&'static str, u32)> {
     const ELEMS: &[&str] =
         &["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double", "half", "longlong", "ulonglong"];
+    // CUDA's pairs of 16-bit floats (`cuda_fp16.h`, `cuda_bf16.h`), with members `x`, `y`.
+    if d == Dialect::Cuda && matches!(word, "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162") {
+        return Some(("half", 2));
+    }
     let split = word.find(|c: char| c.is_ascii_digit())?;
     let (base, n) = word.split_at(split);
     let n: u32 = n.parse().ok()?;

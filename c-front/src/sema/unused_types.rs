@@ -21,6 +21,10 @@ fn declared(item: &[Tok]) -> Option<Vec<(&str, Span)>> {
     if item.iter().any(|t| matches!(t.1, CTok::Kw("enum"))) {
         return None;
     }
+    // `typedef unsigned long size_t;`: a name kpl predefines, which `typedecls.rs` checks.
+    if matches!(item.iter().rev().nth(1).map(|t| &t.1), Some(CTok::Spec(w)) if crate::sema::typedecls::PREDEFINED_SIZES.contains(&w.as_str())) {
+        return None;
+    }
     let mut depth = 0usize;
     let mut names = Vec::new();
     for t in item {

@@ -124,6 +124,10 @@ const COMMON_SPECS: &[&str] = &[
     "bool",
     "_Bool",
     "size_t",
+    // <stddef.h>'s and <stdint.h>'s pointer-sized integers.
+    "ptrdiff_t",
+    "intptr_t",
+    "uintptr_t",
     "const",
     "volatile",
     "static",
