@@ -184,7 +184,13 @@ impl Lower<'_> {
         let as_index = |base: &Expr, i: &Expr| Expr::new(ExprKind::Index(Box::new(base.clone()), Box::new(i.clone())), span);
         let place = match &p.kind {
             ExprKind::Unary(UOp::Addr, inner) => self.place(inner),
-            ExprKind::Binary(BOp::Add, base, off) if matches!(base.kind, ExprKind::Ident(_)) => self.place(&as_index(base, off)),
+            // `a + i`, `a + i + j`: the sum of the offsets.
+            ExprKind::Binary(BOp::Add | BOp::Sub, ..)
+                if crate::lower::pointers::pointer_sum(p).is_some_and(|(b, _)| matches!(b.kind, ExprKind::Ident(_))) =>
+            {
+                let (base, off) = crate::lower::pointers::pointer_sum(p)?;
+                self.place(&as_index(base, &off))
+            }
             ExprKind::Ident(_) => self.place(&as_index(p, &Expr::new(ExprKind::Int(0, false), span))),
             // `atomicCAS((int *)&f[i], ...)`, `(int *)g + 4`: the element through the cast's
             // type.

@@ -55,6 +55,14 @@ impl<'u> Lower<'u> {
             }
             ExprKind::Unary(UOp::Addr, inner) => match &inner.kind {
                 ExprKind::Index(b, i) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (&**b, Some(&**i)),
+                // `&t[y][x]`: an element of a multi-dimensional array, at its row-major offset.
+                ExprKind::Index(..) if self.element_of_rows(inner).is_some() => {
+                    let (root, flat) = self.element_of_rows(inner)?;
+                    let ExprKind::Ident(x) = &root.kind else { return None };
+                    let Some(Entity::Array { kpl, elem, readonly, offset, agg, .. }) = self.lookup(&x.name) else { return None };
+                    let array = Entity::Array { kpl, elem, dims: vec![], readonly: readonly || const_param, offset, agg };
+                    return Some(self.advanced(array, &flat, &x.name, span));
+                }
                 // `&s.f` of a struct in memory (a private region among them): the field's place.
                 ExprKind::Member(..) => return self.field_pointer(inner),
                 _ => {
@@ -146,6 +154,31 @@ impl<'u> Lower<'u> {
     }
 
     /// A pointer into an array moved on by `e` elements: its offset in a fresh local.
+    /// `t[i][j]...` naming one element of a multi-dimensional array variable `t` (as many
+    /// indices as it has dimensions): `t`, and the element's row-major offset as a C
+    /// expression (`i * 8 + j` for `float t[4][8]`).
+    pub(crate) fn element_of_rows<'e>(&mut self, e: &'e Expr) -> Option<(&'e Expr, Expr)> {
+        let mut indices = Vec::new();
+        let mut cur = e;
+        while let ExprKind::Index(b, i) = &cur.kind {
+            indices.push(&**i);
+            cur = b;
+        }
+        indices.reverse();
+        let ExprKind::Ident(x) = &cur.kind else { return None };
+        let Some(Entity::Array { dims, .. }) = self.lookup(&x.name) else { return None };
+        if dims.len() < 2 || dims.len() != indices.len() {
+            return None;
+        }
+        let span = e.span;
+        let mut flat = indices[0].clone();
+        for (d, i) in dims[1..].iter().zip(&indices[1..]) {
+            let scaled = Expr::new(ExprKind::Binary(BOp::Mul, Box::new(flat), Box::new(Expr::new(ExprKind::Int(*d as u64, false), span))), span);
+            flat = Expr::new(ExprKind::Binary(BOp::Add, Box::new(scaled), Box::new((*i).clone())), span);
+        }
+        Some((cur, flat))
+    }
+
     pub(crate) fn advanced(&mut self, array: Entity, e: &Expr, name: &str, span: Span) -> Entity {
         let Entity::Array { kpl, elem, dims, readonly, offset, agg } = array else { return array };
         let v = self.expr(e);
