@@ -25,6 +25,9 @@ pub struct Layouts {
     /// The functions whose calls used only their contract (`--no-inline`), which reports
     /// of defects the interpreter does not reproduce name.
     pub contract_calls: std::collections::BTreeSet<String>,
+    /// Multi-dimensional arrays, by KPL name: their C dimensions (`L[2][3][4][5]`), so a
+    /// report names an element `L[1][2][3][3]` as C does.
+    pub dims: BTreeMap<String, Vec<u32>>,
 }
 
 impl Layouts {
@@ -32,20 +35,37 @@ impl Layouts {
         self.names.get(array).map(|s| s.as_str()).unwrap_or(array)
     }
 
-    /// `A[7]`, `G[3].y`, `q.p[4][0]`: word `index` of `array` as C names it.
+    /// `[7]`, or `[1][2][3]` for element 7 of a multi-dimensional array (row-major; the
+    /// first dimension is not needed).
+    fn subscripts(&self, array: &str, element: u64) -> String {
+        let Some(dims) = self.dims.get(array).filter(|d| d.len() > 1 && d[1..].iter().all(|&n| n > 0)) else {
+            return format!("[{element}]");
+        };
+        let mut rest = element;
+        let mut out = Vec::new();
+        for &n in dims[1..].iter().rev() {
+            out.push(rest % n as u64);
+            rest /= n as u64;
+        }
+        out.push(rest);
+        out.iter().rev().map(|i| format!("[{i}]")).collect()
+    }
+
+    /// `A[7]`, `G[3].y`, `q.p[4][0]`, `L[1][2]`: word `index` of `array` as C names it.
     pub fn element_text(&self, array: &str, index: u64) -> String {
-        let at = match self.elems.get(array) {
-            Some(l) => l.kpl_text(index),
-            None => format!("[{index}]"),
+        let at = match self.elems.get(array).and_then(|l| l.locate(index)) {
+            Some((i, (path, ..))) => format!("{}{path}", self.subscripts(array, i)),
+            None => self.subscripts(array, index),
         };
         format!("{}{at}", self.name(array))
     }
 
     /// GPUVerify's spelling: `G[3] (bytes 4..7)` for arrays of structs and vectors.
     pub fn byte_text(&self, array: &str, index: u64) -> String {
-        let at = match self.elems.get(array) {
-            Some(l) => l.byte_text(index),
-            None => format!("[{index}]"),
+        let at = match self.elems.get(array).and_then(|l| l.locate(index)) {
+            Some((i, (_, off, size))) if *size > 1 => format!("{} (bytes {off}..{})", self.subscripts(array, i), off + size - 1),
+            Some((i, (_, off, _))) => format!("{} (byte {off})", self.subscripts(array, i)),
+            None => self.subscripts(array, index),
         };
         format!("{}{at}", self.name(array))
     }
@@ -67,23 +87,6 @@ impl ElemLayout {
         }
         Some((word / n, &self.parts[(word % n) as usize]))
     }
-
-    /// `[3].y`: the element and the field a word is.
-    pub fn kpl_text(&self, word: u64) -> String {
-        match self.locate(word) {
-            Some((i, (path, ..))) => format!("[{i}]{path}"),
-            None => format!("[{word}]"),
-        }
-    }
-
-    /// `[3] (bytes 4..7)` or `[3] (byte 2)`: GPUVerify's way.
-    pub fn byte_text(&self, word: u64) -> String {
-        match self.locate(word) {
-            Some((i, (_, off, size))) if *size > 1 => format!("[{i}] (bytes {off}..{})", off + size - 1),
-            Some((i, (_, off, _))) => format!("[{i}] (byte {off})"),
-            None => format!("[{word}]"),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -93,11 +96,24 @@ mod tests {
     #[test]
     fn a_word_names_its_element_field_and_bytes() {
         // struct { int x; short y; } : x at bytes 0..3, y at 4..5.
-        let l = ElemLayout { parts: vec![(".x".into(), 0, 4), (".y".into(), 4, 2)] };
-        assert_eq!(l.kpl_text(7), "[3].y");
-        assert_eq!(l.byte_text(7), "[3] (bytes 4..5)");
-        assert_eq!(l.byte_text(6), "[3] (bytes 0..3)");
-        let c = ElemLayout { parts: vec![(".a".into(), 0, 1), (".b".into(), 1, 1)] };
-        assert_eq!(c.byte_text(3), "[1] (byte 1)");
+        let mut l = Layouts::default();
+        l.elems.insert("G".into(), ElemLayout { parts: vec![(".x".into(), 0, 4), (".y".into(), 4, 2)] });
+        assert_eq!(l.element_text("G", 7), "G[3].y");
+        assert_eq!(l.byte_text("G", 7), "G[3] (bytes 4..5)");
+        assert_eq!(l.byte_text("G", 6), "G[3] (bytes 0..3)");
+        l.elems.insert("C".into(), ElemLayout { parts: vec![(".a".into(), 0, 1), (".b".into(), 1, 1)] });
+        assert_eq!(l.byte_text("C", 3), "C[1] (byte 1)");
+        assert_eq!(l.element_text("A", 9), "A[9]");
+    }
+
+    #[test]
+    fn a_multi_dimensional_element_has_one_subscript_per_dimension() {
+        let mut l = Layouts::default();
+        l.dims.insert("L".into(), vec![2, 3, 4, 5]);
+        assert_eq!(l.element_text("L", 118), "L[1][2][3][3]");
+        l.dims.insert("S".into(), vec![2, 3]);
+        l.elems.insert("S".into(), ElemLayout { parts: vec![(".x".into(), 0, 4), (".y".into(), 4, 4)] });
+        assert_eq!(l.element_text("S", 9), "S[1][1].y");
+        assert_eq!(l.byte_text("S", 9), "S[1][1] (bytes 4..7)");
     }
 }

@@ -127,6 +127,7 @@ impl<'u> Lower<'u> {
                 offset: None,
                 agg: agg.clone(),
             };
+            self.note_dims(&name, &dims, words);
             match (dims.is_empty(), &agg) {
                 (false, _) => self.bind(&x.name.name, arr),
                 (true, None) => self.bind(&x.name.name, Entity::SharedScalar { kpl: name, ty }),
@@ -139,6 +140,14 @@ impl<'u> Lower<'u> {
                     }
                 }
             }
+        }
+    }
+
+    /// A multi-dimensional array's C dimensions, for reports (`L[1][2]`): where an element
+    /// is one word or has a layout of its own (whose `locate` gives the element).
+    fn note_dims(&mut self, kpl: &str, dims: &[u32], words: u64) {
+        if dims.len() > 1 && (words == 1 || self.array_layouts.elems.contains_key(kpl)) {
+            self.array_layouts.dims.insert(kpl.to_string(), dims.to_vec());
         }
     }
 
@@ -373,6 +382,7 @@ impl<'u> Lower<'u> {
             }
             self.note_word_bytes(&name, &d.specs);
             self.note_bytes_layout(&name);
+            self.note_dims(&name, &dims, words);
             self.bind(
                 &x.name.name,
                 Entity::Array {
