@@ -180,7 +180,7 @@ fn integer_expressions_agree_with_a_c_compiler() {
 }
 
 fn one_round(round: u64) {
-    let dir = std::env::temp_dir().join(format!("kpl-c-expr-{}-{round}", std::process::id()));
+    let dir = scratch(&format!("c-expr-{round}"));
     std::fs::create_dir_all(&dir).unwrap();
     let mut r = Rng::new(0x5EED_C0DE ^ round.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     const EXPRS: usize = 50;
@@ -220,7 +220,7 @@ fn one_round(round: u64) {
 /// pointers into one array, at indices the inputs give (kept inside the array).
 #[test]
 fn pointer_expressions_agree_with_a_c_compiler() {
-    let dir = std::env::temp_dir().join(format!("kpl-c-ptr-{}", std::process::id()));
+    let dir = scratch("c-ptr");
     std::fs::create_dir_all(&dir).unwrap();
     let mut r = Rng::new(0x9017_7E55);
     let idx = ["(a & 31)", "(int)(b % 16u)", "((e & 15) + 3)", "((int)f & 7)", "(int)(c & 31ll)", "7"];

@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kpl-cert-{}-{name}", std::process::id()));
+    let d = scratch(&format!("cert-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     d
 }

@@ -103,7 +103,7 @@ fn headers_are_named_in_reports_and_carried_in_certificates() {
     assert!(accesses.iter().all(|a| a["file"].as_str().is_some_and(|f| f.ends_with("headers/tiles.cuh"))), "{}", o.stdout);
     assert!(accesses.iter().any(|a| a["line"] == 6 && a["col"] == 3), "{}", o.stdout);
     // A missing header is bad input naming the `#include`.
-    let d = std::env::temp_dir().join(format!("kpl-include-{}", std::process::id()));
+    let d = scratch("include");
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(d.join("inc")).unwrap();
     std::fs::write(d.join("k.cu"), "#include <n.h>\n#include \"gone.h\"\n__global__ void k(int *a) { a[threadIdx.x] = N; }\n").unwrap();
@@ -127,7 +127,7 @@ fn headers_are_named_in_reports_and_carried_in_certificates() {
 /// template, and how to name an instance; the instance named is verified.
 #[test]
 fn a_kernel_template_without_an_instance_asks_for_one() {
-    let dir = std::env::temp_dir().join(format!("kpl-template-{}", std::process::id()));
+    let dir = scratch("template");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("tile.cuh"), "template <int B>\n__global__ void tile(int *a) { a[blockIdx.x * B + threadIdx.x] = threadIdx.x; }\n").unwrap();
     let o = kpl_in(&dir, &["verify", "-x", "cuda", "--blockDim=32", "--gridDim=2", "tile.cuh"]);

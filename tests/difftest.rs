@@ -479,7 +479,7 @@ fn emit_rejects_bad_input_with_a_diagnostic() {
 }
 
 fn tempdir(tag: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("kpl-difftest-{}-{tag}", std::process::id()));
+    let d = scratch(&format!("difftest-{tag}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

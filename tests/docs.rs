@@ -107,7 +107,7 @@ fn examples(text: &str) -> Vec<(String, Vec<String>)> {
 
 #[test]
 fn every_example_output_is_what_the_binary_prints() {
-    let scratch = std::env::temp_dir().join(format!("kpl-docs-{}", std::process::id()));
+    let scratch = common::scratch("docs");
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).unwrap();
     std::os::unix::fs::symlink(root().join("tests"), scratch.join("tests")).unwrap();
@@ -142,7 +142,7 @@ fn the_book_builds_where_mdbook_is_installed() {
         return;
     };
     assert!(o.status.success());
-    let out = std::env::temp_dir().join(format!("kpl-book-{}", std::process::id()));
+    let out = scratch("book");
     let b = std::process::Command::new("mdbook").args(["build", "--dest-dir"]).arg(&out).arg(root().join("docs")).output().unwrap();
     assert!(b.status.success(), "{}{}", String::from_utf8_lossy(&b.stdout), String::from_utf8_lossy(&b.stderr));
     assert!(out.join("verify.html").exists());

@@ -16,7 +16,7 @@ fn check_accepts_every_project_kernel() {
 
 #[test]
 fn fmt_is_a_fixed_point_and_keeps_the_ast() {
-    let dir = std::env::temp_dir().join(format!("kpl-fmt-{}", std::process::id()));
+    let dir = scratch("fmt");
     std::fs::create_dir_all(&dir).unwrap();
     for k in kernels("tests/kernels", "kpl") {
         let once = kpl(&["fmt", s(&k)]);

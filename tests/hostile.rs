@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kpl-hostile-{}", std::process::id()));
+    let d = scratch("hostile");
     std::fs::create_dir_all(&d).unwrap();
     d
 }

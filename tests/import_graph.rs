@@ -5,6 +5,8 @@
 //! path in code (`super::` paths resolved); the module it names is the longest module
 //! prefix of the path.
 
+mod common;
+use common::scratch;
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -215,7 +217,7 @@ fn the_c_front_end_imports_down_its_stages_only() {
 fn the_graph_reader_sees_imports_and_circles() {
     // The reader itself, on a made-up crate: a circle of three through a `use` tree, an
     // inline path and a `super::` path, and a comment and a string that name none.
-    let dir = std::env::temp_dir().join(format!("kpl-import-graph-{}", std::process::id()));
+    let dir = scratch("import-graph");
     let src = dir.join("src");
     std::fs::create_dir_all(src.join("a")).unwrap();
     std::fs::write(src.join("lib.rs"), "mod a;\nmod b;\nmod c;\n").unwrap();

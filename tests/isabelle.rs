@@ -13,7 +13,7 @@ use common::*;
 use std::path::{Path, PathBuf};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kpl-isa-{}-{name}", std::process::id()));
+    let d = scratch(&format!("isa-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     d
 }

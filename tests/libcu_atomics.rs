@@ -9,7 +9,7 @@ use common::*;
 use std::path::{Path, PathBuf};
 
 fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kpl-libcu-{}-{tag}", std::process::id()));
+    let d = scratch(&format!("libcu-{tag}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

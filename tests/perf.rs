@@ -121,7 +121,7 @@ fn a_confirmed_finding_replays_from_its_witness() {
     let (_, v, _) = perf(&k, &["--blockDim=32".into(), "--gridDim=1".into()], &["--all-inputs"]);
     let f = &v["findings"][0];
     assert_eq!(f["confirmed"], true);
-    let dir = std::env::temp_dir().join(format!("kpl-perf-witness-{}", std::process::id()));
+    let dir = scratch("perf-witness");
     std::fs::create_dir_all(&dir).unwrap();
     let w = dir.join("w.json");
     std::fs::write(&w, f["witness"].to_string()).unwrap();

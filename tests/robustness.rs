@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn write(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kpl-robust-{}", std::process::id()));
+    let dir = scratch("robust");
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
@@ -116,7 +116,7 @@ fn output_directories_are_new_empty_or_kpls_own() {
     let o = bounded(&["certify", s(&reduce), "-o", "/"], Duration::from_secs(30));
     assert_eq!(o.code, 3);
     assert!(o.stderr.contains("will not write into `/`"), "{}", o.stderr);
-    let dir = std::env::temp_dir().join(format!("kpl-robust-out-{}", std::process::id()));
+    let dir = scratch("robust-out");
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(bounded(&["certify", s(&reduce), "-o", s(&dir)], Duration::from_secs(60)).code, 0);
     // Writing again over kpl's own output is fine.

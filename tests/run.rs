@@ -50,7 +50,7 @@ fn a_race_report_names_both_threads_and_accesses() {
 
 #[test]
 fn inputs_params_and_outputs() {
-    let dir = std::env::temp_dir().join(format!("kpl-run-{}", std::process::id()));
+    let dir = scratch("run");
     std::fs::create_dir_all(&dir).unwrap();
     let k = dir.join("copy.kpl");
     std::fs::write(&k, "kernel copy { threads: 4; global inp[4]; global out[4]; param add; main { out[lid] := inp[lid] + add; } }").unwrap();
@@ -122,7 +122,7 @@ fn warp_collectives_run_in_lock_step_and_are_refused_where_threads_run_alone() {
 
 #[test]
 fn a_long_run_says_how_it_goes_on_a_pipe_unless_quiet() {
-    let dir = std::env::temp_dir().join(format!("kpl-progress-{}", std::process::id()));
+    let dir = scratch("progress");
     std::fs::create_dir_all(&dir).unwrap();
     // About 800 M thread-statements: several seconds.
     let k = "kernel slow {\n  groups: 1;\n  threads: 2;\n  global a[4];\n  main {\n    local i := 0;\n    while i < 200000000 {\n      i := i + 1;\n    }\n    a[lid.x] := i;\n  }\n}\n";

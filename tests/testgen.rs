@@ -10,7 +10,7 @@ fn testgen(file: &str, args: &[&str]) -> (Out, Option<Value>, std::path::PathBuf
     // The kernel's name too: two tests running at once with the same options must not share
     // (and delete) one directory.
     let stem = std::path::Path::new(file).file_stem().unwrap().to_str().unwrap();
-    let dir = std::env::temp_dir().join(format!("kpl-testgen-{}-{stem}-{}", std::process::id(), args.join("_").replace(['/', '=', '[', ']', ','], "")));
+    let dir = scratch(&format!("testgen-{stem}-{}", args.join("_").replace(['/', '=', '[', ']', ','], "")));
     let _ = std::fs::remove_dir_all(&dir);
     let k = root().join(file);
     let mut a = vec!["testgen", s(&k), "--json", s(&dir)];

@@ -35,7 +35,7 @@ fn every_verify_line_holds_and_nothing_defective_is_verified() {
 /// the array and element, and both accesses (thread, operation, line and column).
 #[test]
 fn every_confirmed_defect_is_what_kpl_run_reports_on_its_witness() {
-    let dir = std::env::temp_dir().join(format!("kpl-confirmed-{}", std::process::id()));
+    let dir = scratch("confirmed");
     std::fs::create_dir_all(&dir).unwrap();
     let access = |a: &serde_json::Value| (a["thread"].to_string(), a["op"].to_string(), a["line"].to_string(), a["col"].to_string());
     let mut n = 0;
@@ -157,7 +157,7 @@ fn a_false_user_invariant_is_reported_not_assumed() {
 
 #[test]
 fn dumps_replay_in_a_separate_solver() {
-    let dir = std::env::temp_dir().join(format!("kpl-dump-{}", std::process::id()));
+    let dir = scratch("dump");
     for (kernel, any_sat) in [("reduce", false), ("reduce_nobarrier", true)] {
         let k = root().join(format!("tests/kernels/{kernel}.kpl"));
         let o = kpl(&["verify", "--dump=seq,vc,smt", "--dump-dir", s(&dir), s(&k)]);
@@ -216,7 +216,7 @@ fn a_tiny_time_budget_gives_inconclusive_never_verified() {
 /// of them (a share that falls means the candidates lost a pattern).
 #[test]
 fn generated_kernels_are_mostly_verified_and_never_confirmed_defective() {
-    let dir = std::env::temp_dir().join(format!("kpl-verify-gen-{}", std::process::id()));
+    let dir = scratch("verify-gen");
     std::fs::create_dir_all(&dir).unwrap();
     let (mut verified, n) = (0, 60u64);
     let mut not = Vec::new();
@@ -272,7 +272,7 @@ fn a_bounded_search_comes_first_and_the_full_check_after_it() {
     let o = kpl(&["verify", s(&root().join("tests/kernels/strided_overflow.kpl"))]);
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
     assert!(o.stdout.contains("bounded search (every loop unrolled 2 times)"), "{}", o.stdout);
-    let dir = std::env::temp_dir().join(format!("kpl-bounded-{}", std::process::id()));
+    let dir = scratch("bounded");
     std::fs::create_dir_all(&dir).unwrap();
     let k = dir.join("deep_race.kpl");
     std::fs::write(
@@ -333,7 +333,7 @@ fn ticket_counters_in_loops_are_verified_under_a_no_wrap_assumption_the_verdict_
     let (_, _, v) = verdict_of(&k, &[]);
     assert_eq!(v["assumed_no_wrap"], serde_json::json!([]));
     // The certificate's coverage, as `check-cert` re-derives it, names the assumption too.
-    let dir = std::env::temp_dir().join(format!("kpl-no-wrap-{}", std::process::id()));
+    let dir = scratch("no-wrap");
     let _ = std::fs::remove_dir_all(&dir);
     let k = root().join("tests/kernels/atomic_tickets_loop.kpl");
     let o = kpl(&["certify", "--no-isabelle", s(&k), "-o", s(&dir)]);
@@ -360,7 +360,7 @@ fn no_inline_calls_without_shared_effects_use_only_the_contract() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["contract_calls"], serde_json::json!([]));
     // A certificate's kernel has its calls inlined (`check-cert` lowers it so).
-    let dir = std::env::temp_dir().join(format!("kpl-contract-{}", std::process::id()));
+    let dir = scratch("contract");
     let _ = std::fs::remove_dir_all(&dir);
     let o = kpl(&["certify", "--no-isabelle", "--blockDim=64", "--gridDim=1", "--no-inline", s(&k), "-o", s(&dir)]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
@@ -375,7 +375,7 @@ fn no_inline_calls_without_shared_effects_use_only_the_contract() {
 
 #[test]
 fn a_bad_input_json_report_says_why() {
-    let dir = std::env::temp_dir().join(format!("kpl-bad-json-{}", std::process::id()));
+    let dir = scratch("bad-json");
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("undeclared.cu");
     std::fs::write(&f, "__global__ void k(int *a) {\n    a[threadIdx.x] = x;\n}\n").unwrap();
@@ -390,7 +390,7 @@ fn a_bad_input_json_report_says_why() {
 
 #[test]
 fn a_file_of_several_kernels_has_each_verified_when_none_is_chosen() {
-    let dir = std::env::temp_dir().join(format!("kpl-several-{}", std::process::id()));
+    let dir = scratch("several");
     std::fs::create_dir_all(&dir).unwrap();
     let k = dir.join("two.cu");
     std::fs::write(
@@ -447,7 +447,7 @@ fn fail_on_confirmed_gives_possible_defects_their_own_verdict_and_exit_code() {
 
 #[test]
 fn gpuverify_wording_only_when_asked_for_or_in_its_test_format() {
-    let dir = std::env::temp_dir().join(format!("kpl-gvtext-{}", std::process::id()));
+    let dir = scratch("gvtext");
     std::fs::create_dir_all(&dir).unwrap();
     let body = "__global__ void k(int *a) { a[0] = threadIdx.x; }\n";
     std::fs::write(dir.join("plain.cu"), body).unwrap();
@@ -467,7 +467,7 @@ fn gpuverify_wording_only_when_asked_for_or_in_its_test_format() {
 
 #[test]
 fn a_directory_is_verified_file_by_file_with_a_summary_and_answered_again_from_the_cache() {
-    let dir = std::env::temp_dir().join(format!("kpl-tree-verify-{}", std::process::id()));
+    let dir = scratch("tree-verify");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("src/old")).unwrap();
     let good = "kernel good {\n  groups: 2;\n  threads: 8;\n  global a[16];\n  main {\n    a[gid.x * 8 + lid.x] := 1;\n  }\n}\n";
@@ -508,7 +508,7 @@ fn a_directory_is_verified_file_by_file_with_a_summary_and_answered_again_from_t
 
 #[test]
 fn sarif_output_loads_in_the_sarif_object_model_with_both_accesses_and_bad_input_notified() {
-    let dir = std::env::temp_dir().join(format!("kpl-sarif-{}", std::process::id()));
+    let dir = scratch("sarif");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("race.cu"), "__global__ void k(int *a) {\n  a[0] = threadIdx.x;\n}\n").unwrap();
     std::fs::write(dir.join("fine.cu"), "__global__ void k(int *a) {\n  a[threadIdx.x] = 1;\n}\n").unwrap();
@@ -577,7 +577,7 @@ fn json_says_each_launch_from_host_code_with_its_fixed_and_free_parameters() {
     assert_eq!(verdicts, ["verified", "verified", "race"]);
     assert!(lines.iter().all(|v| v["launch"]["shared_bytes"] == 0), "no dynamic shared memory: {}", o.stdout);
     // The launch's third argument: its dynamic shared memory.
-    let dir = std::env::temp_dir().join(format!("kpl-shared-{}", std::process::id()));
+    let dir = scratch("shared");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("dyn.cu"),

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 pub struct Out {
     pub code: i32,
@@ -53,4 +54,28 @@ pub fn header(p: &Path, key: &str) -> Vec<String> {
         .filter_map(|l| l.trim().strip_prefix("//").map(str::trim))
         .filter_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(':')).map(|r| r.trim().to_string()))
         .collect()
+}
+
+/// A scratch path for this test process, `NAME` under one directory per process
+/// (`kpl-test-PID` in the system's temporary directory). The first call removes the
+/// directories that processes no longer running left, so runs do not pile up.
+pub fn scratch(name: &str) -> PathBuf {
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let tmp = std::env::temp_dir();
+        if let Ok(entries) = std::fs::read_dir(&tmp) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let Some(pid) = name.strip_prefix("kpl-test-").and_then(|p| p.parse::<u32>().ok()) else { continue };
+                let alive = Path::new("/proc").join(pid.to_string()).exists() || !Path::new("/proc/self").exists();
+                if pid != std::process::id() && !alive {
+                    let _ = std::fs::remove_dir_all(e.path());
+                }
+            }
+        }
+        let root = tmp.join(format!("kpl-test-{}", std::process::id()));
+        std::fs::create_dir_all(&root).unwrap();
+        root
+    })
+    .join(name)
 }
