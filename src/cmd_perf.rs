@@ -14,6 +14,7 @@ use kpl_semantics::perf::{Example, Kind, PerfObserver, PerfReport, Site};
 use kpl_semantics::report::{Op, Outcome};
 use kpl_semantics::{sdv, Inputs, Program};
 use serde_json::{json, Value};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -85,9 +86,9 @@ pub fn run(a: Args) -> Exit {
     }
 }
 
-/// Run the interpreter with a perf observer.
-fn measure(prog: &Program, inputs: Inputs, model: PerfModel, opts: &sdv::Options) -> (PerfReport, Outcome) {
-    let mut obs = PerfObserver::new(prog, model);
+/// Run the interpreter with a perf observer (a thread's `private` arrays left out).
+fn measure(prog: &Program, inputs: Inputs, model: PerfModel, opts: &sdv::Options, private: &BTreeSet<String>) -> (PerfReport, Outcome) {
+    let mut obs = PerfObserver::new(prog, model).skipping(prog, private);
     let r = sdv::run_observed(prog, inputs, opts, Some(&mut obs));
     (obs.finish(), r.outcome)
 }
@@ -114,7 +115,7 @@ fn one_run(a: &Args, src: &input::Source, c: &Checked, launch: Launch, model: Pe
         Ok(i) => i,
         Err(e) => return e,
     };
-    let (report, outcome) = measure(&prog, inputs, model, &run_options(a));
+    let (report, outcome) = measure(&prog, inputs, model, &run_options(a), &c.layouts.private);
     progress::clear();
     let dims = launch.dims_used();
     let findings: Vec<&Site> = report.findings().collect();
@@ -343,6 +344,7 @@ fn all_inputs(a: &Args, src: &input::Source, c: &Checked, launch: Launch, model:
     });
     let mut opts = verify::Options::new(launch);
     opts.perf = Some(model);
+    opts.perf_skip = c.layouts.private.iter().cloned().collect();
     opts.only_intra_group = true;
     // Both threads see the same contents after each barrier (sound for race-free kernels,
     // which `kpl verify` proves): a branch on shared data is then uniform where it is.
@@ -497,7 +499,8 @@ fn witness_text(w: &Witness) -> String {
 /// run shows the problem there.
 fn replay_site(prog: &Program, w: &Witness, model: PerfModel, kind: Kind, span: (usize, usize), a: &Args) -> Option<Site> {
     let opts = sdv::Options { max_steps: a.max_steps.min(20_000_000), inter_group: false, benign: true, ..Default::default() };
-    let (r, _) = measure(prog, replay::inputs(w), model, &opts);
+    // Private arrays have no checks to replay: none is left out here.
+    let (r, _) = measure(prog, replay::inputs(w), model, &opts, &BTreeSet::new());
     r.sites.into_iter().find(|s| {
         let sp = prog.stmts[s.stmt as usize].span;
         s.kind == kind && s.bad > 0 && (sp.start, sp.end) == span

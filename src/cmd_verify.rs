@@ -119,6 +119,7 @@ impl VerifyArgs {
             compare: self.compare_simplification,
             check_arrays: self.check.check_arrays(),
             perf: None,
+            perf_skip: Vec::new(),
             warp_sync: self.check.warp_sync,
             only_divergence: self.check.only_divergence,
             loop_unwind: self.loop_unwind,

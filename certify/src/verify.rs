@@ -28,6 +28,8 @@ pub struct Options {
     pub check_arrays: Option<Vec<String>>,
     /// Check performance under this model instead of correctness (`kpl perf --all-inputs`).
     pub perf: Option<kpl_lang::perf_model::PerfModel>,
+    /// Arrays `perf` leaves out (a thread's private arrays).
+    pub perf_skip: Vec<String>,
     /// GPUVerify's warp-synchronous mode (`--warp-sync=N`).
     pub warp_sync: Option<u32>,
     /// No race checks (`--only-divergence`).
@@ -64,6 +66,7 @@ impl Options {
             compare: false,
             check_arrays: None,
             perf: None,
+            perf_skip: Vec::new(),
             warp_sync: None,
             only_divergence: false,
             loop_unwind: None,
@@ -134,6 +137,7 @@ pub fn program(core: &ast::Kernel, o: &Options) -> Program {
         benign: o.benign,
         check_arrays: o.check_arrays.clone(),
         perf: o.perf,
+        perf_skip: o.perf_skip.clone(),
         warp_sync: o.warp_sync,
         only_divergence: o.only_divergence,
         loop_unwind: o.loop_unwind,

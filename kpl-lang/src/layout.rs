@@ -28,6 +28,9 @@ pub struct Layouts {
     /// Multi-dimensional arrays, by KPL name: their C dimensions (`L[2][3][4][5]`), so a
     /// report names an element `L[1][2][3][3]` as C does.
     pub dims: BTreeMap<String, Vec<u32>>,
+    /// Per-thread arrays (a thread's own array, kept as its region of one global array),
+    /// by KPL name: neither shared nor global memory to `kpl perf`.
+    pub private: std::collections::BTreeSet<String>,
 }
 
 impl Layouts {

@@ -28,6 +28,9 @@ pub struct Config {
     /// warp, and the only assertions are bank-conflict, coalescing and warp-divergence
     /// checks (plus invariants); barriers are assumed free of divergence.
     pub perf: Option<kpl_lang::perf_model::PerfModel>,
+    /// Arrays with no performance checks (a thread's private arrays, which are neither
+    /// shared nor global memory).
+    pub perf_skip: Vec<String>,
     /// GPUVerify's `--warp-sync=N`: two threads of one warp never race through the logs
     /// (lock step orders their statements); they race only by writing one element in one
     /// statement. Every array is then abstracted adversarially (a warp-mate outside the

@@ -54,6 +54,9 @@ impl Builder<'_> {
     pub(crate) fn perf_access(&mut self, k: usize, idx: &Pair, p: &Pair, span: kpl_lang::Span) {
         let Some(m) = self.cfg.perf else { return };
         let array = self.prog.arrays[k].name.clone();
+        if self.cfg.perf_skip.contains(&array) {
+            return;
+        }
         let shared = self.prog.arrays[k].shared;
         let [i1, i2] = idx.clone();
         let mut both = vec![p[0].clone(), p[1].clone(), self.same_block(m.unit)];

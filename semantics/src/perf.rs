@@ -129,6 +129,8 @@ pub struct PerfObserver {
     launch: kpl_lang::Launch,
     tpg: u32,
     shared: Vec<bool>,
+    /// Arrays left out: a thread's private arrays.
+    skip: Vec<bool>,
     sites: BTreeMap<(u32, Kind), Site>,
     interval: u32,
     using: [bool; 3],
@@ -145,6 +147,7 @@ impl PerfObserver {
             launch: prog.launch,
             tpg: prog.launch.threads_per_group().clamp(1, u32::MAX as u64) as u32,
             shared: prog.arrays.iter().map(|a| a.kind == ArrayKind::Shared).collect(),
+            skip: vec![false; prog.arrays.len()],
             sites: BTreeMap::new(),
             interval: 0,
             using: [false; 3],
@@ -153,6 +156,13 @@ impl PerfObserver {
             intervals_bad: [0; 3],
             scratch: Vec::new(),
         }
+    }
+
+    /// Leave out the arrays `private` names (a thread's own arrays, which are neither
+    /// shared nor global memory).
+    pub fn skipping(mut self, prog: &Program, private: &std::collections::BTreeSet<String>) -> PerfObserver {
+        self.skip = prog.arrays.iter().map(|a| private.contains(&a.name)).collect();
+        self
     }
 
     pub fn finish(mut self) -> PerfReport {
@@ -310,6 +320,9 @@ impl PerfObserver {
 
 impl Observer for PerfObserver {
     fn access(&mut self, stmt: u32, array: u32, op: Op, threads: &[u32], index: &[u32]) {
+        if self.skip.get(array as usize).copied().unwrap_or(false) {
+            return;
+        }
         let shared = self.shared.get(array as usize).copied().unwrap_or(false);
         for r in self.units(threads, self.model.unit) {
             let (ts, is) = (&threads[r.clone()], &index[r]);
