@@ -82,6 +82,34 @@ pub(crate) const BY_VALUE: &[&str] = &[
     "sqrt",
     "assert",
     "exit",
+    // <math.h>: values in, a value out.
+    "sqrtf",
+    "ceilf",
+    "floorf",
+    "fabs",
+    "fabsf",
+    "labs",
+    "llabs",
+    "pow",
+    "powf",
+    "exp",
+    "expf",
+    "exp2",
+    "exp2f",
+    "log",
+    "logf",
+    "log2",
+    "log2f",
+    "log10",
+    "log10f",
+    "round",
+    "roundf",
+    "lround",
+    "fmin",
+    "fminf",
+    "fmax",
+    "fmaxf",
+    "rsqrtf",
 ];
 
 /// The constants of a host function: integers, and `dim3` triples, true throughout it
@@ -376,7 +404,7 @@ pub(crate) fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
     ];
     const READ_BEFORE: &[&str] = &[
         "+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "<<", "|",
-        "^", "[", "=", "!", "~",
+        "^", "[", "=", "!", "~", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=",
     ];
     let next_reads = match next {
         // `block.x` is read as `block.x` is: by what follows the member.
@@ -393,7 +421,7 @@ pub(crate) fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
         return false;
     }
     let by_value_argument = |(f, i): (String, usize)| {
-        f == LAUNCH || BY_VALUE.contains(&f.as_str()) || by_value.get(&f).is_some_and(|ps| ps.get(i).copied().unwrap_or(false))
+        f == LAUNCH || BY_VALUE.contains(&f.as_str()) || c_api(&f) || by_value.get(&f).is_some_and(|ps| ps.get(i).copied().unwrap_or(false))
     };
     match prev {
         // `x + n`, `a[n]`, `= n`: an operand. (`&n` and `>> n`, a stream's extraction, may
@@ -412,6 +440,15 @@ pub(crate) fn only_read(toks: &[Tok], k: usize, by_value: &ByValue) -> bool {
         Some(CTok::P("(" | ",")) => callee(toks, lo).is_some_and(by_value_argument),
         _ => false,
     }
+}
+
+/// Is `f` a function of NVIDIA's C libraries (the runtime and driver APIs, cuBLAS,
+/// cuDNN, cuRAND, cuFFT, cuSPARSE, cuSOLVER, NCCL)? They are C: no parameter is a
+/// reference, so `f(n)` reads `n`. (The runtime's C++ templates that take a `__device__`
+/// symbol by reference never take a host local.)
+fn c_api(f: &str) -> bool {
+    const PREFIXES: &[&str] = &["cuda", "cublas", "cudnn", "curand", "cufft", "cusparse", "cusolver", "nccl"];
+    PREFIXES.iter().any(|p| f.starts_with(p)) || (f.starts_with("cu") && f[2..].starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
 /// Does the `)` at `close` end a cast to an integer type (`(long)`, `(unsigned int)`)?
@@ -596,14 +633,30 @@ pub(crate) fn constants(
         let from = if unread.contains(name) { 0 } else { *at };
         // Never changed after its declaration, by any use that refers to it (another
         // declaration of the name, in an inner block, is no use of it).
-        let unchanged = !unread.contains(name)
-            && (*constant
-                || body.iter().enumerate().skip(at + 1).all(|(k, t)| {
-                    !matches!(&t.1, CTok::Ident(n) if n == name)
-                        || declared_at.contains(&k)
-                        || resolves(name, k) != Some(di)
-                        || only_read(body, k, by_value)
-                }));
+        // The uses that change it: each must be a plain assignment statement `name = e;`
+        // in the declaration's own block (straight-line code there: each iteration of a
+        // loop around the block starts again at the declaration), which starts a new
+        // stretch of the local with `e`'s value.
+        let changes: Vec<usize> = body
+            .iter()
+            .enumerate()
+            .skip(at + 1)
+            .filter(|(k, t)| {
+                matches!(&t.1, CTok::Ident(n) if n == name)
+                    && !declared_at.contains(k)
+                    && resolves(name, *k) == Some(di)
+                    && !only_read(body, *k, by_value)
+            })
+            .map(|(k, _)| k)
+            .collect();
+        let assignments: Option<Vec<(usize, usize)>> = changes.iter().map(|&k| plain_assignment(body, k, &ends, *at)).collect();
+        let unchanged = !unread.contains(name) && (*constant || changes.is_empty());
+        // (A `goto` may jump back over an assignment: then no stretches.)
+        let jumps = body.iter().any(|t| matches!(t.1, CTok::Kw("goto")) || matches!(&t.1, CTok::Ident(w) if w == "goto"));
+        let stretches = match (&assignments, unread.contains(name) || *constant || jumps) {
+            (Some(a), false) if !a.is_empty() => a.clone(),
+            _ => Vec::new(),
+        };
         let value = if !unchanged {
             None
         } else if *dim3 {
@@ -620,15 +673,39 @@ pub(crate) fn constants(
             },
             at: *at,
         });
+        // Stretches end at each plain assignment, whose value the next one takes.
+        let first_to = stretches.first().map_or(to, |s| s.1);
         env.locals.push(Local {
             name: name.clone(),
             from,
-            to,
-            value,
+            to: first_to,
+            value: match (stretches.is_empty(), *dim3) {
+                (true, _) => value,
+                (false, true) => triple(init, &env.at(*at)).map(Value::Dim),
+                (false, false) => eval(init, &env.at(*at)).map(Value::Int),
+            },
             fixed,
         });
+        for (n, &(eq, semi)) in stretches.iter().enumerate() {
+            let rhs = &body[eq + 1..semi];
+            let before = env.at(eq);
+            let value = if *dim3 { triple(rhs, &before).map(Value::Dim) } else { eval(rhs, &before).map(Value::Int) };
+            let end = stretches.get(n + 1).map_or(to, |s| s.1);
+            env.locals.push(Local { name: name.clone(), from: semi, to: end, value, fixed: None });
+        }
     }
     env
+}
+
+/// The `=` and `;` of a plain assignment statement `name = e;` whose name is at `k`,
+/// directly in the block of the declaration at `at` (`ends`: each token's block end).
+fn plain_assignment(body: &[Tok], k: usize, ends: &[usize], at: usize) -> Option<(usize, usize)> {
+    let starts = k > 0 && matches!(body[k - 1].1, CTok::P(";" | "{" | "}"));
+    if !starts || !matches!(body.get(k + 1)?.1, CTok::P("=")) || ends[k] != ends[at] {
+        return None;
+    }
+    let semi = (k + 2..body.len()).find(|&j| matches!(body[j].1, CTok::P(";")) && closing_free(body, k + 2, j))?;
+    Some((k + 1, semi))
 }
 
 /// A `dim3` value: `dim3(x[, y[, z]])`, `{x, y, z}`, a `dim3` constant, or a number.

@@ -656,8 +656,15 @@ mod tests {
         assert_eq!(block("int b = 32; { int b = 64; b++; } k<<<1, b>>>(p);"), Ok([32, 1, 1]), "an inner block's own `b`");
         assert_eq!(block("int b = 32; { int b = 64; k<<<1, b>>>(p); }"), Ok([64, 1, 1]), "the inner `b` where it is seen");
         assert_eq!(block("int b = 32; k<<<1, (b + 1) * 2>>>(p);"), Ok([66, 1, 1]), "an operand in parentheses");
+        // A plain assignment in the declaration's block starts a new value from there.
+        assert_eq!(block("int b = 32; b = b * 2; k<<<1, b>>>(p);"), Ok([64, 1, 1]), "reassigned before the launch");
+        assert_eq!(block("int b = 32; int ix = 7; ix /= b; float r = sqrtf(b); cublasSgemm(h, b, b); k<<<1, b>>>(p);"), Ok([32, 1, 1]), "compound assignments, <math.h> and NVIDIA's C libraries read it");
         for changed in [
-            "int b = 32; b = 64; k<<<1, b>>>(p);",
+            "int b = 32; if (q) b = 64; k<<<1, b>>>(p);",
+            "int b = 32; if (q) { b = 64; } k<<<1, b>>>(p);",
+            "int b = 32; for (int i = 0; i < 2; i++) { b = 64; } k<<<1, b>>>(p);",
+            "int b = 32; b = atoi(argv[1]); k<<<1, b>>>(p);",
+            "int b = 32; b = 64; b += 1; k<<<1, b>>>(p);",
             "int b = 32; b += 1; k<<<1, b>>>(p);",
             "int b = 32; b++; k<<<1, b>>>(p);",
             "int b = 32; ++b; k<<<1, b>>>(p);",
@@ -671,6 +678,13 @@ mod tests {
         ] {
             assert!(block(changed).is_err(), "{changed}: {:?}", block(changed));
         }
+    }
+
+    #[test]
+    fn each_launch_sees_the_last_plain_assignment_before_it() {
+        let (toks, _) = convert(&lex("void host() { int n = 32; k<<<n, 1>>>(p); n = n * 4; k<<<n, 1>>>(p); }").0, Dialect::Cuda);
+        let grids: Vec<_> = find(&[toks], &[], &[]).into_iter().map(|s| s.grid).collect();
+        assert_eq!(grids, [Ok([32, 1, 1]), Ok([128, 1, 1])]);
     }
 
     /// The block sizes of the launches in host functions `fns`, one per calling context.

@@ -533,7 +533,7 @@ impl Pass {
     /// instance's name: arguments written out, then those deduced from the call
     /// (`deduce`), then defaults. A use whose arguments are still missing is an error.
     fn uses(&mut self, toks: Vec<Tok>) -> Vec<Tok> {
-        self.uses_with(toks, &|_| HashMap::new())
+        self.uses_with(toks, &|_| HashMap::new(), false)
     }
 
     /// `uses`, where a name in a template argument written out at token `k` may be one of
@@ -544,6 +544,7 @@ impl Pass {
         &mut self,
         toks: Vec<Tok>,
         consts: &dyn Fn(usize) -> HashMap<String, i64>,
+        host: bool,
     ) -> Vec<Tok> {
         let mut decls = self.file_decls.clone();
         decls.extend(declared_types(&toks));
@@ -583,6 +584,15 @@ impl Pass {
                     .get(open)
                     .filter(|x| is_p(x, "("))
                     .and_then(|_| call_args(&toks, open));
+                // In host code, a value argument kpl cannot fold (`k<int_const.value>` in a
+                // generic lambda) makes no instance: the launch is one kpl cannot read.
+                let unknown_value = host
+                    && explicit.iter().zip(&self.templates[&n].params).any(|(a, p)| !p.is_type && fold_integer(a).is_none() && a.iter().any(|t| ident(t).is_some()));
+                if unknown_value {
+                    out.extend(toks[i..next].iter().cloned());
+                    i = next;
+                    continue;
+                }
                 let args = match &call {
                     Some(c) if !self.templates[&n].class => self.deduce(&n, explicit, c, &decls),
                     _ => explicit,
@@ -999,7 +1009,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         .into_iter()
         .map(|h| {
             let consts = crate::sema::launches::local_constants(&h, &file_consts);
-            pass.uses_with(h, &|k| consts.at(k))
+            pass.uses_with(h, &|k| consts.at(k), true)
         })
         .collect();
     let mut kernel_name = None;
