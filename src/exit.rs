@@ -77,6 +77,12 @@ pub fn install_panic_hook() {
             let _ = std::io::stderr().write_all(b"kpl: inconclusive: Z3 could not start: too little memory (the process's address-space or memory limit)\n");
             std::process::exit(Exit::Inconclusive as i32);
         }
+        // Z3 gives no term once its memory limit has run out (`memory_max_size`, a third
+        // of `--memory-limit`), and the z3 crate unwraps it.
+        if info.location().is_some_and(|l| l.file().contains("z3-") && l.file().contains("ast")) {
+            let _ = std::io::stderr().write_all(b"kpl: inconclusive: the solver's memory limit ran out: Z3 gave no term (a third of --memory-limit, in MiB; default 3072)\n");
+            std::process::exit(Exit::Inconclusive as i32);
+        }
         // Never `eprintln!` here: a failing standard error would panic again and abort.
         let _ = writeln!(std::io::stderr(), "kpl: internal error: {msg}{loc}");
         let _ = writeln!(std::io::stderr(), "This is a bug in kpl; please report it with the input that caused it.");

@@ -135,6 +135,50 @@ pub fn on_out_of_memory_print(text: String) {
     let _ = OUT_OF_MEMORY_STDOUT.set(text.into_bytes());
 }
 
+/// Report Z3's aborts as the memory limit they come from. Past its `memory_max_size`, Z3
+/// (Debian's libz3 4.x) may throw a C++ exception no frame catches inside `Z3_solver_check`,
+/// and the C++ runtime aborts the process. An abort while a Z3 call runs
+/// (`kpl_certify::IN_SOLVER`) ends kpl as the heap limit does: a message and exit code 2
+/// (inconclusive). Any other abort keeps its default action.
+pub fn report_solver_aborts() {
+    #[cfg(unix)]
+    {
+        extern "C" {
+            fn signal(signum: i32, handler: usize) -> usize;
+        }
+        const SIGABRT: i32 = 6;
+        // SAFETY: installing a handler that only calls async-signal-safe functions.
+        unsafe {
+            signal(SIGABRT, on_abort as extern "C" fn(i32) as usize);
+        }
+    }
+}
+
+#[cfg(unix)]
+extern "C" fn on_abort(sig: i32) {
+    extern "C" {
+        fn write(fd: i32, buf: *const u8, count: usize) -> isize;
+        fn _exit(status: i32) -> !;
+        fn signal(signum: i32, handler: usize) -> usize;
+        fn raise(sig: i32) -> i32;
+    }
+    // SAFETY: `write`, `_exit`, `signal` and `raise` are async-signal-safe; nothing here
+    // allocates.
+    unsafe {
+        if !kpl_certify::IN_SOLVER.load(Ordering::SeqCst) {
+            signal(sig, 0); // SIG_DFL
+            raise(sig);
+            return;
+        }
+        let msg = b"kpl: inconclusive: the solver's memory limit ran out (a third of --memory-limit, in MiB; default 3072)\n";
+        write(2, msg.as_ptr(), msg.len());
+        if let Some(text) = OUT_OF_MEMORY_STDOUT.get() {
+            write(1, text.as_ptr(), text.len());
+        }
+        _exit(Exit::Inconclusive as i32);
+    }
+}
+
 /// Set the heap limit, in MiB.
 pub fn set_memory_limit(mib: u64) {
     let bytes = usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX);

@@ -121,6 +121,7 @@ fn main() {
         input::set_language(l);
     }
     kpl_certify::set_solver_memory_limit(heap / 3);
+    limits::report_solver_aborts();
     let code = limits::with_big_stack(move || dispatch(cli.command));
     // What is still buffered must reach its reader too (a full disk fails only here).
     match std::io::Write::flush(&mut std::io::stdout()) {

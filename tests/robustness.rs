@@ -125,3 +125,19 @@ fn output_directories_are_new_empty_or_kpls_own() {
     assert_eq!(bounded(&["export-isabelle", s(&reduce), "-o", s(&dir)], Duration::from_secs(30)).code, 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Past Z3's memory limit (a third of `--memory-limit`) Z3 returns no term or throws a C++
+/// exception nothing catches: either way kpl ends inconclusive (exit 2), never with an
+/// internal error or a signal. A sweep of limits around where a tiled matrix product's
+/// queries outgrow them.
+#[test]
+fn the_solver_running_out_of_memory_is_inconclusive() {
+    let k = root().join("benches/kernels/matmul_tiled.kpl");
+    for mib in ["45", "55", "60", "65", "70", "80", "90"] {
+        let o = bounded(&["--memory-limit", mib, "verify", s(&k)], Duration::from_secs(60));
+        assert!(o.code == 0 || o.code == 2, "--memory-limit {mib}: exit {}: {}", o.code, o.stderr);
+        if o.code == 2 {
+            assert!(o.stderr.contains("memory") || o.stdout.contains("memory"), "--memory-limit {mib}: {}{}", o.stdout, o.stderr);
+        }
+    }
+}

@@ -26,6 +26,20 @@ pub mod witness;
 pub use egg::Id;
 pub use verify::{verify, Finding, Options, Outcome, Report};
 
+/// Whether a Z3 call is running (`in_solver`): past its memory limit, Z3 may throw a C++
+/// exception that no frame catches, which aborts the process; kpl's abort handler then
+/// reports the limit instead of a crash (see `limits.rs` in the binary).
+pub static IN_SOLVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Run `f`, a Z3 call, with `IN_SOLVER` set.
+pub fn in_solver<T>(f: impl FnOnce() -> T) -> T {
+    use std::sync::atomic::Ordering;
+    let was = IN_SOLVER.swap(true, Ordering::SeqCst);
+    let r = f();
+    IN_SOLVER.store(was, Ordering::SeqCst);
+    r
+}
+
 /// Bound the memory Z3 may use, in MiB (its `memory_max_size`): past it a query answers
 /// `unknown`, which the verifier reports as inconclusive.
 pub fn set_solver_memory_limit(mib: u64) {

@@ -48,7 +48,7 @@ impl PathSolver {
         }
         self.calls += 1;
         let t0 = std::time::Instant::now();
-        let r = solver.check();
+        let r = crate::in_solver(|| solver.check());
         self.time += t0.elapsed();
         if std::env::var_os("KPL_DEBUG").is_some() {
             eprintln!("path query {}: {:?} in {:?} ({} constraints)", self.calls, r, t0.elapsed(), constraints.len());

@@ -77,7 +77,7 @@ impl<'e> Session<'e> {
         solver.assert(Bool::or(&gs));
         self.calls += 1;
         let t0 = Instant::now();
-        let r = solver.check();
+        let r = crate::in_solver(|| solver.check());
         self.solver_time += t0.elapsed();
         if std::env::var_os("KPL_DEBUG").is_some() {
             eprintln!("solver call {}: {:?} in {:?} ({} goals)", self.calls, r, t0.elapsed(), goals.len());

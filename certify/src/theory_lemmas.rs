@@ -89,7 +89,7 @@ pub fn theory_lemmas(facts: &[Sx], goal: &Sx, sort: &dyn Fn(&str) -> Sort, limit
     let mut lemmas = Vec::new();
     for _ in 0..limits.rounds {
         budget.spend()?;
-        match prop.check_assumptions(&tracks) {
+        match crate::in_solver(|| prop.check_assumptions(&tracks)) {
             SatResult::Unsat => {
                 let core: Vec<String> = prop.get_unsat_core().iter().map(|b| b.to_string()).collect();
                 let facts = (0..tracks.len()).filter(|&i| core.contains(&tracks[i].to_string())).collect();
@@ -190,7 +190,7 @@ fn theory_core(s: &Solver, low: &mut Lowering, t: &Terms, atoms: &Atoms, lits: &
     }
     let unsat = |subset: &[usize]| {
         let assumptions: Vec<Bool> = subset.iter().map(|&k| lowered[k].clone()).collect();
-        budget.spend().map(|()| s.check_assumptions(&assumptions) == SatResult::Unsat)
+        budget.spend().map(|()| crate::in_solver(|| s.check_assumptions(&assumptions)) == SatResult::Unsat)
     };
     let all: Vec<usize> = (0..lits.len()).collect();
     if !unsat(&all)? {
