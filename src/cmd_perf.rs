@@ -115,7 +115,8 @@ fn one_run(a: &Args, src: &input::Source, c: &Checked, launch: Launch, model: Pe
         Ok(i) => i,
         Err(e) => return e,
     };
-    let (report, outcome) = measure(&prog, inputs, model, &run_options(a), &c.layouts.private);
+    let private: BTreeSet<String> = c.layouts.private.keys().cloned().collect();
+    let (report, outcome) = measure(&prog, inputs, model, &run_options(a), &private);
     progress::clear();
     let dims = launch.dims_used();
     let findings: Vec<&Site> = report.findings().collect();
@@ -344,7 +345,7 @@ fn all_inputs(a: &Args, src: &input::Source, c: &Checked, launch: Launch, model:
     });
     let mut opts = verify::Options::new(launch);
     opts.perf = Some(model);
-    opts.perf_skip = c.layouts.private.iter().cloned().collect();
+    opts.perf_skip = c.layouts.private.keys().cloned().collect();
     opts.only_intra_group = true;
     // Both threads see the same contents after each barrier (sound for race-free kernels,
     // which `kpl verify` proves): a branch on shared data is then uniform where it is.

@@ -120,6 +120,7 @@ impl VerifyArgs {
             check_arrays: self.check.check_arrays(),
             perf: None,
             perf_skip: Vec::new(),
+            private: Vec::new(),
             warp_sync: self.check.warp_sync,
             only_divergence: self.check.only_divergence,
             loop_unwind: self.loop_unwind,
@@ -439,7 +440,8 @@ fn analyse_loaded(path: &std::path::Path, v: &VerifyArgs, explain: bool, contrac
         eprintln!("error: `--equality-abstraction` cannot be used with atomics in a `.cu` or `.cl` kernel, as in GPUVerify (a `.kpl` kernel with atomics takes it)");
         return Err(Exit::BadInput);
     }
-    let opts = v.options(path, launch, explain);
+    let mut opts = v.options(path, launch, explain);
+    opts.private = c.layouts.private.iter().map(|(a, n)| (a.clone(), *n)).collect();
     let name = src.path.clone();
     let show = move |msg: &str| {
         progress::show(&format!("{progress_prefix}{name}: {msg}"));
@@ -461,6 +463,7 @@ fn analyse_loaded(path: &std::path::Path, v: &VerifyArgs, explain: bool, contrac
             let (src, c, launch) = input::load(path, &la, true)?;
             let inlined = modular_replay(path, &la, &c)?;
             let mut opts = v.options(path, launch, explain);
+            opts.private = c.layouts.private.iter().map(|(a, n)| (a.clone(), *n)).collect();
             // A called function's races are checked where it is inlined (a contract call
             // has no accesses, `kpl_c::contract_calls`).
             opts.only_divergence |= !check.whole;
@@ -987,6 +990,13 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
             span(l.span),
         )
         .with_label(l.what.clone()),
+        // A thread's private array: an access outside the thread's own region of it.
+        LabelKind::OutOfBounds { array, size } if layouts.private.contains_key(array) => {
+            let shown = layouts.names.get(array).cloned().unwrap_or_else(|| array.clone());
+            let idx = w.index.map(|i| format!(" (word {i}: thread {} of {size}-word regions)", i / (*size).max(1))).unwrap_or_default();
+            Diagnostic::error(format!("{status} out-of-bounds {} of the per-thread array {shown}{idx}", l.what.split(' ').next().unwrap_or("access")), span(l.span))
+                .with_label(format!("by {}", ids_text(&w.threads[0], dims)))
+        }
         LabelKind::OutOfBounds { array, size } => {
             let idx = w.index.map(|i| format!("[{i}]")).unwrap_or_default();
             Diagnostic::error(format!("{status} out-of-bounds {} {array}{idx} (size {size})", l.what.split(' ').next().unwrap_or("access")), span(l.span))

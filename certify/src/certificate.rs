@@ -122,6 +122,10 @@ pub struct CertOptions {
     /// Stated loop invariants for thread 1 only (`--asymmetric-asserts`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub asymmetric_asserts: bool,
+    /// A thread's private arrays and their words per thread: region checks instead of
+    /// race checks (`kpl_reduction::builder::Config::private`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub private: Vec<(String, u32)>,
 }
 
 fn is_zero(k: &u32) -> bool {
@@ -443,6 +447,7 @@ pub fn build(file: &str, language: &str, source: &str, front: &FrontSettings, o:
             no_barrier_access_checks: !o.barrier_access_checks,
             k_induction_depth: o.k_induction,
             asymmetric_asserts: o.asymmetric_asserts,
+            private: o.private.clone(),
         },
         abstractions: p.arrays.iter().map(|a| (a.name.clone(), a.abstraction)).collect(),
         invariants,

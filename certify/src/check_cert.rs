@@ -162,6 +162,9 @@ pub fn check(cert: &Certificate, prove: &dyn Fn(&str) -> Result<String, String>,
         barrier_access_checks: !cert.options.no_barrier_access_checks,
         k_induction: cert.options.k_induction_depth,
         asymmetric_asserts: cert.options.asymmetric_asserts,
+        // Region checks are stronger than the race checks they replace: a certificate
+        // cannot weaken what is checked by naming an array here.
+        private: cert.options.private.clone(),
         ..Options::new(cert.launch)
     };
     let p = program(&c.core, &o);

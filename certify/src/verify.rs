@@ -30,6 +30,8 @@ pub struct Options {
     pub perf: Option<kpl_lang::perf_model::PerfModel>,
     /// Arrays `perf` leaves out (a thread's private arrays).
     pub perf_skip: Vec<String>,
+    /// A thread's private arrays and their words per thread (`Config::private`).
+    pub private: Vec<(String, u32)>,
     /// GPUVerify's warp-synchronous mode (`--warp-sync=N`).
     pub warp_sync: Option<u32>,
     /// No race checks (`--only-divergence`).
@@ -67,6 +69,7 @@ impl Options {
             check_arrays: None,
             perf: None,
             perf_skip: Vec::new(),
+            private: Vec::new(),
             warp_sync: None,
             only_divergence: false,
             loop_unwind: None,
@@ -138,6 +141,7 @@ pub fn program(core: &ast::Kernel, o: &Options) -> Program {
         check_arrays: o.check_arrays.clone(),
         perf: o.perf,
         perf_skip: o.perf_skip.clone(),
+        private: o.private.clone(),
         warp_sync: o.warp_sync,
         only_divergence: o.only_divergence,
         loop_unwind: o.loop_unwind,

@@ -28,9 +28,12 @@ pub struct Layouts {
     /// Multi-dimensional arrays, by KPL name: their C dimensions (`L[2][3][4][5]`), so a
     /// report names an element `L[1][2][3][3]` as C does.
     pub dims: BTreeMap<String, Vec<u32>>,
-    /// Per-thread arrays (a thread's own array, kept as its region of one global array),
-    /// by KPL name: neither shared nor global memory to `kpl perf`.
-    pub private: std::collections::BTreeSet<String>,
+    /// Per-thread arrays (a thread's own array, kept as its region of one global array:
+    /// thread `t`'s words `t * n .. (t + 1) * n`, `t` its linear id in the launch), by KPL
+    /// name, with their words per thread `n`: neither shared nor global memory to `kpl
+    /// perf`; to `kpl verify`, each access is checked to stay in the thread's region, and
+    /// so they need no race checks.
+    pub private: BTreeMap<String, u32>,
 }
 
 impl Layouts {

@@ -565,7 +565,28 @@ impl<'k> Builder<'k> {
     /// are)? An unchecked array's accesses are not logged, so access predicates find none.
     pub(crate) fn race_checked(&self, k: usize) -> bool {
         let name = &self.prog.arrays[k].name;
-        !self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(name))
+        !self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(name)) && self.private_words(k).is_none()
+    }
+
+    /// The words per thread of array `k`, if it is a thread's private array (`Config::private`).
+    fn private_words(&self, k: usize) -> Option<u32> {
+        let name = &self.prog.arrays[k].name;
+        self.cfg.private.iter().find(|(a, _)| a == name).map(|(_, n)| *n)
+    }
+
+    /// Thread `t`'s linear id in the launch, as the C front end lays out private arrays:
+    /// its group's row-major index times the threads per group, plus its own in the group.
+    fn linear_global(&self, t: usize) -> Expr {
+        let l = self.cfg.launch;
+        let row_major = |id: &[Expr; 3], size: [u32; 3]| {
+            let [x, y, z] = id.clone();
+            let inner = Expr::bin(WordOp::Add, y, Expr::bin(WordOp::Mul, Expr::Word(size[1]), z));
+            Expr::bin(WordOp::Add, x, Expr::bin(WordOp::Mul, Expr::Word(size[0]), inner))
+        };
+        let local = row_major(&self.lid[t], l.threads);
+        let group = row_major(&self.gid[t], l.groups);
+        let per_group = l.threads.iter().fold(1u32, |p, &n| p.wrapping_mul(n));
+        Expr::bin(WordOp::Add, Expr::bin(WordOp::Mul, group, Expr::Word(per_group)), local)
     }
 
     /// The condition under which thread 2's access to array `k` can race with thread 1's.
@@ -578,6 +599,16 @@ impl<'k> Builder<'k> {
     }
 
     fn bounds(&mut self, k: usize, idx: &Expr, p: &Expr, span: kpl_lang::Span, kind: AccessKind) {
+        // A private array: the access stays in the thread's own region (which lies in the
+        // array), so no other thread's access can meet it.
+        if let Some(n) = self.private_words(k) {
+            let name = self.prog.arrays[k].name.clone();
+            let what = format!("{} of {name}", kind.name());
+            let region = Expr::eq(Expr::bin(WordOp::Udiv, idx.clone(), Expr::Word(n.max(1))), self.linear_global(0));
+            let ok = Expr::implies(p.clone(), region);
+            self.assert_about(ok, LabelKind::OutOfBounds { array: name, size: n }, span, what, Some(idx.clone()));
+            return;
+        }
         if let Some(n) = self.prog.arrays[k].size {
             let name = self.prog.arrays[k].name.clone();
             let what = format!("{} of {name}", kind.name());
@@ -617,8 +648,7 @@ impl<'k> Builder<'k> {
             // No atomic on this array anywhere: nothing to check against.
             (AccessKind::Atomic, None) => return,
         };
-        let name = &self.prog.arrays[k].name;
-        if self.cfg.only_divergence || self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(name)) {
+        if self.cfg.only_divergence || !self.race_checked(k) {
             return;
         }
         let mut race = vec![p.clone(), self.relevant(k), Expr::Var(exists), Expr::eq(Expr::Var(elem), idx.clone())];
@@ -648,7 +678,7 @@ impl<'k> Builder<'k> {
     fn warp_write_check(&mut self, k: usize, idx: &Pair, val: &Pair, p: &Pair, span: kpl_lang::Span) {
         let Some(sw) = self.same_warp.clone() else { return };
         let name = self.prog.arrays[k].name.clone();
-        if self.cfg.only_divergence || self.cfg.check_arrays.as_ref().is_some_and(|only| !only.contains(&name)) {
+        if self.cfg.only_divergence || !self.race_checked(k) {
             return;
         }
         let mut race = vec![p[0].clone(), p[1].clone(), sw, self.distinct.clone(), Expr::eq(idx[0].clone(), idx[1].clone())];

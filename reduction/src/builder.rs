@@ -31,6 +31,11 @@ pub struct Config {
     /// Arrays with no performance checks (a thread's private arrays, which are neither
     /// shared nor global memory).
     pub perf_skip: Vec<String>,
+    /// A thread's private arrays, kept as one global array of regions (thread `t`'s words
+    /// `t * n .. (t + 1) * n`, `t` its linear id in the launch), with their `n`: each
+    /// access is checked to stay in its thread's region, which leaves no two threads one
+    /// word, so no race is checked on them.
+    pub private: Vec<(String, u32)>,
     /// GPUVerify's `--warp-sync=N`: two threads of one warp never race through the logs
     /// (lock step orders their statements); they race only by writing one element in one
     /// statement. Every array is then abstracted adversarially (a warp-mate outside the

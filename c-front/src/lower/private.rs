@@ -159,7 +159,7 @@ impl<'u> Lower<'u> {
         self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&kpl, span), size: Some((size, span)) }, span });
         self.array_layouts.names.insert(kpl.clone(), format!("{name} (private)"));
         self.private_arrays.insert(kpl.clone());
-        self.array_layouts.private.insert(kpl.clone());
+        self.array_layouts.private.insert(kpl.clone(), per_thread as u32);
         let base = self.fresh(&format!("{name}_base"));
         let start = bin(BinOp::Mul, self.linear_id(span), k::Expr::num(per_thread, span), span);
         self.emit(k::StmtKind::Local(sp_id(&base, span), Some(start)), span);
