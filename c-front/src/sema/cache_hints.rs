@@ -35,8 +35,18 @@ fn rewrite(toks: &[Tok]) -> Vec<Tok> {
             if args.len() == if store { 2 } else { 1 } && args.iter().all(|a| !a.is_empty()) {
                 let (l, r) = (t.0, toks[end - 1].2);
                 let p = |s: &'static str, at: usize| (at, CTok::P(s), at);
-                out.extend([p("(", l), p("*", l), p("(", l)]);
-                out.extend(rewrite(args[0]));
+                // `&x[i]`, `&s.f`: the place itself (`*&` would hide its type from the
+                // lowering's aggregates, `float4 v = __ldcs(&a[i]);`).
+                match addressed_place(args[0]) {
+                    Some(place) => {
+                        out.extend([p("(", l), p("(", l)]);
+                        out.extend(rewrite(place));
+                    }
+                    None => {
+                        out.extend([p("(", l), p("*", l), p("(", l)]);
+                        out.extend(rewrite(args[0]));
+                    }
+                }
                 out.push(p(")", l));
                 if store {
                     out.extend([p("=", l), p("(", l)]);
@@ -54,6 +64,26 @@ fn rewrite(toks: &[Tok]) -> Vec<Tok> {
     out
 }
 
+/// `x[i]...` of an argument `&x[i]...`: an identifier followed only by subscripts and
+/// members.
+fn addressed_place(arg: &[Tok]) -> Option<&[Tok]> {
+    let (amp, place) = arg.split_first()?;
+    if !is_p(Some(amp), "&") || ident(place.first()).is_none() {
+        return None;
+    }
+    let mut k = 1;
+    while k < place.len() {
+        if is_p(place.get(k), "[") {
+            k = crate::sema::coop::closing(place, k)? + 1;
+        } else if (is_p(place.get(k), ".") || is_p(place.get(k), "->")) && ident(place.get(k + 1)).is_some() {
+            k += 2;
+        } else {
+            return None;
+        }
+    }
+    Some(place)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,7 +97,9 @@ mod tests {
 
     #[test]
     fn loads_and_stores_are_plain_accesses_nested_or_not() {
-        assert_eq!(text("x = __ldg(&a[i]);"), "x = ( * ( & a [ i ] ) ) ;");
+        assert_eq!(text("x = __ldg(&a[i]);"), "x = ( ( a [ i ] ) ) ;");
+        assert_eq!(text("__stcs(&s.v[i], y);"), "( ( s . v [ i ] ) = ( y ) ) ;");
+        assert_eq!(text("x = __ldg(&a[i] + 1);"), "x = ( * ( & a [ i ] + 1 ) ) ;");
         assert_eq!(text("__stcs(p + i, __ldcs(q + i) * 2);"), "( * ( p + i ) = ( ( * ( q + i ) ) * 2 ) ) ;");
         // A call kpl cannot read as one stays, for the lowering to report.
         assert_eq!(text("__ldg(a, b);"), "__ldg ( a , b ) ;");

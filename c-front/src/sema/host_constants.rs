@@ -451,14 +451,15 @@ fn c_api(f: &str) -> bool {
     PREFIXES.iter().any(|p| f.starts_with(p)) || (f.starts_with("cu") && f[2..].starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
-/// Does the `)` at `close` end a cast to an integer type (`(long)`, `(unsigned int)`)?
+/// Does the `)` at `close` end a cast to an arithmetic type (`(long)`, `(unsigned int)`,
+/// `(float)`)?
 fn cast_before(toks: &[Tok], close: usize) -> bool {
     let mut k = close;
     while k > 0 {
         k -= 1;
         match &toks[k].1 {
             CTok::P("(") => return k < close - 1,
-            CTok::Spec(w) | CTok::Ident(w) if INT_WORDS.contains(&w.as_str()) => {}
+            CTok::Spec(w) | CTok::Ident(w) if INT_WORDS.contains(&w.as_str()) || matches!(w.as_str(), "float" | "double") => {}
             _ => return false,
         }
     }
@@ -496,6 +497,8 @@ pub(crate) fn callee(toks: &[Tok], k: usize) -> Option<(String, usize)> {
             CTok::P(")" | "]" | "}") => depth += 1,
             CTok::P("(") if depth == 0 => {
                 return match toks.get(i.checked_sub(1)?)?.1 {
+                    // `dim3 grid(n, m)`: dim3's constructor, which takes values.
+                    CTok::Ident(_) if i >= 2 && matches!(&toks[i - 2].1, CTok::Ident(w) | CTok::Spec(w) if w == "dim3") => Some(("dim3".into(), arg)),
                     CTok::Ident(ref f) | CTok::Spec(ref f) => Some((f.clone(), arg)),
                     // The argument list of a launch: `k<<<...>>>(n)` takes values.
                     CTok::P(">") if i >= 2 && toks[i - 2].1 == CTok::P(">>") => {
@@ -537,10 +540,36 @@ pub(crate) fn constants(
     // A file-scope constant (or a parameter a caller binds) the function declares again (a
     // parameter, a loop's variable, a local) or uses otherwise than by reading it is not
     // that constant there.
-    env.ints.retain(|name, _| {
-        body.iter().enumerate().all(|(k, t)| {
-            !matches!(&t.1, CTok::Ident(n) if n == name) || only_read(body, k, by_value)
-        })
+    // (A parameter changed only by plain assignments `p = e;` in the body's own block keeps
+    // its caller's value up to the first, and takes each one's value after it.)
+    let ends = block_ends(body);
+    let top = body.iter().position(|t| matches!(t.1, CTok::P("{"))).map(|o| o + 1).filter(|&t| t < body.len());
+    let jumps = body.iter().any(|t| matches!(t.1, CTok::Kw("goto")) || matches!(&t.1, CTok::Ident(w) if w == "goto"));
+    // The plain assignments that are the only changes of `name`, if they are.
+    let plain_changes = |name: &str| -> Option<Vec<(usize, usize)>> {
+        let changes: Vec<usize> = body
+            .iter()
+            .enumerate()
+            .filter(|(k, t)| matches!(&t.1, CTok::Ident(n) if n == name) && !only_read(body, *k, by_value))
+            .map(|(k, _)| k)
+            .collect();
+        if changes.is_empty() {
+            return Some(Vec::new());
+        }
+        match (top, jumps) {
+            (Some(top), false) => changes.iter().map(|&k| plain_assignment(body, k, &ends, top)).collect(),
+            _ => None,
+        }
+    };
+    let mut reassigned: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
+    env.ints.retain(|name, _| match plain_changes(name) {
+        Some(a) => {
+            if !a.is_empty() {
+                reassigned.push((name.clone(), a));
+            }
+            true
+        }
+        None => false,
     });
     env.dims.retain(|name, _| {
         body.iter().enumerate().all(|(k, t)| {
@@ -548,6 +577,12 @@ pub(crate) fn constants(
         })
     });
     for (p, ty) in params {
+        // A parameter no caller binds, assigned in the body's block: known after that.
+        if !base.ints.contains_key(p) && !base.dims.contains_key(p) {
+            if let Some(a) = plain_changes(p).filter(|a| !a.is_empty()) {
+                reassigned.push((p.clone(), a));
+            }
+        }
         if !base.ints.contains_key(p) && !base.dims.contains_key(p) {
             env.ints.remove(p);
             env.dims.remove(p);
@@ -565,25 +600,15 @@ pub(crate) fn constants(
             }
         }
     }
-    // The blocks: for each token, the `}` that closes the innermost block holding it.
-    let mut ends = vec![body.len(); body.len()];
-    let mut open: Vec<usize> = Vec::new();
-    for (k, t) in body.iter().enumerate() {
-        match t.1 {
-            CTok::P("{") => open.push(k),
-            CTok::P("}") => {
-                if let Some(o) = open.pop() {
-                    for e in &mut ends[o + 1..k] {
-                        if *e == body.len() {
-                            *e = k;
-                        }
-                    }
-                }
-            }
-            _ => {}
+    // The parameters reassigned in the body's block: a stretch of their own after each
+    // assignment (the caller's value before the first).
+    for (name, stretches) in &reassigned {
+        for (n, &(eq, semi)) in stretches.iter().enumerate() {
+            let value = eval(&body[eq + 1..semi], &env.at(eq)).map(Value::Int);
+            let end = stretches.get(n + 1).map_or(body.len(), |s| s.1);
+            env.locals.push(Local { name: name.clone(), from: semi, to: end, value, fixed: None });
         }
     }
-    // (Inner blocks close first and claim their tokens; an outer block only the rest.)
     let mut decls = Vec::new();
     let mut decl_starts = Vec::new();
     let mut i = 0;
@@ -652,7 +677,6 @@ pub(crate) fn constants(
         let assignments: Option<Vec<(usize, usize)>> = changes.iter().map(|&k| plain_assignment(body, k, &ends, *at)).collect();
         let unchanged = !unread.contains(name) && (*constant || changes.is_empty());
         // (A `goto` may jump back over an assignment: then no stretches.)
-        let jumps = body.iter().any(|t| matches!(t.1, CTok::Kw("goto")) || matches!(&t.1, CTok::Ident(w) if w == "goto"));
         let stretches = match (&assignments, unread.contains(name) || *constant || jumps) {
             (Some(a), false) if !a.is_empty() => a.clone(),
             _ => Vec::new(),
@@ -695,6 +719,30 @@ pub(crate) fn constants(
         }
     }
     env
+}
+
+/// The blocks of `body`: for each token, the `}` that closes the innermost block holding
+/// it (`body.len()` outside every block). Inner blocks close first and claim their tokens;
+/// an outer block only the rest.
+fn block_ends(body: &[Tok]) -> Vec<usize> {
+    let mut ends = vec![body.len(); body.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (k, t) in body.iter().enumerate() {
+        match t.1 {
+            CTok::P("{") => open.push(k),
+            CTok::P("}") => {
+                if let Some(o) = open.pop() {
+                    for e in &mut ends[o + 1..k] {
+                        if *e == body.len() {
+                            *e = k;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    ends
 }
 
 /// The `=` and `;` of a plain assignment statement `name = e;` whose name is at `k`,

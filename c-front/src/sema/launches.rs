@@ -658,7 +658,7 @@ mod tests {
         assert_eq!(block("int b = 32; k<<<1, (b + 1) * 2>>>(p);"), Ok([66, 1, 1]), "an operand in parentheses");
         // A plain assignment in the declaration's block starts a new value from there.
         assert_eq!(block("int b = 32; b = b * 2; k<<<1, b>>>(p);"), Ok([64, 1, 1]), "reassigned before the launch");
-        assert_eq!(block("int b = 32; int ix = 7; ix /= b; float r = sqrtf(b); cublasSgemm(h, b, b); k<<<1, b>>>(p);"), Ok([32, 1, 1]), "compound assignments, <math.h> and NVIDIA's C libraries read it");
+        assert_eq!(block("int b = 32; int ix = 7; ix /= b; float r = sqrtf(b); cublasSgemm(h, b, b); float f = (float)b * 2; k<<<1, b>>>(p);"), Ok([32, 1, 1]), "compound assignments, casts, <math.h> and NVIDIA's C libraries read it");
         for changed in [
             "int b = 32; if (q) b = 64; k<<<1, b>>>(p);",
             "int b = 32; if (q) { b = 64; } k<<<1, b>>>(p);",
@@ -685,6 +685,13 @@ mod tests {
         let (toks, _) = convert(&lex("void host() { int n = 32; k<<<n, 1>>>(p); n = n * 4; k<<<n, 1>>>(p); }").0, Dialect::Cuda);
         let grids: Vec<_> = find(&[toks], &[], &[]).into_iter().map(|s| s.grid).collect();
         assert_eq!(grids, [Ok([32, 1, 1]), Ok([128, 1, 1])]);
+        // A parameter assigned in the body's block: its new value from there.
+        let grids: Vec<_> = blocks(&["void run(int *p, int b) { k<<<1, b>>>(p); b = 16; k<<<1, b * 2>>>(p); }", "int main() { run(d, 8); }"]);
+        assert_eq!(grids, [Ok([8, 1, 1]), Ok([32, 1, 1])]);
+        let grids: Vec<_> = blocks(&["void run(int *p, int b) { dim3 g(b * 2); dim3 t(b); k<<<g, t>>>(p); }", "int main() { run(d, 8); }"]);
+        assert_eq!(grids, [Ok([8, 1, 1])], "a parameter given to dim3's constructor is read");
+        let grids: Vec<_> = blocks(&["void run(int *p, int b) { if (p) { b = 16; } k<<<1, b>>>(p); }", "int main() { run(d, 8); }"]);
+        assert!(grids.iter().all(|g| g.is_err()), "{grids:?}");
     }
 
     /// The block sizes of the launches in host functions `fns`, one per calling context.
