@@ -413,6 +413,10 @@ fn a_file_of_several_kernels_has_each_verified_when_none_is_chosen() {
     // `--kernel` chooses one, as before.
     let one = kpl_in(&dir, &["verify", "--blockDim=64", "--gridDim=2", "--kernel=good", "two.cu"]);
     assert_eq!(one.code, 0, "{}{}", one.stdout, one.stderr);
+    // `check` checks each, as `verify` verifies each.
+    let check = kpl_in(&dir, &["check", "--blockDim=64", "--gridDim=2", "two.cu"]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    assert!(check.stdout.contains("kernel `good` is well formed") && check.stdout.contains("kernel `bad` is well formed"), "{}", check.stdout);
     // A command that takes one kernel asks for it, naming them.
     let run = kpl_in(&dir, &["run", "two.cu"]);
     assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
