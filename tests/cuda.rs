@@ -87,7 +87,10 @@ fn defines_and_kernel_selection() {
     assert_eq!(o.code, 3);
     assert!(o.stderr.contains("#error CHUNK must be defined"), "{}", o.stderr);
     let k = root().join("c-front/tests/lowering/two_kernels.cu");
-    assert_eq!(kpl(&["check", "--blockDim=8", s(&k)]).code, 3);
+    // A file of several kernels: `check` checks each (as `verify` verifies each).
+    let all = kpl(&["check", "--blockDim=8", s(&k)]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert!(all.stdout.contains("kernel `k1`") && all.stdout.contains("kernel `k2`"), "{}", all.stdout);
     assert_eq!(kpl(&["check", "--blockDim=8", "--kernel=k2", s(&k)]).code, 0);
     assert_eq!(kpl(&["check", "--blockDim=8", "--kernel=k3", s(&k)]).code, 3);
 }
