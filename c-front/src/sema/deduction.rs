@@ -212,14 +212,7 @@ pub(crate) fn from_class_argument(param: &[Tok], arg: &[Tok], name: &str) -> Opt
 mod tests {
     use super::*;
 
-    fn toks(src: &str) -> Vec<Tok> {
-        let (lexed, _) = crate::text::lexer::lex(src);
-        crate::text::tokens::convert(&lexed, crate::text::tokens::Dialect::Cuda).0
-    }
-
-    fn text(t: &[Tok]) -> String {
-        t.iter().map(|t| crate::text::tokens::spelling(&t.1)).collect::<Vec<_>>().join(" ")
-    }
+    use crate::text::tokens::{cuda_tokens as toks, spelled as text};
 
     fn decls() -> HashMap<String, (Vec<Tok>, bool)> {
         let mut d = HashMap::new();

@@ -210,14 +210,7 @@ pub(crate) fn unwrap_forwarded(host: Vec<Vec<Tok>>, wrappers: &HashMap<String, u
 mod tests {
     use super::*;
 
-    fn toks(src: &str) -> Vec<Tok> {
-        let (lexed, _) = crate::text::lexer::lex(src);
-        crate::text::tokens::convert(&lexed, crate::text::tokens::Dialect::Cuda).0
-    }
-
-    fn text(t: &[Tok]) -> String {
-        t.iter().map(|t| crate::text::tokens::spelling(&t.1)).collect::<Vec<_>>().join(" ")
-    }
+    use crate::text::tokens::{cuda_tokens as toks, spelled as text};
 
     #[test]
     fn one_return_functions_are_inlined_with_their_arguments() {

@@ -102,9 +102,7 @@ mod tests {
     use super::*;
 
     fn text(src: &str, pass: fn(Vec<Tok>) -> Vec<Tok>) -> String {
-        let (lexed, _) = crate::text::lexer::lex(src);
-        let toks = crate::text::tokens::convert(&lexed, crate::text::tokens::Dialect::Cuda).0;
-        pass(toks).iter().map(|t| crate::text::tokens::spelling(&t.1)).collect::<Vec<_>>().join(" ")
+        crate::text::tokens::spelled(&pass(crate::text::tokens::cuda_tokens(src)))
     }
 
     #[test]

@@ -401,3 +401,16 @@ fn number(s: &str) -> Option<CTok> {
     let unsigned = unsigned_suffix || v > i32::MAX as u64;
     Some(CTok::Int(v, unsigned))
 }
+
+/// CUDA source as tokens, for the token passes' tests.
+#[cfg(test)]
+pub(crate) fn cuda_tokens(src: &str) -> Vec<(usize, CTok, usize)> {
+    let (lexed, _) = crate::text::lexer::lex(src);
+    convert(&lexed, Dialect::Cuda).0
+}
+
+/// Tokens spelled with a space between each, for the token passes' tests.
+#[cfg(test)]
+pub(crate) fn spelled(toks: &[(usize, CTok, usize)]) -> String {
+    toks.iter().map(|t| spelling(&t.1)).collect::<Vec<_>>().join(" ")
+}
