@@ -339,6 +339,16 @@ impl<'u> Lower<'u> {
                     );
                     return word(0, Ty::Int);
                 }
+                // `(uintptr_t)p`, `reinterpret_cast<uintptr_t>(p)`: an address as a number.
+                let pointer = match &a.kind {
+                    ExprKind::Ident(x) => matches!(self.lookup(&x.name), Some(Entity::Array { .. })),
+                    ExprKind::Unary(UOp::Addr, _) => true,
+                    _ => false,
+                };
+                if pointer {
+                    self.unsupported("converting a pointer to an integer (kpl does not model addresses as numbers)", span);
+                    return word(0, Ty::Int);
+                }
                 let target = self.spec_type(&t.specs);
                 if let crate::lower::values::CType::Long(signed) = target {
                     let v = self.expr(a);
