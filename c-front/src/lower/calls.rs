@@ -56,12 +56,14 @@ impl<'u> Lower<'u> {
             ExprKind::Unary(UOp::Addr, inner) => match &inner.kind {
                 ExprKind::Index(b, i) if matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..)) => (&**b, Some(&**i)),
                 // `&t[y][x]`: an element of a multi-dimensional array, at its row-major offset.
-                ExprKind::Index(..) if self.element_of_rows(inner).is_some() => {
-                    let (root, flat) = self.element_of_rows(inner)?;
-                    let ExprKind::Ident(x) = &root.kind else { return None };
-                    let Some(Entity::Array { kpl, elem, readonly, offset, agg, .. }) = self.lookup(&x.name) else { return None };
+                ExprKind::Index(..) => {
+                    let Some((x, flat)) = self.element_of_rows(inner) else {
+                        self.unsupported("this pointer argument (kpl takes `a`, `a + i` or `&a[i]` of an array)", span);
+                        return None;
+                    };
+                    let Some(Entity::Array { kpl, elem, readonly, offset, agg, .. }) = self.lookup(&x) else { return None };
                     let array = Entity::Array { kpl, elem, dims: vec![], readonly: readonly || const_param, offset, agg };
-                    return Some(self.advanced(array, &flat, &x.name, span));
+                    return Some(self.advanced(array, &flat, &x, span));
                 }
                 // `&s.f` of a struct in memory (a private region among them): the field's place.
                 ExprKind::Member(..) => return self.field_pointer(inner),
@@ -153,11 +155,10 @@ impl<'u> Lower<'u> {
         }
     }
 
-    /// A pointer into an array moved on by `e` elements: its offset in a fresh local.
     /// `t[i][j]...` naming one element of a multi-dimensional array variable `t` (as many
-    /// indices as it has dimensions): `t`, and the element's row-major offset as a C
+    /// indices as it has dimensions): `t`'s name, and the element's row-major offset as a C
     /// expression (`i * 8 + j` for `float t[4][8]`).
-    pub(crate) fn element_of_rows<'e>(&mut self, e: &'e Expr) -> Option<(&'e Expr, Expr)> {
+    fn element_of_rows(&mut self, e: &Expr) -> Option<(String, Expr)> {
         let mut indices = Vec::new();
         let mut cur = e;
         while let ExprKind::Index(b, i) = &cur.kind {
@@ -176,9 +177,10 @@ impl<'u> Lower<'u> {
             let scaled = Expr::new(ExprKind::Binary(BOp::Mul, Box::new(flat), Box::new(Expr::new(ExprKind::Int(*d as u64, false), span))), span);
             flat = Expr::new(ExprKind::Binary(BOp::Add, Box::new(scaled), Box::new((*i).clone())), span);
         }
-        Some((cur, flat))
+        Some((x.name.clone(), flat))
     }
 
+    /// A pointer into an array moved on by `e` elements: its offset in a fresh local.
     pub(crate) fn advanced(&mut self, array: Entity, e: &Expr, name: &str, span: Span) -> Entity {
         let Entity::Array { kpl, elem, dims, readonly, offset, agg } = array else { return array };
         let v = self.expr(e);

@@ -681,7 +681,9 @@ pub(crate) fn constants(
             (Some(a), false) if !a.is_empty() => a.clone(),
             _ => Vec::new(),
         };
-        let value = if !unchanged {
+        // Its initialiser's value holds where nothing changes it: throughout, or up to the
+        // first plain assignment.
+        let value = if !unchanged && stretches.is_empty() {
             None
         } else if *dim3 {
             triple(init, &env.at(*at)).map(Value::Dim)
@@ -703,11 +705,7 @@ pub(crate) fn constants(
             name: name.clone(),
             from,
             to: first_to,
-            value: match (stretches.is_empty(), *dim3) {
-                (true, _) => value,
-                (false, true) => triple(init, &env.at(*at)).map(Value::Dim),
-                (false, false) => eval(init, &env.at(*at)).map(Value::Int),
-            },
+            value,
             fixed,
         });
         for (n, &(eq, semi)) in stretches.iter().enumerate() {

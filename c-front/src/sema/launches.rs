@@ -481,6 +481,12 @@ fn over_args(
     Some(out)
 }
 
+/// The `>>` of the `>>>` that closes a launch configuration whose `<<<` (`<<` then `<`)
+/// is at `at`.
+pub(crate) fn config_end(toks: &[Tok], at: usize) -> Option<usize> {
+    (at + 2..toks.len().saturating_sub(1)).find(|&k| toks[k].1 == CTok::P(">>") && toks[k + 1].1 == CTok::P(">"))
+}
+
 /// The launches in item `f`, whose body starts at token `body` (`env` counts from there).
 fn launches_in(f: &[Tok], body: usize, full: &Env, out: &mut Vec<LaunchSite>) {
     {
@@ -491,9 +497,7 @@ fn launches_in(f: &[Tok], body: usize, full: &Env, out: &mut Vec<LaunchSite>) {
                 i += 1;
                 continue;
             }
-            let Some(close) = (i + 2..f.len().saturating_sub(1))
-                .find(|&k| f[k].1 == CTok::P(">>") && f[k + 1].1 == CTok::P(">"))
-            else {
+            let Some(close) = config_end(f, i) else {
                 break;
             };
             let env = full.at(i.saturating_sub(body));

@@ -296,8 +296,7 @@ fn launch_arguments(toks: &[Tok], at: usize) -> Option<usize> {
     if !(is_p(toks.get(at)?, "<<") && is_p(toks.get(at + 1)?, "<")) {
         return None;
     }
-    let close = (at + 2..toks.len().saturating_sub(1)).find(|&k| is_p(&toks[k], ">>") && is_p(&toks[k + 1], ">"))?;
-    Some(close + 2)
+    Some(crate::sema::launches::config_end(toks, at)? + 2)
 }
 
 /// Do `toks` (from a `[`) close that bracket only at their end, as `[i + 1]` does and
