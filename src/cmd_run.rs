@@ -100,15 +100,11 @@ pub fn run(a: Args) -> Exit {
         input::report(&src, &[d]);
         return Exit::BadInput;
     }
-    let r = if a.hb {
-        kpl_semantics::hb_run::run(&prog, &inputs, &opts)
-    } else {
-        sdv::run(&prog, inputs.clone(), &opts)
-    };
+    let schedules = a.delays.map(|k| kpl_semantics::schedules::explore(&prog, &inputs, k, a.max_steps, a.max_schedules.max(1)));
+    let r = if a.hb { kpl_semantics::hb_run::run(&prog, &inputs, &opts) } else { sdv::run(&prog, inputs, &opts) };
     crate::progress::clear();
     // What a `--hb` verdict rests on, for the report.
     let mode = if a.hb { " (happens-before, one interleaving)" } else { "" };
-    let schedules = a.delays.map(|k| kpl_semantics::schedules::explore(&prog, &inputs, k, a.max_steps, a.max_schedules.max(1)));
     if let Some(out) = &a.output {
         let text = serde_json::to_string_pretty(&render::memory_json(&r.memory)).unwrap_or_default();
         if let Err(e) = std::fs::write(out, text + "\n") {

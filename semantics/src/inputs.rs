@@ -128,22 +128,15 @@ fn word(v: &Value) -> Result<u32, String> {
 }
 
 fn elements(v: &Value) -> Result<BTreeMap<u32, u32>, String> {
-    let mut out = BTreeMap::new();
+    // (Collected at once: a map built from sorted keys in bulk, not element by element.)
     match v {
-        Value::Array(xs) => {
-            for (i, x) in xs.iter().enumerate() {
-                out.insert(i as u32, word(x)?);
-            }
-        }
-        Value::Object(m) => {
-            for (k, x) in m {
-                let i: u32 = k.parse().map_err(|_| format!("index `{k}` is not a number"))?;
-                out.insert(i, word(x)?);
-            }
-        }
-        _ => return Err("expected a list or an object of index: value".into()),
+        Value::Array(xs) => xs.iter().enumerate().map(|(i, x)| Ok((i as u32, word(x)?))).collect(),
+        Value::Object(m) => m
+            .iter()
+            .map(|(k, x)| Ok((k.parse().map_err(|_| format!("index `{k}` is not a number"))?, word(x)?)))
+            .collect(),
+        _ => Err("expected a list or an object of index: value".into()),
     }
-    Ok(out)
 }
 
 fn fill(g: &mut Given, v: &Value) -> Result<(), String> {
@@ -155,7 +148,12 @@ fn fill(g: &mut Given, v: &Value) -> Result<(), String> {
             return Ok(());
         }
     }
-    g.all.extend(elements(v)?);
+    let given = elements(v)?;
+    if g.all.is_empty() {
+        g.all = given;
+    } else {
+        g.all.extend(given);
+    }
     Ok(())
 }
 

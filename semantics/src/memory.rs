@@ -19,6 +19,9 @@ const DENSE_CELLS: u64 = 1 << 24;
 /// Above this many elements over all groups, the access logs are hash maps.
 const DENSE_RECORDS: u64 = 1 << 20;
 
+/// Elements of a global array whose inter-group logs get room at the start.
+const RESERVED_RECORDS: u32 = 1 << 16;
+
 /// A fast hasher for element indices (Fibonacci hashing); the keys are not adversarial.
 #[derive(Default, Clone, Copy)]
 pub struct IndexHasher(u64);
@@ -44,88 +47,103 @@ type IndexMap<V> = HashMap<u32, V, std::hash::BuildHasherDefault<IndexHasher>>;
 /// by another thread), the last value written, and whether the writes wrote different
 /// values (then, unless it was already a race, they all came from one thread); for benign
 /// tolerance, the value the reads returned (unless they varied) and the threads of the
-/// latest statement execution that wrote the element.
+/// latest statement execution that wrote the element. Kept in two parts: `Who`, which
+/// every access reads, and `Site`, which only first accesses, writes and conflicts touch
+/// (half the memory a read brings into the cache).
+struct Rec<'a> {
+    w: &'a mut Who,
+    s: &'a mut Site,
+}
+
+/// Who accessed an element, and what the reads returned.
 #[derive(Clone, Copy, Debug)]
-pub struct Rec {
+pub struct Who {
     pub writer: u32,
-    pub wstmt: u32,
     pub w2: u32,
-    pub w2stmt: u32,
-    pub value: u32,
-    pub varied: bool,
     pub r1: u32,
-    pub r1stmt: u32,
     pub r2: u32,
-    pub r2stmt: u32,
     /// Up to two distinct threads that made atomic accesses.
     pub a1: u32,
-    pub a1stmt: u32,
     pub a2: u32,
-    pub a2stmt: u32,
     /// The value every read returned, unless `rvaried`.
     pub rvalue: u32,
     pub rvaried: bool,
-    /// The statement execution (`Memory::next_exec`) of the latest write, and of each of
-    /// the two writers' latest (`Records::extra` holds further writers).
-    pub last_exec: u64,
-    pub wexec: u64,
-    pub w2exec: u64,
 }
 
-impl Rec {
-    const EMPTY: Rec = Rec {
-        writer: NONE,
-        wstmt: 0,
-        w2: NONE,
-        w2stmt: 0,
-        value: 0,
-        varied: false,
-        r1: NONE,
-        r1stmt: 0,
-        r2: NONE,
-        r2stmt: 0,
-        a1: NONE,
-        a1stmt: 0,
-        a2: NONE,
-        a2stmt: 0,
-        rvalue: 0,
-        rvaried: false,
-        last_exec: 0,
-        wexec: 0,
-        w2exec: 0,
-    };
+/// Each access's statement, the last value written, and the executions of the writes. A
+/// field is read only where `Who` names the access that set it (`varied` and the flags are
+/// set with the first writer, `last_exec` only grows), so a barrier resets `Who` alone.
+#[derive(Clone, Copy, Debug)]
+pub struct Site {
+    pub wstmt: u32,
+    pub w2stmt: u32,
+    pub r1stmt: u32,
+    pub r2stmt: u32,
+    pub a1stmt: u32,
+    pub a2stmt: u32,
+    pub value: u32,
+    pub varied: bool,
+    /// The statement execution (`Memory::next_exec`) of the latest write, and whether each
+    /// of the two writers wrote in it (`Records::extra` holds further writers, each with
+    /// the execution of its latest write).
+    pub last_exec: u64,
+    pub wlatest: bool,
+    pub w2latest: bool,
+}
+
+impl Who {
+    const EMPTY: Who = Who { writer: NONE, w2: NONE, r1: NONE, r2: NONE, a1: NONE, a2: NONE, rvalue: 0, rvaried: false };
     fn is_empty(&self) -> bool {
         self.writer == NONE && self.r1 == NONE && self.a1 == NONE
     }
+}
+
+impl Site {
+    const EMPTY: Site = Site {
+        wstmt: 0,
+        w2stmt: 0,
+        r1stmt: 0,
+        r2stmt: 0,
+        a1stmt: 0,
+        a2stmt: 0,
+        value: 0,
+        varied: false,
+        last_exec: 0,
+        wlatest: false,
+        w2latest: false,
+    };
+}
+
+impl Rec<'_> {
     /// An atomic access by another thread than `l`, with its statement.
     fn other_atomic(&self, l: u32, sh: u32) -> Option<(u32, u32)> {
-        [(self.a1, self.a1stmt), (self.a2, self.a2stmt)].into_iter().find(|&(t, _)| t != NONE && !same(t, l, sh))
+        [(self.w.a1, self.s.a1stmt), (self.w.a2, self.s.a2stmt)].into_iter().find(|&(t, _)| t != NONE && !same(t, l, sh))
     }
     fn add_atomic(&mut self, l: u32, stmt: u32, sh: u32) {
-        if self.a1 == NONE {
-            self.a1 = l;
-            self.a1stmt = stmt;
-        } else if !same(self.a1, l, sh) && self.a2 == NONE {
-            self.a2 = l;
-            self.a2stmt = stmt;
+        if self.w.a1 == NONE {
+            self.w.a1 = l;
+            self.s.a1stmt = stmt;
+        } else if !same(self.w.a1, l, sh) && self.w.a2 == NONE {
+            self.w.a2 = l;
+            self.s.a2stmt = stmt;
         }
     }
     /// A writer other than `l`, with its statement.
     fn other_writer(&self, l: u32, sh: u32) -> Option<(u32, u32)> {
-        if self.writer != NONE && !same(self.writer, l, sh) {
-            Some((self.writer, self.wstmt))
-        } else if self.w2 != NONE && !same(self.w2, l, sh) {
-            Some((self.w2, self.w2stmt))
+        if self.w.writer != NONE && !same(self.w.writer, l, sh) {
+            Some((self.w.writer, self.s.wstmt))
+        } else if self.w.w2 != NONE && !same(self.w.w2, l, sh) {
+            Some((self.w.w2, self.s.w2stmt))
         } else {
             None
         }
     }
     /// A reader other than `l`, with its statement.
     fn other_reader(&self, l: u32, sh: u32) -> Option<(u32, u32)> {
-        if self.r1 != NONE && !same(self.r1, l, sh) {
-            Some((self.r1, self.r1stmt))
-        } else if self.r2 != NONE && !same(self.r2, l, sh) {
-            Some((self.r2, self.r2stmt))
+        if self.w.r1 != NONE && !same(self.w.r1, l, sh) {
+            Some((self.w.r1, self.s.r1stmt))
+        } else if self.w.r2 != NONE && !same(self.w.r2, l, sh) {
+            Some((self.w.r2, self.s.r2stmt))
         } else {
             None
         }
@@ -137,52 +155,58 @@ impl Rec {
         let w = self.other_writer(l, sh)?;
         // Unless `varied`, every earlier write wrote `value`; if `varied`, all came from `w`
         // and one of them differs from `v`.
-        (!benign || self.varied || self.value != v).then_some(w)
+        (!benign || self.s.varied || self.s.value != v).then_some(w)
     }
     fn add_read(&mut self, l: u32, stmt: u32, value: u32, sh: u32) {
-        if self.r1 == NONE {
-            self.rvalue = value;
+        if self.w.r1 == NONE {
+            self.w.rvalue = value;
         } else {
-            self.rvaried |= self.rvalue != value;
+            self.w.rvaried |= self.w.rvalue != value;
         }
-        if self.r1 == NONE {
-            self.r1 = l;
-            self.r1stmt = stmt;
-        } else if !same(self.r1, l, sh) && self.r2 == NONE {
-            self.r2 = l;
-            self.r2stmt = stmt;
+        if self.w.r1 == NONE {
+            self.w.r1 = l;
+            self.s.r1stmt = stmt;
+        } else if !same(self.w.r1, l, sh) && self.w.r2 == NONE {
+            self.w.r2 = l;
+            self.s.r2stmt = stmt;
         }
     }
     /// Gives whether `l` is a third writer or more (`Records::extra` keeps those).
     fn add_write(&mut self, l: u32, stmt: u32, v: u32, exec: u64, sh: u32) -> bool {
-        self.last_exec = exec;
+        if exec != self.s.last_exec {
+            // A later execution: no earlier writer wrote in it (yet).
+            self.s.wlatest = false;
+            self.s.w2latest = false;
+        }
+        self.s.last_exec = exec;
         let mut further = false;
-        if self.writer == NONE {
-            self.writer = l;
-            self.wstmt = stmt;
-            self.wexec = exec;
+        if self.w.writer == NONE {
+            self.w.writer = l;
+            self.s.wstmt = stmt;
+            self.s.wlatest = true;
+            self.s.varied = false;
         } else {
-            self.varied |= self.value != v;
-            if same(self.writer, l, sh) {
-                self.wexec = exec;
-            } else if self.w2 == NONE {
-                self.w2 = l;
-                self.w2stmt = stmt;
-                self.w2exec = exec;
-            } else if same(self.w2, l, sh) {
-                self.w2exec = exec;
+            self.s.varied |= self.s.value != v;
+            if same(self.w.writer, l, sh) {
+                self.s.wlatest = true;
+            } else if self.w.w2 == NONE {
+                self.w.w2 = l;
+                self.s.w2stmt = stmt;
+                self.s.w2latest = true;
+            } else if same(self.w.w2, l, sh) {
+                self.s.w2latest = true;
             } else {
                 further = true;
             }
         }
-        self.value = v;
+        self.s.value = v;
         further
     }
     /// Benign tolerance of a write of `v` after other threads' reads: every read since the
     /// barrier returned `v`, so each reader got the same value whatever the order
     /// (GPUVerify's read-write rule).
     fn reads_saw(&self, v: u32) -> bool {
-        !self.rvaried && self.rvalue == v
+        !self.w.rvaried && self.w.rvalue == v
     }
 }
 
@@ -191,6 +215,76 @@ impl Rec {
 /// once and never race with each other through the logs.
 fn same(a: u32, b: u32, sh: u32) -> bool {
     (a >> sh) == (b >> sh)
+}
+
+/// Did `l` write element `i` (its log `r`, the further writers `extra`), and if so, was its
+/// latest write in the latest statement execution that wrote the element?
+#[inline(always)]
+fn wrote(r: &Rec, extra: &IndexMap<Vec<(u32, u64)>>, i: u32, l: u32, sh: u32) -> Option<bool> {
+    if l == NONE {
+        None
+    } else if r.w.writer != NONE && same(r.w.writer, l, sh) {
+        Some(r.s.wlatest)
+    } else if r.w.w2 != NONE && same(r.w.w2, l, sh) {
+        Some(r.s.w2latest)
+    } else if extra.is_empty() {
+        None
+    } else {
+        extra.get(&i).and_then(|xs| xs.iter().find(|(t, _)| same(*t, l, sh)).map(|x| x.1 == r.s.last_exec))
+    }
+}
+
+/// The runs of a sorted thread list `act` by group (`t / tpg`): each group, the position
+/// of its first thread in `act`, and its threads. (One division per run, not per thread.)
+pub fn group_runs(act: &[u32], tpg: u32) -> impl Iterator<Item = (u32, usize, &[u32])> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let rest = &act[at..];
+        let &first = rest.first()?;
+        let g = first / tpg;
+        let end = (g as u64 + 1) * tpg as u64;
+        let len = rest.partition_point(|&t| (t as u64) < end);
+        let start = at;
+        at += len;
+        Some((g, start, &rest[..len]))
+    })
+}
+
+/// The committed value of element `i` of an array (its `cells`, `overlays`, `name`, and
+/// whether it is `shared`) as group `g` sees it (an unsized or large array's element made
+/// from the inputs on first use).
+#[inline]
+fn committed(cells: &mut [Cells], overlays: &[IndexMap<u32>], name: &str, shared: bool, inputs: &Inputs, g: u32, i: u32) -> u32 {
+    if let Some(v) = overlays.get(g as usize).and_then(|o| o.get(&i)) {
+        return *v;
+    }
+    match &mut cells[if shared { g as usize } else { 0 }] {
+        Cells::Dense(v) => v[i as usize],
+        Cells::Sparse(m) => *m.entry(i).or_insert_with(|| inputs.element(name, shared.then_some(g), i)),
+    }
+}
+
+/// `Memory::read`'s check and log of a read of element `i` by thread `l` (its log `r`, the
+/// further writers `extra`; `committed` gives the value when `l` did not write it): the
+/// value read, or the other access it conflicts with.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn log_read(mut r: Rec, extra: &IndexMap<Vec<(u32, u64)>>, i: u32, l: u32, stmt: u32, sh: u32, benign: bool, checked: bool, committed: impl FnOnce() -> u32) -> Result<u32, (u32, u32, Op)> {
+    let own = wrote(&r, extra, i, l, sh);
+    if checked {
+        if let Some((w, ws)) = r.other_writer(l, sh) {
+            // (Benign: the reader's own latest write, `own_latest_write`.)
+            if !(benign && own == Some(true)) {
+                return Err((w, ws, Op::Write));
+            }
+        }
+        if let Some((w, ws)) = r.other_atomic(l, sh) {
+            return Err((w, ws, Op::Atomic));
+        }
+    }
+    let value = if own.is_some() { r.s.value } else { committed() };
+    r.add_read(l, stmt, value, sh);
+    Ok(value)
 }
 
 /// One logged access, for kernels whose barriers fence memory per thread (`history`).
@@ -214,8 +308,28 @@ struct Records {
 }
 
 enum RecMap {
-    Dense { recs: Vec<Rec>, touched: Vec<u32> },
-    Sparse(IndexMap<Rec>),
+    Dense { who: Vec<Who>, sites: Vec<Site>, touched: Vec<u32> },
+    Sparse(IndexMap<(Who, Site)>),
+}
+
+impl RecMap {
+    /// Element `i`'s log, to be added to (noted as touched).
+    #[inline]
+    fn get_mut(&mut self, i: u32) -> Rec<'_> {
+        match self {
+            RecMap::Dense { who, sites, touched } => {
+                let w = &mut who[i as usize];
+                if w.is_empty() {
+                    touched.push(i);
+                }
+                Rec { w, s: &mut sites[i as usize] }
+            }
+            RecMap::Sparse(m) => {
+                let (w, s) = m.entry(i).or_insert((Who::EMPTY, Site::EMPTY));
+                Rec { w, s }
+            }
+        }
+    }
 }
 
 impl Records {
@@ -223,16 +337,17 @@ impl Records {
     fn new(size: Option<u32>, groups: u32) -> Records {
         let recs = match size {
             Some(n) if n as u64 * groups as u64 <= DENSE_RECORDS => {
-                RecMap::Dense { recs: vec![Rec::EMPTY; n as usize], touched: Vec::new() }
+                RecMap::Dense { who: vec![Who::EMPTY; n as usize], sites: vec![Site::EMPTY; n as usize], touched: Vec::new() }
             }
             _ => RecMap::Sparse(IndexMap::default()),
         };
         Records { recs, extra: IndexMap::default() }
     }
-    fn get(&self, i: u32) -> Rec {
+    /// A copy of element `i`'s log (`Rec` of it reads it).
+    fn get(&self, i: u32) -> (Who, Site) {
         match &self.recs {
-            RecMap::Dense { recs, .. } => recs[i as usize],
-            RecMap::Sparse(m) => m.get(&i).copied().unwrap_or(Rec::EMPTY),
+            RecMap::Dense { who, sites, .. } => (who[i as usize], sites[i as usize]),
+            RecMap::Sparse(m) => m.get(&i).copied().unwrap_or((Who::EMPTY, Site::EMPTY)),
         }
     }
     /// Log a write of `v` to element `i` by `l`.
@@ -245,60 +360,41 @@ impl Records {
             }
         }
     }
-    /// The statement execution of `l`'s latest write to element `i`, if it wrote it.
-    fn write_exec(&self, i: u32, l: u32, sh: u32) -> Option<u64> {
-        let r = self.get(i);
-        if l == NONE {
-            None
-        } else if r.writer != NONE && same(r.writer, l, sh) {
-            Some(r.wexec)
-        } else if r.w2 != NONE && same(r.w2, l, sh) {
-            Some(r.w2exec)
-        } else {
-            self.extra.get(&i).and_then(|xs| xs.iter().find(|(t, _)| same(*t, l, sh)).map(|x| x.1))
-        }
-    }
     /// Did `l` write element `i` since the barrier?
     fn wrote(&self, i: u32, l: u32, sh: u32) -> bool {
-        self.write_exec(i, l, sh).is_some()
+        let (mut w, mut s) = self.get(i);
+        wrote(&Rec { w: &mut w, s: &mut s }, &self.extra, i, l, sh).is_some()
     }
     /// Benign tolerance of a read by `l` after other threads' writes: `l` wrote the element
     /// in the latest statement execution that wrote it, so every other write came before or
     /// with its own, and wrote the same value (else that was a write-write race): it reads
     /// its own value whatever the order (GPUVerify's write-read benign flag).
     fn own_latest_write(&self, i: u32, l: u32, sh: u32) -> bool {
-        self.write_exec(i, l, sh) == Some(self.get(i).last_exec)
+        let (mut w, mut s) = self.get(i);
+        wrote(&Rec { w: &mut w, s: &mut s }, &self.extra, i, l, sh) == Some(true)
     }
-    fn get_mut(&mut self, i: u32) -> &mut Rec {
-        match &mut self.recs {
-            RecMap::Dense { recs, touched } => {
-                let r = &mut recs[i as usize];
-                if r.is_empty() {
-                    touched.push(i);
-                }
-                r
-            }
-            RecMap::Sparse(m) => m.entry(i).or_insert(Rec::EMPTY),
-        }
+    fn get_mut(&mut self, i: u32) -> Rec<'_> {
+        self.recs.get_mut(i)
     }
     /// The pending writes, then forget everything.
     fn drain_writes(&mut self, mut f: impl FnMut(u32, u32)) {
         self.extra.clear();
         match &mut self.recs {
-            RecMap::Dense { recs, touched } => {
+            RecMap::Dense { who, sites, touched } => {
                 for &i in touched.iter() {
-                    let r = &mut recs[i as usize];
-                    if r.writer != NONE {
-                        f(i, r.value);
+                    let (w, s) = (&mut who[i as usize], &mut sites[i as usize]);
+                    if w.writer != NONE {
+                        f(i, s.value);
                     }
-                    *r = Rec::EMPTY;
+                    // (`Site` is left as it is: it is read only where `Who` says it was set.)
+                    *w = Who::EMPTY;
                 }
                 touched.clear();
             }
             RecMap::Sparse(m) => {
-                for (i, r) in m.drain() {
-                    if r.writer != NONE {
-                        f(i, r.value);
+                for (i, (w, s)) in m.drain() {
+                    if w.writer != NONE {
+                        f(i, s.value);
                     }
                 }
             }
@@ -435,7 +531,10 @@ impl Memory {
                     pending: (0..groups).map(|_| Records::new(a.size, groups)).collect(),
                     history: if prog.thread_fences { (0..groups).map(|_| IndexMap::default()).collect() } else { vec![] },
                     warp_synced: vec![],
-                    kernel: (multi && inter_group).then(IndexMap::default),
+                    // Room for a small array's every element at once (growing is rehashing).
+                    kernel: (multi && inter_group).then(|| {
+                        IndexMap::with_capacity_and_hasher(a.size.unwrap_or(0).min(RESERVED_RECORDS) as usize, Default::default())
+                    }),
                     checked: true,
                 }
             })
@@ -473,7 +572,8 @@ impl Memory {
             return None;
         }
         let recs = self.arrays[a as usize].warp_synced.get(g as usize)?;
-        let (rec, sh, benign) = (recs.get(i), self.warp_shift, self.benign);
+        let ((mut w, mut s), sh, benign) = (recs.get(i), self.warp_shift, self.benign);
+        let rec = Rec { w: &mut w, s: &mut s };
         let at = |(t, s): (u32, u32), op| Conflict { group: g, local: t, stmt: s, op };
         let writer = match op {
             Op::Write => rec.write_conflict(l, v, benign, sh),
@@ -526,20 +626,7 @@ impl Memory {
 
     /// The committed value of an element as group `g` sees it.
     fn committed(&mut self, a: u32, g: u32, i: u32) -> u32 {
-        let arr = &mut self.arrays[a as usize];
-        if let Some(v) = arr.overlays.get(g as usize).and_then(|o| o.get(&i)) {
-            return *v;
-        }
-        let inst = if arr.shared { g as usize } else { 0 };
-        match &mut arr.cells[inst] {
-            Cells::Dense(v) => v[i as usize],
-            Cells::Sparse(m) => {
-                let inputs = &self.inputs;
-                let name = &arr.name;
-                let shared = arr.shared;
-                *m.entry(i).or_insert_with(|| inputs.element(name, shared.then_some(g), i))
-            }
-        }
+        self.arrays[a as usize].committed(&self.inputs, g, i)
     }
 
     /// The value thread `l` of group `g` sees at element `i` (its own pending write first;
@@ -550,7 +637,7 @@ impl Memory {
         }
         let recs = &self.arrays[a as usize].pending[g as usize];
         if recs.wrote(i, l, self.sh) {
-            recs.get(i).value
+            recs.get(i).1.value
         } else {
             self.committed(a, g, i)
         }
@@ -578,29 +665,62 @@ impl Memory {
             return Ok(self.ghosts.value(a, g, l, i, true).unwrap_or_else(|| self.committed(a, g, i)));
         }
         let (benign, sh, exec) = (self.benign, self.sh, self.exec);
+        let ArrayMem { name, shared, cells, overlays, pending, checked, .. } = &mut self.arrays[a as usize];
+        let Records { recs, extra } = &mut pending[g as usize];
+        let value = || committed(cells, overlays, name, *shared, &self.inputs, g, i);
+        let value = log_read(recs.get_mut(i), extra, i, l, stmt, sh, benign, *checked, value)
+            .map_err(|(w, ws, op)| Conflict { group: g, local: w, stmt: ws, op })?;
+        // (The benign read of the reader's own latest write, as in `log_read`.)
         let recs = &self.arrays[a as usize].pending[g as usize];
-        let rec = recs.get(i);
-        let checked = self.checked(a);
-        if let Some((w, ws)) = rec.other_writer(l, sh).filter(|_| checked) {
-            if !(benign && recs.own_latest_write(i, l, sh)) {
-                return Err(Conflict { group: g, local: w, stmt: ws, op: Op::Write });
-            }
-        }
-        if let Some((t, ts)) = rec.other_atomic(l, sh).filter(|_| checked) {
-            return Err(Conflict { group: g, local: t, stmt: ts, op: Op::Atomic });
-        }
-        // (The benign read of the reader's own latest write, as above.)
         if let Some(c) = self.warp_synced_conflict(a, g, l, i, Op::Read, 0).filter(|_| !(benign && recs.own_latest_write(i, l, sh))) {
             return Err(c);
         }
-        let own = recs.wrote(i, l, sh).then_some(rec.value);
-        let value = match own {
-            Some(v) => v,
-            None => self.committed(a, g, i),
-        };
-        self.arrays[a as usize].pending[g as usize].get_mut(i).add_read(l, stmt, value, sh);
         self.remember(a, g, i, Logged { local: l, stmt, op: Op::Read, value, exec });
         Ok(value)
+    }
+
+    /// `read` by each thread `act[k]` (`t / tpg` its group, `t % tpg` its local id) of
+    /// element `idx[k]`, in order, the values pushed to `out`; gives the first conflict and
+    /// its position. The common case (dense logs and contents, no ghost, no warp barrier,
+    /// no per-thread fence history) is done a group at a time without looking the array up
+    /// again; every other case is `read`'s, element by element.
+    pub fn read_all(&mut self, a: u32, tpg: u32, act: &[u32], idx: &[u32], stmt: u32, out: &mut Vec<u32>) -> Result<(), (usize, Conflict)> {
+        let fast = !self.ghosts.is_ghost(a) && !self.precise && self.arrays[a as usize].warp_synced.is_empty();
+        let (benign, sh) = (self.benign, self.sh);
+        for (g, at, run) in group_runs(act, tpg) {
+            let ArrayMem { name, shared, cells, overlays, pending, checked, .. } = &mut self.arrays[a as usize];
+            let Records { recs, extra } = &mut pending[g as usize];
+            let conflict = |k: usize, (w, ws, op)| (at + k, Conflict { group: g, local: w, stmt: ws, op });
+            match (fast, recs, &mut cells[if *shared { g as usize } else { 0 }]) {
+                // Dense logs and contents, no overlay: the common case, without a lookup.
+                (true, RecMap::Dense { who, sites, touched }, Cells::Dense(cells)) if overlays.is_empty() => {
+                    for (k, &t) in run.iter().enumerate() {
+                        let (l, i) = (t % tpg, idx[at + k]);
+                        let w = &mut who[i as usize];
+                        if w.is_empty() {
+                            touched.push(i);
+                        }
+                        let r = Rec { w, s: &mut sites[i as usize] };
+                        let value = log_read(r, extra, i, l, stmt, sh, benign, *checked, || cells[i as usize]);
+                        out.push(value.map_err(|c| conflict(k, c))?);
+                    }
+                }
+                // `read` without what `fast` rules out (no warp barrier's logs, no history).
+                (true, recs, _) => {
+                    for (k, &t) in run.iter().enumerate() {
+                        let (l, i) = (t % tpg, idx[at + k]);
+                        let value = || committed(cells, overlays, name, *shared, &self.inputs, g, i);
+                        out.push(log_read(recs.get_mut(i), extra, i, l, stmt, sh, benign, *checked, value).map_err(|c| conflict(k, c))?);
+                    }
+                }
+                _ => {
+                    for (k, &t) in run.iter().enumerate() {
+                        out.push(self.read(a, g, t % tpg, idx[at + k], stmt).map_err(|c| (at + k, c))?);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Log a write by thread `l` of group `g`; gives the conflicting access if any. With
@@ -672,9 +792,9 @@ impl Memory {
         if let Some(c) = self.warp_synced_conflict(a, g, l, i, Op::Atomic, 0) {
             return Err(c);
         }
-        let rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
+        let mut rec = self.arrays[a as usize].pending[g as usize].get_mut(i);
         rec.add_atomic(l, stmt, sh);
-        let value = rec.value;
+        let value = rec.s.value;
         let own = self.arrays[a as usize].pending[g as usize].wrote(i, l, sh);
         Ok(if own { value } else { self.committed(a, g, i) })
     }
@@ -685,7 +805,7 @@ impl Memory {
         let sh = self.sh;
         let own = self.arrays[a as usize].pending[g as usize].wrote(i, l, sh);
         if own {
-            self.arrays[a as usize].pending[g as usize].get_mut(i).value = new;
+            self.arrays[a as usize].pending[g as usize].get_mut(i).s.value = new;
         } else {
             let arr = &mut self.arrays[a as usize];
             let inst = if arr.shared { g as usize } else { 0 };
@@ -760,10 +880,11 @@ impl Memory {
     /// covers are ordered before everything after the barrier, so their writes are committed
     /// and their log entries forgotten; other threads' accesses stay logged (and their
     /// writes pending), so that they still race with what comes after.
-    pub fn barrier(&mut self, g: u32, fenced: &dyn Fn(bool, u32) -> bool, threads: u32) {
+    /// `covered` counts the threads whose fence covers global, and shared, memory.
+    pub fn barrier(&mut self, g: u32, fenced: &dyn Fn(bool, u32) -> bool, covered: [u32; 2], threads: u32) {
         self.ghosts.barrier(g, threads);
         for arr in &mut self.arrays {
-            let covered = (0..threads).filter(|&l| fenced(arr.shared, l)).count() as u32;
+            let covered = covered[arr.shared as usize];
             if covered == threads {
                 arr.commit(g);
                 if let Some(h) = arr.history.get_mut(g as usize) {
@@ -843,6 +964,11 @@ impl Memory {
 }
 
 impl ArrayMem {
+    /// The committed value of element `i` as group `g` sees it.
+    fn committed(&mut self, inputs: &Inputs, g: u32, i: u32) -> u32 {
+        committed(&mut self.cells, &self.overlays, &self.name, self.shared, inputs, g, i)
+    }
+
     /// Make a committed value visible to group `g` (through its overlay if it has one).
     fn store(cells: &mut [Cells], overlay: Option<&mut IndexMap<u32>>, inst: usize, i: u32, v: u32) {
         match overlay {

@@ -182,8 +182,13 @@ impl<'p, 'o> Machine<'p, 'o> {
 
     fn scatter(&mut self, slot: u32, act: &[u32], vals: Vec<u32>) {
         let col = &mut self.slots[slot as usize];
-        for (&t, &v) in act.iter().zip(vals.iter()) {
-            col[t as usize] = v;
+        match contiguous(act) {
+            Some(r) => col[r].copy_from_slice(&vals[..act.len()]),
+            None => {
+                for (&t, &v) in act.iter().zip(vals.iter()) {
+                    col[t as usize] = v;
+                }
+            }
         }
         self.give(vals);
     }
@@ -246,12 +251,8 @@ impl<'p, 'o> Machine<'p, 'o> {
                     o.access(s.id, *array, Op::Read, act, &idx);
                 }
                 let mut vals = self.take(n);
-                for (k, &t) in act.iter().enumerate() {
-                    let (g, l) = (t / self.tpg, t % self.tpg);
-                    match self.mem.read(*array, g, l, idx[k], s.id) {
-                        Ok(v) => vals.push(v),
-                        Err(c) => return Err(self.race(*array, idx[k], c, t, Op::Read, 0, s.id, Scope::IntraGroup)),
-                    }
+                if let Err((k, c)) = self.mem.read_all(*array, self.tpg, act, &idx, s.id, &mut vals) {
+                    return Err(self.race(*array, idx[k], c, act[k], Op::Read, 0, s.id, Scope::IntraGroup));
                 }
                 self.inter(*array, act, &idx, Op::Read, None, s.id, false)?;
                 self.give(idx);
@@ -684,8 +685,7 @@ impl<'p, 'o> Machine<'p, 'o> {
     /// race with other warps' accesses.
     fn warp_barrier(&mut self, act: &[u32]) {
         let tpg = self.tpg;
-        for ran in act.chunk_by(|a, b| a / tpg == b / tpg) {
-            let g = ran[0] / tpg;
+        for (g, _, ran) in crate::memory::group_runs(act, tpg) {
             self.mem.warp_barrier(g, &|l| ran.binary_search(&(g * tpg + l)).is_ok());
         }
     }
@@ -695,8 +695,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         let tpg = self.tpg;
         let mut full = Vec::new();
         // The enabled threads of each group, in order.
-        for run in act.chunk_by(|a, b| a / tpg == b / tpg) {
-            let g = run[0] / tpg;
+        for (g, _, run) in crate::memory::group_runs(act, tpg) {
             if (run.len() as u32) < tpg {
                 // The first disabled local id of the group.
                 let mut missing = 0;
@@ -722,7 +721,8 @@ impl<'p, 'o> Machine<'p, 'o> {
         for (k, g) in full.into_iter().enumerate() {
             let base = k * tpg as usize;
             let fenced = |is_shared: bool, l: u32| (if is_shared { &sh } else { &gl })[base + l as usize] != 0;
-            self.mem.barrier(g, &fenced, tpg);
+            let count = |col: &[u32]| col[base..base + tpg as usize].iter().filter(|&&x| x != 0).count() as u32;
+            self.mem.barrier(g, &fenced, [count(&gl), count(&sh)], tpg);
         }
         self.give(sh);
         self.give(gl);
@@ -849,15 +849,13 @@ impl<'p, 'o> Machine<'p, 'o> {
             }
             Ex::Slot(s) => {
                 let mut v = self.take(n);
-                let col = &self.slots[*s as usize];
-                v.extend(act.iter().map(|&t| col[t as usize]));
+                gather(&mut v, &self.slots[*s as usize], act);
                 v
             }
             Ex::Special(s, a) => match self.special(*s, *a) {
                 Some(k) => {
                     let mut v = self.take(n);
-                    let col = &self.specials[k];
-                    v.extend(act.iter().map(|&t| col[t as usize]));
+                    gather(&mut v, &self.specials[k], act);
                     v
                 }
                 None => {
@@ -912,6 +910,21 @@ impl<'p, 'o> Machine<'p, 'o> {
                 x
             }
         }
+    }
+}
+
+/// The threads of a sorted, duplicate-free list as a range, when they are one.
+fn contiguous(act: &[u32]) -> Option<std::ops::Range<usize>> {
+    debug_assert!(act.windows(2).all(|w| w[0] < w[1]), "thread lists are sorted");
+    let (&first, &last) = (act.first()?, act.last()?);
+    ((last - first) as usize == act.len() - 1).then_some(first as usize..last as usize + 1)
+}
+
+/// Appends each thread's value of a column to `v`.
+fn gather(v: &mut Vec<u32>, col: &[u32], act: &[u32]) {
+    match contiguous(act) {
+        Some(r) => v.extend_from_slice(&col[r]),
+        None => v.extend(act.iter().map(|&t| col[t as usize])),
     }
 }
 
