@@ -4,7 +4,9 @@ on the benchmark kernels (best of N runs, one core). Prints a Markdown table for
 BENCHMARKS.md.  With --native, puts `kpl run` beside the program `kpl emit --opencl` writes
 (its harness built with `cc -O2`, on the OpenCL platform there is: PoCL in CI), for the
 same kernel, launch and inputs (the harness's `in.txt`, given to `kpl run` as `--input`),
-best of N each, in one run.  Usage: scripts/bench_interp.py [--runs N] [--native]"""
+best of N each, in one run.  --kpl PATH times another build of kpl (an earlier commit's,
+for a before-and-after in one run; the emitted program is always this build's).
+Usage: scripts/bench_interp.py [--runs N] [--native] [--kpl PATH]"""
 import argparse
 import json
 import os
@@ -14,6 +16,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KPL = os.path.join(ROOT, "target", "release", "kpl")
+# The binary whose `kpl run` is timed (`--kpl`).
+TIMED = KPL
 CASES = [
     ("reduction, 64 groups x 256 threads, 100 rounds", "benches/kernels/reduce_64x256.kpl", ["--param", "rounds=100"]),
     ("tiled matrix multiply 256x256, 16x16 groups x 16x16 threads", "benches/kernels/matmul_tiled.kpl", []),
@@ -22,7 +26,7 @@ CASES = [
 
 def run_once(args):
     start = time.perf_counter()
-    p = subprocess.Popen([KPL, "run", "--json"] + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen([TIMED, "run", "--json"] + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     out = p.stdout.read()
     _, status, usage = os.wait4(p.pid, 0)
     elapsed = time.perf_counter() - start
@@ -66,9 +70,9 @@ def native(runs):
                 json.dump({"params": params, "arrays": arrays}, f)
             subprocess.run(["cc", "-O2", "host.c", "-lOpenCL", "-o", "host"], cwd=d, check=True)
             args = ["run", "-q", "--max-steps", "1000000000", "--input", "in.json", os.path.join(ROOT, path)]
-            out = subprocess.run([KPL] + args + ["--json"], cwd=d, check=True, capture_output=True).stdout
+            out = subprocess.run([TIMED] + args + ["--json"], cwd=d, check=True, capture_output=True).stdout
             steps = json.loads(out)["steps"]
-            interp = best_of(runs, [KPL] + args, cwd=d)
+            interp = best_of(runs, [TIMED] + args, cwd=d)
             device = best_of(runs, ["./host", "in.txt", "out.txt"], cwd=d)
             print(f"| {name} | {steps:,} | {interp * 1000:.0f} ms ({steps / interp / 1e6:.0f} M/s) | {device * 1000:.0f} ms | {interp / device:.1f}x |")
 
@@ -77,8 +81,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--native", action="store_true")
+    ap.add_argument("--kpl", help="the kpl binary to time (default: this checkout's release build)")
     a = ap.parse_args()
     subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
+    global TIMED
+    TIMED = os.path.abspath(a.kpl) if a.kpl else KPL
     if a.native:
         native(a.runs)
         return

@@ -68,9 +68,26 @@ impl Inputs {
                 return *v;
             }
         }
+        self.generator(array, group)(index)
+    }
+
+    /// The initial values of elements `0..n`, each as `element` gives it (in one pass).
+    pub fn contents(&self, array: &str, group: Option<u32>, n: u32) -> Vec<u32> {
+        let mut out: Vec<u32> = (0..n).map(self.generator(array, group)).collect();
+        if let Some(given) = self.arrays.get(array) {
+            let one = group.and_then(|g| given.per_group.get(&g));
+            for (&i, &v) in given.all.range(..n).chain(one.into_iter().flat_map(|m| m.range(..n))) {
+                out[i as usize] = v;
+            }
+        }
+        out
+    }
+
+    /// The seeded generator of an array's elements (of one group's, for a shared array).
+    fn generator(&self, array: &str, group: Option<u32>) -> impl Fn(u32) -> u32 {
         let base = mix(self.seed ^ fnv1a(array));
         let g = group.map(|g| (g as u64 + 1) << 32).unwrap_or(0);
-        (mix(base ^ g ^ index as u64) >> 32) as u32
+        move |index| (mix(base ^ g ^ index as u64) >> 32) as u32
     }
 
     /// The arbitrary value a `havoc` gives: the `n`-th havoc thread `t` performs, at
@@ -188,6 +205,10 @@ mod tests {
         assert_eq!(i.param("n"), u32::MAX);
         assert_eq!(i.element("A", None, 5), 16);
         assert_eq!(i.element("S", Some(1), 0), 2);
+        for (name, group) in [("A", None), ("S", Some(1)), ("S", Some(0)), ("B", Some(3))] {
+            let each: Vec<u32> = (0..8).map(|k| i.element(name, group, k)).collect();
+            assert_eq!(i.contents(name, group, 8), each, "{name} {group:?}");
+        }
         assert!(i.merge_json(r#"{"params": {"n": 5000000000}}"#).is_err());
         assert!(i.merge_json(r#"{"nope": 1}"#).is_err());
     }

@@ -305,6 +305,8 @@ struct Logged {
 struct Records {
     recs: RecMap,
     extra: IndexMap<Vec<(u32, u64)>>,
+    /// Was a write logged since the last drain?
+    writes: bool,
 }
 
 enum RecMap {
@@ -341,7 +343,7 @@ impl Records {
             }
             _ => RecMap::Sparse(IndexMap::default()),
         };
-        Records { recs, extra: IndexMap::default() }
+        Records { recs, extra: IndexMap::default(), writes: false }
     }
     /// A copy of element `i`'s log (`Rec` of it reads it).
     fn get(&self, i: u32) -> (Who, Site) {
@@ -352,6 +354,7 @@ impl Records {
     }
     /// Log a write of `v` to element `i` by `l`.
     fn add_write(&mut self, i: u32, l: u32, stmt: u32, v: u32, exec: u64, sh: u32) {
+        self.writes = true;
         if self.get_mut(i).add_write(l, stmt, v, exec, sh) {
             let xs = self.extra.entry(i).or_default();
             match xs.iter_mut().find(|(t, _)| same(*t, l, sh)) {
@@ -379,6 +382,7 @@ impl Records {
     /// The pending writes, then forget everything.
     fn drain_writes(&mut self, mut f: impl FnMut(u32, u32)) {
         self.extra.clear();
+        let writes = std::mem::take(&mut self.writes);
         match &mut self.recs {
             RecMap::Dense { who, sites, touched } => {
                 for &i in touched.iter() {
@@ -391,6 +395,8 @@ impl Records {
                 }
                 touched.clear();
             }
+            // Reads only: nothing to commit, the entries go at once.
+            RecMap::Sparse(m) if !writes => m.clear(),
             RecMap::Sparse(m) => {
                 for (i, (w, s)) in m.drain() {
                     if w.writer != NONE {
@@ -515,9 +521,7 @@ impl Memory {
                 let instances = if shared { groups } else { 1 };
                 let cells = (0..instances)
                     .map(|g| match a.size {
-                        Some(n) if n as u64 * instances as u64 <= DENSE_CELLS => Cells::Dense(
-                            (0..n).map(|i| inputs.element(&a.name, shared.then_some(g), i)).collect(),
-                        ),
+                        Some(n) if n as u64 * instances as u64 <= DENSE_CELLS => Cells::Dense(inputs.contents(&a.name, shared.then_some(g), n)),
                         _ => Cells::Sparse(IndexMap::default()),
                     })
                     .collect();
@@ -666,7 +670,7 @@ impl Memory {
         }
         let (benign, sh, exec) = (self.benign, self.sh, self.exec);
         let ArrayMem { name, shared, cells, overlays, pending, checked, .. } = &mut self.arrays[a as usize];
-        let Records { recs, extra } = &mut pending[g as usize];
+        let Records { recs, extra, .. } = &mut pending[g as usize];
         let value = || committed(cells, overlays, name, *shared, &self.inputs, g, i);
         let value = log_read(recs.get_mut(i), extra, i, l, stmt, sh, benign, *checked, value)
             .map_err(|(w, ws, op)| Conflict { group: g, local: w, stmt: ws, op })?;
@@ -689,20 +693,29 @@ impl Memory {
         let (benign, sh) = (self.benign, self.sh);
         for (g, at, run) in group_runs(act, tpg) {
             let ArrayMem { name, shared, cells, overlays, pending, checked, .. } = &mut self.arrays[a as usize];
-            let Records { recs, extra } = &mut pending[g as usize];
+            let Records { recs, extra, .. } = &mut pending[g as usize];
             let conflict = |k: usize, (w, ws, op)| (at + k, Conflict { group: g, local: w, stmt: ws, op });
             match (fast, recs, &mut cells[if *shared { g as usize } else { 0 }]) {
                 // Dense logs and contents, no overlay: the common case, without a lookup.
                 (true, RecMap::Dense { who, sites, touched }, Cells::Dense(cells)) if overlays.is_empty() => {
+                    // The element the previous thread read, when no further read changes its
+                    // log (no writer, no atomic, both readers known), and its value.
+                    let mut settled: Option<(u32, u32)> = None;
                     for (k, &t) in run.iter().enumerate() {
                         let (l, i) = (t % tpg, idx[at + k]);
+                        if let Some((_, v)) = settled.filter(|&(e, _)| e == i) {
+                            out.push(v);
+                            continue;
+                        }
                         let w = &mut who[i as usize];
                         if w.is_empty() {
                             touched.push(i);
                         }
                         let r = Rec { w, s: &mut sites[i as usize] };
-                        let value = log_read(r, extra, i, l, stmt, sh, benign, *checked, || cells[i as usize]);
-                        out.push(value.map_err(|c| conflict(k, c))?);
+                        let value = log_read(r, extra, i, l, stmt, sh, benign, *checked, || cells[i as usize]).map_err(|c| conflict(k, c))?;
+                        let w = &who[i as usize];
+                        settled = (w.writer == NONE && w.a1 == NONE && w.r2 != NONE).then_some((i, value));
+                        out.push(value);
                     }
                 }
                 // `read` without what `fast` rules out (no warp barrier's logs, no history).
