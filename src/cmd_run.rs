@@ -40,6 +40,12 @@ pub struct Args {
     /// memory, and with `--warp-sync=N` lock-step warps and branch-ordering races.
     #[arg(long, conflicts_with_all = ["delays", "trace"])]
     hb: bool,
+    /// Start only these groups (linear indices, x fastest), the others never: the schedule
+    /// where they run first, as `kpl verify` replays a witness's groups. Refused where a
+    /// kernel waits for or speaks of every thread (a grid barrier, `global assert`, an
+    /// assertion of two threads).
+    #[arg(long, value_name = "G,...", value_delimiter = ',', conflicts_with_all = ["delays", "hb"])]
+    groups: Option<Vec<u32>>,
     /// With `--delays`: explore at most this many schedules.
     #[arg(long = "max-schedules", value_name = "N", default_value_t = 10_000)]
     max_schedules: usize,
@@ -80,7 +86,20 @@ pub fn run(a: Args) -> Exit {
         warp_sync: a.check.warp_sync,
         progress: Some(crate::progress::steps as fn(u64)),
         race_arrays: a.check.race_arrays(),
+        // (An input file's `groups`, a witness replayed that way, unless told otherwise.)
+        groups: a.groups.clone().or_else(|| inputs.groups.clone()),
     };
+    if let Some(gs) = &opts.groups {
+        let why = if !prog.groups_apart() {
+            Some("the kernel waits for or speaks of every thread of the launch (a grid barrier, `global assert`, or an assertion of two threads): its groups cannot run apart".to_string())
+        } else {
+            gs.iter().find(|&&g| g as u64 >= launch.num_groups()).map(|g| format!("group {g} is not in the launch of {} groups", launch.num_groups()))
+        };
+        if let Some(why) = why {
+            eprintln!("error: `--groups`: {why}");
+            return Exit::BadInput;
+        }
+    }
     if let (Some(_), Some(span)) = (a.delays, prog.first_warp_collective()) {
         let d = kpl_lang::Diagnostic::error("`--delays` does not model warp collectives (shuffles, votes) yet", span)
             .with_help("its executor runs one thread at a time; the plain `kpl run` runs warps in lock step");

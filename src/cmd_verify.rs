@@ -382,6 +382,8 @@ pub struct Analysed {
     pub opts: Options,
     pub report: Report,
     pub confirmed: Vec<bool>,
+    /// For each defect not confirmed: did the replay stop at its step budget?
+    pub replay_cut: Vec<bool>,
     /// `--no-inline`: the checks of device functions on their own (their name, and the
     /// check, analysed as a kernel of its own).
     pub functions: Vec<(String, Analysed)>,
@@ -487,17 +489,21 @@ fn modular_replay(path: &std::path::Path, la: &LaunchArgs, c: &kpl_lang::Checked
     Ok(Some(input::load(path, &la, true)?.1))
 }
 
+/// The most thread-statements the replay of one witness runs.
+const REPLAY_STEPS: u64 = 20_000_000;
+
 /// Verify a loaded kernel and replay its defects in the interpreter (in `inlined`, where
 /// given: the kernel without contract calls).
 fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_lang::Checked>, launch: Launch, opts: Options, show: &dyn Fn(&str)) -> Analysed {
     let mut report = verify::verify(&c.core, &opts, show);
     let race_arrays = if opts.only_divergence { Some(Vec::new()) } else { opts.check_arrays.clone() };
-    let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: 20_000_000, warp_sync: opts.warp_sync, race_arrays };
-    let mut confirmed = Vec::new();
+    let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: REPLAY_STEPS, warp_sync: opts.warp_sync, race_arrays };
+    let (mut confirmed, mut cut) = (Vec::new(), Vec::new());
     for i in 0..report.findings.len() {
         let seen = replay::reproduce(inlined.as_ref().unwrap_or(&c), launch, &report.program, &report.findings[i], &ro);
-        confirmed.push(seen.is_some());
-        if let Some(w) = seen {
+        confirmed.push(seen.is_ok());
+        cut.push(seen.as_ref().err() == Some(&true));
+        if let Ok(w) = seen {
             report.findings[i].witness = w;
         }
     }
@@ -514,10 +520,11 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
     let keep: Vec<bool> = (0..findings.len()).map(|i| !confirmed[i] || !(0..i).any(|j| confirmed[j] && same(i, j))).collect();
     let mut it = keep.iter();
     report.findings.retain(|_| *it.next().unwrap_or(&true));
-    let confirmed = confirmed.into_iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c).collect();
+    let kept = |v: Vec<bool>| v.into_iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c).collect();
+    let (confirmed, replay_cut) = (kept(confirmed), kept(cut));
     let vacuous = report.outcome == Outcome::Verified && verify::preconditions_unsatisfiable(&c.core, &opts);
     let no_wrap = kpl_reduction::wrap_assumed(&c.core, launch);
-    Analysed { src, checked: c, launch, opts, report, confirmed, functions: Vec::new(), vacuous, no_wrap, host_line: None, host_shared_bytes: None }
+    Analysed { src, checked: c, launch, opts, report, confirmed, replay_cut, functions: Vec::new(), vacuous, no_wrap, host_line: None, host_shared_bytes: None }
 }
 
 fn one(a: &Args, i: usize, n: usize) -> FileResult {
@@ -664,8 +671,8 @@ pub fn present(an: &Analysed, how: Presentation) -> FileResult {
         let (report, launch) = (&p.report, p.launch);
         let dims = launch.dims_used();
         let fixed = fixed_params(&p.checked.kernel);
-        for (f, ok) in report.findings.iter().zip(&p.confirmed) {
-            let mut d = diagnostic(report, f.label, &f.witness, *ok, dims, launch, &p.checked.layouts);
+        for ((f, ok), cut) in report.findings.iter().zip(&p.confirmed).zip(&p.replay_cut) {
+            let mut d = diagnostic(report, f.label, &f.witness, (*ok, *cut), dims, launch, &p.checked.layouts);
             if let Some(h) = wide_params_help(&f.witness, &fixed) {
                 d = d.with_help(h);
             }
@@ -916,14 +923,22 @@ fn witness_text(w: &Witness, dims: usize) -> String {
     if !w.params.is_empty() {
         parts.push(format!("params {}", w.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")));
     }
+    if let Some(gs) = &w.groups {
+        let list = gs.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(",");
+        parts.push(format!("replayed with only group{} {list} started, the others after (`kpl run --groups {list}`)", if gs.len() == 1 { "" } else { "s" }));
+    }
     format!("witness: {}", parts.join("; "))
 }
 
-fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usize, launch: Launch, layouts: &render::Layouts) -> Diagnostic {
+/// `(confirmed, cut)`: whether the interpreter reproduced it, else whether its replay
+/// stopped at the step budget.
+fn diagnostic(r: &Report, label: usize, w: &Witness, (confirmed, cut): (bool, bool), dims: usize, launch: Launch, layouts: &render::Layouts) -> Diagnostic {
     let l = &r.program.labels[label];
     let status = if confirmed { "confirmed" } else { "possible" };
     let note = if confirmed {
         "the interpreter reproduced it from the witness inputs: the element, threads and accesses shown are what it observed".to_string()
+    } else if cut {
+        format!("the interpreter's replay of the witness stopped at its budget of {REPLAY_STEPS} thread-statements, before the defect or the kernel's end: neither shown nor ruled out")
     } else {
         "the interpreter did not reproduce it from the witness inputs: it may come from the abstraction or from loop invariants that are too weak".to_string()
     };
@@ -1011,7 +1026,11 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, confirmed: bool, dims: usiz
 }
 
 pub(crate) fn witness_json(w: &Witness, launch: Launch, shared: &dyn Fn(&str) -> bool) -> Value {
-    render::inputs_json(&w.params, &w.arrays, launch, shared)
+    let mut v = render::inputs_json(&w.params, &w.arrays, launch, shared);
+    if let Some(gs) = &w.groups {
+        v["groups"] = json!(gs);
+    }
+    v
 }
 
 fn defect_json(src: &str, r: &Report, label: usize, w: &Witness, confirmed: bool, launch: Launch) -> Value {

@@ -13,6 +13,7 @@ use kpl_semantics::{sdv, Inputs};
 pub fn inputs(w: &Witness) -> Inputs {
     let mut i = Inputs::from_seed(0);
     i.params = w.params.clone();
+    i.groups = w.groups.clone();
     for (array, cells) in &w.arrays {
         for ((group, index), v) in cells {
             i.set_element(array, *group, *index, *v);
@@ -37,9 +38,18 @@ pub struct ReplayOptions {
 /// witness with the details the interpreter observed: both threads, the element and the
 /// other access. Only those are reported as *confirmed*; the solver's own choice of
 /// threads and element may differ (any pair that races) and is never shown as confirmed.
-pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &ReplayOptions) -> Option<Witness> {
+///
+/// A launch of more than `WHOLE_REPLAY` threads is first replayed with the witness's
+/// groups alone: the schedule where they start first and the others only after the
+/// defect, in the time and memory of one or two groups of a launch of thousands (a whole
+/// replay's logs of every group's global accesses can outgrow the memory limit). So is a
+/// smaller launch whose whole replay stops at the step budget. A witness confirmed that
+/// way names its groups (`Witness::groups`, the JSON witness's `groups`, which `kpl run
+/// --input` follows). Otherwise, and if that does not show the defect, the whole launch
+/// is replayed. `Err(true)`: not shown, the last run stopped at the budget.
+pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &ReplayOptions) -> Result<Witness, bool> {
     if launch.total_threads() > sdv::MAX_THREADS {
-        return None;
+        return Err(false);
     }
     let prog = kpl_semantics::compile(&c.core, launch);
     let opts = sdv::Options {
@@ -50,7 +60,34 @@ pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &Repl
         race_arrays: o.race_arrays.clone(),
         ..Default::default()
     };
+    let mut groups: Vec<u32> = f.witness.threads.iter().map(|t| t.group_index(&launch)).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let apart = prog.groups_apart() && (groups.len() as u64) < launch.num_groups();
+    let alone = || {
+        let r = sdv::run(&prog, inputs(&f.witness), &sdv::Options { groups: Some(groups.clone()), ..opts.clone() });
+        let mut w = observed(&r, p, f).ok_or(r.outcome == Outcome::Timeout)?;
+        w.groups = Some(groups.clone());
+        Ok(w)
+    };
+    if apart && launch.total_threads() > WHOLE_REPLAY {
+        if let Ok(w) = alone() {
+            return Ok(w);
+        }
+    }
     let r = sdv::run(&prog, inputs(&f.witness), &opts);
+    match observed(&r, p, f) {
+        Some(w) => Ok(w),
+        None if apart && r.outcome == Outcome::Timeout && launch.total_threads() <= WHOLE_REPLAY => alone(),
+        None => Err(r.outcome == Outcome::Timeout),
+    }
+}
+
+/// The most threads a launch may have for its witnesses to be replayed whole first.
+const WHOLE_REPLAY: u64 = 1 << 16;
+
+/// The witness with what a run observed, if it shows the finding's defect (`reproduce`).
+fn observed(r: &kpl_semantics::RunResult, p: &Program, f: &Finding) -> Option<Witness> {
     let label = &p.labels[f.label];
     let at = |s: kpl_lang::Span| (s.start, s.end) == label.span;
     let ids = |t: &ThreadId| Ids { group: t.group, local: t.local };

@@ -135,6 +135,46 @@ fn a_race_in_an_array_kept_at_bytes_names_the_byte() {
 
 /// A race on a whole pixel (four word stores, one statement) is one confirmed defect, not
 /// one per word.
+/// A launch too long to replay whole (8192 groups, rows of 4096) has its witness's group
+/// replayed alone: the defect is confirmed, its witness names the group, and `kpl run
+/// --input` on that witness starts only that group and reports the same race.
+#[test]
+fn a_witness_of_a_large_launch_is_replayed_in_its_groups_alone() {
+    let k = root().join("tests/kernels-cuda/replay_groups_alone.cu");
+    let launch = ["--blockDim=256", "--gridDim=8192"];
+    let (code, verdict, v) = verdict_of(&k, &launch);
+    assert_eq!((code, verdict.as_str()), (1, "race"), "{v}");
+    let d = &v["defects"][0];
+    assert_eq!(d["confirmed"], true, "{d}");
+    let groups = d["witness"]["groups"].as_array().expect("the witness names its groups");
+    assert_eq!(groups.len(), 1, "{d}");
+    let dir = scratch("groups_alone");
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("witness.json");
+    std::fs::write(&input, d["witness"].to_string()).unwrap();
+    let mut args = vec!["run", "--json", "--input", s(&input)];
+    args.extend(launch);
+    args.push(s(&k));
+    let o = kpl(&args);
+    let r: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(r["outcome"], "race", "{}", o.stdout);
+    assert_eq!((&r["defect"]["array"], &r["defect"]["index"]), (&d["array"], &d["index"]));
+    // The run started one group of 256 threads, not 8192 of them.
+    assert!(r["steps"].as_u64().unwrap() < 1_000_000, "{}", r["steps"]);
+}
+
+/// `kpl run --groups` is refused where groups cannot run apart (a grid barrier waits for
+/// every thread of the launch) and for a group outside the launch.
+#[test]
+fn groups_run_apart_only_where_the_kernel_allows_it() {
+    let o = kpl(&["run", "--groups", "1", s(&root().join("tests/kernels/grid_barrier.kpl"))]);
+    assert_eq!(o.code, 3, "{}", o.stderr);
+    assert!(o.stderr.contains("cannot run apart"), "{}", o.stderr);
+    let o = kpl(&["run", "--groups", "9999", s(&root().join("tests/kernels/reduce.kpl"))]);
+    assert_eq!(o.code, 3, "{}", o.stderr);
+    assert!(o.stderr.contains("not in the launch"), "{}", o.stderr);
+}
+
 #[test]
 fn a_race_on_every_word_of_one_store_is_reported_once() {
     let k = root().join("tests/kernels-cuda/image_row_race.cl");

@@ -32,6 +32,9 @@ pub struct Witness {
     pub index: Option<u32>,
     /// For a race: thread 1's access (source span of its statement).
     pub logged: Option<(usize, usize)>,
+    /// The groups the interpreter started, the others never (`kpl run --groups`), where
+    /// the whole launch was too long to replay; `None`: every group.
+    pub groups: Option<Vec<u32>>,
 }
 
 pub fn extract(s: &mut Session, m: &Model, p: &Program, enc: &Encoding, launch: &Launch, label: usize) -> Witness {

@@ -27,6 +27,9 @@ pub struct Inputs {
     pub seed: u64,
     pub params: BTreeMap<String, u32>,
     pub arrays: BTreeMap<String, Given>,
+    /// The groups to start, the others never (an input file's `groups`, as a witness
+    /// replayed that way has it: `Options::groups`); `None`: every group.
+    pub groups: Option<Vec<u32>>,
 }
 
 pub fn fnv1a(s: &str) -> u64 {
@@ -101,13 +104,19 @@ impl Inputs {
     /// Read `{"params": {...}, "arrays": {...}}` (CLI.md's witness format). An array is a
     /// list (elements from 0), an object from index to value, or, for a shared array, a
     /// list of such per group. Values may be numbers (negative ones wrap) or "0x.." strings.
+    /// `"groups": [g, ...]`, where a witness has it, starts only those groups.
     pub fn merge_json(&mut self, text: &str) -> Result<(), String> {
         let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
         let obj = v.as_object().ok_or("the input must be a JSON object with `params` and `arrays`")?;
         for key in obj.keys() {
-            if key != "params" && key != "arrays" {
-                return Err(format!("unknown key `{key}` (expected `params` and `arrays`)"));
+            if !["params", "arrays", "groups"].contains(&key.as_str()) {
+                return Err(format!("unknown key `{key}` (expected `params`, `arrays` and `groups`)"));
             }
+        }
+        if let Some(gs) = obj.get("groups") {
+            let gs = gs.as_array().ok_or("`groups` must be a list of group indices")?;
+            let gs: Result<Vec<u32>, String> = gs.iter().map(|g| word(g).map_err(|e| format!("`groups`: {e}"))).collect();
+            self.groups = Some(gs?);
         }
         if let Some(ps) = obj.get("params") {
             let ps = ps.as_object().ok_or("`params` must be an object of name: value")?;

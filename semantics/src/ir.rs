@@ -191,6 +191,22 @@ impl Program {
         self.first_stmt(&|k| matches!(k, StKind::Barrier { grid: true, .. })).map(|id| self.stmts[id as usize].span)
     }
 
+    /// Can some groups run alone, the others not yet started (`Options::groups`)? Only where
+    /// nothing waits for or speaks of every thread of the launch: no grid barrier, no
+    /// `global assert`, no assertion, assumption or invariant of two threads (which pairs
+    /// a thread with every other of the launch).
+    pub fn groups_apart(&self) -> bool {
+        let two = |e: &Ex| e.two_thread();
+        self.first_stmt(&|k| match k {
+            StKind::Barrier { grid, invariants, .. } => *grid || invariants.iter().any(|(e, _, _)| two(e)),
+            StKind::Assert(e, global) => *global || two(e),
+            StKind::Assume(e) => two(e),
+            StKind::While { invariants, .. } => invariants.iter().any(|(e, _)| two(e)),
+            _ => false,
+        })
+        .is_none()
+    }
+
     /// The place of the first snapshot (ghost array), for the executors that do not keep
     /// per-thread copies.
     pub fn first_snapshot(&self) -> Option<kpl_lang::Span> {

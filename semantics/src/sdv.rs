@@ -42,11 +42,15 @@ pub struct Options {
     /// `--only-divergence`); `None`: every array. Accesses to the others still read and
     /// write, and other defects are still found.
     pub race_arrays: Option<Vec<String>>,
+    /// Start only these groups (linear indices), the others never: the schedule of the
+    /// launch where these run first and every defect shows before the others start
+    /// (`Program::groups_apart` says where that is a schedule of the kernel). `None`: all.
+    pub groups: Option<Vec<u32>>,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { max_steps: 100_000_000, trace: 0, inter_group: true, benign: false, progress: None, warp_sync: None, race_arrays: None }
+        Options { max_steps: 100_000_000, trace: 0, inter_group: true, benign: false, progress: None, warp_sync: None, race_arrays: None, groups: None }
     }
 }
 
@@ -139,7 +143,15 @@ impl<'p, 'o> Machine<'p, 'o> {
         for s in self.slots.iter_mut() {
             *s = vec![0; self.total];
         }
-        let mut all: Vec<u32> = (0..self.total as u32).collect();
+        let mut all: Vec<u32> = match &self.opts.groups {
+            Some(groups) => {
+                let (mut groups, tpg) = (groups.clone(), self.tpg);
+                groups.sort_unstable();
+                groups.dedup();
+                groups.into_iter().flat_map(|g| g * tpg..(g + 1) * tpg).filter(|&t| (t as usize) < self.total).collect()
+            }
+            None => (0..self.total as u32).collect(),
+        };
         self.block(&self.p.main, &mut all)
     }
 
