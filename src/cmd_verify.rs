@@ -495,12 +495,14 @@ const REPLAY_STEPS: u64 = 20_000_000;
 /// Verify a loaded kernel and replay its defects in the interpreter (in `inlined`, where
 /// given: the kernel without contract calls).
 fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_lang::Checked>, launch: Launch, opts: Options, show: &dyn Fn(&str)) -> Analysed {
-    let mut report = verify::verify(&c.core, &opts, show);
     let race_arrays = if opts.only_divergence { Some(Vec::new()) } else { opts.check_arrays.clone() };
     let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: REPLAY_STEPS, warp_sync: opts.warp_sync, race_arrays };
+    let target = inlined.as_ref().unwrap_or(&c);
+    let confirm = |r: &verify::Report| r.findings.iter().map(|f| replay::reproduce(target, launch, &r.program, f, &ro).is_ok()).collect();
+    let mut report = verify::verify_confirming(&c.core, &opts, show, Some(&confirm));
     let (mut confirmed, mut cut) = (Vec::new(), Vec::new());
     for i in 0..report.findings.len() {
-        let seen = replay::reproduce(inlined.as_ref().unwrap_or(&c), launch, &report.program, &report.findings[i], &ro);
+        let seen = replay::reproduce(target, launch, &report.program, &report.findings[i], &ro);
         confirmed.push(seen.is_ok());
         cut.push(seen.as_ref().err() == Some(&true));
         if let Ok(w) = seen {
