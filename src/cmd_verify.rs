@@ -496,9 +496,11 @@ const REPLAY_STEPS: u64 = 20_000_000;
 /// given: the kernel without contract calls).
 fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_lang::Checked>, launch: Launch, opts: Options, show: &dyn Fn(&str)) -> Analysed {
     let race_arrays = if opts.only_divergence { Some(Vec::new()) } else { opts.check_arrays.clone() };
-    let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: REPLAY_STEPS, warp_sync: opts.warp_sync, race_arrays };
+    let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: REPLAY_STEPS, warp_sync: opts.warp_sync, race_arrays, whole: true };
     let target = inlined.as_ref().unwrap_or(&c);
-    let confirm = |r: &verify::Report| r.findings.iter().map(|f| replay::reproduce(target, launch, &r.program, f, &ro).is_ok()).collect();
+    // (Sorting out the check without invariants: a large launch only in its groups alone.)
+    let quick = ReplayOptions { whole: false, ..ro.clone() };
+    let confirm = |r: &verify::Report| r.findings.iter().map(|f| replay::reproduce(target, launch, &r.program, f, &quick).is_ok()).collect();
     let mut report = verify::verify_confirming(&c.core, &opts, show, Some(&confirm));
     let (mut confirmed, mut cut) = (Vec::new(), Vec::new());
     for i in 0..report.findings.len() {

@@ -22,6 +22,7 @@ pub fn inputs(w: &Witness) -> Inputs {
     i
 }
 
+#[derive(Clone)]
 pub struct ReplayOptions {
     pub inter_group: bool,
     pub benign: bool,
@@ -30,6 +31,9 @@ pub struct ReplayOptions {
     /// The arrays whose races the verifier checked (`None`: all), so that a replay is not
     /// stopped by a race the verifier was told to leave out.
     pub race_arrays: Option<Vec<String>>,
+    /// Replay a launch of more than `WHOLE_REPLAY` threads whole where its witness's groups
+    /// alone do not show the defect (off: only the cheap replay, for a quick sorting out).
+    pub whole: bool,
 }
 
 /// Replay a finding's witness in the interpreter. When the interpreter reports the same
@@ -71,8 +75,10 @@ pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &Repl
         Ok(w)
     };
     if apart && launch.total_threads() > WHOLE_REPLAY {
-        if let Ok(w) = alone() {
-            return Ok(w);
+        match alone() {
+            Ok(w) => return Ok(w),
+            Err(cut) if !o.whole => return Err(cut),
+            Err(_) => {}
         }
     }
     let r = sdv::run(&prog, inputs(&f.witness), &opts);

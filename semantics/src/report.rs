@@ -166,6 +166,6 @@ pub struct RunResult {
     /// The last steps before the end (when tracing).
     pub trace: Vec<TraceStep>,
     /// The values each thread's `havoc`s gave, in order, by linear thread id (empty where
-    /// the interpreter does not record them).
+    /// the interpreter does not record them, or no `havoc` ran).
     pub havocs: Vec<Vec<u32>>,
 }

@@ -86,7 +86,7 @@ pub fn run_observed(prog: &Program, inputs: Inputs, opts: &Options, obs: Option<
     let havoc = Inputs { seed: inputs.seed, ..Inputs::default() };
     let mut m = Machine {
         havoc,
-        havocs: vec![Vec::new(); total],
+        havocs: Vec::new(),
         p: prog,
         tpg: launch.threads_per_group() as u32,
         slots: vec![Vec::new(); prog.slots.len()],
@@ -240,6 +240,9 @@ impl<'p, 'o> Machine<'p, 'o> {
             }
             StKind::Havoc { slot } => {
                 self.step(s.id, n)?;
+                if self.havocs.is_empty() {
+                    self.havocs = vec![Vec::new(); self.total];
+                }
                 let vals = act
                     .iter()
                     .map(|&t| {
@@ -829,16 +832,17 @@ impl<'p, 'o> Machine<'p, 'o> {
             _ => return None,
         };
         if self.specials[k].is_empty() {
-            let col: Vec<u32> = (0..self.total as u32)
-                .map(|t| {
-                    let id = self.thread(t);
-                    if k < 3 {
-                        id.local[k]
-                    } else {
-                        id.group[k - 3]
-                    }
-                })
-                .collect();
+            // Of the threads that start (`Options::groups`); the others' stay 0, untouched.
+            let mut col = vec![0; self.total];
+            let tpg = self.tpg;
+            let started: Box<dyn Iterator<Item = u32>> = match &self.opts.groups {
+                Some(gs) => Box::new(gs.iter().flat_map(move |&g| g * tpg..(g + 1) * tpg)),
+                None => Box::new(0..self.total as u32),
+            };
+            for t in started.filter(|&t| (t as usize) < self.total) {
+                let id = self.thread(t);
+                col[t as usize] = if k < 3 { id.local[k] } else { id.group[k - 3] };
+            }
             self.specials[k] = col;
         }
         Some(k)
