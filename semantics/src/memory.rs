@@ -117,36 +117,18 @@ impl Site {
 impl Rec<'_> {
     /// An atomic access by another thread than `l`, with its statement.
     fn other_atomic(&self, l: u32, sh: u32) -> Option<(u32, u32)> {
-        [(self.w.a1, self.s.a1stmt), (self.w.a2, self.s.a2stmt)].into_iter().find(|&(t, _)| t != NONE && !same(t, l, sh))
+        other_of([(self.w.a1, self.s.a1stmt), (self.w.a2, self.s.a2stmt)], l, sh)
     }
     fn add_atomic(&mut self, l: u32, stmt: u32, sh: u32) {
-        if self.w.a1 == NONE {
-            self.w.a1 = l;
-            self.s.a1stmt = stmt;
-        } else if !same(self.w.a1, l, sh) && self.w.a2 == NONE {
-            self.w.a2 = l;
-            self.s.a2stmt = stmt;
-        }
+        add_to((&mut self.w.a1, &mut self.s.a1stmt), (&mut self.w.a2, &mut self.s.a2stmt), l, stmt, sh);
     }
     /// A writer other than `l`, with its statement.
     fn other_writer(&self, l: u32, sh: u32) -> Option<(u32, u32)> {
-        if self.w.writer != NONE && !same(self.w.writer, l, sh) {
-            Some((self.w.writer, self.s.wstmt))
-        } else if self.w.w2 != NONE && !same(self.w.w2, l, sh) {
-            Some((self.w.w2, self.s.w2stmt))
-        } else {
-            None
-        }
+        other_of([(self.w.writer, self.s.wstmt), (self.w.w2, self.s.w2stmt)], l, sh)
     }
     /// A reader other than `l`, with its statement.
     fn other_reader(&self, l: u32, sh: u32) -> Option<(u32, u32)> {
-        if self.w.r1 != NONE && !same(self.w.r1, l, sh) {
-            Some((self.w.r1, self.s.r1stmt))
-        } else if self.w.r2 != NONE && !same(self.w.r2, l, sh) {
-            Some((self.w.r2, self.s.r2stmt))
-        } else {
-            None
-        }
+        other_of([(self.w.r1, self.s.r1stmt), (self.w.r2, self.s.r2stmt)], l, sh)
     }
     /// Does a write of `v` by `l` conflict with an earlier write (KPL.md: two writes by
     /// different threads conflict unless benign tolerance is on and they wrote equal
@@ -163,13 +145,7 @@ impl Rec<'_> {
         } else {
             self.w.rvaried |= self.w.rvalue != value;
         }
-        if self.w.r1 == NONE {
-            self.w.r1 = l;
-            self.s.r1stmt = stmt;
-        } else if !same(self.w.r1, l, sh) && self.w.r2 == NONE {
-            self.w.r2 = l;
-            self.s.r2stmt = stmt;
-        }
+        add_to((&mut self.w.r1, &mut self.s.r1stmt), (&mut self.w.r2, &mut self.s.r2stmt), l, stmt, sh);
     }
     /// Gives whether `l` is a third writer or more (`Records::extra` keeps those).
     fn add_write(&mut self, l: u32, stmt: u32, v: u32, exec: u64, sh: u32) -> bool {
@@ -207,6 +183,24 @@ impl Rec<'_> {
     /// (GPUVerify's read-write rule).
     fn reads_saw(&self, v: u32) -> bool {
         !self.w.rvaried && self.w.rvalue == v
+    }
+}
+
+/// Of two logged threads, each with its statement, one that is not `l` (nor, in
+/// warp-synchronous mode, of its warp).
+#[inline(always)]
+fn other_of(logged: [(u32, u32); 2], l: u32, sh: u32) -> Option<(u32, u32)> {
+    logged.into_iter().find(|&(t, _)| t != NONE && !same(t, l, sh))
+}
+
+/// Logs thread `l` at `stmt` in the first of two slots (thread, statement) if it is free,
+/// else in the second if that is free and the first is another thread's.
+#[inline(always)]
+fn add_to(first: (&mut u32, &mut u32), second: (&mut u32, &mut u32), l: u32, stmt: u32, sh: u32) {
+    if *first.0 == NONE {
+        (*first.0, *first.1) = (l, stmt);
+    } else if !same(*first.0, l, sh) && *second.0 == NONE {
+        (*second.0, *second.1) = (l, stmt);
     }
 }
 
