@@ -17,7 +17,8 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::cell::Cell;
+use std::time::{Duration, Instant};
 
 /// The options of a verification (shared by `verify` and `certify`).
 #[derive(clap::Args, Clone)]
@@ -112,7 +113,7 @@ impl VerifyArgs {
             },
             only_intra_group: self.check.only_intra_group,
             benign: self.check.benign(file),
-            timeout: self.timeout.map(Duration::from_secs_f64),
+            timeout: self.timeout.map(|t| part_budget(Duration::from_secs_f64(t))),
             infer: !self.no_infer,
             simplify: !self.no_simplify || explain,
             explain,
@@ -533,22 +534,53 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
     Analysed { src, checked: c, launch, opts, report, confirmed, replay_cut, functions: Vec::new(), vacuous, no_wrap, host_line: None, host_shared_bytes: None }
 }
 
-fn one(a: &Args, i: usize, n: usize) -> FileResult {
-    // A file of several kernels, none chosen: each is verified.
-    let kernels = input::file_kernels(&a.files[i], &a.v.launch);
-    if !kernels.is_empty() {
-        return under_each(kernels, input::set_kernel, || one_kernel(a, i, n));
-    }
-    one_kernel(a, i, n)
+thread_local! {
+    /// When the part of a file being verified (the file, one of its kernels, one launch)
+    /// must end: a file's `--timeout` is shared among its kernels and launches.
+    static PART_END: Cell<Option<Instant>> = const { Cell::new(None) };
 }
 
-/// `verify` under each of `choices` (set with `set`, unset after), merged.
+/// `--timeout`'s `t` for the part being verified: no more than the time its share has left.
+fn part_budget(t: Duration) -> Duration {
+    PART_END.get().map_or(t, |end| t.min(end.saturating_duration_since(Instant::now())))
+}
+
+/// Runs `f` with the part's end at `end` (then back to what it was).
+fn within<R>(end: Option<Instant>, f: impl FnOnce() -> R) -> R {
+    let outer = PART_END.replace(end);
+    let r = f();
+    PART_END.set(outer);
+    r
+}
+
+fn one(a: &Args, i: usize, n: usize) -> FileResult {
+    let end = a.v.timeout.and_then(|t| Instant::now().checked_add(Duration::from_secs_f64(t)));
+    within(end, || {
+        // A file of several kernels, none chosen: each is verified.
+        let kernels = input::file_kernels(&a.files[i], &a.v.launch);
+        if !kernels.is_empty() {
+            return under_each(kernels, input::set_kernel, || one_kernel(a, i, n));
+        }
+        one_kernel(a, i, n)
+    })
+}
+
+/// `verify` under each of `choices` (set with `set`, unset after), merged. Where the file
+/// has a time limit, each choice may use an equal share of the time left (what one leaves
+/// goes to those after it): one slow kernel does not use up the time of a file's others,
+/// and every part is answered or inconclusive before the limit, in the file's report.
 fn under_each<T>(choices: Vec<T>, set: fn(Option<T>), verify: impl Fn() -> FileResult) -> FileResult {
+    let m = choices.len();
     let results = choices
         .into_iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(k, c)| {
+            let share = PART_END.get().map(|end| {
+                let now = Instant::now();
+                now + end.saturating_duration_since(now) / (m - k) as u32
+            });
             set(Some(c));
-            let r = verify();
+            let r = within(share, &verify);
             set(None);
             r
         })

@@ -60,6 +60,31 @@ fn timeout_bounds_the_whole_command() {
     assert_eq!(o.code, 3);
 }
 
+/// A file's `--timeout` is shared among its kernels: a slow kernel does not use up the
+/// others' time, and what finished is in the report (it used to be lost when the file's
+/// limit ran out during a later kernel: every kernel inconclusive).
+#[test]
+fn a_files_time_limit_is_shared_among_its_kernels() {
+    let body: String = (0..2000).map(|_| "x = x * 3 + threadIdx.x; ").collect();
+    let mut cu = String::from("__global__ void fast(int *A) { A[threadIdx.x] = 1; }\n");
+    for name in ["slow1", "slow2"] {
+        cu += &format!("__global__ void {name}(int *A, int n) {{ int x = 0; for (int i = 0; i < n; i++) {{ {body} }} A[threadIdx.x] = x; }}\n");
+    }
+    let t0 = std::time::Instant::now();
+    let o = bounded(&["verify", "--json", "--no-cache", "--timeout", "4", "--blockDim=64", s(&write("three.cu", &cu))], Duration::from_secs(20));
+    assert_eq!(o.code, 2, "{}{}", o.stdout, o.stderr);
+    let verdicts: Vec<(String, String)> = o
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .flat_map(|v| if let serde_json::Value::Array(xs) = v { xs } else { vec![v] })
+        .map(|v| (v["kernel"].as_str().unwrap_or("").to_string(), v["verdict"].as_str().unwrap_or("").to_string()))
+        .collect();
+    let want: Vec<(String, String)> = [("fast", "verified"), ("slow1", "inconclusive"), ("slow2", "inconclusive")].iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    assert_eq!(verdicts, want, "{}", o.stdout);
+    assert!(t0.elapsed() < Duration::from_secs(6), "within the limit, not at the watchdog: {:?}", t0.elapsed());
+}
+
 #[test]
 fn memory_limit_ends_a_run_as_inconclusive() {
     let o = bounded(&["--memory-limit", "100", "run", s(&root().join("tests/kernels/strided_overflow.kpl"))], Duration::from_secs(60));
