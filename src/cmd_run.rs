@@ -90,7 +90,12 @@ pub fn run(a: Args) -> Exit {
         groups: a.groups.clone().or_else(|| inputs.groups.clone()),
     };
     if let Some(gs) = &opts.groups {
-        let why = if !prog.groups_apart() {
+        let why = if a.hb || a.delays.is_some() {
+            // (An input file's `groups`: the command line's conflict with these already.)
+            Some("`--hb` and `--delays` start every group; the input's `groups` is for the plain `kpl run`".to_string())
+        } else if gs.is_empty() {
+            Some("no group named: at least one must start".to_string())
+        } else if !prog.groups_apart() {
             Some("the kernel waits for or speaks of every thread of the launch (a grid barrier, `global assert`, or an assertion of two threads): its groups cannot run apart".to_string())
         } else {
             gs.iter().find(|&&g| g as u64 >= launch.num_groups()).map(|g| format!("group {g} is not in the launch of {} groups", launch.num_groups()))

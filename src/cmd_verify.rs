@@ -503,15 +503,18 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
     // large launch only in its groups alone, and a tenth of the budget, so that replays
     // of what Houdini would rule out cost little time and memory.)
     let quick = ReplayOptions { whole: false, max_steps: REPLAY_STEPS / 10, ..ro.clone() };
-    let confirm = |r: &verify::Report| r.findings.iter().map(|f| replay::reproduce(target, launch, &r.program, f, &quick).is_ok()).collect();
+    let confirm = |r: &verify::Report| r.findings.iter().map(|f| replay::reproduce(target, launch, &r.program, f, &quick).ok()).collect();
     let mut report = verify::verify_confirming(&c.core, &opts, show, Some(&confirm));
-    let (mut confirmed, mut cut) = (Vec::new(), Vec::new());
-    for i in 0..report.findings.len() {
-        let seen = replay::reproduce(target, launch, &report.program, &report.findings[i], &ro);
-        confirmed.push(seen.is_ok());
-        cut.push(seen.as_ref().err() == Some(&true));
-        if let Ok(w) = seen {
-            report.findings[i].witness = w;
+    // Each finding's replay: the witness observed, or whether the replay stopped at the
+    // budget (the check without invariants' findings were replayed already).
+    let seen: Vec<Result<Witness, bool>> = match report.replayed {
+        true => report.findings.iter().map(|f| Ok(f.witness.clone())).collect(),
+        false => report.findings.iter().map(|f| replay::reproduce(target, launch, &report.program, f, &ro)).collect(),
+    };
+    let (confirmed, cut): (Vec<bool>, Vec<bool>) = seen.iter().map(|s| (s.is_ok(), s.as_ref().err() == Some(&true))).unzip();
+    for (f, s) in report.findings.iter_mut().zip(seen) {
+        if let Ok(w) = s {
+            f.witness = w;
         }
     }
     // The word stores of one vector, struct or image pixel are labels of their own, and the

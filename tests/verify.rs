@@ -173,6 +173,20 @@ fn groups_run_apart_only_where_the_kernel_allows_it() {
     let o = kpl(&["run", "--groups", "9999", s(&root().join("tests/kernels/reduce.kpl"))]);
     assert_eq!(o.code, 3, "{}", o.stderr);
     assert!(o.stderr.contains("not in the launch"), "{}", o.stderr);
+    // An input file's `groups`: not empty, and not with an executor that starts every group.
+    let dir = scratch("groups_refused");
+    std::fs::create_dir_all(&dir).unwrap();
+    let reduce = root().join("tests/kernels/reduce.kpl");
+    for (json, extra, why) in [(r#"{"groups": []}"#, None, "no group named"), (r#"{"groups": [0]}"#, Some("--hb"), "start every group")] {
+        let input = dir.join("in.json");
+        std::fs::write(&input, json).unwrap();
+        let mut args = vec!["run", "--input", s(&input)];
+        args.extend(extra);
+        args.push(s(&reduce));
+        let o = kpl(&args);
+        assert_eq!(o.code, 3, "{json}: {}", o.stderr);
+        assert!(o.stderr.contains(why), "{json}: {}", o.stderr);
+    }
 }
 
 #[test]

@@ -129,6 +129,9 @@ pub struct Report {
     pub stats: Stats,
     /// What simplification did (explanations only with `explain`).
     pub simplification: Option<crate::simplify::Report>,
+    /// Every finding's witness is what the caller's replay observed (`verify_confirming`'s
+    /// check without invariants keeps only those): no need to replay them again.
+    pub replayed: bool,
 }
 
 /// The sequential program for a kernel under options (for dumps and tests).
@@ -234,8 +237,9 @@ pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repor
     verify_confirming(core, o, progress, None)
 }
 
-/// Which of a report's defects the interpreter reproduces (the caller's replay).
-pub type Confirm<'a> = &'a dyn Fn(&Report) -> Vec<bool>;
+/// For each of a report's defects, the witness the interpreter observed when it reproduces
+/// it (the caller's replay).
+pub type Confirm<'a> = &'a dyn Fn(&Report) -> Vec<Option<Witness>>;
 
 /// `verify`, where `confirm` replays defects: between the bounded searches and the full
 /// check, a check without loop invariants (every loop cut, what it writes arbitrary) for
@@ -273,9 +277,9 @@ pub fn verify_confirming(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str
         let cut = Options { infer: false, timeout: Some(budget), ..o.clone() };
         let mut r = verify_full(core, &cut, &|m: &str| progress(&format!("check without loop invariants: {m}")));
         let shown = if r.outcome == Outcome::Defects { confirm(&r) } else { Vec::new() };
-        if shown.iter().any(|c| *c) {
-            let mut it = shown.iter();
-            r.findings.retain(|_| *it.next().unwrap_or(&false));
+        if shown.iter().any(Option::is_some) {
+            r.findings = r.findings.into_iter().zip(shown).filter_map(|(f, w)| Some(Finding { witness: w?, ..f })).collect();
+            r.replayed = true;
             let more = "these were found by a check without loop invariants (every loop cut, what it writes arbitrary) and each was reproduced by the interpreter; the defects it showed that the interpreter did not, and any others, were not searched for";
             r.unknown = Some(r.unknown.map_or(more.to_string(), |u| format!("{more}; {u}")));
             r.stats.time_ms = start.elapsed().as_millis();
@@ -352,6 +356,7 @@ fn verify_full(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repo
         unknown: solved.unknown,
         stats,
         simplification,
+        replayed: false,
     }
 }
 

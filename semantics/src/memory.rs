@@ -19,9 +19,6 @@ const DENSE_CELLS: u64 = 1 << 24;
 /// Above this many elements over all groups, the access logs are hash maps.
 const DENSE_RECORDS: u64 = 1 << 20;
 
-/// Elements of a global array whose inter-group logs get room at the start.
-const RESERVED_RECORDS: u32 = 1 << 16;
-
 /// A fast hasher for element indices (Fibonacci hashing); the keys are not adversarial.
 #[derive(Default, Clone, Copy)]
 pub struct IndexHasher(u64);
@@ -214,17 +211,17 @@ fn same(a: u32, b: u32, sh: u32) -> bool {
 /// Did `l` write element `i` (its log `r`, the further writers `extra`), and if so, was its
 /// latest write in the latest statement execution that wrote the element?
 #[inline(always)]
-fn wrote(r: &Rec, extra: &IndexMap<Vec<(u32, u64)>>, i: u32, l: u32, sh: u32) -> Option<bool> {
+fn wrote((w, s): (&Who, &Site), extra: &IndexMap<Vec<(u32, u64)>>, i: u32, l: u32, sh: u32) -> Option<bool> {
     if l == NONE {
         None
-    } else if r.w.writer != NONE && same(r.w.writer, l, sh) {
-        Some(r.s.wlatest)
-    } else if r.w.w2 != NONE && same(r.w.w2, l, sh) {
-        Some(r.s.w2latest)
+    } else if w.writer != NONE && same(w.writer, l, sh) {
+        Some(s.wlatest)
+    } else if w.w2 != NONE && same(w.w2, l, sh) {
+        Some(s.w2latest)
     } else if extra.is_empty() {
         None
     } else {
-        extra.get(&i).and_then(|xs| xs.iter().find(|(t, _)| same(*t, l, sh)).map(|x| x.1 == r.s.last_exec))
+        extra.get(&i).and_then(|xs| xs.iter().find(|(t, _)| same(*t, l, sh)).map(|x| x.1 == s.last_exec))
     }
 }
 
@@ -264,7 +261,7 @@ fn committed(cells: &mut [Cells], overlays: &[IndexMap<u32>], name: &str, shared
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn log_read(mut r: Rec, extra: &IndexMap<Vec<(u32, u64)>>, i: u32, l: u32, stmt: u32, sh: u32, benign: bool, checked: bool, committed: impl FnOnce() -> u32) -> Result<u32, (u32, u32, Op)> {
-    let own = wrote(&r, extra, i, l, sh);
+    let own = wrote((r.w, r.s), extra, i, l, sh);
     if checked {
         if let Some((w, ws)) = r.other_writer(l, sh) {
             // (Benign: the reader's own latest write, `own_latest_write`.)
@@ -359,16 +356,16 @@ impl Records {
     }
     /// Did `l` write element `i` since the barrier?
     fn wrote(&self, i: u32, l: u32, sh: u32) -> bool {
-        let (mut w, mut s) = self.get(i);
-        wrote(&Rec { w: &mut w, s: &mut s }, &self.extra, i, l, sh).is_some()
+        let (w, s) = self.get(i);
+        wrote((&w, &s), &self.extra, i, l, sh).is_some()
     }
     /// Benign tolerance of a read by `l` after other threads' writes: `l` wrote the element
     /// in the latest statement execution that wrote it, so every other write came before or
     /// with its own, and wrote the same value (else that was a write-write race): it reads
     /// its own value whatever the order (GPUVerify's write-read benign flag).
     fn own_latest_write(&self, i: u32, l: u32, sh: u32) -> bool {
-        let (mut w, mut s) = self.get(i);
-        wrote(&Rec { w: &mut w, s: &mut s }, &self.extra, i, l, sh) == Some(true)
+        let (w, s) = self.get(i);
+        wrote((&w, &s), &self.extra, i, l, sh) == Some(true)
     }
     fn get_mut(&mut self, i: u32) -> Rec<'_> {
         self.recs.get_mut(i)
@@ -529,10 +526,7 @@ impl Memory {
                     pending: (0..groups).map(|_| Records::new(a.size, groups)).collect(),
                     history: if prog.thread_fences { (0..groups).map(|_| IndexMap::default()).collect() } else { vec![] },
                     warp_synced: vec![],
-                    // Room for a small array's every element at once (growing is rehashing).
-                    kernel: (multi && inter_group).then(|| {
-                        IndexMap::with_capacity_and_hasher(a.size.unwrap_or(0).min(RESERVED_RECORDS) as usize, Default::default())
-                    }),
+                    kernel: (multi && inter_group).then(IndexMap::default),
                     checked: true,
                 }
             })
@@ -624,7 +618,8 @@ impl Memory {
 
     /// The committed value of an element as group `g` sees it.
     fn committed(&mut self, a: u32, g: u32, i: u32) -> u32 {
-        self.arrays[a as usize].committed(&self.inputs, g, i)
+        let arr = &mut self.arrays[a as usize];
+        committed(&mut arr.cells, &arr.overlays, &arr.name, arr.shared, &self.inputs, g, i)
     }
 
     /// The value thread `l` of group `g` sees at element `i` (its own pending write first;
@@ -971,11 +966,6 @@ impl Memory {
 }
 
 impl ArrayMem {
-    /// The committed value of element `i` as group `g` sees it.
-    fn committed(&mut self, inputs: &Inputs, g: u32, i: u32) -> u32 {
-        committed(&mut self.cells, &self.overlays, &self.name, self.shared, inputs, g, i)
-    }
-
     /// Make a committed value visible to group `g` (through its overlay if it has one).
     fn store(cells: &mut [Cells], overlay: Option<&mut IndexMap<u32>>, inst: usize, i: u32, v: u32) {
         match overlay {

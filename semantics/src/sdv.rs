@@ -143,16 +143,22 @@ impl<'p, 'o> Machine<'p, 'o> {
         for s in self.slots.iter_mut() {
             *s = vec![0; self.total];
         }
-        let mut all: Vec<u32> = match &self.opts.groups {
+        let mut all: Vec<u32> = self.started().collect();
+        self.block(&self.p.main, &mut all)
+    }
+
+    /// The threads that start, in order: those of `Options::groups`, or every one.
+    fn started(&self) -> Box<dyn Iterator<Item = u32> + '_> {
+        let (tpg, total) = (self.tpg, self.total as u32);
+        match &self.opts.groups {
             Some(groups) => {
-                let (mut groups, tpg) = (groups.clone(), self.tpg);
+                let mut groups = groups.clone();
                 groups.sort_unstable();
                 groups.dedup();
-                groups.into_iter().flat_map(|g| g * tpg..(g + 1) * tpg).filter(|&t| (t as usize) < self.total).collect()
+                Box::new(groups.into_iter().flat_map(move |g| g * tpg..((g + 1) * tpg).min(total)))
             }
-            None => (0..self.total as u32).collect(),
-        };
-        self.block(&self.p.main, &mut all)
+            None => Box::new(0..total),
+        }
     }
 
     fn thread(&self, t: u32) -> ThreadId {
@@ -832,14 +838,9 @@ impl<'p, 'o> Machine<'p, 'o> {
             _ => return None,
         };
         if self.specials[k].is_empty() {
-            // Of the threads that start (`Options::groups`); the others' stay 0, untouched.
+            // Of the threads that start; the others' stay 0, untouched.
             let mut col = vec![0; self.total];
-            let tpg = self.tpg;
-            let started: Box<dyn Iterator<Item = u32>> = match &self.opts.groups {
-                Some(gs) => Box::new(gs.iter().flat_map(move |&g| g * tpg..(g + 1) * tpg)),
-                None => Box::new(0..self.total as u32),
-            };
-            for t in started.filter(|&t| (t as usize) < self.total) {
+            for t in self.started() {
                 let id = self.thread(t);
                 col[t as usize] = if k < 3 { id.local[k] } else { id.group[k - 3] };
             }
