@@ -609,12 +609,27 @@ fn merged(results: Vec<FileResult>) -> FileResult {
 
 /// `one` for the kernel chosen.
 fn one_kernel(a: &Args, i: usize, n: usize) -> FileResult {
+    // A kernel the program never launches has no launch to verify it under. (One the
+    // command line names gets the error that says so: it asked for that kernel's verdict.)
+    if let Some((kernel, why)) = input::never_launched(&a.files[i], &a.v.launch).filter(|_| a.v.launch.kernel.is_none()) {
+        return not_launched(a, i, &kernel, &why);
+    }
     // A kernel its host code launches several ways is verified under each launch.
     let contexts = input::host_contexts(&a.files[i], &a.v.launch);
     if contexts > 1 {
         return under_each((0..contexts).collect(), input::set_host_context, || one_launch(a, i, n));
     }
     one_launch(a, i, n)
+}
+
+/// The report of a kernel a whole program never launches: not verified, and no failure of
+/// the file's (the program as written makes no launch of it); `--json` verdict
+/// `not_launched`.
+fn not_launched(a: &Args, i: usize, kernel: &str, why: &str) -> FileResult {
+    let file = a.files[i].display().to_string();
+    let text = format!("{file} (kernel `{kernel}`): not launched: {why}; not verified (give `--kernel={kernel}` and a launch to check it on its own)\n");
+    let json = json!({ "file": file, "kernel": kernel, "verdict": "not_launched", "reason": why, "defects": [] });
+    FileResult { code: Exit::Ok, text, json: Some(json), stderr: String::new() }
 }
 
 /// `one` under one launch.

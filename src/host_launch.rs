@@ -52,10 +52,12 @@ pub fn decide(
     kernel: &str,
     grid: Option<[u32; 3]>,
 ) -> Result<Vec<HostLaunch>, Diagnostic> {
-    let (all, every) = kpl_c::launch_sites(text, front);
+    let h = kpl_c::launch_sites(text, front);
+    let (all, every) = (&h.sites, &h.every);
+    // Launches in host functions the program never calls are never made.
     let sites: Vec<&LaunchSite> = all
         .iter()
-        .filter(|s| s.kernel.as_deref() == Some(kernel))
+        .filter(|s| s.kernel.as_deref() == Some(kernel) && s.never_called_in.is_none())
         .collect();
     if sites.is_empty() {
         return Ok(Vec::new());
@@ -118,6 +120,37 @@ pub fn decide(
             )
         })
         .collect())
+}
+
+/// Why a whole program (a `.cu` file that defines `main`) never launches its kernel
+/// `kernel`: every launch of it is in a host function the program never calls, or it has
+/// none and nothing the program may run names it (`kpl_c::sema::host_reach`). `None` where
+/// it may launch it, or the file is no whole program.
+pub fn never_launched(text: &str, front: &FrontOptions, kernel: &str) -> Option<String> {
+    let h = kpl_c::launch_sites(text, front);
+    let program = h.program.as_ref()?;
+    let sites: Vec<&LaunchSite> = h.sites.iter().filter(|s| s.kernel.as_deref() == Some(kernel)).collect();
+    if sites.iter().any(|s| s.never_called_in.is_none()) {
+        return None;
+    }
+    // The names its launches give it (a template's, before its arguments).
+    let mut names: Vec<&str> = h.every.iter().filter(|e| sites.iter().any(|s| s.at == e.1)).map(|e| e.0.as_str()).collect();
+    names.push(kernel);
+    // A launch kpl does not read, or a use of its name (its address given to the runtime),
+    // may launch it.
+    if h.every.iter().any(|(n, at)| names.contains(&n.as_str()) && !sites.iter().any(|s| s.at == *at))
+        || names.iter().any(|n| program.mentioned(n))
+    {
+        return None;
+    }
+    match sites.first().and_then(|s| s.never_called_in.as_deref()) {
+        Some(f) => Some(format!("its launches are in `{f}`, which the program never calls")),
+        // A kernel the file names as written (not a template's instance kpl named).
+        None if text.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == kernel) => {
+            Some("the program has no launch of it".into())
+        }
+        None => None,
+    }
 }
 
 /// The launch context of the sites that launch with `launch`.

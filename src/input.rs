@@ -384,6 +384,26 @@ pub fn host_contexts(path: &Path, args: &LaunchArgs) -> usize {
         .map_or(0, |(_, h)| h.len())
 }
 
+/// Where a `.cu` file is a whole program that never launches the kernel chosen (or its
+/// only kernel), and the command line gives no launch: the kernel's name and why
+/// (`host_launch::never_launched`).
+pub fn never_launched(path: &Path, args: &LaunchArgs) -> Option<(String, String)> {
+    if kind_of(path) != "cu" || !matches!(args.given(), Ok((None, None))) {
+        return None;
+    }
+    let src = read_kernel(path, &args.include_dirs).ok()?;
+    let front = front_options(args, &src, Dialect::Cuda, None);
+    let kernel = match front.kernel.clone() {
+        Some(k) => k,
+        None => match kpl_c::kernel_names(&src.text, &front).as_slice() {
+            [k] => k.clone(),
+            _ => return None,
+        },
+    };
+    let why = crate::host_launch::never_launched(&src.text, &front, &kernel)?;
+    Some((kernel, why))
+}
+
 pub fn load(
     path: &Path,
     args: &LaunchArgs,
@@ -475,6 +495,8 @@ pub fn load(
                                 // The kernel, not its launch, is what is missing first.
                                 let names: Vec<String> = kernels.iter().map(|k| format!("`{k}`")).collect();
                                 format!("`{}` has several kernels ({}): choose one with `--kernel=NAME` (`kpl verify` verifies each)", src.path, names.join(", "))
+                            } else if let Some((k, why)) = never_launched(path, args).filter(|_| grid.is_none()) {
+                                format!("`{}` is a program that never launches `{k}`: {why}; give a launch with `{b}=` (and `{g}=`) to check the kernel on its own", src.path)
                             } else if grid.is_some() {
                                 format!("`{}` needs the threads per group too: the host code does not decide them; give `{b}=`", src.path)
                             } else {

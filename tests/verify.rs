@@ -646,3 +646,34 @@ fn json_says_each_launch_from_host_code_with_its_fixed_and_free_parameters() {
     let v: serde_json::Value = serde_json::from_str(o.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {}{}", o.stdout, o.stderr));
     assert_eq!((v["verdict"].as_str(), v["launch"]["shared_bytes"].as_u64()), (Some("verified"), Some(256)), "{v}");
 }
+
+/// A whole program's kernel that the program never launches is not verified and fails
+/// nothing: `--json` says `not_launched` and why; named with `--kernel` and no launch, the
+/// error says why it has none. Without a `main` the file is no program: its host functions
+/// may be called from elsewhere, and a launch still needs options.
+#[test]
+fn a_kernel_the_program_never_launches_is_reported_as_not_launched() {
+    let k = "tests/kernels-cuda/host_launch_never_called.cu";
+    let o = kpl(&["verify", "--json", "-q", k]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let lines: Vec<serde_json::Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let verdicts: Vec<(&str, &str)> = lines.iter().map(|v| (v["kernel"].as_str().unwrap(), v["verdict"].as_str().unwrap())).collect();
+    assert_eq!(verdicts, [("scale_v1", "not_launched"), ("scale2", "verified"), ("scale2", "verified")], "{}", o.stdout);
+    assert_eq!(lines[0]["reason"], "its launches are in `scale1`, which the program never calls", "{}", o.stdout);
+    let o = kpl(&["verify", "--kernel=scale_v1", k]);
+    assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("is a program that never launches `scale_v1`: its launches are in `scale1`"), "{}", o.stderr);
+    // Given a launch, it is checked on its own (and races: threads of different groups
+    // write one element).
+    let o = kpl(&["verify", "--kernel=scale_v1", "--blockDim=64", "--gridDim=2", "-q", k]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    // The same file without `main`: `scale1` may be called from another file.
+    let dir = scratch("never_launched");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(root().join(k)).unwrap();
+    let library = text.split("int main").next().unwrap();
+    std::fs::write(dir.join("lib.cu"), library).unwrap();
+    let o = kpl_in(&dir, &["verify", "--json", "-q", "--kernel=scale_v1", "lib.cu"]);
+    assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
+    assert!(!o.stdout.contains("not_launched"), "{}", o.stdout);
+}

@@ -218,16 +218,30 @@ pub fn parse(src: &str, o: &FrontOptions) -> (Option<sema::Parsed>, Vec<Diagnost
     (unit, errors, warnings)
 }
 
-/// The kernel launches of a CUDA file's host code, with what the host code decides of each
-/// (`sema::launches`), and every launch in the file by kernel name and place, read or not
-/// (`launches::every_launch`); none for OpenCL, whose host code is not in the kernel's file.
-pub fn launch_sites(src: &str, o: &FrontOptions) -> (Vec<sema::launches::LaunchSite>, Vec<(String, usize)>) {
+/// What a CUDA file's host code says of its launches.
+#[derive(Default)]
+pub struct HostLaunches {
+    /// The kernel launches of its host code, with what the host code decides of each
+    /// (`sema::launches`).
+    pub sites: Vec<sema::launches::LaunchSite>,
+    /// Every launch in the file by kernel name and place, read or not
+    /// (`launches::every_launch`).
+    pub every: Vec<(String, usize)>,
+    /// Where the file is a whole program (it defines `main`): what it may run
+    /// (`sema::host_reach`).
+    pub program: Option<sema::host_reach::Reach>,
+}
+
+/// The launches of a CUDA file's host code; none for OpenCL, whose host code is not in the
+/// kernel's file.
+pub fn launch_sites(src: &str, o: &FrontOptions) -> HostLaunches {
     if o.dialect != Dialect::Cuda {
-        return (Vec::new(), Vec::new());
+        return HostLaunches::default();
     }
     let (toks, _, _) = pre_templates(src, o);
     let inst = templates::instantiate(toks.clone(), o.dialect, o.kernel.as_deref());
-    (sema::launches::find(&inst.host, &toks, &inst.toks), sema::launches::every_launch(&toks))
+    let (sites, program) = sema::launches::find(&inst.host, &toks, &inst.toks);
+    HostLaunches { sites, every: sema::launches::every_launch(&toks), program }
 }
 
 /// The device functions `--no-inline` checks on their own (`modular.rs`); none when the

@@ -48,6 +48,22 @@ fn definitions(toks: &[Tok]) -> Vec<(String, usize, usize, usize, usize)> {
     out
 }
 
+/// For each function defined at file scope of `file` (templates included), whether each
+/// parameter takes its argument by value (no `&` or `&&` in its declaration): `f(n)` then
+/// only reads `n`.
+pub(crate) fn by_value_parameters(file: &[Tok]) -> Vec<(String, Vec<bool>)> {
+    definitions(file)
+        .into_iter()
+        .map(|(name, open, close, _, _)| {
+            let params = split_commas(&file[open + 1..close])
+                .iter()
+                .map(|p| !p.iter().any(|t| matches!(t.1, CTok::P("&" | "&&"))))
+                .collect();
+            (name, params)
+        })
+        .collect()
+}
+
 /// The functions of one `return EXPR;` in `file`.
 fn one_returns(file: &[Tok], out: &mut HashMap<String, OneReturn>) {
     for (name, open, close, brace, end) in definitions(file) {

@@ -486,6 +486,24 @@ pub(crate) fn in_reference_initialiser(toks: &[Tok], k: usize) -> bool {
     false
 }
 
+/// The name before a template argument list that closes at `toks[close]` (a `>`), where
+/// the list holds only names, numbers, `::`, `*` and commas (`f<matmul_tri_naive, 4>`).
+fn template_name(toks: &[Tok], close: usize) -> Option<String> {
+    for i in (0..close).rev() {
+        match &toks[i].1 {
+            CTok::P("<") => {
+                return match &toks.get(i.checked_sub(1)?)?.1 {
+                    CTok::Ident(f) => Some(f.clone()),
+                    _ => None,
+                }
+            }
+            CTok::Ident(_) | CTok::Spec(_) | CTok::Int(..) | CTok::P("::" | "," | "*") => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// The function whose argument list holds `toks[k]`, if `toks[k]` is in one, and which
 /// argument it is in.
 pub(crate) fn callee(toks: &[Tok], k: usize) -> Option<(String, usize)> {
@@ -504,6 +522,8 @@ pub(crate) fn callee(toks: &[Tok], k: usize) -> Option<(String, usize)> {
                     CTok::P(">") if i >= 2 && toks[i - 2].1 == CTok::P(">>") => {
                         Some((LAUNCH.into(), arg))
                     }
+                    // `f<K, 4>(n)`: a template's instance, by its name.
+                    CTok::P(">") => template_name(toks, i - 1).map(|f| (f, arg)),
                     _ => None,
                 };
             }

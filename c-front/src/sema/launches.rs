@@ -8,8 +8,9 @@
 
 use crate::sema::coop::split_commas;
 use crate::sema::host_constants::*;
-use crate::sema::host_calls::{forwarding_wrappers, inline_one_returns, unwrap_forwarded};
+use crate::sema::host_calls::{by_value_parameters, forwarding_wrappers, inline_one_returns, unwrap_forwarded};
 use crate::sema::host_loops::forks;
+use crate::sema::host_reach::{declared_or_launched, reach, HostItem, Reach};
 use crate::text::tokens::CTok;
 use kpl_lang::span::Span;
 use std::collections::HashMap;
@@ -33,6 +34,9 @@ pub struct LaunchSite {
     /// Each grid dimension's expression in host code, where it is one kpl can state over
     /// the kernel's parameters (`SizeExpr`); `None` for a constant or one it cannot.
     pub grid_exprs: [Option<SizeExpr>; 3],
+    /// In a whole program (a file with `main`): the host function the launch is in, where
+    /// the program never calls it (`host_reach.rs`); the launch is then never made.
+    pub never_called_in: Option<String>,
 }
 
 /// A launch size's expression over host variables that the launch passes, unchanged, as
@@ -135,7 +139,20 @@ pub(crate) fn local_constants(item: &[Tok], file: &FileConstants) -> HostConstan
 /// Every launch in the host functions `host`, with the file's tokens `file` for its
 /// file-scope constants, and `instances` (the file with its templates instantiated) for
 /// the one-return functions host code calls (`host_calls.rs`).
-pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> Vec<LaunchSite> {
+pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> (Vec<LaunchSite>, Option<Reach>) {
+    // What a program with `main` may run, from its host functions as written.
+    let items: Vec<HostItem> = host
+        .iter()
+        .filter_map(|item| {
+            let f = host_fn(item)?;
+            let name = file.iter().find(|t| t.0 == f.at).and_then(|t| match &t.1 {
+                CTok::Ident(n) => Some(n.as_str()),
+                _ => None,
+            })?;
+            Some(HostItem { name, start: item.first()?.0, end: item.last()?.2 })
+        })
+        .collect();
+    let reach = reach(&items, file);
     let mut globals = file_constants(file).0;
     // `x128::size`: a class's constant, as the instances define it.
     for (name, v) in crate::sema::host_class_constants::class_constants(instances) {
@@ -145,12 +162,17 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> Vec<LaunchSit
     let fns: Vec<Option<HostFn>> = host.iter().map(|f| host_fn(f)).collect();
     let mut out = Vec::new();
     // Which parameters of the file's host functions take their argument by value.
-    let by_value: ByValue = fns
+    let mut by_value: ByValue = fns
         .iter()
         .flatten()
         .map(|f| (f.name.clone(), f.params.iter().map(|p| p.2).collect()))
         .collect();
+    // The file's function templates too (`memcpy_convert(d, h, n)` reads `n`).
+    for (name, params) in by_value_parameters(file) {
+        by_value.entry(name).or_insert(params);
+    }
     let mut memo = HashMap::new();
+    let never = |at: usize| reach.as_ref().and_then(|r| r.never_called_at(at)).is_some();
     for (fi, f) in host.iter().enumerate() {
         if fns[fi].is_none() {
             for env in forks(f, constants(f, &globals, &[], &by_value), &by_value) {
@@ -159,9 +181,12 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> Vec<LaunchSit
             continue;
         }
         let body = fns[fi].as_ref().map_or(0, |h| f.len() - h.body.len());
-        for env in contexts(fi, &fns, file, &globals, 0, &mut memo, &by_value) {
+        for env in contexts(fi, &fns, file, &globals, 0, &mut memo, &by_value, &never) {
             launches_in(f, body, &env, &mut out);
         }
+    }
+    for site in &mut out {
+        site.never_called_in = reach.as_ref().and_then(|r| r.never_called_at(site.at)).map(str::to_string);
     }
     // One launch the same in several environments (loops that fix other locals) is one.
     let mut unique: Vec<LaunchSite> = Vec::with_capacity(out.len());
@@ -170,7 +195,7 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> Vec<LaunchSit
             unique.push(site);
         }
     }
-    unique
+    (unique, reach)
 }
 
 /// A host function: its name, its parameters' names (and whether each is a `dim3`), where
@@ -181,6 +206,8 @@ struct HostFn<'a> {
     params: Vec<(String, bool, bool, Option<&'static str>)>,
     at: usize,
     body: &'a [Tok],
+    /// How many arguments a call of it may have (parameters with defaults may be left out).
+    arity: std::ops::RangeInclusive<usize>,
 }
 
 fn host_fn(item: &[Tok]) -> Option<HostFn<'_>> {
@@ -191,7 +218,18 @@ fn host_fn(item: &[Tok]) -> Option<HostFn<'_>> {
     let close = closing(item, open)?;
     let brace = (close + 1..item.len()).find(|&k| item[k].1 == CTok::P("{"))?;
     let mut params = Vec::new();
-    for p in split_commas(&item[open + 1..close]) {
+    let mut required = 0;
+    let list = split_commas(&item[open + 1..close]);
+    // `f()` and `f(void)` take none.
+    let list = if list.len() == 1 && (list[0].is_empty() || list[0].len() == 1 && is_word(&list[0][0].1, "void")) {
+        Vec::new()
+    } else {
+        list
+    };
+    for p in list {
+        if !p.iter().any(|t| t.1 == CTok::P("=")) {
+            required += 1;
+        }
         let upto = p
             .iter()
             .position(|t| t.1 == CTok::P("="))
@@ -223,9 +261,10 @@ fn host_fn(item: &[Tok]) -> Option<HostFn<'_>> {
     }
     Some(HostFn {
         name: name.clone(),
-        params,
         at: item[open - 1].0,
         body: &item[brace..],
+        arity: required..=params.len(),
+        params,
     })
 }
 
@@ -246,11 +285,12 @@ fn contexts(
     depth: usize,
     memo: &mut HashMap<usize, Vec<Env>>,
     by_value: &ByValue,
+    never: &dyn Fn(usize) -> bool,
 ) -> Vec<Env> {
     if let Some(known) = memo.get(&fi) {
         return known.clone();
     }
-    let found = contexts_of(fi, fns, file, globals, depth, memo, by_value);
+    let found = contexts_of(fi, fns, file, globals, depth, memo, by_value, never);
     memo.insert(fi, found.clone());
     found
 }
@@ -263,6 +303,7 @@ fn contexts_of(
     depth: usize,
     memo: &mut HashMap<usize, Vec<Env>>,
     by_value: &ByValue,
+    never: &dyn Fn(usize) -> bool,
 ) -> Vec<Env> {
     let Some(f) = &fns[fi] else {
         return vec![globals.clone()];
@@ -282,8 +323,14 @@ fn contexts_of(
     }
     // Every call of it, in the host functions kpl reads.
     let mut calls: Vec<(usize, Vec<&[Tok]>, usize, usize)> = Vec::new();
+    // Calls of the name that are not calls of `f` (by their number of arguments).
+    let mut others: Vec<usize> = Vec::new();
     for (gi, g) in fns.iter().enumerate() {
         let Some(g) = g else { continue };
+        // A function the program never calls calls nothing.
+        if never(g.at) {
+            continue;
+        }
         for k in 0..g.body.len() {
             if matches!(&g.body[k].1, CTok::Ident(n) if *n == f.name)
                 && g.body.get(k + 1).is_some_and(|t| t.1 == CTok::P("("))
@@ -295,27 +342,32 @@ fn contexts_of(
                 let Some(c) = closing(g.body, k + 1) else {
                     return unbound();
                 };
-                calls.push((gi, split_commas(&g.body[k + 2..c]), g.body[k].0, k));
+                let args = if c == k + 2 { Vec::new() } else { split_commas(&g.body[k + 2..c]) };
+                // A call with more arguments than `f` takes, or fewer than it needs, is
+                // one of another function of that name (an overload: llm.c names a
+                // kernel's launcher after the kernel).
+                if !f.arity.contains(&args.len()) {
+                    others.push(g.body[k].0);
+                    continue;
+                }
+                calls.push((gi, args, g.body[k].0, k));
             }
         }
     }
-    // Every use of its name elsewhere is its header or a declaration (`void f(int);`);
-    // anything else (a call from a template, its address taken) is a caller kpl cannot read.
+    // Every use of its name elsewhere is its header, a declaration (`void f(int);`), the
+    // header of another function of that name (an overload, or a kernel the launcher is
+    // named after) or a launch of that kernel (`f<<<...>>>`); anything else (a call from a
+    // template, its address taken) is a caller kpl cannot read.
     for (k, t) in file.iter().enumerate() {
         if !matches!(&t.1, CTok::Ident(n) if *n == f.name)
             || t.0 == f.at
             || calls.iter().any(|c| c.2 == t.0)
+            || others.contains(&t.0)
+            || never(t.0)
         {
             continue;
         }
-        let declared = matches!(
-            k.checked_sub(1).map(|b| &file[b].1),
-            Some(CTok::Spec(_) | CTok::Ident(_) | CTok::P("*" | "&"))
-        ) && file.get(k + 1).is_some_and(|t| t.1 == CTok::P("("))
-            && closing(file, k + 1)
-                .and_then(|c| file.get(c + 1))
-                .is_some_and(|t| t.1 == CTok::P(";"));
-        if !declared {
+        if !declared_or_launched(file, k) {
             return unbound();
         }
     }
@@ -324,7 +376,7 @@ fn contexts_of(
     }
     let mut out: Vec<Env> = Vec::new();
     for (gi, args, _, k) in &calls {
-        for caller in contexts(*gi, fns, file, globals, depth + 1, memo, by_value) {
+        for caller in contexts(*gi, fns, file, globals, depth + 1, memo, by_value, never) {
             let caller = caller.at(*k);
             let mut e = globals.clone();
             for (i, (p, dim3, _, _)) in f.params.iter().enumerate() {
@@ -551,6 +603,7 @@ fn launches_in(f: &[Tok], body: usize, full: &Env, out: &mut Vec<LaunchSite>) {
                     .map_or([None, None, None], |g| {
                         size_exprs(g, full, i.saturating_sub(body), &arg_toks)
                     }),
+                never_called_in: None,
             });
             i = end + 1;
         }
@@ -630,7 +683,7 @@ mod tests {
     /// The block size of the one launch in a host function's body.
     fn block(body: &str) -> Result<[u32; 3], String> {
         let (toks, _) = convert(&lex(&format!("void host() {{ {body} }}")).0, Dialect::Cuda);
-        let sites = find(&[toks.clone()], &[], &[]);
+        let sites = find(&[toks.clone()], &[], &[]).0;
         assert_eq!(sites.len(), 1, "{body}");
         sites[0].block.clone()
     }
@@ -687,7 +740,7 @@ mod tests {
     #[test]
     fn each_launch_sees_the_last_plain_assignment_before_it() {
         let (toks, _) = convert(&lex("void host() { int n = 32; k<<<n, 1>>>(p); n = n * 4; k<<<n, 1>>>(p); }").0, Dialect::Cuda);
-        let grids: Vec<_> = find(&[toks], &[], &[]).into_iter().map(|s| s.grid).collect();
+        let grids: Vec<_> = find(&[toks], &[], &[]).0.into_iter().map(|s| s.grid).collect();
         assert_eq!(grids, [Ok([32, 1, 1]), Ok([128, 1, 1])]);
         // A parameter assigned in the body's block: its new value from there.
         let grids: Vec<_> = blocks(&["void run(int *p, int b) { k<<<1, b>>>(p); b = 16; k<<<1, b * 2>>>(p); }", "int main() { run(d, 8); }"]);
@@ -700,12 +753,7 @@ mod tests {
 
     /// The block sizes of the launches in host functions `fns`, one per calling context.
     fn blocks(fns: &[&str]) -> Vec<Result<[u32; 3], String>> {
-        let items: Vec<Vec<Tok>> = fns
-            .iter()
-            .map(|f| convert(&lex(f).0, Dialect::Cuda).0)
-            .collect();
-        let file: Vec<Tok> = items.iter().flatten().cloned().collect();
-        find(&items, &file, &[]).into_iter().map(|s| s.block).collect()
+        sites_among(fns, &[]).into_iter().map(|s| s.block).collect()
     }
 
     #[test]
@@ -785,6 +833,72 @@ mod tests {
                 !got.is_empty() && got.iter().all(|b| b.is_err()),
                 "{what}: {got:?}"
             );
+        }
+    }
+
+    /// The launches of host functions `fns` in a file that also holds `others` (kernels,
+    /// templates: not host functions kpl reads).
+    fn sites_among(fns: &[&str], others: &[&str]) -> Vec<LaunchSite> {
+        let lexed = |f: &&str| convert(&lex(f).0, Dialect::Cuda).0;
+        let items: Vec<Vec<Tok>> = fns.iter().map(lexed).collect();
+        // Each text at its own place, as in one file.
+        let mut file: Vec<Tok> = Vec::new();
+        let mut at = 0;
+        for toks in others.iter().map(lexed).chain(items.iter().cloned()) {
+            let shift = at;
+            at += toks.last().map_or(0, |t| t.2) + 1;
+            file.extend(toks.into_iter().map(|(a, t, b)| (a + shift, t, b + shift)));
+        }
+        let start = file.len() - items.iter().map(Vec::len).sum::<usize>();
+        let mut placed = Vec::new();
+        let mut k = start;
+        for item in &items {
+            placed.push(file[k..k + item.len()].to_vec());
+            k += item.len();
+        }
+        find(&placed, &file, &[]).0
+    }
+
+    #[test]
+    fn calls_are_told_apart_by_their_arguments_and_templates_take_values() {
+        let block = |fns: &[&str], others: &[&str]| sites_among(fns, others).into_iter().map(|s| s.block).collect::<Vec<_>>();
+        // llm.c names a kernel's launcher after the kernel: the kernel's header and its
+        // launch are no calls of the launcher, and a call of another arity calls another.
+        assert_eq!(
+            block(&["void k(int *d, int t) { k<<<1, t>>>(d); }", "int main() { k(p, 32); }"], &["__global__ void k(int *d) { }"]),
+            [Ok([32, 1, 1])]
+        );
+        // A function template's parameter taken by value: `fill(p, b)` only reads `b`.
+        let by_value = ["template <class T> void fill(T *x, int n) { }"];
+        assert_eq!(block(&["int main() { int b = 32; fill(p, b); k<<<1, b>>>(p); }"], &by_value), [Ok([32, 1, 1])]);
+        let by_reference = ["template <class T> void fill(T *x, int &n) { n = 1; }"];
+        assert!(block(&["int main() { int b = 32; fill(p, b); k<<<1, b>>>(p); }"], &by_reference)[0].is_err());
+        // A call of a template's instance, `show<float>(b)`, by the template's name.
+        let show = ["template <class T> void show(int t) { }"];
+        assert_eq!(block(&["int main() { int b = 32; show<float>(b); k<<<1, b>>>(p); }"], &show), [Ok([32, 1, 1])]);
+        let show = ["template <class T> void show(int &t) { t = 2; }"];
+        assert!(block(&["int main() { int b = 32; show<float>(b); k<<<1, b>>>(p); }"], &show)[0].is_err());
+    }
+
+    #[test]
+    fn a_program_never_makes_the_launches_of_functions_it_never_calls() {
+        let run = "void run(int *d, int t) { k<<<1, t>>>(d); }";
+        let old = "void old(int *d) { run(d, 64); }";
+        // `old` is never called: its call gives `run` no launch of 64 threads.
+        let sites = sites_among(&[run, old, "int main() { run(p, 32); }"], &[]);
+        assert_eq!(sites.iter().map(|s| (s.block.clone(), s.never_called_in.clone())).collect::<Vec<_>>(), [(Ok([32, 1, 1]), None)]);
+        // Nothing calls `run`: its launch is never made.
+        let sites = sites_among(&[run, old, "int main() { return 0; }"], &[]);
+        assert!(sites.iter().all(|s| s.never_called_in.as_deref() == Some("run")), "{sites:?}");
+        // Its address taken, a call from a template, or no `main` (another file may call
+        // it): it may be called.
+        for (fns, others) in [
+            (vec![run, "int main() { void (*f)(int *, int) = run; f(p, 8); }"], vec![]),
+            (vec![run, "int main() { return 0; }"], vec!["template <int N> void go(int *d) { run(d, N); }"]),
+            (vec![run, old], vec![]),
+        ] {
+            let sites = sites_among(&fns, &others);
+            assert!(!sites.is_empty() && sites.iter().all(|s| s.never_called_in.is_none()), "{fns:?} {others:?}: {sites:?}");
         }
     }
 

@@ -17,6 +17,7 @@ pub mod host_class_constants;
 pub mod host_constants;
 pub mod host_items;
 pub mod host_loops;
+pub mod host_reach;
 pub mod images;
 pub mod instance_places;
 pub mod integral_constants;
