@@ -138,3 +138,25 @@ fn a_long_run_says_how_it_goes_on_a_pipe_unless_quiet() {
     assert!(!q.stderr.contains("kpl: running"), "{}", q.stderr);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every thread reads `s[0]`, then each warp's first lane writes its own element with no
+/// barrier between: thread 0's write races with every other thread's read. The report shows
+/// a reader of another warp (a race whatever the warps do in lockstep) where the group has
+/// one, and thread 1 where it has one warp.
+#[test]
+fn a_race_report_shows_threads_of_two_warps_where_there_are_two() {
+    let dir = scratch("two_warps");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("broadcast.cu"),
+        "__global__ void k(float *out) {\n  __shared__ float s[32];\n  if (threadIdx.x == 0) s[0] = 1.0f;\n  __syncthreads();\n  float v = s[0];\n  if (threadIdx.x % 32 == 0) s[threadIdx.x / 32] = v + 1.0f;\n  out[threadIdx.x] = v;\n}\n",
+    )
+    .unwrap();
+    for (block, reader) in [("64", 32), ("256", 32), ("32", 1)] {
+        let o = kpl_in(&dir, &["run", "--json", "--blockDim", block, "broadcast.cu"]);
+        let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", o.stdout, o.stderr));
+        let acc = v["defect"]["accesses"].as_array().unwrap_or_else(|| panic!("{}", o.stdout));
+        let who: Vec<(u64, &str)> = acc.iter().map(|a| (a["thread"]["local"][0].as_u64().unwrap(), a["op"].as_str().unwrap())).collect();
+        assert_eq!(who, [(reader, "read"), (0, "write")], "block {block}: {}", o.stdout);
+    }
+}

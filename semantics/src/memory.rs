@@ -183,20 +183,39 @@ impl Rec<'_> {
     }
 }
 
+/// log2 of the warp the logs prefer to show the other access from: CUDA's 32 lanes. A race
+/// between threads of two warps is one whatever the warps do in lockstep, so a witness
+/// shows such a pair where the logs have one (any pair of distinct threads is a race).
+const WARP_SHIFT: u32 = 5;
+
 /// Of two logged threads, each with its statement, one that is not `l` (nor, in
-/// warp-synchronous mode, of its warp).
+/// warp-synchronous mode, of its warp): one of another warp than `l`'s where there is one.
 #[inline(always)]
 fn other_of(logged: [(u32, u32); 2], l: u32, sh: u32) -> Option<(u32, u32)> {
-    logged.into_iter().find(|&(t, _)| t != NONE && !same(t, l, sh))
+    let [a, b] = logged;
+    // (The second slot is filled only after the first.)
+    if a.0 == NONE {
+        None
+    } else if same(a.0, l, sh) {
+        (b.0 != NONE && !same(b.0, l, sh)).then_some(b)
+    } else if b.0 != NONE && same(a.0, l, WARP_SHIFT) && !same(b.0, l, WARP_SHIFT) {
+        Some(b)
+    } else {
+        Some(a)
+    }
 }
 
 /// Logs thread `l` at `stmt` in the first of two slots (thread, statement) if it is free,
-/// else in the second if that is free and the first is another thread's.
+/// else in the second if that is free and the first is another thread's; or in place of
+/// the second where that is of the first's warp and `l` is not, so that the two are of two
+/// warps where the accesses are (`other_of` prefers such a pair).
 #[inline(always)]
 fn add_to(first: (&mut u32, &mut u32), second: (&mut u32, &mut u32), l: u32, stmt: u32, sh: u32) {
     if *first.0 == NONE {
         (*first.0, *first.1) = (l, stmt);
-    } else if !same(*first.0, l, sh) && *second.0 == NONE {
+    } else if !same(*first.0, l, sh)
+        && (*second.0 == NONE || (same(*second.0, *first.0, WARP_SHIFT) && !same(l, *first.0, WARP_SHIFT)))
+    {
         (*second.0, *second.1) = (l, stmt);
     }
 }
@@ -689,10 +708,13 @@ impl Memory {
                 (true, RecMap::Dense { who, sites, touched }, Cells::Dense(cells)) if overlays.is_empty() => {
                     // The element the previous thread read, when no further read changes its
                     // log (no writer, no atomic, both readers known), and its value.
-                    let mut settled: Option<(u32, u32)> = None;
+                    // With the first reader's warp, and whether the two readers are of
+                    // two warps: a read by a thread of that warp changes nothing then
+                    // (`add_to`), nor any read once they are.
+                    let mut settled: Option<(u32, u32, u32, bool)> = None;
                     for (k, &t) in run.iter().enumerate() {
                         let (l, i) = (t % tpg, idx[at + k]);
-                        if let Some((_, v)) = settled.filter(|&(e, _)| e == i) {
+                        if let Some((_, v, _, _)) = settled.filter(|&(e, _, r1, apart)| e == i && (apart || same(r1, l, WARP_SHIFT))) {
                             out.push(v);
                             continue;
                         }
@@ -703,7 +725,8 @@ impl Memory {
                         let r = Rec { w, s: &mut sites[i as usize] };
                         let value = log_read(r, extra, i, l, stmt, sh, benign, *checked, || cells[i as usize]).map_err(|c| conflict(k, c))?;
                         let w = &who[i as usize];
-                        settled = (w.writer == NONE && w.a1 == NONE && w.r2 != NONE).then_some((i, value));
+                        let apart = tpg <= 1 << WARP_SHIFT || !same(w.r1, w.r2, WARP_SHIFT);
+                        settled = (w.writer == NONE && w.a1 == NONE && w.r2 != NONE).then_some((i, value, w.r1, apart));
                         out.push(value);
                     }
                 }
