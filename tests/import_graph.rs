@@ -213,6 +213,27 @@ fn the_c_front_end_imports_down_its_stages_only() {
     }
 }
 
+/// Issue 56's rule for the C front end: modules small enough to read, each under 1,000
+/// lines, with a `//!` line saying what it does.
+#[test]
+fn every_c_front_module_is_under_a_thousand_lines_and_says_what_it_does() {
+    let mut files = Vec::new();
+    rust_files(&src_of("c-front"), &mut files);
+    assert!(files.len() > 20, "{files:?}");
+    let mut bad = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let lines = text.lines().count();
+        if lines >= 1000 {
+            bad.push(format!("{}: {lines} lines", f.display()));
+        }
+        if !text.trim_start().starts_with("//!") {
+            bad.push(format!("{}: no `//!` line at the top", f.display()));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
 #[test]
 fn the_graph_reader_sees_imports_and_circles() {
     // The reader itself, on a made-up crate: a circle of three through a `use` tree, an

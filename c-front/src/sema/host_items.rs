@@ -10,6 +10,48 @@ use kpl_lang::span::Span;
 
 pub(crate) type Tok = (usize, CTok, usize);
 
+/// Split the stream into top-level items: declarations ending with `;` and function
+/// definitions ending with their body's `}`.
+pub(crate) fn items(toks: &[Tok]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut depth, mut parens) = (0, 0usize, 0usize);
+    let mut function = false;
+    for (i, t) in toks.iter().enumerate() {
+        match &t.1 {
+            CTok::P("(") => parens += 1,
+            CTok::P(")") => parens = parens.saturating_sub(1),
+            CTok::P("{") => {
+                if depth == 0 && parens == 0 {
+                    // A body after `)` (and qualifiers): a function definition.
+                    let before = toks[start..i]
+                        .iter()
+                        .rev()
+                        .find(|t| !matches!(t.1, CTok::Spec(_)));
+                    function = before.is_some_and(|b| is_p(b, ")"));
+                }
+                depth += 1;
+            }
+            CTok::P("}") => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && function {
+                    out.push(start..i + 1);
+                    start = i + 1;
+                    function = false;
+                }
+            }
+            CTok::P(";") if depth == 0 && parens == 0 => {
+                out.push(start..i + 1);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < toks.len() {
+        out.push(start..toks.len());
+    }
+    out
+}
+
 /// The tokens between the `<` at `open` and its `>`, split at top-level commas; and the
 /// index after the `>`. `>>` closes two levels.
 pub(crate) fn angle_args(toks: &[Tok], open: usize) -> Option<(Vec<Vec<Tok>>, usize)> {

@@ -31,6 +31,7 @@ pub mod operators;
 pub mod overloads;
 pub mod ref_returns;
 pub mod sizeof_expr;
+pub mod template_args;
 pub mod templates;
 pub mod textures;
 pub mod typedecls;
