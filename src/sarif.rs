@@ -126,6 +126,11 @@ pub fn log(reports: &[Value]) -> Value {
                 let why = r["reason"].as_str().unwrap_or("could not prove or refute");
                 notifications.push(json!({ "level": "warning", "message": { "text": format!("{file}: inconclusive: {why}") }, "locations": [ { "physicalLocation": { "artifactLocation": { "uri": file } } } ] }));
             }
+            Some("not_launched") => {
+                let kernel = r["kernel"].as_str().unwrap_or("");
+                let why = r["reason"].as_str().unwrap_or("the program never launches it");
+                notifications.push(json!({ "level": "note", "message": { "text": format!("{file}: `{kernel}` not verified: not launched: {why}") }, "locations": [ { "physicalLocation": { "artifactLocation": { "uri": file } } } ] }));
+            }
             _ => {}
         }
         for d in r["defects"].as_array().into_iter().flatten() {

@@ -660,6 +660,15 @@ fn a_kernel_the_program_never_launches_is_reported_as_not_launched() {
     let verdicts: Vec<(&str, &str)> = lines.iter().map(|v| (v["kernel"].as_str().unwrap(), v["verdict"].as_str().unwrap())).collect();
     assert_eq!(verdicts, [("scale_v1", "not_launched"), ("scale2", "verified"), ("scale2", "verified")], "{}", o.stdout);
     assert_eq!(lines[0]["reason"], "its launches are in `scale1`, which the program never calls", "{}", o.stdout);
+    // In SARIF: a note, valid against the schema.
+    let o = kpl(&["verify", "--format=sarif", "-q", k]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let raw: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON");
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(sarif_schema()).unwrap()).unwrap();
+    let validator = jsonschema::draft7::options().should_validate_formats(true).build(&schema).expect("the schema");
+    assert!(validator.is_valid(&raw), "{}", o.stdout);
+    let notes = raw["runs"][0]["invocations"][0]["toolExecutionNotifications"].as_array().unwrap();
+    assert!(notes.iter().any(|n| n["level"] == "note" && n["message"]["text"].as_str().unwrap().contains("`scale_v1` not verified: not launched")), "{notes:?}");
     let o = kpl(&["verify", "--kernel=scale_v1", k]);
     assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
     assert!(o.stderr.contains("is a program that never launches `scale_v1`: its launches are in `scale1`"), "{}", o.stderr);

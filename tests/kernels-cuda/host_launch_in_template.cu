@@ -1,8 +1,9 @@
 //xfail:COMMAND_LINE_ERROR
 //
-//the host code launches `fill` here in a way kpl does not read yet
+//kpl cannot read this launch of `fill`: the block size is not a constant kpl can read
 //
-// A launch in a host function template (not read yet) beside one kpl reads.
+// A launch in a host function template beside one kpl reads: the template's launches are
+// read as a function's, but its template parameter `N` is not bound by the calls yet.
 __global__ void fill(int *a) {
     a[threadIdx.x] = 1;
 }
