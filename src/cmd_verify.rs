@@ -193,6 +193,7 @@ pub struct Presentation {
     pub gpuverify_text: bool,
 }
 
+#[derive(Clone)]
 pub struct FileResult {
     pub code: Exit,
     pub text: String,
@@ -236,6 +237,9 @@ pub fn run(mut a: Args) -> Exit {
     let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|x| x.get()).unwrap_or(1)).clamp(1, n);
     let next = AtomicUsize::new(0);
     let results: Arc<Vec<Mutex<Option<FileResult>>>> = Arc::new((0..n).map(|_| Mutex::new(None)).collect());
+    // Each file's kernels and launches answered so far, which the watchdog prints if the
+    // file's whole result does not come in time.
+    let parts: Arc<Vec<Arc<Mutex<Vec<FileResult>>>>> = Arc::new((0..n).map(|_| Arc::new(Mutex::new(Vec::new()))).collect());
     let paths: Vec<String> = a.files.iter().map(|p| p.display().to_string()).collect();
     if a.json {
         // Past the memory limit the process ends at once: every file is then inconclusive.
@@ -250,10 +254,10 @@ pub fn run(mut a: Args) -> Exit {
     // which reports more), the watchdog prints what is finished, the rest as inconclusive.
     let watchdog = a.v.timeout.map(|t| {
         let limit = Duration::from_secs_f64(t * n.div_ceil(jobs) as f64) + limits::GRACE;
-        let (results, paths, json) = (results.clone(), paths.clone(), a.json);
+        let (results, parts, paths, json) = (results.clone(), parts.clone(), paths.clone(), a.json);
         limits::Watchdog::start(limit, move || {
             progress::clear();
-            print_results(&results, &paths, json, &format!("the time limit of {t} s ran out (--timeout)"), false, sarif);
+            print_results(&results, &parts, &paths, json, &format!("the time limit of {t} s ran out (--timeout)"), false, sarif);
         })
     });
     // This thread works too (it has the working stack): `jobs - 1` more, as many as the
@@ -263,7 +267,9 @@ pub fn run(mut a: Args) -> Exit {
         if i >= n {
             break;
         }
+        DONE_PARTS.with(|p| *p.borrow_mut() = Some(parts[i].clone()));
         let r = one(&a, i, n);
+        DONE_PARTS.with(|p| *p.borrow_mut() = None);
         if let Ok(mut slot) = results[i].lock() {
             *slot = Some(r);
         }
@@ -280,25 +286,35 @@ pub fn run(mut a: Args) -> Exit {
         w.finish();
     }
     progress::clear();
-    print_results(&results, &paths, a.json, "not verified", tree || n > 1, sarif)
+    print_results(&results, &parts, &paths, a.json, "not verified", tree || n > 1, sarif)
 }
 
 /// Print each file's report in order (text, or one JSON object per line); a file with no
 /// result is reported as inconclusive for `missing`. Gives the worst exit code.
-fn print_results(results: &[Mutex<Option<FileResult>>], paths: &[String], json: bool, missing: &str, summary: bool, sarif: bool) -> Exit {
+/// A file with no whole result but some of its kernels and launches answered (`parts`)
+/// shows those, then the rest as inconclusive.
+fn print_results(results: &[Mutex<Option<FileResult>>], parts: &[Arc<Mutex<Vec<FileResult>>>], paths: &[String], json: bool, missing: &str, summary: bool, sarif: bool) -> Exit {
     let mut worst = Exit::Ok;
     let mut out = String::new();
     // `--format=sarif`: every report, then one log of them.
     let mut reports: Vec<Value> = Vec::new();
     // Per file, kernel and launch: the verdict and time (`summary`, text only).
     let mut rows: Vec<(String, String, f64)> = Vec::new();
-    for (slot, path) in results.iter().zip(paths) {
+    for ((slot, path), done) in results.iter().zip(paths).zip(parts) {
         let r = slot.lock().ok().and_then(|mut g| g.take());
-        let r = r.unwrap_or_else(|| FileResult {
-            code: Exit::Inconclusive,
-            text: format!("{path}: inconclusive: {missing}\n"),
-            json: Some(json!({ "file": path, "verdict": "inconclusive", "reason": missing, "defects": [] })),
-            stderr: String::new(),
+        let r = r.unwrap_or_else(|| {
+            let rest = FileResult {
+                code: Exit::Inconclusive,
+                text: format!("{path}: inconclusive: {missing}\n"),
+                json: Some(json!({ "file": path, "verdict": "inconclusive", "reason": missing, "defects": [] })),
+                stderr: String::new(),
+            };
+            let done = done.lock().map(|d| d.clone()).unwrap_or_default();
+            if done.is_empty() {
+                rest
+            } else {
+                merged(done.into_iter().chain(std::iter::once(rest)).collect())
+            }
         });
         worst = worst.max(r.code);
         if summary && !json {
@@ -538,6 +554,8 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
 }
 
 thread_local! {
+    /// The current file's list of kernels and launches answered (`run`'s `parts`).
+    static DONE_PARTS: std::cell::RefCell<Option<Arc<Mutex<Vec<FileResult>>>>> = const { std::cell::RefCell::new(None) };
     /// When the part of a file being verified (the file, one of its kernels, one launch)
     /// must end: a file's `--timeout` is shared among its kernels and launches.
     static PART_END: Cell<Option<Instant>> = const { Cell::new(None) };
@@ -612,7 +630,7 @@ fn one_kernel(a: &Args, i: usize, n: usize) -> FileResult {
     // A kernel the program never launches has no launch to verify it under. (One the
     // command line names gets the error that says so: it asked for that kernel's verdict.)
     if let Some((kernel, why)) = input::never_launched(&a.files[i], &a.v.launch).filter(|_| a.v.launch.kernel.is_none()) {
-        return not_launched(a, i, &kernel, &why);
+        return done_part(not_launched(a, i, &kernel, &why));
     }
     // A kernel its host code launches several ways is verified under each launch.
     let contexts = input::host_contexts(&a.files[i], &a.v.launch);
@@ -632,8 +650,24 @@ fn not_launched(a: &Args, i: usize, kernel: &str, why: &str) -> FileResult {
     FileResult { code: Exit::Ok, text, json: Some(json), stderr: String::new() }
 }
 
-/// `one` under one launch.
+/// `one` under one launch, kept among the file's parts answered (`DONE_PARTS`).
 fn one_launch(a: &Args, i: usize, n: usize) -> FileResult {
+    done_part(one_launch_alone(a, i, n))
+}
+
+/// Keep `r` among the current file's parts answered, and give it.
+fn done_part(r: FileResult) -> FileResult {
+    DONE_PARTS.with(|p| {
+        if let Some(parts) = p.borrow().as_ref() {
+            if let Ok(mut v) = parts.lock() {
+                v.push(r.clone());
+            }
+        }
+    });
+    r
+}
+
+fn one_launch_alone(a: &Args, i: usize, n: usize) -> FileResult {
     let prefix = if n > 1 { format!("[{}/{n}] ", i + 1) } else { String::new() };
     input::take_errors();
     let how = Presentation { json: a.json, fail_on_confirmed: a.fail_on == "confirmed", gpuverify_text: a.gpuverify_text };
