@@ -241,14 +241,16 @@ pub fn run(mut a: Args) -> Exit {
     // file's whole result does not come in time.
     let parts: Arc<Vec<Arc<Mutex<Vec<FileResult>>>>> = Arc::new((0..n).map(|_| Arc::new(Mutex::new(Vec::new()))).collect());
     let paths: Vec<String> = a.files.iter().map(|p| p.display().to_string()).collect();
+    JSON_OUT.store(a.json, Ordering::Relaxed);
     if a.json {
-        // Past the memory limit the process ends at once: every file is then inconclusive.
+        // Past the memory limit the process ends at once: every file is then inconclusive
+        // (after what was answered, `done_part`).
         let reason = "the memory limit ran out (--memory-limit)";
         let lines: Vec<String> = paths
             .iter()
-            .map(|p| serde_json::to_string(&json!({ "file": p, "verdict": "inconclusive", "reason": reason, "defects": [] })).unwrap_or_default())
+            .map(|p| serde_json::to_string(&json!({ "file": p, "verdict": "inconclusive", "reason": reason, "defects": [] })).unwrap_or_default() + "\n")
             .collect();
-        limits::on_out_of_memory_print(lines.join("\n") + "\n");
+        limits::on_out_of_memory_print(lines);
     }
     // `--timeout` bounds the whole command: past it (and a grace for the cooperative stop,
     // which reports more), the watchdog prints what is finished, the rest as inconclusive.
@@ -270,6 +272,7 @@ pub fn run(mut a: Args) -> Exit {
         DONE_PARTS.with(|p| *p.borrow_mut() = Some(parts[i].clone()));
         let r = one(&a, i, n);
         DONE_PARTS.with(|p| *p.borrow_mut() = None);
+        limits::out_of_memory_part_done(i);
         if let Ok(mut slot) = results[i].lock() {
             *slot = Some(r);
         }
@@ -655,7 +658,8 @@ fn one_launch(a: &Args, i: usize, n: usize) -> FileResult {
     done_part(one_launch_alone(a, i, n))
 }
 
-/// Keep `r` among the current file's parts answered, and give it.
+/// Keep `r` among the current file's parts answered, and give it; and print it if the heap
+/// limit ends the process (its JSON line, or its text, as the command prints).
 fn done_part(r: FileResult) -> FileResult {
     DONE_PARTS.with(|p| {
         if let Some(parts) = p.borrow().as_ref() {
@@ -664,8 +668,16 @@ fn done_part(r: FileResult) -> FileResult {
             }
         }
     });
+    match (&r.json, JSON_OUT.load(Ordering::Relaxed)) {
+        (Some(j), true) => limits::on_out_of_memory_print_first(&format!("{j}\n")),
+        (_, false) => limits::on_out_of_memory_print_first(&r.text),
+        _ => {}
+    }
     r
 }
+
+/// Whether this command prints JSON (`done_part`'s copy for the heap limit).
+static JSON_OUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 fn one_launch_alone(a: &Args, i: usize, n: usize) -> FileResult {
     let prefix = if n > 1 { format!("[{}/{n}] ", i + 1) } else { String::new() };

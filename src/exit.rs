@@ -75,12 +75,14 @@ pub fn install_panic_hook() {
         // process's memory ran out, as the memory limit does.
         if info.location().is_some_and(|l| l.file().contains("z3-") && l.file().ends_with("context.rs")) {
             let _ = std::io::stderr().write_all(b"kpl: inconclusive: Z3 could not start: too little memory (the process's address-space or memory limit)\n");
+            crate::limits::print_out_of_memory_report();
             std::process::exit(Exit::Inconclusive as i32);
         }
         // Z3 gives no term once its memory limit has run out (`memory_max_size`, a third
         // of `--memory-limit`), and the z3 crate unwraps it.
         if info.location().is_some_and(|l| l.file().contains("z3-") && l.file().contains("ast")) {
             let _ = std::io::stderr().write_all(b"kpl: inconclusive: the solver's memory limit ran out: Z3 gave no term (a third of --memory-limit, in MiB; default 3072)\n");
+            crate::limits::print_out_of_memory_report();
             std::process::exit(Exit::Inconclusive as i32);
         }
         // Never `eprintln!` here: a failing standard error would panic again and abort.

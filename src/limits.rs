@@ -127,12 +127,33 @@ pub const DEFAULT_MEMORY_MIB: u64 = 3072;
 static USED: AtomicUsize = AtomicUsize::new(0);
 static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
 /// What the command prints on standard output if the memory limit runs out (`--json`'s
-/// report), prepared before the work, as nothing can be built then.
-static OUT_OF_MEMORY_STDOUT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+/// report), prepared before the work, as nothing can be built then: a text per part of the
+/// work (a file), each left out once its part is done (`out_of_memory_part_done`).
+static OUT_OF_MEMORY_STDOUT: std::sync::OnceLock<Vec<(Vec<u8>, std::sync::atomic::AtomicBool)>> = std::sync::OnceLock::new();
 
-/// Print `text` on standard output if the memory limit runs out (once per process).
-pub fn on_out_of_memory_print(text: String) {
-    let _ = OUT_OF_MEMORY_STDOUT.set(text.into_bytes());
+/// What was answered before the memory limit ran out (`on_out_of_memory_print_first`),
+/// printed before `OUT_OF_MEMORY_STDOUT`.
+static OUT_OF_MEMORY_DONE: std::sync::Mutex<Vec<u8>> = std::sync::Mutex::new(Vec::new());
+
+/// Print `texts` on standard output if the memory limit runs out (once per process), each
+/// unless its part was done by then.
+pub fn on_out_of_memory_print(texts: Vec<String>) {
+    let _ = OUT_OF_MEMORY_STDOUT.set(texts.into_iter().map(|t| (t.into_bytes(), std::sync::atomic::AtomicBool::new(false))).collect());
+}
+
+/// Part `i` of `on_out_of_memory_print`'s is done: its report no longer says it ran out.
+pub fn out_of_memory_part_done(i: usize) {
+    if let Some((_, done)) = OUT_OF_MEMORY_STDOUT.get().and_then(|v| v.get(i)) {
+        done.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Print `text` too, before that, if the heap limit runs out: a part of the work answered
+/// (a kernel's report), so that what was done is not lost with the process.
+pub fn on_out_of_memory_print_first(text: &str) {
+    if let Ok(mut done) = OUT_OF_MEMORY_DONE.lock() {
+        done.extend_from_slice(text.as_bytes());
+    }
 }
 
 /// Report Z3's aborts as the memory limit they come from. Past its `memory_max_size`, Z3
@@ -172,8 +193,10 @@ extern "C" fn on_abort(sig: i32) {
         }
         let msg = b"kpl: inconclusive: the solver's memory limit ran out (a third of --memory-limit, in MiB; default 3072)\n";
         write(2, msg.as_ptr(), msg.len());
-        if let Some(text) = OUT_OF_MEMORY_STDOUT.get() {
-            write(1, text.as_ptr(), text.len());
+        for (text, done) in OUT_OF_MEMORY_STDOUT.get().into_iter().flatten() {
+            if !done.load(Ordering::Relaxed) {
+                write(1, text.as_ptr(), text.len());
+            }
         }
         _exit(Exit::Inconclusive as i32);
     }
@@ -201,12 +224,24 @@ fn out_of_memory() -> ! {
     let _ = std::io::stderr().write_all(
         b"kpl: inconclusive: the memory limit ran out (--memory-limit, in MiB; default 3072, or less where the process's own address-space or cgroup memory limit is lower)\n",
     );
-    if let Some(text) = OUT_OF_MEMORY_STDOUT.get() {
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text);
-        let _ = out.flush();
-    }
+    print_out_of_memory_report();
     std::process::exit(Exit::Inconclusive as i32)
+}
+
+/// Print what the command prepared for a memory limit that ends it: what was answered,
+/// then the report of what was not (`on_out_of_memory_print_first`, `on_out_of_memory_print`).
+pub fn print_out_of_memory_report() {
+    let mut out = std::io::stdout().lock();
+    // (Not when this thread was adding to it: `try_lock` never waits.)
+    if let Ok(done) = OUT_OF_MEMORY_DONE.try_lock() {
+        let _ = out.write_all(&done);
+    }
+    for (text, done) in OUT_OF_MEMORY_STDOUT.get().into_iter().flatten() {
+        if !done.load(Ordering::Relaxed) {
+            let _ = out.write_all(text);
+        }
+    }
+    let _ = out.flush();
 }
 
 unsafe impl GlobalAlloc for Counting {

@@ -98,6 +98,19 @@ fn memory_limit_ends_a_run_as_inconclusive() {
     let v: serde_json::Value = serde_json::from_str(o.stdout.lines().next().unwrap_or("")).expect("a JSON report");
     assert_eq!(v["verdict"], "inconclusive", "{v}");
     assert!(v["reason"].as_str().is_some_and(|r| r.contains("memory limit")), "{v}");
+    // A file answered before the limit ran out (here the solver's, a third of it) keeps its
+    // report; the one that ran out is said inconclusive.
+    let small = write("small_json.kpl", "kernel small { threads: 64; global A[*]; main { A[lid] := lid; } }");
+    let o = bounded(&["--memory-limit", "60", "verify", "--json", "--jobs", "1", s(&small), s(&write("big_json.kpl", &k))], Duration::from_secs(60));
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    let lines: Vec<(String, String)> = o
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a JSON report"))
+        .map(|v| (v["file"].as_str().unwrap().rsplit('/').next().unwrap().to_string(), v["verdict"].as_str().unwrap().to_string()))
+        .collect();
+    let want = [("small_json.kpl", "verified"), ("big_json.kpl", "inconclusive")].map(|(f, v)| (f.to_string(), v.to_string()));
+    assert_eq!(lines, want, "{}{}", o.stdout, o.stderr);
 }
 
 #[test]
