@@ -582,11 +582,33 @@ fn one(a: &Args, i: usize, n: usize) -> FileResult {
     within(end, || {
         // A file of several kernels, none chosen: each is verified.
         let kernels = input::file_kernels(&a.files[i], &a.v.launch);
-        if !kernels.is_empty() {
-            return under_each(kernels, input::set_kernel, || one_kernel(a, i, n));
+        let verified = if !kernels.is_empty() {
+            under_each(kernels, input::set_kernel, || one_kernel(a, i, n))
+        } else {
+            one_kernel(a, i, n)
+        };
+        // Its kernel templates with no instance kpl reads are not checked, and say so.
+        let templates = input::unchecked_kernel_templates(&a.files[i], &a.v.launch);
+        if templates.is_empty() {
+            return verified;
         }
-        one_kernel(a, i, n)
+        let unchecked = templates.into_iter().map(|(t, never)| done_part(match never {
+            Some(why) => not_launched(a, i, &t, &why),
+            None => template_unchecked(a, i, &t),
+        }));
+        merged(std::iter::once(verified).chain(unchecked).collect())
     })
+}
+
+/// The report of a kernel template the file names no instance of that kpl reads (its
+/// template arguments deduced in host code, `norm_kernel<T><<<...>>>(values)` with `T` a
+/// host template's): not checked, so the file is not verified (inconclusive).
+fn template_unchecked(a: &Args, i: usize, kernel: &str) -> FileResult {
+    let file = a.files[i].display().to_string();
+    let why = format!("`{kernel}` is a kernel template of which kpl reads no instance (its template arguments are not written at a launch kpl reads): not checked; give `--kernel='{kernel}<ARGS>'` and a launch to check an instance");
+    let text = format!("{file} (kernel `{kernel}`): inconclusive: {why}\n");
+    let json = json!({ "file": file, "kernel": kernel, "verdict": "inconclusive", "reason": why, "defects": [] });
+    FileResult { code: Exit::Inconclusive, text, json: Some(json), stderr: String::new() }
 }
 
 /// `verify` under each of `choices` (set with `set`, unset after), merged. Where the file
@@ -716,7 +738,11 @@ fn one_launch_alone(a: &Args, i: usize, n: usize) -> FileResult {
                     None => json!({ "message": message }),
                 })
                 .collect();
-            let json = (code == Exit::BadInput).then(|| json!({ "file": a.files[i].display().to_string(), "verdict": "bad_input", "defects": [], "errors": errors }));
+            let mut json = (code == Exit::BadInput).then(|| json!({ "file": a.files[i].display().to_string(), "verdict": "bad_input", "defects": [], "errors": errors }));
+            // In a file of several kernels: which one.
+            if let (Some(Value::Object(o)), Some(k)) = (&mut json, input::kernel_choice()) {
+                o.insert("kernel".into(), Value::String(k));
+            }
             return FileResult { code, text: String::new(), json, stderr: String::new() };
         }
     };

@@ -359,6 +359,27 @@ pub fn file_kernels(path: &Path, args: &LaunchArgs) -> Vec<String> {
     }
 }
 
+/// The kernel templates of a `.cu` file with other kernels, when the command line names no
+/// kernel: `verify` reports each as not checked (`kpl_c::kernel_templates`), with whether a
+/// whole program never launches it (`host_launch::never_launched`'s reason).
+pub fn unchecked_kernel_templates(path: &Path, args: &LaunchArgs) -> Vec<(String, Option<String>)> {
+    if kind_of(path) != "cu" {
+        return Vec::new();
+    }
+    let Ok(src) = read_kernel(path, &args.include_dirs) else { return Vec::new() };
+    let front = front_options(args, &src, Dialect::Cuda, None);
+    if front.kernel.is_some() || front.check_function.is_some() || kpl_c::kernel_names(&src.text, &front).is_empty() {
+        return Vec::new();
+    }
+    kpl_c::kernel_templates(&src.text, &front)
+        .into_iter()
+        .map(|t| {
+            let never = crate::host_launch::never_launched(&src.text, &front, &t);
+            (t, never)
+        })
+        .collect()
+}
+
 /// Take the host code's launch `c` (of those `host_contexts` counts) in this thread's loads.
 pub fn set_host_context(c: Option<usize>) {
     HOST_CONTEXT.with(|h| h.set(c));

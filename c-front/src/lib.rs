@@ -274,6 +274,15 @@ pub fn kernel_names(src: &str, o: &FrontOptions) -> Vec<String> {
     names
 }
 
+/// The file's kernel templates of which it names no instance kpl reads (none when it does
+/// not parse): `verify` cannot check them without their template arguments.
+pub fn kernel_templates(src: &str, o: &FrontOptions) -> Vec<String> {
+    match parse(src, o) {
+        (Some(sema::Parsed { unit, .. }), errors, _) if errors.is_empty() => unit.kernel_templates,
+        _ => Vec::new(),
+    }
+}
+
 /// Read, lower and check a CUDA or OpenCL kernel. `Err` holds every error found.
 pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> {
     let (parsed, mut errors, mut warnings) = parse(src, o);
