@@ -160,7 +160,7 @@ pub struct Args {
     /// Where `--dump` writes (default: the current directory).
     #[arg(long = "dump-dir", value_name = "DIR", default_value = ".")]
     dump_dir: PathBuf,
-    /// Verify this many files at once (default: the number of cores).
+    /// Verify this many files at once (default: the number of cores); what the files leave over verifies a kernel's launch contexts at once (`--jobs 2` and one file: two launches at a time).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
     /// What fails: `any` defect (exit 1, GPUVerify's contract), or only `confirmed` ones: a
@@ -234,7 +234,10 @@ pub fn run(mut a: Args) -> Exit {
         return Exit::BadInput;
     }
     let n = a.files.len();
-    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|x| x.get()).unwrap_or(1)).clamp(1, n);
+    let all_jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|x| x.get()).unwrap_or(1)).max(1);
+    let jobs = all_jobs.clamp(1, n);
+    // What the files leave over verifies a kernel's launch contexts in parallel.
+    LAUNCH_JOBS.store((all_jobs / jobs).max(1), Ordering::Relaxed);
     let next = AtomicUsize::new(0);
     let results: Arc<Vec<Mutex<Option<FileResult>>>> = Arc::new((0..n).map(|_| Mutex::new(None)).collect());
     // Each file's kernels and launches answered so far, which the watchdog prints if the
@@ -660,9 +663,68 @@ fn one_kernel(a: &Args, i: usize, n: usize) -> FileResult {
     // A kernel its host code launches several ways is verified under each launch.
     let contexts = input::host_contexts(&a.files[i], &a.v.launch);
     if contexts > 1 {
-        return under_each((0..contexts).collect(), input::set_host_context, || one_launch(a, i, n));
+        return launches_in_parallel(contexts, || one_launch(a, i, n));
     }
     one_launch(a, i, n)
+}
+
+/// How many launch contexts of one kernel are verified at once (`--jobs` left over by the
+/// files: all of them for one file).
+static LAUNCH_JOBS: AtomicUsize = AtomicUsize::new(1);
+
+/// `verify` under each of `m` launch contexts (`input::set_host_context`), `LAUNCH_JOBS` at
+/// a time, merged in their order. Each thread takes the file's kernel, its parts answered
+/// and its time: a context may use the time left divided among the rounds of contexts
+/// still to verify, so that every one is answered or inconclusive before the file's limit.
+fn launches_in_parallel(m: usize, verify: impl Fn() -> FileResult + Sync) -> FileResult {
+    let jobs = LAUNCH_JOBS.load(Ordering::Relaxed).clamp(1, m);
+    if jobs == 1 {
+        return under_each((0..m).collect(), input::set_host_context, verify);
+    }
+    let (kernel, parts, end) = (input::kernel_choice(), DONE_PARTS.with(|p| p.borrow().clone()), PART_END.get());
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<FileResult>>> = (0..m).map(|_| Mutex::new(None)).collect();
+    let work = || {
+        input::set_kernel(kernel.clone());
+        DONE_PARTS.with(|p| *p.borrow_mut() = parts.clone());
+        loop {
+            let k = next.fetch_add(1, Ordering::SeqCst);
+            if k >= m {
+                break;
+            }
+            let share = end.map(|end| {
+                let now = Instant::now();
+                now + end.saturating_duration_since(now) / (m - k).div_ceil(jobs) as u32
+            });
+            input::set_host_context(Some(k));
+            let r = within(share, &verify);
+            input::set_host_context(None);
+            if let Ok(mut slot) = slots[k].lock() {
+                *slot = Some(r);
+            }
+        }
+    };
+    std::thread::scope(|sc| {
+        // As many threads as the system gives; this one waits.
+        let spawned = (0..jobs).filter(|_| limits::spawn_scoped(sc, &work).is_some()).count();
+        if spawned == 0 {
+            work();
+        }
+    });
+    // A context no thread answered (none could be spawned for it): verified here.
+    let results = slots
+        .into_iter()
+        .enumerate()
+        .map(|(k, slot)| {
+            slot.into_inner().ok().flatten().unwrap_or_else(|| {
+                input::set_host_context(Some(k));
+                let r = within(end, &verify);
+                input::set_host_context(None);
+                r
+            })
+        })
+        .collect();
+    merged(results)
 }
 
 /// The report of a kernel a whole program never launches: not verified, and no failure of

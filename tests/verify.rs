@@ -686,3 +686,24 @@ fn a_kernel_the_program_never_launches_is_reported_as_not_launched() {
     assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
     assert!(!o.stdout.contains("not_launched"), "{}", o.stdout);
 }
+
+/// `--jobs` left over by the files verifies a kernel's launch contexts in parallel: the
+/// same reports, in the launches' order, as one at a time.
+#[test]
+fn launch_contexts_verified_in_parallel_report_as_one_at_a_time() {
+    let k = "tests/kernels-cuda/host_launch_loop_sizes.cu";
+    let strip = |out: &str| -> Vec<serde_json::Value> {
+        out.lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut().unwrap().remove("stats");
+                v
+            })
+            .collect()
+    };
+    let one = kpl(&["verify", "--json", "-q", "--no-cache", "--jobs", "1", k]);
+    let two = kpl(&["verify", "--json", "-q", "--no-cache", "--jobs", "3", k]);
+    assert_eq!((one.code, two.code), (1, 1), "{}{}", one.stdout, two.stdout);
+    assert_eq!(strip(&one.stdout), strip(&two.stdout));
+    assert_eq!(strip(&two.stdout).len(), 3, "{}", two.stdout);
+}
