@@ -653,13 +653,17 @@ fn json_says_each_launch_from_host_code_with_its_fixed_and_free_parameters() {
 /// may be called from elsewhere, and a launch still needs options.
 #[test]
 fn a_kernel_the_program_never_launches_is_reported_as_not_launched() {
-    let k = "tests/kernels-cuda/host_launch_never_called.cu";
+    let k = "tests/programs/never_called_launcher.cu";
     let o = kpl(&["verify", "--json", "-q", k]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     let lines: Vec<serde_json::Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let verdicts: Vec<(&str, &str)> = lines.iter().map(|v| (v["kernel"].as_str().unwrap(), v["verdict"].as_str().unwrap())).collect();
     assert_eq!(verdicts, [("scale_v1", "not_launched"), ("scale2", "verified"), ("scale2", "verified")], "{}", o.stdout);
     assert_eq!(lines[0]["reason"], "its launches are in `scale1`, which the program never calls", "{}", o.stdout);
+    let blocks: Vec<u64> = lines[1..].iter().map(|v| v["launch"]["block"][0].as_u64().unwrap()).collect();
+    assert_eq!(blocks, [64, 128], "each block size of main's loop: {}", o.stdout);
+    let text = kpl(&["verify", "-q", k]);
+    assert!(text.stdout.contains("(kernel `scale_v1`): not launched: its launches are in `scale1`, which the program never calls; not verified"), "{}", text.stdout);
     // In SARIF: a note, valid against the schema.
     let o = kpl(&["verify", "--format=sarif", "-q", k]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);

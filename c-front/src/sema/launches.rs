@@ -10,6 +10,7 @@ use crate::sema::coop::split_commas;
 use crate::sema::host_constants::*;
 use crate::sema::host_calls::{by_value_parameters, forwarding_wrappers, inline_one_returns, unwrap_forwarded};
 use crate::sema::host_loops::forks;
+use crate::sema::host_fn_values::{by_value_through, calls_through, function_parameters, Callee, FnParam};
 use crate::sema::host_reach::{declared_or_launched, reach, HostItem, Reach};
 use crate::text::tokens::CTok;
 use kpl_lang::span::Span;
@@ -171,8 +172,16 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> (Vec<LaunchSi
     for (name, params) in by_value_parameters(file) {
         by_value.entry(name).or_insert(params);
     }
+    // Functions passed to a parameter the callee calls (`host_fn_values.rs`).
+    let callees: Vec<Option<Callee>> = fns
+        .iter()
+        .map(|f| f.as_ref().map(|f| Callee { name: &f.name, params: f.params.iter().map(|p| p.0.as_str()).collect(), arity: f.arity.clone(), body: f.body }))
+        .collect();
+    let params = function_parameters(&callees);
+    by_value_through(&callees, &params, &mut by_value);
     let mut memo = HashMap::new();
     let never = |at: usize| reach.as_ref().and_then(|r| r.never_called_at(at)).is_some();
+    let read = Reading { fns: &fns, file, globals: &globals, by_value: &by_value, never: &never, callees: &callees, params: &params };
     for (fi, f) in host.iter().enumerate() {
         if fns[fi].is_none() {
             for env in forks(f, constants(f, &globals, &[], &by_value), &by_value) {
@@ -181,7 +190,7 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> (Vec<LaunchSi
             continue;
         }
         let body = fns[fi].as_ref().map_or(0, |h| f.len() - h.body.len());
-        for env in contexts(fi, &fns, file, &globals, 0, &mut memo, &by_value, &never) {
+        for env in contexts(fi, &read, 0, &mut memo) {
             launches_in(f, body, &env, &mut out);
         }
     }
@@ -277,34 +286,29 @@ const MAX_DEPTH: usize = 8;
 /// parameters by the constant arguments of its callers (each caller in each of its own
 /// contexts), or one with no parameter bound where a caller cannot be read (a call from
 /// code kpl does not read, the function's address taken) or none calls it.
-fn contexts(
-    fi: usize,
-    fns: &[Option<HostFn>],
-    file: &[Tok],
-    globals: &Env,
-    depth: usize,
-    memo: &mut HashMap<usize, Vec<Env>>,
-    by_value: &ByValue,
-    never: &dyn Fn(usize) -> bool,
-) -> Vec<Env> {
+fn contexts(fi: usize, read: &Reading, depth: usize, memo: &mut HashMap<usize, Vec<Env>>) -> Vec<Env> {
     if let Some(known) = memo.get(&fi) {
         return known.clone();
     }
-    let found = contexts_of(fi, fns, file, globals, depth, memo, by_value, never);
+    let found = contexts_of(fi, read, depth, memo);
     memo.insert(fi, found.clone());
     found
 }
 
-fn contexts_of(
-    fi: usize,
-    fns: &[Option<HostFn>],
-    file: &[Tok],
-    globals: &Env,
-    depth: usize,
-    memo: &mut HashMap<usize, Vec<Env>>,
-    by_value: &ByValue,
-    never: &dyn Fn(usize) -> bool,
-) -> Vec<Env> {
+/// What `contexts` reads: the host functions, the file, its constants, which parameters
+/// take values, where the program never goes, and the functions passed as values.
+struct Reading<'a> {
+    fns: &'a [Option<HostFn<'a>>],
+    file: &'a [Tok],
+    globals: &'a Env,
+    by_value: &'a ByValue,
+    never: &'a dyn Fn(usize) -> bool,
+    callees: &'a [Option<Callee<'a>>],
+    params: &'a [FnParam],
+}
+
+fn contexts_of(fi: usize, read: &Reading, depth: usize, memo: &mut HashMap<usize, Vec<Env>>) -> Vec<Env> {
+    let Reading { fns, file, globals, by_value, never, .. } = *read;
     let Some(f) = &fns[fi] else {
         return vec![globals.clone()];
     };
@@ -354,6 +358,13 @@ fn contexts_of(
             }
         }
     }
+    // Its calls through parameters it is passed to (`host_fn_values.rs`).
+    let (through, passed) = calls_through(&f.name, read.callees, read.params);
+    for (gi, args, at, k) in through {
+        if fns[gi].as_ref().is_some_and(|g| !never(g.at)) && f.arity.contains(&args.len()) {
+            calls.push((gi, args, at, k));
+        }
+    }
     // Every use of its name elsewhere is its header, a declaration (`void f(int);`), the
     // header of another function of that name (an overload, or a kernel the launcher is
     // named after) or a launch of that kernel (`f<<<...>>>`); anything else (a call from a
@@ -363,6 +374,7 @@ fn contexts_of(
             || t.0 == f.at
             || calls.iter().any(|c| c.2 == t.0)
             || others.contains(&t.0)
+            || passed.contains(&t.0)
             || never(t.0)
         {
             continue;
@@ -376,7 +388,7 @@ fn contexts_of(
     }
     let mut out: Vec<Env> = Vec::new();
     for (gi, args, _, k) in &calls {
-        for caller in contexts(*gi, fns, file, globals, depth + 1, memo, by_value, never) {
+        for caller in contexts(*gi, read, depth + 1, memo) {
             let caller = caller.at(*k);
             let mut e = globals.clone();
             for (i, (p, dim3, _, _)) in f.params.iter().enumerate() {
@@ -878,6 +890,29 @@ mod tests {
         assert_eq!(block(&["int main() { int b = 32; show<float>(b); k<<<1, b>>>(p); }"], &show), [Ok([32, 1, 1])]);
         let show = ["template <class T> void show(int &t) { t = 2; }"];
         assert!(block(&["int main() { int b = 32; show<float>(b); k<<<1, b>>>(p); }"], &show)[0].is_err());
+    }
+
+    #[test]
+    fn a_function_passed_to_a_parameter_is_called_where_the_parameter_is() {
+        // llm.c's attention_backward1(..., launch_softmax_1, block_size): the callee calls
+        // its parameter, so the function passed launches with the callee's arguments, in
+        // each of the callee's contexts; and what the parameter's call takes by value stays
+        // a constant of the callee.
+        let launch = "void launch1(int *d, int b) { k<<<1, b>>>(d); }";
+        let run = "void run(int *d, int n, void (*go)(int *, int), int b) { go(d, b); k2<<<n, 1>>>(d); }";
+        let got = blocks(&[launch, run, "int main() { run(p, 4, launch1, 32); run(p, 4, launch1, 64); }"]);
+        assert_eq!(got, [Ok([32, 1, 1]), Ok([64, 1, 1]), Ok([1, 1, 1])]);
+        let grids: Vec<_> = sites_among(&[launch, run, "int main() { run(p, 4, launch1, 32); }"], &[]).into_iter().map(|s| s.grid).collect();
+        assert_eq!(grids, [Ok([1, 1, 1]), Ok([4, 1, 1])]);
+        // A function passed that takes the argument by reference may change it.
+        let by_ref = "void launch2(int *d, int &b) { b = 7; k<<<1, b>>>(d); }";
+        let run2 = "void run(int *d, int n, void (*go)(int *, int &), int b) { go(d, n); k2<<<n, 1>>>(d); }";
+        let grids: Vec<_> = sites_among(&[by_ref, run2, "int main() { run(p, 4, launch2, 32); }"], &[]).into_iter().map(|s| s.grid).collect();
+        assert!(grids[1].is_err(), "{grids:?}");
+        // Where a caller passes something that is not a function's name, the parameter's
+        // calls take nothing by value: `b`, given to `go`, is no constant of `run`.
+        let got = blocks(&[launch, run, "int main() { run(p, 4, launch1, 32); run(p, 4, pick(), 8); }"]);
+        assert!(got[0].is_err(), "{got:?}");
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod deduction;
 pub mod host_calls;
 pub mod host_class_constants;
 pub mod host_constants;
+pub mod host_fn_values;
 pub mod host_items;
 pub mod host_loops;
 pub mod host_reach;

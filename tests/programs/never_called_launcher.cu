@@ -1,9 +1,3 @@
-//pass
-//
-//kernel `scale_v1`\): not launched: its launches are in `scale1`, which the program never calls; not verified
-//kernel `scale2`, launch at line 25: grid 4, block 64\): verified
-//kernel `scale2`, launch at line 25: grid 2, block 128\): verified
-//
 // A program as llm.c's dev/cuda files write them: each kernel has a launcher, the launcher
 // of version 2 is named after its kernel (an overload: told apart by its number of
 // arguments), the dispatcher leaves version 1 out under `#if`, and `n` also goes to a
