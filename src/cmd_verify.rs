@@ -160,7 +160,7 @@ pub struct Args {
     /// Where `--dump` writes (default: the current directory).
     #[arg(long = "dump-dir", value_name = "DIR", default_value = ".")]
     dump_dir: PathBuf,
-    /// Verify this many files at once (default: the number of cores); what the files leave over verifies a kernel's launch contexts at once (`--jobs 2` and one file: two launches at a time).
+    /// Verify this many files at once (default: the number of cores); given, what the files leave over verifies a kernel's launch contexts at once (`--jobs 2` and one file: two launches at a time; by default one at a time).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
     /// What fails: `any` defect (exit 1, GPUVerify's contract), or only `confirmed` ones: a
@@ -236,8 +236,10 @@ pub fn run(mut a: Args) -> Exit {
     let n = a.files.len();
     let all_jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|x| x.get()).unwrap_or(1)).max(1);
     let jobs = all_jobs.clamp(1, n);
-    // What the files leave over verifies a kernel's launch contexts in parallel.
-    LAUNCH_JOBS.store((all_jobs / jobs).max(1), Ordering::Relaxed);
+    // What an explicit `--jobs` leaves over after the files verifies a kernel's launch
+    // contexts in parallel (by default one at a time: two launches hold two solvers and two
+    // interpreters, and memory-hungry ones reach the memory limit together, KNOWN_ISSUES).
+    LAUNCH_JOBS.store(if a.jobs.is_some() { (all_jobs / jobs).max(1) } else { 1 }, Ordering::Relaxed);
     let next = AtomicUsize::new(0);
     let results: Arc<Vec<Mutex<Option<FileResult>>>> = Arc::new((0..n).map(|_| Mutex::new(None)).collect());
     // Each file's kernels and launches answered so far, which the watchdog prints if the
@@ -684,17 +686,28 @@ fn launches_in_parallel(m: usize, verify: impl Fn() -> FileResult + Sync) -> Fil
     let (kernel, parts, end) = (input::kernel_choice(), DONE_PARTS.with(|p| p.borrow().clone()), PART_END.get());
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<FileResult>>> = (0..m).map(|_| Mutex::new(None)).collect();
+    // The threads still taking contexts, and which thread is the first (it never stops).
+    let (active, ids) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let work = || {
+        active.fetch_add(1, Ordering::SeqCst);
+        let me = ids.fetch_add(1, Ordering::SeqCst);
         input::set_kernel(kernel.clone());
         DONE_PARTS.with(|p| *p.borrow_mut() = parts.clone());
         loop {
+            // Past a third of the heap limit, one thread goes on alone: two launches that
+            // each need much memory would reach the limit together (KNOWN_ISSUES).
+            if me != 0 && limits::heap_fraction() > 1.0 / 3.0 {
+                active.fetch_sub(1, Ordering::SeqCst);
+                break;
+            }
             let k = next.fetch_add(1, Ordering::SeqCst);
             if k >= m {
                 break;
             }
+            let running = active.load(Ordering::SeqCst).max(1);
             let share = end.map(|end| {
                 let now = Instant::now();
-                now + end.saturating_duration_since(now) / (m - k).div_ceil(jobs) as u32
+                now + end.saturating_duration_since(now) / (m - k).div_ceil(running) as u32
             });
             input::set_host_context(Some(k));
             let r = within(share, &verify);

@@ -202,6 +202,15 @@ extern "C" fn on_abort(sig: i32) {
     }
 }
 
+/// How much of the heap limit is in use (0 to 1; 0 without a limit).
+pub fn heap_fraction() -> f64 {
+    let limit = LIMIT.load(Ordering::Relaxed);
+    if limit == usize::MAX || limit == 0 {
+        return 0.0;
+    }
+    USED.load(Ordering::Relaxed) as f64 / limit as f64
+}
+
 /// Set the heap limit, in MiB.
 pub fn set_memory_limit(mib: u64) {
     let bytes = usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
