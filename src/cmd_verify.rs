@@ -281,6 +281,10 @@ pub fn run(mut a: Args) -> Exit {
         if let Ok(mut slot) = results[i].lock() {
             *slot = Some(r);
         }
+        // The whole result is in: its parts are no longer needed.
+        if let Ok(mut done) = parts[i].lock() {
+            done.clear();
+        }
     };
     std::thread::scope(|sc| {
         for _ in 1..jobs {

@@ -127,7 +127,12 @@ pub fn decide(
 /// none and nothing the program may run names it (`kpl_c::sema::host_reach`). `None` where
 /// it may launch it, or the file is no whole program.
 pub fn never_launched(text: &str, front: &FrontOptions, kernel: &str) -> Option<String> {
-    let h = kpl_c::launch_sites(text, front);
+    never_launched_in(&kpl_c::launch_sites(text, front), text, kernel)
+}
+
+/// `never_launched`, of the file `text` whose host launches are `h` (read once for several
+/// kernels).
+pub fn never_launched_in(h: &kpl_c::HostLaunches, text: &str, kernel: &str) -> Option<String> {
     let program = h.program.as_ref()?;
     let sites: Vec<&LaunchSite> = h.sites.iter().filter(|s| s.kernel.as_deref() == Some(kernel)).collect();
     if sites.iter().any(|s| s.never_called_in.is_none()) {

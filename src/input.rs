@@ -368,13 +368,18 @@ pub fn unchecked_kernel_templates(path: &Path, args: &LaunchArgs) -> Vec<(String
     }
     let Ok(src) = read_kernel(path, &args.include_dirs) else { return Vec::new() };
     let front = front_options(args, &src, Dialect::Cuda, None);
-    if front.kernel.is_some() || front.check_function.is_some() || kpl_c::kernel_names(&src.text, &front).is_empty() {
+    if front.kernel.is_some() || front.check_function.is_some() {
         return Vec::new();
     }
-    kpl_c::kernel_templates(&src.text, &front)
+    let templates = kpl_c::kernel_templates(&src.text, &front);
+    if templates.is_empty() {
+        return Vec::new();
+    }
+    let host = kpl_c::launch_sites(&src.text, &front);
+    templates
         .into_iter()
         .map(|t| {
-            let never = crate::host_launch::never_launched(&src.text, &front, &t);
+            let never = crate::host_launch::never_launched_in(&host, &src.text, &t);
             (t, never)
         })
         .collect()

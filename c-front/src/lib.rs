@@ -264,21 +264,35 @@ pub fn kernel_names(src: &str, o: &FrontOptions) -> Vec<String> {
         return Vec::new();
     }
     let mut names: Vec<String> = Vec::new();
-    for item in &unit.items {
-        if let syntax::ast::Item::Func(f) = item {
-            if lower::context::is_kernel(f, o.dialect) && f.body.is_some() && !names.contains(&f.name.name) {
-                names.push(f.name.name.clone());
-            }
+    for f in defined_kernels(&unit, o.dialect) {
+        if !names.contains(&f.name.name) {
+            names.push(f.name.name.clone());
         }
     }
     names
 }
 
-/// The file's kernel templates of which it names no instance kpl reads (none when it does
-/// not parse): `verify` cannot check them without their template arguments.
+/// The kernels `unit` defines (with a body).
+fn defined_kernels(unit: &ast::Unit, dialect: Dialect) -> impl Iterator<Item = &ast::Func> {
+    unit.items.iter().filter_map(move |i| match i {
+        syntax::ast::Item::Func(f) if lower::context::is_kernel(f, dialect) && f.body.is_some() => Some(f),
+        _ => None,
+    })
+}
+
+/// The file's kernel templates of which it names no instance kpl reads, where it has a
+/// kernel to verify beside them (none when it does not parse, or has none: then the
+/// lowering's error names them): `verify` cannot check them without their template
+/// arguments.
 pub fn kernel_templates(src: &str, o: &FrontOptions) -> Vec<String> {
     match parse(src, o) {
-        (Some(sema::Parsed { unit, .. }), errors, _) if errors.is_empty() => unit.kernel_templates,
+        (Some(sema::Parsed { unit, .. }), errors, _) if errors.is_empty() => {
+            if defined_kernels(&unit, o.dialect).next().is_some() {
+                unit.kernel_templates
+            } else {
+                Vec::new()
+            }
+        }
         _ => Vec::new(),
     }
 }

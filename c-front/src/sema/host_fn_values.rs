@@ -82,21 +82,29 @@ pub(crate) fn function_parameters(fns: &[Option<Callee>]) -> Vec<FnParam> {
 /// and no other host function calls a `q` of its own. Added to `by_value` under `q` (a name
 /// no host function has).
 pub(crate) fn by_value_through(fns: &[Option<Callee>], params: &[FnParam], by_value: &mut ByValue) {
+    // Each name's vector, `None` where some function passed for it is unknown, or some
+    // call passes what is not a function's name.
+    let both = |a: Vec<bool>, b: &Vec<bool>| -> Vec<bool> { a.iter().zip(b).map(|(x, y)| *x && *y).collect() };
     let mut found: HashMap<&str, Option<Vec<bool>>> = HashMap::new();
     for p in params {
-        let merged = p.passed.iter().try_fold(None::<Vec<bool>>, |acc, (f, _)| {
-            let v = by_value.get(f)?;
-            Some(Some(match acc {
-                None => v.clone(),
-                Some(a) => a.iter().zip(v).map(|(x, y)| *x && *y).collect(),
-            }))
-        });
-        let entry = found.entry(p.name.as_str()).or_insert(Some(Vec::new()));
-        *entry = match (entry.take(), merged.flatten().filter(|_| p.complete)) {
-            (Some(a), Some(b)) if a.is_empty() => Some(b),
-            (Some(a), Some(b)) => Some(a.iter().zip(&b).map(|(x, y)| *x && *y).collect()),
-            _ => None,
-        };
+        let mut merged: Option<Vec<bool>> = None;
+        for (f, _) in &p.passed {
+            merged = match (merged, by_value.get(f)) {
+                (_, None) => {
+                    merged = None;
+                    break;
+                }
+                (None, Some(v)) => Some(v.clone()),
+                (Some(a), Some(v)) => Some(both(a, v)),
+            };
+        }
+        let merged = merged.filter(|_| p.complete);
+        match found.get_mut(p.name.as_str()) {
+            Some(e) => *e = e.take().zip(merged).map(|(a, b)| both(a, &b)),
+            None => {
+                found.insert(p.name.as_str(), merged);
+            }
+        }
     }
     for (q, v) in found {
         let Some(v) = v else { continue };
