@@ -34,9 +34,28 @@ pub fn set_language(lang: &str) {
     let _ = LANGUAGE.set(ext);
 }
 
+/// Files read in a language of their own whatever `-x` says (`kpl crosscheck
+/// --reference-file`, a C or C++ file read as CUDA).
+static FILE_LANGUAGE: std::sync::Mutex<Vec<(std::path::PathBuf, &'static str)>> = std::sync::Mutex::new(Vec::new());
+
+/// Leave out the warnings that host code was skipped (`kpl crosscheck`, whose reference is
+/// host code, and whose kernel's file is read twice).
+pub static QUIET_HOST_SKIPS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Read `path` as CUDA (`cuda`) or OpenCL (`opencl`).
+pub fn set_file_language(path: &Path, lang: &str) {
+    let ext = if lang == "opencl" { "cl" } else { "cu" };
+    if let Ok(mut v) = FILE_LANGUAGE.lock() {
+        v.push((path.to_path_buf(), ext));
+    }
+}
+
 /// The kind of a kernel file, as an extension (`kpl`, `cu`, `cl`, or what the file has):
 /// `-x`'s if given, else the file's own; standard input is KPL unless `-x` says otherwise.
 pub fn kind_of(path: &Path) -> String {
+    if let Some((_, l)) = FILE_LANGUAGE.lock().ok().and_then(|v| v.iter().find(|(p, _)| p == path).cloned()) {
+        return l.to_string();
+    }
     if let Some(l) = LANGUAGE.get() {
         return l.to_string();
     }
@@ -223,6 +242,9 @@ fn front_options(
     launch: Option<Launch>,
 ) -> FrontOptions {
     let mut f = args.front_settings(&src.text);
+    if args.reference.is_some() {
+        f.kernel = args.reference.clone();
+    }
     if f.kernel.is_none() {
         f.kernel = kernel_choice();
     }
@@ -239,6 +261,7 @@ fn front_options(
         global_offset: f.global_offset,
         warp_sync: Some(WARP_SYNC.load(std::sync::atomic::Ordering::Relaxed)).filter(|w| *w > 0),
         check_function: args.check_function.clone(),
+        reference: args.reference.clone(),
         no_inline: args.no_inline,
         pointer_bits: f.pointer_bits,
         ..FrontOptions::new(dialect)
@@ -560,7 +583,9 @@ pub fn load(
     };
     match result {
         Ok(c) => {
-            report(&src, &c.warnings);
+            let quiet = QUIET_HOST_SKIPS.load(std::sync::atomic::Ordering::Relaxed);
+            let shown: Vec<Diagnostic> = c.warnings.iter().filter(|d| !(quiet && d.message.starts_with("host code skipped"))).cloned().collect();
+            report(&src, &shown);
             let launch = args.apply(Launch::of(&c.kernel));
             Ok((src, c, launch))
         }

@@ -12,6 +12,7 @@ mod cmd_fmt;
 mod cmd_perf;
 mod cmd_run;
 mod cmd_testgen;
+mod cmd_crosscheck;
 mod cmd_verify;
 mod difftest;
 mod difftest_device;
@@ -94,6 +95,9 @@ enum Command {
     /// Generate tests (GKLEE's): explore a kernel's paths over symbolic params and array
     /// contents, keep a small covering set, replay each, and report coverage.
     Testgen(cmd_testgen::Args),
+    /// Crosscheck a kernel against the sequential C function it was ported from (KLEE-CL's):
+    /// equal outputs on every input of the sizes given, or an input where they differ.
+    Crosscheck(cmd_crosscheck::Args),
     /// Run kernels in the interpreter and on a real OpenCL implementation (and CUDA with
     /// `--cuda`) on the same inputs, and compare the final arrays bit for bit.
     Difftest(cmd_difftest::Args),
@@ -145,6 +149,7 @@ fn dispatch(command: Command) -> Exit {
         Command::Difftest(a) => cmd_difftest::run(a),
         Command::Perf(a) => cmd_perf::run(a),
         Command::Testgen(a) => cmd_testgen::run(a),
+        Command::Crosscheck(a) => cmd_crosscheck::run(a),
     }
 }
 

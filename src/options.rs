@@ -53,6 +53,10 @@ pub struct LaunchArgs {
     /// first), in order.
     #[arg(long = "kernel-args", value_name = "K,V,...", value_parser = parse_kernel_args)]
     pub kernel_args: Option<(String, Vec<u64>)>,
+    /// Read this sequential C function of the file as the kernel, run by one thread
+    /// (`kpl crosscheck`'s reference; `kpl run --reference=F --input ...` replays it).
+    #[arg(long, value_name = "F")]
+    pub reference: Option<String>,
     /// Not an option: load the kernel that checks this device function on its own
     /// (`--no-inline`).
     #[arg(skip)]
@@ -111,6 +115,10 @@ pub type GivenShape = (Option<[u32; 3]>, Option<[u32; 3]>);
 impl LaunchArgs {
     /// Threads per group and groups as given on the command line, if both are.
     pub fn given(&self) -> Result<GivenShape, String> {
+        if self.reference.is_some() {
+            // The reference is sequential: one thread of one group.
+            return Ok((Some([1, 1, 1]), Some([1, 1, 1])));
+        }
         let threads = self.block_dim.or(self.local_size);
         let mut groups = self.grid_dim.or(self.num_groups);
         if let Some(global) = self.global_size {

@@ -142,6 +142,14 @@ fn pre_templates(src: &str, o: &FrontOptions) -> (Vec<(usize, tokens::CTok, usiz
     } else {
         images::lower(toks)
     };
+    let toks = match &o.reference {
+        Some(name) => {
+            let (toks, err) = sema::reference::as_kernel(toks, name, o.dialect);
+            errors.extend(err);
+            toks
+        }
+        None => toks,
+    };
     (toks, errors, warnings)
 }
 

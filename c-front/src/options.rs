@@ -34,6 +34,9 @@ pub struct FrontOptions {
     /// Lower the kernel that checks this device function on its own (`--no-inline`,
     /// `modular.rs`) instead of a kernel.
     pub check_function: Option<String>,
+    /// `kpl crosscheck`'s reference: this function of the file is read as the kernel, to
+    /// run in one thread (`sema/reference.rs`).
+    pub reference: Option<String>,
     /// `--no-inline`: a call of a function with a postcondition whose body has no effect
     /// on shared or global memory uses only its contract (`contract_calls.rs`).
     pub no_inline: bool,
@@ -73,6 +76,7 @@ impl FrontOptions {
             invariants_as_candidates: false,
             global_offset: None,
             check_function: None,
+            reference: None,
             no_inline: false,
             pointer_bits: 64,
             launch_args: None,

@@ -38,6 +38,25 @@ pub enum ItemKind {
     /// A constraint the path depends on but no test should negate (a `requires`, an
     /// `assume`, a symbolic index fixed to its value).
     Fixed,
+    /// A symbolic index fixed to its value, under `Mode::exact` (another input may negate
+    /// it to reach another element).
+    Index { stmt: u32, thread: u32 },
+}
+
+/// What the executor keeps symbolic beyond what test generation needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mode {
+    /// `kpl crosscheck`'s exact runs: float built-ins as uninterpreted functions of their
+    /// operands' terms (`(fadd a b)`, named as KPL names them), values the run cannot
+    /// follow (a `havoc`, an atomic, a warp collective) as fresh variables `lost:N` of
+    /// their own (so nothing is ever equal to one by accident), and symbolic indices as
+    /// `ItemKind::Index` items.
+    pub exact: bool,
+}
+
+/// Is this variable of the arena one of `Mode::exact`'s values the run could not follow?
+pub fn is_lost_var(name: &str) -> bool {
+    name.starts_with("lost:")
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,6 +96,9 @@ pub struct Run {
     pub params_read: BTreeMap<String, u32>,
     pub elements_read: BTreeMap<(String, Option<u32>, u32), u32>,
     pub intervals: u32,
+    /// The final memory: (array, group for a shared array or `u32::MAX`, index) ─► value
+    /// and term, for every element the run read or wrote.
+    pub memory: HashMap<(u32, u32, u32), (u32, Option<Id>)>,
 }
 
 /// The name of an input's variable in the term arena.
@@ -137,6 +159,9 @@ struct Exec<'a> {
     /// How many `havoc`s each thread has performed (their values are concrete: the
     /// interpreter's, from the seed, so replays agree).
     havocs: Vec<u32>,
+    mode: Mode,
+    /// How many `lost:N` variables this run has made.
+    lost: u32,
 }
 
 /// The most path items one run records (each is a constraint of its children's queries).
@@ -147,6 +172,11 @@ type Stop = End;
 /// Run the kernel concolically on `inputs`, building terms in `t`, until it ends or a
 /// budget (steps, `MAX_PATH` path items, the deadline) runs out.
 pub fn run(p: &Program, t: &mut Terms, inputs: &Inputs, max_steps: u64, deadline: Option<std::time::Instant>) -> Run {
+    run_in(p, t, inputs, max_steps, deadline, Mode::default())
+}
+
+/// `run` with the given `Mode`.
+pub fn run_in(p: &Program, t: &mut Terms, inputs: &Inputs, max_steps: u64, deadline: Option<std::time::Instant>, mode: Mode) -> Run {
     let total = p.launch.total_threads() as usize;
     let mut e = Exec {
         p,
@@ -158,6 +188,8 @@ pub fn run(p: &Program, t: &mut Terms, inputs: &Inputs, max_steps: u64, deadline
         mem: HashMap::new(),
         jump: vec![0; total],
         havocs: vec![0; total],
+        mode,
+        lost: 0,
         interval: 0,
         steps: 0,
         max_steps,
@@ -169,13 +201,21 @@ pub fn run(p: &Program, t: &mut Terms, inputs: &Inputs, max_steps: u64, deadline
             params_read: BTreeMap::new(),
             elements_read: BTreeMap::new(),
             intervals: 1,
+            memory: HashMap::new(),
         },
     };
+    // Under `Mode::exact`, a param a top-level `requires` pins (`--kernel-args`, a launch
+    // read from host code) is the constant it must be.
+    let pinned: Vec<String> = if mode.exact { kpl_semantics::inputs::pinned_params(p).into_iter().map(|(n, _)| n).collect() } else { Vec::new() };
     e.params = p
         .params
         .iter()
         .map(|name| {
             let c = inputs.param(name);
+            if pinned.contains(name) {
+                e.run.params_read.insert(name.clone(), c);
+                return Val { c, s: None };
+            }
             let s = e.t.var(&param_var(name), Sort::Word);
             e.run.params_read.insert(name.clone(), c);
             Val { c, s: Some(s) }
@@ -187,6 +227,7 @@ pub fn run(p: &Program, t: &mut Terms, inputs: &Inputs, max_steps: u64, deadline
     };
     e.run.end = end;
     e.run.intervals = e.interval + 1;
+    e.run.memory = e.mem.iter().map(|(k, v)| (*k, (v.c, v.s))).collect();
     e.run
 }
 
@@ -257,7 +298,8 @@ impl<'a> Exec<'a> {
                     let n = self.havocs[t as usize];
                     self.havocs[t as usize] += 1;
                     let c = self.inputs.havoc_value(s.id, &kpl_semantics::observe::thread_id(&l, t), n);
-                    self.slots[*slot as usize][t as usize] = Val { c, s: None };
+                    let v = self.untracked(c);
+                    self.slots[*slot as usize][t as usize] = v;
                 }
             }
             StKind::Assign { slot, value } => {
@@ -302,11 +344,13 @@ impl<'a> Exec<'a> {
                     let new = ops::atomic_value(*op, *shape, old, &shape.operands(&w));
                     for (&c, v) in cells.iter().zip(shape.split(new)) {
                         let key = self.key(*array, t, c);
-                        self.mem.insert(key, Val { c: v, s: None });
+                        let v = self.untracked(v);
+                        self.mem.insert(key, v);
                     }
                     for (slot, v) in [(slot, old as u32), (slot_hi, (old >> 32) as u32)] {
                         if let Some(slot) = slot {
-                            self.slots[*slot as usize][t as usize] = Val { c: v, s: None };
+                            let v = self.untracked(v);
+                            self.slots[*slot as usize][t as usize] = v;
                         }
                     }
                 }
@@ -319,9 +363,11 @@ impl<'a> Exec<'a> {
                     let operands: Vec<u32> = args.iter().map(|e| self.eval(e, t).c).collect();
                     let new = ops::atomic(*op, old.c, &operands);
                     let key = self.key(*array, t, i);
-                    self.mem.insert(key, Val { c: new, s: None });
+                    let new = self.untracked(new);
+                    self.mem.insert(key, new);
                     if let Some(slot) = slot {
-                        self.slots[*slot as usize][t as usize] = Val { c: old.c, s: None };
+                        let old = self.untracked(old.c);
+                        self.slots[*slot as usize][t as usize] = old;
                     }
                 }
             }
@@ -335,7 +381,8 @@ impl<'a> Exec<'a> {
                 let vals = kpl_semantics::warp::collective(act, self.tpg, 32, *op, &argv, &|_| false).map_err(|_| End::Divergence { stmt: s.id })?;
                 if let Some(slot) = slot {
                     for (&t, v) in act.iter().zip(vals) {
-                        self.slots[*slot as usize][t as usize] = Val { c: v, s: None };
+                        let v = self.untracked(v);
+                        self.slots[*slot as usize][t as usize] = v;
                     }
                 }
             }
@@ -516,9 +563,21 @@ impl<'a> Exec<'a> {
         if let Some(s) = v.s {
             let c = self.t.word(v.c);
             let eq = self.t.add(Vc::Eq([s, c]));
-            self.run.path.push(Item { cond: eq, kind: ItemKind::Fixed });
+            let kind = if self.mode.exact { ItemKind::Index { stmt, thread: t } } else { ItemKind::Fixed };
+            self.run.path.push(Item { cond: eq, kind });
         }
         Ok(v.c)
+    }
+
+    /// A value the run computes but does not follow symbolically: concrete, or under
+    /// `Mode::exact` a fresh variable `lost:N` (with the concrete value).
+    fn untracked(&mut self, c: u32) -> Val {
+        if !self.mode.exact {
+            return Val { c, s: None };
+        }
+        self.lost += 1;
+        let name = format!("lost:{}:{}", self.p.name, self.lost);
+        Val { c, s: Some(self.t.var(&name, Sort::Word)) }
     }
 
     fn key(&self, array: u32, t: u32, i: u32) -> (u32, u32, u32) {
@@ -650,6 +709,12 @@ impl<'a> Exec<'a> {
                 let m = self.t.word(0x7fff_ffff);
                 Some(self.t.add(Vc::BvAnd([x, m])))
             }
+            (None, f) if self.mode.exact && f.is_float() => {
+                let args = if f.arity() == 1 { vec![x] } else { vec![x, y] };
+                Some(self.t.add(Vc::App(egg::Symbol::from(f.name()), args)))
+            }
+            // Under `Mode::exact`, what the run cannot follow is lost.
+            (None, _) if self.mode.exact => return self.untracked(c),
             // Other float operations: the concrete value only.
             _ => None,
         };

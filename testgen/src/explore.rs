@@ -232,7 +232,7 @@ pub fn explore(p: &Program, o: &Options, progress: &dyn Fn(usize, usize, usize))
         for k in bound..run.path.len() {
             let item: &Item = &run.path[k];
             let flip = match item.kind {
-                ItemKind::Fixed => false,
+                ItemKind::Fixed | ItemKind::Index { .. } => false,
                 ItemKind::Check { .. } => true,
                 ItemKind::Branch { stmt, thread, taken, interval } => {
                     let other = Target::Branch(stmt, !taken);

@@ -31,6 +31,7 @@ pub mod numeric_limits;
 pub mod operators;
 pub mod overloads;
 pub mod ref_returns;
+pub mod reference;
 pub mod sizeof_expr;
 pub mod template_args;
 pub mod templates;

@@ -1,0 +1,20 @@
+//! KLEE-CL's crosscheck (Collingbourne, Cadar, Kelly, HVC 2011): a kernel against the
+//! sequential C function it was ported from, on every input of the sizes given.
+//!
+//! Pipeline position: `semantics IR (kernel, reference) ─► crosscheck ─► verdict` (beside
+//! `testgen`, whose concolic executor it runs in its exact mode).
+//! Takes: two compiled programs, the reference (lowered by the C front end as a one-thread
+//! kernel) renamed to the kernel's parameter names (`pairing`). Gives: *equivalent*, a
+//! *mismatch* with the input that shows it, a defect of either side, or *inconclusive*.
+//! Its symbolic questions go to `certify`'s solver layer; floats are uninterpreted there,
+//! so a proof holds for every meaning of them and float equalities come from canonical
+//! forms (`canon`).
+//! Must not depend on: Z3 directly, the binary.
+
+pub mod canon;
+pub mod concrete;
+pub mod explore;
+pub mod pairing;
+
+pub use canon::Assumptions;
+pub use explore::{crosscheck, Options, Report, Side, Stats, Verdict};

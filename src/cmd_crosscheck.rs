@@ -1,0 +1,430 @@
+//! `kpl crosscheck`: KLEE-CL's crosscheck of a kernel against its sequential C reference
+//! (`kpl_crosscheck`): both loaded by the C front end, the reference as a one-thread
+//! kernel, paired by parameter position; the verdict, its input written for replay.
+
+use crate::exit::Exit;
+use crate::options::{CheckArgs, LaunchArgs};
+use crate::{input, limits, progress, render};
+use kpl_crosscheck::explore::{Side, Verdict};
+use kpl_crosscheck::pairing::{self, Kind, Pair};
+use kpl_crosscheck::Assumptions;
+use kpl_semantics::ir::Ex;
+use kpl_semantics::report::Outcome;
+use kpl_semantics::{sdv, Inputs, Program};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The file with the kernel (and, unless `--reference-file` says otherwise, the
+    /// reference).
+    file: PathBuf,
+    /// A file holding the reference function instead (`.c`, `.cpp` or `.cu` read as CUDA,
+    /// `.cl` as OpenCL).
+    #[arg(long = "reference-file", value_name = "FILE")]
+    reference_file: Option<PathBuf>,
+    /// Assume what KLEE-CL may assume of floats, comma separated: `float-reassoc` (addition
+    /// and multiplication associative), `mul-zero` (`x * 0 = 0`, `x + 0 = x`).
+    #[arg(long, value_name = "A,...", value_delimiter = ',', value_parser = parse_assumption)]
+    assume: Vec<String>,
+    /// The number of elements of the kernel's arrays: `N` for every one, or `NAME=N` each
+    /// (comma separated); accesses outside are out-of-bounds defects on either side.
+    #[arg(long = "array-len", value_name = "N|NAME=N,...", value_delimiter = ',')]
+    array_len: Vec<String>,
+    /// Explore at most this many paths of the two programs together (then inconclusive).
+    #[arg(long = "max-paths", value_name = "N", default_value_t = 1000)]
+    max_paths: usize,
+    /// Random inputs tried on a path whose outputs neither the terms nor the solver decide.
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    tries: usize,
+    /// Interpreter steps per run.
+    #[arg(long = "max-steps", default_value_t = 20_000_000)]
+    max_steps: u64,
+    /// Stop after this many seconds (the verdict is then inconclusive).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::options::parse_seconds)]
+    timeout: Option<f64>,
+    /// The seed of the first input and of every input value no path constraint fixes.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Write a mismatch's or defect's input here, for `kpl run --input`: DIR/kernel.json (the
+    /// kernel's names) and DIR/reference.json (the reference's).
+    #[arg(long, value_name = "DIR")]
+    witness: Option<PathBuf>,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    launch: LaunchArgs,
+    #[command(flatten)]
+    check: CheckArgs,
+}
+
+fn parse_assumption(s: &str) -> Result<String, String> {
+    match s {
+        "float-reassoc" | "mul-zero" => Ok(s.to_string()),
+        "fma" => Err("`fma` (contraction) is not modelled yet: kpl reads `fmaf` as an arbitrary float".into()),
+        _ => Err(format!("unknown assumption `{s}` (float-reassoc, mul-zero)")),
+    }
+}
+
+/// The most threads a crosscheck runs symbolically (each thread's values carry terms).
+const MAX_THREADS: u64 = 1 << 12;
+
+pub fn run(a: Args) -> Exit {
+    let Some(reference) = a.launch.reference.clone() else {
+        eprintln!("error: `kpl crosscheck` needs the sequential reference function: `--reference=F`");
+        return Exit::BadInput;
+    };
+    if let Some(dir) = &a.witness {
+        if let Err(e) = input::check_output_dir(dir) {
+            return e;
+        }
+    }
+    let lens = match parse_lengths(&a.array_len) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: `--array-len`: {e}");
+            return Exit::BadInput;
+        }
+    };
+    let _watchdog = limits::command_watchdog(a.timeout, &a.file.display().to_string(), a.json);
+    let started = Instant::now();
+    input::set_warp_sync(a.check.warp_sync);
+    input::QUIET_HOST_SKIPS.store(true, std::sync::atomic::Ordering::Relaxed);
+    // The kernel, as `kpl run` loads it.
+    let mut kargs = a.launch.clone();
+    kargs.reference = None;
+    let (src, c, launch) = match input::load(&a.file, &kargs, true) {
+        Ok(x) => x,
+        Err(e) => return e,
+    };
+    if launch.total_threads() > MAX_THREADS {
+        eprintln!("error: the launch has {} threads; a crosscheck runs at most {MAX_THREADS}", launch.total_threads());
+        return Exit::BadInput;
+    }
+    // The reference: a one-thread kernel of its file, `--kernel-args` given to it by name.
+    let mut rargs = a.launch.clone();
+    rargs.kernel = None;
+    rargs.block_dim = None;
+    rargs.grid_dim = None;
+    rargs.kernel_args = a.launch.kernel_args.as_ref().map(|(_, v)| (reference.clone(), v.clone()));
+    let rfile = a.reference_file.clone().unwrap_or_else(|| a.file.clone());
+    if a.reference_file.is_some() {
+        let ext = rfile.extension().and_then(|e| e.to_str()).unwrap_or("");
+        match ext {
+            "cl" => input::set_file_language(&rfile, "opencl"),
+            "c" | "cc" | "cpp" | "cxx" | "h" | "hpp" | "cu" | "cuh" => input::set_file_language(&rfile, "cuda"),
+            _ => {
+                eprintln!("error: `--reference-file` must be a C, C++, CUDA or OpenCL file (`.c`, `.cpp`, `.cu`, `.cl`), not `{}`", rfile.display());
+                return Exit::BadInput;
+            }
+        }
+    }
+    let (rsrc, rc, rlaunch) = match input::load(&rfile, &rargs, true) {
+        Ok(x) => x,
+        Err(e) => return e,
+    };
+    let pairs = match pairing::pair(&c.core, &rc.core) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::BadInput;
+        }
+    };
+    let mut kprog = kpl_semantics::compile(&c.core, launch);
+    let mut rprog = kpl_semantics::compile(&rc.core, rlaunch);
+    pairing::rename(&mut rprog, &pairs);
+    // A param the kernel's preconditions pin (`--kernel-args`, the host code's launch) is
+    // pinned for the reference too.
+    let pinned = kpl_semantics::inputs::pinned_params(&kprog);
+    for (name, v) in &pinned {
+        if let Some(i) = rprog.params.iter().position(|p| p == name) {
+            let e = Ex::Bin(kpl_lang::ast::BinOp::Eq, Box::new(Ex::Param(i as u32)), Box::new(Ex::Const(*v)));
+            rprog.requires.push((e, kpl_lang::Span::new(0, 0)));
+        }
+    }
+    let outputs: Vec<String> = pairs.iter().filter(|p| p.kind == Kind::Array).map(|p| p.kernel.clone()).collect();
+    for (name, n) in &lens {
+        let known = name.as_ref().is_none_or(|x| outputs.contains(x));
+        if !known {
+            eprintln!("error: `--array-len`: the kernel has no array parameter `{}` (it has {})", name.as_deref().unwrap_or(""), outputs.join(", "));
+            return Exit::BadInput;
+        }
+        for p in [&mut kprog, &mut rprog] {
+            for arr in p.arrays.iter_mut().filter(|x| x.size.is_none() && outputs.contains(&x.name)) {
+                if name.as_ref().is_none_or(|x| *x == arr.name) {
+                    arr.size = Some(*n);
+                }
+            }
+        }
+    }
+    let mut base = Inputs::from_seed(a.seed);
+    base.params.extend(pinned);
+    let run_opts = |max_steps| sdv::Options {
+        max_steps,
+        inter_group: !a.check.only_intra_group,
+        benign: a.check.benign(&a.file),
+        warp_sync: a.check.warp_sync,
+        race_arrays: a.check.race_arrays(),
+        ..Default::default()
+    };
+    let assume = Assumptions { reassoc: a.assume.iter().any(|x| x == "float-reassoc"), mul_zero: a.assume.iter().any(|x| x == "mul-zero") };
+    let o = kpl_crosscheck::Options {
+        assume,
+        max_paths: a.max_paths.max(1),
+        max_steps: a.max_steps,
+        deadline: a.timeout.map(|t| started + Duration::from_secs_f64(t)),
+        query_timeout: Duration::from_secs(10),
+        tries: a.tries,
+        seed: a.seed,
+        kernel_run: run_opts(a.max_steps),
+        reference_run: run_opts(a.max_steps),
+    };
+    progress::show(&format!("{}: crosschecking `{}` against `{}`", src.path, kprog.name, reference));
+    let r = kpl_crosscheck::crosscheck(&kprog, &rprog, &outputs, &base, &o);
+    progress::clear();
+    let st = &r.stats;
+    let what = format!("kernel `{}` against reference `{}`", kprog.name, reference);
+    let assumed = if assume.any() { format!(" (assuming {})", assume.names().join(", ")) } else { String::new() };
+    let counts = format!(
+        "{} path{}, {} run{}; {} output element{} compared: {} equal as terms, {} by canonical forms, {} by the solver",
+        st.paths,
+        plural(st.paths),
+        st.runs,
+        plural(st.runs),
+        st.elements,
+        plural(st.elements),
+        st.by_terms,
+        st.by_canon,
+        st.by_solver
+    );
+    let mut report = json!({
+        "file": src.path, "kernel": kprog.name, "reference": reference,
+        "assumptions": assume.names(),
+        "paths": st.paths, "runs": st.runs,
+        "elements": { "compared": st.elements, "by_terms": st.by_terms, "by_canonical_forms": st.by_canon, "by_solver": st.by_solver,
+                      "float": st.float_elements, "float_by_forms": st.float_by_forms },
+        "solver_calls": st.solver_calls, "solver_ms": st.solver_time.as_millis() as u64,
+        "time_ms": started.elapsed().as_millis() as u64,
+    });
+    let exit = match &r.verdict {
+        Verdict::Equivalent => {
+            report["verdict"] = json!("equivalent");
+            if !a.json {
+                println!("{}: {what}: equivalent on every input{assumed} ({counts})", src.path);
+            }
+            Exit::Ok
+        }
+        Verdict::Inconclusive(why) => {
+            report["verdict"] = json!("inconclusive");
+            report["reason"] = json!(why);
+            if !a.json {
+                println!("{}: {what}: inconclusive{assumed}: {why} ({counts})", src.path);
+            }
+            Exit::Inconclusive
+        }
+        Verdict::Mismatch { inputs, diff, exact } => {
+            report["verdict"] = json!("mismatch");
+            let touched = touched_by(&kprog, &rprog, inputs, &outputs, &o);
+            let files = match write_witness(&a, &pairs, inputs, &kprog, &outputs, &lens, &touched) {
+                Ok(f) => f,
+                Err(e) => return e,
+            };
+            let show = |w: u32| format!("{:#010x} ({:?} as a float, {} as an int)", w, f32::from_bits(w), w as i32);
+            report["mismatch"] = json!({
+                "array": diff.array, "index": diff.index,
+                "kernel": diff.kernel, "reference": diff.reference,
+                "kernel_float": f32::from_bits(diff.kernel).to_string(), "reference_float": f32::from_bits(diff.reference).to_string(),
+                "exact_arithmetic": exact,
+                "input": input_json(inputs, &kprog, &outputs, &lens, &touched, None),
+            });
+            if !a.json {
+                println!("{}: {what}: mismatch{assumed}", src.path);
+                println!("  `{}[{}]` is {} after the kernel", diff.array, diff.index, show(diff.kernel));
+                println!("  `{}[{}]` is {} after the reference", diff.array, diff.index, show(diff.reference));
+                if *exact {
+                    println!("  on small whole numbers, where every sum and product is exact: the difference is not one of rounding");
+                }
+                println!("  both replayed in the interpreter on the input{} ({counts})", params_text(inputs, &kprog));
+            }
+            replay_lines(&a, &src.path, &files, &mut report);
+            Exit::Defect
+        }
+        Verdict::Defect { side, inputs, outcome } => {
+            report["verdict"] = json!("defect");
+            let touched = touched_by(&kprog, &rprog, inputs, &outputs, &o);
+            let files = match write_witness(&a, &pairs, inputs, &kprog, &outputs, &lens, &touched) {
+                Ok(f) => f,
+                Err(e) => return e,
+            };
+            let (s, who) = match side {
+                Side::Kernel => (&src, "kernel"),
+                Side::Reference => (&rsrc, "reference"),
+            };
+            report["side"] = json!(who);
+            if let Outcome::Defect(d) = outcome {
+                report["defect"] = render::defect_json(&s.text, d);
+                let dims = if *side == Side::Kernel { launch.dims_used() } else { 1 };
+                let layouts = if *side == Side::Kernel { &c.layouts } else { &rc.layouts };
+                let mut diag = render::defect_diagnostic(d, dims, layouts);
+                diag.help.push(format!("found by `kpl crosscheck` in the {who}, replayed in the interpreter{}", params_text(inputs, &kprog)));
+                if !a.json {
+                    input::report(s, &[diag]);
+                }
+            }
+            if !a.json {
+                println!("{}: {what}: a defect of the {who} ({counts})", src.path);
+            }
+            replay_lines(&a, &src.path, &files, &mut report);
+            Exit::Defect
+        }
+    };
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    }
+    exit
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// `--array-len`'s values: `N` (every array) or `NAME=N`.
+fn parse_lengths(xs: &[String]) -> Result<Vec<(Option<String>, u32)>, String> {
+    xs.iter()
+        .map(|x| {
+            let (name, n) = match x.split_once('=') {
+                Some((k, v)) => (Some(k.trim().to_string()), v.trim()),
+                None => (None, x.trim()),
+            };
+            let n: u32 = n.parse().map_err(|_| format!("`{x}` is not N or NAME=N with N a number of elements"))?;
+            if n == 0 {
+                return Err(format!("`{x}`: an array has at least one element"));
+            }
+            Ok((name, n))
+        })
+        .collect()
+}
+
+fn params_text(inputs: &Inputs, p: &Program) -> String {
+    if p.params.is_empty() {
+        return String::new();
+    }
+    let ps: Vec<String> = p.params.iter().map(|n| format!("{n}={}", inputs.param(n) as i32)).collect();
+    format!(" with {}", ps.join(", "))
+}
+
+/// An input as `kpl run --input` reads it: every param, and every element of the output
+/// arrays up to their length (or, unsized, each element either side's run touches), named
+/// by `rename` (the reference's names) or as the kernel names them.
+fn input_json(inputs: &Inputs, kprog: &Program, outputs: &[String], lens: &[(Option<String>, u32)], touched: &[(String, u32)], rename: Option<&[Pair]>) -> Value {
+    let name_of = |n: &str| match rename {
+        Some(pairs) => pairs.iter().find(|p| p.kernel == n).map(|p| p.reference.clone()).unwrap_or_else(|| n.to_string()),
+        None => n.to_string(),
+    };
+    let params: BTreeMap<String, u32> = kprog.params.iter().map(|n| (name_of(n), inputs.param(n))).collect();
+    let touched = |name: &str| -> Vec<u32> {
+        let mut v: Vec<u32> = touched.iter().filter(|(n, _)| n == name).map(|(_, i)| *i).collect();
+        v.extend(inputs.arrays.get(name).map(|g| g.all.keys().copied().collect::<Vec<u32>>()).unwrap_or_default());
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let mut arrays = serde_json::Map::new();
+    for out in outputs {
+        let len = lens.iter().find(|(n, _)| n.as_deref() == Some(out.as_str())).or_else(|| lens.iter().find(|(n, _)| n.is_none())).map(|(_, l)| *l);
+        let idx: Vec<u32> = match len {
+            Some(l) => (0..l).collect(),
+            None => touched(out),
+        };
+        let m: serde_json::Map<String, Value> = idx.iter().map(|i| (i.to_string(), json!(inputs.element(out, None, *i)))).collect();
+        arrays.insert(name_of(out), Value::Object(m));
+    }
+    json!({ "params": params, "arrays": arrays })
+}
+
+/// The elements of the output arrays that either side's run on `inputs` touches.
+fn touched_by(k: &Program, r: &Program, inputs: &Inputs, outputs: &[String], o: &kpl_crosscheck::Options) -> Vec<(String, u32)> {
+    let runs = kpl_crosscheck::concrete::run_both(k, r, inputs, &o.kernel_run, &o.reference_run);
+    let mut out = Vec::new();
+    for (name, contents) in runs.kernel.memory.iter().chain(&runs.reference.memory) {
+        if !outputs.contains(name) {
+            continue;
+        }
+        match contents {
+            kpl_semantics::report::ArrayContents::Dense(v) => out.extend((0..v.len() as u32).map(|i| (name.clone(), i))),
+            kpl_semantics::report::ArrayContents::Sparse(m) => out.extend(m.keys().map(|i| (name.clone(), *i))),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Write the witness's two inputs where `--witness` says; their paths.
+#[allow(clippy::too_many_arguments)]
+fn write_witness(
+    a: &Args,
+    pairs: &[Pair],
+    inputs: &Inputs,
+    kprog: &Program,
+    outputs: &[String],
+    lens: &[(Option<String>, u32)],
+    touched: &[(String, u32)],
+) -> Result<Option<(PathBuf, PathBuf)>, Exit> {
+    let Some(dir) = &a.witness else { return Ok(None) };
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("error: cannot create `{}`: {e}", dir.display());
+        return Err(Exit::BadInput);
+    }
+    let (k, r) = (dir.join("kernel.json"), dir.join("reference.json"));
+    for (f, v) in [(&k, input_json(inputs, kprog, outputs, lens, touched, None)), (&r, input_json(inputs, kprog, outputs, lens, touched, Some(pairs)))] {
+        if let Err(e) = std::fs::write(f, serde_json::to_string_pretty(&v).unwrap_or_default() + "\n") {
+            eprintln!("error: cannot write `{}`: {e}", f.display());
+            return Err(Exit::BadInput);
+        }
+    }
+    Ok(Some((k, r)))
+}
+
+/// The commands that replay a witness, printed and in the report.
+fn replay_lines(a: &Args, path: &str, files: &Option<(PathBuf, PathBuf)>, report: &mut Value) {
+    let Some((k, r)) = files else {
+        if !a.json {
+            println!("  (`--witness DIR` writes the input for `kpl run --input`)");
+        }
+        return;
+    };
+    let launch = launch_text(&a.launch);
+    let kernel = a.launch.kernel.as_ref().map(|k| format!(" --kernel={k}")).unwrap_or_default();
+    let rfile = a.reference_file.as_deref().map(Path::display).map(|d| d.to_string()).unwrap_or_else(|| path.to_string());
+    let reference = a.launch.reference.clone().unwrap_or_default();
+    let kl = format!("kpl run {path}{kernel}{launch} --input {}", k.display());
+    let rl = format!("kpl run {rfile} --reference={reference} --input {}", r.display());
+    if !a.json {
+        println!("  replay: {kl}");
+        println!("          {rl}");
+    }
+    report["replay"] = json!([kl, rl]);
+}
+
+fn launch_text(l: &LaunchArgs) -> String {
+    let d = |x: [u32; 3]| format!("[{},{},{}]", x[0], x[1], x[2]);
+    let mut s = String::new();
+    if let Some(b) = l.block_dim.or(l.local_size) {
+        s += &format!(" --blockDim={}", d(b));
+    }
+    if let Some(g) = l.grid_dim.or(l.num_groups) {
+        s += &format!(" --gridDim={}", d(g));
+    }
+    if let Some((k, v)) = &l.kernel_args {
+        let vs: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+        s += &format!(" --kernel-args={k},{}", vs.join(","));
+    }
+    s
+}

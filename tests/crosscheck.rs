@@ -1,0 +1,106 @@
+//! End-to-end tests of `kpl crosscheck`: every kernel/reference pair of `tests/crosscheck/`
+//! gets the verdict written in its first line, every mismatch and defect replays in `kpl
+//! run` from the witness it writes (both sides), and bad references are refused.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+
+fn pairs() -> Vec<std::path::PathBuf> {
+    let mut v = kernels("tests/crosscheck", "cu");
+    v.extend(kernels("tests/crosscheck", "cl"));
+    v
+}
+
+fn crosscheck(file: &Path, extra: &[&str]) -> (Out, Value) {
+    let args = header(file, "args").join(" ");
+    let mut a = vec!["crosscheck", s(file), "--json"];
+    a.extend(args.split_whitespace());
+    a.extend(extra);
+    let o = kpl(&a);
+    let v = serde_json::from_str(&o.stdout).unwrap_or(Value::Null);
+    (o, v)
+}
+
+/// Run a replay line of a report (`kpl run ...`) and give the final memory.
+fn replay(line: &str, out: &Path) -> Value {
+    let mut a: Vec<&str> = line.split_whitespace().skip(1).collect();
+    a.extend(["--output", s(out)]);
+    let o = kpl(&a);
+    assert!(o.code == 0 || o.code == 1, "{line}: {}", o.stderr);
+    serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
+}
+
+fn element(mem: &Value, array: &str, i: u64) -> Option<u64> {
+    let a = &mem[array];
+    a.get(i as usize).or_else(|| a.get(i.to_string())).and_then(Value::as_u64)
+}
+
+#[test]
+fn every_pair_gets_its_verdict_and_every_mismatch_replays() {
+    let files = pairs();
+    assert!(files.len() >= 10, "{files:?}");
+    for f in files {
+        let want = header(&f, "crosscheck");
+        let stem = f.file_stem().unwrap().to_str().unwrap().to_string();
+        let dir = scratch(&format!("crosscheck-{stem}-{}", f.extension().unwrap().to_str().unwrap()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (o, v) = crosscheck(&f, &["--witness", s(&dir)]);
+        assert_eq!(v["verdict"].as_str(), want.first().map(String::as_str), "{}: {}\n{}", f.display(), o.stdout, o.stderr);
+        let code = match v["verdict"].as_str() {
+            Some("equivalent") => 0,
+            Some("inconclusive") => 2,
+            _ => 1,
+        };
+        assert_eq!(o.code, code, "{}", f.display());
+        if v["verdict"] == "mismatch" {
+            let m = &v["mismatch"];
+            let (array, index) = (m["array"].as_str().unwrap(), m["index"].as_u64().unwrap());
+            let lines = v["replay"].as_array().unwrap();
+            let k = replay(lines[0].as_str().unwrap(), &dir.join("kernel-out.json"));
+            assert_eq!(element(&k, array, index), m["kernel"].as_u64(), "{}: the kernel's replay", f.display());
+            // The reference names its arrays its own way: the pair's reference name.
+            let r = replay(lines[1].as_str().unwrap(), &dir.join("reference-out.json"));
+            let rin: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("reference.json")).unwrap()).unwrap();
+            let kin: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("kernel.json")).unwrap()).unwrap();
+            let pos = kin["arrays"].as_object().unwrap().keys().position(|n| n == array).unwrap();
+            let rname = rin["arrays"].as_object().unwrap().keys().nth(pos).unwrap().clone();
+            assert_eq!(element(&r, &rname, index), m["reference"].as_u64(), "{}: the reference's replay", f.display());
+            assert_ne!(m["kernel"], m["reference"]);
+        }
+    }
+}
+
+#[test]
+fn assumptions_are_named_in_the_verdict() {
+    let (_, v) = crosscheck(&root().join("tests/crosscheck/cp_hoist_reassoc.cu"), &[]);
+    assert_eq!(v["verdict"], "equivalent");
+    assert_eq!(v["assumptions"], serde_json::json!(["float-reassoc"]));
+    assert!(v["elements"]["by_canonical_forms"].as_u64().unwrap() > 0, "{v}");
+    let (_, v) = crosscheck(&root().join("tests/crosscheck/cp_hoist.cu"), &[]);
+    assert_eq!(v["assumptions"], serde_json::json!([]));
+}
+
+#[test]
+fn bad_references_are_refused_with_a_diagnostic() {
+    let f = root().join("tests/crosscheck/scan_inclusive.cu");
+    let o = kpl(&["crosscheck", s(&f), "--reference=nope", "--blockDim=8"]);
+    assert_eq!(o.code, 3, "{}", o.stderr);
+    assert!(o.stderr.contains("no function `nope`"), "{}", o.stderr);
+    let o = kpl(&["crosscheck", s(&f), "--blockDim=8"]);
+    assert_eq!(o.code, 3);
+    assert!(o.stderr.contains("--reference"), "{}", o.stderr);
+    let dir = scratch("crosscheck-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let k = dir.join("k.cu");
+    std::fs::write(&k, "__global__ void k(int *a, int n) { a[threadIdx.x] = n; }\nvoid r(int *a) { a[0] = 1; }\nint f(int *a, int n) { return 0; }\n").unwrap();
+    let o = kpl(&["crosscheck", s(&k), "--reference=r", "--blockDim=2"]);
+    assert_eq!(o.code, 3);
+    assert!(o.stderr.contains("do not match by position"), "{}", o.stderr);
+    let o = kpl(&["crosscheck", s(&k), "--reference=f", "--blockDim=2"]);
+    assert_eq!(o.code, 3);
+    assert!(o.stderr.contains("must return `void`"), "{}", o.stderr);
+    let o = kpl(&["crosscheck", s(&k), "--reference=r", "--blockDim=2", "--assume=nonsense"]);
+    assert_eq!(o.code, 3);
+}
