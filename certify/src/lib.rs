@@ -9,6 +9,7 @@
 
 pub mod certificate;
 pub mod check_cert;
+pub mod float_z3;
 pub mod rewrite_check;
 pub mod rules;
 pub mod seq_to_vc;

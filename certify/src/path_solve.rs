@@ -20,9 +20,9 @@ pub enum PathAnswer {
 /// Solves conjunctions of terms of one arena; lowered terms are kept between queries.
 pub struct PathSolver {
     low: Lowering,
-    /// The terms have uninterpreted functions (`kpl crosscheck`'s float operations): a
+    /// The terms have float operations with their IEEE 754 meaning (`kpl crosscheck`): a
     /// solver for every logic, not QF_BV's.
-    functions: bool,
+    floats: bool,
     pub calls: u32,
     pub time: Duration,
 }
@@ -35,19 +35,19 @@ impl Default for PathSolver {
 
 impl PathSolver {
     pub fn new() -> PathSolver {
-        PathSolver { low: Lowering::new(), functions: false, calls: 0, time: Duration::ZERO }
+        PathSolver { low: Lowering::new(), floats: false, calls: 0, time: Duration::ZERO }
     }
 
-    /// A solver for terms with uninterpreted functions (`Vc::App`): what it proves holds
-    /// for every meaning of the functions, the real one too.
-    pub fn with_functions() -> PathSolver {
-        PathSolver { functions: true, ..PathSolver::new() }
+    /// A solver that gives float built-ins (`Vc::App` of their names) their exact IEEE 754
+    /// meaning (`float_z3.rs`); other functions stay uninterpreted.
+    pub fn exact_floats() -> PathSolver {
+        PathSolver { low: Lowering::exact_floats(), floats: true, calls: 0, time: Duration::ZERO }
     }
 
     /// Is the conjunction of `constraints` satisfiable (within `timeout`)? With a model,
     /// the values of the word variables among `wanted` (variables it leaves free get 0).
     pub fn solve(&mut self, t: &Terms, constraints: &[Id], wanted: &[Id], timeout: Duration) -> PathAnswer {
-        let solver = if self.functions { Solver::new() } else { Solver::new_for_logic("QF_BV").unwrap_or_default() };
+        let solver = if self.floats { Solver::new() } else { Solver::new_for_logic("QF_BV").unwrap_or_default() };
         let mut params = Params::new();
         params.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
         solver.set_params(&params);

@@ -11,6 +11,9 @@ pub struct Lowering {
     /// (`opaque_remainders`), and the bounds not yet handed out (`take_side_conditions`).
     opaque_rem: bool,
     side: Vec<Bool>,
+    /// Float built-ins (`Vc::App` of their names) as IEEE 754 arithmetic (`float_z3.rs`)
+    /// instead of uninterpreted functions.
+    exact_floats: bool,
 }
 
 fn z3_sort(s: Sort) -> z3::Sort {
@@ -23,7 +26,12 @@ fn z3_sort(s: Sort) -> z3::Sort {
 
 impl Lowering {
     pub fn new() -> Lowering {
-        Lowering { memo: Vec::new(), opaque_rem: false, side: Vec::new() }
+        Lowering { memo: Vec::new(), opaque_rem: false, side: Vec::new(), exact_floats: false }
+    }
+
+    /// A lowering that gives float built-ins their IEEE 754 meaning, bit for bit.
+    pub fn exact_floats() -> Lowering {
+        Lowering { exact_floats: true, ..Lowering::new() }
     }
 
     /// A lowering that knows of `x % k`, for a literal `k != 0`, only that it is below `k`:
@@ -125,6 +133,11 @@ impl Lowering {
             Vc::Store([a, i, v]) => {
                 let (a, i, v) = (self.arr(t, a), self.bv(t, i), self.lower(t, v));
                 Dynamic::from_ast(&a.store(&i, &v))
+            }
+            Vc::App(f, args) if self.exact_floats && crate::float_z3::is_exact_float(f.as_str()) => {
+                let words: Vec<BV> = args.iter().map(|a| self.bv(t, *a)).collect();
+                let w = crate::float_z3::apply(f.as_str(), &words).unwrap_or_else(|| BV::from_u64(0, 32));
+                Dynamic::from_ast(&w)
             }
             Vc::App(f, args) => {
                 let args: Vec<Dynamic> = args.iter().map(|a| self.lower(t, *a)).collect();

@@ -14,7 +14,7 @@ use kpl_semantics::report::Outcome;
 use kpl_semantics::{sdv, Inputs, Program};
 use kpl_testgen::concolic::{self, element_var, is_lost_var, parse_var, End, InputVar, Item, ItemKind, Mode, Run};
 use egg::{Id, Language};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 pub struct Options {
@@ -84,10 +84,12 @@ pub fn crosscheck(kernel: &Program, reference: &Program, outputs: &[String], bas
         o,
         t: Terms::default(),
         canon: Canon::new(o.assume),
-        solver: PathSolver::with_functions(),
+        solver: PathSolver::exact_floats(),
         stats: Stats::default(),
         incomplete: None,
         rng: kpl_lang::rng::Rng::new(o.seed ^ 0x6372_6f73_73),
+        var_sets: HashMap::new(),
+        proved: HashMap::new(),
     };
     let verdict = s.search(base);
     s.stats.solver_calls = s.solver.calls;
@@ -107,6 +109,10 @@ struct Search<'a> {
     /// Why the search cannot say *equivalent* (the first reason).
     incomplete: Option<String>,
     rng: kpl_lang::rng::Rng,
+    /// The input variables of each term asked about (`slice`).
+    var_sets: HashMap<Id, Vec<Id>>,
+    /// Element questions already answered (`true`: proved equal), by their sliced query.
+    proved: HashMap<Vec<Id>, bool>,
 }
 
 /// An input to run: the path items its parent predicted for it, and the bound from which
@@ -121,6 +127,8 @@ struct Job {
 enum Element {
     Equal,
     Undecided,
+    /// The solver's input (variables by name) on which the two differ, floats exact.
+    Differs(Vec<(String, u32)>),
 }
 
 impl<'a> Search<'a> {
@@ -202,20 +210,10 @@ impl<'a> Search<'a> {
                     break;
                 }
                 let neg = self.t.not(path[k].cond);
-                let mut q: Vec<Id> = conds[..k].to_vec();
-                q.push(neg);
+                let q = self.slice(&conds[..k], neg);
                 match self.solve(&q) {
                     Some(PathAnswer::Sat(vals)) => {
-                        let mut inputs = job.inputs.clone();
-                        for (name, v) in vals {
-                            match parse_var(&name) {
-                                Some(InputVar::Param(p)) => {
-                                    inputs.params.insert(p, v);
-                                }
-                                Some(InputVar::Element(a, g, i)) => inputs.set_element(&a, g, i, v),
-                                None => {}
-                            }
-                        }
+                        let inputs = with_values(&job.inputs, vals);
                         let mut expect = conds[..k].to_vec();
                         expect.push(neg);
                         stack.push(Job { inputs, expect, bound: k + 1 });
@@ -243,9 +241,13 @@ impl<'a> Search<'a> {
         Some(self.solver.solve(&self.t, q, &vars, self.o.query_timeout))
     }
 
-    /// Compare every output element on this path; a verdict where one is found.
+    /// Compare every output element on this path; a verdict where one is found. Terms and
+    /// canonical forms first (cheap), then random inputs on the undecided elements' float
+    /// variables (a quarter of `tries`: rounding differences show at once), then the solver
+    /// element by element (exact, but slow on long float expressions), then the rest of the
+    /// random inputs.
     fn compare(&mut self, rk: &Run, rr: &Run, conds: &[Id], inputs: &Inputs) -> Option<Verdict> {
-        let mut undecided: Vec<(Id, Id)> = Vec::new();
+        let mut pending: Vec<(Id, Id)> = Vec::new();
         for name in self.outputs {
             let (Some(ka), Some(ra)) = (self.kernel.array_index(name), self.reference.array_index(name)) else { continue };
             let mut idx: Vec<u32> = rk
@@ -260,17 +262,77 @@ impl<'a> Search<'a> {
             for i in idx {
                 let a = self.term(rk.memory.get(&(ka as u32, u32::MAX, i)), name, i);
                 let b = self.term(rr.memory.get(&(ra as u32, u32::MAX, i)), name, i);
-                if let Element::Undecided = self.element(a, b, conds) {
-                    undecided.push((a, b));
+                if !self.by_forms(a, b) {
+                    pending.push((a, b));
                 }
+            }
+        }
+        // What an earlier path's question already settled (the same sliced query).
+        pending.retain(|&(a, b)| !self.proved_before(a, b, conds));
+        if pending.is_empty() {
+            return None;
+        }
+        let first = self.o.tries.div_ceil(4);
+        if let Some(v) = self.random(&pending, inputs, first) {
+            return Some(v);
+        }
+        let mut undecided: Vec<(Id, Id)> = Vec::new();
+        for (a, b) in pending {
+            match self.by_solver(a, b, conds) {
+                Element::Equal => {}
+                Element::Undecided => undecided.push((a, b)),
+                Element::Differs(vals) => {
+                    // The solver's input, replayed: a difference there is the answer.
+                    let v = with_values(inputs, vals);
+                    match self.replay(v) {
+                        Some(Verdict::Inconclusive(_)) | None => undecided.push((a, b)),
+                        Some(verdict) => return Some(verdict),
+                    }
+                }
+            }
+            if self.late() {
+                self.give_up("the time limit ran out while comparing outputs".into());
+                return None;
             }
         }
         if undecided.is_empty() {
             return None;
         }
-        // Random inputs on the float variables of the undecided elements.
+        if let Some(v) = self.random(&undecided, inputs, self.o.tries.saturating_sub(first)) {
+            return Some(v);
+        }
+        let n = undecided.len();
+        self.give_up(format!(
+            "{n} output element{} of a path could not be decided: {} canonical form{} differ{}, the solver did not decide, and no input tried gave different bits",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "its" } else { "their" },
+            if n == 1 { "" } else { "s" },
+            if self.o.assume.any() { " under the assumptions" } else { "" }
+        ));
+        None
+    }
+
+    /// Both sides in the interpreter on `v`: a defect, a mismatch, or `None` (equal there;
+    /// `Inconclusive` where a side does not run to its end).
+    fn replay(&mut self, v: Inputs) -> Option<Verdict> {
+        let runs = concrete::run_both(self.kernel, self.reference, &v, &self.o.kernel_run, &self.o.reference_run);
+        self.stats.runs += 1;
+        for (side, r) in [(Side::Kernel, &runs.kernel), (Side::Reference, &runs.reference)] {
+            if let Outcome::Defect(_) = &r.outcome {
+                return Some(Verdict::Defect { side, inputs: v, outcome: r.outcome.clone() });
+            }
+        }
+        if !(matches!(runs.kernel.outcome, Outcome::Ok) && matches!(runs.reference.outcome, Outcome::Ok)) {
+            return Some(Verdict::Inconclusive("a side did not run to its end".into()));
+        }
+        concrete::difference(&runs, self.outputs, &v).map(|diff| Verdict::Mismatch { inputs: v, diff, exact: false })
+    }
+
+    /// `n` random inputs on the float variables of `elements`: a mismatch (under an
+    /// assumption, only one of exact arithmetic) or a defect where one shows.
+    fn random(&mut self, elements: &[(Id, Id)], inputs: &Inputs, n: usize) -> Option<Verdict> {
         let mut floats: Vec<(String, u32)> = Vec::new();
-        for &(a, b) in &undecided {
+        for &(a, b) in elements {
             for v in float_vars(&self.t, &[a, b]) {
                 if let Some(InputVar::Element(arr, None, i)) = parse_var(&v) {
                     if !floats.contains(&(arr.clone(), i)) {
@@ -279,37 +341,26 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        if floats.is_empty() {
+            return None;
+        }
         let exact_only = self.o.assume.any();
-        for _ in 0..self.o.tries {
+        let inexact = elements.iter().any(|&(a, b)| inexact_on_integers(&self.t, a) || inexact_on_integers(&self.t, b));
+        for _ in 0..n {
+            if self.late() {
+                return None;
+            }
             let v = concrete::variant(inputs, &floats, &mut self.rng, exact_only);
-            let runs = concrete::run_both(self.kernel, self.reference, &v, &self.o.kernel_run, &self.o.reference_run);
-            self.stats.runs += 1;
-            for (side, r) in [(Side::Kernel, &runs.kernel), (Side::Reference, &runs.reference)] {
-                if let Outcome::Defect(_) = &r.outcome {
-                    return Some(Verdict::Defect { side, inputs: v, outcome: r.outcome.clone() });
+            match self.replay(v) {
+                Some(Verdict::Mismatch { inputs, diff, .. }) if exact_only => {
+                    if !inexact && concrete::small_whole(diff.kernel) && concrete::small_whole(diff.reference) {
+                        return Some(Verdict::Mismatch { inputs, diff, exact: true });
+                    }
                 }
-            }
-            if !(matches!(runs.kernel.outcome, Outcome::Ok) && matches!(runs.reference.outcome, Outcome::Ok)) {
-                continue;
-            }
-            if let Some(diff) = concrete::difference(&runs, self.outputs, &v) {
-                if !exact_only {
-                    return Some(Verdict::Mismatch { inputs: v, diff, exact: false });
-                }
-                let inexact = undecided.iter().any(|&(a, b)| inexact_on_integers(&self.t, a) || inexact_on_integers(&self.t, b));
-                if !inexact && concrete::small_whole(diff.kernel) && concrete::small_whole(diff.reference) {
-                    return Some(Verdict::Mismatch { inputs: v, diff, exact: true });
-                }
+                Some(Verdict::Inconclusive(_)) | None => {}
+                Some(verdict) => return Some(verdict),
             }
         }
-        let n = undecided.len();
-        self.give_up(format!(
-            "{n} output element{} of a path could not be decided: {} canonical form{} differ{}, and no input tried gave different bits",
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "its" } else { "their" },
-            if n == 1 { "" } else { "s" },
-            if self.o.assume.any() { " under the assumptions" } else { "" }
-        ));
         None
     }
 
@@ -323,41 +374,122 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn element(&mut self, a: Id, b: Id, conds: &[Id]) -> Element {
+    /// The input variables of a term (remembered).
+    fn vars(&mut self, id: Id) -> &Vec<Id> {
+        if !self.var_sets.contains_key(&id) {
+            let v = vars_of(&self.t, &[id]);
+            self.var_sets.insert(id, v);
+        }
+        &self.var_sets[&id]
+    }
+
+    /// The constraints of `conds` that share variables with `goal`, directly or through
+    /// each other (KLEE's independence: the others hold on the parent's input whatever
+    /// the goal's variables are), and `goal` last.
+    fn slice(&mut self, conds: &[Id], goal: Id) -> Vec<Id> {
+        let mut vars: HashSet<Id> = self.vars(goal).iter().copied().collect();
+        let mut taken = vec![false; conds.len()];
+        loop {
+            let mut changed = false;
+            for (i, &c) in conds.iter().enumerate() {
+                if taken[i] {
+                    continue;
+                }
+                let vs = self.vars(c).clone();
+                if vs.is_empty() || vs.iter().any(|v| vars.contains(v)) {
+                    taken[i] = true;
+                    vars.extend(vs);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut q: Vec<Id> = conds.iter().zip(&taken).filter(|(_, t)| **t).map(|(c, _)| *c).collect();
+        q.push(goal);
+        q
+    }
+
+    /// Are the two terms equal as terms or canonical forms (counted)?
+    fn by_forms(&mut self, a: Id, b: Id) -> bool {
         self.stats.elements += 1;
         let float = has_float(&self.t, a) || has_float(&self.t, b);
         if float {
             self.stats.float_elements += 1;
         }
-        if a == b {
+        let same = if a == b {
             self.stats.by_terms += 1;
-            if float {
-                self.stats.float_by_forms += 1;
-            }
-            return Element::Equal;
-        }
-        let (ca, cb) = (self.canon.form(&mut self.t, a), self.canon.form(&mut self.t, b));
-        if ca == cb {
+            true
+        } else if self.canon.form(&mut self.t, a) == self.canon.form(&mut self.t, b) {
             self.stats.by_canon += 1;
-            if float {
-                self.stats.float_by_forms += 1;
-            }
-            return Element::Equal;
+            true
+        } else {
+            false
+        };
+        if same && float {
+            self.stats.float_by_forms += 1;
         }
+        same
+    }
+
+    /// The solver's question whether the two terms can differ on this path, sliced.
+    fn question(&mut self, a: Id, b: Id, conds: &[Id]) -> Vec<Id> {
+        let (ca, cb) = (self.canon.form(&mut self.t, a), self.canon.form(&mut self.t, b));
         let eq = self.t.add(Vc::Eq([ca, cb]));
         let ne = self.t.not(eq);
-        let mut q = conds.to_vec();
-        q.push(ne);
+        let mut q = self.slice(conds, ne);
+        q.sort();
+        q
+    }
+
+    /// Did the solver prove this question on an earlier path (counted as the solver's)?
+    fn proved_before(&mut self, a: Id, b: Id, conds: &[Id]) -> bool {
+        let q = self.question(a, b, conds);
+        let hit = self.proved.get(&q) == Some(&true);
+        if hit {
+            self.stats.by_solver += 1;
+        }
+        hit
+    }
+
+    /// Ask the solver whether the two terms can differ on this path (floats exact).
+    fn by_solver(&mut self, a: Id, b: Id, conds: &[Id]) -> Element {
+        let q = self.question(a, b, conds);
+        if let Some(&true) = self.proved.get(&q) {
+            self.stats.by_solver += 1;
+            return Element::Equal;
+        }
         // Lost values are still variables here: a proof holds whatever they are.
         let vars = vars_of(&self.t, &q);
-        match self.solver.solve(&self.t, &q, &vars, self.o.query_timeout) {
+        let answer = self.solver.solve(&self.t, &q, &vars, self.o.query_timeout);
+        self.proved.insert(q, matches!(answer, PathAnswer::Unsat));
+        match answer {
             PathAnswer::Unsat => {
                 self.stats.by_solver += 1;
                 Element::Equal
             }
+            // Bits differ on the solver's input; under an assumption that is no mismatch
+            // yet (the assumption may excuse it), and a lost value's model is no input.
+            PathAnswer::Sat(vals) if !self.o.assume.any() && !vals.keys().any(|n| is_lost_var(n)) => Element::Differs(vals.into_iter().collect()),
             _ => Element::Undecided,
         }
     }
+}
+
+/// `base` with the solver's values of input variables.
+fn with_values(base: &Inputs, vals: impl IntoIterator<Item = (String, u32)>) -> Inputs {
+    let mut inputs = base.clone();
+    for (name, v) in vals {
+        match parse_var(&name) {
+            Some(InputVar::Param(p)) => {
+                inputs.params.insert(p, v);
+            }
+            Some(InputVar::Element(a, g, i)) => inputs.set_element(&a, g, i, v),
+            None => {}
+        }
+    }
+    inputs
 }
 
 /// The variables of some terms.

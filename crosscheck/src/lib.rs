@@ -6,9 +6,9 @@
 //! Takes: two compiled programs, the reference (lowered by the C front end as a one-thread
 //! kernel) renamed to the kernel's parameter names (`pairing`). Gives: *equivalent*, a
 //! *mismatch* with the input that shows it, a defect of either side, or *inconclusive*.
-//! Its symbolic questions go to `certify`'s solver layer; floats are uninterpreted there,
-//! so a proof holds for every meaning of them and float equalities come from canonical
-//! forms (`canon`).
+//! Its symbolic questions go to `certify`'s solver layer, floats with their exact IEEE 754
+//! meaning (`certify::float_z3`); canonical forms (`canon`) settle most float outputs
+//! before the solver is asked, and carry the assumptions the user names.
 //! Must not depend on: Z3 directly, the binary.
 
 pub mod canon;
