@@ -3,7 +3,7 @@
 //! kernel, paired by parameter position; the verdict, its input written for replay.
 
 use crate::exit::Exit;
-use crate::options::{CheckArgs, LaunchArgs};
+use crate::options::{ArrayLengths, CheckArgs, LaunchArgs};
 use crate::{input, limits, progress, render};
 use kpl_crosscheck::explore::{Side, Verdict};
 use kpl_crosscheck::pairing::{self, Kind, Pair};
@@ -82,7 +82,7 @@ pub fn run(a: Args) -> Exit {
             return e;
         }
     }
-    let lens = match parse_lengths(&a.array_len) {
+    let lens = match ArrayLengths::parse(&a.array_len) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("error: `--array-len`: {e}");
@@ -146,18 +146,10 @@ pub fn run(a: Args) -> Exit {
         }
     }
     let outputs: Vec<String> = pairs.iter().filter(|p| p.kind == Kind::Array).map(|p| p.kernel.clone()).collect();
-    for (name, n) in &lens {
-        let known = name.as_ref().is_none_or(|x| outputs.contains(x));
-        if !known {
-            eprintln!("error: `--array-len`: the kernel has no array parameter `{}` (it has {})", name.as_deref().unwrap_or(""), outputs.join(", "));
+    for p in [&mut kprog, &mut rprog] {
+        if let Err(e) = lens.apply(p, Some(&outputs)) {
+            eprintln!("error: `--array-len`: {e}");
             return Exit::BadInput;
-        }
-        for p in [&mut kprog, &mut rprog] {
-            for arr in p.arrays.iter_mut().filter(|x| x.size.is_none() && outputs.contains(&x.name)) {
-                if name.as_ref().is_none_or(|x| *x == arr.name) {
-                    arr.size = Some(*n);
-                }
-            }
         }
     }
     let mut base = Inputs::from_seed(a.seed);
@@ -181,6 +173,7 @@ pub fn run(a: Args) -> Exit {
         seed: a.seed,
         kernel_run: run_opts(a.max_steps),
         reference_run: run_opts(a.max_steps),
+        progress: Some(|paths, runs| progress::show(&format!("crosscheck: {paths} paths explored, {runs} runs"))),
     };
     progress::show(&format!("{}: crosschecking `{}` against `{}`", src.path, kprog.name, reference));
     let r = kpl_crosscheck::crosscheck(&kprog, &rprog, &outputs, &base, &o);
@@ -200,6 +193,7 @@ pub fn run(a: Args) -> Exit {
         st.by_canon,
         st.by_solver
     );
+    let after = format!("after {} path{} and {} run{}", st.paths, plural(st.paths), st.runs, plural(st.runs));
     let mut report = json!({
         "file": src.path, "kernel": kprog.name, "reference": reference,
         "assumptions": assume.names(),
@@ -247,9 +241,9 @@ pub fn run(a: Args) -> Exit {
                 if *exact {
                     println!("  on small whole numbers, where every sum and product is exact: the difference is not one of rounding");
                 }
-                println!("  both replayed in the interpreter on the input{} ({counts})", params_text(inputs, &kprog));
+                println!("  both replayed in the interpreter on the input{} ({after})", params_text(inputs, &kprog));
             }
-            replay_lines(&a, &src.path, &files, &mut report);
+            replay_lines(&a, &src.path, &pairs, &files, &mut report);
             Exit::Defect
         }
         Verdict::Defect { side, inputs, outcome } => {
@@ -275,9 +269,9 @@ pub fn run(a: Args) -> Exit {
                 }
             }
             if !a.json {
-                println!("{}: {what}: a defect of the {who} ({counts})", src.path);
+                println!("{}: {what}: a defect of the {who} ({after})", src.path);
             }
-            replay_lines(&a, &src.path, &files, &mut report);
+            replay_lines(&a, &src.path, &pairs, &files, &mut report);
             Exit::Defect
         }
     };
@@ -295,23 +289,6 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// `--array-len`'s values: `N` (every array) or `NAME=N`.
-fn parse_lengths(xs: &[String]) -> Result<Vec<(Option<String>, u32)>, String> {
-    xs.iter()
-        .map(|x| {
-            let (name, n) = match x.split_once('=') {
-                Some((k, v)) => (Some(k.trim().to_string()), v.trim()),
-                None => (None, x.trim()),
-            };
-            let n: u32 = n.parse().map_err(|_| format!("`{x}` is not N or NAME=N with N a number of elements"))?;
-            if n == 0 {
-                return Err(format!("`{x}`: an array has at least one element"));
-            }
-            Ok((name, n))
-        })
-        .collect()
-}
-
 fn params_text(inputs: &Inputs, p: &Program) -> String {
     if p.params.is_empty() {
         return String::new();
@@ -323,7 +300,7 @@ fn params_text(inputs: &Inputs, p: &Program) -> String {
 /// An input as `kpl run --input` reads it: every param, and every element of the output
 /// arrays up to their length (or, unsized, each element either side's run touches), named
 /// by `rename` (the reference's names) or as the kernel names them.
-fn input_json(inputs: &Inputs, kprog: &Program, outputs: &[String], lens: &[(Option<String>, u32)], touched: &[(String, u32)], rename: Option<&[Pair]>) -> Value {
+fn input_json(inputs: &Inputs, kprog: &Program, outputs: &[String], lens: &ArrayLengths, touched: &[(String, u32)], rename: Option<&[Pair]>) -> Value {
     let name_of = |n: &str| match rename {
         Some(pairs) => pairs.iter().find(|p| p.kernel == n).map(|p| p.reference.clone()).unwrap_or_else(|| n.to_string()),
         None => n.to_string(),
@@ -338,7 +315,7 @@ fn input_json(inputs: &Inputs, kprog: &Program, outputs: &[String], lens: &[(Opt
     };
     let mut arrays = serde_json::Map::new();
     for out in outputs {
-        let len = lens.iter().find(|(n, _)| n.as_deref() == Some(out.as_str())).or_else(|| lens.iter().find(|(n, _)| n.is_none())).map(|(_, l)| *l);
+        let len = lens.of(out);
         let idx: Vec<u32> = match len {
             Some(l) => (0..l).collect(),
             None => touched(out),
@@ -374,7 +351,7 @@ fn write_witness(
     inputs: &Inputs,
     kprog: &Program,
     outputs: &[String],
-    lens: &[(Option<String>, u32)],
+    lens: &ArrayLengths,
     touched: &[(String, u32)],
 ) -> Result<Option<(PathBuf, PathBuf)>, Exit> {
     let Some(dir) = &a.witness else { return Ok(None) };
@@ -393,7 +370,7 @@ fn write_witness(
 }
 
 /// The commands that replay a witness, printed and in the report.
-fn replay_lines(a: &Args, path: &str, files: &Option<(PathBuf, PathBuf)>, report: &mut Value) {
+fn replay_lines(a: &Args, path: &str, pairs: &[Pair], files: &Option<(PathBuf, PathBuf)>, report: &mut Value) {
     let Some((k, r)) = files else {
         if !a.json {
             println!("  (`--witness DIR` writes the input for `kpl run --input`)");
@@ -404,13 +381,29 @@ fn replay_lines(a: &Args, path: &str, files: &Option<(PathBuf, PathBuf)>, report
     let kernel = a.launch.kernel.as_ref().map(|k| format!(" --kernel={k}")).unwrap_or_default();
     let rfile = a.reference_file.as_deref().map(Path::display).map(|d| d.to_string()).unwrap_or_else(|| path.to_string());
     let reference = a.launch.reference.clone().unwrap_or_default();
-    let kl = format!("kpl run {path}{kernel}{launch} --input {}", k.display());
-    let rl = format!("kpl run {rfile} --reference={reference} --input {}", r.display());
+    let lens = if a.array_len.is_empty() { String::new() } else { format!(" --array-len={}", a.array_len.join(",")) };
+    // The reference names its arrays its own way: its lengths by position.
+    let rlens = if a.array_len.is_empty() { String::new() } else { format!(" --array-len={}", reference_lengths(&a.array_len, pairs).join(",")) };
+    let kl = format!("kpl run {path}{kernel}{launch}{lens} --input {}", k.display());
+    let rl = format!("kpl run {rfile} --reference={reference}{rlens} --input {}", r.display());
     if !a.json {
         println!("  replay: {kl}");
         println!("          {rl}");
     }
     report["replay"] = json!([kl, rl]);
+}
+
+/// `--array-len`'s values with the kernel's array names as the reference's.
+fn reference_lengths(xs: &[String], pairs: &[Pair]) -> Vec<String> {
+    xs.iter()
+        .map(|x| match x.split_once('=') {
+            Some((k, v)) => {
+                let r = pairs.iter().find(|p| p.kernel == k.trim()).map(|p| p.reference.clone()).unwrap_or_else(|| k.to_string());
+                format!("{r}={v}")
+            }
+            None => x.clone(),
+        })
+        .collect()
 }
 
 fn launch_text(l: &LaunchArgs) -> String {

@@ -29,6 +29,11 @@ pub struct Args {
     /// Print the report as one JSON object.
     #[arg(long)]
     json: bool,
+    /// The number of elements of the kernel's unsized arrays (a C kernel's pointer
+    /// parameters): `N` for every one, or `NAME=N` each; accesses past them are
+    /// out-of-bounds defects.
+    #[arg(long = "array-len", value_name = "N|NAME=N,...", value_delimiter = ',')]
+    array_len: Vec<String>,
     /// Also explore the schedules of each group's atomics with at most K delays from the
     /// canonical order (NFM 2013's delay bounding), reporting every assertion failure and
     /// every final memory that differs from the canonical schedule's, with its schedule.
@@ -73,7 +78,11 @@ pub fn run(a: Args) -> Exit {
     if let Err(e) = a.check.known_arrays(&c) {
         return e;
     }
-    let prog = kpl_semantics::compile(&c.core, launch);
+    let mut prog = kpl_semantics::compile(&c.core, launch);
+    if let Err(e) = crate::options::ArrayLengths::parse(&a.array_len).and_then(|l| l.apply(&mut prog, None)) {
+        eprintln!("error: `--array-len`: {e}");
+        return Exit::BadInput;
+    }
     let inputs = match a.inputs.inputs(&prog) {
         Ok(i) => i,
         Err(e) => return e,

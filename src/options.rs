@@ -412,3 +412,55 @@ fn list(xs: &[String]) -> String {
         xs.iter().map(|x| format!("`{x}`")).collect::<Vec<_>>().join(", ")
     }
 }
+
+/// `--array-len N|NAME=N,...`: the number of elements of a C kernel's unsized arrays (its
+/// pointer parameters), `N` for every one or `NAME=N` each; accesses outside them are
+/// out-of-bounds defects.
+#[derive(Clone, Debug, Default)]
+pub struct ArrayLengths(pub Vec<(Option<String>, u32)>);
+
+impl ArrayLengths {
+    pub fn parse(xs: &[String]) -> Result<ArrayLengths, String> {
+        xs.iter()
+            .map(|x| {
+                let (name, n) = match x.split_once('=') {
+                    Some((k, v)) => (Some(k.trim().to_string()), v.trim()),
+                    None => (None, x.trim()),
+                };
+                let n: u32 = n.parse().map_err(|_| format!("`{x}` is not N or NAME=N with N a number of elements"))?;
+                if n == 0 {
+                    return Err(format!("`{x}`: an array has at least one element"));
+                }
+                Ok((name, n))
+            })
+            .collect::<Result<Vec<_>, String>>()
+            .map(ArrayLengths)
+    }
+
+    /// The length given to an array (`NAME=N` before `N`).
+    pub fn of(&self, name: &str) -> Option<u32> {
+        self.0.iter().find(|(n, _)| n.as_deref() == Some(name)).or_else(|| self.0.iter().find(|(n, _)| n.is_none())).map(|(_, l)| *l)
+    }
+
+    /// Give the lengths to the unsized global arrays of `p` among `names` (every one when
+    /// `None`); a named array `p` does not have unsized is an error.
+    pub fn apply(&self, p: &mut kpl_semantics::Program, names: Option<&[String]>) -> Result<(), String> {
+        let free: Vec<String> = p
+            .arrays
+            .iter()
+            .filter(|a| a.size.is_none() && a.kind == kpl_semantics::ir::ArrayKind::Global && names.is_none_or(|ns| ns.contains(&a.name)))
+            .map(|a| a.name.clone())
+            .collect();
+        for (n, _) in &self.0 {
+            if let Some(n) = n {
+                if !free.contains(n) {
+                    return Err(format!("the kernel has no unsized array `{n}` (it has {})", if free.is_empty() { "none".to_string() } else { free.join(", ") }));
+                }
+            }
+        }
+        for a in p.arrays.iter_mut().filter(|a| free.contains(&a.name)) {
+            a.size = self.of(&a.name);
+        }
+        Ok(())
+    }
+}

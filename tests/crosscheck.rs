@@ -54,6 +54,16 @@ fn every_pair_gets_its_verdict_and_every_mismatch_replays() {
             _ => 1,
         };
         assert_eq!(o.code, code, "{}", f.display());
+        if v["verdict"] == "defect" {
+            // The side's replay in `kpl run` shows the defect.
+            let line = v["replay"][if v["side"] == "kernel" { 0 } else { 1 }].as_str().unwrap().to_string();
+            let mut a: Vec<&str> = line.split_whitespace().skip(1).collect();
+            a.push("--json");
+            let o = kpl(&a);
+            let run: Value = serde_json::from_str(&o.stdout).unwrap_or(Value::Null);
+            assert_eq!(o.code, 1, "{line}: {}", o.stderr);
+            assert_eq!(run["outcome"], v["defect"]["kind"], "{}: {line}", f.display());
+        }
         if v["verdict"] == "mismatch" {
             let m = &v["mismatch"];
             let (array, index) = (m["array"].as_str().unwrap(), m["index"].as_u64().unwrap());

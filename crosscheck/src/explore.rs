@@ -30,6 +30,8 @@ pub struct Options {
     pub seed: u64,
     pub kernel_run: sdv::Options,
     pub reference_run: sdv::Options,
+    /// Called with the paths explored and the runs made, after each path (a progress line).
+    pub progress: Option<fn(usize, usize)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,6 +189,9 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.stats.paths += 1;
+            if let Some(f) = self.o.progress {
+                f(self.stats.paths, self.stats.runs);
+            }
             match (&rk.end, &rr.end) {
                 (End::Timeout, _) | (_, End::Timeout) => self.give_up("a symbolic run reached its step or path-length limit".into()),
                 (End::Ok, End::Ok) if feasible => {
@@ -262,6 +267,11 @@ impl<'a> Search<'a> {
             for i in idx {
                 let a = self.term(rk.memory.get(&(ka as u32, u32::MAX, i)), name, i);
                 let b = self.term(rr.memory.get(&(ra as u32, u32::MAX, i)), name, i);
+                // An element both sides only read is no output.
+                let initial = self.term(None, name, i);
+                if a == initial && b == initial {
+                    continue;
+                }
                 if !self.by_forms(a, b) {
                     pending.push((a, b));
                 }
