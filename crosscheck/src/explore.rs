@@ -92,6 +92,7 @@ pub fn crosscheck(kernel: &Program, reference: &Program, outputs: &[String], bas
         rng: kpl_lang::rng::Rng::new(o.seed ^ 0x6372_6f73_73),
         var_sets: HashMap::new(),
         proved: HashMap::new(),
+        infeasible: HashSet::new(),
     };
     let verdict = s.search(base);
     s.stats.solver_calls = s.solver.calls;
@@ -115,6 +116,8 @@ struct Search<'a> {
     var_sets: HashMap<Id, Vec<Id>>,
     /// Element questions already answered (`true`: proved equal), by their sliced query.
     proved: HashMap<Vec<Id>, bool>,
+    /// Negations already found infeasible, by their sliced query.
+    infeasible: HashSet<Vec<Id>>,
 }
 
 /// An input to run: the path items its parent predicted for it, and the bound from which
@@ -216,7 +219,16 @@ impl<'a> Search<'a> {
                 }
                 let neg = self.t.not(path[k].cond);
                 let q = self.slice(&conds[..k], neg);
-                match self.solve(&q) {
+                let mut key = q.clone();
+                key.sort();
+                if self.infeasible.contains(&key) {
+                    continue;
+                }
+                let answer = self.solve(&q);
+                if let Some(PathAnswer::Unsat) = answer {
+                    self.infeasible.insert(key);
+                }
+                match answer {
                     Some(PathAnswer::Sat(vals)) => {
                         let inputs = with_values(&job.inputs, vals);
                         let mut expect = conds[..k].to_vec();
