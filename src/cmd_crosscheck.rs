@@ -132,7 +132,7 @@ pub fn run(a: Args) -> Exit {
         Ok(x) => x,
         Err(e) => return e,
     };
-    let pairs = match pairing::pair(&c.core, &rc.core) {
+    let pairing = match pairing::pair(&c.core, &rc.core) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
@@ -141,7 +141,16 @@ pub fn run(a: Args) -> Exit {
     };
     let mut kprog = kpl_semantics::compile(&c.core, launch);
     let mut rprog = kpl_semantics::compile(&rc.core, rlaunch);
+    let pairs = pairing.pairs;
     pairing::rename(&mut rprog, &pairs);
+    // A wider side's extra words (the high word of a `size_t` beside a `uint`) are 0.
+    for (kernel_side, name) in &pairing.zero_words {
+        if *kernel_side {
+            pairing::pin_zero(&mut kprog, name);
+        } else {
+            pairing::pin_zero(&mut rprog, &format!("ref:{name}"));
+        }
+    }
     // A param the kernel's preconditions pin (`--kernel-args`, the host code's launch) is
     // pinned for the reference too.
     let pinned = kpl_semantics::inputs::pinned_params(&kprog);
@@ -160,6 +169,8 @@ pub fn run(a: Args) -> Exit {
     }
     let mut base = Inputs::from_seed(a.seed);
     base.params.extend(pinned);
+    base.params.extend(kpl_semantics::inputs::pinned_params(&kprog));
+    base.params.extend(kpl_semantics::inputs::pinned_params(&rprog));
     let run_opts = |max_steps| sdv::Options {
         max_steps,
         inter_group: !a.check.only_intra_group,
@@ -246,6 +257,8 @@ pub fn run(a: Args) -> Exit {
                 println!("  `{}[{}]` is {} after the reference", diff.array, diff.index, show(diff.reference));
                 if *exact {
                     println!("  on small whole numbers, where every sum and product is exact: the difference is not one of rounding");
+                } else if assume.any() {
+                    println!("  the element's canonical forms differ under the assumptions, and on this input its bits do");
                 }
                 println!("  both replayed in the interpreter on the input{} ({after})", params_text(inputs, &kprog));
             }

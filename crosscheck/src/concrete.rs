@@ -56,6 +56,19 @@ pub fn difference(runs: &Runs, outputs: &[String], inputs: &Inputs) -> Option<Di
     None
 }
 
+/// The first of `places` (array, element) where the two runs' final memories differ.
+pub fn difference_at(runs: &Runs, places: &[(String, u32)], inputs: &Inputs) -> Option<Difference> {
+    for (name, i) in places {
+        let (k, r) = (elements(&runs.kernel.memory, name), elements(&runs.reference.memory, name));
+        let initial = || inputs.element(name, None, *i);
+        let (a, b) = (k.get(i).copied().unwrap_or_else(initial), r.get(i).copied().unwrap_or_else(initial));
+        if a != b {
+            return Some(Difference { array: name.clone(), index: *i, kernel: a, reference: b });
+        }
+    }
+    None
+}
+
 /// An input for the float variables `floats` (array, index) drawn by `rng`: a random float
 /// of moderate size (roundings then differ where the order of operations does), or under
 /// an assumption a small integer (every sum and product of such is exact).

@@ -68,6 +68,8 @@ pub struct Stats {
     pub float_by_forms: usize,
     pub solver_calls: u32,
     pub solver_time: Duration,
+    /// Paths on which both sides ran to their end and their outputs were compared.
+    pub compared_paths: usize,
 }
 
 pub struct Report {
@@ -119,6 +121,9 @@ struct Search<'a> {
     /// Negations already found infeasible, by their sliced query.
     infeasible: HashSet<Vec<Id>>,
 }
+
+/// An output element still to decide: both sides' terms, the array and the index.
+type Out = (Id, Id, String, u32);
 
 /// An input to run: the path items its parent predicted for it, and the bound from which
 /// its own items are negated.
@@ -198,6 +203,7 @@ impl<'a> Search<'a> {
             match (&rk.end, &rr.end) {
                 (End::Timeout, _) | (_, End::Timeout) => self.give_up("a symbolic run reached its step or path-length limit".into()),
                 (End::Ok, End::Ok) if feasible => {
+                    self.stats.compared_paths += 1;
                     if let Some(v) = self.compare(&rk, &rr, &conds, &job.inputs) {
                         return v;
                     }
@@ -243,6 +249,8 @@ impl<'a> Search<'a> {
         }
         match self.incomplete.take() {
             Some(why) => Verdict::Inconclusive(why),
+            // Equal on no input at all says nothing.
+            None if self.stats.compared_paths == 0 => Verdict::Inconclusive("no input ran both sides to their end: the preconditions of one side (`__requires`, `--kernel-args`, the launch) exclude every input of the other".into()),
             None => Verdict::Equivalent,
         }
     }
@@ -264,7 +272,7 @@ impl<'a> Search<'a> {
     /// element by element (exact, but slow on long float expressions), then the rest of the
     /// random inputs.
     fn compare(&mut self, rk: &Run, rr: &Run, conds: &[Id], inputs: &Inputs) -> Option<Verdict> {
-        let mut pending: Vec<(Id, Id)> = Vec::new();
+        let mut pending: Vec<Out> = Vec::new();
         for name in self.outputs {
             let (Some(ka), Some(ra)) = (self.kernel.array_index(name), self.reference.array_index(name)) else { continue };
             let mut idx: Vec<u32> = rk
@@ -285,12 +293,12 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 if !self.by_forms(a, b) {
-                    pending.push((a, b));
+                    pending.push((a, b, name.clone(), i));
                 }
             }
         }
         // What an earlier path's question already settled (the same sliced query).
-        pending.retain(|&(a, b)| !self.proved_before(a, b, conds));
+        pending.retain(|(a, b, ..)| !self.proved_before(*a, *b, conds));
         if pending.is_empty() {
             return None;
         }
@@ -298,16 +306,16 @@ impl<'a> Search<'a> {
         if let Some(v) = self.random(&pending, inputs, first) {
             return Some(v);
         }
-        let mut undecided: Vec<(Id, Id)> = Vec::new();
-        for (a, b) in pending {
+        let mut undecided: Vec<Out> = Vec::new();
+        for (a, b, arr, i) in pending {
             match self.by_solver(a, b, conds) {
                 Element::Equal => {}
-                Element::Undecided => undecided.push((a, b)),
+                Element::Undecided => undecided.push((a, b, arr, i)),
                 Element::Differs(vals) => {
                     // The solver's input, replayed: a difference there is the answer.
                     let v = with_values(inputs, vals);
                     match self.replay(v) {
-                        Some(Verdict::Inconclusive(_)) | None => undecided.push((a, b)),
+                        Some(Verdict::Inconclusive(_)) | None => undecided.push((a, b, arr, i)),
                         Some(verdict) => return Some(verdict),
                     }
                 }
@@ -350,12 +358,15 @@ impl<'a> Search<'a> {
         concrete::difference(&runs, self.outputs, &v).map(|diff| Verdict::Mismatch { inputs: v, diff, exact: false })
     }
 
-    /// `n` random inputs on the float variables of `elements`: a mismatch (under an
-    /// assumption, only one of exact arithmetic) or a defect where one shows.
-    fn random(&mut self, elements: &[(Id, Id)], inputs: &Inputs, n: usize) -> Option<Verdict> {
+    /// `n` random inputs on the float variables of `elements`: a mismatch or a defect where
+    /// one shows. Under an assumption, only a difference at one of `elements` (whose
+    /// canonical forms differ under it) counts, and every other input is made of small
+    /// whole numbers, on which sums and products are exact: a difference there is not one
+    /// of rounding (`exact`).
+    fn random(&mut self, elements: &[Out], inputs: &Inputs, n: usize) -> Option<Verdict> {
         let mut floats: Vec<(String, u32)> = Vec::new();
-        for &(a, b) in elements {
-            for v in float_vars(&self.t, &[a, b]) {
+        for (a, b, ..) in elements {
+            for v in float_vars(&self.t, &[*a, *b]) {
                 if let Some(InputVar::Element(arr, None, i)) = parse_var(&v) {
                     if !floats.contains(&(arr.clone(), i)) {
                         floats.push((arr, i));
@@ -366,21 +377,34 @@ impl<'a> Search<'a> {
         if floats.is_empty() {
             return None;
         }
-        let exact_only = self.o.assume.any();
-        let inexact = elements.iter().any(|&(a, b)| inexact_on_integers(&self.t, a) || inexact_on_integers(&self.t, b));
-        for _ in 0..n {
+        let assumed = self.o.assume.any();
+        let inexact = elements.iter().any(|(a, b, ..)| inexact_on_integers(&self.t, *a) || inexact_on_integers(&self.t, *b));
+        let places: Vec<(String, u32)> = elements.iter().map(|(_, _, arr, i)| (arr.clone(), *i)).collect();
+        for k in 0..n {
             if self.late() {
                 return None;
             }
-            let v = concrete::variant(inputs, &floats, &mut self.rng, exact_only);
-            match self.replay(v) {
-                Some(Verdict::Mismatch { inputs, diff, .. }) if exact_only => {
-                    if !inexact && concrete::small_whole(diff.kernel) && concrete::small_whole(diff.reference) {
-                        return Some(Verdict::Mismatch { inputs, diff, exact: true });
-                    }
+            let integers = assumed && k % 2 == 0;
+            let v = concrete::variant(inputs, &floats, &mut self.rng, integers);
+            if !assumed {
+                match self.replay(v) {
+                    Some(Verdict::Inconclusive(_)) | None => continue,
+                    Some(verdict) => return Some(verdict),
                 }
-                Some(Verdict::Inconclusive(_)) | None => {}
-                Some(verdict) => return Some(verdict),
+            }
+            let runs = concrete::run_both(self.kernel, self.reference, &v, &self.o.kernel_run, &self.o.reference_run);
+            self.stats.runs += 1;
+            for (side, r) in [(Side::Kernel, &runs.kernel), (Side::Reference, &runs.reference)] {
+                if let Outcome::Defect(_) = &r.outcome {
+                    return Some(Verdict::Defect { side, inputs: v, outcome: r.outcome.clone() });
+                }
+            }
+            if !(matches!(runs.kernel.outcome, Outcome::Ok) && matches!(runs.reference.outcome, Outcome::Ok)) {
+                continue;
+            }
+            if let Some(diff) = concrete::difference_at(&runs, &places, &v) {
+                let exact = integers && !inexact && concrete::small_whole(diff.kernel) && concrete::small_whole(diff.reference);
+                return Some(Verdict::Mismatch { inputs: v, diff, exact });
             }
         }
         None
