@@ -392,7 +392,7 @@ pub fn fits(prog: &kpl_semantics::Program, inputs: &kpl_semantics::Inputs) -> Re
     Ok(())
 }
 
-fn parse_param(s: &str) -> Result<(String, u32), String> {
+pub fn parse_param(s: &str) -> Result<(String, u32), String> {
     let (name, v) = s.split_once('=').ok_or_else(|| format!("`--param {s}`: expected NAME=V"))?;
     let v = v.trim();
     let val = if let Some(h) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {

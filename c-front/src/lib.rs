@@ -144,8 +144,9 @@ fn pre_templates(src: &str, o: &FrontOptions) -> (Vec<(usize, tokens::CTok, usiz
     };
     let toks = match &o.reference {
         Some(name) => {
-            let (toks, err) = sema::reference::as_kernel(toks, name, o.dialect);
+            let (toks, err, warn) = sema::reference::as_kernel(toks, name, o.dialect, src);
             errors.extend(err);
+            warnings.extend(warn);
             toks
         }
         None => toks,

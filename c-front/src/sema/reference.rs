@@ -8,13 +8,17 @@ use kpl_lang::diagnostic::Diagnostic;
 use kpl_lang::span::Span;
 use std::collections::HashSet;
 
+/// How the warning that the reference computes in double precision starts.
+pub const DOUBLE_WARNING: &str = "the reference computes in double precision";
+
 /// Specifiers a kernel does not take, dropped from the reference's head.
 const DROPPED: &[&str] = &["__host__", "__device__", "__global__", "__kernel", "kernel", "static", "inline", "__forceinline__", "__noinline__", "extern"];
 
 /// The tokens with the definition of `name` made a kernel (`__global__` or `__kernel`) and,
 /// in CUDA, the plain host functions it calls made `__device__`. An error where the file
-/// defines no function `name`, or its result is not `void`.
-pub fn as_kernel(toks: Vec<Tok>, name: &str, dialect: Dialect) -> (Vec<Tok>, Option<Diagnostic>) {
+/// defines no function `name`, or its result is not `void`; a warning where they compute
+/// in double precision (`DOUBLE_WARNING` starts it).
+pub fn as_kernel(toks: Vec<Tok>, name: &str, dialect: Dialect, src: &str) -> (Vec<Tok>, Option<Diagnostic>, Option<Diagnostic>) {
     let ranges = items(&toks);
     let defines = |r: &std::ops::Range<usize>| {
         let item = &toks[r.clone()];
@@ -23,14 +27,14 @@ pub fn as_kernel(toks: Vec<Tok>, name: &str, dialect: Dialect) -> (Vec<Tok>, Opt
     let Some(at) = ranges.iter().position(defines) else {
         let d = Diagnostic::error(format!("the file defines no function `{name}` to use as the reference"), Span::new(0, 0))
             .with_help("`--reference=F` names a sequential C function of the file (or of `--reference-file`) whose parameters match the kernel's");
-        return (toks, Some(d));
+        return (toks, Some(d), None);
     };
     let item = &toks[ranges[at].clone()];
     let name_at = function_name(item).unwrap_or(0);
     let head: Vec<&Tok> = item[..name_at].iter().filter(|t| !matches!(&t.1, CTok::Spec(s) if DROPPED.contains(&s.as_str()))).collect();
     if !(head.len() == 1 && matches!(&head[0].1, CTok::Spec(s) if s == "void")) {
         let d = Diagnostic::error(format!("the reference `{name}` must return `void`: it gives its results through its pointer parameters, as the kernel does"), Span::new(item[name_at].0, item[name_at].2));
-        return (toks, Some(d));
+        return (toks, Some(d), None);
     }
     // CUDA: the plain host functions the reference reaches by name.
     let mut device: HashSet<usize> = HashSet::new();
@@ -53,6 +57,26 @@ pub fn as_kernel(toks: Vec<Tok>, name: &str, dialect: Dialect) -> (Vec<Tok>, Opt
             }
         }
     }
+    // kpl computes a `double` as a `float`: where the reference computes in double
+    // precision (a `double`, or a literal without `f`, which C reads as one), its results
+    // may differ from the C program's.
+    let mut double = None;
+    for i in std::iter::once(at).chain(device.iter().copied()) {
+        for t in &toks[ranges[i].clone()] {
+            let text = src.get(t.0..t.2).unwrap_or("");
+            let is_double = match &t.1 {
+                CTok::Spec(s) => s == "double",
+                CTok::Float(_) => !text.ends_with(['f', 'F']),
+                _ => false,
+            };
+            if is_double && double.is_none() {
+                double = Some(Diagnostic::warning(
+                    format!("{DOUBLE_WARNING} here (`{text}`): kpl computes a `double` as a `float`, so it cannot compare the C program's results bit for bit"),
+                    Span::new(t.0, t.2),
+                ).with_help("write the reference in `float` (`0.5f`) to crosscheck it"));
+            }
+        }
+    }
     let kernel_word = if dialect == Dialect::Cuda { "__global__" } else { "__kernel" };
     let mut out = Vec::with_capacity(toks.len() + device.len() + 1);
     for (i, r) in ranges.iter().enumerate() {
@@ -71,5 +95,5 @@ pub fn as_kernel(toks: Vec<Tok>, name: &str, dialect: Dialect) -> (Vec<Tok>, Opt
         }
         out.extend(toks[r.clone()].iter().cloned());
     }
-    (out, None)
+    (out, None, double)
 }
