@@ -125,12 +125,15 @@ struct Search<'a> {
 /// An output element still to decide: both sides' terms, the array and the index.
 type Out = (Id, Id, String, u32);
 
-/// An input to run: the path items its parent predicted for it, and the bound from which
-/// its own items are negated.
+/// An input to run: the path items its parent predicted for it (the first of its own), the
+/// bound from which its own items are negated, and what holds of the item at the bound
+/// beyond the item itself: a symbolic index's values already explored (`idx != c`, each),
+/// so that negating it again reaches another.
 struct Job {
     inputs: Inputs,
     expect: Vec<Id>,
     bound: usize,
+    excluded: Vec<Id>,
 }
 
 /// What one output element's comparison on a path found.
@@ -154,7 +157,7 @@ impl<'a> Search<'a> {
 
     fn search(&mut self, base: &Inputs) -> Verdict {
         let mode = Mode { exact: true };
-        let mut stack = vec![Job { inputs: base.clone(), expect: Vec::new(), bound: 0 }];
+        let mut stack = vec![Job { inputs: base.clone(), expect: Vec::new(), bound: 0, excluded: Vec::new() }];
         let mut seen: HashSet<Vec<Id>> = HashSet::new();
         while let Some(job) = stack.pop() {
             if self.late() {
@@ -190,7 +193,8 @@ impl<'a> Search<'a> {
                 path.extend(rr.path.iter().cloned());
             }
             let conds: Vec<Id> = path.iter().map(|i| i.cond).collect();
-            if conds.len() < job.expect.len() || conds[..job.bound.saturating_sub(1)] != job.expect[..job.bound.saturating_sub(1)] {
+            let kept = job.expect.len().saturating_sub(1);
+            if conds.len() < kept || conds[..kept] != job.expect[..kept] {
                 self.give_up("a run did not take the path the solver predicted for its input (a float comparison or a value the search cannot follow decides a branch)".into());
             }
             if !seen.insert(conds.clone()) {
@@ -224,7 +228,12 @@ impl<'a> Search<'a> {
                     break;
                 }
                 let neg = self.t.not(path[k].cond);
-                let q = self.slice(&conds[..k], neg);
+                let index = matches!(path[k].kind, ItemKind::Index { .. });
+                // An index's earlier values at the bound stay excluded.
+                let mut excluded = if k == job.bound { job.excluded.clone() } else { Vec::new() };
+                let mut before: Vec<Id> = conds[..k].to_vec();
+                before.extend(&excluded);
+                let q = self.slice(&before, neg);
                 let mut key = q.clone();
                 key.sort();
                 if self.infeasible.contains(&key) {
@@ -239,7 +248,13 @@ impl<'a> Search<'a> {
                         let inputs = with_values(&job.inputs, vals);
                         let mut expect = conds[..k].to_vec();
                         expect.push(neg);
-                        stack.push(Job { inputs, expect, bound: k + 1 });
+                        if index {
+                            // The child may take the index to yet another value.
+                            excluded.push(neg);
+                            stack.push(Job { inputs, expect, bound: k, excluded });
+                        } else {
+                            stack.push(Job { inputs, expect, bound: k + 1, excluded: Vec::new() });
+                        }
                     }
                     Some(PathAnswer::Unsat) => {}
                     Some(PathAnswer::Unknown(why)) => self.give_up(format!("the solver could not decide a path condition ({why})")),

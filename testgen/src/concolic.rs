@@ -360,10 +360,16 @@ impl<'a> Exec<'a> {
                 for &t in act.iter() {
                     let i = self.index(*array, index, t, s.id)?;
                     let old = self.load(*array, t, i);
-                    let operands: Vec<u32> = args.iter().map(|e| self.eval(e, t).c).collect();
+                    let vals: Vec<Val> = args.iter().map(|e| self.eval(e, t)).collect();
+                    let operands: Vec<u32> = vals.iter().map(|v| v.c).collect();
                     let new = ops::atomic(*op, old.c, &operands);
                     let key = self.key(*array, t, i);
-                    let new = self.untracked(new);
+                    // Under `Mode::exact`, an operation whose final value no order of the
+                    // threads changes keeps its term; the others' values are lost.
+                    let new = match (self.mode.exact, vals.first()) {
+                        (true, Some(&v)) => self.order_free(*op, old, v, new).unwrap_or_else(|| self.untracked(new)),
+                        _ => self.untracked(new),
+                    };
                     self.mem.insert(key, new);
                     if let Some(slot) = slot {
                         let old = self.untracked(old.c);
@@ -567,6 +573,47 @@ impl<'a> Exec<'a> {
             self.run.path.push(Item { cond: eq, kind });
         }
         Ok(v.c)
+    }
+
+    /// The value an atomic leaves where the order of the threads' atomics does not change
+    /// the final value (addition, subtraction, the bitwise operations, minimum and maximum
+    /// of integers), with its term; `None` for the others (exchange, compare-and-swap,
+    /// CUDA's wrapping increment and decrement, float addition).
+    fn order_free(&mut self, op: kpl_lang::ast::AtomicOp, old: Val, v: Val, c: u32) -> Option<Val> {
+        use kpl_lang::ast::AtomicOp::*;
+        let bin = match op {
+            Add => BinOp::Add,
+            Sub => BinOp::Sub,
+            And => BinOp::BitAnd,
+            Or => BinOp::BitOr,
+            Xor => BinOp::BitXor,
+            Min | Max | Smin | Smax => {
+                let f = match op {
+                    Min => Builtin::Min,
+                    Max => Builtin::Max,
+                    Smin => Builtin::Sle,
+                    _ => Builtin::Sge,
+                };
+                if matches!(op, Min | Max) {
+                    let r = self.builtin(f, old, v);
+                    return Some(Val { c, s: r.s });
+                }
+                // Signed: the old value where it is already on the kept side.
+                let keep = self.builtin(f, old, v);
+                let (x, y) = (self.word_of(old), self.word_of(v));
+                let s = match keep.s {
+                    Some(k) => {
+                        let b = self.bool_of(Val { c: keep.c, s: Some(k) });
+                        Some(self.t.add(Vc::Ite([b, x, y])))
+                    }
+                    None => None,
+                };
+                return Some(Val { c, s });
+            }
+            _ => return None,
+        };
+        let r = self.bin(bin, old, v);
+        Some(Val { c, s: r.s })
     }
 
     /// A value the run computes but does not follow symbolically: concrete, or under
