@@ -137,7 +137,11 @@ pub fn run(a: Args) -> Exit {
         Err(e) => return e,
     };
     // Double precision in the reference: kpl's floats are single, so no verdict on values.
-    let double = rc.warnings.iter().any(|w| w.message.starts_with(kpl_c::sema::reference::DOUBLE_WARNING));
+    let mut double = rc.warnings.iter().any(|w| w.message.contains(kpl_c::sema::reference::DOUBLE_WARNING));
+    if let Some(d) = input::double_precision(&a.file, &kargs, &src, &c.kernel.name.name) {
+        input::report(&src, &[d]);
+        double = true;
+    }
     let pairing = match pairing::pair(&c.core, &rc.core) {
         Ok(p) => p,
         Err(e) => {
@@ -218,7 +222,7 @@ pub fn run(a: Args) -> Exit {
     let mut r = kpl_crosscheck::crosscheck(&kprog, &rprog, &outputs, &base, &o);
     if double && matches!(r.verdict, Verdict::Equivalent | Verdict::Mismatch { .. }) {
         let found = if matches!(r.verdict, Verdict::Equivalent) { "equal outputs" } else { "a mismatch" };
-        r.verdict = Verdict::Inconclusive(format!("kpl found {found} computing the reference's `double`s as `float`s, which is not what the C program computes (see the warning)"));
+        r.verdict = Verdict::Inconclusive(format!("kpl found {found} computing `double`s as `float`s, which is not what the C program computes (see the warning)"));
     }
     progress::clear();
     let st = &r.stats;

@@ -268,6 +268,17 @@ fn front_options(
     }
 }
 
+/// Where a `.cu`/`.cl` file's kernel `name` computes in double precision
+/// (`kpl_c::double_precision`); `None` for KPL.
+pub fn double_precision(path: &Path, args: &LaunchArgs, src: &Source, name: &str) -> Option<Diagnostic> {
+    let dialect = match kind_of(path).as_str() {
+        "cu" => Dialect::Cuda,
+        "cl" => Dialect::OpenCl,
+        _ => return None,
+    };
+    kpl_c::double_precision(&src.text, &front_options(args, src, dialect, None), name)
+}
+
 /// The device functions of a `.cu`/`.cl` file that `--no-inline` checks on their own
 /// (none for KPL, or when the file cannot be read: loading it reports that).
 pub fn modular_checks(path: &Path, args: &LaunchArgs) -> Vec<kpl_c::modular::ModularCheck> {

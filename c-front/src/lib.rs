@@ -306,6 +306,13 @@ pub fn kernel_templates(src: &str, o: &FrontOptions) -> Vec<String> {
     }
 }
 
+/// Where the kernel `function` (or a function it calls) computes in double precision,
+/// which kpl computes in single (`kpl crosscheck` gives no verdict on values then).
+pub fn double_precision(src: &str, o: &FrontOptions, function: &str) -> Option<Diagnostic> {
+    let (toks, _, _) = pre_templates(src, o);
+    sema::reference::kernel_precision(&toks, src, function, o.dialect)
+}
+
 /// Read, lower and check a CUDA or OpenCL kernel. `Err` holds every error found.
 pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> {
     let (parsed, mut errors, mut warnings) = parse(src, o);

@@ -8,8 +8,9 @@ use kpl_lang::diagnostic::Diagnostic;
 use kpl_lang::span::Span;
 use std::collections::HashSet;
 
-/// How the warning that the reference computes in double precision starts.
-pub const DOUBLE_WARNING: &str = "the reference computes in double precision";
+/// How the warning that the reference (or the kernel) computes in double precision
+/// starts: `DOUBLE_WARNING` then the side.
+pub const DOUBLE_WARNING: &str = "computes in double precision";
 
 /// Specifiers a kernel does not take, dropped from the reference's head.
 const DROPPED: &[&str] = &["__host__", "__device__", "__global__", "__kernel", "kernel", "static", "inline", "__forceinline__", "__noinline__", "extern"];
@@ -57,26 +58,7 @@ pub fn as_kernel(toks: Vec<Tok>, name: &str, dialect: Dialect, src: &str) -> (Ve
             }
         }
     }
-    // kpl computes a `double` as a `float`: where the reference computes in double
-    // precision (a `double`, or a literal without `f`, which C reads as one), its results
-    // may differ from the C program's.
-    let mut double = None;
-    for i in std::iter::once(at).chain(device.iter().copied()) {
-        for t in &toks[ranges[i].clone()] {
-            let text = src.get(t.0..t.2).unwrap_or("");
-            let is_double = match &t.1 {
-                CTok::Spec(s) => s == "double",
-                CTok::Float(_) => !text.ends_with(['f', 'F']),
-                _ => false,
-            };
-            if is_double && double.is_none() {
-                double = Some(Diagnostic::warning(
-                    format!("{DOUBLE_WARNING} here (`{text}`): kpl computes a `double` as a `float`, so it cannot compare the C program's results bit for bit"),
-                    Span::new(t.0, t.2),
-                ).with_help("write the reference in `float` (`0.5f`) to crosscheck it"));
-            }
-        }
-    }
+    let double = precision(&toks, src, std::iter::once(at).chain(device.iter().copied()).map(|i| ranges[i].clone()), "reference", dialect);
     let kernel_word = if dialect == Dialect::Cuda { "__global__" } else { "__kernel" };
     let mut out = Vec::with_capacity(toks.len() + device.len() + 1);
     for (i, r) in ranges.iter().enumerate() {
@@ -96,4 +78,59 @@ pub fn as_kernel(toks: Vec<Tok>, name: &str, dialect: Dialect, src: &str) -> (Ve
         out.extend(toks[r.clone()].iter().cloned());
     }
     (out, None, double)
+}
+
+/// The first place where the code of `within` computes in double precision: a `double`,
+/// or in CUDA a float literal without `f` (C++ reads it as a `double`; OpenCL C leaves it
+/// to the device). kpl computes a `double` as a `float`, so results there may differ
+/// from the C program's: a warning saying so, naming the side (`who`).
+fn precision(toks: &[Tok], src: &str, within: impl Iterator<Item = std::ops::Range<usize>>, who: &str, dialect: Dialect) -> Option<Diagnostic> {
+    for r in within {
+        for t in &toks[r] {
+            let text = src.get(t.0..t.2).unwrap_or("");
+            let double = match &t.1 {
+                CTok::Spec(s) => s == "double",
+                CTok::Float(_) => dialect == Dialect::Cuda && !text.ends_with(['f', 'F']),
+                _ => false,
+            };
+            if double {
+                return Some(
+                    Diagnostic::warning(
+                        format!("the {who} {DOUBLE_WARNING} here (`{text}`): kpl computes a `double` as a `float`, so it cannot compare the C program's results bit for bit"),
+                        Span::new(t.0, t.2),
+                    )
+                    .with_help(format!("write the {who} in `float` (`0.5f`) to crosscheck it")),
+                );
+            }
+        }
+    }
+    None
+}
+
+/// Where the function `name` (the kernel), or a function of the file it calls, directly
+/// or not, computes in double precision (`precision`).
+pub fn kernel_precision(toks: &[Tok], src: &str, name: &str, dialect: Dialect) -> Option<Diagnostic> {
+    let ranges = items(toks);
+    let defs: Vec<(usize, &str)> = ranges
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| toks[r.end - 1].1 == CTok::P("}"))
+        .filter_map(|(i, r)| function_name(&toks[r.clone()]).and_then(|k| ident(&toks[r.start + k])).map(|n| (i, n)))
+        .collect();
+    let start = defs.iter().find(|(_, n)| *n == name)?.0;
+    let mut seen: HashSet<usize> = HashSet::from([start]);
+    let mut todo = vec![start];
+    while let Some(i) = todo.pop() {
+        for t in &toks[ranges[i].clone()] {
+            let Some(n) = ident(t) else { continue };
+            for (j, d) in &defs {
+                if *d == n && seen.insert(*j) {
+                    todo.push(*j);
+                }
+            }
+        }
+    }
+    let mut within: Vec<usize> = seen.into_iter().collect();
+    within.sort_unstable();
+    precision(toks, src, within.into_iter().map(|i| ranges[i].clone()), "kernel", dialect)
 }
