@@ -212,6 +212,7 @@ pub fn run(a: Args) -> Exit {
         max_steps: a.max_steps,
         deadline: a.timeout.map(|t| started + Duration::from_secs_f64(t)),
         query_timeout: Duration::from_secs(10),
+        element_timeout: Duration::from_secs(2),
         tries: a.tries,
         seed: a.seed,
         kernel_run: run_opts(a.max_steps),
@@ -342,7 +343,9 @@ fn params_text(inputs: &Inputs, p: &Program) -> String {
     if p.params.is_empty() {
         return String::new();
     }
-    let ps: Vec<String> = p.params.iter().map(|n| format!("{n}={}", inputs.param(n) as i32)).collect();
+    // Small values as integers, the others (float bits, most likely) in hex.
+    let show = |v: u32| if (v as i32).unsigned_abs() < 1 << 16 { (v as i32).to_string() } else { format!("{v:#010x}") };
+    let ps: Vec<String> = p.params.iter().map(|n| format!("{n}={}", show(inputs.param(n)))).collect();
     format!(" with {}", ps.join(", "))
 }
 

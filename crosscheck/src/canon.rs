@@ -1,7 +1,8 @@
 //! Canonical forms of float terms: IEEE-exact rewrites always (commutativity of `fadd` and
 //! `fmul`, `x - y` as `x + (-y)`, `-(-x)` as `x`, operations on constants folded), and the
-//! rewrites of the assumptions the user names (`float-reassoc`: sums and products as sorted
-//! multisets; `mul-zero`: `x * 0 = 0` and `x + 0 = x`). Two terms with one canonical form
+//! rewrites of the assumptions the user names (`float-reassoc`: sums and products as real
+//! ones, sorted multisets with their identities dropped, constants folded and negation
+//! distributed over sums; `mul-zero`: `x * 0 = 0` and `x + 0 = x`). Two terms with one canonical form
 //! are equal on every input (under the assumptions named), since each rewrite is.
 
 use kpl_certify::vc::{Terms, Vc, Word};
@@ -82,6 +83,17 @@ impl Canon {
                         return x;
                     }
                 }
+                // Under `float-reassoc`, -(x + y) = (-x) + (-y): sums as real sums.
+                if self.assume.reassoc {
+                    if let Vc::App(g, args) = t.node(*a).clone() {
+                        if g.as_str() == "fadd" && args.len() == 2 {
+                            let m = *m;
+                            let nx = self.rewrite(t, Vc::BvXor([args[0], m]));
+                            let ny = self.rewrite(t, Vc::BvXor([args[1], m]));
+                            return self.sum_or_product(t, Builtin::Fadd, nx, ny);
+                        }
+                    }
+                }
                 t.add(node)
             }
             Vc::App(f, args) => {
@@ -131,6 +143,30 @@ impl Canon {
                     flatten(t, v, name, &mut ops);
                 }
                 _ => ops.push(v),
+            }
+        }
+        if self.assume.reassoc {
+            // Sums and products as real ones: their identities dropped (`x + 0`, `x * 1`,
+            // which differ from `x` only in a zero's sign or a NaN's bits), their constants
+            // folded into one.
+            let identity = |w: u32| if b == Builtin::Fadd { w & !SIGN == 0 } else { w == 1.0f32.to_bits() };
+            let mut constant: Option<u32> = None;
+            ops.retain(|&o| match word(t, o) {
+                Some(w) if identity(w) => false,
+                Some(w) => {
+                    constant = Some(match constant {
+                        Some(c) => kpl_lang::ops::builtin(b, c, w),
+                        None => w,
+                    });
+                    false
+                }
+                None => true,
+            });
+            if let Some(c) = constant.filter(|c| !identity(*c)) {
+                ops.push(t.word(c));
+            }
+            if ops.is_empty() {
+                return t.word(if b == Builtin::Fadd { 0 } else { 1.0f32.to_bits() });
             }
         }
         ops.sort();
@@ -223,6 +259,15 @@ mod tests {
         assert_ne!(exact.form(&mut t, azc), c);
         let mut mz = Canon::new(Assumptions { reassoc: false, mul_zero: true });
         assert_eq!(mz.form(&mut t, azc), c);
+        // Under float-reassoc, a sum's zero and a negated sum are real ones'.
+        let zero = t.word(0);
+        let z_ab = f(&mut t, "fadd", zero, ab);
+        assert_eq!(re.form(&mut t, z_ab), re.form(&mut t, ab));
+        assert_ne!(exact.form(&mut t, z_ab), exact.form(&mut t, ab));
+        let neg_ab = t.add(Vc::BvXor([ab, m]));
+        let na = t.add(Vc::BvXor([a, m]));
+        let na_nb = f(&mut t, "fadd", na, nb);
+        assert_eq!(re.form(&mut t, neg_ab), re.form(&mut t, na_nb));
         // Constants fold exactly.
         let (one, two) = (t.word(1.0f32.to_bits()), t.word(2.0f32.to_bits()));
         let three = f(&mut t, "fadd", one, two);

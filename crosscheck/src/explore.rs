@@ -25,6 +25,9 @@ pub struct Options {
     pub max_steps: u64,
     pub deadline: Option<Instant>,
     pub query_timeout: Duration,
+    /// Each question whether an output element can differ (floats exact: long float
+    /// expressions are slow, and random inputs try them too).
+    pub element_timeout: Duration,
     /// Random inputs tried on a path whose outputs the terms do not decide.
     pub tries: usize,
     pub seed: u64,
@@ -140,6 +143,8 @@ struct Job {
 enum Element {
     Equal,
     Undecided,
+    /// The solver did not answer in its time.
+    Unknown,
     /// The solver's input (variables by name) on which the two differ, floats exact.
     Differs(Vec<(String, u32)>),
 }
@@ -317,15 +322,28 @@ impl<'a> Search<'a> {
         if pending.is_empty() {
             return None;
         }
-        let first = self.o.tries.div_ceil(4);
+        // Under an assumption the solver can prove an equality but find no mismatch (the
+        // assumption may excuse what it finds): every random input goes first.
+        let first = if self.o.assume.any() { self.o.tries } else { self.o.tries.div_ceil(4) };
         if let Some(v) = self.random(&pending, inputs, first) {
             return Some(v);
         }
         let mut undecided: Vec<Out> = Vec::new();
+        // Once a question runs out of time, the path's other elements are not asked: they
+        // are most likely alike, and each would take as long.
+        let mut solver_gave_up = false;
         for (a, b, arr, i) in pending {
+            if solver_gave_up {
+                undecided.push((a, b, arr, i));
+                continue;
+            }
             match self.by_solver(a, b, conds) {
                 Element::Equal => {}
                 Element::Undecided => undecided.push((a, b, arr, i)),
+                Element::Unknown => {
+                    solver_gave_up = true;
+                    undecided.push((a, b, arr, i));
+                }
                 Element::Differs(vals) => {
                     // The solver's input, replayed: a difference there is the answer.
                     let v = with_values(inputs, vals);
@@ -523,7 +541,7 @@ impl<'a> Search<'a> {
         }
         // Lost values are still variables here: a proof holds whatever they are.
         let vars = vars_of(&self.t, &q);
-        let answer = self.solver.solve(&self.t, &q, &vars, self.o.query_timeout);
+        let answer = self.solver.solve(&self.t, &q, &vars, self.o.element_timeout);
         self.proved.insert(q, matches!(answer, PathAnswer::Unsat));
         match answer {
             PathAnswer::Unsat => {
@@ -533,6 +551,7 @@ impl<'a> Search<'a> {
             // Bits differ on the solver's input; under an assumption that is no mismatch
             // yet (the assumption may excuse it), and a lost value's model is no input.
             PathAnswer::Sat(vals) if !self.o.assume.any() && !vals.keys().any(|n| is_lost_var(n)) => Element::Differs(vals.into_iter().collect()),
+            PathAnswer::Unknown(_) => Element::Unknown,
             _ => Element::Undecided,
         }
     }

@@ -1,9 +1,10 @@
 // crosscheck: mismatch
-// args: --reference=cp_ref --blockDim=4 --kernel-args=cp_kern,2,0x3e800000 --array-len=energy=16,atoms=8 --assume=float-reassoc
+// args: --reference=cp_ref --blockDim=4 --param=natoms=2 --array-len=energy=16,atoms=8 --assume=float-reassoc
 // KLEE-CL's second mismatch in Parboil's cp: the kernel computes four adjacent points per
 // thread, each `dx` by adding the grid's spacing to the last one's; the reference computes
-// `x * spacing - ax`. Associativity does not make the two equal (distributivity would):
-// a mismatch even under `--assume=float-reassoc`, as KLEE-CL reports it.
+// `x * spacing - ax`, for every `spacing`. Associativity does not make the two equal
+// (distributivity would): a mismatch even under `--assume=float-reassoc`, as KLEE-CL
+// reports it.
 __global__ void cp_kern(float *energy, const float *atoms, int natoms, float spacing) {
     int x0 = 4 * threadIdx.x;
     float e0 = 0.0f, e1 = 0.0f, e2 = 0.0f, e3 = 0.0f;

@@ -1,7 +1,7 @@
 // crosscheck: equivalent
-// args: --reference=sum_ref --blockDim=8 --array-len=out=1,in=8 --assume=float-reassoc,mul-zero
-// The float tree reduction under `--assume=float-reassoc,mul-zero`: the sums are one
-// multiset of terms (the reference's `0.0f +` dropped by `mul-zero`).
+// args: --reference=sum_ref --blockDim=8 --array-len=out=1,in=8 --assume=float-reassoc
+// The float tree reduction under `--assume=float-reassoc`: the sums are one multiset
+// of terms (the reference's `0.0f +` dropped: a real sum's zero).
 __global__ void sum_kern(float *out, const float *in) {
     __shared__ float s[8];
     int t = threadIdx.x;
