@@ -48,7 +48,7 @@ impl PathSolver {
     /// the values of the word variables among `wanted` (variables it leaves free get 0).
     pub fn solve(&mut self, t: &Terms, constraints: &[Id], wanted: &[Id], timeout: Duration) -> PathAnswer {
         // QF_BV's solver where no float operation is asked about (much the faster).
-        let floats = self.floats && uses_functions(t, constraints);
+        let floats = self.floats && t.applies_function(constraints);
         let solver = if floats { Solver::new() } else { Solver::new_for_logic("QF_BV").unwrap_or_default() };
         let mut params = Params::new();
         params.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
@@ -85,19 +85,3 @@ impl PathSolver {
     }
 }
 
-/// Does a term of `roots` apply a function (`Vc::App`)?
-fn uses_functions(t: &Terms, roots: &[Id]) -> bool {
-    use egg::Language;
-    let mut seen = std::collections::HashSet::new();
-    let mut stack = roots.to_vec();
-    while let Some(n) = stack.pop() {
-        if !seen.insert(n) {
-            continue;
-        }
-        if let Vc::App(..) = t.node(n) {
-            return true;
-        }
-        stack.extend(t.node(n).children().iter().copied());
-    }
-    false
-}

@@ -201,13 +201,25 @@ impl Terms {
 
     /// Number of distinct nodes reachable from `roots`.
     pub fn size(&self, roots: &[Id]) -> usize {
+        self.reachable(roots).len()
+    }
+
+    /// Every node reachable from `roots`, each once.
+    pub fn reachable(&self, roots: &[Id]) -> Vec<Id> {
         let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
         let mut stack: Vec<Id> = roots.to_vec();
         while let Some(i) = stack.pop() {
             if seen.insert(i) {
+                out.push(i);
                 stack.extend(self.expr[i].children().iter().copied());
             }
         }
-        seen.len()
+        out
+    }
+
+    /// Does a term of `roots` apply a function (`Vc::App`: a float operation)?
+    pub fn applies_function(&self, roots: &[Id]) -> bool {
+        self.reachable(roots).iter().any(|&n| matches!(self.expr[n], Vc::App(..)))
     }
 }

@@ -13,7 +13,7 @@ use kpl_certify::vc::{Terms, Vc};
 use kpl_semantics::report::Outcome;
 use kpl_semantics::{sdv, Inputs, Program};
 use kpl_testgen::concolic::{self, element_var, is_lost_var, parse_var, End, InputVar, Item, ItemKind, Mode, Run};
-use egg::{Id, Language};
+use egg::Id;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -375,20 +375,29 @@ impl<'a> Search<'a> {
         None
     }
 
-    /// Both sides in the interpreter on `v`: a defect, a mismatch, or `None` (equal there;
-    /// `Inconclusive` where a side does not run to its end).
-    fn replay(&mut self, v: Inputs) -> Option<Verdict> {
-        let runs = concrete::run_both(self.kernel, self.reference, &v, &self.o.kernel_run, &self.o.reference_run);
+    /// Both sides in the interpreter on `v`: their runs, or a defect, or `Inconclusive`
+    /// where a side does not run to its end.
+    fn run_checked(&mut self, v: &Inputs) -> Result<concrete::Runs, Verdict> {
+        let runs = concrete::run_both(self.kernel, self.reference, v, &self.o.kernel_run, &self.o.reference_run);
         self.stats.runs += 1;
         for (side, r) in [(Side::Kernel, &runs.kernel), (Side::Reference, &runs.reference)] {
             if let Outcome::Defect(_) = &r.outcome {
-                return Some(Verdict::Defect { side, inputs: v, outcome: r.outcome.clone() });
+                return Err(Verdict::Defect { side, inputs: v.clone(), outcome: r.outcome.clone() });
             }
         }
         if !(matches!(runs.kernel.outcome, Outcome::Ok) && matches!(runs.reference.outcome, Outcome::Ok)) {
-            return Some(Verdict::Inconclusive("a side did not run to its end".into()));
+            return Err(Verdict::Inconclusive("a side did not run to its end".into()));
         }
-        concrete::difference(&runs, self.outputs, &v).map(|diff| Verdict::Mismatch { inputs: v, diff, exact: false })
+        Ok(runs)
+    }
+
+    /// Both sides in the interpreter on `v`: a defect, a mismatch, or `None` (equal there;
+    /// `Inconclusive` where a side does not run to its end).
+    fn replay(&mut self, v: Inputs) -> Option<Verdict> {
+        match self.run_checked(&v) {
+            Ok(runs) => concrete::difference(&runs, self.outputs, &v).map(|diff| Verdict::Mismatch { inputs: v, diff, exact: false }),
+            Err(verdict) => Some(verdict),
+        }
     }
 
     /// `n` random inputs on the float variables of `elements`: a mismatch or a defect where
@@ -425,16 +434,11 @@ impl<'a> Search<'a> {
                     Some(verdict) => return Some(verdict),
                 }
             }
-            let runs = concrete::run_both(self.kernel, self.reference, &v, &self.o.kernel_run, &self.o.reference_run);
-            self.stats.runs += 1;
-            for (side, r) in [(Side::Kernel, &runs.kernel), (Side::Reference, &runs.reference)] {
-                if let Outcome::Defect(_) = &r.outcome {
-                    return Some(Verdict::Defect { side, inputs: v, outcome: r.outcome.clone() });
-                }
-            }
-            if !(matches!(runs.kernel.outcome, Outcome::Ok) && matches!(runs.reference.outcome, Outcome::Ok)) {
-                continue;
-            }
+            let runs = match self.run_checked(&v) {
+                Ok(runs) => runs,
+                Err(Verdict::Inconclusive(_)) => continue,
+                Err(verdict) => return Some(verdict),
+            };
             if let Some(diff) = concrete::difference_at(&runs, &places, &v) {
                 let exact = integers && !inexact && concrete::small_whole(diff.kernel) && concrete::small_whole(diff.reference);
                 return Some(Verdict::Mismatch { inputs: v, diff, exact });
@@ -574,46 +578,18 @@ fn with_values(base: &Inputs, vals: impl IntoIterator<Item = (String, u32)>) -> 
 
 /// The variables of some terms.
 fn vars_of(t: &Terms, roots: &[Id]) -> Vec<Id> {
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    let mut stack = roots.to_vec();
-    while let Some(n) = stack.pop() {
-        if !seen.insert(n) {
-            continue;
-        }
-        match t.node(n) {
-            Vc::Var(_) => out.push(n),
-            node => stack.extend(node.children().iter().copied()),
-        }
-    }
-    out
+    t.reachable(roots).into_iter().filter(|&n| matches!(t.node(n), Vc::Var(_))).collect()
 }
 
 /// Does a term use a float operation?
 fn has_float(t: &Terms, root: Id) -> bool {
-    let mut seen = HashSet::new();
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        if !seen.insert(n) {
-            continue;
-        }
-        if let Vc::App(..) = t.node(n) {
-            return true;
-        }
-        stack.extend(t.node(n).children().iter().copied());
-    }
-    false
+    t.applies_function(&[root])
 }
 
 /// The input variables that are operands of float operations in some terms (by name).
 fn float_vars(t: &Terms, roots: &[Id]) -> Vec<String> {
-    let mut seen = HashSet::new();
     let mut out = Vec::new();
-    let mut stack = roots.to_vec();
-    while let Some(n) = stack.pop() {
-        if !seen.insert(n) {
-            continue;
-        }
+    for n in t.reachable(roots) {
         if let Vc::App(_, args) = t.node(n) {
             for a in args {
                 // Through sign flips and absolute values (`fneg`, `fabs` as bit operations).
@@ -626,7 +602,6 @@ fn float_vars(t: &Terms, roots: &[Id]) -> Vec<String> {
                 }
             }
         }
-        stack.extend(t.node(n).children().iter().copied());
     }
     out
 }
