@@ -103,16 +103,45 @@ pub fn run(a: Args) -> Exit {
     let started = Instant::now();
     input::set_warp_sync(a.check.warp_sync);
     input::QUIET_HOST_SKIPS.store(true, std::sync::atomic::Ordering::Relaxed);
-    // The kernel, as `kpl run` loads it.
+    // The kernel, as `kpl run` loads it: under each launch its program's host code makes.
     let mut kargs = a.launch.clone();
     kargs.reference = None;
-    let (src, c, launch) = match input::load(&a.file, &kargs, true) {
+    let contexts = input::host_contexts(&a.file, &kargs);
+    let mut reports = Vec::new();
+    let mut exit = Exit::Ok;
+    for c in 0..contexts.max(1) {
+        input::set_host_context((contexts > 1).then_some(c));
+        let (e, report) = one_launch(&a, &reference, &lens, &kargs, started);
+        exit = exit.max(e);
+        reports.extend(report);
+        if e == Exit::BadInput {
+            break;
+        }
+    }
+    input::set_host_context(None);
+    if a.json {
+        let v = if reports.len() == 1 { reports.pop().unwrap_or_default() } else { Value::Array(reports) };
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    }
+    exit
+}
+
+/// The crosscheck under one launch of the kernel (the command line's, or one its program's
+/// host code makes): the exit code, and the JSON report (`None` for bad input).
+fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs, started: Instant) -> (Exit, Option<Value>) {
+    macro_rules! bad {
+        ($e:expr) => {
+            return ($e, None)
+        };
+    }
+    let reference = reference.to_string();
+    let (src, c, launch) = match input::load(&a.file, kargs, true) {
         Ok(x) => x,
-        Err(e) => return e,
+        Err(e) => bad!(e),
     };
     if launch.total_threads() > MAX_THREADS {
         eprintln!("error: the launch has {} threads; a crosscheck runs at most {MAX_THREADS}", launch.total_threads());
-        return Exit::BadInput;
+        bad!(Exit::BadInput);
     }
     // The reference: a one-thread kernel of its file, `--kernel-args` given to it by name.
     let mut rargs = a.launch.clone();
@@ -128,13 +157,13 @@ pub fn run(a: Args) -> Exit {
             "c" | "cc" | "cpp" | "cxx" | "h" | "hpp" | "cu" | "cuh" => input::set_file_language(&rfile, "cuda"),
             _ => {
                 eprintln!("error: `--reference-file` must be a C, C++, CUDA or OpenCL file (`.c`, `.cpp`, `.cu`, `.cl`), not `{}`", rfile.display());
-                return Exit::BadInput;
+                bad!(Exit::BadInput);
             }
         }
     }
     let (rsrc, rc, rlaunch) = match input::load(&rfile, &rargs, true) {
         Ok(x) => x,
-        Err(e) => return e,
+        Err(e) => bad!(e),
     };
     // Double precision in the reference: kpl's floats are single, so no verdict on values.
     let mut double = rc.warnings.iter().any(|w| w.message.contains(kpl_c::sema::reference::DOUBLE_WARNING));
@@ -146,7 +175,7 @@ pub fn run(a: Args) -> Exit {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
-            return Exit::BadInput;
+            bad!(Exit::BadInput);
         }
     };
     let mut kprog = kpl_semantics::compile(&c.core, launch);
@@ -167,12 +196,12 @@ pub fn run(a: Args) -> Exit {
             Ok(x) => x,
             Err(e) => {
                 eprintln!("error: {e}");
-                return Exit::BadInput;
+                bad!(Exit::BadInput);
             }
         };
         let Some(i) = kprog.params.iter().position(|n| *n == name) else {
             eprintln!("error: `--param`: the kernel has no scalar parameter `{name}` (it has {})", kprog.params.join(", "));
-            return Exit::BadInput;
+            bad!(Exit::BadInput);
         };
         let e = Ex::Bin(kpl_lang::ast::BinOp::Eq, Box::new(Ex::Param(i as u32)), Box::new(Ex::Const(v)));
         kprog.requires.push((e, kpl_lang::Span::new(0, 0)));
@@ -190,7 +219,7 @@ pub fn run(a: Args) -> Exit {
     for p in [&mut kprog, &mut rprog] {
         if let Err(e) = lens.apply(p, Some(&outputs)) {
             eprintln!("error: `--array-len`: {e}");
-            return Exit::BadInput;
+            bad!(Exit::BadInput);
         }
     }
     let mut base = Inputs::from_seed(a.seed);
@@ -272,7 +301,7 @@ pub fn run(a: Args) -> Exit {
             let touched = touched_by(&kprog, &rprog, inputs, &outputs, &o);
             let files = match write_witness(&a, &pairs, inputs, &kprog, &outputs, &lens, &touched) {
                 Ok(f) => f,
-                Err(e) => return e,
+                Err(e) => bad!(e),
             };
             let show = |w: u32| format!("{:#010x} ({:?} as a float, {} as an int)", w, f32::from_bits(w), w as i32);
             report["mismatch"] = json!({
@@ -301,7 +330,7 @@ pub fn run(a: Args) -> Exit {
             let touched = touched_by(&kprog, &rprog, inputs, &outputs, &o);
             let files = match write_witness(&a, &pairs, inputs, &kprog, &outputs, &lens, &touched) {
                 Ok(f) => f,
-                Err(e) => return e,
+                Err(e) => bad!(e),
             };
             let (s, who) = match side {
                 Side::Kernel => (&src, "kernel"),
@@ -325,10 +354,7 @@ pub fn run(a: Args) -> Exit {
             Exit::Defect
         }
     };
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
-    }
-    exit
+    (exit, Some(report))
 }
 
 fn plural(n: usize) -> &'static str {
