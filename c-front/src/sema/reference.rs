@@ -32,7 +32,9 @@ pub fn as_kernel(toks: Vec<Tok>, name: &str, dialect: Dialect, src: &str) -> (Ve
     };
     let item = &toks[ranges[at].clone()];
     let name_at = function_name(item).unwrap_or(0);
-    let head: Vec<&Tok> = item[..name_at].iter().filter(|t| !matches!(&t.1, CTok::Spec(s) if DROPPED.contains(&s.as_str()))).collect();
+    // (A string in a function's head is a linkage, `extern "C"`: dropped with `extern`.)
+    let dropped = |t: &Tok| matches!(&t.1, CTok::Spec(s) if DROPPED.contains(&s.as_str())) || t.1 == CTok::Str;
+    let head: Vec<&Tok> = item[..name_at].iter().filter(|t| !dropped(t)).collect();
     if !(head.len() == 1 && matches!(&head[0].1, CTok::Spec(s) if s == "void")) {
         let d = Diagnostic::error(format!("the reference `{name}` must return `void`: it gives its results through its pointer parameters, as the kernel does"), Span::new(item[name_at].0, item[name_at].2));
         return (toks, Some(d), None);
@@ -66,7 +68,7 @@ pub fn as_kernel(toks: Vec<Tok>, name: &str, dialect: Dialect, src: &str) -> (Ve
         if i == at {
             out.push((first, CTok::Spec(kernel_word.into()), first));
             for (k, t) in toks[r.clone()].iter().enumerate() {
-                if !(k < name_at && matches!(&t.1, CTok::Spec(s) if DROPPED.contains(&s.as_str()))) {
+                if !(k < name_at && dropped(t)) {
                     out.push(t.clone());
                 }
             }
