@@ -119,7 +119,8 @@ pub fn run(a: Args) -> Exit {
         }
     }
     input::set_host_context(None);
-    if a.json {
+    // (Bad input has no report: its diagnostics are on standard error.)
+    if a.json && !reports.is_empty() {
         let v = if reports.len() == 1 { reports.pop().unwrap_or_default() } else { Value::Array(reports) };
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     }
