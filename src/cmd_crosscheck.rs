@@ -168,7 +168,7 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
     };
     // Double precision in the reference: kpl's floats are single, so no verdict on values.
     let mut double = rc.warnings.iter().any(|w| w.message.contains(kpl_c::sema::reference::DOUBLE_WARNING));
-    if let Some(d) = input::double_precision(&a.file, &kargs, &src, &c.kernel.name.name) {
+    if let Some(d) = input::double_precision(&a.file, kargs, &src, &c.kernel.name.name) {
         input::report(&src, &[d]);
         double = true;
     }
@@ -300,7 +300,7 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
         Verdict::Mismatch { inputs, diff, exact } => {
             report["verdict"] = json!("mismatch");
             let touched = touched_by(&kprog, &rprog, inputs, &outputs, &o);
-            let files = match write_witness(&a, &pairs, inputs, &kprog, &outputs, &lens, &touched) {
+            let files = match write_witness(a, &pairs, inputs, &kprog, &outputs, lens, &touched) {
                 Ok(f) => f,
                 Err(e) => bad!(e),
             };
@@ -310,7 +310,7 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
                 "kernel": diff.kernel, "reference": diff.reference,
                 "kernel_float": f32::from_bits(diff.kernel).to_string(), "reference_float": f32::from_bits(diff.reference).to_string(),
                 "exact_arithmetic": exact,
-                "input": input_json(inputs, &kprog, &outputs, &lens, &touched, None),
+                "input": input_json(inputs, &kprog, &outputs, lens, &touched, None),
             });
             if !a.json {
                 println!("{}: {what}: mismatch{assumed}", src.path);
@@ -323,13 +323,13 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
                 }
                 println!("  both replayed in the interpreter on the input{} ({after})", params_text(inputs, &kprog));
             }
-            replay_lines(&a, &src.path, &pairs, &files, &mut report);
+            replay_lines(a, &src.path, &pairs, &files, &mut report);
             Exit::Defect
         }
         Verdict::Defect { side, inputs, outcome } => {
             report["verdict"] = json!("defect");
             let touched = touched_by(&kprog, &rprog, inputs, &outputs, &o);
-            let files = match write_witness(&a, &pairs, inputs, &kprog, &outputs, &lens, &touched) {
+            let files = match write_witness(a, &pairs, inputs, &kprog, &outputs, lens, &touched) {
                 Ok(f) => f,
                 Err(e) => bad!(e),
             };
@@ -351,7 +351,7 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
             if !a.json {
                 println!("{}: {what}: a defect of the {who} ({after})", src.path);
             }
-            replay_lines(&a, &src.path, &pairs, &files, &mut report);
+            replay_lines(a, &src.path, &pairs, &files, &mut report);
             Exit::Defect
         }
     };

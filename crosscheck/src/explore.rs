@@ -94,7 +94,7 @@ pub fn crosscheck(kernel: &Program, reference: &Program, outputs: &[String], bas
         solver: PathSolver::exact_floats(),
         stats: Stats::default(),
         incomplete: None,
-        rng: kpl_lang::rng::Rng::new(o.seed ^ 0x6372_6f73_73),
+        rng: kpl_lang::rng::Rng::new(o.seed ^ 0x0063_726f_7373),
         var_sets: HashMap::new(),
         proved: HashMap::new(),
         infeasible: HashSet::new(),
@@ -377,16 +377,16 @@ impl<'a> Search<'a> {
 
     /// Both sides in the interpreter on `v`: their runs, or a defect, or `Inconclusive`
     /// where a side does not run to its end.
-    fn run_checked(&mut self, v: &Inputs) -> Result<concrete::Runs, Verdict> {
+    fn run_checked(&mut self, v: &Inputs) -> Result<concrete::Runs, Box<Verdict>> {
         let runs = concrete::run_both(self.kernel, self.reference, v, &self.o.kernel_run, &self.o.reference_run);
         self.stats.runs += 1;
         for (side, r) in [(Side::Kernel, &runs.kernel), (Side::Reference, &runs.reference)] {
             if let Outcome::Defect(_) = &r.outcome {
-                return Err(Verdict::Defect { side, inputs: v.clone(), outcome: r.outcome.clone() });
+                return Err(Box::new(Verdict::Defect { side, inputs: v.clone(), outcome: r.outcome.clone() }));
             }
         }
         if !(matches!(runs.kernel.outcome, Outcome::Ok) && matches!(runs.reference.outcome, Outcome::Ok)) {
-            return Err(Verdict::Inconclusive("a side did not run to its end".into()));
+            return Err(Box::new(Verdict::Inconclusive("a side did not run to its end".into())));
         }
         Ok(runs)
     }
@@ -396,7 +396,7 @@ impl<'a> Search<'a> {
     fn replay(&mut self, v: Inputs) -> Option<Verdict> {
         match self.run_checked(&v) {
             Ok(runs) => concrete::difference(&runs, self.outputs, &v).map(|diff| Verdict::Mismatch { inputs: v, diff, exact: false }),
-            Err(verdict) => Some(verdict),
+            Err(verdict) => Some(*verdict),
         }
     }
 
@@ -436,8 +436,8 @@ impl<'a> Search<'a> {
             }
             let runs = match self.run_checked(&v) {
                 Ok(runs) => runs,
-                Err(Verdict::Inconclusive(_)) => continue,
-                Err(verdict) => return Some(verdict),
+                Err(verdict) if matches!(*verdict, Verdict::Inconclusive(_)) => continue,
+                Err(verdict) => return Some(*verdict),
             };
             if let Some(diff) = concrete::difference_at(&runs, &places, &v) {
                 let exact = integers && !inexact && concrete::small_whole(diff.kernel) && concrete::small_whole(diff.reference);
