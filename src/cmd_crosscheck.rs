@@ -183,6 +183,9 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
     let mut rprog = kpl_semantics::compile(&rc.core, rlaunch);
     let pairs = pairing.pairs;
     pairing::rename(&mut rprog, &pairs);
+    // Its own name too: what the two sides' runs cannot follow (`lost:NAME:N`) must never
+    // be one variable, even where the reference is the kernel's own function.
+    rprog.name = format!("ref:{}", rprog.name);
     // A wider side's extra words (the high word of a `size_t` beside a `uint`) are 0.
     for (kernel_side, name) in &pairing.zero_words {
         if *kernel_side {

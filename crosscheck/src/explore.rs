@@ -366,9 +366,7 @@ impl<'a> Search<'a> {
         }
         let n = undecided.len();
         self.give_up(format!(
-            "{n} output element{} of a path could not be decided: {} canonical form{} differ{}, the solver did not decide, and no input tried gave different bits",
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "its" } else { "their" },
+            "{n} output element{} of a path could not be decided: the two sides' canonical forms differ{}, the solver did not decide, and no input tried gave different bits",
             if n == 1 { "" } else { "s" },
             if self.o.assume.any() { " under the assumptions" } else { "" }
         ));
