@@ -127,3 +127,27 @@ fn bad_references_are_refused_with_a_diagnostic() {
     let o = kpl(&["crosscheck", s(&k), "--reference=r", "--blockDim=2", "--assume=nonsense"]);
     assert_eq!(o.code, 3);
 }
+
+#[test]
+fn references_that_never_end_or_recurse_end_in_a_verdict_not_a_crash() {
+    let dir = scratch("crosscheck-odd");
+    std::fs::create_dir_all(&dir).unwrap();
+    let k = dir.join("odd.cu");
+    std::fs::write(
+        &k,
+        "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n\
+         void forever(int *a) { while (1) { a[0]++; } }\n\
+         void rec(int *a) { if (a[0] > 0) { a[0]--; rec(a); } }\n",
+    )
+    .unwrap();
+    // The step limit ends the run: inconclusive, with the limit named.
+    let o = kpl(&["crosscheck", s(&k), "--reference=forever", "--blockDim=2", "--array-len=2", "--max-steps=10000", "--json"]);
+    assert_eq!(o.code, 2, "{}{}", o.stdout, o.stderr);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["verdict"], "inconclusive");
+    assert!(v["reason"].as_str().unwrap().contains("step limit"), "{v}");
+    // Recursion is not read: a diagnostic at the call, exit 3.
+    let o = kpl(&["crosscheck", s(&k), "--reference=rec", "--blockDim=2", "--array-len=2"]);
+    assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("odd.cu:3:"), "{}", o.stderr);
+}
