@@ -10,7 +10,7 @@ use kpl_crosscheck::pairing::{self, Kind, Pair};
 use kpl_crosscheck::Assumptions;
 use kpl_semantics::ir::Ex;
 use kpl_semantics::report::Outcome;
-use kpl_semantics::{sdv, Inputs, Program};
+use kpl_semantics::{Inputs, Program};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -228,16 +228,7 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
     }
     let mut base = Inputs::from_seed(a.seed);
     base.params.extend(pinned);
-    base.params.extend(kpl_semantics::inputs::pinned_params(&kprog));
     base.params.extend(kpl_semantics::inputs::pinned_params(&rprog));
-    let run_opts = |max_steps| sdv::Options {
-        max_steps,
-        inter_group: !a.check.only_intra_group,
-        benign: a.check.benign(&a.file),
-        warp_sync: a.check.warp_sync,
-        race_arrays: a.check.race_arrays(),
-        ..Default::default()
-    };
     let assume = Assumptions { reassoc: a.assume.iter().any(|x| x == "float-reassoc"), mul_zero: a.assume.iter().any(|x| x == "mul-zero") };
     let o = kpl_crosscheck::Options {
         assume,
@@ -248,8 +239,8 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
         element_timeout: Duration::from_secs(2),
         tries: a.tries,
         seed: a.seed,
-        kernel_run: run_opts(a.max_steps),
-        reference_run: run_opts(a.max_steps),
+        kernel_run: a.check.run_options(&a.file, a.max_steps),
+        reference_run: a.check.run_options(&a.file, a.max_steps),
         progress: Some(|paths, runs| progress::show(&format!("crosscheck: {paths} paths explored, {runs} runs"))),
     };
     progress::show(&format!("{}: crosschecking `{}` against `{}`", src.path, kprog.name, reference));
@@ -388,7 +379,7 @@ fn input_json(inputs: &Inputs, kprog: &Program, outputs: &[String], lens: &Array
         None => n.to_string(),
     };
     let params: BTreeMap<String, u32> = kprog.params.iter().map(|n| (name_of(n), inputs.param(n))).collect();
-    let touched = |name: &str| -> Vec<u32> {
+    let indices = |name: &str| -> Vec<u32> {
         let mut v: Vec<u32> = touched.iter().filter(|(n, _)| n == name).map(|(_, i)| *i).collect();
         v.extend(inputs.arrays.get(name).map(|g| g.all.keys().copied().collect::<Vec<u32>>()).unwrap_or_default());
         v.sort_unstable();
@@ -400,7 +391,7 @@ fn input_json(inputs: &Inputs, kprog: &Program, outputs: &[String], lens: &Array
         let len = lens.of(out);
         let idx: Vec<u32> = match len {
             Some(l) => (0..l).collect(),
-            None => touched(out),
+            None => indices(out),
         };
         let m: serde_json::Map<String, Value> = idx.iter().map(|i| (i.to_string(), json!(inputs.element(out, None, *i)))).collect();
         arrays.insert(name_of(out), Value::Object(m));

@@ -94,15 +94,7 @@ fn measure(prog: &Program, inputs: Inputs, model: PerfModel, opts: &sdv::Options
 }
 
 fn run_options(a: &Args) -> sdv::Options {
-    sdv::Options {
-        max_steps: a.max_steps,
-        inter_group: !a.check.only_intra_group,
-        benign: a.check.benign(&a.file),
-        warp_sync: a.check.warp_sync,
-        progress: Some(progress::steps as fn(u64)),
-        race_arrays: a.check.race_arrays(),
-        ..Default::default()
-    }
+    sdv::Options { progress: Some(progress::steps as fn(u64)), ..a.check.run_options(&a.file, a.max_steps) }
 }
 
 fn one_run(a: &Args, src: &input::Source, c: &Checked, launch: Launch, model: PerfModel) -> Exit {

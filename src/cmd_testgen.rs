@@ -126,14 +126,7 @@ pub fn run(a: Args) -> Exit {
     progress::clear();
 
     // Replay every kept test in the interpreter: its outcome is what the test shows.
-    let ro = sdv::Options {
-        max_steps: a.max_steps.saturating_mul(4),
-        inter_group: !a.check.only_intra_group,
-        benign: a.check.benign(&a.file),
-        warp_sync: a.check.warp_sync,
-        race_arrays: a.check.race_arrays(),
-        ..Default::default()
-    };
+    let ro = a.check.run_options(&a.file, a.max_steps.saturating_mul(4));
     let outcomes: Vec<Outcome> = r.tests.iter().map(|t| sdv::run(&prog, t.inputs(a.seed), &ro).outcome).collect();
     // Written: the selected tests, then every other test whose replay found a defect.
     let mut written: Vec<usize> = r.selected.clone();

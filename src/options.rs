@@ -257,6 +257,19 @@ fn parse_warp_sync(s: &str) -> Result<u32, String> {
 }
 
 impl CheckArgs {
+    /// The interpreter's options these checks give, for a run of at most `max_steps`
+    /// thread-statements of the kernel in `file`.
+    pub fn run_options(&self, file: &std::path::Path, max_steps: u64) -> kpl_semantics::sdv::Options {
+        kpl_semantics::sdv::Options {
+            max_steps,
+            inter_group: !self.only_intra_group,
+            benign: self.benign(file),
+            warp_sync: self.warp_sync,
+            race_arrays: self.race_arrays(),
+            ..Default::default()
+        }
+    }
+
     /// The arrays of `--vcgen-opt=/checkArrays:A,B` (the last such option).
     pub fn check_arrays(&self) -> Option<Vec<String>> {
         let list = self.vcgen_opt.iter().rev().find_map(|o| o.strip_prefix("/checkArrays:"))?;
