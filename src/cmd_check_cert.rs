@@ -26,15 +26,21 @@ fn on_path(cmd: &str) -> bool {
 
 /// Run a solver on an SMT-LIB script; gives its first answer line.
 fn run_solver(solver: &str, timeout: u64, script: &str) -> Result<String, String> {
+    run_solver_all(solver, timeout, script).map(|a| a[0].clone())
+}
+
+/// Run a solver on an SMT-LIB script of several `(check-sat)`s, each with its own time
+/// limit; gives every answer, in order.
+fn run_solver_all(solver: &str, timeout: u64, script: &str) -> Result<Vec<String>, String> {
     let mut cmd = match solver {
         "cvc5" => {
             let mut c = Command::new("cvc5");
-            c.args(["--lang", "smt2", &format!("--tlimit={}", timeout * 1000), "-"]);
+            c.args(["--lang", "smt2", "--incremental", &format!("--tlimit-per={}", timeout * 1000), "-"]);
             c
         }
         _ => {
             let mut c = Command::new("z3");
-            c.args(["-in", "-smt2", &format!("-T:{timeout}")]);
+            c.args(["-in", "-smt2", &format!("-t:{}", timeout * 1000)]);
             c
         }
     };
@@ -49,10 +55,11 @@ fn run_solver(solver: &str, timeout: u64, script: &str) -> Result<String, String
     }
     let out = child.wait_with_output().map_err(|e| format!("`{solver}` failed: {e}"))?;
     let text = String::from_utf8_lossy(&out.stdout);
-    match text.lines().map(str::trim).find(|l| ["sat", "unsat", "unknown", "timeout"].contains(l)) {
-        Some(a) => Ok(a.to_string()),
-        None => Err(format!("no answer from `{solver}`: {} {}", text.trim(), String::from_utf8_lossy(&out.stderr).trim())),
+    let answers: Vec<String> = text.lines().map(str::trim).filter(|l| ["sat", "unsat", "unknown", "timeout"].contains(l)).map(String::from).collect();
+    if answers.is_empty() {
+        return Err(format!("no answer from `{solver}`: {} {}", text.trim(), String::from_utf8_lossy(&out.stderr).trim()));
     }
+    Ok(answers)
 }
 
 pub fn run(a: Args) -> Exit {
@@ -61,13 +68,6 @@ pub fn run(a: Args) -> Exit {
         Ok(t) => String::from_utf8_lossy(&t).into_owned(),
         Err(e) => {
             eprintln!("error: {e}");
-            return Exit::BadInput;
-        }
-    };
-    let cert: Certificate = match serde_json::from_str(&text) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: `{}` is not a kpl certificate: {e}", path.display());
             return Exit::BadInput;
         }
     };
@@ -89,11 +89,26 @@ pub fn run(a: Args) -> Exit {
         eprintln!("error: the second solver `{solver}` is not installed (scripts/setup.sh installs cvc5 and z3)");
         return Exit::BadInput;
     }
+    let timeout = a.solver_timeout;
+    let prove = |script: &str| run_solver(solver, timeout, script);
+    // A crosscheck's certificate (`kpl crosscheck --certify`) is checked its own way.
+    let crosscheck = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| v.get("format").and_then(|f| f.as_str()).map(|f| f.starts_with("kpl-crosscheck-certificate/")))
+        .unwrap_or(false);
+    if crosscheck {
+        return crate::crosscheck_cert::check(&path, &text, solver, &|script: &str| run_solver_all(solver, timeout, script));
+    }
+    let cert: Certificate = match serde_json::from_str(&text) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: `{}` is not a kpl certificate: {e}", path.display());
+            return Exit::BadInput;
+        }
+    };
     let show = |msg: &str| {
         progress::show(&format!("{}: {msg}", path.display()));
     };
-    let timeout = a.solver_timeout;
-    let prove = |script: &str| run_solver(solver, timeout, script);
     let report = check_cert::check(&cert, &prove, &show);
     progress::clear();
     if report.problems.is_empty() {

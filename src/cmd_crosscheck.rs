@@ -20,49 +20,55 @@ use std::time::{Duration, Instant};
 pub struct Args {
     /// The file with the kernel (and, unless `--reference-file` says otherwise, the
     /// reference).
-    file: PathBuf,
+    pub file: PathBuf,
     /// A file holding the reference function instead (`.c`, `.cpp` or `.cu` read as CUDA,
     /// `.cl` as OpenCL).
     #[arg(long = "reference-file", value_name = "FILE")]
-    reference_file: Option<PathBuf>,
+    pub reference_file: Option<PathBuf>,
     /// Assume what KLEE-CL may assume of floats, comma separated: `float-reassoc` (addition
     /// and multiplication associative), `mul-zero` (`x * 0 = 0`, `x + 0 = x`).
     #[arg(long, value_name = "A,...", value_delimiter = ',', value_parser = parse_assumption)]
-    assume: Vec<String>,
+    pub assume: Vec<String>,
     /// The number of elements of the kernel's arrays: `N` for every one, or `NAME=N` each
     /// (comma separated); accesses outside are out-of-bounds defects on either side.
     #[arg(long = "array-len", value_name = "N|NAME=N,...", value_delimiter = ',')]
-    array_len: Vec<String>,
+    pub array_len: Vec<String>,
     /// Fix a scalar parameter of both sides: NAME=V (the kernel's name; decimal, 0x hex, or
     /// negative), as `--kernel-args` fixes them all.
     #[arg(long = "param", value_name = "NAME=V")]
-    params: Vec<String>,
+    pub params: Vec<String>,
     /// Explore at most this many paths of the two programs together (then inconclusive).
     #[arg(long = "max-paths", value_name = "N", default_value_t = 1000)]
-    max_paths: usize,
+    pub max_paths: usize,
     /// Random inputs tried on a path whose outputs neither the terms nor the solver decide.
     #[arg(long, value_name = "N", default_value_t = 32)]
-    tries: usize,
+    pub tries: usize,
     /// Interpreter steps per run.
     #[arg(long = "max-steps", default_value_t = 20_000_000)]
-    max_steps: u64,
+    pub max_steps: u64,
     /// Stop after this many seconds (the verdict is then inconclusive).
     #[arg(long, value_name = "SECONDS", value_parser = crate::options::parse_seconds)]
-    timeout: Option<f64>,
+    pub timeout: Option<f64>,
     /// The seed of the first input and of every input value no path constraint fixes.
     #[arg(long, default_value_t = 0)]
-    seed: u64,
+    pub seed: u64,
     /// Write a mismatch's or defect's input here, for `kpl run --input`: DIR/kernel.json (the
     /// kernel's names) and DIR/reference.json (the reference's).
     #[arg(long, value_name = "DIR")]
-    witness: Option<PathBuf>,
+    pub witness: Option<PathBuf>,
     /// Print the report as one JSON object.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
+    /// Where the kernel and its reference are equivalent, write the certificate of it to
+    /// DIR/certificate.json: every path with its input and the proofs of its outputs'
+    /// equalities, for `kpl check-cert` (one launch: give it on the command line when the
+    /// program launches the kernel several ways).
+    #[arg(long, value_name = "DIR")]
+    pub certify: Option<PathBuf>,
     #[command(flatten)]
-    launch: LaunchArgs,
+    pub launch: LaunchArgs,
     #[command(flatten)]
-    check: CheckArgs,
+    pub check: CheckArgs,
 }
 
 fn parse_assumption(s: &str) -> Result<String, String> {
@@ -99,6 +105,11 @@ pub fn run(a: Args) -> Exit {
             return Exit::BadInput;
         }
     };
+    if let Some(dir) = &a.certify {
+        if let Err(e) = input::check_output_dir(dir) {
+            return e;
+        }
+    }
     let _watchdog = limits::command_watchdog(a.timeout, &a.file.display().to_string(), a.json);
     let started = Instant::now();
     input::set_warp_sync(a.check.warp_sync);
@@ -107,6 +118,10 @@ pub fn run(a: Args) -> Exit {
     let mut kargs = a.launch.clone();
     kargs.reference = None;
     let contexts = input::host_contexts(&a.file, &kargs);
+    if contexts > 1 && a.certify.is_some() {
+        eprintln!("error: `--certify` certifies one launch, and the program launches the kernel {contexts} ways: give the launch (`--blockDim`, `--gridDim`, `--kernel-args`)");
+        return Exit::BadInput;
+    }
     let mut reports = Vec::new();
     let mut exit = Exit::Ok;
     for c in 0..contexts.max(1) {
@@ -127,19 +142,33 @@ pub fn run(a: Args) -> Exit {
     exit
 }
 
-/// The crosscheck under one launch of the kernel (the command line's, or one its program's
-/// host code makes): the exit code, and the JSON report (`None` for bad input).
-fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs, started: Instant) -> (Exit, Option<Value>) {
+/// The two sides as the crosscheck runs them (and `check-cert` runs them again).
+pub struct Prepared {
+    pub src: input::Source,
+    pub rsrc: input::Source,
+    pub c: kpl_lang::Checked,
+    pub rc: kpl_lang::Checked,
+    pub launch: kpl_lang::Launch,
+    pub kprog: Program,
+    pub rprog: Program,
+    pub pairs: Vec<Pair>,
+    pub outputs: Vec<String>,
+    /// The first input: the seed, and the params the preconditions pin.
+    pub base: Inputs,
+    pub assume: Assumptions,
+    /// A side computes in double precision, which kpl computes as single.
+    pub double: bool,
+}
+
+/// Load, pair and rename the kernel and its reference under the current launch context.
+pub fn prepare(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs) -> Result<Prepared, Exit> {
     macro_rules! bad {
         ($e:expr) => {
-            return ($e, None)
+            return Err($e)
         };
     }
     let reference = reference.to_string();
-    let (src, c, launch) = match input::load(&a.file, kargs, true) {
-        Ok(x) => x,
-        Err(e) => bad!(e),
-    };
+    let (src, c, launch) = input::load(&a.file, kargs, true)?;
     if launch.total_threads() > MAX_THREADS {
         eprintln!("error: the launch has {} threads; a crosscheck runs at most {MAX_THREADS}", launch.total_threads());
         bad!(Exit::BadInput);
@@ -162,10 +191,7 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
             }
         }
     }
-    let (rsrc, rc, rlaunch) = match input::load(&rfile, &rargs, true) {
-        Ok(x) => x,
-        Err(e) => bad!(e),
-    };
+    let (rsrc, rc, rlaunch) = input::load(&rfile, &rargs, true)?;
     // Double precision in the reference: kpl's floats are single, so no verdict on values.
     let mut double = rc.warnings.iter().any(|w| w.message.contains(kpl_c::sema::reference::DOUBLE_WARNING));
     if let Some(d) = input::double_precision(&a.file, kargs, &src, &c.kernel.name.name) {
@@ -230,7 +256,12 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
     base.params.extend(pinned);
     base.params.extend(kpl_semantics::inputs::pinned_params(&rprog));
     let assume = Assumptions { reassoc: a.assume.iter().any(|x| x == "float-reassoc"), mul_zero: a.assume.iter().any(|x| x == "mul-zero") };
-    let o = kpl_crosscheck::Options {
+    Ok(Prepared { src, rsrc, c, rc, launch, kprog, rprog, pairs, outputs, base, assume, double })
+}
+
+/// The options of the search (and of `check-cert`'s runs).
+pub fn search_options(a: &Args, assume: Assumptions, started: Instant) -> kpl_crosscheck::Options {
+    kpl_crosscheck::Options {
         assume,
         max_paths: a.max_paths.max(1),
         max_steps: a.max_steps,
@@ -242,7 +273,23 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
         kernel_run: a.check.run_options(&a.file, a.max_steps),
         reference_run: a.check.run_options(&a.file, a.max_steps),
         progress: Some(|paths, runs| progress::show(&format!("crosscheck: {paths} paths explored, {runs} runs"))),
+        record: a.certify.is_some(),
+    }
+}
+
+/// The crosscheck under one launch of the kernel (the command line's, or one its program's
+/// host code makes): the exit code, and the JSON report (`None` for bad input).
+fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs, started: Instant) -> (Exit, Option<Value>) {
+    macro_rules! bad {
+        ($e:expr) => {
+            return ($e, None)
+        };
+    }
+    let Prepared { src, rsrc, c, rc, launch, kprog, rprog, pairs, outputs, base, assume, double } = match prepare(a, reference, lens, kargs) {
+        Ok(p) => p,
+        Err(e) => bad!(e),
     };
+    let o = search_options(a, assume, started);
     progress::show(&format!("{}: crosschecking `{}` against `{}`", src.path, kprog.name, reference));
     let mut r = kpl_crosscheck::crosscheck(&kprog, &rprog, &outputs, &base, &o);
     if double && matches!(r.verdict, Verdict::Equivalent | Verdict::Mismatch { .. }) {
@@ -281,7 +328,26 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
             if !a.json {
                 println!("{}: {what}: equivalent on every input{assumed} ({counts})", src.path);
             }
-            Exit::Ok
+            match &a.certify {
+                None => Exit::Ok,
+                Some(dir) => {
+                    let p = Prepared { src, rsrc, c, rc, launch, kprog, rprog, pairs, outputs, base, assume, double };
+                    match crate::crosscheck_cert::write(a, &p, &o, &r, dir) {
+                        Ok((path, paths, steps)) => {
+                            report["certificate"] = json!(path.display().to_string());
+                            if !a.json {
+                                println!("certificate written to {} ({paths} path{}, {steps} rewrite steps); check it with `kpl check-cert {}`", path.display(), plural(paths), dir.display());
+                            }
+                            Exit::Ok
+                        }
+                        Err(e) => {
+                            eprintln!("error: no certificate: {e}");
+                            report["certificate_error"] = json!(e);
+                            Exit::Inconclusive
+                        }
+                    }
+                }
+            }
         }
         Verdict::Inconclusive(why) => {
             report["verdict"] = json!("inconclusive");

@@ -173,8 +173,17 @@ pub fn set_error_limit(n: usize) {
 /// Print diagnostics for a file to stderr, with colour on a terminal: the first errors up
 /// to the error limit (with the warnings among them), then how many more there are.
 pub fn report(src: &Source, diags: &[Diagnostic]) {
+    if QUIET_NOTES.load(Ordering::Relaxed) {
+        let kept: Vec<Diagnostic> = diags.iter().filter(|d| d.severity != kpl_lang::diagnostic::Severity::Note).cloned().collect();
+        eprint!("{}", report_text(src, &kept));
+        return;
+    }
     eprint!("{}", report_text(src, diags));
 }
+
+/// Leave out notes (`check-cert` loads sources already crosschecked: their notes were
+/// read then).
+pub static QUIET_NOTES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// What `report` prints (the errors kept for a `bad_input` JSON report all the same).
 pub fn report_text(src: &Source, diags: &[Diagnostic]) -> String {

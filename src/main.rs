@@ -13,6 +13,7 @@ mod cmd_perf;
 mod cmd_run;
 mod cmd_testgen;
 mod cmd_crosscheck;
+mod crosscheck_cert;
 mod cmd_verify;
 mod difftest;
 mod difftest_device;

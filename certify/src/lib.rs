@@ -9,6 +9,8 @@
 
 pub mod certificate;
 pub mod check_cert;
+pub mod float_rules;
+pub mod float_smt;
 pub mod float_z3;
 pub mod rewrite_check;
 pub mod rules;

@@ -35,6 +35,9 @@ pub struct Options {
     pub reference_run: sdv::Options,
     /// Called with the paths explored and the runs made, after each path (a progress line).
     pub progress: Option<fn(usize, usize)>,
+    /// Keep each path's input and how each of its output elements was settled
+    /// (`Report::paths`, for a certificate).
+    pub record: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +81,25 @@ pub struct Stats {
 pub struct Report {
     pub verdict: Verdict,
     pub stats: Stats,
+    /// Every distinct path explored, in order (with `Options::record`).
+    pub paths: Vec<PathRecord>,
+}
+
+/// How an output element that the two sides' terms do not show equal was proved equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// Their canonical forms are one term.
+    Forms,
+    /// The solver proved them equal on the path.
+    Solver,
+}
+
+/// A path explored: the input that took it, and its output elements settled otherwise than
+/// by equal terms (array, index, how).
+#[derive(Clone, Debug)]
+pub struct PathRecord {
+    pub inputs: Inputs,
+    pub settled: Vec<(String, u32, Settled)>,
 }
 
 /// Crosscheck `kernel` against `reference` (renamed: `pairing::rename`), comparing the
@@ -98,11 +120,12 @@ pub fn crosscheck(kernel: &Program, reference: &Program, outputs: &[String], bas
         var_sets: HashMap::new(),
         proved: HashMap::new(),
         infeasible: HashSet::new(),
+        paths: Vec::new(),
     };
     let verdict = s.search(base);
     s.stats.solver_calls = s.solver.calls;
     s.stats.solver_time = s.solver.time;
-    Report { verdict, stats: s.stats }
+    Report { verdict, stats: s.stats, paths: s.paths }
 }
 
 struct Search<'a> {
@@ -123,6 +146,8 @@ struct Search<'a> {
     proved: HashMap<Vec<Id>, bool>,
     /// Negations already found infeasible, by their sliced query.
     infeasible: HashSet<Vec<Id>>,
+    /// The paths explored (`Options::record`).
+    paths: Vec<PathRecord>,
 }
 
 /// An output element still to decide: both sides' terms, the array and the index.
@@ -193,10 +218,7 @@ impl<'a> Search<'a> {
             }
             let rk = concolic::run_in(self.kernel, &mut self.t, &job.inputs, self.o.max_steps, self.o.deadline, mode);
             let rr = concolic::run_in(self.reference, &mut self.t, &job.inputs, self.o.max_steps, self.o.deadline, mode);
-            let mut path: Vec<Item> = rk.path.clone();
-            if rk.end == End::Ok {
-                path.extend(rr.path.iter().cloned());
-            }
+            let path = joint_path(&rk, &rr);
             let conds: Vec<Id> = path.iter().map(|i| i.cond).collect();
             let kept = job.expect.len().saturating_sub(1);
             if conds.len() < kept || conds[..kept] != job.expect[..kept] {
@@ -206,6 +228,9 @@ impl<'a> Search<'a> {
                 continue;
             }
             self.stats.paths += 1;
+            if self.o.record {
+                self.paths.push(PathRecord { inputs: job.inputs.clone(), settled: Vec::new() });
+            }
             if let Some(f) = self.o.progress {
                 f(self.stats.paths, self.stats.runs);
             }
@@ -293,32 +318,21 @@ impl<'a> Search<'a> {
     /// random inputs.
     fn compare(&mut self, rk: &Run, rr: &Run, conds: &[Id], inputs: &Inputs) -> Option<Verdict> {
         let mut pending: Vec<Out> = Vec::new();
-        for name in self.outputs {
-            let (Some(ka), Some(ra)) = (self.kernel.array_index(name), self.reference.array_index(name)) else { continue };
-            let mut idx: Vec<u32> = rk
-                .memory
-                .keys()
-                .filter(|k| k.0 == ka as u32 && k.1 == u32::MAX)
-                .chain(rr.memory.keys().filter(|k| k.0 == ra as u32 && k.1 == u32::MAX))
-                .map(|k| k.2)
-                .collect();
-            idx.sort_unstable();
-            idx.dedup();
-            for i in idx {
-                let a = self.term(rk.memory.get(&(ka as u32, u32::MAX, i)), name, i);
-                let b = self.term(rr.memory.get(&(ra as u32, u32::MAX, i)), name, i);
-                // An element both sides only read is no output.
-                let initial = self.term(None, name, i);
-                if a == initial && b == initial {
-                    continue;
-                }
-                if !self.by_forms(a, b) {
-                    pending.push((a, b, name.clone(), i));
-                }
+        for (name, i, a, b) in output_elements(&mut self.t, self.kernel, self.reference, rk, rr, self.outputs) {
+            if !self.by_forms(a, b) {
+                pending.push((a, b, name, i));
+            } else if a != b {
+                self.settled(&name, i, Settled::Forms);
             }
         }
         // What an earlier path's question already settled (the same sliced query).
-        pending.retain(|(a, b, ..)| !self.proved_before(*a, *b, conds));
+        pending.retain(|(a, b, arr, i)| {
+            let hit = self.proved_before(*a, *b, conds);
+            if hit {
+                self.settled(arr, *i, Settled::Solver);
+            }
+            !hit
+        });
         if pending.is_empty() {
             return None;
         }
@@ -338,7 +352,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             match self.by_solver(a, b, conds) {
-                Element::Equal => {}
+                Element::Equal => self.settled(&arr, i, Settled::Solver),
                 Element::Undecided => undecided.push((a, b, arr, i)),
                 Element::Unknown => {
                     solver_gave_up = true;
@@ -371,6 +385,13 @@ impl<'a> Search<'a> {
             if self.o.assume.any() { " under the assumptions" } else { "" }
         ));
         None
+    }
+
+    /// Note how an element of the current path was settled (`Options::record`).
+    fn settled(&mut self, array: &str, i: u32, how: Settled) {
+        if let Some(p) = self.paths.last_mut() {
+            p.settled.push((array.to_string(), i, how));
+        }
     }
 
     /// Both sides in the interpreter on `v`: their runs, or a defect, or `Inconclusive`
@@ -445,16 +466,6 @@ impl<'a> Search<'a> {
         None
     }
 
-    /// An output element's term: the run's, or its initial value where the run never
-    /// touched it.
-    fn term(&mut self, v: Option<&(u32, Option<Id>)>, array: &str, i: u32) -> Id {
-        match v {
-            Some((_, Some(s))) => *s,
-            Some((c, None)) => self.t.word(*c),
-            None => self.t.var(&element_var(array, None, i), kpl_certify::vc::Sort::Word),
-        }
-    }
-
     /// The input variables of a term (remembered).
     fn vars(&mut self, id: Id) -> &Vec<Id> {
         if !self.var_sets.contains_key(&id) {
@@ -464,32 +475,10 @@ impl<'a> Search<'a> {
         &self.var_sets[&id]
     }
 
-    /// The constraints of `conds` that share variables with `goal`, directly or through
-    /// each other (KLEE's independence: the others hold on the parent's input whatever
-    /// the goal's variables are), and `goal` last.
+    /// `slice`, with the variable sets remembered.
     fn slice(&mut self, conds: &[Id], goal: Id) -> Vec<Id> {
-        let mut vars: HashSet<Id> = self.vars(goal).iter().copied().collect();
-        let mut taken = vec![false; conds.len()];
-        loop {
-            let mut changed = false;
-            for (i, &c) in conds.iter().enumerate() {
-                if taken[i] {
-                    continue;
-                }
-                let vs = self.vars(c).clone();
-                if vs.is_empty() || vs.iter().any(|v| vars.contains(v)) {
-                    taken[i] = true;
-                    vars.extend(vs);
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        let mut q: Vec<Id> = conds.iter().zip(&taken).filter(|(_, t)| **t).map(|(c, _)| *c).collect();
-        q.push(goal);
-        q
+        let goal_vars = self.vars(goal).clone();
+        slice(conds, goal_vars, goal, &mut |c| self.vars(c).clone())
     }
 
     /// Are the two terms equal as terms or canonical forms (counted)?
@@ -559,6 +548,80 @@ impl<'a> Search<'a> {
     }
 }
 
+/// The two sides' runs as one path: the kernel's items, then (where the kernel ran to its
+/// end) the reference's.
+pub fn joint_path(rk: &Run, rr: &Run) -> Vec<Item> {
+    let mut path: Vec<Item> = rk.path.clone();
+    if rk.end == End::Ok {
+        path.extend(rr.path.iter().cloned());
+    }
+    path
+}
+
+/// The output elements of a path on which both sides ran to their end: (array, index,
+/// the kernel's term, the reference's term) for every element of `outputs` either side
+/// wrote (the initial value's variable where one side did not).
+pub fn output_elements(t: &mut Terms, kernel: &Program, reference: &Program, rk: &Run, rr: &Run, outputs: &[String]) -> Vec<(String, u32, Id, Id)> {
+    let mut out = Vec::new();
+    let term = |t: &mut Terms, v: Option<&(u32, Option<Id>)>, array: &str, i: u32| match v {
+        Some((_, Some(s))) => *s,
+        Some((c, None)) => t.word(*c),
+        None => t.var(&element_var(array, None, i), kpl_certify::vc::Sort::Word),
+    };
+    for name in outputs {
+        let (Some(ka), Some(ra)) = (kernel.array_index(name), reference.array_index(name)) else { continue };
+        let mut idx: Vec<u32> = rk
+            .memory
+            .keys()
+            .filter(|k| k.0 == ka as u32 && k.1 == u32::MAX)
+            .chain(rr.memory.keys().filter(|k| k.0 == ra as u32 && k.1 == u32::MAX))
+            .map(|k| k.2)
+            .collect();
+        idx.sort_unstable();
+        idx.dedup();
+        for i in idx {
+            let a = term(t, rk.memory.get(&(ka as u32, u32::MAX, i)), name, i);
+            let b = term(t, rr.memory.get(&(ra as u32, u32::MAX, i)), name, i);
+            // An element both sides only read is no output.
+            let initial = term(t, None, name, i);
+            if a == initial && b == initial {
+                continue;
+            }
+            out.push((name.clone(), i, a, b));
+        }
+    }
+    out
+}
+
+/// The constraints of `conds` that share variables with `goal` (whose variables are
+/// `goal_vars`), directly or through each other (KLEE's independence: the others hold on
+/// the parent's input whatever the goal's variables are), and `goal` last. A conjunction
+/// with fewer constraints: where it is unsatisfiable, so is the whole.
+pub fn slice(conds: &[Id], goal_vars: Vec<Id>, goal: Id, vars_of: &mut dyn FnMut(Id) -> Vec<Id>) -> Vec<Id> {
+    let mut vars: HashSet<Id> = goal_vars.into_iter().collect();
+    let mut taken = vec![false; conds.len()];
+    loop {
+        let mut changed = false;
+        for (i, &c) in conds.iter().enumerate() {
+            if taken[i] {
+                continue;
+            }
+            let vs = vars_of(c);
+            if vs.is_empty() || vs.iter().any(|v| vars.contains(v)) {
+                taken[i] = true;
+                vars.extend(vs);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut q: Vec<Id> = conds.iter().zip(&taken).filter(|(_, t)| **t).map(|(c, _)| *c).collect();
+    q.push(goal);
+    q
+}
+
 /// `base` with the solver's values of input variables.
 fn with_values(base: &Inputs, vals: impl IntoIterator<Item = (String, u32)>) -> Inputs {
     let mut inputs = base.clone();
@@ -575,7 +638,7 @@ fn with_values(base: &Inputs, vals: impl IntoIterator<Item = (String, u32)>) -> 
 }
 
 /// The variables of some terms.
-fn vars_of(t: &Terms, roots: &[Id]) -> Vec<Id> {
+pub fn vars_of(t: &Terms, roots: &[Id]) -> Vec<Id> {
     t.reachable(roots).into_iter().filter(|&n| matches!(t.node(n), Vc::Var(_))).collect()
 }
 

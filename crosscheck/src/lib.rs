@@ -12,9 +12,11 @@
 //! Must not depend on: Z3 directly, the binary.
 
 pub mod canon;
+pub mod certificate;
 pub mod concrete;
 pub mod explore;
 pub mod pairing;
+pub mod proof;
 
 pub use canon::Assumptions;
 pub use explore::{crosscheck, Options, Report, Side, Stats, Verdict};

@@ -99,6 +99,9 @@ pub struct Run {
     /// The final memory: (array, group for a shared array or `u32::MAX`, index) ─► value
     /// and term, for every element the run read or wrote.
     pub memory: HashMap<(u32, u32, u32), (u32, Option<Id>)>,
+    /// The run ended `Infeasible` at its last path item: a symbolic `requires` or `assume`
+    /// that does not hold, recorded negated (what held).
+    pub failed_item: bool,
 }
 
 /// The name of an input's variable in the term arena.
@@ -202,6 +205,7 @@ pub fn run_in(p: &Program, t: &mut Terms, inputs: &Inputs, max_steps: u64, deadl
             elements_read: BTreeMap::new(),
             intervals: 1,
             memory: HashMap::new(),
+            failed_item: false,
         },
     };
     // Under `Mode::exact`, a param a top-level `requires` pins (`--kernel-args`, a launch
@@ -236,12 +240,7 @@ impl<'a> Exec<'a> {
         for (r, _) in &self.p.requires {
             let v = self.eval(r, 0);
             let b = self.cond(v);
-            if let Some(s) = b.s {
-                self.run.path.push(Item { cond: s, kind: ItemKind::Fixed });
-            }
-            if b.c == 0 {
-                return Err(End::Infeasible);
-            }
+            self.precondition(b)?;
         }
         let mut all: Vec<u32> = (0..total as u32).collect();
         self.block(&self.p.main, &mut all)
@@ -519,14 +518,25 @@ impl<'a> Exec<'a> {
                 for &t in act.iter() {
                     let v = self.eval(e, t);
                     let b = self.cond(v);
-                    if let Some(sym) = b.s {
-                        self.run.path.push(Item { cond: sym, kind: ItemKind::Fixed });
-                    }
-                    if b.c == 0 {
-                        return Err(End::Infeasible);
-                    }
+                    self.precondition(b)?;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// A `requires` or `assume`: a path item that no input negates where it is symbolic;
+    /// where it does not hold the run is no execution and ends, its item the negation
+    /// (what held) and `Run::failed_item` set.
+    fn precondition(&mut self, b: Val) -> Result<(), Stop> {
+        let holds = b.c != 0;
+        if let Some(s) = b.s {
+            let cond = if holds { s } else { self.t.not(s) };
+            self.run.path.push(Item { cond, kind: ItemKind::Fixed });
+        }
+        if !holds {
+            self.run.failed_item = b.s.is_some();
+            return Err(End::Infeasible);
         }
         Ok(())
     }

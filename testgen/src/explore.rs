@@ -195,7 +195,13 @@ pub fn explore(p: &Program, o: &Options, progress: &dyn Fn(usize, usize, usize))
         if first && run.end == End::Infeasible {
             // The seeded input violates a `requires` or `assume`: solve for one that does not.
             first = false;
-            let fixed: Vec<_> = run.path.iter().map(|i| i.cond).collect();
+            let mut fixed: Vec<_> = run.path.iter().map(|i| i.cond).collect();
+            // The precondition that failed is its negation on the path (what held).
+            if run.failed_item {
+                if let Some(last) = fixed.last_mut() {
+                    *last = t.not(*last);
+                }
+            }
             if let Some(next) = solve(&mut solver, &mut t, &run, &fixed, o, &mut unknown) {
                 queue.push_back((next.0, next.1, 0));
             }
