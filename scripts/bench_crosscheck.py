@@ -3,8 +3,10 @@
 kernel/reference pair against the number of threads and elements, the paths explored, and
 how the output elements were settled (terms, canonical forms, the solver), with the share
 of float elements the terms and canonical forms settle alone. The pairs are generated here,
-each family at growing sizes. Prints a Markdown table for BENCHMARKS.md.
-Usage: scripts/bench_crosscheck.py [--runs N]"""
+each family at growing sizes. Prints a Markdown table for BENCHMARKS.md. With --certify, the
+equivalent pairs are certified too (`--certify DIR`): the certificate's size, its proof
+steps, and the time `kpl check-cert` takes to check it (cvc5 where installed).
+Usage: scripts/bench_crosscheck.py [--runs N] [--certify]"""
 import argparse
 import json
 import os
@@ -89,9 +91,11 @@ def cases():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--certify", action="store_true")
     a = ap.parse_args()
-    print("| pair | threads | elements | verdict | paths | output elements: terms / forms / solver | float elements settled by forms | time (best of %d) |" % a.runs)
-    print("|---|---|---|---|---|---|---|---|")
+    extra = " certificate (KiB, steps) | `--certify` | `check-cert` |" if a.certify else ""
+    print("| pair | threads | elements | verdict | paths | output elements: terms / forms / solver | float elements settled by forms | time (best of %d) |%s" % (a.runs, extra))
+    print("|---|---|---|---|---|---|---|---|" + ("---|---|---|" if a.certify else ""))
     with tempfile.TemporaryDirectory() as d:
         for name, src, defs, args, elements in cases():
             text = "".join(f"#define {k} {v}\n" for k, v in defs.items()) + src
@@ -111,7 +115,23 @@ def main():
             threads = [x for x in args if x.startswith("--blockDim")][0].split("=")[1]
             grid = ([x for x in args if x.startswith("--gridDim")] or ["=1"])[0].split("=")[1]
             share = f"{e['float_by_forms']}/{e['float']}" if e["float"] else "-"
-            print(f"| {name} | {int(threads) * int(grid)} | {elements} | {rep['verdict']} | {rep['paths']} | {e['by_terms']} / {e['by_canonical_forms']} / {e['by_solver']} | {share} | {best:.2f} s |")
+            cert = ""
+            if a.certify and rep["verdict"] == "equivalent":
+                cdir = os.path.join(d, "cert")
+                subprocess.run(["rm", "-rf", cdir])
+                t0 = time.perf_counter()
+                p = subprocess.run([KPL, "crosscheck", f, "--reference=r", "--certify", cdir] + args, capture_output=True, text=True)
+                tc = time.perf_counter() - t0
+                steps = p.stdout.split(" rewrite steps")[0].rsplit(" ", 1)[-1] if p.returncode == 0 else "-"
+                size = os.path.getsize(os.path.join(cdir, "certificate.json")) / 1024 if p.returncode == 0 else 0
+                t0 = time.perf_counter()
+                q = subprocess.run([KPL, "check-cert", cdir], capture_output=True, text=True)
+                tk = time.perf_counter() - t0
+                ok = "checks" if q.returncode == 0 else f"FAILS: {q.stderr.strip()[:80]}"
+                cert = f" {size:.0f}, {steps} | {tc:.2f} s | {tk:.2f} s ({ok}) |" if p.returncode == 0 else f" none: {p.stderr.strip()[:80]} | | |"
+            elif a.certify:
+                cert = " - | - | - |"
+            print(f"| {name} | {int(threads) * int(grid)} | {elements} | {rep['verdict']} | {rep['paths']} | {e['by_terms']} / {e['by_canonical_forms']} / {e['by_solver']} | {share} | {best:.2f} s |{cert}")
 
 
 if __name__ == "__main__":

@@ -49,6 +49,9 @@ pub fn run(a: Args) -> Exit {
         eprintln!("error: cannot certify `{}`: {why}; rename the file", a.file.display());
         return Exit::BadInput;
     }
+    if let Some(f) = &a.v.launch.reference {
+        eprintln!("note: this certifies `{f}` run alone as a one-thread kernel (no defect); the certificate that the kernel computes what `{f}` computes is `kpl crosscheck --reference={f} --certify DIR`");
+    }
     let _watchdog = a.v.timeout.map(|t| {
         let path = a.file.display().to_string();
         crate::limits::Watchdog::start(std::time::Duration::from_secs_f64(t) + crate::limits::GRACE, move || {

@@ -88,10 +88,18 @@ pub fn run(a: Args) -> Exit {
         return Exit::BadInput;
     };
     if let Some(dir) = &a.witness {
-        // A directory with only an earlier witness in it is written again.
-        let earlier = std::fs::read_dir(dir).is_ok_and(|rd| {
-            rd.filter_map(|e| e.ok()).all(|e| ["kernel.json", "reference.json"].contains(&e.file_name().to_string_lossy().as_ref()) && e.file_type().is_ok_and(|t| t.is_file()))
-        });
+        // A directory with only an earlier witness in it (or one per launch) is written again.
+        fn only_witness(dir: &Path, depth: u32) -> bool {
+            std::fs::read_dir(dir).is_ok_and(|rd| {
+                rd.filter_map(|e| e.ok()).all(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    let file = e.file_type().is_ok_and(|t| t.is_file());
+                    (["kernel.json", "reference.json"].contains(&name.as_str()) && file)
+                        || (depth == 0 && name.strip_prefix("launch-").is_some_and(|n| n.parse::<u32>().is_ok()) && only_witness(&e.path(), 1))
+                })
+            })
+        }
+        let earlier = only_witness(dir, 0);
         if !earlier {
             if let Err(e) = input::check_output_dir(dir) {
                 return e;
@@ -126,7 +134,7 @@ pub fn run(a: Args) -> Exit {
     let mut exit = Exit::Ok;
     for c in 0..contexts.max(1) {
         input::set_host_context((contexts > 1).then_some(c));
-        let (e, report) = one_launch(&a, &reference, &lens, &kargs, started);
+        let (e, report) = one_launch(&a, &reference, &lens, &kargs, started, (contexts > 1).then_some(c));
         exit = exit.max(e);
         reports.extend(report);
         if e == Exit::BadInput {
@@ -279,7 +287,9 @@ pub fn search_options(a: &Args, assume: Assumptions, started: Instant) -> kpl_cr
 
 /// The crosscheck under one launch of the kernel (the command line's, or one its program's
 /// host code makes): the exit code, and the JSON report (`None` for bad input).
-fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs, started: Instant) -> (Exit, Option<Value>) {
+/// `context`: which of the program's launches, where it has several (each launch's witness
+/// goes to `DIR/launch-N`).
+fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs, started: Instant, context: Option<usize>) -> (Exit, Option<Value>) {
     macro_rules! bad {
         ($e:expr) => {
             return ($e, None)
@@ -360,7 +370,7 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
         Verdict::Mismatch { inputs, diff, exact } => {
             report["verdict"] = json!("mismatch");
             let touched = touched_by(&kprog, &rprog, inputs, &outputs, &o);
-            let files = match write_witness(a, &pairs, inputs, &kprog, &outputs, lens, &touched) {
+            let files = match write_witness(witness_dir(a, context).as_deref(), &pairs, inputs, &kprog, &outputs, lens, &touched) {
                 Ok(f) => f,
                 Err(e) => bad!(e),
             };
@@ -383,13 +393,13 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
                 }
                 println!("  both replayed in the interpreter on the input{} ({after})", params_text(inputs, &kprog));
             }
-            replay_lines(a, &src.path, &pairs, &files, &mut report);
+            replay_lines(a, &src.path, &pairs, &files, context.map(|_| launch), &mut report);
             Exit::Defect
         }
         Verdict::Defect { side, inputs, outcome } => {
             report["verdict"] = json!("defect");
             let touched = touched_by(&kprog, &rprog, inputs, &outputs, &o);
-            let files = match write_witness(a, &pairs, inputs, &kprog, &outputs, lens, &touched) {
+            let files = match write_witness(witness_dir(a, context).as_deref(), &pairs, inputs, &kprog, &outputs, lens, &touched) {
                 Ok(f) => f,
                 Err(e) => bad!(e),
             };
@@ -411,7 +421,7 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
             if !a.json {
                 println!("{}: {what}: a defect of the {who} ({after})", src.path);
             }
-            replay_lines(a, &src.path, &pairs, &files, &mut report);
+            replay_lines(a, &src.path, &pairs, &files, context.map(|_| launch), &mut report);
             Exit::Defect
         }
     };
@@ -482,10 +492,18 @@ fn touched_by(k: &Program, r: &Program, inputs: &Inputs, outputs: &[String], o: 
     out
 }
 
-/// Write the witness's two inputs where `--witness` says; their paths.
-#[allow(clippy::too_many_arguments)]
+/// Where `--witness` puts a launch's witness: DIR, or DIR/launch-N for the program's Nth.
+fn witness_dir(a: &Args, context: Option<usize>) -> Option<PathBuf> {
+    let d = a.witness.clone()?;
+    Some(match context {
+        Some(c) => d.join(format!("launch-{}", c + 1)),
+        None => d,
+    })
+}
+
+/// Write the witness's two inputs in `dir` (`--witness`); their paths.
 fn write_witness(
-    a: &Args,
+    dir: Option<&Path>,
     pairs: &[Pair],
     inputs: &Inputs,
     kprog: &Program,
@@ -493,7 +511,7 @@ fn write_witness(
     lens: &ArrayLengths,
     touched: &[(String, u32)],
 ) -> Result<Option<(PathBuf, PathBuf)>, Exit> {
-    let Some(dir) = &a.witness else { return Ok(None) };
+    let Some(dir) = dir else { return Ok(None) };
     if let Err(e) = std::fs::create_dir_all(dir) {
         eprintln!("error: cannot create `{}`: {e}", dir.display());
         return Err(Exit::BadInput);
@@ -509,14 +527,21 @@ fn write_witness(
 }
 
 /// The commands that replay a witness, printed and in the report.
-fn replay_lines(a: &Args, path: &str, pairs: &[Pair], files: &Option<(PathBuf, PathBuf)>, report: &mut Value) {
+/// `launch`: the launch of the program's host code this crosscheck ran under, where it has
+/// several (the replay must pick it).
+fn replay_lines(a: &Args, path: &str, pairs: &[Pair], files: &Option<(PathBuf, PathBuf)>, launch: Option<kpl_lang::Launch>, report: &mut Value) {
     let Some((k, r)) = files else {
         if !a.json {
             println!("  (`--witness DIR` writes the input for `kpl run --input`)");
         }
         return;
     };
-    let launch = launch_text(&a.launch);
+    let mut given = a.launch.clone();
+    if let Some(l) = launch {
+        given.block_dim = Some(l.threads);
+        given.grid_dim = Some(l.groups);
+    }
+    let launch = launch_text(&given);
     let kernel = a.launch.kernel.as_ref().map(|k| format!(" --kernel={k}")).unwrap_or_default();
     let rfile = a.reference_file.as_deref().map(Path::display).map(|d| d.to_string()).unwrap_or_else(|| path.to_string());
     let reference = a.launch.reference.clone().unwrap_or_default();

@@ -96,6 +96,28 @@ fn every_pair_gets_its_verdict_and_every_mismatch_replays() {
 }
 
 #[test]
+fn each_launch_of_a_program_gets_its_own_witness_and_replay() {
+    let f = root().join("tests/crosscheck/two_launches_mismatch.cu");
+    let dir = scratch("crosscheck-two-launches");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (o, v) = crosscheck(&f, &["--witness", s(&dir)]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let reports = v.as_array().expect("a report per launch");
+    assert_eq!(reports.len(), 2, "{v}");
+    for (n, r) in reports.iter().enumerate() {
+        assert_eq!(r["verdict"], "mismatch", "{r}");
+        let line = r["replay"][0].as_str().unwrap();
+        assert!(line.contains(&format!("launch-{}/kernel.json", n + 1)) && line.contains("--gridDim="), "{line}");
+        let m = &r["mismatch"];
+        let k = replay(line, &scratch(&format!("crosscheck-two-launches-out-{n}.json")));
+        assert_eq!(element(&k, m["array"].as_str().unwrap(), m["index"].as_u64().unwrap()), m["kernel"].as_u64(), "{line}");
+    }
+    // Written again over its own earlier witnesses.
+    let (o, _) = crosscheck(&f, &["--witness", s(&dir)]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+}
+
+#[test]
 fn assumptions_are_named_in_the_verdict() {
     let (_, v) = crosscheck(&root().join("tests/crosscheck/cp_hoist_reassoc.cu"), &[]);
     assert_eq!(v["verdict"], "equivalent");
