@@ -26,7 +26,8 @@ pub struct Args {
     #[arg(long = "reference-file", value_name = "FILE")]
     pub reference_file: Option<PathBuf>,
     /// Assume what KLEE-CL may assume of floats, comma separated: `float-reassoc` (addition
-    /// and multiplication associative), `mul-zero` (`x * 0 = 0`, `x + 0 = x`).
+    /// and multiplication associative), `mul-zero` (`x * 0 = 0`, `x + 0 = x`), `fma`
+    /// (contraction changes no result: `fmaf(a, b, c)` is `a * b + c`).
     #[arg(long, value_name = "A,...", value_delimiter = ',', value_parser = parse_assumption)]
     pub assume: Vec<String>,
     /// The number of elements of the kernel's arrays: `N` for every one, or `NAME=N` each
@@ -73,9 +74,8 @@ pub struct Args {
 
 fn parse_assumption(s: &str) -> Result<String, String> {
     match s {
-        "float-reassoc" | "mul-zero" => Ok(s.to_string()),
-        "fma" => Err("`fma` (contraction) is not modelled yet: kpl reads `fmaf` as an arbitrary float".into()),
-        _ => Err(format!("unknown assumption `{s}` (float-reassoc, mul-zero)")),
+        "float-reassoc" | "mul-zero" | "fma" => Ok(s.to_string()),
+        _ => Err(format!("unknown assumption `{s}` (float-reassoc, mul-zero, fma)")),
     }
 }
 
@@ -176,13 +176,16 @@ pub fn prepare(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArg
         };
     }
     let reference = reference.to_string();
+    // `--assume=fma`: both sides read `fmaf(a, b, c)` as `a * b + c`.
+    let contract = a.assume.iter().any(|x| x == "fma");
+    let kargs = &LaunchArgs { contract, ..kargs.clone() };
     let (src, c, launch) = input::load(&a.file, kargs, true)?;
     if launch.total_threads() > MAX_THREADS {
         eprintln!("error: the launch has {} threads; a crosscheck runs at most {MAX_THREADS}", launch.total_threads());
         bad!(Exit::BadInput);
     }
     // The reference: a one-thread kernel of its file, `--kernel-args` given to it by name.
-    let mut rargs = a.launch.clone();
+    let mut rargs = LaunchArgs { contract, ..a.launch.clone() };
     rargs.kernel = None;
     rargs.block_dim = None;
     rargs.grid_dim = None;
@@ -263,7 +266,11 @@ pub fn prepare(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArg
     let mut base = Inputs::from_seed(a.seed);
     base.params.extend(pinned);
     base.params.extend(kpl_semantics::inputs::pinned_params(&rprog));
-    let assume = Assumptions { reassoc: a.assume.iter().any(|x| x == "float-reassoc"), mul_zero: a.assume.iter().any(|x| x == "mul-zero") };
+    let assume = Assumptions {
+        reassoc: a.assume.iter().any(|x| x == "float-reassoc"),
+        mul_zero: a.assume.iter().any(|x| x == "mul-zero"),
+        fma: a.assume.iter().any(|x| x == "fma"),
+    };
     Ok(Prepared { src, rsrc, c, rc, launch, kprog, rprog, pairs, outputs, base, assume, double })
 }
 
@@ -309,7 +316,7 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
     progress::clear();
     let st = &r.stats;
     let what = format!("kernel `{}` against reference `{}`", kprog.name, reference);
-    let assumed = if assume.any() { format!(" (assuming {})", assume.names().join(", ")) } else { String::new() };
+    let assumed = if !assume.names().is_empty() { format!(" (assuming {})", assume.names().join(", ")) } else { String::new() };
     let counts = format!(
         "{} path{}, {} run{}; {} output element{} compared: {} equal as terms, {} by canonical forms, {} by the solver",
         st.paths,
@@ -548,8 +555,9 @@ fn replay_lines(a: &Args, path: &str, pairs: &[Pair], files: &Option<(PathBuf, P
     let lens = if a.array_len.is_empty() { String::new() } else { format!(" --array-len={}", a.array_len.join(",")) };
     // The reference names its arrays its own way: its lengths by position.
     let rlens = if a.array_len.is_empty() { String::new() } else { format!(" --array-len={}", reference_lengths(&a.array_len, pairs).join(",")) };
-    let kl = format!("kpl run {path}{kernel}{launch}{lens} --input {}", k.display());
-    let rl = format!("kpl run {rfile} --reference={reference}{rlens} --input {}", r.display());
+    let fma = if a.assume.iter().any(|x| x == "fma") { " --fma-as-mul-add" } else { "" };
+    let kl = format!("kpl run {path}{kernel}{launch}{lens}{fma} --input {}", k.display());
+    let rl = format!("kpl run {rfile} --reference={reference}{rlens}{fma} --input {}", r.display());
     if !a.json {
         println!("  replay: {kl}");
         println!("          {rl}");

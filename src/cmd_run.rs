@@ -54,6 +54,10 @@ pub struct Args {
     /// With `--delays`: explore at most this many schedules.
     #[arg(long = "max-schedules", value_name = "N", default_value_t = 10_000)]
     max_schedules: usize,
+    /// Read `fmaf(a, b, c)` (and `fma`, `mad`) as `a * b + c` rather than an arbitrary float:
+    /// the replay of `kpl crosscheck --assume=fma`.
+    #[arg(long = "fma-as-mul-add")]
+    fma_as_mul_add: bool,
     #[command(flatten)]
     launch: LaunchArgs,
     #[command(flatten)]
@@ -63,7 +67,8 @@ pub struct Args {
 pub fn run(a: Args) -> Exit {
     input::set_warp_sync(a.check.warp_sync);
     let _watchdog = crate::limits::command_watchdog(a.timeout, &a.file.display().to_string(), a.json);
-    let (src, c, launch) = match input::load(&a.file, &a.launch, true) {
+    let largs = LaunchArgs { contract: a.fma_as_mul_add, ..a.launch.clone() };
+    let (src, c, launch) = match input::load(&a.file, &largs, true) {
         Ok(x) => x,
         Err(e) => return e,
     };

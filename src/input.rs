@@ -272,6 +272,7 @@ fn front_options(
         check_function: args.check_function.clone(),
         reference: args.reference.clone(),
         no_inline: args.no_inline,
+        contract: args.contract,
         pointer_bits: f.pointer_bits,
         ..FrontOptions::new(dialect)
     }

@@ -65,6 +65,10 @@ pub struct LaunchArgs {
     /// postcondition and no shared effect use only the contract.
     #[arg(skip)]
     pub no_inline: bool,
+    /// `kpl crosscheck --assume=fma`: the front end reads `fmaf(a, b, c)` as `a * b + c`
+    /// (`kpl_c::FrontOptions::contract`).
+    #[arg(skip)]
+    pub contract: bool,
     /// GPUVerify's option: the bits of a pointer and of `size_t`, `ptrdiff_t` and what
     /// OpenCL's work-item functions return: 32 or 64. Default 64 (every CUDA GPU; OpenCL
     /// devices' usual `size_t`), but 32, GPUVerify's default, for a file in GPUVerify's test

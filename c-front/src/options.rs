@@ -40,6 +40,10 @@ pub struct FrontOptions {
     /// `--no-inline`: a call of a function with a postcondition whose body has no effect
     /// on shared or global memory uses only its contract (`contract_calls.rs`).
     pub no_inline: bool,
+    /// `kpl crosscheck --assume=fma`: `fma`/`fmaf`/`mad` (and their `__`/`native_` forms) read
+    /// as `a * b + c`, rounded twice, as if contraction changed no result; otherwise they
+    /// are math functions whose results are arbitrary floats.
+    pub contract: bool,
     /// GPUVerify's `--pointer-bitwidth`: the bits of a pointer, and of `size_t`,
     /// `ptrdiff_t`, `intptr_t` and what OpenCL's work-item functions return: 64 (every CUDA
     /// GPU, and OpenCL devices' usual `size_t`) or 32 (GPUVerify's default).
@@ -78,6 +82,7 @@ impl FrontOptions {
             check_function: None,
             reference: None,
             no_inline: false,
+            contract: false,
             pointer_bits: 64,
             launch_args: None,
             launch_facts: Vec::new(),

@@ -18,6 +18,9 @@ pub struct Assumptions {
     pub reassoc: bool,
     /// `x * 0 = 0` and `x + 0 = x` (false for infinities, NaNs and the sign of zero).
     pub mul_zero: bool,
+    /// Contraction changes no result: `fma(a, b, c)` is `a * b + c` (applied by the front
+    /// end, `kpl_c::FrontOptions::contract`: no rewrite of the forms).
+    pub fma: bool,
 }
 
 impl Assumptions {
@@ -30,8 +33,13 @@ impl Assumptions {
         if self.mul_zero {
             v.push("mul-zero");
         }
+        if self.fma {
+            v.push("fma");
+        }
         v
     }
+    /// Does an assumption rewrite the canonical forms (so that a difference of bits may be
+    /// one it excuses)?
     pub fn any(&self) -> bool {
         self.reassoc || self.mul_zero
     }
@@ -242,7 +250,7 @@ mod tests {
         let mut exact = Canon::new(Assumptions::default());
         assert_eq!(exact.form(&mut t, ab), exact.form(&mut t, ba));
         assert_ne!(exact.form(&mut t, ab_c), exact.form(&mut t, a_bc));
-        let mut re = Canon::new(Assumptions { reassoc: true, mul_zero: false });
+        let mut re = Canon::new(Assumptions { reassoc: true, ..Default::default() });
         assert_eq!(re.form(&mut t, ab_c), re.form(&mut t, a_bc));
         // a - b = a + (-b); -(-b) = b.
         let sub = f(&mut t, "fsub", a, b);
@@ -257,7 +265,7 @@ mod tests {
         let az = f(&mut t, "fmul", a, z);
         let azc = f(&mut t, "fadd", az, c);
         assert_ne!(exact.form(&mut t, azc), c);
-        let mut mz = Canon::new(Assumptions { reassoc: false, mul_zero: true });
+        let mut mz = Canon::new(Assumptions { mul_zero: true, ..Default::default() });
         assert_eq!(mz.form(&mut t, azc), c);
         // Under float-reassoc, a sum's zero and a negated sum are real ones'.
         let zero = t.word(0);

@@ -91,6 +91,7 @@ pub fn assumptions_of(names: &[String]) -> Result<Assumptions, String> {
         match n.as_str() {
             "float-reassoc" => a.reassoc = true,
             "mul-zero" => a.mul_zero = true,
+            "fma" => a.fma = true,
             other => return Err(format!("unknown assumption `{other}`")),
         }
     }

@@ -12,7 +12,7 @@ use kpl_certify::path_solve::{PathAnswer, PathSolver};
 use kpl_certify::vc::{Terms, Vc};
 use kpl_semantics::report::Outcome;
 use kpl_semantics::{sdv, Inputs, Program};
-use kpl_testgen::concolic::{self, element_var, is_lost_var, parse_var, End, InputVar, Item, ItemKind, Mode, Run};
+use kpl_testgen::concolic::{self, element_var, is_havoc_var, is_lost_var, parse_var, End, InputVar, Item, ItemKind, Mode, Run};
 use egg::Id;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -122,7 +122,8 @@ pub fn crosscheck(kernel: &Program, reference: &Program, outputs: &[String], bas
         infeasible: HashSet::new(),
         paths: Vec::new(),
     };
-    let verdict = s.search(base);
+    let found = s.search(base);
+    let verdict = s.confirmed(found);
     s.stats.solver_calls = s.solver.calls;
     s.stats.solver_time = s.solver.time;
     Report { verdict, stats: s.stats, paths: s.paths }
@@ -298,6 +299,32 @@ impl<'a> Search<'a> {
             None if self.stats.compared_paths == 0 => Verdict::Inconclusive("no input ran both sides to their end: the preconditions of one side (`__requires`, `--kernel-args`, the launch) exclude every input of the other".into()),
             None => Verdict::Equivalent,
         }
+    }
+
+    /// A mismatch only where the differing element's value is the programs': where either
+    /// side's term for it has a value the program leaves arbitrary (a math function kpl
+    /// does not compute, such as `expf` or `fmaf`), the interpreter's difference is one of
+    /// the values it picked, not of the programs, and the verdict is inconclusive.
+    fn confirmed(&mut self, v: Verdict) -> Verdict {
+        let Verdict::Mismatch { inputs, diff, .. } = &v else { return v };
+        let mode = Mode { exact: true };
+        let rk = concolic::run_in(self.kernel, &mut self.t, inputs, self.o.max_steps, self.o.deadline, mode);
+        let rr = concolic::run_in(self.reference, &mut self.t, inputs, self.o.max_steps, self.o.deadline, mode);
+        let element = output_elements(&mut self.t, self.kernel, self.reference, &rk, &rr, self.outputs)
+            .into_iter()
+            .find(|(a, i, ..)| *a == diff.array && *i == diff.index);
+        let arbitrary = match element {
+            Some((_, _, a, b)) => vars_of(&self.t, &[a, b]).iter().any(|&x| matches!(self.t.node(x), Vc::Var(n) if is_havoc_var(n.as_str()))),
+            // Not followed to the end symbolically: nothing says the value is the programs'.
+            None => rk.end != End::Ok || rr.end != End::Ok,
+        };
+        if arbitrary {
+            return Verdict::Inconclusive(format!(
+                "`{}[{}]` differs in the interpreter, but it depends on a value kpl does not compute (a math function beyond `sqrtf`, `fminf`, `fmaxf` and `fabsf`, such as `expf` or `fmaf`, is an arbitrary float to kpl; `--assume=fma` reads `fmaf` as `a * b + c`)",
+                diff.array, diff.index
+            ));
+        }
+        v
     }
 
     /// Solve a conjunction; `None` where it has a lost variable (no model of it means an

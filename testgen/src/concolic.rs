@@ -59,6 +59,15 @@ pub fn is_lost_var(name: &str) -> bool {
     name.starts_with("lost:")
 }
 
+const HAVOC: &str = "havoc:";
+
+/// Is this lost variable a `havoc`'s value (a math function kpl does not compute, an
+/// uninitialised value): one the program leaves arbitrary, where the interpreter's run
+/// picks one that need not be what a real run computes?
+pub fn is_havoc_var(name: &str) -> bool {
+    name.strip_prefix("lost:").is_some_and(|n| n.starts_with(HAVOC))
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CheckKind {
     Assertion,
@@ -297,7 +306,7 @@ impl<'a> Exec<'a> {
                     let n = self.havocs[t as usize];
                     self.havocs[t as usize] += 1;
                     let c = self.inputs.havoc_value(s.id, &kpl_semantics::observe::thread_id(&l, t), n);
-                    let v = self.untracked(c);
+                    let v = self.untracked_as(c, HAVOC);
                     self.slots[*slot as usize][t as usize] = v;
                 }
             }
@@ -629,11 +638,17 @@ impl<'a> Exec<'a> {
     /// A value the run computes but does not follow symbolically: concrete, or under
     /// `Mode::exact` a fresh variable `lost:N` (with the concrete value).
     fn untracked(&mut self, c: u32) -> Val {
+        self.untracked_as(c, "")
+    }
+
+    /// `untracked`, its variable named with `kind` (`HAVOC`: a value the program leaves
+    /// arbitrary, which the interpreter's run only picks).
+    fn untracked_as(&mut self, c: u32, kind: &str) -> Val {
         if !self.mode.exact {
             return Val { c, s: None };
         }
         self.lost += 1;
-        let name = format!("lost:{}:{}", self.p.name, self.lost);
+        let name = format!("lost:{kind}{}:{}", self.p.name, self.lost);
         Val { c, s: Some(self.t.var(&name, Sort::Word)) }
     }
 

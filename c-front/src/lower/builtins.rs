@@ -210,6 +210,16 @@ impl<'u> Lower<'u> {
         if let Some((outs, returns)) = math_with_outputs(n, args.len()) {
             return Some(self.math_outputs(n, args, outs, returns, span));
         }
+        if self.o.contract && matches!(math_base(n), Some("fma" | "mad")) && args.len() == 3 {
+            // `--assume=fma`: contraction changes no result, so `fma(a, b, c)` is `a * b + c`.
+            let fl = |l: &mut Self, a: &Expr| {
+                let v = l.expr(a);
+                l.convert(v, Ty::Float, span)
+            };
+            let (a, b, c) = (fl(self, &args[0]), fl(self, &args[1]), fl(self, &args[2]));
+            let product = call(Builtin::Fmul, vec![a, b], span);
+            return Some(Val { e: call(Builtin::Fadd, vec![product, c], span), ty: Ty::Float });
+        }
         if math_base(n).is_some() {
             // Arguments are evaluated (their reads are accesses); the result is any float.
             for a in args {
