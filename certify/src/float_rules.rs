@@ -93,13 +93,13 @@ pub fn float_eval(t: &Sx) -> Option<Sx> {
     Some(lit_atom(Lit::Word(kpl_lang::ops::builtin(b, x, y))))
 }
 
-/// Apply one step of a float proof to `term`, using only the rule sets `allowed`.
-pub fn apply(term: &Sx, step: &Step, allowed: &[RuleSet]) -> Result<Sx, String> {
-    let sub = term.at(&step.position).ok_or_else(|| format!("no subterm at position {:?}", step.position))?;
+/// Apply one step of a float proof to `term` in place, using only the rule sets `allowed`.
+pub fn apply(term: &mut Sx, step: &Step, allowed: &[RuleSet]) -> Result<(), String> {
+    let sub = term.at_mut(&step.position).ok_or_else(|| format!("no subterm at position {:?}", step.position))?;
     let new = match step.rule.as_str() {
         r if r == EVAL => {
             // Integer operations on literals (a sign flip of a constant): the verifier's rule.
-            return crate::rewrite_check::apply(term, step, &Subst::new());
+            crate::rewrite_check::apply(sub, &Step { position: Vec::new(), ..step.clone() }, &Subst::new())?
         }
         FLOAT_EVAL => float_eval(sub).ok_or_else(|| format!("`{sub}` is not a float operation on literals"))?,
         AC => {
@@ -139,14 +139,15 @@ pub fn apply(term: &Sx, step: &Step, allowed: &[RuleSet]) -> Result<Sx, String> 
             instantiate(&dst, &s).ok_or_else(|| format!("rule `{name}` leaves a variable unbound"))?
         }
     };
-    term.replace(&step.position, new).ok_or_else(|| "cannot replace the subterm".into())
+    *sub = new;
+    Ok(())
 }
 
 /// Replay a whole proof from `original`; gives the final term.
 pub fn replay(original: &Sx, steps: &[Step], allowed: &[RuleSet]) -> Result<Sx, String> {
     let mut t = original.clone();
     for (i, st) in steps.iter().enumerate() {
-        t = apply(&t, st, allowed).map_err(|e| format!("step {} ({}): {e}", i + 1, st.rule))?;
+        apply(&mut t, st, allowed).map_err(|e| format!("step {} ({}): {e}", i + 1, st.rule))?;
     }
     Ok(t)
 }

@@ -77,6 +77,19 @@ fn neg(x: Sx) -> Sx {
     app("bvxor", vec![x, Sx::atom(SIGN)])
 }
 
+/// The positions (relative to `t`) of the operands of the chain of `op` at `t`.
+fn chain_paths(t: &Sx, op: &str, at: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+    if t.head() == op && t.args().len() == 2 && matches!(t, Sx::List(_)) {
+        for (i, a) in t.args().iter().enumerate() {
+            at.push(i);
+            chain_paths(a, op, at, out);
+            at.pop();
+        }
+    } else {
+        out.push(at.clone());
+    }
+}
+
 /// A total order of terms: literals first, then other atoms, then applications.
 fn order(a: &Sx, b: &Sx) -> Ordering {
     let rank = |x: &Sx| match x {
@@ -100,6 +113,25 @@ impl Normaliser {
     }
 
     fn norm(&mut self, t: &Sx, pos: &mut Vec<usize>) -> Sx {
+        // Under `float-reassoc` alone, a whole chain of one operation at once: its operands
+        // normalised, then one reordering (a step per node would repeat the chain's text).
+        let op = t.head().to_string();
+        if self.a.reassoc && !self.a.mul_zero && matches!(op.as_str(), "fadd" | "fmul") && t.args().len() == 2 {
+            let mut paths = Vec::new();
+            chain_paths(t, &op, &mut Vec::new(), &mut paths);
+            let mut cur = t.clone();
+            for p in paths {
+                let Some(operand) = t.at(&p).cloned() else { continue };
+                let depth = pos.len();
+                pos.extend(&p);
+                let n = self.norm(&operand, pos);
+                pos.truncate(depth);
+                if let Some(place) = cur.at_mut(&p) {
+                    *place = n;
+                }
+            }
+            return self.reorder(&op, cur, pos);
+        }
         let t = match t {
             Sx::List(xs) if xs.len() > 1 => {
                 let mut ys = vec![xs[0].clone()];
@@ -185,6 +217,13 @@ impl Normaliser {
             }
             return t;
         }
+        self.reorder(&op, t, pos)
+    }
+
+    /// Under `float-reassoc`: a chain of `op` whose operands are normal, as one sorted
+    /// chain (literals first, folded into one, dropped if it is the identity).
+    fn reorder(&mut self, op: &str, t: Sx, pos: &[usize]) -> Sx {
+        let op = op.to_string();
         let mut ops: Vec<Sx> = {
             let mut v = Vec::new();
             chain_operands(&t, &op, &mut v);

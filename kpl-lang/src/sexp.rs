@@ -37,16 +37,29 @@ impl Sx {
             Some((i, rest)) => self.args().get(*i)?.at(rest),
         }
     }
-    /// A copy with the subterm at `path` replaced.
+    /// A copy with the subterm at `path` replaced (the subterm itself is not copied).
     pub fn replace(&self, path: &[usize], new: Sx) -> Option<Sx> {
         match path.split_first() {
             None => Some(new),
             Some((i, rest)) => match self {
                 Sx::List(xs) if i + 1 < xs.len() => {
-                    let mut ys = xs.clone();
-                    ys[i + 1] = xs[i + 1].replace(rest, new)?;
+                    let mut ys = Vec::with_capacity(xs.len());
+                    let mut new = Some(new);
+                    for (j, x) in xs.iter().enumerate() {
+                        ys.push(if j == i + 1 { x.replace(rest, new.take()?)? } else { x.clone() });
+                    }
                     Some(Sx::List(ys))
                 }
+                _ => None,
+            },
+        }
+    }
+    /// The subterm at a path of argument indices, to change in place.
+    pub fn at_mut(&mut self, path: &[usize]) -> Option<&mut Sx> {
+        match path.split_first() {
+            None => Some(self),
+            Some((i, rest)) => match self {
+                Sx::List(xs) if i + 1 < xs.len() => xs[i + 1].at_mut(rest),
                 _ => None,
             },
         }
