@@ -432,6 +432,9 @@ fn one_launch(a: &Args, reference: &str, lens: &ArrayLengths, kargs: &LaunchArgs
             Exit::Defect
         }
     };
+    if a.certify.is_some() && report["verdict"] != "equivalent" {
+        eprintln!("note: no certificate: a certificate is written for an `equivalent` verdict only");
+    }
     (exit, Some(report))
 }
 
