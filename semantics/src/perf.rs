@@ -10,6 +10,13 @@
 //! when lane k accesses word k (compute capability 1.0/1.1: unless lane k accesses word k of
 //! an aligned segment, every lane is a transaction). A branch diverges in a warp when the
 //! warp's enabled threads evaluate its condition differently.
+//!
+//! A vector access (a `float2`/`float4`, `int4`, ... element: the front end lowers it as its
+//! words, one statement each, of one source span) is one access of its width: consecutive
+//! statements of one span, array and operation whose threads each access the next word,
+//! 2 or 4 words from a multiple of that many. Its sectors are those of every lane's words
+//! against lane k at words k*w to k*w+w-1; its banks are those of each phase (half a warp
+//! for 8 bytes, a quarter for 16), as the hardware serves it.
 
 use crate::ir::{ArrayKind, Program};
 use crate::observe::{thread_id, Observer};
@@ -138,6 +145,21 @@ pub struct PerfObserver {
     intervals_using: [u32; 3],
     intervals_bad: [u32; 3],
     scratch: Vec<(u32, u32, u32)>,
+    /// Each statement's source span (a vector access's words share one).
+    spans: Vec<(usize, usize)>,
+    /// The words of a vector access seen so far, measured once it ends.
+    pending: Option<Pending>,
+}
+
+/// Consecutive word accesses that may be one vector access: the first statement, the
+/// array, the operation, the threads, each thread's first word, the words so far.
+struct Pending {
+    stmt: u32,
+    array: u32,
+    op: Op,
+    threads: Vec<u32>,
+    base: Vec<u32>,
+    width: u32,
 }
 
 impl PerfObserver {
@@ -155,6 +177,8 @@ impl PerfObserver {
             intervals_using: [0; 3],
             intervals_bad: [0; 3],
             scratch: Vec::new(),
+            spans: prog.stmts.iter().map(|s| (s.span.start, s.span.end)).collect(),
+            pending: None,
         }
     }
 
@@ -166,6 +190,7 @@ impl PerfObserver {
     }
 
     pub fn finish(mut self) -> PerfReport {
+        self.flush();
         self.close_interval();
         PerfReport {
             model: self.model,
@@ -261,19 +286,26 @@ impl PerfObserver {
         e
     }
 
-    /// The coalescing example of one unit-wide global access, if it is uncoalesced.
-    fn uncoalesced(&mut self, threads: &[u32], index: &[u32]) -> Option<Example> {
+    /// The coalescing example of one unit-wide global access of `width` words per thread
+    /// (`index`: each thread's first), if it is uncoalesced.
+    fn uncoalesced(&mut self, threads: &[u32], index: &[u32], width: u32) -> Option<Example> {
         let m = self.model;
         let local = |t: u32| t % self.tpg;
         match m.coalescing {
             Coalescing::Segments { .. } => {
                 let mut v = std::mem::take(&mut self.scratch);
                 v.clear();
-                v.extend(threads.iter().zip(index).map(|(&t, &i)| (m.ideal_segment(local(t)), m.segment(i), t)));
+                // Each word against the word lane k would access at width w: k*w + i.
+                for (&t, &i) in threads.iter().zip(index) {
+                    for w in 0..width {
+                        v.push((m.segment(m.lane(local(t)) * width + w), m.segment(i.wrapping_add(w)), t));
+                    }
+                }
                 let mut segs: Vec<u32> = v.iter().map(|x| x.1).collect();
                 segs.sort_unstable();
                 segs.dedup();
                 let mut ideal: Vec<u32> = v.iter().map(|x| x.0).collect();
+                ideal.sort_unstable();
                 ideal.dedup();
                 let (touched, minimum) = (segs.len() as u32, ideal.len() as u32);
                 let mut e = None;
@@ -318,25 +350,75 @@ impl PerfObserver {
     }
 }
 
-impl Observer for PerfObserver {
-    fn access(&mut self, stmt: u32, array: u32, op: Op, threads: &[u32], index: &[u32]) {
-        if self.skip.get(array as usize).copied().unwrap_or(false) {
-            return;
-        }
+impl PerfObserver {
+    /// Measure one unit-wide access of `width` words per thread from `index`.
+    fn measure(&mut self, stmt: u32, array: u32, op: Op, threads: &[u32], index: &[u32], width: u32) {
         let shared = self.shared.get(array as usize).copied().unwrap_or(false);
         for r in self.units(threads, self.model.unit) {
             let (ts, is) = (&threads[r.clone()], &index[r]);
             if shared {
-                let e = self.bank_conflict(ts, is);
-                self.record(Kind::BankConflict, stmt, Some(array), Some(op), e);
+                // The hardware serves 8 bytes per lane in two phases, 16 in four: the
+                // access's degree is its worst phase's.
+                let phase = (self.model.unit / width).max(1);
+                let mut worst: Option<Example> = None;
+                for p in self.units(ts, phase) {
+                    let words: Vec<(u32, u32)> = ts[p.clone()].iter().zip(&is[p]).flat_map(|(&t, &i)| (0..width).map(move |w| (t, i.wrapping_add(w)))).collect();
+                    let (pt, pi): (Vec<u32>, Vec<u32>) = words.into_iter().unzip();
+                    if let Some(e) = self.bank_conflict(&pt, &pi) {
+                        if worst.as_ref().is_none_or(|w| e.degree > w.degree) {
+                            worst = Some(Example { active: ts.len() as u32, ..e });
+                        }
+                    }
+                }
+                self.record(Kind::BankConflict, stmt, Some(array), Some(op), worst);
             } else {
-                let e = self.uncoalesced(ts, is);
+                let e = self.uncoalesced(ts, is, width);
                 self.record(Kind::Uncoalesced, stmt, Some(array), Some(op), e);
             }
         }
     }
 
+    /// Measure the pending accesses: one vector access, or each word on its own.
+    fn flush(&mut self) {
+        let Some(p) = self.pending.take() else { return };
+        let vector = matches!(p.width, 2 | 4) && p.base.iter().all(|b| b % p.width == 0) && matches!(self.model.coalescing, Coalescing::Segments { .. });
+        if vector {
+            self.measure(p.stmt, p.array, p.op, &p.threads, &p.base, p.width);
+            return;
+        }
+        for w in 0..p.width {
+            let index: Vec<u32> = p.base.iter().map(|b| b.wrapping_add(w)).collect();
+            self.measure(p.stmt + w, p.array, p.op, &p.threads, &index, 1);
+        }
+    }
+}
+
+impl Observer for PerfObserver {
+    fn access(&mut self, stmt: u32, array: u32, op: Op, threads: &[u32], index: &[u32]) {
+        if self.skip.get(array as usize).copied().unwrap_or(false) {
+            return;
+        }
+        // The next word of a vector access: the next statement of the same span.
+        if let Some(p) = &mut self.pending {
+            let span = |s: u32| self.spans.get(s as usize).copied();
+            let next = stmt == p.stmt + p.width
+                && span(stmt).is_some()
+                && span(stmt) == span(p.stmt)
+                && (array, op) == (p.array, p.op)
+                && p.width < 4
+                && threads == p.threads.as_slice()
+                && index.iter().zip(&p.base).all(|(&i, &b)| i == b.wrapping_add(p.width));
+            if next {
+                p.width += 1;
+                return;
+            }
+        }
+        self.flush();
+        self.pending = Some(Pending { stmt, array, op, threads: threads.to_vec(), base: index.to_vec(), width: 1 });
+    }
+
     fn branch(&mut self, stmt: u32, threads: &[u32], cond: &[u32]) {
+        self.flush();
         for r in self.units(threads, self.model.warp) {
             let (ts, cs) = (&threads[r.clone()], &cond[r]);
             let then = cs.iter().position(|&c| c != 0);
@@ -361,6 +443,7 @@ impl Observer for PerfObserver {
     }
 
     fn barrier(&mut self, _stmt: u32, _threads: &[u32]) {
+        self.flush();
         self.close_interval();
         self.interval += 1;
     }
