@@ -1215,7 +1215,16 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, (confirmed, cut): (bool, bo
         // A thread's private array: an access outside the thread's own region of it.
         LabelKind::OutOfBounds { array, size } if layouts.private.contains_key(array) => {
             let shown = layouts.names.get(array).cloned().unwrap_or_else(|| array.clone());
-            let idx = w.index.map(|i| format!(" (word {i}: thread {} of {size}-word regions)", i / (*size).max(1))).unwrap_or_default();
+            // The thread's own element: its region starts at its linear id times the size.
+            let idx = w
+                .index
+                .map(|i| {
+                    let own = i as i64 - (w.threads[0].linear(&launch) * *size as u64) as i64;
+                    let base = shown.split(" (").next().unwrap_or(&shown);
+                    let past = if own < 0 { "before" } else { "past" };
+                    format!(": {base}[{own}], {past} a thread's {size} elements (word {i} of the threads' storage)")
+                })
+                .unwrap_or_default();
             Diagnostic::error(format!("{status} out-of-bounds {} of the per-thread array {shown}{idx}", l.what.split(' ').next().unwrap_or("access")), span(l.span))
                 .with_label(format!("by {}", ids_text(&w.threads[0], dims)))
         }

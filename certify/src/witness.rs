@@ -19,6 +19,11 @@ impl Ids {
     pub fn group_index(&self, l: &Launch) -> u32 {
         self.group[0] + l.groups[0] * (self.group[1] + l.groups[1] * self.group[2])
     }
+    /// The linear index of the thread in the whole launch (groups in order, x fastest).
+    pub fn linear(&self, l: &Launch) -> u64 {
+        let local = self.local[0] as u64 + l.threads[0] as u64 * (self.local[1] as u64 + l.threads[1] as u64 * self.local[2] as u64);
+        self.group_index(l) as u64 * l.threads_per_group() + local
+    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -1,6 +1,6 @@
 //xfail:NOT_ALL_VERIFIED
 //--blockDim=32 --gridDim=2
-//out-of-bounds write of the per-thread array acc
+//out-of-bounds write of the per-thread array acc \(private\): acc\[4\], past a thread.s 4 elements
 //
 // A thread's own array is kept as its region of one array of all threads' regions: an
 // index past its end (`acc[4]` of `float acc[4]`) reaches the next thread's region. kpl
