@@ -651,6 +651,19 @@ fn json_says_each_launch_from_host_code_with_its_fixed_and_free_parameters() {
 /// nothing: `--json` says `not_launched` and why; named with `--kernel` and no launch, the
 /// error says why it has none. Without a `main` the file is no program: its host functions
 /// may be called from elsewhere, and a launch still needs options.
+/// A grid from the GPU's properties (`cudaGetDeviceProperties`) cannot be read: the error
+/// says where it comes from, and a grid given on the command line verifies each launch.
+#[test]
+fn a_grid_from_the_device_properties_is_named_as_such() {
+    let k = "tests/programs/device_property_grid.cu";
+    let o = kpl(&["verify", k]);
+    assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("`sms` comes from the properties of the GPU the program runs on"), "{}", o.stderr);
+    let o = kpl(&["verify", "-q", "--gridDim=4", k]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(o.stdout.matches("verified").count(), 2, "{}", o.stdout);
+}
+
 #[test]
 fn a_kernel_the_program_never_launches_is_reported_as_not_launched() {
     let k = "tests/programs/never_called_launcher.cu";

@@ -59,8 +59,7 @@ pub fn param_placeholder(position: usize) -> String {
 }
 
 fn dims_of(toks: &[Tok], env: &Env, what: &str) -> Result<[u32; 3], String> {
-    let d = triple(toks, env)
-        .ok_or_else(|| format!("the {what} size is not a constant kpl can read"))?;
+    let d = triple(toks, env).ok_or_else(|| format!("the {what} size is not a constant kpl can read{}", unread_why(toks, env)))?;
     let mut out = [0u32; 3];
     for (o, v) in out.iter_mut().zip(d) {
         *o = u32::try_from(v).ok().filter(|v| *v > 0).ok_or_else(|| {
@@ -68,6 +67,50 @@ fn dims_of(toks: &[Tok], env: &Env, what: &str) -> Result<[u32; 3], String> {
         })?;
     }
     Ok(out)
+}
+
+/// The fields of CUDA's `cudaDeviceProp` that describe the GPU a program runs on.
+const DEVICE_PROPERTIES: &[&str] = &[
+    "multiProcessorCount", "maxThreadsPerBlock", "maxThreadsPerMultiProcessor", "maxGridSize", "maxThreadsDim", "warpSize",
+    "sharedMemPerBlock", "sharedMemPerMultiprocessor", "sharedMemPerBlockOptin", "regsPerBlock", "l2CacheSize", "maxBlocksPerMultiProcessor",
+];
+
+/// Why a launch size does not read, where the names it uses say: the variables with no
+/// value, and those the GPU's properties decide (`cudaGetDeviceProperties`,
+/// `cudaDeviceGetAttribute`, `cudaOccupancy...`), which no reading of the program knows.
+fn unread_why(toks: &[Tok], env: &Env) -> String {
+    let mut unknown: Vec<String> = Vec::new();
+    for (k, t) in toks.iter().enumerate() {
+        let CTok::Ident(n) = &t.1 else { continue };
+        let called = matches!(toks.get(k + 1), Some((_, CTok::P("("), _)));
+        let member = k > 0 && matches!(toks[k - 1].1, CTok::P("." | "->"));
+        if called || member || n == "dim3" || env.ints.contains_key(n) || env.dims.contains_key(n) || unknown.contains(n) {
+            continue;
+        }
+        unknown.push(n.clone());
+    }
+    if unknown.is_empty() {
+        return String::new();
+    }
+    let device = |n: &str| {
+        let fixed = env.fixed.get(n).or_else(|| env.locals.iter().rev().find(|l| l.name == n).and_then(|l| l.fixed.as_ref()));
+        let init = fixed.and_then(|f| f.init.as_ref());
+        init.is_some_and(|ts| {
+            ts.iter().any(|t| matches!(&t.1, CTok::Ident(x) if DEVICE_PROPERTIES.contains(&x.as_str()) || x.starts_with("cudaDeviceGetAttribute") || x.starts_with("cudaOccupancy")))
+        })
+    };
+    // `prop.multiProcessorCount` in the size itself.
+    let field = toks.windows(3).find_map(|w| match (&w[0].1, &w[1].1, &w[2].1) {
+        (CTok::Ident(v), CTok::P("." | "->"), CTok::Ident(f)) if DEVICE_PROPERTIES.contains(&f.as_str()) => Some(format!("{v}.{f}")),
+        _ => None,
+    });
+    let shown: Vec<String> = unknown.iter().map(|n| format!("`{n}`")).collect();
+    match field.or_else(|| unknown.iter().find(|n| device(n)).cloned()).as_ref() {
+        Some(n) => format!(
+            ": `{n}` comes from the properties of the GPU the program runs on (`cudaGetDeviceProperties`, `cudaDeviceGetAttribute`), which no reading of the program knows"
+        ),
+        None => format!(" ({} ha{} no value kpl can read here)", shown.join(", "), if unknown.len() == 1 { "s" } else { "ve" }),
+    }
 }
 
 /// The file-scope `const`/`constexpr` integers of a file, with their values and types.
