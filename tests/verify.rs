@@ -651,6 +651,18 @@ fn json_says_each_launch_from_host_code_with_its_fixed_and_free_parameters() {
 /// nothing: `--json` says `not_launched` and why; named with `--kernel` and no launch, the
 /// error says why it has none. Without a `main` the file is no program: its host functions
 /// may be called from elsewhere, and a launch still needs options.
+/// An element of a constant array at a loop's variable, passed to a host function or to a
+/// launch as it is (`run(block_sizes[j])`), gives each launch each of the array's sizes.
+#[test]
+fn an_array_element_argument_gives_each_size() {
+    let k = "tests/programs/array_element_argument.cu";
+    let o = kpl(&["verify", "-q", "--json", k]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let mut blocks: Vec<u64> = o.stdout.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["launch"]["block"][0].as_u64().unwrap()).collect();
+    blocks.sort_unstable();
+    assert_eq!(blocks, [32, 64, 128, 256], "{}", o.stdout);
+}
+
 /// A grid from the GPU's properties (`cudaGetDeviceProperties`) cannot be read: the error
 /// says where it comes from, and a grid given on the command line verifies each launch.
 #[test]

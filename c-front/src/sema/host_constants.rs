@@ -125,6 +125,9 @@ pub(crate) struct Env {
     pub(crate) fixed: HashMap<String, Fixed>,
     /// The types of the integer constants, where kpl knows them (`int_type`).
     pub(crate) types: HashMap<String, &'static str>,
+    /// The function's constant array locals (`int sizes[] = {32, 64};`, only read), whose
+    /// elements at constant indices are constants (`host_loops.rs`).
+    pub(crate) arrays: HashMap<String, Vec<i64>>,
 }
 
 #[derive(Clone, PartialEq)]
@@ -165,6 +168,7 @@ impl Env {
             locals: Vec::new(),
             fixed: self.fixed.clone(),
             types: self.types.clone(),
+            arrays: self.arrays.clone(),
         };
         // In order of declaration, an inner block's local comes after an outer's.
         for l in self.locals.iter().filter(|l| l.from < k && k <= l.to) {
@@ -217,10 +221,18 @@ pub(crate) fn eval(toks: &[Tok], env: &Env) -> Option<i64> {
                     }
                     _ => None,
                 };
+                // `sizes[j]` of a constant array at a constant index.
+                let indexed = toks.get(i).is_some_and(|p| p.1 == CTok::P("[")) && env.arrays.contains_key(n);
                 let v = match member {
                     Some(m) => {
                         i += 2;
                         env.dims.get(n)?[m]
+                    }
+                    None if indexed => {
+                        let close = closing(toks, i)?;
+                        let j = eval(&toks[i + 1..close], env)?;
+                        i = close + 1;
+                        *env.arrays.get(n)?.get(usize::try_from(j).ok()?)?
                     }
                     None => *env.ints.get(n)?,
                 };
@@ -556,6 +568,7 @@ pub(crate) fn constants(
         locals: Vec::new(),
         fixed: HashMap::new(),
         types: base.types.clone(),
+        arrays: HashMap::new(),
     };
     // A file-scope constant (or a parameter a caller binds) the function declares again (a
     // parameter, a loop's variable, a local) or uses otherwise than by reading it is not

@@ -8,7 +8,9 @@
 //! only indexed, measured (`sizeof`) or ranged over by value after; the loop must count its
 //! variable by one from a constant start up to a constant bound (or the array's length) and
 //! change it nowhere else. A range-`for` over such an array or a braced list of constants
-//! (`for (int b : {32, 64})`) gives its variable each value likewise.
+//! (`for (int b : {32, 64})`) gives its variable each value likewise, and a counting loop
+//! whose body indexes such an array with its variable (`run(sizes[j])`) gives the variable
+//! each index (`Env::arrays` makes the element a constant).
 
 use crate::sema::host_constants::{closing, eval, only_read, scalar_bytes, ByValue, Env, Local, Tok, Value, INT_WORDS};
 use crate::text::tokens::{spelling, CTok};
@@ -167,6 +169,9 @@ fn range_loop(body: &[Tok], k: usize, env: &Env, arrays: &[Array], by_value: &By
 pub(crate) fn forks(body: &[Tok], env: Env, by_value: &ByValue) -> Vec<Env> {
     let mut env = env;
     let arrays = arrays(body, &env);
+    for a in &arrays {
+        env.arrays.insert(a.name.clone(), a.values.clone());
+    }
     // For each loop, the locals its iterations fix: (local's index, array's values).
     let mut loops: Vec<Vec<Vec<(usize, i64)>>> = Vec::new();
     for k in 0..body.len() {
@@ -189,6 +194,18 @@ pub(crate) fn forks(body: &[Tok], env: Env, by_value: &ByValue) -> Vec<Env> {
                     }
                 }
             }
+        }
+        // No such local, but the body indexes a constant array with the variable itself
+        // (`run(sizes[j])`, `k<<<g, sizes[j]>>>`): the variable is the iteration's constant.
+        let indexes = (open..close.saturating_sub(3)).any(|u| {
+            matches!((&body[u].1, &body[u + 1].1, &body[u + 2].1, &body[u + 3].1),
+                (CTok::Ident(a), CTok::P("["), CTok::Ident(j), CTok::P("]")) if *j == var && arrays.iter().any(|x| x.name == *a))
+        });
+        if fixed.is_empty() && indexes && start >= 0 {
+            env.locals.push(Local { name: var.clone(), from: open, to: close, value: None, fixed: None });
+            let li = env.locals.len() - 1;
+            loops.push((start..bound).map(|j| vec![(li, j)]).collect());
+            continue;
         }
         if fixed.is_empty() || start < 0 {
             continue;
@@ -249,6 +266,26 @@ mod tests {
         assert_eq!(values(src, "b"), [None], "a condition other than `j < BOUND` is not read");
         let src = "{ int s[] = {8, 16, 32}; for (int j = 1; j < sizeof(s) / sizeof(s[0]); ++j) { int b = s[j]; printf(\"%d\", b); } }";
         assert_eq!(values(src, "b"), [Some(16), Some(32)]);
+    }
+
+    #[test]
+    fn an_element_of_a_constant_array_at_the_loops_variable_has_each_value() {
+        // Used inline, with no local taken from it: the loop's variable is each index.
+        let src = "{ int sizes[] = {32, 64, 128}; for (int j = 0; j < 3; j++) { run(sizes[j]); printf(\"%d\", j); } }";
+        assert_eq!(values(src, "j"), [Some(0), Some(1), Some(2)]);
+        let b = body(src);
+        let env = crate::sema::host_constants::constants(&b, &Env::default(), &[], &ByValue::new());
+        let at = b.iter().position(|t| matches!(&t.1, CTok::Ident(n) if n == "run")).unwrap();
+        let arg = &b[at + 2..at + 6];
+        let got: Vec<Option<i64>> = forks(&b, env, &ByValue::new()).iter().map(|e| eval(arg, &e.at(at))).collect();
+        assert_eq!(got, [Some(32), Some(64), Some(128)]);
+        // An index past the array: no value.
+        let src = "{ int sizes[] = {32, 64}; for (int j = 0; j < 3; j++) { run(sizes[j]); printf(\"%d\", j); } }";
+        let b = body(src);
+        let env = crate::sema::host_constants::constants(&b, &Env::default(), &[], &ByValue::new());
+        let at = b.iter().position(|t| matches!(&t.1, CTok::Ident(n) if n == "run")).unwrap();
+        let got: Vec<Option<i64>> = forks(&b, env, &ByValue::new()).iter().map(|e| eval(&b[at + 2..at + 6], &e.at(at))).collect();
+        assert_eq!(got, [Some(32), Some(64), None]);
     }
 
     #[test]
