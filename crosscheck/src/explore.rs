@@ -308,8 +308,10 @@ impl<'a> Search<'a> {
     fn confirmed(&mut self, v: Verdict) -> Verdict {
         let Verdict::Mismatch { inputs, diff, .. } = &v else { return v };
         let mode = Mode { exact: true };
-        let rk = concolic::run_in(self.kernel, &mut self.t, inputs, self.o.max_steps, self.o.deadline, mode);
-        let rr = concolic::run_in(self.reference, &mut self.t, inputs, self.o.max_steps, self.o.deadline, mode);
+        // One run each, bounded by the step limit only: a mismatch found at the time limit
+        // is still confirmed.
+        let rk = concolic::run_in(self.kernel, &mut self.t, inputs, self.o.max_steps, None, mode);
+        let rr = concolic::run_in(self.reference, &mut self.t, inputs, self.o.max_steps, None, mode);
         let element = output_elements(&mut self.t, self.kernel, self.reference, &rk, &rr, self.outputs)
             .into_iter()
             .find(|(a, i, ..)| *a == diff.array && *i == diff.index);
