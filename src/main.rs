@@ -83,7 +83,9 @@ enum Command {
     Certify(cmd_certify::Args),
     /// Re-check a certificate without trusting the run that made it: re-derive its
     /// verification conditions from the kernel, replay every rewrite step, and re-prove
-    /// every condition with a second solver (cvc5, or a fresh z3 process).
+    /// every condition with a second solver (cvc5, or a fresh z3 process); for a
+    /// crosscheck's (`kpl crosscheck --certify`), re-run every path and check that they
+    /// cover every input.
     CheckCert(cmd_check_cert::Args),
     /// Write an Isabelle/HOL session: KPL's SDV semantics, the kernel as a term, and a
     /// lemma (by the compiled semantics) that the executable semantics computes what kpl's interpreter did.
