@@ -663,6 +663,18 @@ fn an_array_element_argument_gives_each_size() {
     assert_eq!(blocks, [32, 64, 128, 256], "{}", o.stdout);
 }
 
+/// A `std::vector` of block sizes the program never changes is read as a constant array:
+/// by a range-`for` and by a counting loop up to its `size()`.
+#[test]
+fn a_vector_of_sizes_gives_each_size() {
+    let k = "tests/programs/vector_of_sizes.cu";
+    let o = kpl(&["verify", "-q", "--json", k]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let mut blocks: Vec<u64> = o.stdout.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["launch"]["block"][0].as_u64().unwrap()).collect();
+    blocks.sort_unstable();
+    assert_eq!(blocks, [32, 64, 128, 256], "{}", o.stdout);
+}
+
 /// A grid from the GPU's properties (`cudaGetDeviceProperties`) cannot be read: the error
 /// says where it comes from, and a grid given on the command line verifies each launch.
 #[test]

@@ -8,7 +8,8 @@
 //! only indexed, measured (`sizeof`) or ranged over by value after; the loop must count its
 //! variable by one from a constant start up to a constant bound (or the array's length) and
 //! change it nowhere else. A range-`for` over such an array or a braced list of constants
-//! (`for (int b : {32, 64})`) gives its variable each value likewise, and a counting loop
+//! (`for (int b : {32, 64})`) gives its variable each value likewise (a `std::vector` of
+//! integers initialised with constants and only read counts as such an array), and a counting loop
 //! whose body indexes such an array with its variable (`run(sizes[j])`) gives the variable
 //! each index (`Env::arrays` makes the element a constant).
 
@@ -30,26 +31,53 @@ struct Array {
     bytes: u32,
 }
 
-/// The function's constant array locals.
+/// A `std::vector` of integers declared with its elements at `k` (its name):
+/// `std::vector<int> NAME = {...};` or `std::vector<int> NAME{...};`: the element type's
+/// words and the `{` of the list.
+fn vector_declaration(body: &[Tok], k: usize) -> Option<(Vec<String>, usize)> {
+    let gt = k.checked_sub(1)?;
+    if body[gt].1 != CTok::P(">") {
+        return None;
+    }
+    let lt = (0..gt).rev().find(|&i| body[i].1 == CTok::P("<"))?;
+    let is_vector = lt >= 1 && matches!(&body[lt - 1].1, CTok::Ident(v) if v == "vector");
+    let words: Vec<String> = body[lt + 1..gt].iter().map(|t| spelling(&t.1)).collect();
+    if !is_vector || words.is_empty() || !words.iter().all(|w| INT_WORDS.contains(&w.as_str())) {
+        return None;
+    }
+    let open = match (body.get(k + 1).map(|t| &t.1), body.get(k + 2).map(|t| &t.1)) {
+        (Some(CTok::P("=")), Some(CTok::P("{"))) => k + 2,
+        (Some(CTok::P("{")), _) => k + 1,
+        _ => return None,
+    };
+    Some((words, open))
+}
+
+/// The function's constant array locals (and `std::vector`s of integers used as such).
 fn arrays(body: &[Tok], env: &Env) -> Vec<Array> {
     let mut out = Vec::new();
     for k in 1..body.len() {
         let CTok::Ident(name) = &body[k].1 else { continue };
         let int_word = |t: &Tok| matches!(&t.1, CTok::Spec(w) | CTok::Ident(w) if INT_WORDS.contains(&w.as_str()));
-        let first = (0..k).rev().take_while(|&i| int_word(&body[i])).last();
-        let Some(first) = first else { continue };
-        if body.get(k + 1).map(|t| &t.1) != Some(&CTok::P("[")) {
-            continue;
-        }
-        let type_words: Vec<String> = body[first..k].iter().map(|t| spelling(&t.1)).collect();
+        let (type_words, open) = match vector_declaration(body, k) {
+            Some(v) => v,
+            None => {
+                let first = (0..k).rev().take_while(|&i| int_word(&body[i])).last();
+                let Some(first) = first else { continue };
+                if body.get(k + 1).map(|t| &t.1) != Some(&CTok::P("[")) {
+                    continue;
+                }
+                let Some(close) = closing(body, k + 1) else { continue };
+                if body.get(close + 1).map(|t| &t.1) != Some(&CTok::P("=")) || body.get(close + 2).map(|t| &t.1) != Some(&CTok::P("{")) {
+                    continue;
+                }
+                (body[first..k].iter().map(|t| spelling(&t.1)).collect(), close + 2)
+            }
+        };
         let Some(bytes) = scalar_bytes(&type_words.iter().map(String::as_str).collect::<Vec<_>>()) else { continue };
-        let Some(close) = closing(body, k + 1) else { continue };
-        if body.get(close + 1).map(|t| &t.1) != Some(&CTok::P("=")) || body.get(close + 2).map(|t| &t.1) != Some(&CTok::P("{")) {
-            continue;
-        }
-        let Some(end) = closing(body, close + 2) else { continue };
+        let Some(end) = closing(body, open) else { continue };
         let env = env.at(k);
-        let values: Option<Vec<i64>> = crate::sema::coop::split_commas(&body[close + 3..end]).iter().map(|v| eval(v, &env)).collect();
+        let values: Option<Vec<i64>> = crate::sema::coop::split_commas(&body[open + 1..end]).iter().map(|v| eval(v, &env)).collect();
         let Some(values) = values.filter(|v| !v.is_empty()) else { continue };
         // Every later use indexes it to read an element, or measures it.
         let read_only = (end + 1..body.len()).filter(|&u| matches!(&body[u].1, CTok::Ident(n) if n == name)).all(|u| {
@@ -61,7 +89,10 @@ fn arrays(body: &[Tok], env: &Env) -> Vec<Array> {
                 let decl = body[..u - 1].iter().rev().take_while(|t| t.1 != CTok::P("("));
                 decl.into_iter().all(|t| !matches!(t.1, CTok::P("&" | "&&")))
             };
-            measured || indexed || ranged
+            // `v.size()`
+            let sized = matches!(body.get(u + 1..u + 5).map(|w| w.iter().map(|t| &t.1).collect::<Vec<_>>()).as_deref(),
+                Some([CTok::P("."), CTok::Ident(f), CTok::P("("), CTok::P(")")]) if f == "size");
+            measured || indexed || ranged || sized
         });
         if read_only {
             out.push(Array { name: name.clone(), values, bytes });
@@ -80,6 +111,10 @@ fn only_reads(body: &[Tok], from: usize, to: usize, var: &str, by_value: &ByValu
 fn array_length(toks: &[Tok], arrays: &[Array]) -> Option<i64> {
     let words: Vec<String> = toks.iter().map(|t| spelling(&t.1)).collect();
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    // `v.size()` of a constant `std::vector`.
+    if let [a, ".", "size", "(", ")"] = &words[..] {
+        return arrays.iter().find(|x| x.name == *a).map(|x| x.values.len() as i64);
+    }
     let ["sizeof", "(", a, ")", "/", divisor @ ..] = &words[..] else { return None };
     let array = arrays.iter().find(|x| x.name == *a)?;
     let size = array.bytes.to_string();
@@ -286,6 +321,17 @@ mod tests {
         let at = b.iter().position(|t| matches!(&t.1, CTok::Ident(n) if n == "run")).unwrap();
         let got: Vec<Option<i64>> = forks(&b, env, &ByValue::new()).iter().map(|e| eval(&b[at + 2..at + 6], &e.at(at))).collect();
         assert_eq!(got, [Some(32), Some(64), None]);
+    }
+
+    #[test]
+    fn a_constant_std_vector_is_read_as_a_constant_array() {
+        let src = "{ std::vector<int> sizes = {32, 64, 128}; for (int b : sizes) { printf(\"%d\", b); } }";
+        assert_eq!(values(src, "b"), [Some(32), Some(64), Some(128)]);
+        let src = "{ std::vector<int> sizes{16, 32}; for (int j = 0; j < sizes.size(); j++) { int b = sizes[j]; printf(\"%d\", b); } }";
+        assert_eq!(values(src, "b"), [Some(16), Some(32)]);
+        // Changed after its declaration: not a constant.
+        let src = "{ std::vector<int> sizes = {32}; sizes.push_back(64); for (int b : sizes) { printf(\"%d\", b); } }";
+        assert_eq!(values(src, "b"), [None]);
     }
 
     #[test]
