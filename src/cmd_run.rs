@@ -92,6 +92,11 @@ pub fn run(a: Args) -> Exit {
         Ok(i) => i,
         Err(e) => return e,
     };
+    if let Some(g) = inputs.grid.filter(|g| *g != launch.groups) {
+        let d = crate::host_launch::dims(g);
+        eprintln!("error: the input was found under a grid of {d} groups, and this run's grid is {}: give `--gridDim={d}`", crate::host_launch::dims(launch.groups));
+        return Exit::BadInput;
+    }
     let opts = sdv::Options {
         max_steps: a.max_steps,
         trace: a.trace.unwrap_or(0),

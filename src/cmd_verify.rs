@@ -203,6 +203,8 @@ pub struct FileResult {
 }
 
 pub fn run(mut a: Args) -> Exit {
+    // A grid the host code computes at run time is verified as any grid.
+    a.v.launch.free_grid = true;
     // SARIF is made from the JSON reports (`sarif.rs`).
     let sarif = a.format.as_deref() == Some("sarif");
     if a.format.as_deref() == Some("text") && a.json {
@@ -488,7 +490,8 @@ fn analyse_loaded(path: &std::path::Path, v: &VerifyArgs, explain: bool, contrac
             la.check_function = Some(check.function.clone());
             // A launch read from the host code is the kernel's: its functions are checked
             // under it too.
-            if host_line.is_some() {
+            // (A grid computed at run time stays free: the same host context gives it.)
+            if host_line.is_some() && !launch.has_free_groups() {
                 (la.block_dim, la.grid_dim) = (Some(launch.threads), Some(launch.groups));
             }
             let (src, c, launch) = input::load(path, &la, true)?;
@@ -883,6 +886,9 @@ pub fn present(an: &Analysed, how: Presentation) -> FileResult {
             if let Some(h) = wide_params_help(&f.witness, &fixed) {
                 d = d.with_help(h);
             }
+            if let Some(h) = wide_grid_help(&f.witness, launch) {
+                d = d.with_help(h);
+            }
             if !*ok && p.opts.benign && copied_write_write(report, f.label) {
                 d = d.with_help(
                     "if both threads write a value read from memory, `--equality-abstraction` tracks what they read and can tell a benign race (equal values) apart",
@@ -928,7 +934,7 @@ pub fn present(an: &Analysed, how: Presentation) -> FileResult {
     let st = &report.stats;
     // A launch read from the host code is named in the summary.
     // So is the kernel, in a file of several that `verify` goes through.
-    let launch = an.host_line.map(|line| format!("launch at line {line}: grid {}, block {}", crate::host_launch::dims(an.launch.groups), crate::host_launch::dims(an.launch.threads)));
+    let launch = an.host_line.map(|line| format!("launch at line {line}: grid {}, block {}", crate::host_launch::grid_text(&an.launch), crate::host_launch::dims(an.launch.threads)));
     let shown = match (input::kernel_choice(), launch) {
         (Some(k), Some(l)) => format!("{} (kernel `{k}`, {l})", src.path),
         (Some(k), None) => format!("{} (kernel `{k}`)", src.path),
@@ -1017,8 +1023,12 @@ pub fn present(an: &Analysed, how: Presentation) -> FileResult {
         // The kernel's parameters the launch fixes, and those that stay free.
         let params = &an.checked.launch_params;
         let fixed: serde_json::Map<String, Value> = params.iter().filter_map(|(n, v)| v.map(|v| (n.clone(), json!(v)))).collect();
-        let free: Vec<&str> = params.iter().filter(|(_, v)| v.is_none()).map(|(n, _)| n.as_str()).collect();
-        json["launch"] = json!({ "grid": an.launch.groups, "block": an.launch.threads, "shared_bytes": an.host_shared_bytes, "line": line, "from": "host code", "fixed": fixed, "free": free });
+        let mut free: Vec<String> = params.iter().filter(|(_, v)| v.is_none()).map(|(n, _)| n.clone()).collect();
+        // A grid computed at run time: its free sizes are `null`, and listed as free.
+        let l = an.launch;
+        let grid: Vec<Value> = (0..3).map(|a| if l.free_groups[a] { Value::Null } else { json!(l.groups[a]) }).collect();
+        free.extend((0..3).filter(|&a| l.free_groups[a]).map(|a| format!("gridDim.{}", ["x", "y", "z"][a])));
+        json["launch"] = json!({ "grid": grid, "block": an.launch.threads, "shared_bytes": an.host_shared_bytes, "line": line, "from": "host code", "fixed": fixed, "free": free });
     }
     json["kernel"] = json!(input::kernel_choice().unwrap_or_else(|| an.checked.kernel.name.name.clone()));
     FileResult { code, text, json: Some(json), stderr }
@@ -1125,8 +1135,27 @@ fn wide_params_help(w: &Witness, fixed: &[String]) -> Option<String> {
     })
 }
 
+/// Where the witness's grid, which the host code computes at run time, makes 2^31 threads
+/// or more: a thread's global id (`blockIdx.x * blockDim.x + threadIdx.x`) no longer fits
+/// an `int` there, and past 2^32 wraps around in 32 bits. Says so, and how to bound the grid if the program never launches one
+/// that large.
+fn wide_grid_help(w: &Witness, launch: Launch) -> Option<String> {
+    let fixed = w.grid.map(|_| w.launch(&launch))?;
+    (fixed.total_threads() >= 1 << 31).then(|| {
+        format!(
+            "the witness's grid of {} groups makes {} threads, 2^31 or more, where a thread's global id no longer fits an `int` (and past 2^32 wraps around in 32 bits); if the program never launches a grid that large, bound it (`__requires(gridDim.x <= N)` in the kernel, or `--gridDim=`)",
+            fixed.num_groups(),
+            fixed.total_threads()
+        )
+    })
+}
+
 fn witness_text(w: &Witness, dims: usize) -> String {
     let mut parts = vec![format!("{} and {}", ids_text(&w.threads[0], dims), ids_text(&w.threads[1], dims))];
+    // A grid the host code computes at run time: the one the witness runs under.
+    if let Some(g) = w.grid {
+        parts.push(format!("grid {} (`--gridDim={}` to replay it)", crate::host_launch::dims(g), crate::host_launch::dims(g)));
+    }
     if !w.params.is_empty() {
         parts.push(format!("params {}", w.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")));
     }
@@ -1242,9 +1271,12 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, (confirmed, cut): (bool, bo
 }
 
 pub(crate) fn witness_json(w: &Witness, launch: Launch, shared: &dyn Fn(&str) -> bool) -> Value {
-    let mut v = render::inputs_json(&w.params, &w.arrays, launch, shared);
+    let mut v = render::inputs_json(&w.params, &w.arrays, w.launch(&launch), shared);
     if let Some(gs) = &w.groups {
         v["groups"] = json!(gs);
+    }
+    if let Some(g) = w.grid {
+        v["grid"] = json!(g);
     }
     v
 }

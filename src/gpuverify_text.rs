@@ -209,7 +209,7 @@ mod tests {
         let src = "__kernel void foo(__global int *p) {\n  p[0] = get_local_id(0);\n  int y = p[0];\n}\n";
         let w = Witness { threads: [ids(1, 3), ids(1, 4)], index: Some(0), logged: Some((39, 61)), ..Witness::default() };
         let kind = LabelKind::Race { array: "p".into(), array_index: 0, second: AccessKind::Read, logged: AccessKind::Write };
-        let launch = Launch { threads: [8, 1, 1], groups: [2, 1, 1] };
+        let launch = Launch::new([2, 1, 1], [8, 1, 1]);
         let text = defect("kernel.cl", src, &kind, (73, 77), &w, launch, Dialect::OpenCl, &Default::default());
         let want = "\nkernel.cl: error: possible write-read race on p[0]:\n\n\
                     Read by work item 12 with local id 4 in work group 1, kernel.cl:3:11:\n  int y = p[0];\n\n\
@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn multi_dimensional_ids_are_tuples() {
         let t = Ids { group: [0, 0, 0], local: [0, 1, 2] };
-        let launch = Launch { threads: [4, 4, 4], groups: [1, 1, 1] };
+        let launch = Launch::new([1, 1, 1], [4, 4, 4]);
         assert_eq!(thread(&t, launch, Dialect::OpenCl, true), "work item (0, 1, 2) with local id (0, 1, 2) in work group 0");
         assert_eq!(thread(&t, launch, Dialect::OpenCl, false), "work item (0,1,2) with local id (0,1,2) in work group 0");
     }
@@ -231,7 +231,7 @@ mod tests {
     fn assertions_and_divergence() {
         let src = "x;\n  __assert(x == 0);\n";
         let w = Witness { threads: [ids(0, 2), ids(0, 5)], ..Witness::default() };
-        let launch = Launch { threads: [8, 1, 1], groups: [1, 1, 1] };
+        let launch = Launch::new([1, 1, 1], [8, 1, 1]);
         let a = defect("kernel.cl", src, &LabelKind::Assertion, (5, 21), &w, launch, Dialect::OpenCl, &Default::default());
         assert_eq!(a, "\nkernel.cl:2:3: error: this assertion might not hold for work item 2 with local id 2 in work group 0\n  __assert(x == 0);\n\n");
         let src2 = "int f() {\n  __ensures(__return_val_int() > 0);\n";

@@ -9,7 +9,7 @@
 use kpl_c::sema::launches::LaunchSite;
 use kpl_c::FrontOptions;
 use kpl_lang::diagnostic::Diagnostic;
-use kpl_lang::launch::Launch;
+use kpl_lang::launch::{Launch, MAX_GRID};
 use kpl_lang::span::Span;
 
 /// What the host code decides of one kernel's launch.
@@ -51,6 +51,7 @@ pub fn decide(
     front: &FrontOptions,
     kernel: &str,
     grid: Option<[u32; 3]>,
+    free_grid: bool,
 ) -> Result<Vec<HostLaunch>, Diagnostic> {
     let h = kpl_c::launch_sites(text, front);
     let (all, every) = (&h.sites, &h.every);
@@ -77,9 +78,12 @@ pub fn decide(
             .with_help("kpl reads `k<<<...>>>` in host functions; give the launch with `--blockDim=` and `--gridDim=`"));
     }
     let mut launches: Vec<Launch> = Vec::new();
+    let mut of_site: Vec<Launch> = Vec::new();
     for s in &sites {
         let undecided = |why: &String| {
-            let help = if s.block.is_ok() {
+            let help = if s.block.is_ok() && s.grid_axes.is_some() {
+                "this command runs one launch: give the grid with `--gridDim=` (the block size is read from the host code); `kpl verify` verifies the kernel for every grid"
+            } else if s.block.is_ok() {
                 "give the grid with `--gridDim=` (the block size is read from the host code), or the whole launch with `--blockDim=` and `--gridDim=`"
             } else {
                 "give the launch with `--blockDim=` and `--gridDim=` (they override the host code)"
@@ -90,17 +94,31 @@ pub fn decide(
             )
             .with_help(help)
         };
-        let groups = match grid {
-            Some(g) => g,
-            None => *s.grid.as_ref().map_err(undecided)?,
-        };
-        let launch = Launch {
-            groups,
-            threads: *s.block.as_ref().map_err(undecided)?,
+        let launch = match grid {
+            Some(g) => Launch::new(g, *s.block.as_ref().map_err(undecided)?),
+            None => match (&s.grid, s.grid_axes, &s.block) {
+                (Ok(g), _, Ok(b)) => Launch::new(*g, *b),
+                // A grid computed at run time, of a shape kpl reads: each axis whose size
+                // is not a constant is any size CUDA allows (`free_grid`).
+                (Err(_), Some(axes), Ok(b)) if free_grid => {
+                    let mut l = Launch::new([0, 1, 2].map(|a| axes[a].unwrap_or(MAX_GRID[a])), *b);
+                    l.free_groups = axes.map(|x| x.is_none());
+                    l
+                }
+                // (What blocks the launch first: a block not read, where the grid's shape
+                // is, is what to say.)
+                (g, axes, b) => {
+                    if axes.is_none() || !free_grid || b.is_ok() {
+                        g.as_ref().map_err(undecided)?;
+                    }
+                    Launch::new([1, 1, 1], *b.as_ref().map_err(undecided)?)
+                }
+            },
         };
         if !launches.contains(&launch) {
             launches.push(launch);
         }
+        of_site.push(launch);
     }
     let given = grid.is_some();
     Ok(launches
@@ -112,10 +130,9 @@ pub fn decide(
                 given,
                 sites
                     .iter()
-                    .copied()
-                    .filter(|s| {
-                        (given || s.grid == Ok(launch.groups)) && s.block == Ok(launch.threads)
-                    })
+                    .zip(&of_site)
+                    .filter(|(_, l)| **l == launch)
+                    .map(|(s, _)| *s)
                     .collect(),
             )
         })
@@ -179,7 +196,7 @@ fn context(kernel: &str, launch: Launch, grid_given: bool, sites: Vec<&LaunchSit
     } else {
         format!(
             "launch read from the host code: grid {}, block {}",
-            dims(launch.groups),
+            grid_text(&launch),
             dims(launch.threads)
         )
     };
@@ -187,8 +204,8 @@ fn context(kernel: &str, launch: Launch, grid_given: bool, sites: Vec<&LaunchSit
         message.push_str(&format!(" ({} launches of `{kernel}`)", sites.len()));
     }
     let mut facts = Vec::new();
-    if grid_given {
-        for (d, axis) in ["x", "y", "z"].iter().enumerate() {
+    for (d, axis) in ["x", "y", "z"].iter().enumerate() {
+        if grid_given || launch.free_groups[d] {
             let first = &sites[0].grid_exprs[d];
             if let Some(e) = first
                 .as_ref()
@@ -196,7 +213,7 @@ fn context(kernel: &str, launch: Launch, grid_given: bool, sites: Vec<&LaunchSit
             {
                 facts.push(kpl_c::options::LaunchFact {
                     expr: e.clone(),
-                    value: launch.groups[d],
+                    value: (!launch.free_groups[d]).then_some(launch.groups[d]),
                     what: format!("gridDim.{axis}"),
                 });
             }
@@ -212,6 +229,21 @@ fn context(kernel: &str, launch: Launch, grid_given: bool, sites: Vec<&LaunchSit
         facts,
         shared_bytes,
     }
+}
+
+/// A launch's grid as the options write it, a size the host code computes at run time as
+/// `*`, and then said so: `* (computed at run time)`, `[*,8] (...)`.
+pub fn grid_text(l: &Launch) -> String {
+    if !l.has_free_groups() {
+        return dims(l.groups);
+    }
+    let each: Vec<String> = (0..3).map(|a| if l.free_groups[a] { "*".to_string() } else { l.groups[a].to_string() }).collect();
+    let shown = match (l.groups[1], l.groups[2], l.free_groups[1], l.free_groups[2]) {
+        (1, 1, false, false) => each[0].clone(),
+        (_, 1, _, false) => format!("[{},{}]", each[0], each[1]),
+        _ => format!("[{}]", each.join(",")),
+    };
+    format!("{shown} (computed at run time)")
 }
 
 /// The diagnostic for a command that takes one launch where the host code gives several.

@@ -310,6 +310,7 @@ fn host_launches_of(
     src: &Source,
     front: &FrontOptions,
     grid: Option<[u32; 3]>,
+    free_grid: bool,
 ) -> Result<(String, Vec<crate::host_launch::HostLaunch>), Diagnostic> {
     if front.dialect != Dialect::Cuda {
         return Ok((String::new(), Vec::new()));
@@ -318,7 +319,7 @@ fn host_launches_of(
         return Ok((String::new(), Vec::new()));
     };
     let name = c.kernel.name.name.clone();
-    crate::host_launch::decide(&src.text, front, &name, grid).map(|h| (name, h))
+    crate::host_launch::decide(&src.text, front, &name, grid, free_grid).map(|h| (name, h))
 }
 
 thread_local! {
@@ -343,6 +344,8 @@ struct HostUsed {
     facts: usize,
     /// Its dynamic shared memory in bytes, where every site of the context gives the same.
     shared_bytes: Option<u64>,
+    /// The grid's axes the host code computes at run time (`Launch::free_groups`).
+    free_groups: [bool; 3],
 }
 
 /// The dynamic shared memory of the host code's launch the last load on this thread took.
@@ -450,7 +453,7 @@ pub fn host_contexts(path: &Path, args: &LaunchArgs) -> usize {
     let Ok(src) = read_kernel(path, &args.include_dirs) else {
         return 0;
     };
-    host_launches_of(&src, &front_options(args, &src, Dialect::Cuda, None), grid)
+    host_launches_of(&src, &front_options(args, &src, Dialect::Cuda, None), grid, args.free_grid)
         .map_or(0, |(_, h)| h.len())
 }
 
@@ -505,10 +508,7 @@ pub fn load(
             let mut launch_args = None;
             let mut launch_facts = Vec::new();
             let launch = match (threads, groups) {
-                (Some(t), g) => Some(Launch {
-                    threads: t,
-                    groups: g.unwrap_or([1, 1, 1]),
-                }),
+                (Some(t), g) => Some(Launch::new(g.unwrap_or([1, 1, 1]), t)),
                 (None, Some(_)) if !(need_launch && ext == "cu") => {
                     eprintln!("error: the launch needs the threads per group too (`--blockDim=` or `--local_size=`)");
                     return Err(Exit::BadInput);
@@ -517,7 +517,7 @@ pub fn load(
                     // A `.cu` file's host code may decide the launch (`host_launch.rs`), or
                     // its block where `--gridDim` gives the grid.
                     let chosen =
-                        host_launches_of(&src, &front_options(args, &src, dialect, None), grid)
+                        host_launches_of(&src, &front_options(args, &src, dialect, None), grid, args.free_grid)
                             .and_then(|(kernel, mut hs)| {
                                 match (hs.len(), HOST_CONTEXT.with(|c| c.get())) {
                                     (0, _) => Ok(None),
@@ -532,7 +532,7 @@ pub fn load(
                                 .matches('\n')
                                 .count()
                                 + 1;
-                            HOST_USED.with(|u| *u.borrow_mut() = Some(HostUsed { line, args: h.args.clone(), facts: h.facts.len(), shared_bytes: h.shared_bytes }));
+                            HOST_USED.with(|u| *u.borrow_mut() = Some(HostUsed { line, args: h.args.clone(), facts: h.facts.len(), shared_bytes: h.shared_bytes, free_groups: h.launch.free_groups }));
                             report(&src, &[h.note]);
                             launch_args = Some(h.args);
                             launch_facts = h.facts;
@@ -551,7 +551,7 @@ pub fn load(
                             // A kernel kpl cannot read has no launch to find: its errors come
                             // first (read with one thread, a launch that changes no error).
                             let mut one = front.clone();
-                            one.launch = Some(Launch { threads: [1, 1, 1], groups: [1, 1, 1] });
+                            one.launch = Some(Launch::new([1, 1, 1], [1, 1, 1]));
                             if let Err(errors) = kpl_c::check_c(&src.text, &one) {
                                 let errors: Vec<_> = errors.into_iter().filter(|d| !d.message.contains("several kernels")).collect();
                                 if !errors.is_empty() {
@@ -607,7 +607,11 @@ pub fn load(
             let quiet = QUIET_HOST_SKIPS.load(std::sync::atomic::Ordering::Relaxed);
             let shown: Vec<Diagnostic> = c.warnings.iter().filter(|d| !(quiet && d.message.starts_with("host code skipped"))).cloned().collect();
             report(&src, &shown);
-            let launch = args.apply(Launch::of(&c.kernel));
+            let mut launch = args.apply(Launch::of(&c.kernel));
+            // A grid the host code computes at run time: its declared size is the largest.
+            if let Some(free) = HOST_USED.with(|h| h.borrow().as_ref().map(|u| u.free_groups)) {
+                launch.free_groups = free;
+            }
             Ok((src, c, launch))
         }
         Err(errs) => {

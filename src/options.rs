@@ -69,6 +69,10 @@ pub struct LaunchArgs {
     /// (`kpl_c::FrontOptions::contract`).
     #[arg(skip)]
     pub contract: bool,
+    /// Not an option: `verify` takes a grid the host code computes at run time as any
+    /// grid (`Launch::free_groups`); the commands that run a launch need it fixed.
+    #[arg(skip)]
+    pub free_grid: bool,
     /// GPUVerify's option: the bits of a pointer and of `size_t`, `ptrdiff_t` and what
     /// OpenCL's work-item functions return: 32 or 64. Default 64 (every CUDA GPU; OpenCL
     /// devices' usual `size_t`), but 32, GPUVerify's default, for a file in GPUVerify's test
@@ -186,7 +190,7 @@ impl LaunchArgs {
     /// A kernel's declared launch with the overrides applied.
     pub fn apply(&self, declared: Launch) -> Launch {
         let (t, g) = self.given().unwrap_or((None, None));
-        Launch { groups: g.unwrap_or(declared.groups), threads: t.unwrap_or(declared.threads) }
+        Launch::new(g.unwrap_or(declared.groups), t.unwrap_or(declared.threads))
     }
 }
 

@@ -52,6 +52,8 @@ pub struct ReplayOptions {
 /// --input` follows). Otherwise, and if that does not show the defect, the whole launch
 /// is replayed. `Err(true)`: not shown, the last run stopped at the budget.
 pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &ReplayOptions) -> Result<Witness, bool> {
+    // A free grid is replayed at the size the witness gives it.
+    let launch = f.witness.launch(&launch);
     if launch.total_threads() > sdv::MAX_THREADS {
         return Err(false);
     }

@@ -675,17 +675,71 @@ fn a_vector_of_sizes_gives_each_size() {
     assert_eq!(blocks, [32, 64, 128, 256], "{}", o.stdout);
 }
 
-/// A grid from the GPU's properties (`cudaGetDeviceProperties`) cannot be read: the error
-/// says where it comes from, and a grid given on the command line verifies each launch.
+/// A grid from the GPU's properties (`cudaGetDeviceProperties`) cannot be read, and is
+/// no obstacle to `verify`, which verifies the kernel for every grid; a command that runs
+/// one launch says where the grid comes from, and takes one given on the command line.
 #[test]
-fn a_grid_from_the_device_properties_is_named_as_such() {
+fn a_grid_from_the_device_properties_is_any_grid() {
     let k = "tests/programs/device_property_grid.cu";
-    let o = kpl(&["verify", k]);
+    let o = kpl(&["verify", "-q", "--json", k]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    for line in o.stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["verdict"], "verified", "{line}");
+        assert_eq!(v["launch"]["grid"], serde_json::json!([null, 1, 1]), "{line}");
+        assert!(v["launch"]["free"].as_array().unwrap().contains(&serde_json::json!("gridDim.x")), "{line}");
+    }
+    assert_eq!(o.stdout.lines().count(), 2, "{}", o.stdout);
+    let o = kpl(&["run", k]);
     assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
     assert!(o.stderr.contains("`sms` comes from the properties of the GPU the program runs on"), "{}", o.stderr);
+    assert!(o.stderr.contains("`kpl verify` verifies the kernel for every grid"), "{}", o.stderr);
     let o = kpl(&["verify", "-q", "--gridDim=4", k]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert_eq!(o.stdout.matches("verified").count(), 2, "{}", o.stdout);
+}
+
+/// A grid the host code computes from values read at run time is any grid: each kernel is
+/// verified for every size the launch can have, tied to the kernel's arguments where the
+/// host code computes it from them; a defect is replayed, and reported, at the grid its
+/// witness gives (a small one where there is one), and `gridDim` is the launch's own.
+#[test]
+fn a_grid_computed_at_run_time_is_verified_for_every_size() {
+    let k = "tests/programs/run_time_grid.cu";
+    let o = kpl(&["verify", "-q", "--json", k]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    let lines: Vec<serde_json::Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let verdicts: Vec<(&str, &str)> = lines.iter().map(|v| (v["kernel"].as_str().unwrap(), v["verdict"].as_str().unwrap())).collect();
+    assert_eq!(
+        verdicts,
+        [("saxpy", "verified"), ("shift", "race"), ("small_grid", "assertion"), ("several_groups", "assertion"), ("rows", "verified")],
+        "{}",
+        o.stdout
+    );
+    assert_eq!(lines[4]["launch"]["grid"], serde_json::json!([null, 4, 1]), "{}", o.stdout);
+    // Each defect confirmed, at the grid of its witness.
+    let grid = |v: &serde_json::Value| {
+        let d = &v["defects"][0];
+        assert_eq!(d["confirmed"], true, "{v}");
+        d["witness"]["grid"][0].as_u64().unwrap()
+    };
+    assert!(grid(&lines[1]) <= 4, "a race of neighbours needs no more: {}", lines[1]);
+    assert!(grid(&lines[2]) >= 100, "`gridDim.x < 100` fails only from 100 groups: {}", lines[2]);
+    assert_eq!(grid(&lines[3]), 1, "one group of one thread: {}", lines[3]);
+    assert!(o.stderr.contains("kpl assumes `((n + 255) / 256) == gridDim.x`"), "{}", o.stderr);
+    // The witness replays under its grid, and only there.
+    let dir = std::env::temp_dir().join(format!("kpl-run-time-grid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let w = dir.join("shift.json");
+    std::fs::write(&w, lines[1]["defects"][0]["witness"].to_string()).unwrap();
+    let g = format!("--gridDim={}", grid(&lines[1]));
+    let o = kpl(&["run", "--kernel=shift", &g, "--input", w.to_str().unwrap(), k]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("race on y["), "{}", o.stderr);
+    let o = kpl(&["run", "--kernel=shift", "--gridDim=9", "--input", w.to_str().unwrap(), k]);
+    assert_eq!(o.code, 3, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("the input was found under a grid of"), "{}", o.stderr);
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -13,7 +13,8 @@ fn folding_keeps_what_every_generated_kernel_computes() {
     for seed in 0..150 {
         let original = generate(seed);
         let mut folded = original.clone();
-        kpl_lang::word_ranges::fold(&mut folded);
+        let launch = Launch::of(&folded);
+        kpl_lang::word_ranges::fold(&mut folded, launch);
         let (a, b) = (print_kernel(&original), print_kernel(&folded));
         if a != b {
             changed += 1;

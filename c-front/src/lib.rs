@@ -357,8 +357,8 @@ pub fn check_c(src: &str, o: &FrontOptions) -> Result<Checked, Vec<Diagnostic>> 
     // here rather than at every solver query; only for a launch the user gave, so that a
     // kernel printed without one still reads as written.
     let mut kernel = kernel;
-    if o.launch.is_some() {
-        kpl_lang::word_ranges::fold(&mut kernel);
+    if let Some(launch) = o.launch {
+        kpl_lang::word_ranges::fold(&mut kernel, launch);
         kpl_lang::dead_temps::remove(&mut kernel);
         debug_assert!(check::check(&kernel).is_empty(), "folding by word ranges broke the kernel");
     }

@@ -56,11 +56,12 @@ pub struct FrontOptions {
     pub launch_facts: Vec<LaunchFact>,
 }
 
-/// The host code's expression `expr` for a launch size is `value` (the size given).
+/// The host code's expression `expr` for a launch size is `value` (the size given), or,
+/// where `None`, the launch's size itself (`gridDim.x`: a grid computed at run time).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LaunchFact {
     pub expr: crate::sema::launches::SizeExpr,
-    pub value: u32,
+    pub value: Option<u32>,
     /// Which size: `gridDim.x`, ...
     pub what: String,
 }

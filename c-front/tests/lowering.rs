@@ -45,7 +45,7 @@ pub fn options(src: &str, dialect: Dialect) -> FrontOptions {
         }
     }
     if let Some(t) = threads {
-        o.launch = Some(Launch { threads: t, groups: groups.unwrap_or([1, 1, 1]) });
+        o.launch = Some(Launch::new(groups.unwrap_or([1, 1, 1]), t));
     }
     o
 }

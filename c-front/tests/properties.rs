@@ -85,7 +85,7 @@ fn mutated_c_inputs() {
     for n in 0..5_000 {
         let (base, dialect) = &corpus[rng.below(corpus.len() as u64) as usize];
         let input = c_mutate(base, &mut rng);
-        let launch = Some(Launch { groups: [2, 1, 1], threads: [8, 2, 1] }).filter(|_| n % 7 != 0);
+        let launch = Some(Launch::new([2, 1, 1], [8, 2, 1])).filter(|_| n % 7 != 0);
         let o = FrontOptions { defines: vec!["N=4".into()], launch, ..FrontOptions::new(*dialect) };
         let result = std::panic::catch_unwind(|| {
             if let Ok(c) = check_c(&input, &o) {

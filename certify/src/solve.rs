@@ -29,6 +29,12 @@ pub struct Session<'e> {
     guards: Vec<Bool>,
     /// The solver of the last query (its model is still in use).
     last: Option<Solver>,
+    /// Inputs a failing assertion's model should keep small, with their bounds, in levels
+    /// (a free grid's sizes: a witness of a few groups is one the interpreter can replay):
+    /// `failures` asks with each level's bounds in turn, then with none.
+    pub prefer: Vec<Vec<(Id, u32)>>,
+    /// The level of `prefer` in force in this query.
+    preferring: Option<usize>,
 }
 
 impl<'e> Session<'e> {
@@ -43,7 +49,7 @@ impl<'e> Session<'e> {
             })
             .collect();
         let guards = enc.guards.iter().map(|g| low.bool(&enc.terms, *g)).collect();
-        Session { enc, low, defs, deadline, calls: 0, solver_time: Default::default(), guards, last: None }
+        Session { enc, low, defs, deadline, calls: 0, solver_time: Default::default(), guards, last: None, prefer: Vec::new(), preferring: None }
     }
 
     /// Is some goal satisfiable with the candidates in `on` enabled and the others off?
@@ -75,6 +81,13 @@ impl<'e> Session<'e> {
         }
         let gs: Vec<Bool> = goals.iter().map(|g| self.low.bool(&self.enc.terms, *g)).collect();
         solver.assert(Bool::or(&gs));
+        if let Some(level) = self.preferring {
+            for (id, bound) in self.prefer[level].clone() {
+                if let Some(v) = self.low.lower(&self.enc.terms, id).as_bv() {
+                    solver.assert(&v.bvule(&BV::from_u64(bound as u64, v.get_size())));
+                }
+            }
+        }
         self.calls += 1;
         let t0 = Instant::now();
         let r = crate::in_solver(|| solver.check());
@@ -168,7 +181,18 @@ pub fn failures<T>(
     loop {
         progress(&format!("checking {} assertions", left.len()));
         let goals: Vec<Id> = left.iter().filter_map(|&l| s.enc.checks[l].as_ref().map(|c| c.fail)).collect();
-        match s.check(&goals, on) {
+        // A model within the preferred bounds first, where there is one.
+        let mut preferred = None;
+        for level in 0..s.prefer.len() {
+            s.preferring = Some(level);
+            let a = s.check(&goals, on);
+            s.preferring = None;
+            if matches!(a, Answer::Sat(_)) {
+                preferred = Some(a);
+                break;
+            }
+        }
+        match preferred.unwrap_or_else(|| s.check(&goals, on)) {
             Answer::Unsat => return (found, None),
             Answer::Unknown(why) => return (found, Some(why)),
             Answer::Sat(m) => {

@@ -40,12 +40,33 @@ pub struct Witness {
     /// The groups the interpreter started, the others never (`kpl run --groups`), where
     /// the whole launch was too long to replay; `None`: every group.
     pub groups: Option<Vec<u32>>,
+    /// The grid's size on each axis the launch leaves free (`Launch::free_groups`), as the
+    /// model chose it; the free axes of a launch with none are 1.
+    pub grid: Option<[u32; 3]>,
+}
+
+impl Witness {
+    /// The fixed launch this witness runs under: `launch` with its free axes at the
+    /// witness's grid.
+    pub fn launch(&self, launch: &Launch) -> Launch {
+        match self.grid {
+            Some(g) if launch.has_free_groups() => launch.fixed_by(g),
+            _ if launch.has_free_groups() => launch.least(),
+            _ => *launch,
+        }
+    }
 }
 
 pub fn extract(s: &mut Session, m: &Model, p: &Program, enc: &Encoding, launch: &Launch, label: usize) -> Witness {
     let mut w = Witness::default();
     for (name, id) in &enc.inputs {
         let v = s.eval_word(m, *id);
+        // A free grid's size: `groups.x` ...
+        if let Some(axis) = name.strip_prefix("groups.") {
+            let a = match axis { "y" => 1, "z" => 2, _ => 0 };
+            w.grid.get_or_insert([1, 1, 1])[a] = v;
+            continue;
+        }
         // Thread ids are named `lid1.x` ... `gid2.z`; everything else is a param.
         let id_of = |prefix: &str| {
             let rest = name.strip_prefix(prefix)?;
@@ -62,6 +83,7 @@ pub fn extract(s: &mut Session, m: &Model, p: &Program, enc: &Encoding, launch: 
         }
     }
     w.same_group = w.threads[0].group == w.threads[1].group;
+    let launch = &w.launch(launch);
     for n in &enc.notes {
         if !n.initial || !s.eval_bool(m, n.active) {
             continue;

@@ -9,17 +9,47 @@ use serde::{Deserialize, Serialize};
 pub struct Launch {
     pub groups: [u32; 3],
     pub threads: [u32; 3],
+    /// The axes whose number of groups is not fixed: any from 1 to `groups` on that axis
+    /// (a grid the host code computes from values it reads at run time). The verifier
+    /// takes each as a symbolic size; the interpreter runs only fixed launches (a
+    /// witness's `Launch::fixed_by`).
+    #[serde(default, skip_serializing_if = "none_free")]
+    pub free_groups: [bool; 3],
 }
 
+fn none_free(f: &[bool; 3]) -> bool {
+    *f == [false; 3]
+}
+
+/// CUDA's largest grid: 2^31 - 1 blocks on x, 65535 on y and z.
+pub const MAX_GRID: [u32; 3] = [i32::MAX as u32, 65535, 65535];
+
 impl Launch {
+    /// A fixed launch of `groups` groups of `threads` threads.
+    pub fn new(groups: [u32; 3], threads: [u32; 3]) -> Launch {
+        Launch { groups, threads, free_groups: [false; 3] }
+    }
+    /// Whether some axis's number of groups is free.
+    pub fn has_free_groups(&self) -> bool {
+        self.free_groups.iter().any(|&f| f)
+    }
+    /// The launch with the free axes' sizes fixed to `grid`'s.
+    pub fn fixed_by(&self, grid: [u32; 3]) -> Launch {
+        let groups = [0, 1, 2].map(|a| if self.free_groups[a] { grid[a].max(1) } else { self.groups[a] });
+        Launch::new(groups, self.threads)
+    }
+    /// The smallest launch this one allows: each free axis at one group.
+    pub fn least(&self) -> Launch {
+        self.fixed_by([1, 1, 1])
+    }
     /// The launch a kernel declares (a missing `groups:` is 1; a missing `threads:` is
     /// rejected by the checker, so 1 here is never used for a checked kernel).
     pub fn of(k: &Kernel) -> Launch {
         let clamp = |d: [u64; 3]| d.map(|x| x.clamp(1, u32::MAX as u64) as u32);
-        Launch {
-            groups: clamp(k.declared_dims(false).unwrap_or([1, 1, 1])),
-            threads: clamp(k.declared_dims(true).unwrap_or([1, 1, 1])),
-        }
+        Launch::new(
+            clamp(k.declared_dims(false).unwrap_or([1, 1, 1])),
+            clamp(k.declared_dims(true).unwrap_or([1, 1, 1])),
+        )
     }
     /// The sizes multiply without overflow: a product past `u64::MAX` saturates (any
     /// launch that large is refused as too large wherever its size matters).

@@ -25,9 +25,9 @@ type Range = (u64, u64);
 
 const MAX: u64 = 0xFFFF_FFFF;
 
-/// Fold `kernel`'s expressions by the ranges its launch gives.
-pub fn fold(kernel: &mut Kernel) {
-    let launch = Launch::of(kernel);
+/// Fold `kernel`'s expressions by the ranges its launch `launch` gives (a free grid size
+/// is a range, not its bound).
+pub fn fold(kernel: &mut Kernel, launch: Launch) {
     let params: HashSet<String> = kernel
         .decls
         .iter()
@@ -341,6 +341,8 @@ impl Folder {
                     Special::Lid => upto(self.launch.threads[i]),
                     Special::Gid => upto(self.launch.groups[i]),
                     Special::Threads => Some((self.launch.threads[i] as u64, self.launch.threads[i] as u64)),
+                    // A free size (a grid computed at run time) is any from 1 to its bound.
+                    Special::Groups if self.launch.free_groups[i] => Some((1, self.launch.groups[i] as u64)),
                     Special::Groups => Some((self.launch.groups[i] as u64, self.launch.groups[i] as u64)),
                 }
             }

@@ -40,6 +40,7 @@ pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
         copies: Vec::new(),
         lid: std::array::from_fn(|_| std::array::from_fn(|_| Expr::Word(0))),
         gid: std::array::from_fn(|_| std::array::from_fn(|_| Expr::Word(0))),
+        groups: std::array::from_fn(|_| Expr::Word(1)),
         same_group: Expr::Bool(true),
         distinct: Expr::Bool(true),
         frames: vec![Frame::default()],
@@ -143,6 +144,21 @@ impl<'k> Builder<'k> {
     fn prelude(&mut self, chosen: &BTreeMap<String, Abstraction>) {
         let l = self.cfg.launch;
         let atomics = atomic_arrays(self.kernel);
+        // A grid computed at run time: its size on a free axis is an input, from 1 to the
+        // bound (a launch of 0 groups, or more than CUDA allows, runs no thread).
+        for a in Axis::ALL {
+            let i = a.index();
+            self.groups[i] = if l.free_groups[i] {
+                let name = format!("groups.{}", a.name());
+                let g = self.var(&name, Sort::Word);
+                self.prog.inputs.push((name, g));
+                let within = Expr::and2(Expr::ult(Expr::Word(0), Expr::Var(g)), Expr::not(Expr::ult(Expr::Word(l.groups[i]), Expr::Var(g))));
+                self.emit(Stmt::Assume(within));
+                Expr::Var(g)
+            } else {
+                Expr::Word(l.groups[i])
+            };
+        }
         for t in 0..2 {
             for a in Axis::ALL {
                 let lv = self.var(&format!("lid{}.{}", t + 1, a.name()), Sort::Word);
@@ -153,7 +169,7 @@ impl<'k> Builder<'k> {
                 self.prog.inputs.push((format!("gid{}.{}", t + 1, a.name()), gv));
                 let bounds = Expr::and2(
                     Expr::ult(Expr::Var(lv), Expr::Word(l.threads[a.index()])),
-                    Expr::ult(Expr::Var(gv), Expr::Word(l.groups[a.index()])),
+                    Expr::ult(Expr::Var(gv), self.groups[a.index()].clone()),
                 );
                 self.emit(Stmt::Assume(bounds));
             }
@@ -168,7 +184,9 @@ impl<'k> Builder<'k> {
         let dv = self.var("distinct", Sort::Bool);
         self.assign(dv, Expr::not(Expr::and2(Expr::Var(sg), same_lid)));
         self.distinct = Expr::Var(dv);
-        if l.total_threads() >= 2 {
+        // (With a free grid, its smallest launch: a kernel of one thread per group may run
+        // as one thread, whose assertions are checked with the pair's threads equal.)
+        if l.least().total_threads() >= 2 {
             self.emit(Stmt::Assume(Expr::Var(dv)));
         }
         // `--only-intra-group` leaves out races between groups and nothing else: a kernel
@@ -291,7 +309,7 @@ impl<'k> Builder<'k> {
                 Special::Lid => self.lid[t][a.index()].clone(),
                 Special::Gid => self.gid[t][a.index()].clone(),
                 Special::Threads => Expr::Word(self.cfg.launch.threads[a.index()]),
-                Special::Groups => Expr::Word(self.cfg.launch.groups[a.index()]),
+                Special::Groups => self.groups[a.index()].clone(),
             },
             ExprKind::Unary(op, a) => match op {
                 UnOp::Not => w(Expr::not(b(a))),
@@ -578,13 +596,14 @@ impl<'k> Builder<'k> {
     /// its group's row-major index times the threads per group, plus its own in the group.
     fn linear_global(&self, t: usize) -> Expr {
         let l = self.cfg.launch;
-        let row_major = |id: &[Expr; 3], size: [u32; 3]| {
+        let row_major = |id: &[Expr; 3], size: [Expr; 3]| {
             let [x, y, z] = id.clone();
-            let inner = Expr::bin(WordOp::Add, y, Expr::bin(WordOp::Mul, Expr::Word(size[1]), z));
-            Expr::bin(WordOp::Add, x, Expr::bin(WordOp::Mul, Expr::Word(size[0]), inner))
+            let [sx, sy, _] = size;
+            let inner = Expr::bin(WordOp::Add, y, Expr::bin(WordOp::Mul, sy, z));
+            Expr::bin(WordOp::Add, x, Expr::bin(WordOp::Mul, sx, inner))
         };
-        let local = row_major(&self.lid[t], l.threads);
-        let group = row_major(&self.gid[t], l.groups);
+        let local = row_major(&self.lid[t], l.threads.map(Expr::Word));
+        let group = row_major(&self.gid[t], self.groups.clone());
         let per_group = l.threads.iter().fold(1u32, |p, &n| p.wrapping_mul(n));
         Expr::bin(WordOp::Add, Expr::bin(WordOp::Mul, group, Expr::Word(per_group)), local)
     }

@@ -107,6 +107,9 @@ pub(crate) struct Builder<'k> {
     pub(crate) copies: Vec<Option<[VarId; 2]>>,
     pub(crate) lid: [[Expr; 3]; 2],
     pub(crate) gid: [[Expr; 3]; 2],
+    /// The number of groups on each axis: the launch's constant, or for an axis whose
+    /// size is free (`Launch::free_groups`) an input `groups.x` of 1 up to the bound.
+    pub(crate) groups: [Expr; 3],
     pub(crate) same_group: Expr,
     pub(crate) distinct: Expr,
     pub(crate) frames: Vec<Frame>,

@@ -30,6 +30,9 @@ pub struct Inputs {
     /// The groups to start, the others never (an input file's `groups`, as a witness
     /// replayed that way has it: `Options::groups`); `None`: every group.
     pub groups: Option<Vec<u32>>,
+    /// The grid the input was found under (a witness of a grid the host code computes at
+    /// run time): a run must be of that grid.
+    pub grid: Option<[u32; 3]>,
 }
 
 pub fn fnv1a(s: &str) -> u64 {
@@ -104,14 +107,21 @@ impl Inputs {
     /// Read `{"params": {...}, "arrays": {...}}` (CLI.md's witness format). An array is a
     /// list (elements from 0), an object from index to value, or, for a shared array, a
     /// list of such per group. Values may be numbers (negative ones wrap) or "0x.." strings.
-    /// `"groups": [g, ...]`, where a witness has it, starts only those groups.
+    /// `"groups": [g, ...]`, where a witness has it, starts only those groups; `"grid": [x,
+    /// y, z]` is the grid it was found under.
     pub fn merge_json(&mut self, text: &str) -> Result<(), String> {
         let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
         let obj = v.as_object().ok_or("the input must be a JSON object with `params` and `arrays`")?;
         for key in obj.keys() {
-            if !["params", "arrays", "groups"].contains(&key.as_str()) {
-                return Err(format!("unknown key `{key}` (expected `params`, `arrays` and `groups`)"));
+            if !["params", "arrays", "groups", "grid"].contains(&key.as_str()) {
+                return Err(format!("unknown key `{key}` (expected `params`, `arrays`, `groups` and `grid`)"));
             }
+        }
+        if let Some(g) = obj.get("grid") {
+            let g = g.as_array().filter(|g| g.len() == 3).ok_or("`grid` must be a list of three sizes")?;
+            let g: Result<Vec<u32>, String> = g.iter().map(|x| word(x).map_err(|e| format!("`grid`: {e}"))).collect();
+            let g = g?;
+            self.grid = Some([g[0], g[1], g[2]]);
         }
         if let Some(gs) = obj.get("groups") {
             let gs = gs.as_array().ok_or("`groups` must be a list of group indices")?;

@@ -1,6 +1,6 @@
 // A grid the GPU decides: `sms` is the device's multiprocessor count, which no reading of
-// the program knows. kpl says so, and verifies the kernel under a grid given with
-// `--gridDim` (the block size is read from the launch).
+// the program knows. `kpl verify` verifies the kernel for every grid; a command that runs
+// one launch says where the grid comes from and takes one given with `--gridDim`.
 __global__ void fill(float *a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) a[i] = 1.0f;

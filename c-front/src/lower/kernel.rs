@@ -159,10 +159,7 @@ impl<'u> Lower<'u> {
                     )
                     .with_help(format!("give the launch with `{b}=` and `{g}=`")),
                 );
-                kpl_lang::Launch {
-                    groups: [1, 1, 1],
-                    threads: [1, 1, 1],
-                }
+                kpl_lang::Launch::new([1, 1, 1], [1, 1, 1])
             }
         };
         let n = launch.dims_used();
@@ -661,7 +658,16 @@ impl<'u> Lower<'u> {
             }
             toks.push((at.end, CTok::P(")"), at.end));
             toks.push((at.end, CTok::P("=="), at.end));
-            toks.push((at.end, CTok::Int(u64::from(fact.value), false), at.end));
+            match fact.value {
+                Some(v) => toks.push((at.end, CTok::Int(u64::from(v), false), at.end)),
+                // The launch's own size: `gridDim.x`, ... (`fact.what`).
+                None => {
+                    let (s, axis) = fact.what.split_once('.').unwrap_or(("gridDim", "x"));
+                    toks.push((at.end, CTok::Ident(s.to_string()), at.end));
+                    toks.push((at.end, CTok::P("."), at.end));
+                    toks.push((at.end, CTok::Ident(axis.to_string()), at.end));
+                }
+            }
             let mut rec = Vec::new();
             let Ok(e) = crate::syntax::grammar::ExprParser::new()
                 .parse(&mut rec, toks.iter().cloned().map(Ok::<_, ()>))
@@ -677,11 +683,10 @@ impl<'u> Lower<'u> {
                     span: at,
                 });
                 let shown: Vec<CTok> = toks.iter().map(|t| t.1.clone()).collect();
-                said.push(format!(
-                    "`{}` ({} from the command line)",
-                    crate::text::tokens::render(&shown),
-                    fact.what
-                ));
+                said.push(match fact.value {
+                    Some(_) => format!("`{}` ({} from the command line)", crate::text::tokens::render(&shown), fact.what),
+                    None => format!("`{}`", crate::text::tokens::render(&shown).replace(" . ", ".")),
+                });
             }
         }
         if !said.is_empty() {

@@ -149,6 +149,10 @@ impl<'u> Lower<'u> {
     pub(crate) fn private_array(&mut self, name: &str, elem: &CType, dims: Vec<u32>, span: Span) -> Option<Entity> {
         let words = self.words(elem) as u64;
         let per_thread: u64 = crate::lower::values::array_words(&dims, words);
+        if self.o.launch.is_some_and(|l| l.has_free_groups()) {
+            self.err(format!("the per-thread array `{name}` needs a fixed grid (kpl lays out each thread's copy), and the host code computes this launch's grid at run time: give it with `--gridDim=`"), span);
+            return None;
+        }
         let threads = self.o.launch.map(|l| l.total_threads()).unwrap_or(1);
         let size = per_thread.saturating_mul(threads);
         if per_thread == 0 || size > u32::MAX as u64 {

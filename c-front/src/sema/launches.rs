@@ -14,7 +14,7 @@ use crate::sema::host_fn_values::{by_value_through, calls_through, function_para
 use crate::sema::host_reach::{declared_or_launched, reach, HostItem, Reach};
 use crate::text::tokens::CTok;
 use kpl_lang::span::Span;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// One launch of a kernel in host code.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,6 +35,11 @@ pub struct LaunchSite {
     /// Each grid dimension's expression in host code, where it is one kpl can state over
     /// the kernel's parameters (`SizeExpr`); `None` for a constant or one it cannot.
     pub grid_exprs: [Option<SizeExpr>; 3],
+    /// Where the grid is a `dim3` (or a number) whose shape kpl reads but some of whose
+    /// sizes it does not (computed from values read at run time): each axis's size where
+    /// it is a constant, `None` where it is not (`grid_axes`). `None` where the shape is
+    /// not read either.
+    pub grid_axes: Option<[Option<u32>; 3]>,
     /// In a whole program (a file with `main`): the host function the launch is in, where
     /// the program never calls it (`host_reach.rs`); the launch is then never made.
     pub never_called_in: Option<String>,
@@ -222,19 +227,20 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> (Vec<LaunchSi
         .collect();
     let params = function_parameters(&callees);
     by_value_through(&callees, &params, &mut by_value);
+    let int_fns = integer_functions(file);
     let mut memo = HashMap::new();
     let never = |at: usize| reach.as_ref().and_then(|r| r.never_called_at(at)).is_some();
     let read = Reading { fns: &fns, file, globals: &globals, by_value: &by_value, never: &never, callees: &callees, params: &params };
     for (fi, f) in host.iter().enumerate() {
         if fns[fi].is_none() {
             for env in forks(f, constants(f, &globals, &[], &by_value), &by_value) {
-                launches_in(f, 0, &env, &mut out);
+                launches_in(f, 0, &env, &int_fns, &mut out);
             }
             continue;
         }
         let body = fns[fi].as_ref().map_or(0, |h| f.len() - h.body.len());
         for env in contexts(fi, &read, 0, &mut memo) {
-            launches_in(f, body, &env, &mut out);
+            launches_in(f, body, &env, &int_fns, &mut out);
         }
     }
     for site in &mut out {
@@ -462,6 +468,72 @@ fn contexts_of(fi: usize, read: &Reading, depth: usize, memo: &mut HashMap<usize
     out
 }
 
+/// The shape of a launch's grid `g` with each axis's size where it is a constant: `g` a
+/// `dim3` local the function never changes, `dim3(x[, y[, z]])`, `{x, y, z}` or a number
+/// (the axes it does not name are 1). `None` where `g` is none of these (a `dim3` whose
+/// fields are assigned, a call), or a constant axis is no size.
+fn grid_axes(g: &[Tok], f: &[Tok], full: &Env, k: usize, int_fns: &HashSet<String>) -> Option<[Option<u32>; 3]> {
+    let env = full.at(k);
+    // Declared in the function as a `dim3`, or as an integer.
+    let declared = |n: &str, words: &[&str]| f.windows(2).any(|w| words.iter().any(|x| is_word(&w[0].1, x)) && matches!(&w[1].1, CTok::Ident(m) if m == n));
+    let (whole, env) = match g {
+        [(_, CTok::Ident(n), _)] if env.dims.contains_key(n) => {
+            return Some(env.dims[n].map(|v| u32::try_from(v).ok().filter(|v| *v > 0)));
+        }
+        [(_, CTok::Ident(n), _)] => match env.fixed.get(n) {
+            Some(Fixed { init: Some(init), ty: None, at }) if declared(n, &["dim3"]) => (init.clone(), full.at(*at)),
+            Some(Fixed { ty: Some(_), .. }) => (g.to_vec(), env),
+            _ if declared(n, INT_WORDS) && !declared(n, &["dim3"]) => (g.to_vec(), env),
+            _ => return None,
+        },
+        _ => (g.to_vec(), env),
+    };
+    let parts = match whole.as_slice() {
+        [(_, CTok::Ident(d), _), (_, CTok::P("(" | "{"), _), inner @ .., (_, CTok::P(")" | "}"), _)]
+            if d == "dim3" =>
+        {
+            split_commas(inner)
+        }
+        [(_, CTok::P("{"), _), inner @ .., (_, CTok::P("}"), _)] => split_commas(inner),
+        // A call or a member (`make_grid(n)`, `cfg.grid`) may give a `dim3` of any shape; a
+        // field of the GPU's properties is a number.
+        w if w.iter().enumerate().any(|(k, t)| match t.1 {
+            CTok::P(".") => !matches!(k.checked_sub(1).map(|p| &w[p].1), Some(CTok::Ident(b)) if declared(b, &["cudaDeviceProp"])),
+            CTok::P("->" | "{" | "}") => true,
+            _ => false,
+        }) => return None,
+        w if w.windows(2).any(|p| matches!(&p[0].1, CTok::Ident(f) if !int_fns.contains(f)) && p[1].1 == CTok::P("(")) => return None,
+        // A `dim3` variable of the function in an expression (`c ? g1 : g2`).
+        w if w.iter().any(|t| matches!(&t.1, CTok::Ident(n) if declared(n, &["dim3"]))) => return None,
+        _ => vec![whole.as_slice()],
+    };
+    if parts.is_empty() || parts.len() > 3 || parts.iter().any(|p| p.is_empty()) {
+        return None;
+    }
+    let mut out = [Some(1u32); 3];
+    for (d, part) in parts.iter().enumerate() {
+        out[d] = match eval(part, &env) {
+            Some(v) => Some(u32::try_from(v).ok().filter(|v| *v > 0)?),
+            None => None,
+        };
+    }
+    Some(out)
+}
+
+/// The functions a launch's grid may call and still be one number: those the file declares
+/// with an integer return type (`int ceil_div(int a, int b)`), and the math library's.
+fn integer_functions(file: &[Tok]) -> HashSet<String> {
+    let mut out: HashSet<String> = ["min", "max", "ceil", "floor", "ceilf", "floorf", "sqrt", "sqrtf", "abs", "std::min", "std::max"].iter().map(|s| s.to_string()).collect();
+    for w in file.windows(3) {
+        if let (CTok::Ident(n), CTok::P("(")) = (&w[1].1, &w[2].1) {
+            if INT_WORDS.iter().any(|i| is_word(&w[0].1, i)) {
+                out.insert(n.clone());
+            }
+        }
+    }
+    out
+}
+
 /// Each dimension of a launch size `g` as a `SizeExpr`, where it is one: `g` a `dim3`
 /// local the function never changes, `dim3(x, y, z)` or a number, each of whose parts is
 /// arithmetic over constants and over unchanged host variables that the launch passes as
@@ -595,7 +667,7 @@ pub(crate) fn config_end(toks: &[Tok], at: usize) -> Option<usize> {
 }
 
 /// The launches in item `f`, whose body starts at token `body` (`env` counts from there).
-fn launches_in(f: &[Tok], body: usize, full: &Env, out: &mut Vec<LaunchSite>) {
+fn launches_in(f: &[Tok], body: usize, full: &Env, int_fns: &HashSet<String>, out: &mut Vec<LaunchSite>) {
     {
         let mut i = 0;
         while i + 1 < f.len() {
@@ -658,6 +730,10 @@ fn launches_in(f: &[Tok], body: usize, full: &Env, out: &mut Vec<LaunchSite>) {
                     .map_or([None, None, None], |g| {
                         size_exprs(g, full, i.saturating_sub(body), &arg_toks)
                     }),
+                grid_axes: config
+                    .first()
+                    .filter(|_| config.len() <= 4)
+                    .and_then(|g| grid_axes(g, f, full, i.saturating_sub(body), int_fns)),
                 never_called_in: None,
             });
             i = end + 1;
