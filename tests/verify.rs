@@ -742,6 +742,28 @@ fn a_grid_computed_at_run_time_is_verified_for_every_size() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `dim3 g(...), b(...);` and `dim3`s set field by field give their launch's sizes: a
+/// field set once before the launch is its value, one set from a run-time value any size.
+#[test]
+fn dim3s_declared_together_or_set_field_by_field_are_read() {
+    let k = "tests/programs/dim3_fields.cu";
+    let o = kpl(&["verify", "-q", "--json", k]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    let lines: Vec<serde_json::Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let got: Vec<(&str, &str, &serde_json::Value, &serde_json::Value)> =
+        lines.iter().map(|v| (v["kernel"].as_str().unwrap(), v["verdict"].as_str().unwrap(), &v["launch"]["grid"], &v["launch"]["block"])).collect();
+    use serde_json::json;
+    assert_eq!(
+        got,
+        [("init", "verified", &json!([null, 1, 1]), &json!([192, 1, 1])), ("columns", "race", &json!([null, null, 1]), &json!([256, 1, 1]))],
+        "{}",
+        o.stdout
+    );
+    let d = &lines[1]["defects"][0];
+    assert_eq!(d["confirmed"], true, "{d}");
+    assert!(d["witness"]["grid"][1].as_u64().unwrap() >= 2, "two rows of groups: {d}");
+}
+
 #[test]
 fn a_kernel_the_program_never_launches_is_reported_as_not_launched() {
     let k = "tests/programs/never_called_launcher.cu";

@@ -557,7 +557,8 @@ mod tests {
         let parsed = parse(&src);
         assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
         let mut k = parsed.kernel.expect("the test kernel parses");
-        fold(&mut k);
+        let launch = Launch::of(&k);
+        fold(&mut k, launch);
         k.main
             .stmts
             .iter()
@@ -567,6 +568,30 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    /// A free grid size is a range from 1 to its bound, never the bound itself.
+    #[test]
+    fn a_free_grid_size_folds_as_a_range() {
+        let src = "kernel k { groups: 4; threads: 32; global A[64]; main { local a := groups.x < 3; local b := groups.x > 0; local c := groups.x == 4; } }";
+        let mut k = parse(src).kernel.expect("the test kernel parses");
+        let mut launch = Launch::of(&k);
+        launch.free_groups = [true, false, false];
+        fold(&mut k, launch);
+        let out: Vec<String> = k.main.stmts.iter().filter_map(|s| match &s.kind {
+            StmtKind::Local(x, Some(e)) => Some(format!("{} := {}", x.name, print_expr(e))),
+            _ => None,
+        }).collect();
+        assert_eq!(out, ["a := groups.x < 3", "b := 1", "c := groups.x == 4"]);
+        // Fixed, the same size folds.
+        let mut k = parse(src).kernel.expect("the test kernel parses");
+        let launch = Launch::of(&k);
+        fold(&mut k, launch);
+        let first = k.main.stmts.iter().find_map(|s| match &s.kind {
+            StmtKind::Local(_, Some(e)) => Some(print_expr(e)),
+            _ => None,
+        });
+        assert_eq!(first.as_deref(), Some("0"));
     }
 
     #[test]

@@ -755,7 +755,7 @@ pub(crate) fn constants(
 /// The blocks of `body`: for each token, the `}` that closes the innermost block holding
 /// it (`body.len()` outside every block). Inner blocks close first and claim their tokens;
 /// an outer block only the rest.
-fn block_ends(body: &[Tok]) -> Vec<usize> {
+pub(crate) fn block_ends(body: &[Tok]) -> Vec<usize> {
     let mut ends = vec![body.len(); body.len()];
     let mut open: Vec<usize> = Vec::new();
     for (k, t) in body.iter().enumerate() {

@@ -207,7 +207,11 @@ pub fn find(host: &[Vec<Tok>], file: &[Tok], instances: &[Tok]) -> (Vec<LaunchSi
     for (name, v) in crate::sema::host_class_constants::class_constants(instances) {
         globals.ints.entry(name).or_insert(v);
     }
-    let host = &unwrap_forwarded(inline_one_returns(host, &[file, instances]), &forwarding_wrappers(file));
+    let host: Vec<Vec<Tok>> = unwrap_forwarded(inline_one_returns(host, &[file, instances]), &forwarding_wrappers(file))
+        .iter()
+        .map(|f| crate::sema::split_declarations::split_declarations(f))
+        .collect();
+    let host = &host;
     let fns: Vec<Option<HostFn>> = host.iter().map(|f| host_fn(f)).collect();
     let mut out = Vec::new();
     // Which parameters of the file's host functions take their argument by value.
@@ -472,7 +476,8 @@ fn contexts_of(fi: usize, read: &Reading, depth: usize, memo: &mut HashMap<usize
 /// `dim3` local the function never changes, `dim3(x[, y[, z]])`, `{x, y, z}` or a number
 /// (the axes it does not name are 1). `None` where `g` is none of these (a `dim3` whose
 /// fields are assigned, a call), or a constant axis is no size.
-fn grid_axes(g: &[Tok], f: &[Tok], full: &Env, k: usize, int_fns: &HashSet<String>) -> Option<[Option<u32>; 3]> {
+fn grid_axes(g: &[Tok], f: &[Tok], body: usize, full: &Env, at: usize, int_fns: &HashSet<String>) -> Option<[Option<u32>; 3]> {
+    let k = at.saturating_sub(body);
     let env = full.at(k);
     // Declared in the function as a `dim3`, or as an integer.
     let declared = |n: &str, words: &[&str]| f.windows(2).any(|w| words.iter().any(|x| is_word(&w[0].1, x)) && matches!(&w[1].1, CTok::Ident(m) if m == n));
@@ -484,7 +489,7 @@ fn grid_axes(g: &[Tok], f: &[Tok], full: &Env, k: usize, int_fns: &HashSet<Strin
             Some(Fixed { init: Some(init), ty: None, at }) if declared(n, &["dim3"]) => (init.clone(), full.at(*at)),
             Some(Fixed { ty: Some(_), .. }) => (g.to_vec(), env),
             _ if declared(n, INT_WORDS) && !declared(n, &["dim3"]) => (g.to_vec(), env),
-            _ => return None,
+            _ => return field_values(n, f, body, full, at),
         },
         _ => (g.to_vec(), env),
     };
@@ -516,6 +521,90 @@ fn grid_axes(g: &[Tok], f: &[Tok], full: &Env, k: usize, int_fns: &HashSet<Strin
             Some(v) => Some(u32::try_from(v).ok().filter(|v| *v > 0)?),
             None => None,
         };
+    }
+    Some(out)
+}
+
+/// A `dim3` the function declares with no initialiser (`dim3 blocks;`) and otherwise only
+/// reads, assigns fields of (`blocks.x = n / 64;`) and launches with: each axis it assigns
+/// is a size kpl does not read, the others are 1. `None` where it is used otherwise (given
+/// by reference, assigned whole, initialised).
+fn fields_assigned(n: &str, f: &[Tok]) -> Option<[Option<u32>; 3]> {
+    let mut axes = [Some(1u32); 3];
+    let mut declared = false;
+    for k in 0..f.len() {
+        if !matches!(&f[k].1, CTok::Ident(m) if m == n) {
+            continue;
+        }
+        let prev = k.checked_sub(1).map(|p| &f[p].1);
+        let next = f.get(k + 1).map(|t| &t.1);
+        if prev.is_some_and(|p| is_word(p, "dim3")) {
+            if declared || next != Some(&CTok::P(";")) {
+                return None;
+            }
+            declared = true;
+            continue;
+        }
+        match (next, f.get(k + 2).map(|t| &t.1)) {
+            (Some(CTok::P(".")), Some(CTok::Ident(field))) => {
+                let a = ["x", "y", "z"].iter().position(|x| x == field)?;
+                let after = f.get(k + 3).map(|t| &t.1);
+                let assigns = matches!(after, Some(CTok::P(op)) if op.ends_with('=') && !matches!(*op, "==" | "<=" | ">=" | "!="))
+                    || matches!(after, Some(CTok::P("++" | "--")))
+                    || matches!(prev, Some(CTok::P("++" | "--" | "&")));
+                if assigns {
+                    axes[a] = None;
+                }
+            }
+            // A launch's size: `<<<blocks, threads>>>`.
+            (Some(CTok::P("," | ">>")), _) if matches!(prev, Some(CTok::P("<" | ","))) && in_launch_config(f, k) => {}
+            _ => return None,
+        }
+    }
+    declared.then_some(axes)
+}
+
+/// Is token `k` between a launch's `<<<` and `>>>`?
+fn in_launch_config(f: &[Tok], k: usize) -> bool {
+    let stop = |t: &CTok| matches!(t, CTok::P(";" | "{" | "}"));
+    let open = (0..k).rev().take_while(|&j| !stop(&f[j].1)).any(|j| f[j].1 == CTok::P("<<") && f.get(j + 1).is_some_and(|t| t.1 == CTok::P("<")));
+    let close = (k + 1..f.len()).take_while(|&j| !stop(&f[j].1)).any(|j| f[j].1 == CTok::P(">>") && f.get(j + 1).is_some_and(|t| t.1 == CTok::P(">")));
+    open && close
+}
+
+/// The sizes of a `dim3` the function declares with no initialiser and sets field by field
+/// (`dim3 threads; threads.x = 256;`) at a launch at `at`: each field never assigned is 1,
+/// each assigned once, by a statement of the declaration's own block before the launch,
+/// is that statement's value where kpl reads it; any other field is `None` (a size kpl does
+/// not read). `None` where the `dim3` is used otherwise than `fields_assigned` allows.
+fn field_values(n: &str, f: &[Tok], body: usize, full: &Env, at: usize) -> Option<[Option<u32>; 3]> {
+    fields_assigned(n, f)?;
+    let ends = block_ends(f);
+    let decl = (1..f.len()).find(|&k| matches!(&f[k].1, CTok::Ident(m) if m == n) && is_word(&f[k - 1].1, "dim3"))?;
+    let mut out = [Some(1u32); 3];
+    let mut seen = [false; 3];
+    for k in 0..f.len() {
+        let field = match (&f[k].1, f.get(k + 1).map(|t| &t.1), f.get(k + 2).map(|t| &t.1)) {
+            (CTok::Ident(m), Some(CTok::P(".")), Some(CTok::Ident(x))) if m == n => x,
+            _ => continue,
+        };
+        let a = ["x", "y", "z"].iter().position(|x| x == field)?;
+        let after = f.get(k + 3).map(|t| &t.1);
+        let assigns = matches!(after, Some(CTok::P(op)) if op.ends_with('=') && !matches!(*op, "==" | "<=" | ">=" | "!="))
+            || matches!(after, Some(CTok::P("++" | "--")))
+            || matches!(k.checked_sub(1).map(|p| &f[p].1), Some(CTok::P("++" | "--" | "&")));
+        if !assigns {
+            continue;
+        }
+        let starts = k > 0 && matches!(f[k - 1].1, CTok::P(";" | "{" | "}"));
+        let semi = (k + 4..f.len()).find(|&j| f[j].1 == CTok::P(";") && closing_free(f, k + 4, j));
+        out[a] = match semi {
+            Some(semi) if !seen[a] && after == Some(&CTok::P("=")) && starts && ends[k] == ends[decl] && semi < at => {
+                eval(&f[k + 4..semi], &full.at(k.saturating_sub(body))).and_then(|v| u32::try_from(v).ok()).filter(|v| *v > 0)
+            }
+            _ => None,
+        };
+        seen[a] = true;
     }
     Some(out)
 }
@@ -712,9 +801,14 @@ fn launches_in(f: &[Tok], body: usize, full: &Env, int_fns: &HashSet<String>, ou
                         .first()
                         .map_or_else(|| missing("grid"), |g| dims_of(g, &env, "grid"))
                 },
-                block: config
-                    .get(1)
-                    .map_or_else(|| missing("block"), |b| dims_of(b, &env, "block")),
+                block: config.get(1).map_or_else(
+                    || missing("block"),
+                    |b| match (dims_of(b, &env, "block"), b) {
+                        // A `dim3` set field by field.
+                        (Err(e), [(_, CTok::Ident(n), _)]) => field_values(n, f, body, full, i).and_then(|v| Some([v[0]?, v[1]?, v[2]?])).ok_or(e),
+                        (r, _) => r,
+                    },
+                ),
                 shared_bytes: match config.get(2) {
                     None => Ok(0),
                     Some(s) => eval(s, &env)
@@ -733,7 +827,7 @@ fn launches_in(f: &[Tok], body: usize, full: &Env, int_fns: &HashSet<String>, ou
                 grid_axes: config
                     .first()
                     .filter(|_| config.len() <= 4)
-                    .and_then(|g| grid_axes(g, f, full, i.saturating_sub(body), int_fns)),
+                    .and_then(|g| grid_axes(g, f, body, full, i, int_fns)),
                 never_called_in: None,
             });
             i = end + 1;

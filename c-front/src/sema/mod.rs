@@ -33,6 +33,7 @@ pub mod overloads;
 pub mod ref_returns;
 pub mod reference;
 pub mod sizeof_expr;
+pub mod split_declarations;
 pub mod template_args;
 pub mod templates;
 pub mod textures;
