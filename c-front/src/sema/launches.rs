@@ -519,6 +519,8 @@ fn grid_axes(g: &[Tok], f: &[Tok], body: usize, full: &Env, at: usize, int_fns: 
     for (d, part) in parts.iter().enumerate() {
         out[d] = match eval(part, &env) {
             Some(v) => Some(u32::try_from(v).ok().filter(|v| *v > 0)?),
+            // Literals that do not evaluate (`1 / 0`, an overflow) are no size at all.
+            None if !part.iter().any(|t| matches!(t.1, CTok::Ident(_))) => return None,
             None => None,
         };
     }
