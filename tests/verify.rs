@@ -622,7 +622,7 @@ fn sarif_schema() -> std::path::PathBuf {
 fn json_says_each_launch_from_host_code_with_its_fixed_and_free_parameters() {
     let o = kpl(&["verify", "--json", "-q", "tests/kernels-cuda/host_launch_loop_sizes.cu"]);
     assert_eq!(o.code, 1, "the block of 128 races: {}{}", o.stdout, o.stderr);
-    let lines: Vec<serde_json::Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines = json_lines(&o.stdout);
     let blocks: Vec<u64> = lines.iter().map(|v| v["launch"]["block"][0].as_u64().unwrap()).collect();
     assert_eq!(blocks, [32, 64, 128], "{}", o.stdout);
     for v in &lines {
@@ -647,10 +647,18 @@ fn json_says_each_launch_from_host_code_with_its_fixed_and_free_parameters() {
     assert_eq!((v["verdict"].as_str(), v["launch"]["shared_bytes"].as_u64()), (Some("verified"), Some(256)), "{v}");
 }
 
-/// A whole program's kernel that the program never launches is not verified and fails
-/// nothing: `--json` says `not_launched` and why; named with `--kernel` and no launch, the
-/// error says why it has none. Without a `main` the file is no program: its host functions
-/// may be called from elsewhere, and a launch still needs options.
+/// Each line of a `--json` report.
+fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// The x sizes of the blocks of a `--json` report's launches, sorted.
+fn sorted_blocks(stdout: &str) -> Vec<u64> {
+    let mut blocks: Vec<u64> = json_lines(stdout).iter().map(|v| v["launch"]["block"][0].as_u64().unwrap()).collect();
+    blocks.sort_unstable();
+    blocks
+}
+
 /// An element of a constant array at a loop's variable, passed to a host function or to a
 /// launch as it is (`run(block_sizes[j])`), gives each launch each of the array's sizes.
 #[test]
@@ -658,9 +666,7 @@ fn an_array_element_argument_gives_each_size() {
     let k = "tests/programs/array_element_argument.cu";
     let o = kpl(&["verify", "-q", "--json", k]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    let mut blocks: Vec<u64> = o.stdout.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["launch"]["block"][0].as_u64().unwrap()).collect();
-    blocks.sort_unstable();
-    assert_eq!(blocks, [32, 64, 128, 256], "{}", o.stdout);
+    assert_eq!(sorted_blocks(&o.stdout), [32, 64, 128, 256], "{}", o.stdout);
 }
 
 /// A `std::vector` of block sizes the program never changes is read as a constant array:
@@ -670,9 +676,7 @@ fn a_vector_of_sizes_gives_each_size() {
     let k = "tests/programs/vector_of_sizes.cu";
     let o = kpl(&["verify", "-q", "--json", k]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    let mut blocks: Vec<u64> = o.stdout.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["launch"]["block"][0].as_u64().unwrap()).collect();
-    blocks.sort_unstable();
-    assert_eq!(blocks, [32, 64, 128, 256], "{}", o.stdout);
+    assert_eq!(sorted_blocks(&o.stdout), [32, 64, 128, 256], "{}", o.stdout);
 }
 
 /// A grid from the GPU's properties (`cudaGetDeviceProperties`) cannot be read, and is
@@ -708,11 +712,11 @@ fn a_grid_computed_at_run_time_is_verified_for_every_size() {
     let k = "tests/programs/run_time_grid.cu";
     let o = kpl(&["verify", "-q", "--json", k]);
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
-    let lines: Vec<serde_json::Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines = json_lines(&o.stdout);
     let verdicts: Vec<(&str, &str)> = lines.iter().map(|v| (v["kernel"].as_str().unwrap(), v["verdict"].as_str().unwrap())).collect();
     assert_eq!(
         verdicts,
-        [("saxpy", "verified"), ("shift", "race"), ("small_grid", "assertion"), ("several_groups", "assertion"), ("rows", "verified")],
+        [("saxpy", "verified"), ("shift", "race"), ("small_grid", "assertion"), ("several_groups", "assertion"), ("rows", "verified"), ("private_sum", "verified")],
         "{}",
         o.stdout
     );
@@ -749,7 +753,7 @@ fn dim3s_declared_together_or_set_field_by_field_are_read() {
     let k = "tests/programs/dim3_fields.cu";
     let o = kpl(&["verify", "-q", "--json", k]);
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
-    let lines: Vec<serde_json::Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines = json_lines(&o.stdout);
     let got: Vec<(&str, &str, &serde_json::Value, &serde_json::Value)> =
         lines.iter().map(|v| (v["kernel"].as_str().unwrap(), v["verdict"].as_str().unwrap(), &v["launch"]["grid"], &v["launch"]["block"])).collect();
     use serde_json::json;
@@ -764,12 +768,16 @@ fn dim3s_declared_together_or_set_field_by_field_are_read() {
     assert!(d["witness"]["grid"][1].as_u64().unwrap() >= 2, "two rows of groups: {d}");
 }
 
+/// A whole program's kernel that the program never launches is not verified and fails
+/// nothing: `--json` says `not_launched` and why; named with `--kernel` and no launch, the
+/// error says why it has none. Without a `main` the file is no program: its host functions
+/// may be called from elsewhere, and a launch still needs options.
 #[test]
 fn a_kernel_the_program_never_launches_is_reported_as_not_launched() {
     let k = "tests/programs/never_called_launcher.cu";
     let o = kpl(&["verify", "--json", "-q", k]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    let lines: Vec<serde_json::Value> = o.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines = json_lines(&o.stdout);
     let verdicts: Vec<(&str, &str)> = lines.iter().map(|v| (v["kernel"].as_str().unwrap(), v["verdict"].as_str().unwrap())).collect();
     assert_eq!(verdicts, [("scale_v1", "not_launched"), ("scale2", "verified"), ("scale2", "verified")], "{}", o.stdout);
     assert_eq!(lines[0]["reason"], "its launches are in `scale1`, which the program never calls", "{}", o.stdout);

@@ -623,7 +623,11 @@ impl<'k> Builder<'k> {
         if let Some(n) = self.private_words(k) {
             let name = self.prog.arrays[k].name.clone();
             let what = format!("{} of {name}", kind.name());
-            let region = Expr::eq(Expr::bin(WordOp::Udiv, idx.clone(), Expr::Word(n.max(1))), self.linear_global(0));
+            // (`idx - base < n` in 32 bits, `base` the thread's linear id times `n`, as the C
+            // front end computes it: the same as `idx / n == id` where no base wraps, and
+            // where a grid the host computes at run time makes one wrap, the region it has.)
+            let base = Expr::bin(WordOp::Mul, self.linear_global(0), Expr::Word(n.max(1)));
+            let region = Expr::ult(Expr::bin(WordOp::Sub, idx.clone(), base), Expr::Word(n.max(1)));
             let ok = Expr::implies(p.clone(), region);
             self.assert_about(ok, LabelKind::OutOfBounds { array: name, size: n }, span, what, Some(idx.clone()));
             return;

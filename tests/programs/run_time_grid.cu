@@ -35,6 +35,14 @@ __global__ void rows(int n, float *m) {
     if (x < n) m[y * n + x] = 0.0f;
 }
 
+// A per-thread array: each thread's copy is its own whatever the grid. Verified.
+__global__ void private_sum(int n, const float *x, float *out) {
+    float acc[4];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int k = 0; k < 4; k++) acc[k] = (i < n) ? x[i] : 0.0f;
+    if (i < n) out[i] = acc[0] + acc[3];
+}
+
 int main(int argc, char **argv) {
     int n = atoi(argv[1]);
     int blocks = atoi(argv[2]);
@@ -50,5 +58,6 @@ int main(int argc, char **argv) {
     several_groups<<<blocks, 1>>>(o);
     dim3 grid((n + 63) / 64, 4);
     rows<<<grid, 64>>>(n, y);
+    private_sum<<<(n + 127) / 128, 128>>>(n, x, y);
     return 0;
 }

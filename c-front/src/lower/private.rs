@@ -149,18 +149,18 @@ impl<'u> Lower<'u> {
     pub(crate) fn private_array(&mut self, name: &str, elem: &CType, dims: Vec<u32>, span: Span) -> Option<Entity> {
         let words = self.words(elem) as u64;
         let per_thread: u64 = crate::lower::values::array_words(&dims, words);
-        if self.o.launch.is_some_and(|l| l.has_free_groups()) {
-            self.err(format!("the per-thread array `{name}` needs a fixed grid (kpl lays out each thread's copy), and the host code computes this launch's grid at run time: give it with `--gridDim=`"), span);
-            return None;
-        }
-        let threads = self.o.launch.map(|l| l.total_threads()).unwrap_or(1);
+        // A grid the host code computes at run time has no number of threads: the array of
+        // every thread's copy is unsized (each access still checked to stay in its
+        // thread's region, `Config::private`).
+        let free = self.o.launch.is_some_and(|l| l.has_free_groups());
+        let threads = self.o.launch.map(|l| if free { l.least() } else { l }.total_threads()).unwrap_or(1);
         let size = per_thread.saturating_mul(threads);
         if per_thread == 0 || size > u32::MAX as u64 {
             self.err(format!("the per-thread array `{name}` takes {per_thread} words in each of {threads} threads: more than kpl's 2^32-word arrays"), span);
             return None;
         }
         let kpl = self.fresh(&format!("{name}_private"));
-        self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&kpl, span), size: Some((size, span)) }, span });
+        self.decls.push(k::Decl { kind: DeclKind::Global { name: sp_id(&kpl, span), size: (!free).then_some((size, span)) }, span });
         self.array_layouts.names.insert(kpl.clone(), format!("{name} (private)"));
         self.private_arrays.insert(kpl.clone());
         self.array_layouts.private.insert(kpl.clone(), per_thread as u32);
