@@ -652,6 +652,11 @@ fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
     stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
+/// Each line's kernel and verdict.
+fn kernel_verdicts(lines: &[serde_json::Value]) -> Vec<(&str, &str)> {
+    lines.iter().map(|v| (v["kernel"].as_str().unwrap(), v["verdict"].as_str().unwrap())).collect()
+}
+
 /// The x sizes of the blocks of a `--json` report's launches, sorted.
 fn sorted_blocks(stdout: &str) -> Vec<u64> {
     let mut blocks: Vec<u64> = json_lines(stdout).iter().map(|v| v["launch"]["block"][0].as_u64().unwrap()).collect();
@@ -713,7 +718,7 @@ fn a_grid_computed_at_run_time_is_verified_for_every_size() {
     let o = kpl(&["verify", "-q", "--json", k]);
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
     let lines = json_lines(&o.stdout);
-    let verdicts: Vec<(&str, &str)> = lines.iter().map(|v| (v["kernel"].as_str().unwrap(), v["verdict"].as_str().unwrap())).collect();
+    let verdicts = kernel_verdicts(&lines);
     assert_eq!(
         verdicts,
         [("saxpy", "verified"), ("shift", "race"), ("small_grid", "assertion"), ("several_groups", "assertion"), ("rows", "verified"), ("private_sum", "verified")],
@@ -778,7 +783,7 @@ fn a_kernel_the_program_never_launches_is_reported_as_not_launched() {
     let o = kpl(&["verify", "--json", "-q", k]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     let lines = json_lines(&o.stdout);
-    let verdicts: Vec<(&str, &str)> = lines.iter().map(|v| (v["kernel"].as_str().unwrap(), v["verdict"].as_str().unwrap())).collect();
+    let verdicts = kernel_verdicts(&lines);
     assert_eq!(verdicts, [("scale_v1", "not_launched"), ("scale2", "verified"), ("scale2", "verified")], "{}", o.stdout);
     assert_eq!(lines[0]["reason"], "its launches are in `scale1`, which the program never calls", "{}", o.stdout);
     let blocks: Vec<u64> = lines[1..].iter().map(|v| v["launch"]["block"][0].as_u64().unwrap()).collect();

@@ -12,6 +12,7 @@ pub mod coop;
 pub mod coop_tiles;
 pub mod cxx;
 pub mod deduction;
+pub mod grid_shape;
 pub mod host_calls;
 pub mod host_class_constants;
 pub mod host_constants;
