@@ -751,6 +751,44 @@ fn a_grid_computed_at_run_time_is_verified_for_every_size() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The oracle for grids computed at run time: where `kpl run` under some grid (and the `n`
+/// that grid says, `n = block * grid`) finds a defect, `verify`, which takes every grid,
+/// does not say verified.
+#[test]
+fn no_kernel_kpl_run_finds_defective_under_some_grid_is_verified_for_every_grid() {
+    let mut defects = 0;
+    for (file, kernels) in [
+        ("tests/programs/run_time_grid.cu", &[("saxpy", 256, 1, true), ("shift", 256, 1, true), ("small_grid", 32, 1, false), ("several_groups", 1, 1, false), ("rows", 64, 4, true), ("private_sum", 128, 1, true)][..]),
+        ("tests/programs/dim3_fields.cu", &[("init", 192, 1, true), ("columns", 256, 2, false)][..]),
+    ] {
+        let verified: Vec<String> = json_lines(&kpl(&["verify", "-q", "--json", file]).stdout)
+            .iter()
+            .filter(|v| v["verdict"] == "verified")
+            .map(|v| v["kernel"].as_str().unwrap().to_string())
+            .collect();
+        for &(kernel, block, rows, has_n) in kernels {
+            for grid in [1u32, 2, 3, 101] {
+                let n = format!("n={}", block * grid);
+                let g = format!("--gridDim=[{grid},{rows}]");
+                for seed in ["0", "1"] {
+                    let k = format!("--kernel={kernel}");
+                    let mut args = vec!["run", "-q", &k, &g, "--seed", seed, file];
+                    if has_n {
+                        args.extend(["--param", &n]);
+                    }
+                    let o = kpl(&args);
+                    assert!(o.code == 0 || o.code == 1, "{kernel} {g}: {}{}", o.stdout, o.stderr);
+                    if o.code == 1 {
+                        defects += 1;
+                        assert!(!verified.iter().any(|k| k == kernel), "`kpl run {g} --param {n} --seed {seed}` finds a defect in `{kernel}`, which verify calls verified: {}", o.stderr);
+                    }
+                }
+            }
+        }
+    }
+    assert!(defects > 0, "the oracle compared nothing: no run found a defect");
+}
+
 /// `dim3 g(...), b(...);` and `dim3`s set field by field give their launch's sizes: a
 /// field set once before the launch is its value, one set from a run-time value any size.
 #[test]
