@@ -759,7 +759,7 @@ fn no_kernel_kpl_run_finds_defective_under_some_grid_is_verified_for_every_grid(
     let mut defects = 0;
     for (file, kernels) in [
         ("tests/programs/run_time_grid.cu", &[("saxpy", 256, 1, true), ("shift", 256, 1, true), ("small_grid", 32, 1, false), ("several_groups", 1, 1, false), ("rows", 64, 4, true), ("private_sum", 128, 1, true)][..]),
-        ("tests/programs/dim3_fields.cu", &[("init", 192, 1, true), ("columns", 256, 2, false)][..]),
+        ("tests/programs/dim3_fields.cu", &[("init", 192, 1, true), ("columns", 256, 2, false), ("twice", 128, 1, true)][..]),
     ] {
         let verified: Vec<String> = json_lines(&kpl(&["verify", "-q", "--json", file]).stdout)
             .iter()
@@ -789,7 +789,7 @@ fn no_kernel_kpl_run_finds_defective_under_some_grid_is_verified_for_every_grid(
     assert!(defects > 0, "the oracle compared nothing: no run found a defect");
 }
 
-/// `dim3 g(...), b(...);` and `dim3`s set field by field give their launch's sizes: a
+/// `dim3 g(...), b(...);` (`const` or not) and `dim3`s set field by field give their launch's sizes: a
 /// field set once before the launch is its value, one set from a run-time value any size.
 #[test]
 fn dim3s_declared_together_or_set_field_by_field_are_read() {
@@ -802,7 +802,11 @@ fn dim3s_declared_together_or_set_field_by_field_are_read() {
     use serde_json::json;
     assert_eq!(
         got,
-        [("init", "verified", &json!([null, 1, 1]), &json!([192, 1, 1])), ("columns", "race", &json!([null, null, 1]), &json!([256, 1, 1]))],
+        [
+            ("init", "verified", &json!([null, 1, 1]), &json!([192, 1, 1])),
+            ("columns", "race", &json!([null, null, 1]), &json!([256, 1, 1])),
+            ("twice", "verified", &json!([null, 1, 1]), &json!([128, 1, 1])),
+        ],
         "{}",
         o.stdout
     );

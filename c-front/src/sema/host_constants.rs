@@ -338,7 +338,9 @@ pub(crate) fn declaration(toks: &[Tok], i: usize) -> Option<(String, bool, Vec<T
         }
         j += 1;
     }
-    let dim3 = int_words == 0 && toks.get(j).is_some_and(|t| is_word(&t.1, "dim3"));
+    // (`const dim3 g(...)`: qualifiers only before the `dim3`.)
+    let qualifiers = toks[i..j].iter().all(|t| matches!(&t.1, CTok::Spec(w) | CTok::Ident(w) if w == "const" || w == "static" || w == "constexpr"));
+    let dim3 = qualifiers && toks.get(j).is_some_and(|t| is_word(&t.1, "dim3"));
     if dim3 {
         j += 1;
     } else if int_words == 0 || toks[i..j].iter().all(|t| matches!(&t.1, CTok::Spec(w) | CTok::Ident(w) if w == "const" || w == "static" || w == "constexpr")) {

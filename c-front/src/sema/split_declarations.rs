@@ -48,8 +48,9 @@ fn several(toks: &[Tok], i: usize) -> Option<(usize, Vec<usize>, usize)> {
         j += 1;
     }
     let ints = toks[i..j].iter().any(|t| !is_word(&t.1, "const") && !is_word(&t.1, "static") && !is_word(&t.1, "constexpr"));
+    // (Only qualifiers before it: a `dim3`, `const dim3`.)
     if !ints {
-        if j != i || !toks.get(j).is_some_and(|t| is_word(&t.1, "dim3")) {
+        if !toks.get(j).is_some_and(|t| is_word(&t.1, "dim3")) {
             return None;
         }
         j += 1;
@@ -82,6 +83,7 @@ mod tests {
     #[test]
     fn several_variables_become_one_declaration_each() {
         assert_eq!(split("dim3 g(n / 64, 1), b(64);"), split("dim3 g(n / 64, 1); dim3 b(64);"));
+        assert_eq!(split("const dim3 g(n), b(64);"), split("const dim3 g(n); const dim3 b(64);"));
         assert_eq!(split("{ int a = f(1, 2), *p, c; }"), split("{ int a = f(1, 2); int *p; int c; }"));
         // Not at a statement's start (a `for`'s), and not a declaration: kept.
         assert_eq!(split("for (int i = 0, j = 1; i < j; i++) x = 1, y = 2;"), split("for (int i = 0, j = 1; i < j; i++) x = 1, y = 2;"));
