@@ -1137,8 +1137,8 @@ fn wide_params_help(w: &Witness, fixed: &[String]) -> Option<String> {
 
 /// Where the witness's grid, which the host code computes at run time, makes 2^31 threads
 /// or more: a thread's global id (`blockIdx.x * blockDim.x + threadIdx.x`) no longer fits
-/// an `int` there, and past 2^32 wraps around in 32 bits. Says so, and how to bound the grid if the program never launches one
-/// that large.
+/// an `int` there, and past 2^32 wraps around in 32 bits. Says so, and how to bound the
+/// grid if the program never launches one that large.
 fn wide_grid_help(w: &Witness, launch: Launch) -> Option<String> {
     let fixed = w.grid.map(|_| w.launch(&launch))?;
     (fixed.total_threads() >= 1 << 31).then(|| {

@@ -96,23 +96,18 @@ pub fn decide(
         };
         let launch = match grid {
             Some(g) => Launch::new(g, *s.block.as_ref().map_err(undecided)?),
-            None => match (&s.grid, s.grid_axes, &s.block) {
+            // (A grid's shape counts only where a grid computed at run time is any grid.)
+            None => match (&s.grid, s.grid_axes.filter(|_| free_grid), &s.block) {
                 (Ok(g), _, Ok(b)) => Launch::new(*g, *b),
                 // A grid computed at run time, of a shape kpl reads: each axis whose size
-                // is not a constant is any size CUDA allows (`free_grid`).
-                (Err(_), Some(axes), Ok(b)) if free_grid => {
+                // is not a constant is any size CUDA allows.
+                (Err(_), Some(axes), Ok(b)) => {
                     let mut l = Launch::new([0, 1, 2].map(|a| axes[a].unwrap_or(MAX_GRID[a])), *b);
                     l.free_groups = axes.map(|x| x.is_none());
                     l
                 }
-                // (What blocks the launch first: a block not read, where the grid's shape
-                // is, is what to say.)
-                (g, axes, b) => {
-                    if axes.is_none() || !free_grid || b.is_ok() {
-                        g.as_ref().map_err(undecided)?;
-                    }
-                    Launch::new([1, 1, 1], *b.as_ref().map_err(undecided)?)
-                }
+                // (Such a grid is no obstacle: the block is what to say.)
+                (Err(_), Some(_), Err(why)) | (Err(why), None, _) | (Ok(_), _, Err(why)) => return Err(undecided(why)),
             },
         };
         if !launches.contains(&launch) {

@@ -664,24 +664,17 @@ fn sorted_blocks(stdout: &str) -> Vec<u64> {
     blocks
 }
 
-/// An element of a constant array at a loop's variable, passed to a host function or to a
-/// launch as it is (`run(block_sizes[j])`), gives each launch each of the array's sizes.
+/// Constant arrays of block sizes give each launch each size: an element at a loop's
+/// variable passed to a host function or to a launch as it is (`run(block_sizes[j])`), and
+/// a `std::vector` the program never changes, by a range-`for` and by a counting loop up
+/// to its `size()`.
 #[test]
-fn an_array_element_argument_gives_each_size() {
-    let k = "tests/programs/array_element_argument.cu";
-    let o = kpl(&["verify", "-q", "--json", k]);
-    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    assert_eq!(sorted_blocks(&o.stdout), [32, 64, 128, 256], "{}", o.stdout);
-}
-
-/// A `std::vector` of block sizes the program never changes is read as a constant array:
-/// by a range-`for` and by a counting loop up to its `size()`.
-#[test]
-fn a_vector_of_sizes_gives_each_size() {
-    let k = "tests/programs/vector_of_sizes.cu";
-    let o = kpl(&["verify", "-q", "--json", k]);
-    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    assert_eq!(sorted_blocks(&o.stdout), [32, 64, 128, 256], "{}", o.stdout);
+fn constant_arrays_of_sizes_give_each_size() {
+    for k in ["tests/programs/array_element_argument.cu", "tests/programs/vector_of_sizes.cu"] {
+        let o = kpl(&["verify", "-q", "--json", k]);
+        assert_eq!(o.code, 0, "{k}: {}{}", o.stdout, o.stderr);
+        assert_eq!(sorted_blocks(&o.stdout), [32, 64, 128, 256], "{k}: {}", o.stdout);
+    }
 }
 
 /// A grid from the GPU's properties (`cudaGetDeviceProperties`) cannot be read, and is
@@ -692,11 +685,10 @@ fn a_grid_from_the_device_properties_is_any_grid() {
     let k = "tests/programs/device_property_grid.cu";
     let o = kpl(&["verify", "-q", "--json", k]);
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    for line in o.stdout.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert_eq!(v["verdict"], "verified", "{line}");
-        assert_eq!(v["launch"]["grid"], serde_json::json!([null, 1, 1]), "{line}");
-        assert!(v["launch"]["free"].as_array().unwrap().contains(&serde_json::json!("gridDim.x")), "{line}");
+    for v in json_lines(&o.stdout) {
+        assert_eq!(v["verdict"], "verified", "{v}");
+        assert_eq!(v["launch"]["grid"], serde_json::json!([null, 1, 1]), "{v}");
+        assert!(v["launch"]["free"].as_array().unwrap().contains(&serde_json::json!("gridDim.x")), "{v}");
     }
     assert_eq!(o.stdout.lines().count(), 2, "{}", o.stdout);
     let o = kpl(&["run", k]);

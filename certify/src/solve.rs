@@ -31,7 +31,8 @@ pub struct Session<'e> {
     last: Option<Solver>,
     /// Inputs a failing assertion's model should keep small, with their bounds, in levels
     /// (a free grid's sizes: a witness of a few groups is one the interpreter can replay):
-    /// `failures` asks with each level's bounds in turn, then with none.
+    /// where a failure's model is within none, `failures` asks with each level's bounds in
+    /// turn (`smaller`).
     pub prefer: Vec<Vec<(Id, u32)>>,
     /// The level of `prefer` in force in this query.
     preferring: Option<usize>,
@@ -109,6 +110,24 @@ impl<'e> Session<'e> {
         answer
     }
 
+    /// A model of the goals within the first level of `prefer` that has one, looked for
+    /// only where `m` is within none of the levels before (a failure's model; none is
+    /// asked for where no goal can fail).
+    fn smaller(&mut self, m: Model, goals: &[Id], on: &[bool]) -> Model {
+        for level in 0..self.prefer.len() {
+            if self.prefer[level].clone().into_iter().all(|(id, bound)| self.eval_word(&m, id) <= bound) {
+                return m;
+            }
+            self.preferring = Some(level);
+            let a = self.check(goals, on);
+            self.preferring = None;
+            if let Answer::Sat(small) = a {
+                return small;
+            }
+        }
+        m
+    }
+
     pub fn eval_bool(&mut self, m: &Model, id: Id) -> bool {
         let b = self.low.bool(&self.enc.terms, id);
         m.eval(&b, true).and_then(|v| v.as_bool()).unwrap_or(false)
@@ -181,18 +200,11 @@ pub fn failures<T>(
     loop {
         progress(&format!("checking {} assertions", left.len()));
         let goals: Vec<Id> = left.iter().filter_map(|&l| s.enc.checks[l].as_ref().map(|c| c.fail)).collect();
-        // A model within the preferred bounds first, where there is one.
-        let mut preferred = None;
-        for level in 0..s.prefer.len() {
-            s.preferring = Some(level);
-            let a = s.check(&goals, on);
-            s.preferring = None;
-            if matches!(a, Answer::Sat(_)) {
-                preferred = Some(a);
-                break;
-            }
-        }
-        match preferred.unwrap_or_else(|| s.check(&goals, on)) {
+        let answer = match s.check(&goals, on) {
+            Answer::Sat(m) => Answer::Sat(s.smaller(m, &goals, on)),
+            a => a,
+        };
+        match answer {
             Answer::Unsat => return (found, None),
             Answer::Unknown(why) => return (found, Some(why)),
             Answer::Sat(m) => {

@@ -167,21 +167,24 @@ struct Solved {
     solver_ms: u128,
 }
 
+/// The size on each free axis of the grid a witness is first looked for within.
+const SMALL_GRID: u32 = 4;
+
 fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<Instant>, progress: &dyn Fn(&str)) -> Solved {
     let mut s = Session::new(encoding, deadline);
     // A free grid's sizes: a witness of a few groups where one exists, else of a launch the
     // interpreter replays whole (2^16 threads), else of fewer than 2^31 threads in all
     // (where no `int` thread id overflows).
-    let free: Vec<(usize, egg::Id)> = encoding.inputs.iter().filter_map(|(n, id)| Some((["x", "y", "z"].iter().position(|a| Some(*a) == n.strip_prefix("groups."))?, *id))).collect();
+    let free: Vec<egg::Id> = encoding.inputs.iter().filter(|(n, _)| kpl_reduction::grid_input_axis(n).is_some()).map(|(_, id)| *id).collect();
     if !free.is_empty() {
         let least = o.launch.least().total_threads().max(1);
-        s.prefer = vec![free.iter().map(|(_, id)| (*id, SMALL_GRID)).collect()];
+        s.prefer = vec![free.iter().map(|id| (*id, SMALL_GRID)).collect()];
         for threads in [1u64 << 16, i32::MAX as u64] {
             let wide = (threads / least).clamp(1, u32::MAX as u64) as u32;
             // (With several free axes, each at most the share of one: the product stays below.)
             let share = if free.len() == 1 { wide } else { (wide as f64).powf(1.0 / free.len() as f64) as u32 };
             if share > s.prefer.last().map_or(0, |l| l[0].1) {
-                s.prefer.push(free.iter().map(|(_, id)| (*id, share.max(1))).collect());
+                s.prefer.push(free.iter().map(|id| (*id, share.max(1))).collect());
             }
         }
     }
@@ -265,9 +268,6 @@ pub type Confirm<'a> = &'a dyn Fn(&Report) -> Vec<Option<Witness>>;
 /// (`for (i = tid; i < C; i += blockDim.x)` with `C` = 50257: a bounded search cannot
 /// leave it) can take the whole time limit, are not run. Sound: every defect reported is
 /// one the interpreter showed, and this check never verifies.
-/// The size on each free axis of the grid a witness is first looked for within.
-const SMALL_GRID: u32 = 4;
-
 pub fn verify_confirming(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str), confirm: Option<Confirm>) -> Report {
     let start = Instant::now();
     let mut has_loops = false;

@@ -40,8 +40,8 @@ pub struct Witness {
     /// The groups the interpreter started, the others never (`kpl run --groups`), where
     /// the whole launch was too long to replay; `None`: every group.
     pub groups: Option<Vec<u32>>,
-    /// The grid's size on each axis the launch leaves free (`Launch::free_groups`), as the
-    /// model chose it; the free axes of a launch with none are 1.
+    /// The grid the witness runs under where the launch leaves some axis's size free
+    /// (`Launch::free_groups`): the model's size there, the launch's elsewhere (`launch`).
     pub grid: Option<[u32; 3]>,
 }
 
@@ -61,9 +61,8 @@ pub fn extract(s: &mut Session, m: &Model, p: &Program, enc: &Encoding, launch: 
     let mut w = Witness::default();
     for (name, id) in &enc.inputs {
         let v = s.eval_word(m, *id);
-        // A free grid's size: `groups.x` ...
-        if let Some(axis) = name.strip_prefix("groups.") {
-            let a = match axis { "y" => 1, "z" => 2, _ => 0 };
+        // A free grid's size.
+        if let Some(a) = kpl_reduction::grid_input_axis(name) {
             w.grid.get_or_insert([1, 1, 1])[a] = v;
             continue;
         }

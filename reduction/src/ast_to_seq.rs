@@ -17,6 +17,15 @@ use crate::taint;
 use kpl_lang::ast::{self, Axis, BinOp, Builtin, ExprKind, Special, StmtKind, UnOp};
 use std::collections::{BTreeMap, HashMap};
 
+/// The prefix of the inputs that are a free grid's sizes (`groups.x`, ...:
+/// `Launch::free_groups`), which a witness reads back (`grid_input_axis`).
+const GRID_INPUT: &str = "groups.";
+
+/// The axis (0, 1, 2) of a program input that is a free grid's size, `None` for any other.
+pub fn grid_input_axis(name: &str) -> Option<usize> {
+    ["x", "y", "z"].iter().position(|a| Some(*a) == name.strip_prefix(GRID_INPUT))
+}
+
 /// Build the sequential program of a checked kernel's core form.
 pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
     let chosen = taint::choose(core);
@@ -149,7 +158,7 @@ impl<'k> Builder<'k> {
         for a in Axis::ALL {
             let i = a.index();
             self.groups[i] = if l.free_groups[i] {
-                let name = format!("groups.{}", a.name());
+                let name = format!("{GRID_INPUT}{}", a.name());
                 let g = self.var(&name, Sort::Word);
                 self.prog.inputs.push((name, g));
                 let within = Expr::and2(Expr::ult(Expr::Word(0), Expr::Var(g)), Expr::not(Expr::ult(Expr::Word(l.groups[i]), Expr::Var(g))));

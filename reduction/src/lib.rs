@@ -23,7 +23,7 @@ mod uniformity;
 pub mod unwind;
 mod warp_collectives;
 
-pub use ast_to_seq::reduce;
+pub use ast_to_seq::{grid_input_axis, reduce};
 pub use builder::{AbstractionChoice, Config};
 pub use atomic_tickets::wrap_assumed;
 pub use seq::Program;

@@ -13,8 +13,8 @@ type Tok = (usize, CTok, usize);
 
 /// The shape of a launch's grid `g` with each axis's size where it is a constant: `g` a
 /// `dim3` local the function never changes, `dim3(x[, y[, z]])`, `{x, y, z}` or a number
-/// (the axes it does not name are 1). `None` where `g` is none of these (a `dim3` whose
-/// fields are assigned, a call), or a constant axis is no size.
+/// (the axes it does not name are 1), or a `dim3` set field by field (`field_values`).
+/// `None` where `g` is none of these (a call, a member), or a constant axis is no size.
 pub(crate) fn grid_axes(g: &[Tok], f: &[Tok], body: usize, full: &Env, at: usize, int_fns: &HashSet<String>) -> Option<[Option<u32>; 3]> {
     let k = at.saturating_sub(body);
     let env = full.at(k);
@@ -71,13 +71,27 @@ fn dim3_parts(whole: &[Tok]) -> Option<Vec<&[Tok]>> {
     }
 }
 
-/// A `dim3` the function declares with no initialiser (`dim3 blocks;`) and otherwise only
-/// reads, assigns fields of (`blocks.x = n / 64;`) and launches with: each axis it assigns
-/// is a size kpl does not read, the others are 1. `None` where it is used otherwise (given
-/// by reference, assigned whole, initialised).
-fn fields_assigned(n: &str, f: &[Tok]) -> Option<[Option<u32>; 3]> {
-    let mut axes = [Some(1u32); 3];
-    let mut declared = false;
+/// Where token `k` of `f` is a field of `n` (`n.x`): its axis, and whether the statement
+/// changes it (`n.x = e`, `n.y += e`, `++n.z`, `&n.x`).
+fn field_at(f: &[Tok], k: usize, n: &str) -> Option<(usize, bool)> {
+    let field = match (&f[k].1, f.get(k + 1).map(|t| &t.1), f.get(k + 2).map(|t| &t.1)) {
+        (CTok::Ident(m), Some(CTok::P(".")), Some(CTok::Ident(x))) if m == n => x,
+        _ => return None,
+    };
+    let a = ["x", "y", "z"].iter().position(|x| x == field)?;
+    let after = f.get(k + 3).map(|t| &t.1);
+    let changes = matches!(after, Some(CTok::P(op)) if op.ends_with('=') && !matches!(*op, "==" | "<=" | ">=" | "!="))
+        || matches!(after, Some(CTok::P("++" | "--")))
+        || matches!(k.checked_sub(1).map(|p| &f[p].1), Some(CTok::P("++" | "--" | "&")));
+    Some((a, changes))
+}
+
+/// Where `f` declares the `dim3` `n` once with no initialiser (`dim3 blocks;`) and
+/// otherwise only uses its fields (`blocks.x = n / 64;`, `blocks.x / 2`) and launches with
+/// it (`<<<blocks, threads>>>`): where it declares it. `None` where it uses it otherwise
+/// (gives it by reference, assigns it whole, initialises it).
+fn declared_and_set_by_fields(n: &str, f: &[Tok]) -> Option<usize> {
+    let mut decl = None;
     for k in 0..f.len() {
         if !matches!(&f[k].1, CTok::Ident(m) if m == n) {
             continue;
@@ -85,29 +99,15 @@ fn fields_assigned(n: &str, f: &[Tok]) -> Option<[Option<u32>; 3]> {
         let prev = k.checked_sub(1).map(|p| &f[p].1);
         let next = f.get(k + 1).map(|t| &t.1);
         if prev.is_some_and(|p| is_word(p, "dim3")) {
-            if declared || next != Some(&CTok::P(";")) {
+            if decl.is_some() || next != Some(&CTok::P(";")) {
                 return None;
             }
-            declared = true;
-            continue;
-        }
-        match (next, f.get(k + 2).map(|t| &t.1)) {
-            (Some(CTok::P(".")), Some(CTok::Ident(field))) => {
-                let a = ["x", "y", "z"].iter().position(|x| x == field)?;
-                let after = f.get(k + 3).map(|t| &t.1);
-                let assigns = matches!(after, Some(CTok::P(op)) if op.ends_with('=') && !matches!(*op, "==" | "<=" | ">=" | "!="))
-                    || matches!(after, Some(CTok::P("++" | "--")))
-                    || matches!(prev, Some(CTok::P("++" | "--" | "&")));
-                if assigns {
-                    axes[a] = None;
-                }
-            }
-            // A launch's size: `<<<blocks, threads>>>`.
-            (Some(CTok::P("," | ">>")), _) if matches!(prev, Some(CTok::P("<" | ","))) && in_launch_config(f, k) => {}
-            _ => return None,
+            decl = Some(k);
+        } else if field_at(f, k, n).is_none() && !(matches!(next, Some(CTok::P("," | ">>"))) && matches!(prev, Some(CTok::P("<" | ","))) && in_launch_config(f, k)) {
+            return None;
         }
     }
-    declared.then_some(axes)
+    decl
 }
 
 /// Is token `k` between a launch's `<<<` and `>>>`?
@@ -119,33 +119,22 @@ fn in_launch_config(f: &[Tok], k: usize) -> bool {
 }
 
 /// The sizes of a `dim3` the function declares with no initialiser and sets field by field
-/// (`dim3 threads; threads.x = 256;`) at a launch at `at`: each field never assigned is 1,
-/// each assigned once, by a statement of the declaration's own block before the launch,
-/// is that statement's value where kpl reads it; any other field is `None` (a size kpl does
-/// not read). `None` where the `dim3` is used otherwise than `fields_assigned` allows.
+/// (`dim3 threads; threads.x = 256;`, `declared_and_set_by_fields`) at a launch at `at`:
+/// each field never changed is 1, each set once, by a plain `=` statement of the
+/// declaration's own block before the launch, is that statement's value where kpl reads
+/// it; any other field is `None` (a size kpl does not read).
 pub(crate) fn field_values(n: &str, f: &[Tok], body: usize, full: &Env, at: usize) -> Option<[Option<u32>; 3]> {
-    fields_assigned(n, f)?;
+    let decl = declared_and_set_by_fields(n, f)?;
     let ends = block_ends(f);
-    let decl = (1..f.len()).find(|&k| matches!(&f[k].1, CTok::Ident(m) if m == n) && is_word(&f[k - 1].1, "dim3"))?;
     let mut out = [Some(1u32); 3];
     let mut seen = [false; 3];
     for k in 0..f.len() {
-        let field = match (&f[k].1, f.get(k + 1).map(|t| &t.1), f.get(k + 2).map(|t| &t.1)) {
-            (CTok::Ident(m), Some(CTok::P(".")), Some(CTok::Ident(x))) if m == n => x,
-            _ => continue,
-        };
-        let a = ["x", "y", "z"].iter().position(|x| x == field)?;
-        let after = f.get(k + 3).map(|t| &t.1);
-        let assigns = matches!(after, Some(CTok::P(op)) if op.ends_with('=') && !matches!(*op, "==" | "<=" | ">=" | "!="))
-            || matches!(after, Some(CTok::P("++" | "--")))
-            || matches!(k.checked_sub(1).map(|p| &f[p].1), Some(CTok::P("++" | "--" | "&")));
-        if !assigns {
-            continue;
-        }
+        let Some((a, true)) = field_at(f, k, n) else { continue };
         let starts = k > 0 && matches!(f[k - 1].1, CTok::P(";" | "{" | "}"));
+        let plain = f.get(k + 3).is_some_and(|t| t.1 == CTok::P("="));
         let semi = (k + 4..f.len()).find(|&j| f[j].1 == CTok::P(";") && closing_free(f, k + 4, j));
         out[a] = match semi {
-            Some(semi) if !seen[a] && after == Some(&CTok::P("=")) && starts && ends[k] == ends[decl] && semi < at => {
+            Some(semi) if !seen[a] && plain && starts && ends[k] == ends[decl] && semi < at => {
                 eval(&f[k + 4..semi], &full.at(k.saturating_sub(body))).and_then(|v| u32::try_from(v).ok()).filter(|v| *v > 0)
             }
             _ => None,
@@ -158,7 +147,7 @@ pub(crate) fn field_values(n: &str, f: &[Tok], body: usize, full: &Env, at: usiz
 /// The functions a launch's grid may call and still be one number: those the file declares
 /// with an integer return type (`int ceil_div(int a, int b)`), and the math library's.
 pub(crate) fn integer_functions(file: &[Tok]) -> HashSet<String> {
-    let mut out: HashSet<String> = ["min", "max", "ceil", "floor", "ceilf", "floorf", "sqrt", "sqrtf", "abs", "std::min", "std::max"].iter().map(|s| s.to_string()).collect();
+    let mut out: HashSet<String> = ["min", "max", "ceil", "floor", "ceilf", "floorf", "sqrt", "sqrtf", "abs"].iter().map(|s| s.to_string()).collect();
     for w in file.windows(3) {
         if let (CTok::Ident(n), CTok::P("(")) = (&w[1].1, &w[2].1) {
             if INT_WORDS.iter().any(|i| is_word(&w[0].1, i)) {
@@ -168,7 +157,6 @@ pub(crate) fn integer_functions(file: &[Tok]) -> HashSet<String> {
     }
     out
 }
-
 
 /// A launch size's expression over host variables that the launch passes, unchanged, as
 /// arguments (`dim3 grid(CEIL_DIV(N, 32))` with `k<<<grid, b>>>(N, ...)`): the grid a
