@@ -4,7 +4,7 @@
 use crate::seq_to_vc::Encoding;
 use crate::vc_to_z3::Lowering;
 use egg::Id;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use z3::ast::{Bool, BV};
 use z3::{Model, Params, SatResult, Solver};
 
@@ -55,12 +55,30 @@ impl<'e> Session<'e> {
 
     /// Is some goal satisfiable with the candidates in `on` enabled and the others off?
     pub fn check(&mut self, goals: &[Id], on: &[bool]) -> Answer {
+        self.check_within(goals, on, None)
+    }
+
+    /// The time left before the deadline (`None`: no deadline).
+    pub fn left(&self) -> Option<Duration> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// Whether the deadline has passed.
+    pub fn out_of_time(&self) -> bool {
+        self.left().is_some_and(|l| l.is_zero())
+    }
+
+    /// `check`, giving the query at most `cap` (and never past the deadline).
+    pub fn check_within(&mut self, goals: &[Id], on: &[bool], cap: Option<Duration>) -> Answer {
         if goals.is_empty() {
             return Answer::Unsat;
         }
         let mut ms = 0u32;
-        if let Some(d) = self.deadline {
-            let left = d.saturating_duration_since(Instant::now());
+        let left = match (self.left(), cap) {
+            (Some(l), Some(c)) => Some(l.min(c)),
+            (l, c) => l.or(c),
+        };
+        if let Some(left) = left {
             if left.is_zero() {
                 return Answer::Unknown("time limit reached".into());
             }
@@ -150,16 +168,27 @@ pub struct Houdini {
 }
 
 /// The largest set of the candidates `on` that is inductive (and holds on entry) together.
+///
+/// Each round asks whether any candidate can fail and drops those the model shows failing.
+/// Under a deadline, a round's query gets a third of the time left; one the solver cannot
+/// decide in that (a disjunction of many hard goals) makes Houdini go on candidate by
+/// candidate, each query with a share of the time left: a candidate shown failing is
+/// dropped, and so is one the solver cannot decide (dropping a candidate never makes the
+/// result unsound, only weaker), until a pass shows every candidate left unable to fail,
+/// which is what the round's query would have shown.
 pub fn houdini(s: &mut Session, mut on: Vec<bool>, progress: &dyn Fn(&str)) -> Houdini {
     let n = s.enc.guards.len();
     let mut rounds = 0;
+    let stop = |s: &Session, rounds, why: String| Houdini { kept: vec![false; n], rounds, unknown: Some(if s.out_of_time() { "time limit reached".into() } else { why }) };
     loop {
         let goals: Vec<Id> =
             (0..n).filter(|&c| on[c]).flat_map(|c| s.enc.candidate_fails[c].iter().copied()).collect();
         progress(&format!("Houdini round {}, {} candidates", rounds + 1, on.iter().filter(|x| **x).count()));
-        match s.check(&goals, &on) {
+        let cap = s.left().map(|l| (l / 3).max(MIN_CAP));
+        match s.check_within(&goals, &on, cap) {
             Answer::Unsat => return Houdini { kept: on, rounds, unknown: None },
-            Answer::Unknown(why) => return Houdini { kept: vec![false; n], rounds, unknown: Some(why) },
+            Answer::Unknown(why) if s.out_of_time() || cap.is_none() => return stop(s, rounds, why),
+            Answer::Unknown(_) => return one_by_one(s, on, rounds, progress),
             Answer::Sat(m) => {
                 rounds += 1;
                 let mut dropped = 0;
@@ -178,11 +207,57 @@ pub fn houdini(s: &mut Session, mut on: Vec<bool>, progress: &dyn Fn(&str)) -> H
                         let fails = s.enc.candidate_fails[c].clone();
                         matches!(s.check(&fails, &on), Answer::Sat(_))
                     }) else {
-                        return Houdini { kept: vec![false; n], rounds, unknown: Some("Houdini made no progress".into()) };
+                        return stop(s, rounds, "Houdini made no progress".into());
                     };
                     on[c] = false;
                 }
             }
+        }
+    }
+}
+
+/// The least time a capped query gets.
+const MIN_CAP: Duration = Duration::from_millis(500);
+
+/// Houdini's rounds candidate by candidate (see `houdini`, which goes on with this where a
+/// round's query is too hard as a whole); `rounds` counts on from the rounds already done.
+/// Where the solver decides every query, it keeps what `houdini` keeps.
+pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress: &dyn Fn(&str)) -> Houdini {
+    let n = s.enc.guards.len();
+    loop {
+        rounds += 1;
+        let live: Vec<usize> = (0..n).filter(|&c| on[c]).collect();
+        progress(&format!("Houdini round {rounds}, {} candidates, one at a time", live.len()));
+        let mut changed = false;
+        for (k, &c) in live.iter().enumerate() {
+            if !on[c] {
+                continue;
+            }
+            let cap = s.left().map(|l| (l / (live.len() - k + 1) as u32).max(MIN_CAP));
+            let fails = s.enc.candidate_fails[c].clone();
+            match s.check_within(&fails, &on, cap) {
+                Answer::Unsat => {}
+                Answer::Unknown(why) if s.out_of_time() => {
+                    let _ = why;
+                    return Houdini { kept: vec![false; n], rounds, unknown: Some("time limit reached".into()) };
+                }
+                Answer::Unknown(_) => {
+                    on[c] = false;
+                    changed = true;
+                }
+                Answer::Sat(m) => {
+                    on[c] = false;
+                    for d in 0..n {
+                        if on[d] && s.enc.candidate_fails[d].clone().iter().any(|f| s.eval_bool(&m, *f)) {
+                            on[d] = false;
+                        }
+                    }
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return Houdini { kept: on, rounds, unknown: None };
         }
     }
 }
