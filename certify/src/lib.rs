@@ -22,6 +22,7 @@ pub mod solve;
 pub mod theory_lemmas;
 pub mod vc;
 pub mod vc_to_smt;
+pub mod vc_to_lia;
 pub mod vc_to_z3;
 pub mod verify;
 pub mod witness;

@@ -36,7 +36,22 @@ pub struct Session<'e> {
     pub prefer: Vec<Vec<(Id, u32)>>,
     /// The level of `prefer` in force in this query.
     preferring: Option<usize>,
+    /// The encoding in linear integer arithmetic, lowered at its first query.
+    lia: Option<Lia>,
 }
+
+/// An encoding's definitions and candidate guards in linear integer arithmetic.
+struct Lia {
+    low: crate::vc_to_lia::LiaLowering,
+    /// The definitions and every side condition handed out so far.
+    defs: Vec<Bool>,
+    guards: Vec<Bool>,
+}
+
+/// How long a query is bit-blasted before it is also asked in integers.
+pub const BV_FIRST: Duration = Duration::from_secs(1);
+/// The most time a query in integers gets.
+const LIA_MOST: Duration = Duration::from_secs(10);
 
 impl<'e> Session<'e> {
     pub fn new(enc: &'e Encoding, deadline: Option<Instant>) -> Session<'e> {
@@ -50,7 +65,7 @@ impl<'e> Session<'e> {
             })
             .collect();
         let guards = enc.guards.iter().map(|g| low.bool(&enc.terms, *g)).collect();
-        Session { enc, low, defs, deadline, calls: 0, solver_time: Default::default(), guards, last: None, prefer: Vec::new(), preferring: None }
+        Session { enc, low, defs, deadline, calls: 0, solver_time: Default::default(), guards, last: None, prefer: Vec::new(), preferring: None, lia: None }
     }
 
     /// Is some goal satisfiable with the candidates in `on` enabled and the others off?
@@ -68,11 +83,87 @@ impl<'e> Session<'e> {
         self.left().is_some_and(|l| l.is_zero())
     }
 
-    /// `check`, giving the query at most `cap` (and never past the deadline).
+    /// `check`, giving the query at most `cap` (and never past the deadline). A query that
+    /// bit-blasting does not answer within [`BV_FIRST`] is also asked in linear integer
+    /// arithmetic (`vc_to_lia`), whose *unsat* is an answer (the lowering over-approximates)
+    /// and which proves at once what a SAT solver finds hard (products by large literals);
+    /// otherwise bit-blasting goes on with the time left.
     pub fn check_within(&mut self, goals: &[Id], on: &[bool], cap: Option<Duration>) -> Answer {
         if goals.is_empty() {
             return Answer::Unsat;
         }
+        let start = Instant::now();
+        let budget = match (self.left(), cap) {
+            (Some(l), Some(c)) => Some(l.min(c)),
+            (l, c) => l.or(c),
+        };
+        if budget.is_some_and(|b| b <= BV_FIRST * 2) {
+            return self.bit_blast(goals, on, budget);
+        }
+        match self.bit_blast(goals, on, Some(BV_FIRST)) {
+            Answer::Unknown(_) if !self.out_of_time() => {}
+            a => return a,
+        }
+        let rest = |s: &Session| budget.map(|b| b.saturating_sub(start.elapsed())).map(|r| match s.left() {
+            Some(l) => r.min(l),
+            None => r,
+        });
+        let lia_cap = rest(self).map_or(LIA_MOST, |r| (r / 2).min(LIA_MOST));
+        if self.integers_unsat(goals, on, lia_cap) {
+            return Answer::Unsat;
+        }
+        self.bit_blast(goals, on, rest(self))
+    }
+
+    /// Whether the query's lowering to linear integer arithmetic is unsatisfiable (`false`
+    /// where it is not, or is not shown to be within `cap`).
+    fn integers_unsat(&mut self, goals: &[Id], on: &[bool], cap: Duration) -> bool {
+        if cap.is_zero() {
+            return false;
+        }
+        let lia = self.lia.get_or_insert_with(|| {
+            let mut low = crate::vc_to_lia::LiaLowering::new();
+            let mut defs: Vec<Bool> = self
+                .enc
+                .defs
+                .iter()
+                .filter_map(|(s, v)| {
+                    let (a, b) = (low.lower(&self.enc.terms, *s), low.lower(&self.enc.terms, *v));
+                    (a.sort_kind() == b.sort_kind()).then(|| a.eq(&b))
+                })
+                .collect();
+            let guards = self.enc.guards.iter().map(|g| low.bool(&self.enc.terms, *g)).collect();
+            defs.extend(low.take_side_conditions());
+            Lia { low, defs, guards }
+        });
+        let solver = Solver::new_for_logic("QF_AUFLIA").unwrap_or_else(Solver::new);
+        let mut params = Params::new();
+        params.set_u32("timeout", cap.as_millis().clamp(1, u32::MAX as u128) as u32);
+        solver.set_params(&params);
+        for d in &lia.defs {
+            solver.assert(d);
+        }
+        for (i, g) in lia.guards.iter().enumerate() {
+            solver.assert(if on.get(i).copied().unwrap_or(false) { g.clone() } else { g.not() });
+        }
+        let gs: Vec<Bool> = goals.iter().map(|g| lia.low.bool(&self.enc.terms, *g)).collect();
+        solver.assert(Bool::or(&gs));
+        for c in lia.low.take_side_conditions() {
+            lia.defs.push(c.clone());
+            solver.assert(&c);
+        }
+        self.calls += 1;
+        let t0 = Instant::now();
+        let r = crate::in_solver(|| solver.check());
+        self.solver_time += t0.elapsed();
+        if std::env::var_os("KPL_DEBUG").is_some() {
+            eprintln!("solver call {} (integers): {:?} in {:?} ({} goals)", self.calls, r, t0.elapsed(), goals.len());
+        }
+        r == SatResult::Unsat
+    }
+
+    /// The query as words, bit-blasted, within `cap` and the deadline.
+    fn bit_blast(&mut self, goals: &[Id], on: &[bool], cap: Option<Duration>) -> Answer {
         let mut ms = 0u32;
         let left = match (self.left(), cap) {
             (Some(l), Some(c)) => Some(l.min(c)),
