@@ -81,6 +81,10 @@ struct Run<'p> {
     pool: &'p [u32],
     steps: u64,
     deadline: Instant,
+    /// How this run chooses the second thread's ids (`Pairing`), and each variable's
+    /// first-thread counterpart (`partners`).
+    pairing: Pairing,
+    partners: &'p [Option<Partner>],
     /// Per candidate: still to be refuted (on and not yet refuted).
     open: &'p mut [bool],
 }
@@ -96,14 +100,23 @@ pub fn refute(p: &Program, on: &[bool], deadline: Instant) -> Vec<bool> {
     collect_constants(&p.body, &mut pool);
     pool.sort_unstable();
     pool.dedup();
+    let partners = partners(p);
     let (mut before, mut idle) = (open.iter().filter(|x| **x).count(), 0);
     for seed in 0..RUNS {
         if Instant::now() >= deadline || !open.iter().any(|x| *x) {
             break;
         }
         let mut rng = Rng::new(mix(seed ^ 0x5eed_0f_c0ffee));
-        let vals = p.vars.iter().map(|v| draw(&mut rng, v.sort, &pool)).collect();
-        let mut run = Run { p, vals, fixed: vec![false; p.vars.len()], peek: false, rng, pool: &pool, steps: 0, deadline, open: &mut open };
+        let mut vals: Vec<Val> = p.vars.iter().map(|v| draw(&mut rng, v.sort, &pool)).collect();
+        let pairing = Pairing::ALL[(seed % 3) as usize];
+        for (v, partner) in partners.iter().enumerate() {
+            // A paired id starts out of every range, so the launch's bound repairs it
+            // (`repair`), after the first thread's ids are chosen.
+            if partner.is_some_and(|q| q.paired(pairing)) {
+                vals[v] = Val::W(u32::MAX);
+            }
+        }
+        let mut run = Run { p, vals, fixed: vec![false; p.vars.len()], peek: false, rng, pool: &pool, steps: 0, deadline, pairing, partners: &partners, open: &mut open };
         let _ = run.block(&p.body, true);
         let left = open.iter().filter(|x| **x).count();
         idle = if left < before { 0 } else { idle + 1 };
@@ -113,6 +126,67 @@ pub fn refute(p: &Program, on: &[bool], deadline: Instant) -> Vec<bool> {
         before = left;
     }
     on.iter().zip(&open).map(|(&was, &still)| was && !still).collect()
+}
+
+/// How a run draws the second thread of the pair: with ids of its own, or in the first
+/// thread's group, or in its warp (`lid.x` one off). With many groups, independent ids
+/// almost never share a group, and a candidate about threads of one group or warp (`=>
+/// same_group (= c$1 c$2)`) would be left to a solver round each.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Pairing {
+    Any,
+    SameGroup,
+    SameWarp,
+}
+
+impl Pairing {
+    const ALL: [Pairing; 3] = [Pairing::Any, Pairing::SameGroup, Pairing::SameWarp];
+}
+
+/// A second-thread id's counterpart: the first thread's variable of the same axis.
+#[derive(Clone, Copy, Debug)]
+struct Partner {
+    first: usize,
+    /// `gid` (else `lid`), and whether the axis is `x`.
+    group: bool,
+    x: bool,
+}
+
+impl Partner {
+    /// Whether the pairing chooses this id from the first thread's.
+    fn paired(self, pairing: Pairing) -> bool {
+        match pairing {
+            Pairing::Any => false,
+            Pairing::SameGroup => self.group,
+            Pairing::SameWarp => true,
+        }
+    }
+
+    /// The value the pairing gives, from the first thread's.
+    fn value(self, first: u32) -> u32 {
+        if self.group || !self.x {
+            first
+        } else {
+            first ^ 1
+        }
+    }
+}
+
+/// For each variable, its counterpart if it is a thread id of the second thread
+/// (`gid2.x`: `gid1.x`; the names `ast_to_seq` gives).
+fn partners(p: &Program) -> Vec<Option<Partner>> {
+    let index = |name: &str| p.inputs.iter().find(|(n, _)| n == name).map(|(_, v)| v.0 as usize);
+    let mut out = vec![None; p.vars.len()];
+    for (name, v) in &p.inputs {
+        for (second, first, group) in [("gid2.", "gid1.", true), ("lid2.", "lid1.", false)] {
+            if let Some(axis) = name.strip_prefix(second) {
+                if let Some(f) = index(&format!("{first}{axis}")) {
+                    out[v.0 as usize] = Some(Partner { first: f, group, x: axis == "x" });
+                }
+            }
+        }
+    }
+    out
 }
 
 /// A value of a sort: a small number, one of the program's constants (or one off it), or
@@ -399,10 +473,18 @@ impl Run<'_> {
             Expr::Cmp(op @ (CmpOp::Ult | CmpOp::Ule), a, b) => {
                 let strict = *op == CmpOp::Ult;
                 if let Some(v) = open(self, a) {
-                    // x < n: uniform below n (x <= n: up to n).
+                    // x < n: uniform below n (x <= n: up to n), or a paired id's value.
                     let n = self.word(b)? as u64 + u64::from(!strict);
                     if n == 0 {
                         return Ok(false);
+                    }
+                    if let Some(q) = self.partners.get(v).copied().flatten().filter(|q| q.paired(self.pairing)) {
+                        if let Val::W(first) = self.vals[q.first] {
+                            let x = q.value(first);
+                            if (x as u64) < n {
+                                return self.set(v, Val::W(x));
+                            }
+                        }
                     }
                     let x = self.rng.below(n) as u32;
                     return self.set(v, Val::W(x));
@@ -522,5 +604,32 @@ mod tests {
         let mut p = counting(vec![Expr::eq(Expr::Var(VarId(1)), Expr::Word(0))]);
         p.body.insert(0, Stmt::Assume(Expr::Bool(false)));
         assert_eq!(refute(&p, &[true], Instant::now() + Duration::from_secs(5)), vec![false]);
+    }
+
+    #[test]
+    fn runs_pair_threads_of_one_group_and_of_one_warp() {
+        // 1024 groups of 32 threads: independent ids share a group one run in 1024. The
+        // candidates `gid1 != gid2` and `lid1 / 2 != lid2 / 2 or gid1 != gid2` are false
+        // only for threads of one group, of one pair of lanes; both are refuted.
+        let mut p = counting(vec![]);
+        let names = ["lid1.x", "gid1.x", "lid2.x", "gid2.x"];
+        for n in names {
+            p.inputs.push((n.into(), VarId(p.vars.len() as u32)));
+            p.vars.push(var(n, Sort::Word));
+        }
+        let v = |k: u32| Expr::Var(VarId(2 + k));
+        for t in [2, 0] {
+            let bounds = Expr::and2(Expr::ult(v(t), Expr::Word(32)), Expr::ult(v(t + 1), Expr::Word(1024)));
+            p.body.insert(0, Stmt::Assume(bounds));
+        }
+        let apart = Expr::not(Expr::eq(v(1), v(3)));
+        let lanes = Expr::not(Expr::eq(Expr::bin(WordOp::Lshr, v(0), Expr::Word(1)), Expr::bin(WordOp::Lshr, v(2), Expr::Word(1))));
+        let holds = Expr::ult(v(2), Expr::Word(32));
+        p.candidates = [apart.clone(), Expr::or2(lanes, apart), holds]
+            .into_iter()
+            .map(|expr| Candidate { loop_id: 0, expr, rule: "test", derived: false })
+            .collect();
+        let got = refute(&p, &[true, true, true], Instant::now() + Duration::from_secs(5));
+        assert_eq!(got, vec![true, true, false]);
     }
 }
