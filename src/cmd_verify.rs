@@ -531,10 +531,14 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
     let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: REPLAY_STEPS, warp_sync: opts.warp_sync, race_arrays, whole: true };
     let target = inlined.as_ref().unwrap_or(&c);
     // (Sorting out the check without invariants, whose defects may all be spurious: a
-    // large launch only in its groups alone, and a tenth of the budget, so that replays
-    // of what Houdini would rule out cost little time and memory.)
-    let quick = ReplayOptions { whole: false, max_steps: REPLAY_STEPS / 10, ..ro.clone() };
-    let confirm = |r: &verify::Report| r.findings.iter().map(|f| replay::reproduce(target, launch, &r.program, f, &quick).ok()).collect();
+    // large launch only in its groups alone, and a tenth of the budget shared by its
+    // defects, so that replays of what Houdini would rule out cost little time and memory:
+    // on a verified kernel of long loops they were most of its time.)
+    let confirm = |r: &verify::Report| {
+        let share = (REPLAY_STEPS / 10 / r.findings.len().max(1) as u64).max(REPLAY_STEPS / 100);
+        let quick = ReplayOptions { whole: false, max_steps: share, ..ro.clone() };
+        r.findings.iter().map(|f| replay::reproduce(target, launch, &r.program, f, &quick).ok()).collect()
+    };
     let mut report = verify::verify_confirming(&c.core, &opts, show, Some(&confirm));
     // Each finding's replay: the witness observed, or whether the replay stopped at the
     // budget (the check without invariants' findings were replayed already).

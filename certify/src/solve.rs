@@ -51,7 +51,7 @@ struct Lia {
 /// How long a query is bit-blasted before it is also asked in integers.
 pub const BV_FIRST: Duration = Duration::from_secs(1);
 /// The most time a query in integers gets.
-const LIA_MOST: Duration = Duration::from_secs(10);
+const LIA_MOST: Duration = Duration::from_secs(4);
 
 impl<'e> Session<'e> {
     pub fn new(enc: &'e Encoding, deadline: Option<Instant>) -> Session<'e> {
@@ -264,9 +264,11 @@ pub struct Houdini {
 /// Under a deadline, a round's query gets a third of the time left; one the solver cannot
 /// decide in that (a disjunction of many hard goals) makes Houdini go on candidate by
 /// candidate, each query with a share of the time left: a candidate shown failing is
-/// dropped, and so is one the solver cannot decide (dropping a candidate never makes the
-/// result unsound, only weaker), until a pass shows every candidate left unable to fail,
-/// which is what the round's query would have shown.
+/// dropped, until a pass shows every candidate left unable to fail, which is what the
+/// round's query would have shown. A pass that drops nothing but leaves a candidate
+/// undecided ends inference as inconclusive: dropping it would be sound, but the kernel
+/// could then get a possible defect that only the lost invariant ruled out, and which
+/// invariants are kept would depend on the machine's load.
 pub fn houdini(s: &mut Session, mut on: Vec<bool>, progress: &dyn Fn(&str)) -> Houdini {
     let n = s.enc.guards.len();
     let mut rounds = 0;
@@ -312,14 +314,16 @@ const MIN_CAP: Duration = Duration::from_millis(500);
 
 /// Houdini's rounds candidate by candidate (see `houdini`, which goes on with this where a
 /// round's query is too hard as a whole); `rounds` counts on from the rounds already done.
-/// Where the solver decides every query, it keeps what `houdini` keeps.
+/// Where the solver decides every query, it keeps what `houdini` keeps; a pass that drops
+/// nothing and leaves a candidate undecided gives up (`unknown`), and a candidate left
+/// undecided in a pass that drops others is asked again, with a larger share, in the next.
 pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress: &dyn Fn(&str)) -> Houdini {
     let n = s.enc.guards.len();
     loop {
         rounds += 1;
         let live: Vec<usize> = (0..n).filter(|&c| on[c]).collect();
         progress(&format!("Houdini round {rounds}, {} candidates, one at a time", live.len()));
-        let mut changed = false;
+        let (mut changed, mut undecided) = (false, 0);
         for (k, &c) in live.iter().enumerate() {
             if !on[c] {
                 continue;
@@ -328,14 +332,10 @@ pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress:
             let fails = s.enc.candidate_fails[c].clone();
             match s.check_within(&fails, &on, cap) {
                 Answer::Unsat => {}
-                Answer::Unknown(why) if s.out_of_time() => {
-                    let _ = why;
+                Answer::Unknown(_) if s.out_of_time() => {
                     return Houdini { kept: vec![false; n], rounds, unknown: Some("time limit reached".into()) };
                 }
-                Answer::Unknown(_) => {
-                    on[c] = false;
-                    changed = true;
-                }
+                Answer::Unknown(_) => undecided += 1,
                 Answer::Sat(m) => {
                     on[c] = false;
                     for d in 0..n {
@@ -346,6 +346,10 @@ pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress:
                     changed = true;
                 }
             }
+        }
+        if !changed && undecided > 0 {
+            let why = format!("{undecided} candidate invariants undecided within their share of the time");
+            return Houdini { kept: vec![false; n], rounds, unknown: Some(why) };
         }
         if !changed {
             return Houdini { kept: on, rounds, unknown: None };
