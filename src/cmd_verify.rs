@@ -130,6 +130,7 @@ impl VerifyArgs {
             barrier_access_checks: !self.no_barrier_access_checks,
             asymmetric_asserts: self.asymmetric_asserts,
             refute: true,
+            dropped_elsewhere: None,
         }
     }
 }
@@ -480,7 +481,17 @@ fn analyse_loaded(path: &std::path::Path, v: &VerifyArgs, explain: bool, contrac
         progress::show(&format!("{progress_prefix}{name}: {msg}"));
     };
     let inlined = modular_replay(path, &la, &c)?;
+    // The candidates Houdini did not keep under the kernel's last verified launch start off
+    // (`Options::dropped_elsewhere`): a program's launches of one kernel differ in sizes,
+    // and mostly in none of its invariants.
+    let key = (path.to_path_buf(), c.kernel.name.name.clone());
+    opts.dropped_elsewhere = DROPPED.with(|d| d.borrow().get(&key).cloned());
     let mut kernel = verify_loaded(src, c, inlined, launch, opts, &show);
+    if kernel.report.outcome == Outcome::Verified {
+        let r = &kernel.report;
+        let dropped = (0..r.program.candidates.len()).filter(|&i| !r.kept.get(i).copied().unwrap_or(false)).map(|i| verify::candidate_key(&r.program, i));
+        DROPPED.with(|d| d.borrow_mut().insert(key, std::sync::Arc::new(dropped.collect())));
+    }
     kernel.host_line = host_line;
     kernel.host_shared_bytes = host_shared;
     if v.no_inline {
@@ -573,6 +584,8 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
 }
 
 thread_local! {
+    /// By file and kernel: the candidates Houdini did not keep where it last verified it.
+    static DROPPED: std::cell::RefCell<std::collections::HashMap<(std::path::PathBuf, String), std::sync::Arc<std::collections::HashSet<String>>>> = Default::default();
     /// The current file's list of kernels and launches answered (`run`'s `parts`).
     static DONE_PARTS: std::cell::RefCell<Option<Arc<Mutex<Vec<FileResult>>>>> = const { std::cell::RefCell::new(None) };
     /// When the part of a file being verified (the file, one of its kernels, one launch)

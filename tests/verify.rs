@@ -677,6 +677,24 @@ fn constant_arrays_of_sizes_give_each_size() {
     }
 }
 
+/// A kernel a program launches under several block sizes is verified under each, and
+/// Houdini's rounds are spent under the first only: the candidates it did not keep there
+/// start off under the others, which keep the same invariants.
+#[test]
+fn houdini_rounds_are_spent_once_for_a_kernel_launched_several_ways() {
+    let k = "tests/programs/row_sums.cu";
+    let o = kpl(&["verify", "-q", "--json", "--no-cache", k]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let rows = json_lines(&o.stdout);
+    assert_eq!(sorted_blocks(&o.stdout), [64, 128, 256], "{}", o.stdout);
+    for v in &rows {
+        assert_eq!(v["verdict"], "verified", "{v}");
+        assert_eq!(v["stats"]["invariants_kept"], rows[0]["stats"]["invariants_kept"], "{v}");
+    }
+    assert!(rows[0]["stats"]["houdini_rounds"].as_u64() > Some(0), "{}", rows[0]);
+    assert!(rows[1..].iter().all(|v| v["stats"]["houdini_rounds"] == 0), "{}", o.stdout);
+}
+
 /// A grid from the GPU's properties (`cudaGetDeviceProperties`) cannot be read, and is
 /// no obstacle to `verify`, which verifies the kernel for every grid; a command that runs
 /// one launch says where the grid comes from, and takes one given on the command line.

@@ -48,8 +48,9 @@ struct Lia {
     guards: Vec<Bool>,
 }
 
-/// How long a query is bit-blasted before it is also asked in integers.
-pub const BV_FIRST: Duration = Duration::from_secs(1);
+/// How long a query is bit-blasted before it is also asked in integers (most queries are
+/// answered well within it).
+pub const BV_FIRST: Duration = Duration::from_millis(200);
 /// The most time a query in integers gets.
 const LIA_MOST: Duration = Duration::from_secs(4);
 

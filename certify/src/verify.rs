@@ -51,6 +51,18 @@ pub struct Options {
     /// Drop the candidates concrete runs show false before Houdini (`seq_run`; Houdini's
     /// answer is the same without, only slower).
     pub refute: bool,
+    /// Candidates (by `candidate_key`) that Houdini did not keep when it verified the same
+    /// kernel under another launch: they start off, which saves the rounds that would drop
+    /// them again. A hint only: fewer candidates never make a verdict unsound, and where
+    /// the check then finds a defect, Houdini runs again from every candidate, so the
+    /// defects reported are those the kernel has without the hint.
+    pub dropped_elsewhere: Option<std::sync::Arc<std::collections::HashSet<String>>>,
+}
+
+/// A candidate's identity across launches of one kernel: its loop, rule and expression.
+pub fn candidate_key(program: &Program, c: usize) -> String {
+    let cand = &program.candidates[c];
+    format!("{} {} {}", cand.loop_id, cand.rule, program.show(&cand.expr))
 }
 
 impl Options {
@@ -78,6 +90,7 @@ impl Options {
             barrier_access_checks: true,
             asymmetric_asserts: false,
             refute: true,
+            dropped_elsewhere: None,
         }
     }
 }
@@ -206,11 +219,38 @@ fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<I
         }
     }
     let tried = on.clone();
-    let h = if on.iter().any(|c| *c) {
-        houdini(&mut s, on, progress)
-    } else {
-        crate::solve::Houdini { kept: vec![false; program.candidates.len()], rounds: 0, unknown: None }
+    // Candidates Houdini dropped under another launch of the kernel start off.
+    let hinted: Vec<usize> = match &o.dropped_elsewhere {
+        Some(known) if o.infer => (0..on.len()).filter(|&c| on[c] && known.contains(&candidate_key(program, c))).collect(),
+        _ => Vec::new(),
     };
+    for &c in &hinted {
+        on[c] = false;
+    }
+    let launch = o.launch;
+    let check = |s: &mut Session, on: Vec<bool>| {
+        let h = if on.iter().any(|c| *c) {
+            houdini(s, on, progress)
+        } else {
+            crate::solve::Houdini { kept: vec![false; program.candidates.len()], rounds: 0, unknown: None }
+        };
+        let (findings, unknown) = match &h.unknown {
+            Some(why) => (Vec::new(), Some(format!("invariant inference: {why}"))),
+            None => {
+                let mut get =
+                    |s: &mut Session, m: &z3::Model, l: usize| Finding { label: l, witness: extract(s, m, program, encoding, &launch, l) };
+                failures(s, &h.kept, progress, &mut get)
+            }
+        };
+        (h, findings, unknown)
+    };
+    let (mut h, mut findings, mut unknown) = check(&mut s, on);
+    if !hinted.is_empty() && !findings.is_empty() {
+        // A defect may need only an invariant the hint left out: again from every candidate.
+        let rounds = h.rounds;
+        (h, findings, unknown) = check(&mut s, tried.clone());
+        h.rounds += rounds;
+    }
     if std::env::var_os("KPL_DEBUG").is_some() {
         for (i, c) in program.candidates.iter().enumerate() {
             let fate = match (tried[i], h.kept[i]) {
@@ -221,15 +261,6 @@ fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<I
             eprintln!("candidate {i} (loop {}, {}): {fate}: {}", c.loop_id, c.rule, program.show(&c.expr));
         }
     }
-    let (findings, unknown) = match h.unknown {
-        Some(why) => (Vec::new(), Some(format!("invariant inference: {why}"))),
-        None => {
-            let launch = o.launch;
-            let mut get =
-                |s: &mut Session, m: &z3::Model, l: usize| Finding { label: l, witness: extract(s, m, program, encoding, &launch, l) };
-            failures(&mut s, &h.kept, progress, &mut get)
-        }
-    };
     Solved { kept: h.kept, refuted, findings, unknown, calls: s.calls, rounds: h.rounds, solver_ms: s.solver_time.as_millis() }
 }
 

@@ -3,7 +3,7 @@
 
 use kpl_certify::seq_to_vc::encode;
 use kpl_certify::solve::{houdini, one_by_one, Answer, Session};
-use kpl_certify::verify::{verify, Options, Outcome};
+use kpl_certify::verify::{candidate_key, verify, Options, Outcome};
 
 /// Every project kernel (`tests/kernels/*.kpl`), checked.
 fn project_kernels() -> Vec<(std::path::PathBuf, kpl_lang::Checked)> {
@@ -123,4 +123,39 @@ fn houdini_candidate_by_candidate_keeps_what_its_rounds_keep() {
         compared += 1;
     }
     assert!(compared > 20, "only {compared} kernels have candidates");
+}
+
+#[test]
+fn candidates_dropped_under_another_launch_start_off_and_never_change_the_verdict() {
+    // What a verified launch records (every candidate it did not keep) starts those
+    // candidates off: the same invariants are kept, in no more rounds. Even a hint with
+    // every candidate, the needed ones too, changes no verdict and no defect: a check that
+    // finds a defect with candidates off runs Houdini again from all of them.
+    let (mut saved, mut needed) = (0, 0);
+    for (p, c) in project_kernels() {
+        let o = Options::new(kpl_lang::Launch::of(&c.kernel));
+        let plain = verify(&c.core, &o, &|_| {});
+        let n = plain.program.candidates.len();
+        if n == 0 {
+            continue;
+        }
+        let keys = |pick: &dyn Fn(usize) -> bool| {
+            let ks: std::collections::HashSet<String> = (0..n).filter(|&i| pick(i)).map(|i| candidate_key(&plain.program, i)).collect();
+            Some(std::sync::Arc::new(ks))
+        };
+        let labels = |r: &kpl_certify::Report| r.findings.iter().map(|f| f.label).collect::<Vec<_>>();
+        if plain.outcome == Outcome::Verified {
+            let hinted = verify(&c.core, &Options { dropped_elsewhere: keys(&|i| !plain.kept[i]), ..o.clone() }, &|_| {});
+            assert_eq!(hinted.outcome, Outcome::Verified, "{}", p.display());
+            assert_eq!(hinted.kept, plain.kept, "{}", p.display());
+            assert!(hinted.stats.houdini_rounds <= plain.stats.houdini_rounds, "{}", p.display());
+            saved += plain.stats.houdini_rounds - hinted.stats.houdini_rounds;
+        }
+        let all = verify(&c.core, &Options { dropped_elsewhere: keys(&|_| true), ..o.clone() }, &|_| {});
+        assert_eq!(all.outcome, plain.outcome, "{}", p.display());
+        assert_eq!(labels(&all), labels(&plain), "{}", p.display());
+        needed += usize::from(plain.outcome == Outcome::Verified && plain.kept.iter().any(|k| *k) && all.stats.houdini_rounds > 0);
+    }
+    assert!(saved > 10, "the hints saved only {saved} rounds");
+    assert!(needed >= 3, "only {needed} kernels needed their invariants back");
 }
