@@ -50,9 +50,9 @@ struct Lia {
 
 /// How long a query is bit-blasted before it is also asked in integers (most queries are
 /// answered well within it).
-pub const BV_FIRST: Duration = Duration::from_millis(200);
+pub const BV_FIRST: Duration = Duration::from_millis(500);
 /// The most time a query in integers gets.
-const LIA_MOST: Duration = Duration::from_secs(4);
+pub const LIA_TURN: Duration = Duration::from_secs(1);
 
 impl<'e> Session<'e> {
     pub fn new(enc: &'e Encoding, deadline: Option<Instant>) -> Session<'e> {
@@ -86,9 +86,12 @@ impl<'e> Session<'e> {
 
     /// `check`, giving the query at most `cap` (and never past the deadline). A query that
     /// bit-blasting does not answer within [`BV_FIRST`] is also asked in linear integer
-    /// arithmetic (`vc_to_lia`), whose *unsat* is an answer (the lowering over-approximates)
-    /// and which proves at once what a SAT solver finds hard (products by large literals);
-    /// otherwise bit-blasting goes on with the time left.
+    /// arithmetic (`vc_to_lia`) for at most [`LIA_TURN`], whose *unsat* is an answer (the
+    /// lowering over-approximates) and which proves at once what a SAT solver finds hard
+    /// (products by large literals); then bit-blasting goes on with the time left. Only
+    /// once, and only after a timeout: a model of the integers proves nothing (on most of
+    /// Houdini's rounds they took seconds to find one where bit-blasting took a third of
+    /// one), and integer division by variables can take gigabytes.
     pub fn check_within(&mut self, goals: &[Id], on: &[bool], cap: Option<Duration>) -> Answer {
         if goals.is_empty() {
             return Answer::Unsat;
@@ -102,25 +105,28 @@ impl<'e> Session<'e> {
             return self.bit_blast(goals, on, budget);
         }
         match self.bit_blast(goals, on, Some(BV_FIRST)) {
-            Answer::Unknown(_) if !self.out_of_time() => {}
+            Answer::Unknown(why) if !self.out_of_time() && (why.contains("timeout") || why.contains("canceled")) => {}
             a => return a,
         }
-        let rest = |s: &Session| budget.map(|b| b.saturating_sub(start.elapsed())).map(|r| match s.left() {
-            Some(l) => r.min(l),
-            None => r,
-        });
-        let lia_cap = rest(self).map_or(LIA_MOST, |r| (r / 2).min(LIA_MOST));
-        if self.integers_unsat(goals, on, lia_cap) {
+        let rest = |s: &Session| {
+            let r = budget.map(|b| b.saturating_sub(start.elapsed()));
+            match (r, s.left()) {
+                (Some(r), Some(l)) => Some(r.min(l)),
+                (r, l) => r.or(l),
+            }
+        };
+        let turn = rest(self).map_or(LIA_TURN, |r| (r / 2).min(LIA_TURN));
+        if self.integers(goals, on, turn) == Some(SatResult::Unsat) {
             return Answer::Unsat;
         }
         self.bit_blast(goals, on, rest(self))
     }
 
-    /// Whether the query's lowering to linear integer arithmetic is unsatisfiable (`false`
-    /// where it is not, or is not shown to be within `cap`).
-    fn integers_unsat(&mut self, goals: &[Id], on: &[bool], cap: Duration) -> bool {
+    /// The query's lowering to linear integer arithmetic, solved within `cap` (`None`: no
+    /// time left).
+    fn integers(&mut self, goals: &[Id], on: &[bool], cap: Duration) -> Option<SatResult> {
         if cap.is_zero() {
-            return false;
+            return None;
         }
         let lia = self.lia.get_or_insert_with(|| {
             let mut low = crate::vc_to_lia::LiaLowering::new();
@@ -160,7 +166,7 @@ impl<'e> Session<'e> {
         if std::env::var_os("KPL_DEBUG").is_some() {
             eprintln!("solver call {} (integers): {:?} in {:?} ({} goals)", self.calls, r, t0.elapsed(), goals.len());
         }
-        r == SatResult::Unsat
+        Some(r)
     }
 
     /// The query as words, bit-blasted, within `cap` and the deadline.

@@ -55,7 +55,8 @@ pub struct Options {
     /// kernel under another launch: they start off, which saves the rounds that would drop
     /// them again. A hint only: fewer candidates never make a verdict unsound, and where
     /// the check then finds a defect, Houdini runs again from every candidate, so the
-    /// defects reported are those the kernel has without the hint.
+    /// defects reported are those the kernel has without the hint. With a hint,
+    /// `verify_confirming` goes straight to the full check (no bounded searches first).
     pub dropped_elsewhere: Option<std::sync::Arc<std::collections::HashSet<String>>>,
 }
 
@@ -305,7 +306,9 @@ pub fn verify_confirming(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str
     for b in std::iter::once(&core.main).chain(core.procs.iter().map(|p| &p.body)) {
         kpl_reduction::kernel_walk::walk(b, &mut |s| has_loops |= matches!(s.kind, ast::StmtKind::While { .. }));
     }
-    if !(o.infer && has_loops && o.loop_unwind.is_none() && o.k_induction == 0 && o.perf.is_none() && !o.compare) {
+    // (A kernel verified under another launch, `dropped_elsewhere`, is likely verified under
+    // this one too: the searches that find defects early would cost more than they save.)
+    if !(o.infer && has_loops && o.loop_unwind.is_none() && o.k_induction == 0 && o.perf.is_none() && !o.compare) || o.dropped_elsewhere.is_some() {
         return verify_full(core, o, progress);
     }
     let budget = o.timeout.map_or(FIRST_BUDGET, |t| (t / 4).min(FIRST_BUDGET));
