@@ -272,10 +272,11 @@ pub struct Houdini {
 /// decide in that (a disjunction of many hard goals) makes Houdini go on candidate by
 /// candidate, each query with a share of the time left: a candidate shown failing is
 /// dropped, until a pass shows every candidate left unable to fail, which is what the
-/// round's query would have shown. A pass that drops nothing but leaves a candidate
-/// undecided ends inference as inconclusive: dropping it would be sound, but the kernel
-/// could then get a possible defect that only the lost invariant ruled out, and which
-/// invariants are kept would depend on the machine's load.
+/// round's query would have shown. After a pass that drops nothing but leaves a candidate
+/// undecided, the query over all of them gets all the time left, as it would without a
+/// cap. Dropping an undecided candidate would be sound, but the kernel could then get a
+/// possible defect that only the lost invariant ruled out, and which invariants are kept
+/// would depend on the machine's load.
 pub fn houdini(s: &mut Session, mut on: Vec<bool>, progress: &dyn Fn(&str)) -> Houdini {
     let n = s.enc.guards.len();
     let mut rounds = 0;
@@ -321,9 +322,10 @@ const MIN_CAP: Duration = Duration::from_millis(500);
 
 /// Houdini's rounds candidate by candidate (see `houdini`, which goes on with this where a
 /// round's query is too hard as a whole); `rounds` counts on from the rounds already done.
-/// Where the solver decides every query, it keeps what `houdini` keeps; a pass that drops
-/// nothing and leaves a candidate undecided gives up (`unknown`), and a candidate left
-/// undecided in a pass that drops others is asked again, with a larger share, in the next.
+/// Where the solver decides every query, it keeps what `houdini` keeps. A candidate left
+/// undecided in a pass that drops others is asked again, with a larger share, in the next;
+/// after a pass that drops nothing but leaves some undecided, the query over all of them
+/// gets all the time left.
 pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress: &dyn Fn(&str)) -> Houdini {
     let n = s.enc.guards.len();
     loop {
@@ -355,8 +357,28 @@ pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress:
             }
         }
         if !changed && undecided > 0 {
-            let why = format!("{undecided} candidate invariants undecided within their share of the time");
-            return Houdini { kept: vec![false; n], rounds, unknown: Some(why) };
+            // Undecided alone, decided nothing new: the round's query over all of them gets
+            // all the time left (as without a cap; it may need more than its third).
+            let goals: Vec<Id> = (0..n).filter(|&c| on[c]).flat_map(|c| s.enc.candidate_fails[c].iter().copied()).collect();
+            match s.check(&goals, &on) {
+                Answer::Unsat => return Houdini { kept: on, rounds, unknown: None },
+                Answer::Unknown(_) => {
+                    let why = if s.out_of_time() { "time limit reached".to_string() } else { format!("{undecided} candidate invariants undecided") };
+                    return Houdini { kept: vec![false; n], rounds, unknown: Some(why) };
+                }
+                Answer::Sat(m) => {
+                    let before = on.iter().filter(|c| **c).count();
+                    for d in 0..n {
+                        if on[d] && s.enc.candidate_fails[d].clone().iter().any(|f| s.eval_bool(&m, *f)) {
+                            on[d] = false;
+                        }
+                    }
+                    if on.iter().filter(|c| **c).count() == before {
+                        return Houdini { kept: vec![false; n], rounds, unknown: Some("Houdini made no progress".into()) };
+                    }
+                    continue;
+                }
+            }
         }
         if !changed {
             return Houdini { kept: on, rounds, unknown: None };
