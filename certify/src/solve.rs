@@ -143,30 +143,23 @@ impl<'e> Session<'e> {
             defs.extend(low.take_side_conditions());
             Lia { low, defs, guards }
         });
-        let solver = Solver::new_for_logic("QF_AUFLIA").unwrap_or_else(Solver::new);
-        let mut params = Params::new();
-        params.set_u32("timeout", cap.as_millis().clamp(1, u32::MAX as u128) as u32);
-        solver.set_params(&params);
-        for d in &lia.defs {
-            solver.assert(d);
-        }
-        for (i, g) in lia.guards.iter().enumerate() {
-            solver.assert(if on.get(i).copied().unwrap_or(false) { g.clone() } else { g.not() });
-        }
         let gs: Vec<Bool> = goals.iter().map(|g| lia.low.bool(&self.enc.terms, *g)).collect();
-        solver.assert(Bool::or(&gs));
-        for c in lia.low.take_side_conditions() {
-            lia.defs.push(c.clone());
-            solver.assert(&c);
-        }
+        lia.defs.extend(lia.low.take_side_conditions());
+        let ms = cap.as_millis().clamp(1, u32::MAX as u128) as u32;
+        let solver = query_solver("QF_AUFLIA", ms, &lia.defs, &lia.guards, on, &gs);
+        Some(self.run(&solver, " (integers)", goals.len()))
+    }
+
+    /// Solve, counting the call and its time (each printed with `KPL_DEBUG`).
+    fn run(&mut self, solver: &Solver, what: &str, goals: usize) -> SatResult {
         self.calls += 1;
         let t0 = Instant::now();
         let r = crate::in_solver(|| solver.check());
         self.solver_time += t0.elapsed();
         if std::env::var_os("KPL_DEBUG").is_some() {
-            eprintln!("solver call {} (integers): {:?} in {:?} ({} goals)", self.calls, r, t0.elapsed(), goals.len());
+            eprintln!("solver call {}{what}: {:?} in {:?} ({goals} goals)", self.calls, r, t0.elapsed());
         }
-        Some(r)
+        r
     }
 
     /// The query as words, bit-blasted, within `cap` and the deadline.
@@ -184,20 +177,8 @@ impl<'e> Session<'e> {
         }
         // Z3 picks its tactics by logic: pure bit-vector queries go to its bit-blaster.
         let arrays = self.enc.terms.sorts.values().any(|s| *s == crate::vc::Sort::Array);
-        let solver = Solver::new_for_logic(if arrays { "QF_ABV" } else { "QF_BV" }).unwrap_or_else(Solver::new);
-        let mut params = Params::new();
-        if ms > 0 {
-            params.set_u32("timeout", ms);
-        }
-        solver.set_params(&params);
-        for d in &self.defs {
-            solver.assert(d);
-        }
-        for (i, g) in self.guards.iter().enumerate() {
-            solver.assert(if on.get(i).copied().unwrap_or(false) { g.clone() } else { g.not() });
-        }
         let gs: Vec<Bool> = goals.iter().map(|g| self.low.bool(&self.enc.terms, *g)).collect();
-        solver.assert(Bool::or(&gs));
+        let solver = query_solver(if arrays { "QF_ABV" } else { "QF_BV" }, ms, &self.defs, &self.guards, on, &gs);
         if let Some(level) = self.preferring {
             for (id, bound) in self.prefer[level].clone() {
                 if let Some(v) = self.low.lower(&self.enc.terms, id).as_bv() {
@@ -205,13 +186,7 @@ impl<'e> Session<'e> {
                 }
             }
         }
-        self.calls += 1;
-        let t0 = Instant::now();
-        let r = crate::in_solver(|| solver.check());
-        self.solver_time += t0.elapsed();
-        if std::env::var_os("KPL_DEBUG").is_some() {
-            eprintln!("solver call {}: {:?} in {:?} ({} goals)", self.calls, r, t0.elapsed(), goals.len());
-        }
+        let r = self.run(&solver, "", goals.len());
         let answer = match r {
             SatResult::Sat => match solver.get_model() {
                 Some(m) => Answer::Sat(m),
@@ -254,6 +229,25 @@ impl<'e> Session<'e> {
         let bv: Option<BV> = d.as_bv();
         bv.and_then(|b| m.eval(&b, true)).and_then(|v| v.as_u64()).unwrap_or(0) as u32
     }
+}
+
+/// A fresh solver for `logic` (timeout `ms`, none if 0) with the definitions, each
+/// candidate's guard on or off as `on` says, and the disjunction of the goals.
+fn query_solver(logic: &str, ms: u32, defs: &[Bool], guards: &[Bool], on: &[bool], goals: &[Bool]) -> Solver {
+    let solver = Solver::new_for_logic(logic).unwrap_or_else(Solver::new);
+    let mut params = Params::new();
+    if ms > 0 {
+        params.set_u32("timeout", ms);
+    }
+    solver.set_params(&params);
+    for d in defs {
+        solver.assert(d);
+    }
+    for (i, g) in guards.iter().enumerate() {
+        solver.assert(if on.get(i).copied().unwrap_or(false) { g.clone() } else { g.not() });
+    }
+    solver.assert(Bool::or(goals));
+    solver
 }
 
 /// What Houdini ends with.

@@ -223,3 +223,56 @@ impl Terms {
         self.reachable(roots).iter().any(|&n| matches!(self.expr[n], Vc::App(..)))
     }
 }
+
+/// A value per node of an arena, each computed once (the lowerings to Z3, `vc_to_z3` and
+/// `vc_to_lia`).
+pub struct Memo<T>(Vec<Option<T>>);
+
+impl<T: Clone> Memo<T> {
+    pub fn new() -> Memo<T> {
+        Memo(Vec::new())
+    }
+    /// The value of `id`, if computed (the memo grows with the arena).
+    pub fn get(&mut self, t: &Terms, id: Id) -> Option<T> {
+        if self.0.len() < t.expr.as_ref().len() {
+            self.0.resize(t.expr.as_ref().len(), None);
+        }
+        self.0[usize::from(id)].clone()
+    }
+    pub fn set(&mut self, id: Id, v: T) {
+        self.0[usize::from(id)] = Some(v);
+    }
+}
+
+impl<T: Clone> Default for Memo<T> {
+    fn default() -> Memo<T> {
+        Memo::new()
+    }
+}
+
+/// The methods the lowerings to Z3 share (`vc_to_z3`, `vc_to_lia`), for a struct with a
+/// `memo: Memo<Dynamic>`, a `side: Vec<Bool>` and a `build(&mut self, &Terms, Id) -> Dynamic`.
+macro_rules! lowering_methods {
+    () => {
+        /// The side conditions of what was lowered since the last call (bounds of fresh
+        /// constants, definitions of quotients), to be asserted with it.
+        pub fn take_side_conditions(&mut self) -> Vec<Bool> {
+            std::mem::take(&mut self.side)
+        }
+
+        pub fn bool(&mut self, t: &Terms, id: Id) -> Bool {
+            self.lower(t, id).as_bool().unwrap_or_else(|| Bool::from_bool(false))
+        }
+
+        /// The term `id`, lowered once.
+        pub fn lower(&mut self, t: &Terms, id: Id) -> Dynamic {
+            if let Some(d) = self.memo.get(t, id) {
+                return d;
+            }
+            let d = self.build(t, id);
+            self.memo.set(id, d.clone());
+            d
+        }
+    };
+}
+pub(crate) use lowering_methods;

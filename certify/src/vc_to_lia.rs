@@ -25,7 +25,7 @@ const M: u64 = 1 << 32;
 /// integers it makes are handed out by `take_side_conditions`.
 #[derive(Default)]
 pub struct LiaLowering {
-    memo: Vec<Option<Dynamic>>,
+    memo: crate::vc::Memo<Dynamic>,
     side: Vec<Bool>,
     fresh: usize,
 }
@@ -47,27 +47,7 @@ impl LiaLowering {
         LiaLowering::default()
     }
 
-    /// The constraints on the integers lowered since the last call, to be asserted with them.
-    pub fn take_side_conditions(&mut self) -> Vec<Bool> {
-        std::mem::take(&mut self.side)
-    }
-
-    pub fn bool(&mut self, t: &Terms, id: Id) -> Bool {
-        self.lower(t, id).as_bool().unwrap_or_else(|| Bool::from_bool(false))
-    }
-
-    pub fn lower(&mut self, t: &Terms, id: Id) -> Dynamic {
-        let i = usize::from(id);
-        if self.memo.len() < t.expr.as_ref().len() {
-            self.memo.resize(t.expr.as_ref().len(), None);
-        }
-        if let Some(d) = &self.memo[i] {
-            return d.clone();
-        }
-        let d = self.build(t, id);
-        self.memo[i] = Some(d.clone());
-        d
-    }
+    crate::vc::lowering_methods!();
 
     fn int(&mut self, t: &Terms, id: Id) -> Int {
         self.lower(t, id).as_int().unwrap_or_else(|| lit(0))

@@ -6,7 +6,7 @@ use z3::ast::{Array, Bool, Dynamic, BV};
 
 /// Lowers terms of one arena, each node once.
 pub struct Lowering {
-    memo: Vec<Option<Dynamic>>,
+    memo: crate::vc::Memo<Dynamic>,
     /// Remainders by non-zero literals as fresh constants below the literal
     /// (`opaque_remainders`), and the bounds not yet handed out (`take_side_conditions`).
     opaque_rem: bool,
@@ -26,7 +26,7 @@ fn z3_sort(s: Sort) -> z3::Sort {
 
 impl Lowering {
     pub fn new() -> Lowering {
-        Lowering { memo: Vec::new(), opaque_rem: false, side: Vec::new(), exact_floats: false }
+        Lowering { memo: crate::vc::Memo::new(), opaque_rem: false, side: Vec::new(), exact_floats: false }
     }
 
     /// A lowering that gives float built-ins their IEEE 754 meaning, bit for bit.
@@ -41,27 +41,7 @@ impl Lowering {
         Lowering { opaque_rem: true, ..Lowering::new() }
     }
 
-    /// The bounds of the opaque remainders lowered since the last call, to be asserted.
-    pub fn take_side_conditions(&mut self) -> Vec<Bool> {
-        std::mem::take(&mut self.side)
-    }
-
-    pub fn bool(&mut self, t: &Terms, id: Id) -> Bool {
-        self.lower(t, id).as_bool().unwrap_or_else(|| Bool::from_bool(false))
-    }
-
-    pub fn lower(&mut self, t: &Terms, id: Id) -> Dynamic {
-        let i = usize::from(id);
-        if self.memo.len() < t.expr.as_ref().len() {
-            self.memo.resize(t.expr.as_ref().len(), None);
-        }
-        if let Some(d) = &self.memo[i] {
-            return d.clone();
-        }
-        let d = self.build(t, id);
-        self.memo[i] = Some(d.clone());
-        d
-    }
+    crate::vc::lowering_methods!();
 
     fn bv(&mut self, t: &Terms, id: Id) -> BV {
         self.lower(t, id).as_bv().unwrap_or_else(|| BV::from_u64(0, 32))
