@@ -79,6 +79,15 @@ impl<'e> Session<'e> {
         self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
     }
 
+    /// The time a query capped at `cap` may take: the cap or what is left before the
+    /// deadline, whichever is less (`None`: neither).
+    fn within(&self, cap: Option<Duration>) -> Option<Duration> {
+        match (self.left(), cap) {
+            (Some(l), Some(c)) => Some(l.min(c)),
+            (l, c) => l.or(c),
+        }
+    }
+
     /// Whether the deadline has passed.
     pub fn out_of_time(&self) -> bool {
         self.left().is_some_and(|l| l.is_zero())
@@ -97,10 +106,7 @@ impl<'e> Session<'e> {
             return Answer::Unsat;
         }
         let start = Instant::now();
-        let budget = match (self.left(), cap) {
-            (Some(l), Some(c)) => Some(l.min(c)),
-            (l, c) => l.or(c),
-        };
+        let budget = self.within(cap);
         if budget.is_some_and(|b| b <= BV_FIRST * 2) {
             return self.bit_blast(goals, on, budget);
         }
@@ -108,18 +114,13 @@ impl<'e> Session<'e> {
             Answer::Unknown(why) if !self.out_of_time() && (why.contains("timeout") || why.contains("canceled")) => {}
             a => return a,
         }
-        let rest = |s: &Session| {
-            let r = budget.map(|b| b.saturating_sub(start.elapsed()));
-            match (r, s.left()) {
-                (Some(r), Some(l)) => Some(r.min(l)),
-                (r, l) => r.or(l),
-            }
-        };
-        let turn = rest(self).map_or(LIA_TURN, |r| (r / 2).min(LIA_TURN));
+        // (The budget never ends past the deadline: what is left of it is all there is.)
+        let rest = || budget.map(|b| b.saturating_sub(start.elapsed()));
+        let turn = rest().map_or(LIA_TURN, |r| (r / 2).min(LIA_TURN));
         if self.integers(goals, on, turn) == Some(SatResult::Unsat) {
             return Answer::Unsat;
         }
-        self.bit_blast(goals, on, rest(self))
+        self.bit_blast(goals, on, rest())
     }
 
     /// The query's lowering to linear integer arithmetic, solved within `cap` (`None`: no
@@ -165,11 +166,7 @@ impl<'e> Session<'e> {
     /// The query as words, bit-blasted, within `cap` and the deadline.
     fn bit_blast(&mut self, goals: &[Id], on: &[bool], cap: Option<Duration>) -> Answer {
         let mut ms = 0u32;
-        let left = match (self.left(), cap) {
-            (Some(l), Some(c)) => Some(l.min(c)),
-            (l, c) => l.or(c),
-        };
-        if let Some(left) = left {
+        if let Some(left) = self.within(cap) {
             if left.is_zero() {
                 return Answer::Unknown("time limit reached".into());
             }
@@ -273,27 +270,25 @@ pub struct Houdini {
 /// would depend on the machine's load.
 pub fn houdini(s: &mut Session, mut on: Vec<bool>, progress: &dyn Fn(&str)) -> Houdini {
     let n = s.enc.guards.len();
-    let mut rounds = 0;
+    let (mut rounds, mut capped) = (0, true);
     let stop = |s: &Session, rounds, why: String| Houdini { kept: vec![false; n], rounds, unknown: Some(if s.out_of_time() { "time limit reached".into() } else { why }) };
     loop {
         let goals: Vec<Id> =
             (0..n).filter(|&c| on[c]).flat_map(|c| s.enc.candidate_fails[c].iter().copied()).collect();
         progress(&format!("Houdini round {}, {} candidates", rounds + 1, on.iter().filter(|x| **x).count()));
-        let cap = s.left().map(|l| (l / 3).max(MIN_CAP));
+        let cap = if capped { s.left().map(|l| (l / 3).max(MIN_CAP)) } else { None };
         match s.check_within(&goals, &on, cap) {
             Answer::Unsat => return Houdini { kept: on, rounds, unknown: None },
             Answer::Unknown(why) if s.out_of_time() || cap.is_none() => return stop(s, rounds, why),
-            Answer::Unknown(_) => return one_by_one(s, on, rounds, progress),
+            Answer::Unknown(_) => match one_by_one(s, on, rounds, progress) {
+                Ok(h) => return h,
+                // Nothing new decided one at a time: the round's query gets all the time
+                // left (it may need more than its third).
+                Err((left, r)) => (on, rounds, capped) = (left, r, false),
+            },
             Answer::Sat(m) => {
                 rounds += 1;
-                let mut dropped = 0;
-                for c in 0..n {
-                    if on[c] && s.enc.candidate_fails[c].clone().iter().any(|f| s.eval_bool(&m, *f)) {
-                        on[c] = false;
-                        dropped += 1;
-                    }
-                }
-                if dropped == 0 {
+                if drop_failing(s, &m, &mut on) == 0 {
                     // The model's evaluation shows no failing candidate (z3 4.8's model
                     // evaluation can disagree with its answer on bit-vector terms over
                     // arrays): ask for each candidate on its own and drop the first whose
@@ -311,6 +306,18 @@ pub fn houdini(s: &mut Session, mut on: Vec<bool>, progress: &dyn Fn(&str)) -> H
     }
 }
 
+/// Turn off every candidate of `on` that the model shows failing; how many.
+fn drop_failing(s: &mut Session, m: &Model, on: &mut [bool]) -> usize {
+    let mut dropped = 0;
+    for c in 0..on.len() {
+        if on[c] && s.enc.candidate_fails[c].clone().iter().any(|f| s.eval_bool(m, *f)) {
+            on[c] = false;
+            dropped += 1;
+        }
+    }
+    dropped
+}
+
 /// The least time a capped query gets.
 const MIN_CAP: Duration = Duration::from_millis(500);
 
@@ -318,15 +325,15 @@ const MIN_CAP: Duration = Duration::from_millis(500);
 /// round's query is too hard as a whole); `rounds` counts on from the rounds already done.
 /// Where the solver decides every query, it keeps what `houdini` keeps. A candidate left
 /// undecided in a pass that drops others is asked again, with a larger share, in the next;
-/// after a pass that drops nothing but leaves some undecided, the query over all of them
-/// gets all the time left.
-pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress: &dyn Fn(&str)) -> Houdini {
-    let n = s.enc.guards.len();
+/// a pass that drops nothing but leaves some undecided gives back the candidates left and
+/// the rounds (`Err`), for a round over all of them.
+pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress: &dyn Fn(&str)) -> Result<Houdini, (Vec<bool>, u32)> {
+    let n = on.len();
     loop {
         rounds += 1;
         let live: Vec<usize> = (0..n).filter(|&c| on[c]).collect();
         progress(&format!("Houdini round {rounds}, {} candidates, one at a time", live.len()));
-        let (mut changed, mut undecided) = (false, 0);
+        let (mut changed, mut undecided) = (false, false);
         for (k, &c) in live.iter().enumerate() {
             if !on[c] {
                 continue;
@@ -336,46 +343,20 @@ pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress:
             match s.check_within(&fails, &on, cap) {
                 Answer::Unsat => {}
                 Answer::Unknown(_) if s.out_of_time() => {
-                    return Houdini { kept: vec![false; n], rounds, unknown: Some("time limit reached".into()) };
+                    return Ok(Houdini { kept: vec![false; n], rounds, unknown: Some("time limit reached".into()) });
                 }
-                Answer::Unknown(_) => undecided += 1,
+                Answer::Unknown(_) => undecided = true,
                 Answer::Sat(m) => {
                     on[c] = false;
-                    for d in 0..n {
-                        if on[d] && s.enc.candidate_fails[d].clone().iter().any(|f| s.eval_bool(&m, *f)) {
-                            on[d] = false;
-                        }
-                    }
+                    drop_failing(s, &m, &mut on);
                     changed = true;
                 }
             }
         }
-        if !changed && undecided > 0 {
-            // Undecided alone, decided nothing new: the round's query over all of them gets
-            // all the time left (as without a cap; it may need more than its third).
-            let goals: Vec<Id> = (0..n).filter(|&c| on[c]).flat_map(|c| s.enc.candidate_fails[c].iter().copied()).collect();
-            match s.check(&goals, &on) {
-                Answer::Unsat => return Houdini { kept: on, rounds, unknown: None },
-                Answer::Unknown(_) => {
-                    let why = if s.out_of_time() { "time limit reached".to_string() } else { format!("{undecided} candidate invariants undecided") };
-                    return Houdini { kept: vec![false; n], rounds, unknown: Some(why) };
-                }
-                Answer::Sat(m) => {
-                    let before = on.iter().filter(|c| **c).count();
-                    for d in 0..n {
-                        if on[d] && s.enc.candidate_fails[d].clone().iter().any(|f| s.eval_bool(&m, *f)) {
-                            on[d] = false;
-                        }
-                    }
-                    if on.iter().filter(|c| **c).count() == before {
-                        return Houdini { kept: vec![false; n], rounds, unknown: Some("Houdini made no progress".into()) };
-                    }
-                    continue;
-                }
-            }
-        }
-        if !changed {
-            return Houdini { kept: on, rounds, unknown: None };
+        match (changed, undecided) {
+            (false, false) => return Ok(Houdini { kept: on, rounds, unknown: None }),
+            (false, true) => return Err((on, rounds)),
+            _ => {}
         }
     }
 }
