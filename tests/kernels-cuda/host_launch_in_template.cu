@@ -1,9 +1,11 @@
-//xfail:COMMAND_LINE_ERROR
+//pass
 //
-//kpl cannot read this launch of `fill`: the block size is not a constant kpl can read
+//launch at line 19: grid 1, block 64\): verified
+//launch at line 14: grid 1, block 128\): verified
 //
-// A launch in a host function template beside one kpl reads: the template's launches are
-// read as a function's, but its template parameter `N` is not bound by the calls yet.
+// A launch in a host function template beside one kpl reads: the template is instantiated
+// by its call (`run<128>`), and the instance's launch gives the block size its template
+// argument binds.
 __global__ void fill(int *a) {
     a[threadIdx.x] = 1;
 }

@@ -49,6 +49,11 @@ struct Template {
     /// f<-1>(...) {...}`): their arguments, and their declaration with its name at `name_at`
     /// and the arguments after it.
     special: Vec<(Vec<Vec<Tok>>, Vec<Tok>, usize)>,
+    /// A host function template (`template <class T> void run(T *x)` in a `.cu` file):
+    /// instantiated only by calls in host code whose arguments give every parameter, its
+    /// instances host code (`launches.rs` reads their launches, whose kernel templates'
+    /// arguments its parameters' types then give).
+    host: bool,
 }
 
 pub struct Output {
@@ -213,7 +218,9 @@ impl Pass {
         let mut i = 0;
         while i < toks.len() {
             let t = &toks[i];
-            if let Some(n) = ident(t).filter(|n| self.templates.contains_key(*n)) {
+            // A host function template is instantiated by host code's calls alone.
+            let known = |n: &&str| self.templates.get(*n).is_some_and(|t| host || !t.host);
+            if let Some(n) = ident(t).filter(known) {
                 let mut n = n.to_string();
                 // An overload by number of parameters: the one the call's arguments fit.
                 if let Some(list) = self.overloads.get(&n) {
@@ -258,6 +265,16 @@ impl Pass {
                     Some(c) if !self.templates[&n].class => self.deduce(&n, explicit, c, &decls),
                     _ => explicit,
                 };
+                // A host template whose arguments kpl cannot tell, or a call of one past the
+                // limit of instances, is left as written: host code never blocks a kernel
+                // (its launches are read from the template as written).
+                let tp = &self.templates[&n];
+                let untold = tp.params[args.len().min(tp.params.len())..].iter().any(|p| p.default.is_none());
+                if tp.host && (untold || args.len() > tp.params.len() || call.is_none() || self.count >= MAX_INSTANCES) {
+                    out.extend(toks[i..next].iter().cloned());
+                    i = next;
+                    continue;
+                }
                 let m = self.instance(&n, args, span).unwrap_or(n);
                 out.push((t.0, CTok::Ident(m), t.2));
                 i = next;
@@ -401,7 +418,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
     let mut adopted: Vec<String> = Vec::new();
     // Host function templates (skipped): their explicit instantiations are host code too.
     let mut host_templates = std::collections::HashSet::new();
-    let mut host_template_bodies: Vec<Vec<Tok>> = Vec::new();
+    let mut host_template_bodies: Vec<(String, Vec<Tok>)> = Vec::new();
     for r in items(&toks) {
         let item = &toks[r];
         if dialect == Dialect::Cuda {
@@ -464,21 +481,27 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                             instances: Vec::new(),
                             class: true,
                             special: Vec::new(),
+                            host: false,
                         },
                     );
                     parts.push(Part::Template(name));
                 }
                 // A host function template is host code too.
-                Some((_, body, _))
+                Some((ps, body, name_at))
                     if dialect == Dialect::Cuda && host_function(&body).is_some() =>
                 {
                     if let Some((name, span)) = host_function(&body) {
                         warnings.push(Diagnostic::warning(format!("host code skipped: function template `{name}` (kpl verifies the kernels)"), span));
-                        host_templates.insert(name);
-                        // Its launches are read as a function's (`launches.rs`): a launch
-                        // size rarely depends on a type parameter. (No instance of what it
-                        // names is made: its template arguments may be its own parameters.)
-                        host_template_bodies.push(body.to_vec());
+                        host_templates.insert(name.clone());
+                        // Its launches are read from each instance its host callers make
+                        // (their arguments give its parameters' types), and from it as
+                        // written where there is none (a launch size rarely depends on a
+                        // type parameter).
+                        host_template_bodies.push((name.clone(), body.to_vec()));
+                        let defined = body.last().is_some_and(|t| is_p(t, "}"));
+                        if defined && !pass.templates.contains_key(&name) {
+                            pass.templates.insert(name, Template { params: ps, body, name_at, instances: Vec::new(), class: false, special: Vec::new(), host: true });
+                        }
                     }
                 }
                 // `template <>` (a specialisation) and class templates stay unsupported.
@@ -526,6 +549,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
                             instances: Vec::new(),
                             class: false,
                             special: Vec::new(),
+                            host: false,
                         },
                     );
                     parts.push(Part::Template(name));
@@ -577,7 +601,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             let in_kept = parts.iter().enumerate().any(|(k, p)| {
                 !host_parts.contains(&k) && matches!(p, Part::Keep(t) if uses_undeclared(t, n))
             });
-            in_kept || pass.templates.values().any(|t| uses_undeclared(&t.body, n))
+            in_kept || pass.templates.values().any(|t| !t.host && uses_undeclared(&t.body, n))
         };
         let device: Vec<bool> = host_vars
             .iter()
@@ -608,7 +632,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
     }
     if dialect == Dialect::Cuda {
         // Types only host code names are host code too (`unused_types.rs`).
-        let bodies: Vec<&[Tok]> = pass.templates.values().map(|t| t.body.as_slice()).collect();
+        let bodies: Vec<&[Tok]> = pass.templates.values().filter(|t| !t.host).map(|t| t.body.as_slice()).collect();
         let kept: Vec<&[Tok]> = parts
             .iter()
             .filter_map(|p| {
@@ -650,7 +674,7 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
             warnings,
             kernel: None,
             host_variables: adopted,
-            host: host.into_iter().chain(host_template_bodies).collect(),
+            host: host.into_iter().chain(host_template_bodies.into_iter().map(|(_, b)| b)).collect(),
             kernel_templates: Vec::new(),
         };
     }
@@ -671,13 +695,12 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
     // A launch's template arguments may name the host function's local constants.
     let file_consts =
         crate::sema::launches::file_constants(if host.is_empty() { &[] } else { &toks });
-    let host: Vec<Vec<Tok>> = host
+    let mut host: Vec<Vec<Tok>> = host
         .into_iter()
         .map(|h| {
             let consts = crate::sema::launches::local_constants(&h, &file_consts);
             pass.uses_with(h, &|k| consts.at(k), true)
         })
-        .chain(host_template_bodies)
         .collect();
     let mut kernel_name = None;
     if let Some(k) = kernel.filter(|k| k.contains('<')) {
@@ -725,8 +748,25 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
         }
         for (name, k) in todo {
             let body = pass.expand(&name, k);
-            let body = pass.uses(body);
+            let body = if pass.templates[&name].host {
+                let consts = crate::sema::launches::local_constants(&body, &file_consts);
+                pass.uses_with(body, &|k| consts.at(k), true)
+            } else {
+                pass.uses(body)
+            };
             expanded.entry(name).or_default().push(body);
+        }
+    }
+    // A host template's instances are host code; the template as written too where it has
+    // none (its launches are read from it as written).
+    for (name, body) in host_template_bodies {
+        match expanded.remove(&name) {
+            Some(instances) if pass.templates.get(&name).is_some_and(|t| t.host) => host.extend(instances),
+            Some(other) => {
+                expanded.insert(name, other);
+                host.push(body);
+            }
+            None => host.push(body),
         }
     }
     let items = kept
