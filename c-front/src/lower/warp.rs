@@ -57,6 +57,8 @@ impl Lower<'_> {
             WarpOp::Active => (0, 0),
             WarpOp::Shfl | WarpOp::ShflUp | WarpOp::ShflDown | WarpOp::ShflXor => (2, 3),
             WarpOp::MatchAll => (2, 2),
+            // `cg::reduce` gives its tile's size too (`coop_tiles.rs`).
+            _ if name.starts_with("__cg_reduce") => (1, 2),
             _ => (1, 1),
         };
         let given = args.len().saturating_sub(masked as usize);
@@ -117,14 +119,17 @@ impl Lower<'_> {
                     Ty::Int | Ty::Bool => Ty::Int,
                     // `cg::reduce` of floats: the collective (its lanes must run it), and an
                     // arbitrary float, as the math library's results (the order of a float
-                    // sum is the implementation's).
+                    // sum is the implementation's), but one in the whole tile, which CUDA
+                    // returns to every thread of it: the tile's first lane's, shuffled.
                     Ty::Float if name.starts_with("__cg_reduce") => {
                         let v = self.convert(v, Ty::Float, span);
-                        let _ = self.warp_stmt(op, vec![mask, v], span);
+                        let _ = self.warp_stmt(op, vec![mask.clone(), v], span);
                         let r = self.fresh("cg_reduce");
                         self.emit(k::StmtKind::Local(sp_id(&r, span), None), span);
                         self.emit(k::StmtKind::Havoc(sp_id(&r, span)), span);
-                        return Some(Val { e: k::Expr::var(&r, span), ty: Ty::Float });
+                        let width = rest.get(1).and_then(|w| self.const_eval(w)).filter(|w| (1..=32).contains(w)).unwrap_or(32);
+                        let args = vec![mask, k::Expr::var(&r, span), k::Expr::num(0, span), k::Expr::num(width as u64, span)];
+                        return Some(Val { e: self.warp_stmt(WarpOp::Shfl, args, span), ty: Ty::Float });
                     }
                     t => {
                         self.unsupported(&format!("`{name}` of a {} (CUDA reduces `int` and `unsigned`)", t.c_name()), span);

@@ -94,7 +94,9 @@ pub fn lower(toks: Vec<Tok>) -> Vec<Tok> {
                 if let Some((op, comma)) = reduce_op(&toks, i + 4, end - 1) {
                     let (l, r) = (t.0, toks[end - 1].2);
                     out.extend(snippet(&format!("__cg_reduce_{op}_sync ( {} ,", tile_mask(n)), l, r));
-                    pending.push((comma, snippet(")", l, r), end));
+                    // (With the tile's size last: a float reduction's result is one value
+                    // in the whole tile, `warp.rs`.)
+                    pending.push((comma, snippet(&format!(", {n} )"), l, r), end));
                     i += 4;
                     continue;
                 }
