@@ -205,6 +205,10 @@ fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<I
     // With `--no-infer`, only what GPUVerify's uniformity analysis gives (GPUVerify
     // trusts it; Houdini checks it).
     let mut on: Vec<bool> = program.candidates.iter().map(|c| o.infer || c.derived).collect();
+    // A candidate outside every assertion's cone of influence cannot change a verdict.
+    for (c, out) in kpl_reduction::relevance::irrelevant(program).into_iter().enumerate() {
+        on[c] &= !out;
+    }
     // A candidate a concrete run shows false at its loop's head is no invariant: dropped
     // before Houdini, whose answer stays the same, one solver round sooner per candidate.
     let mut refuted = 0;

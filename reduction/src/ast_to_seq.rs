@@ -752,7 +752,11 @@ impl<'k> Builder<'k> {
         // logged write since it was logged, with the same value (else a write-write race),
         // so it reads its own value whatever the order; within a group only.
         let own = self.cfg.benign.then(|| Expr::and2(self.same_group.clone(), Expr::not(Expr::Var(inst.wr_fresh))));
-        self.race_check(k, &idx[1], &p[1], AccessKind::Read, AccessKind::Write, own, span);
+        // (A read of an array nothing writes has no write to race with: no check, whose
+        // index would make the loop counters it uses matter to inference, `relevance.rs`.)
+        if self.written.contains(&self.prog.arrays[k].name) {
+            self.race_check(k, &idx[1], &p[1], AccessKind::Read, AccessKind::Write, own, span);
+        }
         self.race_check(k, &idx[1], &p[1], AccessKind::Read, AccessKind::Atomic, None, span);
         let initial = !self.barrier_before && self.barrier_loops == 0;
         for t in 0..2 {

@@ -15,6 +15,7 @@ mod barrier_invariants;
 pub mod candidates;
 mod loops;
 pub mod perf_checks;
+pub mod relevance;
 pub mod seq;
 pub mod seq_run;
 mod spec_effects;
