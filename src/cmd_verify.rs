@@ -612,7 +612,7 @@ fn one(a: &Args, i: usize, n: usize) -> FileResult {
         // A file of several kernels, none chosen: each is verified.
         let kernels = input::file_kernels(&a.files[i], &a.v.launch);
         let verified = if !kernels.is_empty() {
-            under_each(kernels, input::set_kernel, || one_kernel(a, i, n))
+            under_each(kernels, input::set_kernel, false, || one_kernel(a, i, n))
         } else {
             one_kernel(a, i, n)
         };
@@ -644,15 +644,19 @@ fn template_unchecked(a: &Args, i: usize, kernel: &str) -> FileResult {
 /// has a time limit, each choice may use an equal share of the time left (what one leaves
 /// goes to those after it): one slow kernel does not use up the time of a file's others,
 /// and every part is answered or inconclusive before the limit, in the file's report.
-fn under_each<T>(choices: Vec<T>, set: fn(Option<T>), verify: impl Fn() -> FileResult) -> FileResult {
+/// With `first_half`, the first of several takes half the time left: the launches of one
+/// kernel after the first start from what Houdini kept under it (`DROPPED`), and take a
+/// fraction of its time where it was verified.
+fn under_each<T>(choices: Vec<T>, set: fn(Option<T>), first_half: bool, verify: impl Fn() -> FileResult) -> FileResult {
     let m = choices.len();
     let results = choices
         .into_iter()
         .enumerate()
         .map(|(k, c)| {
+            let parts = if k == 0 && first_half && m > 1 { 2 } else { m - k };
             let share = PART_END.get().map(|end| {
                 let now = Instant::now();
-                now + end.saturating_duration_since(now) / (m - k) as u32
+                now + end.saturating_duration_since(now) / parts as u32
             });
             set(Some(c));
             let r = within(share, &verify);
@@ -698,18 +702,29 @@ fn one_kernel(a: &Args, i: usize, n: usize) -> FileResult {
 /// files: all of them for one file).
 static LAUNCH_JOBS: AtomicUsize = AtomicUsize::new(1);
 
-/// `verify` under each of `m` launch contexts (`input::set_host_context`), `LAUNCH_JOBS` at
-/// a time, merged in their order. Each thread takes the file's kernel, its parts answered
-/// and its time: a context may use the time left divided among the rounds of contexts
-/// still to verify, so that every one is answered or inconclusive before the file's limit.
+/// `verify` under each of `m` launch contexts (`input::set_host_context`), merged in their
+/// order: the first alone, with half the time left (`under_each`'s `first_half`), then the
+/// others `LAUNCH_JOBS` at a time. Each thread takes the file's kernel, its parts answered,
+/// what Houdini kept under the first (`DROPPED`) and its time: a context may use the time
+/// left divided among the rounds of contexts still to verify, so that every one is answered
+/// or inconclusive before the file's limit.
 fn launches_in_parallel(m: usize, verify: impl Fn() -> FileResult + Sync) -> FileResult {
     let jobs = LAUNCH_JOBS.load(Ordering::Relaxed).clamp(1, m);
     if jobs == 1 {
-        return under_each((0..m).collect(), input::set_host_context, verify);
+        return under_each((0..m).collect(), input::set_host_context, true, verify);
     }
+    // The first alone, with half the time: the others start from what Houdini kept under it.
+    let half = PART_END.get().map(|end| {
+        let now = Instant::now();
+        now + end.saturating_duration_since(now) / 2
+    });
+    input::set_host_context(Some(0));
+    let first = within(half, &verify);
+    input::set_host_context(None);
     let (kernel, parts, end) = (input::kernel_choice(), DONE_PARTS.with(|p| p.borrow().clone()), PART_END.get());
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<FileResult>>> = (0..m).map(|_| Mutex::new(None)).collect();
+    let dropped = DROPPED.with(|d| d.borrow().clone());
+    let next = AtomicUsize::new(1);
+    let slots: Vec<Mutex<Option<FileResult>>> = std::iter::once(Mutex::new(Some(first))).chain((1..m).map(|_| Mutex::new(None))).collect();
     // The threads still taking contexts, and which thread is the first (it never stops).
     let (active, ids) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let work = || {
@@ -717,6 +732,7 @@ fn launches_in_parallel(m: usize, verify: impl Fn() -> FileResult + Sync) -> Fil
         let me = ids.fetch_add(1, Ordering::SeqCst);
         input::set_kernel(kernel.clone());
         DONE_PARTS.with(|p| *p.borrow_mut() = parts.clone());
+        DROPPED.with(|d| *d.borrow_mut() = dropped.clone());
         loop {
             // Past a third of the heap limit, one thread goes on alone: two launches that
             // each need much memory would reach the limit together (KNOWN_ISSUES).
