@@ -639,7 +639,7 @@ pub(crate) fn constants(
     // assignment (the caller's value before the first).
     for (name, stretches) in &reassigned {
         for (n, &(eq, semi)) in stretches.iter().enumerate() {
-            let value = eval(&body[eq + 1..semi], &env.at(eq)).map(Value::Int);
+            let value = assigned(body, (eq, semi), name, &env.at(eq), false);
             let end = stretches.get(n + 1).map_or(body.len(), |s| s.1);
             env.locals.push(Local { name: name.clone(), from: semi, to: end, value, fixed: None });
         }
@@ -744,9 +744,7 @@ pub(crate) fn constants(
             fixed,
         });
         for (n, &(eq, semi)) in stretches.iter().enumerate() {
-            let rhs = &body[eq + 1..semi];
-            let before = env.at(eq);
-            let value = if *dim3 { triple(rhs, &before).map(Value::Dim) } else { eval(rhs, &before).map(Value::Int) };
+            let value = assigned(body, (eq, semi), name, &env.at(eq), *dim3);
             let end = stretches.get(n + 1).map_or(to, |s| s.1);
             env.locals.push(Local { name: name.clone(), from: semi, to: end, value, fixed: None });
         }
@@ -779,14 +777,67 @@ pub(crate) fn block_ends(body: &[Tok]) -> Vec<usize> {
 }
 
 /// The `=` and `;` of a plain assignment statement `name = e;` whose name is at `k`,
-/// directly in the block of the declaration at `at` (`ends`: each token's block end).
+/// directly in the block of the declaration at `at` (`ends`: each token's block end), or
+/// the only statement of an `if` there without `else` (`if (c) name = e;`, `if (c) { name
+/// = e; }`, `guard`: `assigned` then takes its value where `c` is a constant).
 fn plain_assignment(body: &[Tok], k: usize, ends: &[usize], at: usize) -> Option<(usize, usize)> {
-    let starts = k > 0 && matches!(body[k - 1].1, CTok::P(";" | "{" | "}"));
-    if !starts || !matches!(body.get(k + 1)?.1, CTok::P("=")) || ends[k] != ends[at] {
+    if !matches!(body.get(k + 1)?.1, CTok::P("=")) {
         return None;
     }
     let semi = (k + 2..body.len()).find(|&j| matches!(body[j].1, CTok::P(";")) && closing_free(body, k + 2, j))?;
+    let is_else = |j: usize| body.get(j).is_some_and(|t| is_word(&t.1, "else") || matches!(t.1, CTok::Kw("else")));
+    if let Some((open, _)) = guard(body, k) {
+        let braced = matches!(body[k - 1].1, CTok::P("{"));
+        let after = if braced { semi + 2 } else { semi + 1 };
+        let closed = !braced || body.get(semi + 1).is_some_and(|t| matches!(t.1, CTok::P("}")));
+        let starts = open >= 2 && matches!(body[open - 2].1, CTok::P(";" | "{" | "}"));
+        return (closed && starts && !is_else(after) && ends[open - 1] == ends[at]).then_some((k + 1, semi));
+    }
+    let starts = k > 0 && matches!(body[k - 1].1, CTok::P(";" | "{" | "}"));
+    if !starts || ends[k] != ends[at] {
+        return None;
+    }
     Some((k + 1, semi))
+}
+
+/// The condition's `(` and `)` of the `if` whose only statement is the assignment whose
+/// name is at `k`: `if (c) name = e;` or `if (c) { name = e; }`.
+fn guard(body: &[Tok], k: usize) -> Option<(usize, usize)> {
+    let close = match body.get(k.checked_sub(1)?)?.1 {
+        CTok::P("{") => k.checked_sub(2)?,
+        _ => k - 1,
+    };
+    if !matches!(body[close].1, CTok::P(")")) {
+        return None;
+    }
+    let mut depth = 0i32;
+    let open = (0..=close).rev().find(|&j| {
+        match body[j].1 {
+            CTok::P(")") => depth += 1,
+            CTok::P("(") => depth -= 1,
+            _ => {}
+        }
+        depth == 0
+    })?;
+    let t = &body.get(open.checked_sub(1)?)?.1;
+    (is_word(t, "if") || matches!(t, CTok::Kw("if"))).then_some((open, close))
+}
+
+/// The value of the local `name` after the assignment whose `=` and `;` are at `eq` and
+/// `semi` (`before`: the constants just before it): its right side's, or, for one an `if`
+/// guards, its right side's where the condition holds and its value before where it does
+/// not; `None` where either is not a constant.
+fn assigned(body: &[Tok], (eq, semi): (usize, usize), name: &str, before: &Env, dim3: bool) -> Option<Value> {
+    let rhs = &body[eq + 1..semi];
+    let new = || if dim3 { triple(rhs, before).map(Value::Dim) } else { eval(rhs, before).map(Value::Int) };
+    match guard(body, eq - 1) {
+        None => new(),
+        Some((open, close)) => match eval(&body[open + 1..close], before)? {
+            0 if dim3 => before.dims.get(name).copied().map(Value::Dim),
+            0 => before.ints.get(name).copied().map(Value::Int),
+            _ => new(),
+        },
+    }
 }
 
 /// A `dim3` value: `dim3(x[, y[, z]])`, `{x, y, z}`, a `dim3` constant, or a number.

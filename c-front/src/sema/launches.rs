@@ -683,6 +683,27 @@ mod tests {
         assert!(grids.iter().all(|g| g.is_err()), "{grids:?}");
     }
 
+    /// An assignment an `if` guards whose condition the context decides takes effect or
+    /// not (llm.c's `if (block_size <= 64) { block_size = 128; }`); one whose condition is
+    /// not a constant leaves the value unknown.
+    #[test]
+    fn a_guarded_assignment_takes_effect_where_its_condition_is_a_constant() {
+        let run = "void run(int *p, int b) { if (b <= 64) { b = 128; } k<<<1, b>>>(p); }";
+        assert_eq!(blocks(&[run, "int main() { run(d, 32); run(d, 256); }"]), [Ok([128, 1, 1]), Ok([256, 1, 1])]);
+        let run = "void run(int *p, int b) { if (b < 256) b = 256; int g = 1024 / b; k<<<g, b>>>(p); }";
+        let sites = sites_among(&[run, "int main() { run(d, 64); run(d, 512); }"], &[]);
+        let got: Vec<_> = sites.iter().map(|s| (s.grid.clone(), s.block.clone())).collect();
+        assert_eq!(got, [(Ok([4, 1, 1]), Ok([256, 1, 1])), (Ok([2, 1, 1]), Ok([512, 1, 1]))]);
+        assert_eq!(block("int b = 32; if (b > 16) b = 64; k<<<1, b>>>(p);"), Ok([64, 1, 1]), "a local");
+        for unknown in [
+            "int b = 32; if (q) b = 64; k<<<1, b>>>(p);",
+            "int b = 32; if (b > 16) b = 64; else b = 8; k<<<1, b>>>(p);",
+            "int b = 32; if (b > 16) { b = 64; f(); } k<<<1, b>>>(p);",
+        ] {
+            assert!(block(unknown).is_err(), "{unknown}: {:?}", block(unknown));
+        }
+    }
+
     /// The block sizes of the launches in host functions `fns`, one per calling context.
     fn blocks(fns: &[&str]) -> Vec<Result<[u32; 3], String>> {
         sites_among(fns, &[]).into_iter().map(|s| s.block).collect()

@@ -340,9 +340,22 @@ pub fn const_eval_with(e: &Expr, known: &dyn Fn(&Expr) -> Option<i64>) -> Option
         ExprKind::Char(v) => Some(*v as i64),
         ExprKind::Unary(UOp::Neg, a) => Some(-const_eval(a)?),
         ExprKind::Unary(UOp::Plus, a) => const_eval(a),
+        ExprKind::Unary(UOp::Not, a) => Some((const_eval(a)? == 0) as i64),
         ExprKind::Cast(_, a) => const_eval(a),
+        ExprKind::Cond(c, a, b) => const_eval(if const_eval(c)? != 0 { a } else { b }),
+        // `&&` and `||` decide by their left operand where it suffices, as C evaluates them.
+        ExprKind::Binary(op @ (BOp::LAnd | BOp::LOr), a, b) => {
+            let left = const_eval(a)? != 0;
+            if left == (*op == BOp::LOr) {
+                return Some(left as i64);
+            }
+            Some((const_eval(b)? != 0) as i64)
+        }
         ExprKind::Binary(op, a, b) => {
             let (x, y) = (const_eval(a)?, const_eval(b)?);
+            // (An order of a negative value depends on the operands' signedness, which is
+            // not known here: undecided.)
+            let order = |f: fn(&i64, &i64) -> bool| (x >= 0 && y >= 0).then(|| f(&x, &y) as i64);
             Some(match op {
                 BOp::Add => x.checked_add(y)?,
                 BOp::Sub => x.checked_sub(y)?,
@@ -354,6 +367,12 @@ pub fn const_eval_with(e: &Expr, known: &dyn Fn(&Expr) -> Option<i64>) -> Option
                 BOp::BitAnd => x & y,
                 BOp::BitOr => x | y,
                 BOp::BitXor => x ^ y,
+                BOp::Eq => (x == y) as i64,
+                BOp::Ne => (x != y) as i64,
+                BOp::Lt => order(i64::lt)?,
+                BOp::Le => order(i64::le)?,
+                BOp::Gt => order(i64::gt)?,
+                BOp::Ge => order(i64::ge)?,
                 _ => return None,
             })
         }
