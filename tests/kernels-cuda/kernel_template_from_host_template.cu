@@ -1,4 +1,4 @@
-//xfail:RACE
+//xfail:NOT_ALL_VERIFIED
 //
 //kernel `square_float`, launch at line 23: grid 4, block 64\): verified
 //kernel `shift_float`, launch at line 24: grid 1, block 64\): race
