@@ -1183,11 +1183,13 @@ fn wide_grid_help(w: &Witness, launch: Launch) -> Option<String> {
     })
 }
 
-fn witness_text(w: &Witness, dims: usize) -> String {
+fn witness_text(w: &Witness, dims: usize, launch: Launch) -> String {
     let mut parts = vec![format!("{} and {}", ids_text(&w.threads[0], dims), ids_text(&w.threads[1], dims))];
-    // A grid the host code computes at run time: the one the witness runs under.
-    if let Some(g) = w.grid {
-        parts.push(format!("grid {} (`--gridDim={}` to replay it)", crate::host_launch::dims(g), crate::host_launch::dims(g)));
+    // A grid the host code computes at run time: the one the witness runs under (the
+    // launch's size on its fixed axes).
+    if w.grid.is_some() {
+        let g = crate::host_launch::dims(w.launch(&launch).groups);
+        parts.push(format!("grid {g} (`--gridDim={g}` to replay it)"));
     }
     if !w.params.is_empty() {
         parts.push(format!("params {}", w.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")));
@@ -1300,7 +1302,7 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, (confirmed, cut): (bool, bo
         LabelKind::Perf { check, .. } => Diagnostic::error(format!("{status} {}", check.name()), span(l.span)),
     };
     let _ = launch;
-    d.with_help(note).with_help(witness_text(w, dims))
+    d.with_help(note).with_help(witness_text(w, dims, launch))
 }
 
 pub(crate) fn witness_json(w: &Witness, launch: Launch, shared: &dyn Fn(&str) -> bool) -> Value {
@@ -1308,8 +1310,8 @@ pub(crate) fn witness_json(w: &Witness, launch: Launch, shared: &dyn Fn(&str) ->
     if let Some(gs) = &w.groups {
         v["groups"] = json!(gs);
     }
-    if let Some(g) = w.grid {
-        v["grid"] = json!(g);
+    if w.grid.is_some() {
+        v["grid"] = json!(w.launch(&launch).groups);
     }
     v
 }

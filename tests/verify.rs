@@ -799,6 +799,24 @@ fn no_kernel_kpl_run_finds_defective_under_some_grid_is_verified_for_every_grid(
     assert!(defects > 0, "the oracle compared nothing: no run found a defect");
 }
 
+/// A witness under a grid with a free x size and a constant y size runs under the launch's
+/// y size: the report and `--json` give the grid it replays under, not the model's 1 there.
+#[test]
+fn a_witness_grid_keeps_the_launchs_fixed_axes() {
+    let k = "tests/programs/fixed_axis_grid.cu";
+    let o = kpl(&["verify", "-q", "--json", k]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    let v = &json_lines(&o.stdout)[0];
+    assert_eq!(v["launch"]["grid"], serde_json::json!([null, 4, 1]), "{v}");
+    let d = &v["defects"][0];
+    assert_eq!(d["confirmed"], true, "{d}");
+    let g = &d["witness"]["grid"];
+    assert_eq!((&g[1], &g[2]), (&serde_json::json!(4), &serde_json::json!(1)), "{d}");
+    let shown = format!("--gridDim=[{},4]", g[0]);
+    let o = kpl(&["verify", "-q", k]);
+    assert!(o.stderr.contains(&shown), "{shown}: {}", o.stderr);
+}
+
 /// `dim3 g(...), b(...);` (`const` or not) and `dim3`s set field by field give their launch's sizes: a
 /// field set once before the launch is its value, one set from a run-time value any size.
 #[test]
