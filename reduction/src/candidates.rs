@@ -597,6 +597,23 @@ pub(crate) fn generate(
                     _ => {}
                 }
             }
+            // A counter stepped by more than 1 passes the guard's bound by less than its
+            // step (`for (i = lane; i <= own; i += 32)` ends with `i <= own + 32`).
+            let lt = if *signed { CmpOp::Slt } else { CmpOp::Ult };
+            if let Some(u) = plan.updates.iter().find(|u| u.name == *x && !is_one(&u.step)) {
+                for t in 0..2 {
+                    let (xv, ev, step) = (Expr::Var(v[t]), b.expr(e, t), b.expr(&u.step, t));
+                    let (past, short) = (Expr::bin(WordOp::Add, ev.clone(), step.clone()), Expr::bin(WordOp::Sub, ev, step));
+                    let c = match (op, u.shape) {
+                        (BinOp::Lt, Shape::Stride { sub: false }) => Expr::cmp(lt, xv, past),
+                        (BinOp::Le, Shape::Stride { sub: false }) => Expr::cmp(le, xv, past),
+                        (BinOp::Gt, Shape::Stride { sub: true }) => Expr::cmp(lt, short, xv),
+                        (BinOp::Ge, Shape::Stride { sub: true }) => Expr::cmp(le, short, xv),
+                        _ => continue,
+                    };
+                    cands.push((c, "bound from the loop guard and the counter's step"));
+                }
+            }
         }
     }
     // GPUVerify's relational power-of-two candidates: one counter doubling and one halving
@@ -653,10 +670,11 @@ pub(crate) fn generate(
                         cands.push((Expr::implies(ex.clone(), Expr::eq(got, want)), "access at strided offset (strength reduced)"));
                     }
                 }
-                if let Some((gx, BinOp::Lt, bound, _)) = &plan.guard {
+                if let Some((gx, op @ (BinOp::Lt | BinOp::Le), bound, _)) = &plan.guard {
                     if *gx == x {
                         let b1 = b.expr(bound, 0);
-                        cands.push((Expr::implies(ex.clone(), Expr::ult(off, b1)), "access in a contiguous range"));
+                        let within = if *op == BinOp::Lt { Expr::ult(off, b1) } else { Expr::cmp(CmpOp::Ule, off, b1) };
+                        cands.push((Expr::implies(ex.clone(), within), "access in a contiguous range"));
                     }
                 }
             }
