@@ -546,32 +546,58 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
     // defects, so that replays of what Houdini would rule out cost little time and memory:
     // on a verified kernel of long loops they were most of its time.)
     let confirm = |r: &verify::Report| {
-        let share = (REPLAY_STEPS / 10 / r.findings.len().max(1) as u64).max(REPLAY_STEPS / 100);
-        let quick = ReplayOptions { whole: false, max_steps: share, ..ro.clone() };
-        r.findings.iter().map(|f| replay::reproduce(target, launch, &r.program, f, &quick).ok()).collect()
+        let mut pool = REPLAY_STEPS / 4;
+        r.findings
+            .iter()
+            .enumerate()
+            .map(|(k, f)| {
+                // Each an equal share of what is left, or a twentieth of the budget where
+                // that is more (one group of a long row-per-block loop), while it lasts.
+                let share = (pool / (r.findings.len() - k) as u64).max(REPLAY_STEPS / 20).min(pool);
+                if share < REPLAY_STEPS / 100 {
+                    return None;
+                }
+                let quick = ReplayOptions { whole: false, max_steps: share, ..ro.clone() };
+                let replay = replay::reproduce(target, launch, &r.program, f, &quick);
+                pool = pool.saturating_sub(replay.steps);
+                replay.found.ok()
+            })
+            .collect()
     };
     let mut report = verify::verify_confirming(&c.core, &opts, show, Some(&confirm));
     // Each finding's replay: the witness observed, or whether the replay stopped at the
     // budget (the check without invariants' findings were replayed already).
-    let seen: Vec<Result<Witness, bool>> = match report.replayed {
-        true => report.findings.iter().map(|f| Ok(f.witness.clone())).collect(),
-        false => report.findings.iter().map(|f| replay::reproduce(target, launch, &report.program, f, &ro)).collect(),
+    let seen: Vec<Result<(usize, Witness), bool>> = match report.replayed {
+        true => report.findings.iter().map(|f| Ok((f.label, f.witness.clone()))).collect(),
+        false => report.findings.iter().map(|f| replay::reproduce(target, launch, &report.program, f, &ro).found).collect(),
     };
     let (confirmed, cut): (Vec<bool>, Vec<bool>) = seen.iter().map(|s| (s.is_ok(), s.as_ref().err() == Some(&true))).unzip();
     for (f, s) in report.findings.iter_mut().zip(seen) {
-        if let Ok(w) = s {
+        if let Ok((label, w)) = s {
+            f.label = label;
             f.witness = w;
         }
     }
     // The word stores of one vector, struct or image pixel are labels of their own, and the
     // interpreter, which stops at the first race, confirms each as the same defect: it is
-    // reported once.
+    // reported once; so is a defect two findings' replays both showed (one label, or for a
+    // race the same two statements on one array, whichever the interpreter saw first).
     let (labels, findings) = (&report.program.labels, &report.findings);
+    let race_of = |f: &verify::Finding| match &labels[f.label].kind {
+        LabelKind::Race { array, .. } => {
+            let mut pair = [Some(labels[f.label].span), f.witness.logged];
+            pair.sort();
+            Some((array.clone(), pair))
+        }
+        _ => None,
+    };
     let same = |i: usize, j: usize| {
         let (a, b) = (&findings[i], &findings[j]);
         let (la, lb) = (&labels[a.label], &labels[b.label]);
-        (la.kind == lb.kind && la.span == lb.span)
-            && (a.witness.threads == b.witness.threads && a.witness.index == b.witness.index && a.witness.logged == b.witness.logged)
+        a.label == b.label
+            || race_of(a).is_some() && race_of(a) == race_of(b)
+            || (la.kind == lb.kind && la.span == lb.span)
+                && (a.witness.threads == b.witness.threads && a.witness.index == b.witness.index && a.witness.logged == b.witness.logged)
     };
     let keep: Vec<bool> = (0..findings.len()).map(|i| !confirmed[i] || !(0..i).any(|j| confirmed[j] && same(i, j))).collect();
     let mut it = keep.iter();

@@ -1,6 +1,7 @@
 //! Confirming a defect: replay the witness (params, initial contents) in the SDV
-//! interpreter and see whether it reports the same kind of defect at the same place; a
-//! confirmed defect is reported with what the interpreter observed.
+//! interpreter and see whether it reports the same kind of defect at the same place (or
+//! another of the program's checks failing first); a confirmed defect is reported with
+//! what the interpreter observed.
 
 use kpl_certify::witness::{Ids, Witness};
 use kpl_certify::Finding;
@@ -42,6 +43,9 @@ pub struct ReplayOptions {
 /// witness with the details the interpreter observed: both threads, the element and the
 /// other access. Only those are reported as *confirmed*; the solver's own choice of
 /// threads and element may differ (any pair that races) and is never shown as confirmed.
+/// Where the interpreter stops at another of the program's checks first (a race at an
+/// earlier statement of the same run), that defect is the one confirmed: the label it
+/// fails is given with the witness (`Replay::found`), and the finding reports it.
 ///
 /// A launch of more than `WHOLE_REPLAY` threads is first replayed with the witness's
 /// groups alone: the schedule where they start first and the others only after the
@@ -50,12 +54,12 @@ pub struct ReplayOptions {
 /// smaller launch whose whole replay stops at the step budget. A witness confirmed that
 /// way names its groups (`Witness::groups`, the JSON witness's `groups`, which `kpl run
 /// --input` follows). Otherwise, and if that does not show the defect, the whole launch
-/// is replayed. `Err(true)`: not shown, the last run stopped at the budget.
-pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &ReplayOptions) -> Result<Witness, bool> {
+/// is replayed.
+pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &ReplayOptions) -> Replay {
     // A free grid is replayed at the size the witness gives it.
     let launch = f.witness.launch(&launch);
     if launch.total_threads() > sdv::MAX_THREADS {
-        return Err(false);
+        return Replay { found: Err(false), steps: 0 };
     }
     let prog = kpl_semantics::compile(&c.core, launch);
     let opts = sdv::Options {
@@ -70,33 +74,52 @@ pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &Repl
     groups.sort_unstable();
     groups.dedup();
     let apart = prog.groups_apart() && (groups.len() as u64) < launch.num_groups();
-    let alone = || {
+    let mut steps = 0;
+    let mut alone = || {
         let r = sdv::run(&prog, inputs(&f.witness), &sdv::Options { groups: Some(groups.clone()), ..opts.clone() });
-        let mut w = observed(&r, p, f).ok_or(r.outcome == Outcome::Timeout)?;
+        steps += r.steps;
+        let (label, mut w) = observed(&r, p, f).ok_or(r.outcome == Outcome::Timeout)?;
         w.groups = Some(groups.clone());
-        Ok(w)
+        Ok((label, w))
     };
     if apart && launch.total_threads() > WHOLE_REPLAY {
         match alone() {
-            Ok(w) => return Ok(w),
-            Err(cut) if !o.whole => return Err(cut),
+            Ok(w) => return Replay { found: Ok(w), steps },
+            Err(cut) if !o.whole => return Replay { found: Err(cut), steps },
             Err(_) => {}
         }
     }
     let r = sdv::run(&prog, inputs(&f.witness), &opts);
-    match observed(&r, p, f) {
+    let found = match observed(&r, p, f) {
         Some(w) => Ok(w),
         None if apart && r.outcome == Outcome::Timeout && launch.total_threads() <= WHOLE_REPLAY => alone(),
         None => Err(r.outcome == Outcome::Timeout),
-    }
+    };
+    Replay { found, steps: steps + r.steps }
+}
+
+/// What replaying a finding showed, and the thread-statements it ran.
+pub struct Replay {
+    /// The label of the defect the interpreter showed and the witness with what it
+    /// observed; or not shown, `Err(true)` where the last run stopped at the budget.
+    pub found: Result<(usize, Witness), bool>,
+    pub steps: u64,
 }
 
 /// The most threads a launch may have for its witnesses to be replayed whole first.
 const WHOLE_REPLAY: u64 = 1 << 16;
 
-/// The witness with what a run observed, if it shows the finding's defect (`reproduce`).
-fn observed(r: &kpl_semantics::RunResult, p: &Program, f: &Finding) -> Option<Witness> {
-    let label = &p.labels[f.label];
+/// The label of the defect a run showed and the witness with what it observed: the
+/// finding's own label where the run shows it, else the first other label it shows
+/// (`reproduce`).
+fn observed(r: &kpl_semantics::RunResult, p: &Program, f: &Finding) -> Option<(usize, Witness)> {
+    let shows = |l: usize| shown(r, p, l, f).map(|w| (l, w));
+    shows(f.label).or_else(|| (0..p.labels.len()).filter(|&l| l != f.label).find_map(shows))
+}
+
+/// The witness with what a run observed, if it shows the defect of label `label`.
+fn shown(r: &kpl_semantics::RunResult, p: &Program, label: usize, f: &Finding) -> Option<Witness> {
+    let label = &p.labels[label];
     let at = |s: kpl_lang::Span| (s.start, s.end) == label.span;
     let ids = |t: &ThreadId| Ids { group: t.group, local: t.local };
     let mut w = f.witness.clone();

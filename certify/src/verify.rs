@@ -294,7 +294,7 @@ pub fn verify(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repor
 
 /// For each of a report's defects, the witness the interpreter observed when it reproduces
 /// it (the caller's replay).
-pub type Confirm<'a> = &'a dyn Fn(&Report) -> Vec<Option<Witness>>;
+pub type Confirm<'a> = &'a dyn Fn(&Report) -> Vec<Option<(usize, Witness)>>;
 
 /// `verify`, where `confirm` replays defects: between the bounded searches and the full
 /// check, a check without loop invariants (every loop cut, what it writes arbitrary) for
@@ -335,7 +335,7 @@ pub fn verify_confirming(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str
         let mut r = verify_full(core, &cut, &|m: &str| progress(&format!("check without loop invariants: {m}")));
         let shown = if r.outcome == Outcome::Defects { confirm(&r) } else { Vec::new() };
         if shown.iter().any(Option::is_some) {
-            r.findings = r.findings.into_iter().zip(shown).filter_map(|(f, w)| Some(Finding { witness: w?, ..f })).collect();
+            r.findings = r.findings.into_iter().zip(shown).filter_map(|(_, w)| w.map(|(label, witness)| Finding { label, witness })).collect();
             r.replayed = true;
             let more = "these were found by a check without loop invariants (every loop cut, what it writes arbitrary) and each was reproduced by the interpreter; the defects it showed that the interpreter did not, and any others, were not searched for";
             r.unknown = Some(r.unknown.map_or(more.to_string(), |u| format!("{more}; {u}")));
