@@ -132,11 +132,6 @@ fn every_passing_cuda_and_opencl_kernel_agrees_with_its_launch_options() {
             if lines.iter().any(|l| l.contains("kpl assumes")) && o.stdout.contains("infeasible (no input tried meets the `requires`)") {
                 continue;
             }
-            // A kernel its host code launches several ways has no one launch to compare
-            // (difftest asks for one, saying so).
-            if lines[1].trim_start_matches("//").trim().is_empty() && o.stderr.contains("ways (grid") && o.stderr.contains("this command takes one launch") {
-                continue;
-            }
             // (A kernel that names the grid without synchronising it is compared.)
             if grid && o.stdout.contains("skipped: the kernel has a grid barrier") {
                 continue;

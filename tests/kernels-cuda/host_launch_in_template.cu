@@ -1,11 +1,10 @@
 //pass
 //
-//launch at line 19: grid 1, block 64\): verified
-//launch at line 14: grid 1, block 128\): verified
+//launch at line 13: grid 1, block 128\): verified
 //
-// A launch in a host function template beside one kpl reads: the template is instantiated
-// by its call (`run<128>`), and the instance's launch gives the block size its template
-// argument binds.
+// A launch in a host function template: the template is instantiated by its call
+// (`run<128>`), and the instance's launch gives the block size its template argument
+// binds.
 __global__ void fill(int *a) {
     a[threadIdx.x] = 1;
 }
@@ -16,7 +15,6 @@ void run(int *d) {
 int main() {
     int *d;
     cudaMalloc(&d, 1024 * sizeof(int));
-    fill<<<1, 64>>>(d);
     run<128>(d);
     return 0;
 }
