@@ -131,6 +131,7 @@ impl VerifyArgs {
             asymmetric_asserts: self.asymmetric_asserts,
             refute: true,
             dropped_elsewhere: None,
+            verified_elsewhere: false,
         }
     }
 }
@@ -485,12 +486,19 @@ fn analyse_loaded(path: &std::path::Path, v: &VerifyArgs, explain: bool, contrac
     // (`Options::dropped_elsewhere`): a program's launches of one kernel differ in sizes,
     // and mostly in none of its invariants.
     let key = (path.to_path_buf(), c.kernel.name.name.clone());
-    opts.dropped_elsewhere = DROPPED.with(|d| d.borrow().get(&key).cloned());
+    // Where Houdini ran out of time, what it had dropped so far: the next launch goes on
+    // from there (with the searches for defects a verified hint skips).
+    let hint = DROPPED.with(|d| d.borrow().get(&key).cloned());
+    opts.verified_elsewhere = hint.as_ref().is_some_and(|h| h.1);
+    opts.dropped_elsewhere = hint.map(|h| h.0);
     let mut kernel = verify_loaded(src, c, inlined, launch, opts, &show);
-    if kernel.report.outcome == Outcome::Verified {
-        let r = &kernel.report;
-        let dropped = (0..r.program.candidates.len()).filter(|&i| !r.kept.get(i).copied().unwrap_or(false)).map(|i| verify::candidate_key(&r.program, i));
-        DROPPED.with(|d| d.borrow_mut().insert(key, std::sync::Arc::new(dropped.collect())));
+    let r = &kernel.report;
+    let verified = r.outcome == Outcome::Verified;
+    let ran_out = matches!(&r.outcome, Outcome::Inconclusive(why) if why.starts_with("invariant inference")) && !kernel.opts.verified_elsewhere;
+    if verified || ran_out {
+        let off = |i: usize| if verified { !r.kept.get(i).copied().unwrap_or(false) } else { r.ruled_out.get(i).copied().unwrap_or(false) };
+        let dropped = (0..r.program.candidates.len()).filter(|&i| off(i)).map(|i| verify::candidate_key(&r.program, i));
+        DROPPED.with(|d| d.borrow_mut().insert(key, (std::sync::Arc::new(dropped.collect()), verified)));
     }
     kernel.host_line = host_line;
     kernel.host_shared_bytes = host_shared;
@@ -611,7 +619,9 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
 
 thread_local! {
     /// By file and kernel: the candidates Houdini did not keep where it last verified it.
-    static DROPPED: std::cell::RefCell<std::collections::HashMap<(std::path::PathBuf, String), std::sync::Arc<std::collections::HashSet<String>>>> = Default::default();
+    /// (And whether it was verified there: else what a Houdini that ran out of time had
+    /// dropped so far.)
+    static DROPPED: std::cell::RefCell<std::collections::HashMap<(std::path::PathBuf, String), (std::sync::Arc<std::collections::HashSet<String>>, bool)>> = Default::default();
     /// The current file's list of kernels and launches answered (`run`'s `parts`).
     static DONE_PARTS: std::cell::RefCell<Option<Arc<Mutex<Vec<FileResult>>>>> = const { std::cell::RefCell::new(None) };
     /// When the part of a file being verified (the file, one of its kernels, one launch)

@@ -252,8 +252,12 @@ pub struct Houdini {
     /// Candidates kept (proved inductive together).
     pub kept: Vec<bool>,
     pub rounds: u32,
-    /// Set when the solver could not decide a round: nothing about candidates is known.
+    /// Set when the solver could not decide a round: nothing about candidates is known
+    /// to be inductive.
     pub unknown: Option<String>,
+    /// The candidates not yet dropped when Houdini ended (`kept` where it finished): those
+    /// off are no invariants (a model showed them failing, or they started off).
+    pub left: Vec<bool>,
 }
 
 /// The largest set of the candidates `on` that is inductive (and holds on entry) together.
@@ -271,15 +275,15 @@ pub struct Houdini {
 pub fn houdini(s: &mut Session, mut on: Vec<bool>, progress: &dyn Fn(&str)) -> Houdini {
     let n = s.enc.guards.len();
     let (mut rounds, mut capped) = (0, true);
-    let stop = |s: &Session, rounds, why: String| Houdini { kept: vec![false; n], rounds, unknown: Some(if s.out_of_time() { "time limit reached".into() } else { why }) };
+    let stop = |s: &Session, rounds, why: String, left: Vec<bool>| Houdini { kept: vec![false; n], rounds, unknown: Some(if s.out_of_time() { "time limit reached".into() } else { why }), left };
     loop {
         let goals: Vec<Id> =
             (0..n).filter(|&c| on[c]).flat_map(|c| s.enc.candidate_fails[c].iter().copied()).collect();
         progress(&format!("Houdini round {}, {} candidates", rounds + 1, on.iter().filter(|x| **x).count()));
         let cap = if capped { s.left().map(|l| (l / 3).max(MIN_CAP)) } else { None };
         match s.check_within(&goals, &on, cap) {
-            Answer::Unsat => return Houdini { kept: on, rounds, unknown: None },
-            Answer::Unknown(why) if s.out_of_time() || cap.is_none() => return stop(s, rounds, why),
+            Answer::Unsat => return Houdini { kept: on.clone(), rounds, unknown: None, left: on },
+            Answer::Unknown(why) if s.out_of_time() || cap.is_none() => return stop(s, rounds, why, on),
             Answer::Unknown(_) => match one_by_one(s, on, rounds, progress) {
                 Ok(h) => return h,
                 // Nothing new decided one at a time: the round's query gets all the time
@@ -297,7 +301,7 @@ pub fn houdini(s: &mut Session, mut on: Vec<bool>, progress: &dyn Fn(&str)) -> H
                         let fails = s.enc.candidate_fails[c].clone();
                         matches!(s.check(&fails, &on), Answer::Sat(_))
                     }) else {
-                        return stop(s, rounds, "Houdini made no progress".into());
+                        return stop(s, rounds, "Houdini made no progress".into(), on);
                     };
                     on[c] = false;
                 }
@@ -343,7 +347,7 @@ pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress:
             match s.check_within(&fails, &on, cap) {
                 Answer::Unsat => {}
                 Answer::Unknown(_) if s.out_of_time() => {
-                    return Ok(Houdini { kept: vec![false; n], rounds, unknown: Some("time limit reached".into()) });
+                    return Ok(Houdini { kept: vec![false; n], rounds, unknown: Some("time limit reached".into()), left: on });
                 }
                 Answer::Unknown(_) => undecided = true,
                 Answer::Sat(m) => {
@@ -354,7 +358,7 @@ pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress:
             }
         }
         match (changed, undecided) {
-            (false, false) => return Ok(Houdini { kept: on, rounds, unknown: None }),
+            (false, false) => return Ok(Houdini { kept: on.clone(), rounds, unknown: None, left: on }),
             (false, true) => return Err((on, rounds)),
             _ => {}
         }

@@ -56,8 +56,12 @@ pub struct Options {
     /// them again. A hint only: fewer candidates never make a verdict unsound, and where
     /// the check then finds a defect, Houdini runs again from every candidate, so the
     /// defects reported are those the kernel has without the hint. With a hint,
+    /// Where that launch's kernel was verified (`verified_elsewhere`; the hint may also be
+    /// what a launch whose Houdini ran out of time had dropped so far),
     /// `verify_confirming` goes straight to the full check (no bounded searches first).
     pub dropped_elsewhere: Option<std::sync::Arc<std::collections::HashSet<String>>>,
+    /// `dropped_elsewhere` comes from a launch under which the kernel was verified.
+    pub verified_elsewhere: bool,
 }
 
 /// A candidate's identity across launches of one kernel: its loop, rule and expression.
@@ -92,6 +96,7 @@ impl Options {
             asymmetric_asserts: false,
             refute: true,
             dropped_elsewhere: None,
+            verified_elsewhere: false,
         }
     }
 }
@@ -138,6 +143,9 @@ pub struct Report {
     pub encoding: Encoding,
     /// Candidates Houdini kept, by index.
     pub kept: Vec<bool>,
+    /// Candidates shown to be no invariants here (refuted, dropped by Houdini, or off from
+    /// the start), whether Houdini finished or not.
+    pub ruled_out: Vec<bool>,
     /// Set when some question went unanswered (the list of defects may be incomplete).
     pub unknown: Option<String>,
     pub stats: Stats,
@@ -173,6 +181,7 @@ pub fn program(core: &ast::Kernel, o: &Options) -> Program {
 /// What solving one encoding gives.
 struct Solved {
     kept: Vec<bool>,
+    ruled_out: Vec<bool>,
     refuted: usize,
     findings: Vec<Finding>,
     unknown: Option<String>,
@@ -237,7 +246,7 @@ fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<I
         let h = if on.iter().any(|c| *c) {
             houdini(s, on, progress)
         } else {
-            crate::solve::Houdini { kept: vec![false; program.candidates.len()], rounds: 0, unknown: None }
+            crate::solve::Houdini { kept: vec![false; program.candidates.len()], rounds: 0, unknown: None, left: vec![false; program.candidates.len()] }
         };
         let (findings, unknown) = match &h.unknown {
             Some(why) => (Vec::new(), Some(format!("invariant inference: {why}"))),
@@ -266,7 +275,8 @@ fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<I
             eprintln!("candidate {i} (loop {}, {}): {fate}: {}", c.loop_id, c.rule, program.show(&c.expr));
         }
     }
-    Solved { kept: h.kept, refuted, findings, unknown, calls: s.calls, rounds: h.rounds, solver_ms: s.solver_time.as_millis() }
+    let ruled_out = h.left.iter().map(|l| !l).collect();
+    Solved { kept: h.kept, ruled_out, refuted, findings, unknown, calls: s.calls, rounds: h.rounds, solver_ms: s.solver_time.as_millis() }
 }
 
 /// The most time concrete runs spend refuting candidates before Houdini.
@@ -312,7 +322,7 @@ pub fn verify_confirming(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str
     }
     // (A kernel verified under another launch, `dropped_elsewhere`, is likely verified under
     // this one too: the searches that find defects early would cost more than they save.)
-    if !(o.infer && has_loops && o.loop_unwind.is_none() && o.k_induction == 0 && o.perf.is_none() && !o.compare) || o.dropped_elsewhere.is_some() {
+    if !(o.infer && has_loops && o.loop_unwind.is_none() && o.k_induction == 0 && o.perf.is_none() && !o.compare) || o.dropped_elsewhere.is_some() && o.verified_elsewhere {
         return verify_full(core, o, progress);
     }
     let budget = o.timeout.map_or(FIRST_BUDGET, |t| (t / 4).min(FIRST_BUDGET));
@@ -410,6 +420,7 @@ fn verify_full(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repo
         program,
         encoding,
         kept: solved.kept,
+        ruled_out: solved.ruled_out,
         unknown: solved.unknown,
         stats,
         simplification,

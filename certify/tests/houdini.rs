@@ -145,6 +145,8 @@ fn candidates_dropped_under_another_launch_start_off_and_never_change_the_verdic
         };
         let labels = |r: &kpl_certify::Report| r.findings.iter().map(|f| f.label).collect::<Vec<_>>();
         if plain.outcome == Outcome::Verified {
+            // A finished Houdini rules out exactly what it does not keep.
+            assert!(plain.ruled_out.iter().zip(&plain.kept).all(|(r, k)| r != k), "{}", p.display());
             let hinted = verify(&c.core, &Options { dropped_elsewhere: keys(&|i| !plain.kept[i]), ..o.clone() }, &|_| {});
             assert_eq!(hinted.outcome, Outcome::Verified, "{}", p.display());
             assert_eq!(hinted.kept, plain.kept, "{}", p.display());
