@@ -58,7 +58,7 @@ pub fn decide(
     // Launches in host functions the program never calls are never made.
     let sites: Vec<&LaunchSite> = all
         .iter()
-        .filter(|s| s.kernel.as_deref() == Some(kernel) && s.never_called_in.is_none())
+        .filter(|s| s.kernel.as_deref() == Some(kernel) && s.never_called_in.is_none() && s.never_made.is_none())
         .collect();
     if sites.is_empty() {
         return Ok(Vec::new());
@@ -147,7 +147,7 @@ pub fn never_launched(text: &str, front: &FrontOptions, kernel: &str) -> Option<
 pub fn never_launched_in(h: &kpl_c::HostLaunches, text: &str, kernel: &str) -> Option<String> {
     let program = h.program.as_ref()?;
     let sites: Vec<&LaunchSite> = h.sites.iter().filter(|s| s.kernel.as_deref() == Some(kernel)).collect();
-    if sites.iter().any(|s| s.never_called_in.is_none()) {
+    if sites.iter().any(|s| s.never_called_in.is_none() && s.never_made.is_none()) {
         return None;
     }
     // The names its launches give it (a template's, before its arguments).
@@ -159,6 +159,9 @@ pub fn never_launched_in(h: &kpl_c::HostLaunches, text: &str, kernel: &str) -> O
         || names.iter().any(|n| program.mentioned(n))
     {
         return None;
+    }
+    if let Some(why) = sites.iter().find_map(|s| s.never_made.as_deref()).filter(|_| sites.iter().all(|s| s.never_made.is_some())) {
+        return Some(format!("{why} each time (the program aborts first)"));
     }
     match sites.first().and_then(|s| s.never_called_in.as_deref()) {
         Some(f) => Some(format!("its launches are in `{f}`, which the program never calls")),

@@ -799,6 +799,22 @@ fn no_kernel_kpl_run_finds_defective_under_some_grid_is_verified_for_every_grid(
     assert!(defects > 0, "the oracle compared nothing: no run found a defect");
 }
 
+/// A host `assert` whose condition is false in a launch context: the program aborts
+/// before that launch, which is not verified; false in every context, the kernel is never
+/// launched, and the report says why. (Without it, `fill` under `n = 1600` is a confirmed
+/// `__trap`.)
+#[test]
+fn a_launch_after_a_failing_host_assert_is_never_made() {
+    let k = "tests/programs/host_assert.cu";
+    let o = kpl(&["verify", "-q", "--json", k]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let lines = json_lines(&o.stdout);
+    let got: Vec<(&str, &str)> = lines.iter().map(|v| (v["kernel"].as_str().unwrap(), v["verdict"].as_str().unwrap())).collect();
+    assert_eq!(got, [("fill", "verified"), ("never", "not_launched")], "{}", o.stdout);
+    assert_eq!(lines[0]["launch"]["block"][0], 128, "{}", lines[0]);
+    assert!(lines[1]["reason"].as_str().unwrap().contains("`assert(n % 256 == 0)` before it fails"), "{}", lines[1]);
+}
+
 /// A witness under a grid with a free x size and a constant y size runs under the launch's
 /// y size: the report and `--json` give the grid it replays under, not the model's 1 there.
 #[test]

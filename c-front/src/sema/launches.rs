@@ -45,6 +45,27 @@ pub struct LaunchSite {
     /// In a whole program (a file with `main`): the host function the launch is in, where
     /// the program never calls it (`host_reach.rs`); the launch is then never made.
     pub never_called_in: Option<String>,
+    /// Why the launch is never made in this context: an `assert(c)` before it, in a block
+    /// that holds it, whose `c` is false here (the program aborts first).
+    pub never_made: Option<String>,
+}
+
+/// The first `assert(c);` of item `f` before the launch at `i`, in a block that holds the
+/// launch, whose condition is a constant false in `env` (counting from `body`): its text.
+fn failing_assert(f: &[Tok], body: usize, env: &Env, i: usize) -> Option<String> {
+    let ends = crate::sema::host_constants::block_ends(f);
+    (body..i).find_map(|a| {
+        let starts = a > 0 && matches!(f[a - 1].1, CTok::P(";" | "{" | "}"));
+        if !starts || !is_word(&f[a].1, "assert") || f.get(a + 1)?.1 != CTok::P("(") || ends[a] < i {
+            return None;
+        }
+        let close = closing(f, a + 1)?;
+        if close > i || f.get(close + 1)?.1 != CTok::P(";") {
+            return None;
+        }
+        let cond = &f[a + 2..close];
+        (eval(cond, &env.at(a - body)) == Some(0)).then(|| cond.iter().map(|t| crate::text::tokens::spelling(&t.1)).collect::<Vec<_>>().join(" "))
+    })
 }
 
 fn dims_of(toks: &[Tok], env: &Env, what: &str) -> Result<[u32; 3], String> {
@@ -536,6 +557,7 @@ fn launches_in(f: &[Tok], body: usize, full: &Env, int_fns: &HashSet<String>, ou
                     .filter(|_| config.len() <= 4)
                     .and_then(|g| grid_axes(g, f, body, full, i, int_fns)),
                 never_called_in: None,
+                never_made: failing_assert(f, body, full, i).map(|c| format!("the program's `assert({c})` before it fails")),
             });
             i = end + 1;
         }
