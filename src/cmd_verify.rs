@@ -547,7 +547,7 @@ const REPLAY_STEPS: u64 = 20_000_000;
 /// given: the kernel without contract calls).
 fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_lang::Checked>, launch: Launch, opts: Options, show: &dyn Fn(&str)) -> Analysed {
     let race_arrays = if opts.only_divergence { Some(Vec::new()) } else { opts.check_arrays.clone() };
-    let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: REPLAY_STEPS, warp_sync: opts.warp_sync, race_arrays, whole: true };
+    let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: REPLAY_STEPS, warp_sync: opts.warp_sync, race_arrays, whole: true, relabel: false };
     let target = inlined.as_ref().unwrap_or(&c);
     // (Sorting out the check without invariants, whose defects may all be spurious: a
     // large launch only in its groups alone, and a tenth of the budget shared by its
@@ -565,7 +565,7 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
                 if share < REPLAY_STEPS / 100 {
                     return None;
                 }
-                let quick = ReplayOptions { whole: false, max_steps: share, ..ro.clone() };
+                let quick = ReplayOptions { whole: false, max_steps: share, relabel: true, ..ro.clone() };
                 let replay = replay::reproduce(target, launch, &r.program, f, &quick);
                 pool = pool.saturating_sub(replay.steps);
                 replay.found.ok()

@@ -35,6 +35,10 @@ pub struct ReplayOptions {
     /// Replay a launch of more than `WHOLE_REPLAY` threads whole where its witness's groups
     /// alone do not show the defect (off: only the cheap replay, for a quick sorting out).
     pub whole: bool,
+    /// A replay that stops at another of the program's checks first confirms that one
+    /// (`observed`); off, only the finding's own defect counts (the report then names the
+    /// defect the full check found, as GPUVerify's tests expect).
+    pub relabel: bool,
 }
 
 /// Replay a finding's witness in the interpreter. When the interpreter reports the same
@@ -43,9 +47,10 @@ pub struct ReplayOptions {
 /// witness with the details the interpreter observed: both threads, the element and the
 /// other access. Only those are reported as *confirmed*; the solver's own choice of
 /// threads and element may differ (any pair that races) and is never shown as confirmed.
-/// Where the interpreter stops at another of the program's checks first (a race at an
-/// earlier statement of the same run), that defect is the one confirmed: the label it
-/// fails is given with the witness (`Replay::found`), and the finding reports it.
+/// With `ReplayOptions::relabel`, where the interpreter stops at another of the program's
+/// checks first (a race at an earlier statement of the same run), that defect is the one
+/// confirmed: the label it fails is given with the witness (`Replay::found`), and the
+/// finding reports it.
 ///
 /// A launch of more than `WHOLE_REPLAY` threads is first replayed with the witness's
 /// groups alone: the schedule where they start first and the others only after the
@@ -78,7 +83,7 @@ pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &Repl
     let mut alone = || {
         let r = sdv::run(&prog, inputs(&f.witness), &sdv::Options { groups: Some(groups.clone()), ..opts.clone() });
         steps += r.steps;
-        let (label, mut w) = observed(&r, p, f).ok_or(r.outcome == Outcome::Timeout)?;
+        let (label, mut w) = observed(&r, p, f, o.relabel).ok_or(r.outcome == Outcome::Timeout)?;
         w.groups = Some(groups.clone());
         Ok((label, w))
     };
@@ -90,7 +95,7 @@ pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &Repl
         }
     }
     let r = sdv::run(&prog, inputs(&f.witness), &opts);
-    let found = match observed(&r, p, f) {
+    let found = match observed(&r, p, f, o.relabel) {
         Some(w) => Ok(w),
         None if apart && r.outcome == Outcome::Timeout && launch.total_threads() <= WHOLE_REPLAY => alone(),
         None => Err(r.outcome == Outcome::Timeout),
@@ -110,11 +115,11 @@ pub struct Replay {
 const WHOLE_REPLAY: u64 = 1 << 16;
 
 /// The label of the defect a run showed and the witness with what it observed: the
-/// finding's own label where the run shows it, else the first other label it shows
-/// (`reproduce`).
-fn observed(r: &kpl_semantics::RunResult, p: &Program, f: &Finding) -> Option<(usize, Witness)> {
+/// finding's own label where the run shows it, else (with `relabel`) the first other label
+/// it shows (`reproduce`).
+fn observed(r: &kpl_semantics::RunResult, p: &Program, f: &Finding, relabel: bool) -> Option<(usize, Witness)> {
     let shows = |l: usize| shown(r, p, l, f).map(|w| (l, w));
-    shows(f.label).or_else(|| (0..p.labels.len()).filter(|&l| l != f.label).find_map(shows))
+    shows(f.label).or_else(|| (0..p.labels.len()).filter(|&l| relabel && l != f.label).find_map(shows))
 }
 
 /// The witness with what a run observed, if it shows the defect of label `label`.
