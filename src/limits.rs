@@ -186,7 +186,7 @@ extern "C" fn on_abort(sig: i32) {
     // SAFETY: `write`, `_exit`, `signal` and `raise` are async-signal-safe; nothing here
     // allocates.
     unsafe {
-        if !kpl_certify::IN_SOLVER.load(Ordering::SeqCst) {
+        if !kpl_certify::IN_SOLVER.load(Ordering::SeqCst) && !kpl_certify::SOLVER_OUT_OF_MEMORY.load(Ordering::SeqCst) {
             signal(sig, 0); // SIG_DFL
             raise(sig);
             return;

@@ -35,6 +35,12 @@ pub use verify::{verify, Finding, Options, Outcome, Report};
 /// reports the limit instead of a crash (see `limits.rs` in the binary).
 pub static IN_SOLVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Whether a Z3 query has answered `unknown` for want of memory (its reason says so, or is
+/// empty, as after an exception Z3 caught): Z3's later calls, its objects' destructors at
+/// the process's end among them, may then throw where nothing catches, and the abort
+/// handler reports the limit for those too.
+pub static SOLVER_OUT_OF_MEMORY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Run `f`, a Z3 call, with `IN_SOLVER` set.
 pub fn in_solver<T>(f: impl FnOnce() -> T) -> T {
     use std::sync::atomic::Ordering;

@@ -157,6 +157,12 @@ impl<'e> Session<'e> {
         let t0 = Instant::now();
         let r = crate::in_solver(|| solver.check());
         self.solver_time += t0.elapsed();
+        if r == SatResult::Unknown {
+            let why = solver.get_reason_unknown().unwrap_or_default();
+            if why.is_empty() || why.contains("memory") {
+                crate::SOLVER_OUT_OF_MEMORY.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
         if std::env::var_os("KPL_DEBUG").is_some() {
             eprintln!("solver call {}{what}: {:?} in {:?} ({goals} goals)", self.calls, r, t0.elapsed());
         }
@@ -191,7 +197,7 @@ impl<'e> Session<'e> {
             },
             SatResult::Unsat => Answer::Unsat,
             SatResult::Unknown => Answer::Unknown(
-                solver.get_reason_unknown().unwrap_or_else(|| "the solver answered unknown".into()),
+                solver.get_reason_unknown().filter(|w| !w.is_empty()).unwrap_or_else(|| "the solver answered unknown, with no reason (its memory limit, a third of --memory-limit, is the likely one)".into()),
             ),
         };
         self.last = Some(solver);
