@@ -550,7 +550,7 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
     let ro = ReplayOptions { inter_group: !opts.only_intra_group, benign: opts.benign, max_steps: REPLAY_STEPS, warp_sync: opts.warp_sync, race_arrays, whole: true, relabel: false };
     let target = inlined.as_ref().unwrap_or(&c);
     // (Sorting out the check without invariants, whose defects may all be spurious: a
-    // large launch only in its groups alone, and a tenth of the budget shared by its
+    // large launch only in its groups alone, and a quarter of the budget shared by its
     // defects, so that replays of what Houdini would rule out cost little time and memory:
     // on a verified kernel of long loops they were most of its time.)
     let confirm = |r: &verify::Report| {
@@ -634,6 +634,14 @@ fn part_budget(t: Duration) -> Duration {
     PART_END.get().map_or(t, |end| t.min(end.saturating_duration_since(Instant::now())))
 }
 
+/// The end of a share of the time before `end`: a `parts`-th of what is left of it.
+fn share_of(end: Option<Instant>, parts: usize) -> Option<Instant> {
+    end.map(|end| {
+        let now = Instant::now();
+        now + end.saturating_duration_since(now) / parts.max(1) as u32
+    })
+}
+
 /// Runs `f` with the part's end at `end` (then back to what it was).
 fn within<R>(end: Option<Instant>, f: impl FnOnce() -> R) -> R {
     let outer = PART_END.replace(end);
@@ -690,10 +698,7 @@ fn under_each<T>(choices: Vec<T>, set: fn(Option<T>), first_half: bool, verify: 
         .enumerate()
         .map(|(k, c)| {
             let parts = if k == 0 && first_half && m > 1 { 2 } else { m - k };
-            let share = PART_END.get().map(|end| {
-                let now = Instant::now();
-                now + end.saturating_duration_since(now) / parts as u32
-            });
+            let share = share_of(PART_END.get(), parts);
             set(Some(c));
             let r = within(share, &verify);
             set(None);
@@ -750,12 +755,8 @@ fn launches_in_parallel(m: usize, verify: impl Fn() -> FileResult + Sync) -> Fil
         return under_each((0..m).collect(), input::set_host_context, true, verify);
     }
     // The first alone, with half the time: the others start from what Houdini kept under it.
-    let half = PART_END.get().map(|end| {
-        let now = Instant::now();
-        now + end.saturating_duration_since(now) / 2
-    });
     input::set_host_context(Some(0));
-    let first = within(half, &verify);
+    let first = within(share_of(PART_END.get(), 2), &verify);
     input::set_host_context(None);
     let (kernel, parts, end) = (input::kernel_choice(), DONE_PARTS.with(|p| p.borrow().clone()), PART_END.get());
     let dropped = DROPPED.with(|d| d.borrow().clone());
@@ -781,10 +782,7 @@ fn launches_in_parallel(m: usize, verify: impl Fn() -> FileResult + Sync) -> Fil
                 break;
             }
             let running = active.load(Ordering::SeqCst).max(1);
-            let share = end.map(|end| {
-                let now = Instant::now();
-                now + end.saturating_duration_since(now) / (m - k).div_ceil(running) as u32
-            });
+            let share = share_of(end, (m - k).div_ceil(running));
             input::set_host_context(Some(k));
             let r = within(share, &verify);
             input::set_host_context(None);
@@ -1337,7 +1335,6 @@ fn diagnostic(r: &Report, label: usize, w: &Witness, (confirmed, cut): (bool, bo
         // `verify` makes no performance checks (`kpl perf --all-inputs` does).
         LabelKind::Perf { check, .. } => Diagnostic::error(format!("{status} {}", check.name()), span(l.span)),
     };
-    let _ = launch;
     d.with_help(note).with_help(witness_text(w, dims, launch))
 }
 

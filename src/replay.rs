@@ -119,7 +119,7 @@ const WHOLE_REPLAY: u64 = 1 << 16;
 /// it shows (`reproduce`).
 fn observed(r: &kpl_semantics::RunResult, p: &Program, f: &Finding, relabel: bool) -> Option<(usize, Witness)> {
     let shows = |l: usize| shown(r, p, l, f).map(|w| (l, w));
-    shows(f.label).or_else(|| (0..p.labels.len()).filter(|&l| relabel && l != f.label).find_map(shows))
+    shows(f.label).or_else(|| if relabel { (0..p.labels.len()).filter(|&l| l != f.label).find_map(shows) } else { None })
 }
 
 /// The witness with what a run observed, if it shows the defect of label `label`.

@@ -158,7 +158,8 @@ impl<'e> Session<'e> {
         let r = crate::in_solver(|| solver.check());
         self.solver_time += t0.elapsed();
         if r == SatResult::Unknown {
-            let why = solver.get_reason_unknown().unwrap_or_default();
+            // (Asked as a query is: Z3 past its memory limit may throw here too.)
+            let why = crate::in_solver(|| solver.get_reason_unknown()).unwrap_or_default();
             if why.is_empty() || why.contains("memory") {
                 crate::SOLVER_OUT_OF_MEMORY.store(true, std::sync::atomic::Ordering::SeqCst);
             }

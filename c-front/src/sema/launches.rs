@@ -52,8 +52,8 @@ pub struct LaunchSite {
 
 /// The first `assert(c);` of item `f` before the launch at `i`, in a block that holds the
 /// launch, whose condition is a constant false in `env` (counting from `body`): its text.
-fn failing_assert(f: &[Tok], body: usize, env: &Env, i: usize) -> Option<String> {
-    let ends = crate::sema::host_constants::block_ends(f);
+/// (`ends`: each token's block end, `host_constants::block_ends`.)
+fn failing_assert(f: &[Tok], ends: &[usize], body: usize, env: &Env, i: usize) -> Option<String> {
     (body..i).find_map(|a| {
         let starts = a > 0 && matches!(f[a - 1].1, CTok::P(";" | "{" | "}"));
         if !starts || !is_word(&f[a].1, "assert") || f.get(a + 1)?.1 != CTok::P("(") || ends[a] < i {
@@ -486,6 +486,8 @@ pub(crate) fn config_end(toks: &[Tok], at: usize) -> Option<usize> {
 /// The launches in item `f`, whose body starts at token `body` (`env` counts from there).
 fn launches_in(f: &[Tok], body: usize, full: &Env, int_fns: &HashSet<String>, out: &mut Vec<LaunchSite>) {
     {
+        // (Each token's block end, for `failing_assert`: read once, at the first launch.)
+        let mut ends: Option<Vec<usize>> = None;
         let mut i = 0;
         while i + 1 < f.len() {
             // `<<<` is `<<` then `<`.
@@ -557,7 +559,7 @@ fn launches_in(f: &[Tok], body: usize, full: &Env, int_fns: &HashSet<String>, ou
                     .filter(|_| config.len() <= 4)
                     .and_then(|g| grid_axes(g, f, body, full, i, int_fns)),
                 never_called_in: None,
-                never_made: failing_assert(f, body, full, i).map(|c| format!("the program's `assert({c})` before it fails")),
+                never_made: failing_assert(f, ends.get_or_insert_with(|| crate::sema::host_constants::block_ends(f)), body, full, i).map(|c| format!("the program's `assert({c})` before it fails")),
             });
             i = end + 1;
         }

@@ -759,13 +759,11 @@ pub fn instantiate(toks: Vec<Tok>, dialect: Dialect, kernel: Option<&str>) -> Ou
     }
     // A host template's instances are host code; the template as written too where it has
     // none (its launches are read from it as written).
+    // (A device template of the host template's name keeps its instances.)
     for (name, body) in host_template_bodies {
-        match expanded.remove(&name) {
-            Some(instances) if pass.templates.get(&name).is_some_and(|t| t.host) => host.extend(instances),
-            Some(other) => {
-                expanded.insert(name, other);
-                host.push(body);
-            }
+        let host_template = pass.templates.get(&name).is_some_and(|t| t.host);
+        match host_template.then(|| expanded.remove(&name)).flatten() {
+            Some(instances) => host.extend(instances),
             None => host.push(body),
         }
     }
