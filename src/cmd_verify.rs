@@ -132,6 +132,7 @@ impl VerifyArgs {
             refute: true,
             dropped_elsewhere: None,
             verified_elsewhere: false,
+            integers_first: false,
         }
     }
 }
@@ -489,17 +490,23 @@ fn analyse_loaded(path: &std::path::Path, v: &VerifyArgs, explain: bool, contrac
     // Where Houdini ran out of time, what it had dropped so far: the next launch goes on
     // from there (with the searches for defects a verified hint skips).
     let hint = DROPPED.with(|d| d.borrow().get(&key).cloned());
-    opts.verified_elsewhere = hint.as_ref().is_some_and(|h| h.1);
-    opts.dropped_elsewhere = hint.map(|h| h.0);
+    opts.verified_elsewhere = hint.as_ref().is_some_and(|h| h.verified);
+    opts.integers_first = hint.as_ref().is_some_and(|h| h.integers_first);
+    opts.dropped_elsewhere = hint.and_then(|h| h.dropped);
     let mut kernel = verify_loaded(src, c, inlined, launch, opts, &show);
     let r = &kernel.report;
     let verified = r.outcome == Outcome::Verified;
     let ran_out = matches!(&r.outcome, Outcome::Inconclusive(why) if why.starts_with("invariant inference")) && !kernel.opts.verified_elsewhere;
-    if verified || ran_out {
-        let off = |i: usize| if verified { !r.kept.get(i).copied().unwrap_or(false) } else { r.ruled_out.get(i).copied().unwrap_or(false) };
-        let dropped = (0..r.program.candidates.len()).filter(|&i| off(i)).map(|i| verify::candidate_key(&r.program, i));
-        DROPPED.with(|d| d.borrow_mut().insert(key, (std::sync::Arc::new(dropped.collect()), verified)));
-    }
+    DROPPED.with(|d| {
+        let mut d = d.borrow_mut();
+        let hint = d.entry(key).or_insert(Hint { dropped: None, verified: false, integers_first: false });
+        hint.integers_first = r.integers_first;
+        if verified || ran_out {
+            let off = |i: usize| if verified { !r.kept.get(i).copied().unwrap_or(false) } else { r.ruled_out.get(i).copied().unwrap_or(false) };
+            let dropped = (0..r.program.candidates.len()).filter(|&i| off(i)).map(|i| verify::candidate_key(&r.program, i));
+            (hint.dropped, hint.verified) = (Some(std::sync::Arc::new(dropped.collect())), verified);
+        }
+    });
     kernel.host_line = host_line;
     kernel.host_shared_bytes = host_shared;
     if v.no_inline {
@@ -617,11 +624,23 @@ fn verify_loaded(src: input::Source, c: kpl_lang::Checked, inlined: Option<kpl_l
     Analysed { src, checked: c, launch, opts, report, confirmed, replay_cut, functions: Vec::new(), vacuous, no_wrap, host_line: None, host_shared_bytes: None }
 }
 
+/// What a kernel's last launch tells the next (`DROPPED`).
+#[derive(Clone)]
+struct Hint {
+    /// The candidates Houdini did not keep, where it verified the kernel or ran out of
+    /// time (`Options::dropped_elsewhere`).
+    dropped: Option<std::sync::Arc<std::collections::HashSet<String>>>,
+    /// Whether it verified it (`Options::verified_elsewhere`).
+    verified: bool,
+    /// `Options::integers_first`.
+    integers_first: bool,
+}
+
 thread_local! {
     /// By file and kernel: the candidates Houdini did not keep where it last verified it.
     /// (And whether it was verified there: else what a Houdini that ran out of time had
     /// dropped so far.)
-    static DROPPED: std::cell::RefCell<std::collections::HashMap<(std::path::PathBuf, String), (std::sync::Arc<std::collections::HashSet<String>>, bool)>> = Default::default();
+    static DROPPED: std::cell::RefCell<std::collections::HashMap<(std::path::PathBuf, String), Hint>> = Default::default();
     /// The current file's list of kernels and launches answered (`run`'s `parts`).
     static DONE_PARTS: std::cell::RefCell<Option<Arc<Mutex<Vec<FileResult>>>>> = const { std::cell::RefCell::new(None) };
     /// When the part of a file being verified (the file, one of its kernels, one launch)
@@ -1193,7 +1212,8 @@ fn fixed_params(k: &kpl_lang::ast::Kernel) -> Vec<String> {
 /// Where the witness gives a free parameter a value of 2^31 or more, 32-bit arithmetic on
 /// it may wrap around: a value the program may never pass. Says so, and how to bound it.
 fn wide_params_help(w: &Witness, fixed: &[String]) -> Option<String> {
-    let wide: Vec<String> = w.params.iter().filter(|(k, v)| **v >= 1 << 31 && !fixed.contains(k)).map(|(k, v)| format!("`{k}` = {v}")).collect();
+    // (A pointer's null flag, `p_is_null`, is a truth value: no arithmetic wraps it.)
+    let wide: Vec<String> = w.params.iter().filter(|(k, v)| **v >= 1 << 31 && !fixed.contains(k) && !k.ends_with("_is_null")).map(|(k, v)| format!("`{k}` = {v}")).collect();
     (!wide.is_empty()).then(|| {
         format!(
             "the witness gives {} (2^31 or more), where 32-bit arithmetic may wrap around; if the program never passes such values, bound them (`__requires` in the kernel, `--kernel-args`, or a launch kpl reads from the host code)",

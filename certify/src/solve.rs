@@ -38,6 +38,8 @@ pub struct Session<'e> {
     preferring: Option<usize>,
     /// The encoding in linear integer arithmetic, lowered at its first query.
     lia: Option<Lia>,
+    /// Whether the last query asked in integers was answered there (`check_within`).
+    pub integers_first: bool,
 }
 
 /// An encoding's definitions and candidate guards in linear integer arithmetic.
@@ -66,7 +68,7 @@ impl<'e> Session<'e> {
             })
             .collect();
         let guards = enc.guards.iter().map(|g| low.bool(&enc.terms, *g)).collect();
-        Session { enc, low, defs, deadline, calls: 0, solver_time: Default::default(), guards, last: None, prefer: Vec::new(), preferring: None, lia: None }
+        Session { enc, low, defs, deadline, calls: 0, solver_time: Default::default(), guards, last: None, prefer: Vec::new(), preferring: None, lia: None, integers_first: false }
     }
 
     /// Is some goal satisfiable with the candidates in `on` enabled and the others off?
@@ -97,10 +99,12 @@ impl<'e> Session<'e> {
     /// bit-blasting does not answer within [`BV_FIRST`] is also asked in linear integer
     /// arithmetic (`vc_to_lia`) for at most [`LIA_TURN`], whose *unsat* is an answer (the
     /// lowering over-approximates) and which proves at once what a SAT solver finds hard
-    /// (products by large literals); then bit-blasting goes on with the time left. Only
-    /// once, and only after a timeout: a model of the integers proves nothing (on most of
-    /// Houdini's rounds they took seconds to find one where bit-blasting took a third of
-    /// one), and integer division by variables can take gigabytes.
+    /// (products by large literals), and whose model, where bit-blasting with every input
+    /// at its value confirms it, is one; then bit-blasting goes on with the time left.
+    /// Integers come second (on most of Houdini's rounds they took seconds to find a model
+    /// where bit-blasting took a third of one, and integer division by variables can take
+    /// gigabytes) until they answer a query bit-blasting did not: from then on, in this
+    /// session, they come first, until they fail to answer one.
     pub fn check_within(&mut self, goals: &[Id], on: &[bool], cap: Option<Duration>) -> Answer {
         if goals.is_empty() {
             return Answer::Unsat;
@@ -110,22 +114,82 @@ impl<'e> Session<'e> {
         if budget.is_some_and(|b| b <= BV_FIRST * 2) {
             return self.bit_blast(goals, on, budget);
         }
-        match self.bit_blast(goals, on, Some(BV_FIRST)) {
-            Answer::Unknown(why) if !self.out_of_time() && (why.contains("timeout") || why.contains("canceled")) => {}
-            a => return a,
-        }
         // (The budget never ends past the deadline: what is left of it is all there is.)
         let rest = || budget.map(|b| b.saturating_sub(start.elapsed()));
-        let turn = rest().map_or(LIA_TURN, |r| (r / 2).min(LIA_TURN));
-        if self.integers(goals, on, turn) == Some(SatResult::Unsat) {
-            return Answer::Unsat;
+        if !self.integers_first {
+            match self.bit_blast(goals, on, Some(BV_FIRST)) {
+                Answer::Unknown(why) if !self.out_of_time() && (why.contains("timeout") || why.contains("canceled")) => {}
+                a => return a,
+            }
         }
-        self.bit_blast(goals, on, rest())
+        let answered = self.by_integers(goals, on, rest());
+        self.integers_first = answered.is_some();
+        match answered {
+            Some(a) => a,
+            None => self.bit_blast(goals, on, rest()),
+        }
+    }
+
+    /// The query in integers, within half of `rest` and [`LIA_TURN`]: *unsat*, or a model of
+    /// the words found with every input at its value in the integers' model (`None`:
+    /// neither).
+    fn by_integers(&mut self, goals: &[Id], on: &[bool], rest: Option<Duration>) -> Option<Answer> {
+        let turn = rest.map_or(LIA_TURN, |r| (r / 2).min(LIA_TURN));
+        let start = Instant::now();
+        match self.integers(goals, on, turn) {
+            Some((SatResult::Unsat, _)) => Some(Answer::Unsat),
+            Some((SatResult::Sat, Some(m))) => {
+                let hint = self.words_of(&m);
+                let left = rest.map(|r| r.saturating_sub(start.elapsed()));
+                let turn = left.map_or(BV_FIRST, |r| (r / 2).min(BV_FIRST));
+                match self.bit_blast_with(goals, on, Some(turn), &hint, " (integers' values)") {
+                    a @ Answer::Sat(_) => Some(a),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The encoding's words and booleans at their values in a model of the integers, as
+    /// equations over words: a model of the integers is not always one of the words (a
+    /// product of two unknowns is a fresh integer there), but where it is, bit-blasting
+    /// with every input fixed finds it at once, where the query alone can take seconds.
+    fn words_of(&mut self, m: &Model) -> Vec<Bool> {
+        let mut fixed = Vec::new();
+        let terms = &self.enc.terms;
+        // Only what no definition gives: a defined word follows from its inputs in words,
+        // where the integers may have left it apart (a product of two unknowns).
+        let defined: std::collections::HashSet<egg::Symbol> =
+            self.enc.defs.iter().filter_map(|(s, _)| match terms.node(*s) { crate::vc::Vc::Var(x) => Some(*x), _ => None }).collect();
+        for (s, sort) in &terms.sorts {
+            if terms.aliases.contains_key(s) || defined.contains(s) {
+                continue;
+            }
+            let name = format!("{}!lia", s.as_str());
+            match sort {
+                crate::vc::Sort::Word => {
+                    let v = m.eval(&z3::ast::Int::new_const(name), false).and_then(|v| v.as_i64());
+                    if let Some(v) = v {
+                        let w = BV::from_u64(v.rem_euclid(1 << 32) as u64, 32);
+                        fixed.push(BV::new_const(s.as_str(), 32).eq(&w));
+                    }
+                }
+                crate::vc::Sort::Bool => {
+                    if let Some(b) = m.eval(&Bool::new_const(name), false).and_then(|v| v.as_bool()) {
+                        let x = Bool::new_const(s.as_str());
+                        fixed.push(if b { x } else { x.not() });
+                    }
+                }
+                crate::vc::Sort::Array => {}
+            }
+        }
+        fixed
     }
 
     /// The query's lowering to linear integer arithmetic, solved within `cap` (`None`: no
     /// time left).
-    fn integers(&mut self, goals: &[Id], on: &[bool], cap: Duration) -> Option<SatResult> {
+    fn integers(&mut self, goals: &[Id], on: &[bool], cap: Duration) -> Option<(SatResult, Option<Model>)> {
         if cap.is_zero() {
             return None;
         }
@@ -148,7 +212,8 @@ impl<'e> Session<'e> {
         lia.defs.extend(lia.low.take_side_conditions());
         let ms = cap.as_millis().clamp(1, u32::MAX as u128) as u32;
         let solver = query_solver("QF_AUFLIA", ms, &lia.defs, &lia.guards, on, &gs);
-        Some(self.run(&solver, " (integers)", goals.len()))
+        let r = self.run(&solver, " (integers)", goals.len());
+        Some((r, if r == SatResult::Sat { solver.get_model() } else { None }))
     }
 
     /// Solve, counting the call and its time (each printed with `KPL_DEBUG`).
@@ -172,6 +237,12 @@ impl<'e> Session<'e> {
 
     /// The query as words, bit-blasted, within `cap` and the deadline.
     fn bit_blast(&mut self, goals: &[Id], on: &[bool], cap: Option<Duration>) -> Answer {
+        self.bit_blast_with(goals, on, cap, &[], "")
+    }
+
+    /// `bit_blast` with the facts `also` asserted besides (`what` names the query in
+    /// `KPL_DEBUG`'s lines).
+    fn bit_blast_with(&mut self, goals: &[Id], on: &[bool], cap: Option<Duration>, also: &[Bool], what: &str) -> Answer {
         let mut ms = 0u32;
         if let Some(left) = self.within(cap) {
             if left.is_zero() {
@@ -190,7 +261,10 @@ impl<'e> Session<'e> {
                 }
             }
         }
-        let r = self.run(&solver, "", goals.len());
+        for f in also {
+            solver.assert(f);
+        }
+        let r = self.run(&solver, what, goals.len());
         let answer = match r {
             SatResult::Sat => match solver.get_model() {
                 Some(m) => Answer::Sat(m),

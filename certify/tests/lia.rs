@@ -153,3 +153,36 @@ fn a_row_per_thread_race_check_is_unsat_in_integers() {
     let mut s = Session::new(&enc, None);
     assert!(matches!(s.check(&[goal], &[]), Answer::Unsat));
 }
+
+#[test]
+fn a_model_of_the_integers_is_taken_only_where_the_words_confirm_it() {
+    // Asked in integers first: a model of `x*50257 + k == y*50257 + j` with `x != y` and
+    // `k, j < 50257` (the wrapping race query) comes back as a model of the words, and so
+    // does one of `x*y == 6`, which the integers leave apart (a product of two unknowns is a
+    // fresh integer there): the words then find their own. Each model satisfies the goal in
+    // words.
+    let mut t = Terms::default();
+    let v = |t: &mut Terms, n: &str| t.var(n, kpl_certify::vc::Sort::Word);
+    let (x, y, k, j) = (v(&mut t, "x"), v(&mut t, "y"), v(&mut t, "k"), v(&mut t, "j"));
+    let c = t.word(50257);
+    let (px, py) = (t.add(Vc::Mul([x, c])), t.add(Vc::Mul([y, c])));
+    let (a, b) = (t.add(Vc::Add([px, k])), t.add(Vc::Add([py, j])));
+    let same = t.add(Vc::Eq([a, b]));
+    let equal = t.add(Vc::Eq([x, y]));
+    let differ = t.not(equal);
+    let (kb, jb) = (t.add(Vc::Ult([k, c])), t.add(Vc::Ult([j, c])));
+    let race = [same, differ, kb, jb].into_iter().reduce(|acc, f| t.and(acc, f)).unwrap();
+    let xy = t.add(Vc::Mul([x, y]));
+    let six = t.word(6);
+    let product = t.add(Vc::Eq([xy, six]));
+    let big = t.word(1000);
+    let x_big = t.add(Vc::Ult([big, x]));
+    let product = t.and(product, x_big);
+    let enc = Encoding { terms: t, defs: vec![], checks: vec![], guards: vec![], candidate_fails: vec![], notes: vec![], inputs: vec![] };
+    for goal in [race, product] {
+        let mut s = Session::new(&enc, None);
+        s.integers_first = true;
+        let Answer::Sat(m) = s.check(&[goal], &[]) else { panic!("{} is satisfiable", enc.terms.show(goal)) };
+        assert!(s.eval_bool(&m, goal), "the model satisfies {} in words", enc.terms.show(goal));
+    }
+}
