@@ -822,6 +822,22 @@ fn a_launch_after_a_failing_host_assert_is_never_made() {
     assert!(lines[1]["reason"].as_str().unwrap().contains("`assert(n % 256 == 0)` before it fails"), "{}", lines[1]);
 }
 
+/// A pointer the host code passes as `NULL` is null in that launch's context: the kernel's
+/// `opt != NULL` branch never runs there (no race), while the launch that passes a buffer
+/// keeps its confirmed race.
+#[test]
+fn a_pointer_the_host_passes_as_null_is_null_in_that_launch() {
+    let k = "tests/programs/null_argument.cu";
+    let o = kpl(&["verify", "-q", "--json", k]);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    let lines = json_lines(&o.stdout);
+    let got: Vec<&str> = lines.iter().map(|v| v["verdict"].as_str().unwrap()).collect();
+    assert_eq!(got, ["verified", "race"], "{}", o.stdout);
+    assert_eq!(lines[0]["launch"]["fixed"]["opt"], 0, "{}", lines[0]);
+    assert_eq!(lines[1]["defects"][0]["confirmed"], true, "{}", lines[1]);
+    assert!(o.stderr.contains("`opt` = NULL"), "{}", o.stderr);
+}
+
 /// A witness under a grid with a free x size and a constant y size runs under the launch's
 /// y size: the report and `--json` give the grid it replays under, not the model's 1 there.
 #[test]

@@ -190,6 +190,9 @@ impl<'u> Lower<'u> {
         // Each integer parameter's position, C name, words and type (a launch in host code
         // that passes it a constant: `launch_args`).
         let mut integers: Vec<(usize, String, Vec<String>, Ty, Span)> = Vec::new();
+        // Each global pointer parameter's position, C name and array (a launch in host code
+        // that passes it `NULL`: `launch_args`).
+        let mut pointers: Vec<(usize, String, String)> = Vec::new();
         for (position, p) in f.params.iter().enumerate() {
             // An unnamed parameter (a tag such as `std::bool_constant<false>`) is one the
             // kernel never reads; it keeps its place among the arguments.
@@ -352,6 +355,7 @@ impl<'u> Lower<'u> {
                 };
                 if space != Some("shared") {
                     self.param_arrays.insert(kpl.clone());
+                    pointers.push((position, name.name.clone(), kpl.clone()));
                 }
                 let array = Entity::Array {
                     kpl,
@@ -462,6 +466,7 @@ impl<'u> Lower<'u> {
         // The constant arguments of the host code's launch (`sema/launches.rs`): C converts
         // each to its parameter's type.
         // A note says which parameters that fixes, by name: only integers are.
+        let mut passed_null = std::collections::HashSet::new();
         if let Some(vals) = &self.o.launch_args {
             let mut fixed = Vec::new();
             let mut values = HashMap::new();
@@ -477,6 +482,12 @@ impl<'u> Lower<'u> {
                     *v as u64
                 };
                 fix_words(words, v, *span, &mut decls);
+            }
+            // (A null pointer is 0 in `--json`'s `fixed`, as in C.)
+            for (position, c_name, _) in pointers.iter().filter(|(i, ..)| vals.get(*i) == Some(&Some(0))) {
+                fixed.push(format!("`{c_name}` = NULL"));
+                values.insert(*position, 0);
+                passed_null.insert(*position);
             }
             self.launch_params = f.params.iter().enumerate().filter_map(|(i, p)| p.name.as_ref().map(|n| (n.name.clone(), values.get(&i).copied()))).collect();
             let free = f.params.iter().filter(|p| p.name.is_some()).count() - fixed.len();
@@ -553,6 +564,15 @@ impl<'u> Lower<'u> {
         }
         self.axioms(axioms, &mut decls);
         self.stmts(rest);
+        // A pointer the host code passes as `NULL` is null where the kernel asks
+        // (`null_pointers.rs` made its flag, a parameter, in `self.decls`).
+        for (_, _, kpl) in pointers.iter().filter(|(i, ..)| passed_null.contains(i)) {
+            if let Some(flag) = self.null_flags.get(kpl).cloned() {
+                let span = f.name.span;
+                let null = k::Expr::new(k::ExprKind::Binary(k::BinOp::Ne, Box::new(k::Expr::var(&flag, span)), Box::new(k::Expr::num(0, span))), span);
+                self.decls.push(k::Decl { kind: DeclKind::Requires(null), span });
+            }
+        }
         if let Some(inv) = self.pending_barrier_invariants.first() {
             let span = inv.span;
             self.err(

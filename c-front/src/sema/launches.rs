@@ -719,6 +719,7 @@ mod tests {
         let got: Vec<_> = sites.iter().map(|s| (s.grid.clone(), s.block.clone())).collect();
         assert_eq!(got, [(Ok([4, 1, 1]), Ok([256, 1, 1])), (Ok([2, 1, 1]), Ok([512, 1, 1]))]);
         assert_eq!(block("int b = 32; if (b > 16) b = 64; k<<<1, b>>>(p);"), Ok([64, 1, 1]), "a local");
+        assert_eq!(block("int v = 50257; int b = (v + 63) & ~63; k<<<1, b / 64>>>(p);"), Ok([786, 1, 1]), "a mask");
         for unknown in [
             "int b = 32; if (q) b = 64; k<<<1, b>>>(p);",
             "int b = 32; if (b > 16) b = 64; else b = 8; k<<<1, b>>>(p);",

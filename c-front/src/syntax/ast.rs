@@ -341,6 +341,8 @@ pub fn const_eval_with(e: &Expr, known: &dyn Fn(&Expr) -> Option<i64>) -> Option
         ExprKind::Unary(UOp::Neg, a) => Some(-const_eval(a)?),
         ExprKind::Unary(UOp::Plus, a) => const_eval(a),
         ExprKind::Unary(UOp::Not, a) => Some((const_eval(a)? == 0) as i64),
+        // (Two's complement in 64 bits: `x & ~63` is the same in every width `x` fits.)
+        ExprKind::Unary(UOp::BitNot, a) => Some(!const_eval(a)?),
         ExprKind::Cast(_, a) => const_eval(a),
         ExprKind::Cond(c, a, b) => const_eval(if const_eval(c)? != 0 { a } else { b }),
         // `&&` and `||` decide by their left operand where it suffices, as C evaluates them.
