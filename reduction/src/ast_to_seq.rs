@@ -57,6 +57,7 @@ pub fn reduce(core: &ast::Kernel, cfg: &Config) -> Program {
         names: HashMap::new(),
         barrier_before: false,
         barrier_loops: 0,
+        enclosing_ranges: Vec::new(),
         linear: [Expr::Word(0), Expr::Word(0)],
         same_warp: None,
         warp_mates: None,

@@ -118,6 +118,9 @@ pub(crate) struct Builder<'k> {
     /// Any barrier emitted so far, or inside a loop that has one (for witness notes).
     pub(crate) barrier_before: bool,
     pub(crate) barrier_loops: usize,
+    /// The `Plan::ranges` of the loops being translated, outermost first: candidates of
+    /// the loops nested in them too.
+    pub(crate) enclosing_ranges: Vec<Vec<(Expr, &'static str)>>,
     /// Perf and warp-synchronous modes: each thread's linear local id.
     pub(crate) linear: [Expr; 2],
     /// While translating an assertion or invariant: each thread's predicate, for `enabled()`.

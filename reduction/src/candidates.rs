@@ -48,6 +48,9 @@ pub(crate) struct Plan {
     guard: Option<(String, BinOp, ast::Expr, bool)>,
     /// Array accesses in the body: array name, is a write, index.
     accesses: Vec<(String, bool, ast::Expr)>,
+    /// Where accesses in a nested loop lie (`nested_ranges`), over the loop's entry state,
+    /// each with its rule.
+    pub(crate) ranges: Vec<(Expr, &'static str)>,
     /// Values the body writes to arrays that are the same at every iteration (array, value).
     written: Vec<(String, ast::Expr)>,
     /// Accesses at `x + base` with `x` a counter stepped by `step` (of this loop or of one
@@ -132,7 +135,7 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr, conditi
             Some((a.clone(), *w, base, strides.get(&x)?.clone()))
         })
         .collect();
-    let mut accesses: Vec<(String, bool, ast::Expr)> = substituted.into_iter().filter(|(_, _, i)| !mentions(i, &inner)).collect();
+    let (mut accesses, nested): (Vec<(String, bool, ast::Expr)>, Vec<_>) = substituted.into_iter().partition(|(_, _, i)| !mentions(i, &inner));
     let params = b.param_names();
     let mut everywhere = Vec::new();
     walk(&b.kernel.main, &mut |s| access(s, &mut everywhere));
@@ -166,7 +169,10 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr, conditi
             snapshots.insert(u.name.clone(), s);
         }
     }
-    // `l OP r`, or a signed comparison `slt(l, r)`, ...
+    // `l OP r`, or a signed comparison `slt(l, r)`, ...: the loop's condition, or that of
+    // the `break` a `while true` body starts with.
+    let exit = matches!(cond.kind, ExprKind::Bool(true)).then(|| break_guard(body)).flatten();
+    let cond = exit.as_ref().unwrap_or(cond);
     let compared = match &cond.kind {
         ExprKind::Binary(op, l, r) => Some((*op, &**l, &**r, false)),
         ExprKind::Call(f, args) if args.len() == 2 => {
@@ -228,7 +234,8 @@ pub(crate) fn plan(b: &mut Builder, body: &ast::Block, cond: &ast::Expr, conditi
             log_snapshots.push(LogCopy { exists: (exists, copy), elem, stmt, named });
         }
     }
-    Plan { modified, updates, snapshots, guard, accesses, written, strided, synchronises, log_snapshots }
+    let ranges = nested_ranges(b, &guard, (&modified, &updates, &snapshots), &nested, &inner);
+    Plan { modified, updates, snapshots, guard, accesses, ranges, written, strided, synchronises, log_snapshots }
 }
 
 /// The step of `x := x + c` (c free of `variant`).
@@ -325,6 +332,81 @@ fn substitute(e: &ast::Expr, defs: &HashMap<String, ast::Expr>, depth: usize) ->
         _ => return e.clone(),
     };
     ast::Expr { kind, ..e.clone() }
+}
+
+/// An access at `base + x * m + r`, `x` the guarded counter and `r` over a nested loop's
+/// locals (`row + i * 4 + k` with `k < 4`): the logged element is within `m` times the
+/// guard's bound of the base (`r < m` is Houdini's to check), in this loop and in the
+/// nested one; and, `x` stepped by `s` from its entry value, the logged element's `x`
+/// (`(element - base) / m`) is that value modulo `s` (the thread's own columns).
+fn nested_ranges(
+    b: &mut Builder,
+    guard: &Option<(String, BinOp, ast::Expr, bool)>,
+    (modified, updates, snapshots): (&[(String, [VarId; 2])], &[Update], &HashMap<String, [VarId; 2]>),
+    nested: &[(String, bool, ast::Expr)],
+    inner: &BTreeSet<String>,
+) -> Vec<(Expr, &'static str)> {
+    let Some((gx, op @ (BinOp::Lt | BinOp::Le), bound, _)) = guard else { return Vec::new() };
+    let outer: BTreeSet<String> = modified.iter().map(|(n, _)| n.clone()).collect();
+    let mut ranges = Vec::new();
+    for (array, write, idx) in nested {
+        let Some(k) = b.prog.arrays.iter().position(|a| a.name == *array) else { continue };
+        // The counter's one term, the terms over neither the loop's variables nor the
+        // nested loop's (the base), and the rest, over the nested loop's only.
+        let (mut counters, mut base) = (Vec::new(), Vec::new());
+        for t in summands(idx) {
+            if mentions(t, &outer) {
+                counters.push(variant_term(t, &outer).filter(|(x, _)| x == gx).map(|(_, m)| m.cloned().unwrap_or_else(|| ast::Expr::num(1, t.span))));
+            } else if !mentions(t, inner) {
+                base.push(t.clone());
+            }
+        }
+        let [Some(m)] = counters.as_slice() else { continue };
+        let inst = b.inst[k];
+        let (exists, elem) = if *write { (inst.wr_exists, inst.wr_elem) } else { (inst.rd_exists, inst.rd_elem) };
+        let base = base.iter().map(|t| b.expr(t, 0)).reduce(|a, c| Expr::bin(WordOp::Add, a, c)).unwrap_or(Expr::Word(0));
+        let (m1, b1) = (b.expr(m, 0), b.expr(bound, 0));
+        let rows = if *op == BinOp::Lt { b1 } else { Expr::bin(WordOp::Add, b1, Expr::Word(1)) };
+        let off = Expr::bin(WordOp::Sub, Expr::Var(elem), base);
+        let within = Expr::ult(off.clone(), Expr::bin(WordOp::Mul, m1.clone(), rows));
+        ranges.push((Expr::implies(Expr::Var(exists), within), "access in a contiguous range (over a nested loop)"));
+        let stepped = updates.iter().find(|u| u.name == *gx && matches!(u.shape, Shape::Stride { sub: false }) && !is_one(&u.step));
+        if let (Some(u), Some(snap)) = (stepped, snapshots.get(gx)) {
+            let step = b.expr(&u.step, 0);
+            let own = Expr::eq(Expr::bin(WordOp::Urem, Expr::bin(WordOp::Udiv, off, m1), step.clone()), Expr::bin(WordOp::Urem, Expr::Var(snap[0]), step));
+            ranges.push((Expr::implies(Expr::Var(exists), own), "access at strided offset (over a nested loop)"));
+        }
+    }
+    ranges
+}
+
+/// `c` where a body starts with locals and their assignments, then `if !c { break; }`: a C
+/// `for` whose condition calls a function (`i < ceil_div(V, 4)`) lowers so. `c` with those
+/// locals replaced by their values, which is what it is at the loop's head.
+fn break_guard(body: &ast::Block) -> Option<ast::Expr> {
+    let mut values: HashMap<String, ast::Expr> = HashMap::new();
+    for s in &body.stmts {
+        match &s.kind {
+            StmtKind::Local(x, e) => {
+                let v = e.as_ref().map(|e| substitute(e, &values, 8))?;
+                values.insert(x.name.clone(), v);
+            }
+            StmtKind::Assign(x, e) if values.contains_key(&x.name) => {
+                let v = substitute(e, &values, 8);
+                values.insert(x.name.clone(), v);
+            }
+            StmtKind::If(c, then, None) if matches!(then.stmts.as_slice(), [b] if matches!(b.kind, StmtKind::Break)) => {
+                let ExprKind::Unary(ast::UnOp::Not, c) = &c.kind else { return None };
+                let c = substitute(c, &values, 8);
+                // (A read of memory is read again where the candidate is: not the same.)
+                let mut reads = false;
+                c.walk(&mut |e| reads |= matches!(e.kind, ExprKind::Index(..)));
+                return (!reads && !mentions(&c, &values.keys().cloned().collect())).then_some(c);
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// Does `e` read a variable that is not one of `allowed`?
@@ -679,6 +761,14 @@ pub(crate) fn generate(
                 }
             }
         }
+    }
+    // The ranges of this loop's accesses in nested loops, and those of the loops around it
+    // (a nested loop keeps the logs within them too).
+    for (expr, rule) in plan.ranges.iter().cloned() {
+        cands.push((expr, rule));
+    }
+    for (expr, _) in b.enclosing_ranges.iter().flatten().cloned().collect::<Vec<_>>() {
+        cands.push((expr, "where an enclosing loop's accesses lie"));
     }
     // Benign tolerance: the value of thread 1's logged write is the one the loop writes
     // (two threads writing it to one element do not race).

@@ -95,7 +95,9 @@ impl Builder<'_> {
             self.barrier_loops += 1;
         }
         let owned_before = self.owned.len();
+        self.enclosing_ranges.push(plan.ranges.clone());
         let ret = self.iteration(body, (lc, gone), brk, cont, &c, s.span);
+        self.enclosing_ranges.pop();
         if has_barrier {
             self.barrier_loops -= 1;
         }
