@@ -211,6 +211,15 @@ pub fn heap_fraction() -> f64 {
     USED.load(Ordering::Relaxed) as f64 / limit as f64
 }
 
+/// The bytes the heap may still grow by (`usize::MAX` without a limit).
+pub fn heap_left() -> usize {
+    let limit = LIMIT.load(Ordering::Relaxed);
+    if limit == 0 {
+        return usize::MAX;
+    }
+    limit.saturating_sub(USED.load(Ordering::Relaxed))
+}
+
 /// Set the heap limit, in MiB.
 pub fn set_memory_limit(mib: u64) {
     let bytes = usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX);

@@ -67,6 +67,13 @@ pub fn reproduce(c: &Checked, launch: Launch, p: &Program, f: &Finding, o: &Repl
         return Replay { found: Err(false), steps: 0 };
     }
     let prog = kpl_semantics::compile(&c.core, launch);
+    // The interpreter holds every local of every thread of the launch, whichever groups
+    // it starts: a replay that would take more than half the heap left is not made (the
+    // finding stays possible) rather than end the command at the memory limit.
+    let state = launch.total_threads().saturating_mul(4 * prog.slots.len() as u64 + 25);
+    if state > (crate::limits::heap_left() / 2) as u64 {
+        return Replay { found: Err(false), steps: 0 };
+    }
     let opts = sdv::Options {
         max_steps: o.max_steps,
         inter_group: o.inter_group,

@@ -87,6 +87,24 @@ fn a_files_time_limit_is_shared_among_its_kernels() {
     assert!(t0.elapsed() < Duration::from_secs(6), "within the limit, not at the watchdog: {:?}", t0.elapsed());
 }
 
+/// A replay whose threads' locals would take more than half the heap left is not made:
+/// the finding stays possible and the command goes on (exit 1), where the replay of this
+/// launch of 4 M threads ended it at the limit (exit 2). With the default limit the same
+/// race is replayed and confirmed.
+#[test]
+fn a_replay_too_large_for_the_memory_left_is_not_made() {
+    let k = write(
+        "big_replay.kpl",
+        "kernel big { groups: 4096; threads: 1024; param n; global A[*]; main { local a := lid; local b := 0; local c := 1; local d := 2; local e := 3; local f := 4; local g := 5; local h := 6; local i := 0; while i < n { a := a + 1; b := b + a; c := c + b; d := d + c; e := e + d; f := f + e; g := g + f; h := h + g; i := i + 1; } A[0] := a + b + c + d + e + f + g + h; } }",
+    );
+    let o = bounded(&["--memory-limit", "100", "verify", s(&k)], Duration::from_secs(60));
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("possible write-write race on A[0]"), "{}", o.stderr);
+    let o = bounded(&["verify", s(&k)], Duration::from_secs(60));
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("confirmed write-write race on A[0]"), "{}", o.stderr);
+}
+
 #[test]
 fn memory_limit_ends_a_run_as_inconclusive() {
     let o = bounded(&["--memory-limit", "100", "run", s(&root().join("tests/kernels/strided_overflow.kpl"))], Duration::from_secs(60));
