@@ -132,7 +132,7 @@ impl VerifyArgs {
             refute: true,
             dropped_elsewhere: None,
             verified_elsewhere: false,
-            integers_first: false,
+            habits: Default::default(),
         }
     }
 }
@@ -491,7 +491,7 @@ fn analyse_loaded(path: &std::path::Path, v: &VerifyArgs, explain: bool, contrac
     // from there (with the searches for defects a verified hint skips).
     let hint = DROPPED.with(|d| d.borrow().get(&key).cloned());
     opts.verified_elsewhere = hint.as_ref().is_some_and(|h| h.verified);
-    opts.integers_first = hint.as_ref().is_some_and(|h| h.integers_first);
+    opts.habits = hint.as_ref().map(|h| h.habits).unwrap_or_default();
     opts.dropped_elsewhere = hint.and_then(|h| h.dropped);
     let mut kernel = verify_loaded(src, c, inlined, launch, opts, &show);
     let r = &kernel.report;
@@ -499,8 +499,8 @@ fn analyse_loaded(path: &std::path::Path, v: &VerifyArgs, explain: bool, contrac
     let ran_out = matches!(&r.outcome, Outcome::Inconclusive(why) if why.starts_with("invariant inference")) && !kernel.opts.verified_elsewhere;
     DROPPED.with(|d| {
         let mut d = d.borrow_mut();
-        let hint = d.entry(key).or_insert(Hint { dropped: None, verified: false, integers_first: false });
-        hint.integers_first = r.integers_first;
+        let hint = d.entry(key).or_insert(Hint { dropped: None, verified: false, habits: Default::default() });
+        hint.habits = r.habits;
         if verified || ran_out {
             let off = |i: usize| if verified { !r.kept.get(i).copied().unwrap_or(false) } else { r.ruled_out.get(i).copied().unwrap_or(false) };
             let dropped = (0..r.program.candidates.len()).filter(|&i| off(i)).map(|i| verify::candidate_key(&r.program, i));
@@ -632,8 +632,8 @@ struct Hint {
     dropped: Option<std::sync::Arc<std::collections::HashSet<String>>>,
     /// Whether it verified it (`Options::verified_elsewhere`).
     verified: bool,
-    /// `Options::integers_first`.
-    integers_first: bool,
+    /// `Options::habits`.
+    habits: kpl_certify::solve::Habits,
 }
 
 thread_local! {

@@ -38,8 +38,20 @@ pub struct Session<'e> {
     preferring: Option<usize>,
     /// The encoding in linear integer arithmetic, lowered at its first query.
     lia: Option<Lia>,
-    /// Whether the last query asked in integers was answered there (`check_within`).
+    /// What worked on the encoding's queries so far (and, from `Options::habits`, on the
+    /// kernel's under its last launch).
+    pub habits: Habits,
+}
+
+/// What worked on a kernel's queries: the next launch of the kernel starts with it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Habits {
+    /// The last query asked in integers was answered there: queries go to integers first
+    /// (`check_within`).
     pub integers_first: bool,
+    /// Houdini's last round over all its candidates went undecided, and candidate by
+    /// candidate decided them: Houdini starts candidate by candidate (`houdini`).
+    pub one_at_a_time: bool,
 }
 
 /// An encoding's definitions and candidate guards in linear integer arithmetic.
@@ -68,7 +80,7 @@ impl<'e> Session<'e> {
             })
             .collect();
         let guards = enc.guards.iter().map(|g| low.bool(&enc.terms, *g)).collect();
-        Session { enc, low, defs, deadline, calls: 0, solver_time: Default::default(), guards, last: None, prefer: Vec::new(), preferring: None, lia: None, integers_first: false }
+        Session { enc, low, defs, deadline, calls: 0, solver_time: Default::default(), guards, last: None, prefer: Vec::new(), preferring: None, lia: None, habits: Habits::default() }
     }
 
     /// Is some goal satisfiable with the candidates in `on` enabled and the others off?
@@ -116,14 +128,14 @@ impl<'e> Session<'e> {
         }
         // (The budget never ends past the deadline: what is left of it is all there is.)
         let rest = || budget.map(|b| b.saturating_sub(start.elapsed()));
-        if !self.integers_first {
+        if !self.habits.integers_first {
             match self.bit_blast(goals, on, Some(BV_FIRST)) {
                 Answer::Unknown(why) if !self.out_of_time() && (why.contains("timeout") || why.contains("canceled")) => {}
                 a => return a,
             }
         }
         let answered = self.by_integers(goals, on, rest());
-        self.integers_first = answered.is_some();
+        self.habits.integers_first = answered.is_some();
         match answered {
             Some(a) => a,
             None => self.bit_blast(goals, on, rest()),
@@ -352,11 +364,25 @@ pub struct Houdini {
 /// undecided, the query over all of them gets all the time left, as it would without a
 /// cap. Dropping an undecided candidate would be sound, but the kernel could then get a
 /// possible defect that only the lost invariant ruled out, and which invariants are kept
-/// would depend on the machine's load.
+/// would depend on the machine's load. Where candidate by candidate decided the rounds
+/// under the kernel's last launch (`Habits::one_at_a_time`: a launch that starts from what
+/// Houdini kept there asks a round over all of them that is hard as a whole, each
+/// candidate of which takes milliseconds), Houdini starts candidate by candidate.
 pub fn houdini(s: &mut Session, mut on: Vec<bool>, progress: &dyn Fn(&str)) -> Houdini {
     let n = s.enc.guards.len();
     let (mut rounds, mut capped) = (0, true);
     let stop = |s: &Session, rounds, why: String, left: Vec<bool>| Houdini { kept: vec![false; n], rounds, unknown: Some(if s.out_of_time() { "time limit reached".into() } else { why }), left };
+    // Where candidate by candidate is what decided the kernel's rounds under its last
+    // launch (`Habits::one_at_a_time`), and a deadline caps the rounds, Houdini starts so.
+    if s.habits.one_at_a_time && s.left().is_some() {
+        match one_by_one(s, on, rounds, progress) {
+            Ok(h) => {
+                s.habits.one_at_a_time = h.unknown.is_none();
+                return h;
+            }
+            Err((left, r)) => (on, rounds, s.habits.one_at_a_time) = (left, r, false),
+        }
+    }
     loop {
         let goals: Vec<Id> =
             (0..n).filter(|&c| on[c]).flat_map(|c| s.enc.candidate_fails[c].iter().copied()).collect();
@@ -366,7 +392,10 @@ pub fn houdini(s: &mut Session, mut on: Vec<bool>, progress: &dyn Fn(&str)) -> H
             Answer::Unsat => return Houdini { kept: on.clone(), rounds, unknown: None, left: on },
             Answer::Unknown(why) if s.out_of_time() || cap.is_none() => return stop(s, rounds, why, on),
             Answer::Unknown(_) => match one_by_one(s, on, rounds, progress) {
-                Ok(h) => return h,
+                Ok(h) => {
+                    s.habits.one_at_a_time = h.unknown.is_none();
+                    return h;
+                }
                 // Nothing new decided one at a time: the round's query gets all the time
                 // left (it may need more than its third).
                 Err((left, r)) => (on, rounds, capped) = (left, r, false),
@@ -401,6 +430,25 @@ fn drop_failing(s: &mut Session, m: &Model, on: &mut [bool]) -> usize {
         }
     }
     dropped
+}
+
+/// Whether some one of `goals` can fail, asked goal by goal: the model of the first that
+/// can, *unsat* where none can, else the first reason one was left undecided.
+fn one_failure(s: &mut Session, goals: &[Id], on: &[bool]) -> Answer {
+    let mut undecided = None;
+    for g in goals {
+        match s.check(&[*g], on) {
+            Answer::Unsat => {}
+            Answer::Unknown(why) => {
+                undecided.get_or_insert(why);
+                if s.out_of_time() {
+                    break;
+                }
+            }
+            a => return a,
+        }
+    }
+    undecided.map_or(Answer::Unsat, Answer::Unknown)
 }
 
 /// The least time a capped query gets.
@@ -447,7 +495,10 @@ pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress:
 }
 
 /// Every failing assertion, each turned into a `T` by `extract` from the model that shows
-/// it; stops early at `unknown` (with the reason).
+/// it; stops early at `unknown` (with the reason). Under a deadline, a query over several
+/// assertions that bit-blasting does not answer within a second is asked assertion by
+/// assertion instead (each of a row kernel's race checks took milliseconds to a few
+/// seconds where their disjunction took eight).
 pub fn failures<T>(
     s: &mut Session,
     on: &[bool],
@@ -459,7 +510,12 @@ pub fn failures<T>(
     loop {
         progress(&format!("checking {} assertions", left.len()));
         let goals: Vec<Id> = left.iter().filter_map(|&l| s.enc.checks[l].as_ref().map(|c| c.fail)).collect();
-        let answer = match s.check(&goals, on) {
+        let first = if goals.len() > 1 && s.left().is_some() { s.check_within(&goals, on, Some(BV_FIRST * 2)) } else { s.check(&goals, on) };
+        let first = match first {
+            Answer::Unknown(_) if !s.out_of_time() && goals.len() > 1 && s.left().is_some() => one_failure(s, &goals, on),
+            a => a,
+        };
+        let answer = match first {
             Answer::Sat(m) => Answer::Sat(s.smaller(m, &goals, on)),
             a => a,
         };
@@ -484,5 +540,26 @@ pub fn failures<T>(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vc::{Sort, Terms, Vc};
+
+    #[test]
+    fn goal_by_goal_gives_the_first_failure_or_unsat() {
+        let mut t = Terms::default();
+        let x = t.var("x", Sort::Word);
+        let (one, two) = (t.word(1), t.word(2));
+        let never = t.add(Vc::Ult([x, x]));
+        let below = t.add(Vc::Ult([x, one]));
+        let is_two = t.add(Vc::Eq([x, two]));
+        let enc = Encoding { terms: t, defs: vec![], checks: vec![], guards: vec![], candidate_fails: vec![], notes: vec![], inputs: vec![] };
+        let mut s = Session::new(&enc, None);
+        assert!(matches!(one_failure(&mut s, &[never, never], &[]), Answer::Unsat));
+        let Answer::Sat(m) = one_failure(&mut s, &[never, is_two, below], &[]) else { panic!("x == 2 can hold") };
+        assert!(s.eval_bool(&m, is_two));
     }
 }

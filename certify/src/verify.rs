@@ -62,9 +62,9 @@ pub struct Options {
     pub dropped_elsewhere: Option<std::sync::Arc<std::collections::HashSet<String>>>,
     /// `dropped_elsewhere` comes from a launch under which the kernel was verified.
     pub verified_elsewhere: bool,
-    /// Queries go to integers before bit-blasting (`Session::integers_first`): under
-    /// another launch of the kernel, integers answered the last query they were asked.
-    pub integers_first: bool,
+    /// How the solver starts (`Session::habits`): what worked on the kernel's queries under
+    /// its last launch.
+    pub habits: crate::solve::Habits,
 }
 
 /// A candidate's identity across launches of one kernel: its loop, rule and expression.
@@ -100,7 +100,7 @@ impl Options {
             refute: true,
             dropped_elsewhere: None,
             verified_elsewhere: false,
-            integers_first: false,
+            habits: Default::default(),
         }
     }
 }
@@ -152,9 +152,8 @@ pub struct Report {
     pub ruled_out: Vec<bool>,
     /// Set when some question went unanswered (the list of defects may be incomplete).
     pub unknown: Option<String>,
-    /// Whether the last query asked in integers was answered there
-    /// (`Options::integers_first` for the kernel's next launch).
-    pub integers_first: bool,
+    /// What worked on the queries (`Options::habits` for the kernel's next launch).
+    pub habits: crate::solve::Habits,
     pub stats: Stats,
     /// What simplification did (explanations only with `explain`).
     pub simplification: Option<crate::simplify::Report>,
@@ -195,7 +194,7 @@ struct Solved {
     calls: u32,
     rounds: u32,
     solver_ms: u128,
-    integers_first: bool,
+    habits: crate::solve::Habits,
 }
 
 /// The size on each free axis of the grid a witness is first looked for within.
@@ -203,7 +202,7 @@ const SMALL_GRID: u32 = 4;
 
 fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<Instant>, progress: &dyn Fn(&str)) -> Solved {
     let mut s = Session::new(encoding, deadline);
-    s.integers_first = o.integers_first;
+    s.habits = o.habits;
     // A free grid's sizes: a witness of a few groups where one exists, else of a launch the
     // interpreter replays whole (2^16 threads), else of fewer than 2^31 threads in all
     // (where no `int` thread id overflows).
@@ -285,7 +284,7 @@ fn solve(program: &Program, encoding: &Encoding, o: &Options, deadline: Option<I
         }
     }
     let ruled_out = h.left.iter().map(|l| !l).collect();
-    Solved { kept: h.kept, ruled_out, refuted, findings, unknown, calls: s.calls, rounds: h.rounds, solver_ms: s.solver_time.as_millis(), integers_first: s.integers_first }
+    Solved { kept: h.kept, ruled_out, refuted, findings, unknown, calls: s.calls, rounds: h.rounds, solver_ms: s.solver_time.as_millis(), habits: s.habits }
 }
 
 /// The most time concrete runs spend refuting candidates before Houdini.
@@ -431,7 +430,7 @@ fn verify_full(core: &ast::Kernel, o: &Options, progress: &dyn Fn(&str)) -> Repo
         kept: solved.kept,
         ruled_out: solved.ruled_out,
         unknown: solved.unknown,
-        integers_first: solved.integers_first,
+        habits: solved.habits,
         stats,
         simplification,
         replayed: false,

@@ -161,3 +161,28 @@ fn candidates_dropped_under_another_launch_start_off_and_never_change_the_verdic
     assert!(saved > 10, "the hints saved only {saved} rounds");
     assert!(needed >= 3, "only {needed} kernels needed their invariants back");
 }
+
+#[test]
+fn habits_change_no_verdict_and_no_kept_invariant() {
+    // Starting with integers and candidate by candidate (what a kernel's next launch does
+    // where they worked under its last: `Options::habits`) keeps the same invariants and
+    // gives the same verdict and defects, under a deadline (without one the habit of
+    // candidate by candidate is not taken).
+    let habits = kpl_certify::solve::Habits { integers_first: true, one_at_a_time: true };
+    let mut compared = 0;
+    for (p, c) in project_kernels() {
+        let o = Options { timeout: Some(std::time::Duration::from_secs(120)), ..Options::new(kpl_lang::Launch::of(&c.kernel)) };
+        let plain = verify(&c.core, &o, &|_| {});
+        let used = verify(&c.core, &Options { habits, ..o }, &|_| {});
+        assert_eq!(plain.kept, used.kept, "{}", p.display());
+        assert_eq!(plain.outcome, used.outcome, "{}", p.display());
+        let labels = |r: &kpl_certify::verify::Report| {
+            let mut l: Vec<usize> = r.findings.iter().map(|f| f.label).collect();
+            l.sort_unstable();
+            l
+        };
+        assert_eq!(labels(&plain), labels(&used), "{}", p.display());
+        compared += usize::from(!plain.program.candidates.is_empty());
+    }
+    assert!(compared > 20, "only {compared} kernels have candidates");
+}

@@ -181,7 +181,7 @@ fn a_model_of_the_integers_is_taken_only_where_the_words_confirm_it() {
     let enc = Encoding { terms: t, defs: vec![], checks: vec![], guards: vec![], candidate_fails: vec![], notes: vec![], inputs: vec![] };
     for goal in [race, product] {
         let mut s = Session::new(&enc, None);
-        s.integers_first = true;
+        s.habits.integers_first = true;
         let Answer::Sat(m) = s.check(&[goal], &[]) else { panic!("{} is satisfiable", enc.terms.show(goal)) };
         assert!(s.eval_bool(&m, goal), "the model satisfies {} in words", enc.terms.show(goal));
     }
