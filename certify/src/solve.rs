@@ -432,25 +432,6 @@ fn drop_failing(s: &mut Session, m: &Model, on: &mut [bool]) -> usize {
     dropped
 }
 
-/// Whether some one of `goals` can fail, asked goal by goal: the model of the first that
-/// can, *unsat* where none can, else the first reason one was left undecided.
-fn one_failure(s: &mut Session, goals: &[Id], on: &[bool]) -> Answer {
-    let mut undecided = None;
-    for g in goals {
-        match s.check(&[*g], on) {
-            Answer::Unsat => {}
-            Answer::Unknown(why) => {
-                undecided.get_or_insert(why);
-                if s.out_of_time() {
-                    break;
-                }
-            }
-            a => return a,
-        }
-    }
-    undecided.map_or(Answer::Unsat, Answer::Unknown)
-}
-
 /// The least time a capped query gets.
 const MIN_CAP: Duration = Duration::from_millis(500);
 
@@ -495,10 +476,10 @@ pub fn one_by_one(s: &mut Session, mut on: Vec<bool>, mut rounds: u32, progress:
 }
 
 /// Every failing assertion, each turned into a `T` by `extract` from the model that shows
-/// it; stops early at `unknown` (with the reason). Under a deadline, a query over several
-/// assertions that bit-blasting does not answer within a second is asked assertion by
-/// assertion instead (each of a row kernel's race checks took milliseconds to a few
-/// seconds where their disjunction took eight).
+/// it; stops early at `unknown` (with the reason). (Asking assertion by assertion where
+/// their disjunction is slow was tried: `fused_classifier_kernel1`'s final check took 5 s
+/// instead of 8, but the check without invariants of `softmax_forward_kernel4` then spent
+/// its budget on one hard assertion where the disjunction found the race in 1.3 s.)
 pub fn failures<T>(
     s: &mut Session,
     on: &[bool],
@@ -510,12 +491,7 @@ pub fn failures<T>(
     loop {
         progress(&format!("checking {} assertions", left.len()));
         let goals: Vec<Id> = left.iter().filter_map(|&l| s.enc.checks[l].as_ref().map(|c| c.fail)).collect();
-        let first = if goals.len() > 1 && s.left().is_some() { s.check_within(&goals, on, Some(BV_FIRST * 2)) } else { s.check(&goals, on) };
-        let first = match first {
-            Answer::Unknown(_) if !s.out_of_time() && goals.len() > 1 && s.left().is_some() => one_failure(s, &goals, on),
-            a => a,
-        };
-        let answer = match first {
+        let answer = match s.check(&goals, on) {
             Answer::Sat(m) => Answer::Sat(s.smaller(m, &goals, on)),
             a => a,
         };
@@ -543,23 +519,3 @@ pub fn failures<T>(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::vc::{Sort, Terms, Vc};
-
-    #[test]
-    fn goal_by_goal_gives_the_first_failure_or_unsat() {
-        let mut t = Terms::default();
-        let x = t.var("x", Sort::Word);
-        let (one, two) = (t.word(1), t.word(2));
-        let never = t.add(Vc::Ult([x, x]));
-        let below = t.add(Vc::Ult([x, one]));
-        let is_two = t.add(Vc::Eq([x, two]));
-        let enc = Encoding { terms: t, defs: vec![], checks: vec![], guards: vec![], candidate_fails: vec![], notes: vec![], inputs: vec![] };
-        let mut s = Session::new(&enc, None);
-        assert!(matches!(one_failure(&mut s, &[never, never], &[]), Answer::Unsat));
-        let Answer::Sat(m) = one_failure(&mut s, &[never, is_two, below], &[]) else { panic!("x == 2 can hold") };
-        assert!(s.eval_bool(&m, is_two));
-    }
-}
