@@ -108,7 +108,7 @@ impl<'e> Session<'e> {
     }
 
     /// `check`, giving the query at most `cap` (and never past the deadline). A query that
-    /// bit-blasting does not answer within [`BV_FIRST`] is also asked in linear integer
+    /// bit-blasting does not answer within [`BV_FIRST`] (half its cap, under a second) is also asked in linear integer
     /// arithmetic (`vc_to_lia`) for at most [`LIA_TURN`], whose *unsat* is an answer (the
     /// lowering over-approximates) and which proves at once what a SAT solver finds hard
     /// (products by large literals), and whose model, where bit-blasting with every input
@@ -123,13 +123,20 @@ impl<'e> Session<'e> {
         }
         let start = Instant::now();
         let budget = self.within(cap);
-        if budget.is_some_and(|b| b <= BV_FIRST * 2) {
+        // A query with no cap of its own and less than a second to the deadline (a search
+        // for defects, whose models come from the words) is bit-blasted with all of it,
+        // unless integers answered this session's last hard query.
+        if cap.is_none() && !self.habits.integers_first && budget.is_some_and(|b| b <= BV_FIRST * 2) {
             return self.bit_blast(goals, on, budget);
         }
         // (The budget never ends past the deadline: what is left of it is all there is.)
         let rest = || budget.map(|b| b.saturating_sub(start.elapsed()));
         if !self.habits.integers_first {
-            match self.bit_blast(goals, on, Some(BV_FIRST)) {
+            // A capped query (Houdini's) of under a second is bit-blasted for half of it,
+            // integers get the other half: a round of Houdini capped at a second gave up
+            // undecided where integers and the words' confirmation answer in 50 ms.
+            let first = budget.map_or(BV_FIRST, |b| (b / 2).min(BV_FIRST));
+            match self.bit_blast(goals, on, Some(first)) {
                 Answer::Unknown(why) if !self.out_of_time() && (why.contains("timeout") || why.contains("canceled")) => {}
                 a => return a,
             }
