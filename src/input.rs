@@ -555,8 +555,8 @@ pub fn load(
                             if let Err(errors) = kpl_c::check_c(&src.text, &one) {
                                 let errors: Vec<_> = errors.into_iter().filter(|d| !d.message.contains("several kernels")).collect();
                                 if !errors.is_empty() {
+                                    // (`report` notes each error, at its line and column, for JSON.)
                                     report(&src, &errors);
-                                    note_error(&errors[0].message, Some((errors[0].span.start, errors[0].span.end)));
                                     return Err(Exit::BadInput);
                                 }
                             }
@@ -605,7 +605,13 @@ pub fn load(
     match result {
         Ok(c) => {
             let quiet = QUIET_HOST_SKIPS.load(std::sync::atomic::Ordering::Relaxed);
-            let shown: Vec<Diagnostic> = c.warnings.iter().filter(|d| !(quiet && d.message.starts_with("host code skipped"))).cloned().collect();
+            let shown: Vec<Diagnostic> = c
+                .warnings
+                .iter()
+                .filter(|d| !(quiet && d.message.starts_with("host code skipped")))
+                .filter(|d| first_time(&src.path, d))
+                .cloned()
+                .collect();
             report(&src, &shown);
             let mut launch = args.apply(Launch::of(&c.kernel));
             // A grid the host code computes at run time: its declared size is the largest.
@@ -621,6 +627,20 @@ pub fn load(
             Err(Exit::BadInput)
         }
     }
+}
+
+/// The warnings already shown, by file, message and place: a program's every launch
+/// context loads its file again, with the same warnings on its host code each time.
+static SHOWN_WARNINGS: std::sync::Mutex<std::collections::BTreeSet<(String, String, usize, usize)>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// Whether `d` is to be shown: anything but a warning, or a warning not yet shown for `path`.
+fn first_time(path: &str, d: &Diagnostic) -> bool {
+    if d.severity != kpl_lang::diagnostic::Severity::Warning {
+        return true;
+    }
+    let key = (path.to_string(), d.message.clone(), d.span.start, d.span.end);
+    SHOWN_WARNINGS.lock().map_or(true, |mut shown| shown.insert(key))
 }
 
 /// A directory `-o` may write to: one that does not exist yet (kpl creates it), an empty

@@ -440,13 +440,18 @@ fn a_bad_input_json_report_says_why() {
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("undeclared.cu");
     std::fs::write(&f, "__global__ void k(int *a) {\n    a[threadIdx.x] = x;\n}\n").unwrap();
-    let o = kpl(&["verify", "--json", "--blockDim=4", f.to_str().unwrap()]);
+    // With a launch, and with none (the kernel is read first with one thread): the same
+    // one error, at its line and column (not its byte offsets).
+    for launch in [&["--blockDim=4"][..], &[]] {
+        let o = kpl(&[&["verify", "--json"], launch, &[f.to_str().unwrap()]].concat());
+        assert_eq!(o.code, 3);
+        let v: serde_json::Value = serde_json::from_str(o.stdout.trim()).unwrap();
+        assert_eq!(v["verdict"], "bad_input");
+        assert_eq!(v["errors"].as_array().map(Vec::len), Some(1), "{}", o.stdout);
+        assert_eq!(v["errors"][0]["message"], "`x` is not declared", "{}", o.stdout);
+        assert_eq!((v["errors"][0]["line"].as_u64(), v["errors"][0]["col"].as_u64()), (Some(2), Some(22)));
+    }
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(o.code, 3);
-    let v: serde_json::Value = serde_json::from_str(o.stdout.trim()).unwrap();
-    assert_eq!(v["verdict"], "bad_input");
-    assert_eq!(v["errors"][0]["message"], "`x` is not declared", "{}", o.stdout);
-    assert_eq!((v["errors"][0]["line"].as_u64(), v["errors"][0]["col"].as_u64()), (Some(2), Some(22)));
 }
 
 #[test]
@@ -682,6 +687,28 @@ fn constant_arrays_of_sizes_give_each_size() {
         assert_eq!(o.code, 0, "{k}: {}{}", o.stdout, o.stderr);
         assert_eq!(sorted_blocks(&o.stdout), [32, 64, 128, 256], "{k}: {}", o.stdout);
     }
+}
+
+/// A block shape the host code computes with `max` and `std::min` of constants (llm.c's
+/// `fused_residual_forward6`) is read: the kernel is verified under it, with no option.
+#[test]
+fn a_block_shape_from_max_and_min_is_read() {
+    let o = kpl(&["verify", "--json", "--no-cache", "tests/programs/block_shape_from_max.cu"]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let rows = json_lines(&o.stdout);
+    assert_eq!(rows.len(), 1, "{}", o.stdout);
+    assert_eq!(rows[0]["launch"]["block"], serde_json::json!([32, 8, 2]), "{}", rows[0]);
+    assert_eq!(rows[0]["verdict"], "verified", "{}", rows[0]);
+}
+
+/// A program's host code is warned about once, not once per launch context (each of
+/// `vector_of_sizes.cu`'s four launches loads the file again); each launch's own note stays.
+#[test]
+fn host_code_warnings_are_shown_once_for_all_launches() {
+    let o = kpl(&["verify", "--no-cache", "tests/programs/vector_of_sizes.cu"]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(o.stderr.matches("host code skipped: function `main`").count(), 1, "{}", o.stderr);
+    assert_eq!(o.stderr.matches("launch read from the host code").count(), 4, "{}", o.stderr);
 }
 
 /// A kernel a program launches under several block sizes is verified under each, and
