@@ -105,7 +105,7 @@ impl<'u> Lower<'u> {
             return None;
         }
         let cands = self.candidates(&name)?;
-        match self.choose(&name, &cands, types, e.span, report) {
+        match self.choose(&name, &cands, types, &[], e.span, report) {
             Callee::Builtin => None,
             c => Some(c),
         }

@@ -56,8 +56,9 @@ impl<'u> Lower<'u> {
         }
         let n = self.errors.len();
         let types: Vec<Option<CType>> = args.iter().map(|a| self.argument_type(a)).collect();
+        let pointees: Vec<Option<CType>> = args.iter().map(|a| self.argument_pointee(a)).collect();
         self.errors.truncate(n);
-        self.choose(name, &cands, &types, span, report)
+        self.choose(name, &cands, &types, &pointees, span, report)
     }
 
     /// The file's functions of one name: its overloads, or its one definition.
@@ -70,10 +71,11 @@ impl<'u> Lower<'u> {
 
     /// The candidate of `cands` that arguments of `types` call: the one exact match, else
     /// the one that fits through arithmetic conversions of scalars; for a built-in's name,
-    /// the built-in where no candidate can fit.
-    pub(crate) fn choose(&mut self, name: &str, cands: &[&'u Func], types: &[Option<CType>], span: Span, report: bool) -> Callee<'u> {
+    /// the built-in where no candidate can fit. `pointees`: what pointer arguments point to,
+    /// where kpl can tell (empty: nowhere).
+    pub(crate) fn choose(&mut self, name: &str, cands: &[&'u Func], types: &[Option<CType>], pointees: &[Option<CType>], span: Span, report: bool) -> Callee<'u> {
         let n = self.errors.len();
-        let fits: Vec<Fit> = cands.iter().map(|f| self.fit(f, types)).collect();
+        let fits: Vec<Fit> = cands.iter().map(|f| self.fit(f, types, pointees)).collect();
         self.errors.truncate(n);
         let with = |w: &dyn Fn(Fit) -> bool| -> Vec<(&'u Func, Fit)> { cands.iter().copied().zip(fits.iter().copied()).filter(|(_, f)| w(*f)).collect() };
         let exact = with(&|f| f == Fit::Exact);
@@ -100,19 +102,27 @@ impl<'u> Lower<'u> {
         Callee::Refused
     }
 
-    /// How arguments of `types` fit `f`'s parameters: the worst of the arguments' fits.
-    fn fit(&mut self, f: &Func, types: &[Option<CType>]) -> Fit {
+    /// How arguments of `types` (pointing to `pointees`) fit `f`'s parameters: the worst of
+    /// the arguments' fits.
+    fn fit(&mut self, f: &Func, types: &[Option<CType>], pointees: &[Option<CType>]) -> Fit {
         if f.params.len() != types.len() {
             return Fit::No;
         }
         let mut worst = Fit::Exact;
-        for (p, t) in f.params.iter().zip(types) {
+        for (k, (p, t)) in f.params.iter().zip(types).enumerate() {
             let fit = match (self.parameter_type(p), t) {
                 (Some(p), Some(t)) if p == *t => Fit::Exact,
                 (Some(p), Some(t)) if scalar(&p) && scalar(t) => Fit::Conversion,
                 (Some(_), Some(_)) => Fit::No,
                 // A pointer or array parameter takes no value of a known type.
                 (None, Some(_)) => Fit::No,
+                // A pointer to one scalar type converts to no pointer to another (C++ has
+                // no such implicit conversion; `void *` and classes are left undecided).
+                (None, None) => match (self.parameter_pointee(p), pointees.get(k).cloned().flatten()) {
+                    (Some(p), Some(a)) if p == a => Fit::Exact,
+                    (Some(p @ CType::Scalar(_)), Some(a @ CType::Scalar(_))) if p != CType::Scalar(Ty::Void) && a != CType::Scalar(Ty::Void) => Fit::No,
+                    _ => Fit::Maybe,
+                },
                 _ => Fit::Maybe,
             };
             worst = worst.min(fit);
@@ -124,6 +134,22 @@ impl<'u> Lower<'u> {
     /// and references to them).
     fn parameter_type(&mut self, p: &crate::syntax::ast::Param) -> Option<CType> {
         (p.ptrs.is_empty() && p.dims == 0).then(|| self.spec_type(&p.specs))
+    }
+
+    /// What a one-level pointer parameter points to (`None` for anything else).
+    fn parameter_pointee(&mut self, p: &crate::syntax::ast::Param) -> Option<CType> {
+        (p.ptrs.len() == 1 && p.dims == 0 && !p.reference).then(|| self.spec_type(&p.specs))
+    }
+
+    /// What a pointer argument points to, where kpl can tell it without lowering it: `&e`
+    /// (the type of `e`), an array or pointer variable, an offset from one, a cast to a
+    /// pointer.
+    fn argument_pointee(&mut self, e: &Expr) -> Option<CType> {
+        match &e.kind {
+            ExprKind::Unary(UOp::Addr, a) => self.static_type(a),
+            ExprKind::Ident(_) | ExprKind::Binary(..) | ExprKind::Cast(..) => self.static_elem(e),
+            _ => None,
+        }
     }
 
     /// The type of an argument where kpl can tell it without lowering it: a variable, field
