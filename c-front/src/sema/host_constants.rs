@@ -9,7 +9,7 @@
 //! take by reference) is not one. `launches.rs` reads launches with them.
 
 use crate::sema::coop::split_commas;
-use crate::syntax::ast::const_eval;
+use crate::syntax::ast::{const_eval_with, Expr, ExprKind};
 use crate::syntax::grammar::ExprParser;
 use crate::text::tokens::CTok;
 use std::collections::HashMap;
@@ -213,6 +213,12 @@ pub(crate) fn eval(toks: &[Tok], env: &Env) -> Option<i64> {
         let t = &toks[i];
         i += 1;
         match &t.1 {
+            // `max(1, n / 32)`, `std::min(a, b)` (its `std::` gone, `namespaces.rs`): CUDA's
+            // and C++'s integer maximum and minimum, which `known_call` evaluates (a variable
+            // of the name is read as one).
+            CTok::Ident(n) if MIN_MAX.contains(&n.as_str()) && !env.ints.contains_key(n) && toks.get(i).is_some_and(|p| p.1 == CTok::P("(")) => {
+                sub.push(t.clone());
+            }
             CTok::Ident(n) => {
                 // `block.x` of a `dim3` constant.
                 let member = match (toks.get(i), toks.get(i + 1)) {
@@ -259,7 +265,26 @@ pub(crate) fn eval(toks: &[Tok], env: &Env) -> Option<i64> {
     if !rec.is_empty() {
         return None;
     }
-    const_eval(&e)
+    const_eval_with(&e, &known_call)
+}
+
+/// The functions of two integers `eval` knows.
+const MIN_MAX: &[&str] = &["max", "min"];
+
+/// `max(a, b)` and `min(a, b)` of constants (of non-negative values: the order of a negative
+/// one depends on the operands' signedness, not known here).
+fn known_call(e: &Expr) -> Option<i64> {
+    let ExprKind::Call(f, args) = &e.kind else { return None };
+    let (ExprKind::Ident(name), [a, b]) = (&f.kind, args.as_slice()) else { return None };
+    let (x, y) = (const_eval_with(a, &known_call)?, const_eval_with(b, &known_call)?);
+    if x < 0 || y < 0 {
+        return None;
+    }
+    match name.name.as_str() {
+        "max" => Some(x.max(y)),
+        "min" => Some(x.min(y)),
+        _ => None,
+    }
 }
 
 

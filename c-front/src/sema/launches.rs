@@ -720,6 +720,10 @@ mod tests {
         assert_eq!(got, [(Ok([4, 1, 1]), Ok([256, 1, 1])), (Ok([2, 1, 1]), Ok([512, 1, 1]))]);
         assert_eq!(block("int b = 32; if (b > 16) b = 64; k<<<1, b>>>(p);"), Ok([64, 1, 1]), "a local");
         assert_eq!(block("int v = 50257; int b = (v + 63) & ~63; k<<<1, b / 64>>>(p);"), Ok([786, 1, 1]), "a mask");
+        // llm.c's `fused_residual_forward6`: the block's shape from `max` of constants.
+        let shape = "int c = 768; int w = 512 / 32; int per = max(1, c / 8 / 32); int z = max(1, w / per); int y = max(1, w / z); k<<<1, dim3(32, y, z)>>>(p);";
+        assert_eq!(block(shape), Ok([32, 3, 5]), "max");
+        assert_eq!(block("int b = min(1024, 96 * 16); k<<<1, b>>>(p);"), Ok([1024, 1, 1]), "min");
         for unknown in [
             "int b = 32; if (q) b = 64; k<<<1, b>>>(p);",
             "int b = 32; if (b > 16) b = 64; else b = 8; k<<<1, b>>>(p);",
